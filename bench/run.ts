@@ -1,0 +1,16 @@
+// npm run bench [-- suite…]: runs the side-by-side suites and rewrites their BENCHMARKS.md sections.
+import { writeSection } from "./lib.ts";
+
+const SUITES: Record<string, () => Promise<{ run: () => Promise<string> }>> = {
+  sandbox: () => import("./suites/sandbox.ts"),
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+for (const name of wanted.length ? wanted : Object.keys(SUITES)) {
+  const load = SUITES[name];
+  if (!load) throw new Error(`unknown suite ${name}; known: ${Object.keys(SUITES).join(", ")}`);
+  console.log(`running ${name} …`);
+  const markdown = await (await load()).run();
+  writeSection(name, markdown);
+  console.log(markdown);
+}

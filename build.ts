@@ -1,0 +1,84 @@
+// Builds dist/hookbox, the single binary (`bun build.ts`), then proves it carries what it needs:
+// copied alone into an empty directory, with no environment, beside a hostile .env and
+// bunfig.toml, it must pass its own `doctor` and must not load either file.
+import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = import.meta.dir;
+const outfile = resolve(root, "dist/hookbox");
+
+async function build(): Promise<void> {
+  mkdirSync(resolve(root, "dist"), { recursive: true });
+  const result = await Bun.build({
+    entrypoints: [resolve(root, "src/main.ts")],
+    target: "bun",
+    minify: { whitespace: true, syntax: true, identifiers: false },
+    compile: {
+      outfile,
+      // A hook runner is started inside repositories it does not trust: their .env and
+      // bunfig.toml (which can preload code) must never configure it.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+    },
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    throw new Error("bun build failed");
+  }
+}
+
+interface Check {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly expect: (stdout: string) => string | undefined;
+}
+
+const CHECKS: readonly Check[] = [
+  {
+    name: "version",
+    args: ["--version"],
+    expect: (out) => (/^\d+\.\d+\.\d+/.test(out.trim()) ? undefined : `unexpected version output: ${out}`),
+  },
+  {
+    name: "doctor (embedded wasm in a worker process, TypeScript transpiler)",
+    args: ["doctor", "--json"],
+    expect: (out) => {
+      const report = JSON.parse(out) as { ok: boolean; checks: { name: string; ok: boolean }[] };
+      return report.ok && report.checks.length >= 2 ? undefined : `doctor failed: ${out}`;
+    },
+  },
+];
+
+/** Run every check on a lone copy of the binary, in an empty directory with a hostile .env and bunfig.toml. */
+function verify(): void {
+  const dir = mkdtempSync(join(tmpdir(), "hookbox-build-check-"));
+  try {
+    const binary = join(dir, "hookbox");
+    copyFileSync(outfile, binary);
+    const marker = join(dir, "PRELOADED");
+    writeFileSync(join(dir, "evil.ts"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "loaded");\n`);
+    writeFileSync(join(dir, "bunfig.toml"), `preload = ["./evil.ts"]\n`);
+    writeFileSync(join(dir, ".env"), `HOOKBOX_DOTENV_LOADED=1\n`);
+    for (const check of CHECKS) {
+      const run = Bun.spawnSync([binary, ...check.args], { cwd: dir, env: {}, stdout: "pipe", stderr: "pipe" });
+      const stdout = run.stdout.toString();
+      if (run.exitCode !== 0) throw new Error(`check "${check.name}" exited ${run.exitCode}: ${run.stderr.toString()}`);
+      const problem = check.expect(stdout);
+      if (problem) throw new Error(`check "${check.name}": ${problem}`);
+      console.log(`  ok  ${check.name}`);
+    }
+    if (existsSync(marker)) throw new Error("the binary loaded bunfig.toml from its working directory");
+    console.log("  ok  ignores .env and bunfig.toml in the working directory");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const started = performance.now();
+await build();
+const size = statSync(outfile).size;
+console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+verify();

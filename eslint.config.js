@@ -1,0 +1,44 @@
+// Lint = the architecture's boundaries as rules (STYLE.md): runtime APIs only in src/runtime/,
+// sandbox/ never imports src/. Plus typescript-eslint's recommended set.
+import tseslint from "typescript-eslint";
+
+const RUNTIME_MODULES = ["node:*", "bun", "bun:*", ...["fs", "fs/promises", "path", "os", "child_process", "net", "http", "https", "dns", "url", "module", "worker_threads", "crypto", "stream", "util", "process"]];
+const runtimeImports = { group: RUNTIME_MODULES, message: "Runtime APIs belong in src/runtime/ (STYLE.md principle 2): take them from the RuntimeHost." };
+const runtimeGlobals = ["Bun", "Deno", "process", "Buffer", "require", "__dirname", "__filename"].map((name) => ({
+  name,
+  message: "Runtime globals belong in src/runtime/ (STYLE.md principle 2).",
+}));
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "handlers/**"] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/runtime/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [runtimeImports] }],
+      "no-restricted-globals": ["error", ...runtimeGlobals],
+    },
+  },
+  {
+    files: ["sandbox/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            runtimeImports,
+            { group: ["**/src/**", "../src/*", "../../src/*"], message: "sandbox/ imports nothing from src/ (STYLE.md principle 3): it is given its host functions." },
+          ],
+        },
+      ],
+      "no-restricted-globals": ["error", ...runtimeGlobals],
+    },
+  },
+);

@@ -1,0 +1,120 @@
+import type { QuickJSSyncVariant } from "quickjs-emscripten-core";
+import { DEFAULT_LIMITS, MiB, type SandboxLimits } from "../limits.ts";
+import { slotKey } from "../spec.ts";
+import type { HandlerSpec, HostCallFn, InvocationOutcome } from "../types.ts";
+import { runInvocation } from "./invocation.ts";
+import { QuickJsFactory } from "./quickjs.ts";
+import { HookSlot, type EngineCounters } from "./slot.ts";
+
+export interface EngineOptions {
+  readonly wasmBytes: Uint8Array;
+  /** JS glue matching the bytes; the release build by default (tests use the debug build for leak checks). */
+  readonly variant?: QuickJSSyncVariant;
+  /** Idle slots kept warm; the least recently used beyond this are disposed. */
+  readonly maxSlots?: number;
+  /** Extra heap per module beyond its limit (only the sanitizer of the debug build needs it). */
+  readonly heapHeadroomBytes?: number;
+}
+
+export interface EngineStats extends EngineCounters {
+  readonly slots: number;
+  readonly invocations: number;
+}
+
+/**
+ * Runs handlers in-process: one slot (a QuickJS instance) per hook, reused while warm.
+ * This is what a sandbox worker process hosts; tests and `hookbox run` may also use it
+ * directly, without the outer kill a worker gives.
+ */
+export class SandboxEngine {
+  private readonly slots = new Map<string, HookSlot>();
+  private readonly counters: EngineCounters = { modules: 0, runtimes: 0, contexts: 0, poisonedModules: 0 };
+  private invocations = 0;
+
+  private constructor(
+    private readonly factory: QuickJsFactory,
+    private readonly maxSlots: number,
+  ) {}
+
+  static async create(options: EngineOptions): Promise<SandboxEngine> {
+    const factory = await QuickJsFactory.create(options.wasmBytes, options.variant, options.heapHeadroomBytes);
+    return new SandboxEngine(factory, options.maxSlots ?? 64);
+  }
+
+  invoke(spec: HandlerSpec, event: unknown, limits: SandboxLimits, call: HostCallFn): Promise<InvocationOutcome> {
+    const key = slotKey(spec, limits.memoryBytes, limits.stackBytes);
+    let slot = this.slots.get(key);
+    if (slot) this.slots.delete(key);
+    else slot = new HookSlot(spec, limits.memoryBytes, limits.stackBytes, this.factory, this.counters);
+    this.slots.set(key, slot); // most recently used last
+    this.invocations++;
+    const active = slot;
+    return active.exclusive(async () => {
+      try {
+        return await runInvocation(active, event, limits, call);
+      } finally {
+        this.trim();
+      }
+    });
+  }
+
+  /**
+   * Instantiate a module and run a trivial handler: proves the embedded wasm works, and makes
+   * the engine compile QuickJS's hot paths before a real hook's CPU budget is counted.
+   */
+  async selfTest(): Promise<InvocationOutcome> {
+    const spec: HandlerSpec = {
+      id: "hookbox:self-test",
+      handler: { filename: "hookbox:self-test", code: "export default (event) => ({ sum: event.a + event.b })", codeHash: "self-test" },
+      hostFunctions: [],
+      hookData: {},
+      isolation: "fresh",
+      key: "hookbox:self-test",
+    };
+    let outcome: InvocationOutcome | undefined;
+    for (let i = 0; i < 3; i++) outcome = await this.invoke(spec, { a: 1, b: 1 }, { ...DEFAULT_LIMITS, memoryBytes: 4 * MiB }, () => Promise.reject(new Error("no host calls")));
+    this.evict([spec.id]);
+    this.invocations -= 3;
+    if (!outcome?.ok || (outcome.value as { sum?: unknown }).sum !== 2) {
+      throw new Error(`QuickJS self-test failed: ${JSON.stringify(outcome && !outcome.ok ? outcome.failure : outcome?.value)}`);
+    }
+    return outcome;
+  }
+
+  /** Dispose slots of the given hook ids (all slots when omitted), e.g. after a reload. */
+  evict(hookIds?: readonly string[]): void {
+    for (const [key, slot] of this.slots) {
+      if ((!hookIds || hookIds.includes(slot.spec.id)) && !slot.busy) {
+        slot.dispose();
+        this.slots.delete(key);
+      }
+    }
+  }
+
+  /**
+   * Dispose every slot and report, per hook, whether its module still holds allocations.
+   * Only a sanitizer build (the debug variant) can answer; a release build reports "unknown".
+   */
+  checkLeaks(): { readonly hookId: string; readonly verdict: "clean" | "leaked" | "discarded" | "unknown" }[] {
+    const report = [...this.slots.values()].map((slot) => ({ hookId: slot.spec.id, verdict: slot.disposeAndCheckLeaks() }));
+    this.slots.clear();
+    return report;
+  }
+
+  stats(): EngineStats {
+    return { ...this.counters, slots: this.slots.size, invocations: this.invocations };
+  }
+
+  dispose(): void {
+    this.evict();
+  }
+
+  private trim(): void {
+    for (const [key, slot] of this.slots) {
+      if (this.slots.size <= this.maxSlots) return;
+      if (slot.busy) continue;
+      slot.dispose();
+      this.slots.delete(key);
+    }
+  }
+}

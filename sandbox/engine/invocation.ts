@@ -1,0 +1,355 @@
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
+import { failure, limitExceeded, type SandboxFailure } from "../failure.ts";
+import { formatBytes, type SandboxLimits } from "../limits.ts";
+import { toHostCallError } from "../host-error.ts";
+import type { HostCallFn, InvocationOutcome, LogEntry } from "../types.ts";
+import { InvocationGuard } from "./guard.ts";
+import { describeGuestError } from "./guest-error.ts";
+import type { HookModule } from "./quickjs.ts";
+import type { GuestBridge, GuestContext, HookSlot } from "./slot.ts";
+
+type Step<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: SandboxFailure };
+
+const LOG_LEVELS = new Set(["debug", "info", "warn", "error"]);
+
+/**
+ * The state of one running invocation, and the bridge its guest calls into. Host calls are
+ * promises: the guest awaits them while this side waits for them to settle, so the event loop
+ * stays free and the wall-clock limit covers host work too.
+ */
+class ActiveInvocation implements GuestBridge {
+  readonly logs: LogEntry[] = [];
+  hostCalls = 0;
+  inFlight = 0;
+  private logBytes = 0;
+  private closed = false;
+  private readonly pending = new Set<QuickJSDeferredPromise>();
+  /** Created on the first host call: most invocations make none, and AbortController is not free. */
+  private abort: AbortController | undefined;
+  private activity = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    readonly guard: InvocationGuard,
+    private readonly limits: SandboxLimits,
+    private readonly call: HostCallFn,
+    private readonly allowed: ReadonlySet<string>,
+  ) {}
+
+  hostCall(context: QuickJSContext, name: string, argsJson: string): QuickJSHandle {
+    if (!this.allowed.has(name)) throw new TypeError(`hook.${name} is not a function`);
+    if (++this.hostCalls > this.limits.hostCalls) {
+      this.guard.flag("hostCalls");
+      throw new Error(`host call limit (${this.limits.hostCalls}) reached`);
+    }
+    const args = JSON.parse(argsJson) as unknown[];
+    const deferred = context.newPromise();
+    this.pending.add(deferred);
+    this.inFlight++;
+    this.abort ??= new AbortController();
+    this.call(name, args, this.abort.signal).then(
+      (value) => this.settle(context, deferred, { ok: true, value }),
+      (error: unknown) => this.settle(context, deferred, { ok: false, error }),
+    );
+    return deferred.handle;
+  }
+
+  emitLog(level: string, message: string): void {
+    const bytes = utf8Length(message) + 1;
+    if (this.logBytes + bytes > this.limits.logBytes) {
+      this.guard.flag("logBytes");
+      return;
+    }
+    this.logBytes += bytes;
+    this.logs.push({ level: (LOG_LEVELS.has(level) ? level : "info") as LogEntry["level"], message });
+  }
+
+  /** Resolves when a host call settled or `ms` passed. */
+  waitForActivity(ms: number): Promise<void> {
+    if (this.activity) {
+      this.activity = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).then(() => {
+      this.wake = undefined;
+      this.activity = false;
+    });
+  }
+
+  /** Ends the invocation: late host results are dropped and long host work is aborted. */
+  close(): { readonly abandoned: number } {
+    this.closed = true;
+    const abandoned = this.pending.size;
+    for (const deferred of this.pending) deferred.dispose();
+    this.pending.clear();
+    this.abort?.abort();
+    return { abandoned };
+  }
+
+  private settle(
+    context: QuickJSContext,
+    deferred: QuickJSDeferredPromise,
+    result: { ok: true; value: unknown } | { ok: false; error: unknown },
+  ): void {
+    this.inFlight--;
+    if (this.closed || !this.pending.delete(deferred)) return;
+    try {
+      this.guard.enter(() => (result.ok ? this.resolveWith(context, deferred, result.value) : this.rejectWith(context, deferred, result.error)));
+    } catch (error) {
+      this.hostFault ??= error;
+    }
+    this.activity = true;
+    this.wake?.();
+  }
+
+  /** A fault raised while settling a host call (outside any guest call); the caller rethrows it. */
+  hostFault: unknown;
+
+  private resolveWith(context: QuickJSContext, deferred: QuickJSDeferredPromise, value: unknown): void {
+    const json = value === undefined ? undefined : JSON.stringify(value);
+    if (json === undefined) return deferred.resolve();
+    // A string bigger than the guest's heap cannot be copied in safely: refuse it instead.
+    if (json.length * 3 > this.limits.memoryBytes / 2) {
+      return this.rejectWith(context, deferred, {
+        name: "HookboxError",
+        message: `host result of ${formatBytes(json.length)} is too large for this hook's memory limit (${formatBytes(this.limits.memoryBytes)})`,
+        code: "result_too_large",
+      });
+    }
+    const handle = context.newString(json);
+    deferred.resolve(handle);
+    handle.dispose();
+  }
+
+  private rejectWith(context: QuickJSContext, deferred: QuickJSDeferredPromise, error: unknown): void {
+    const { name, message, code } = toHostCallError(error);
+    const handle = context.newError({ name, message });
+    if (code) {
+      const codeHandle = context.newString(code);
+      context.setProp(handle, "code", codeHandle);
+      codeHandle.dispose();
+    }
+    deferred.reject(handle);
+    handle.dispose();
+  }
+}
+
+/** Run one invocation of `slot`. Never throws for anything the guest does. */
+export async function runInvocation(slot: HookSlot, event: unknown, limits: SandboxLimits, call: HostCallFn): Promise<InvocationOutcome> {
+  let module: HookModule;
+  const started = performance.now();
+  try {
+    module = await slot.ensureModule();
+  } catch (error) {
+    const stats = { cpuMs: 0, wallMs: performance.now() - started, hostCalls: 0, heapBytes: 0, coldStart: true };
+    return { ok: false, failure: failure("sandbox_crashed", `could not create a QuickJS instance: ${errorText(error)}`), logs: [], stats };
+  }
+  module.resetHeapExhausted();
+  const guard = new InvocationGuard(limits, () => (module.heapExhausted() ? "memoryBytes" : undefined));
+  const invocation = new ActiveInvocation(guard, limits, call, new Set(slot.spec.hostFunctions));
+  let cold = false;
+  let keep = false;
+  let poisoned = false;
+  let outcome: Step<unknown>;
+  try {
+    const setup = slot.enterGuest(invocation);
+    cold = setup.cold;
+    if (!setup.ok) {
+      outcome = { ok: false, failure: guard.violation ? violationFailure(guard) : setup.failure };
+    } else {
+      outcome = await execute(setup.guest, invocation, module, event);
+      if (invocation.hostFault) throw invocation.hostFault;
+      keep = outcome.ok && !setup.guest.runtime.hasPendingJob();
+    }
+  } catch (error) {
+    poisoned = true;
+    outcome = { ok: false, failure: hostFaultFailure(error, guard, module) };
+  }
+  const { abandoned } = invocation.close();
+  if (poisoned) slot.poison();
+  else slot.leaveGuest(keep && abandoned === 0);
+  const stats = {
+    cpuMs: round(guard.cpuMs()),
+    wallMs: round(guard.wallMs()),
+    hostCalls: invocation.hostCalls,
+    heapBytes: module.heapBytes(),
+    coldStart: cold,
+  };
+  return outcome.ok ? { ok: true, value: outcome.value, logs: invocation.logs, stats } : { ok: false, failure: outcome.failure, logs: invocation.logs, stats };
+}
+
+async function execute(guest: GuestContext, invocation: ActiveInvocation, module: HookModule, event: unknown): Promise<Step<unknown>> {
+  const { context, runtime } = guest;
+  const guard = invocation.guard;
+  const fromGuest = (errorHandle: QuickJSHandle): Step<never> => ({ ok: false, failure: guestFailure(context, errorHandle, guard, module) });
+
+  const eventJson = JSON.stringify(event ?? null);
+  const parsed = guard.enter(() => {
+    const text = context.newString(eventJson);
+    try {
+      return context.callFunction(guest.parse, context.undefined, text);
+    } finally {
+      text.dispose();
+    }
+  });
+  if (parsed.error) return fromGuest(parsed.error);
+  const called = guard.enter(() => context.callFunction(guest.handler, context.undefined, parsed.value, guest.hook));
+  parsed.value.dispose();
+  if (called.error) return fromGuest(called.error);
+
+  // Drive the returned promise (if any) until it settles.
+  let handle = called.value;
+  for (;;) {
+    const state = context.getPromiseState(handle);
+    if (state.type === "fulfilled") {
+      if (!state.notAPromise) {
+        handle.dispose();
+        handle = state.value;
+      }
+      break;
+    }
+    if (state.type === "rejected") {
+      handle.dispose();
+      return fromGuest(state.error);
+    }
+    const jobs = drainJobs(guest, guard);
+    if (jobs.error) {
+      handle.dispose();
+      return fromGuest(jobs.error);
+    }
+    if (invocation.hostFault) throw invocation.hostFault;
+    if (!guard.violation && isPending(context, handle)) {
+      if (invocation.inFlight === 0 && !runtime.hasPendingJob()) {
+        handle.dispose();
+        return {
+          ok: false,
+          failure: failure("handler_hung", "the handler's promise can never settle: it awaits something that is not a host call"),
+        };
+      }
+      await invocation.waitForActivity(guard.remainingMs());
+      if (guard.remainingMs() <= 0) guard.flag("timeoutMs");
+    }
+    if (guard.violation) {
+      handle.dispose();
+      return { ok: false, failure: violationFailure(guard) };
+    }
+  }
+
+  const serialized = guard.enter(() => context.callFunction(guest.stringify, context.undefined, handle));
+  handle.dispose();
+  if (serialized.error) {
+    if (guard.violation) {
+      serialized.error.dispose();
+      return { ok: false, failure: violationFailure(guard) };
+    }
+    const info = describeGuestError(context, serialized.error, guard);
+    serialized.error.dispose();
+    return { ok: false, failure: failure("handler_result_invalid", `the handler's result cannot be serialized as JSON: ${info.summary}`) };
+  }
+  const text = serialized.value;
+  try {
+    if (guard.violation) return { ok: false, failure: violationFailure(guard) };
+    if (context.typeof(text) !== "string") return { ok: true, value: undefined };
+    const lengthHandle = context.getProp(text, "length");
+    const units = context.getNumber(lengthHandle);
+    lengthHandle.dispose();
+    const limits = guard.limits;
+    // UTF-8 never takes fewer bytes than UTF-16 code units, so this refuses early without copying.
+    if (units > limits.resultBytes) {
+      return { ok: false, failure: limitExceeded("resultBytes", limits, `the result is at least ${formatBytes(units)}`) };
+    }
+    const json = context.getString(text);
+    const bytes = utf8Length(json);
+    if (bytes > limits.resultBytes) {
+      return { ok: false, failure: limitExceeded("resultBytes", limits, `the result is ${formatBytes(bytes)}`) };
+    }
+    return { ok: true, value: JSON.parse(json) };
+  } finally {
+    text.dispose();
+  }
+}
+
+/**
+ * QuickJS turns an exception inside a promise job into a rejection — even the uncatchable
+ * "interrupted" — so a guest can keep scheduling jobs after its limit tripped (quickjs-ng#810).
+ * Jobs therefore run in bounded batches, and the guard's verdict is checked between them.
+ */
+const JOB_BATCH = 256;
+
+function drainJobs(guest: GuestContext, guard: InvocationGuard): { error?: QuickJSHandle } {
+  const { runtime } = guest;
+  while (runtime.hasPendingJob()) {
+    const result = guard.enter(() => runtime.executePendingJobs(JOB_BATCH));
+    if (result.error) return { error: result.error };
+    if (guard.violation || guard.shouldInterrupt()) return {};
+  }
+  return {};
+}
+
+function isPending(context: QuickJSContext, handle: QuickJSHandle): boolean {
+  const state = context.getPromiseState(handle);
+  if (state.type === "fulfilled" && !state.notAPromise) state.value.dispose();
+  if (state.type === "rejected") state.error.dispose();
+  return state.type === "pending";
+}
+
+function violationFailure(guard: InvocationGuard): SandboxFailure {
+  const violation = guard.violation;
+  if (!violation) throw new Error("violationFailure without a violation");
+  return limitExceeded(violation.name, guard.limits, violation.detail);
+}
+
+function guestFailure(context: QuickJSContext, errorHandle: QuickJSHandle, guard: InvocationGuard, module: HookModule): SandboxFailure {
+  if (guard.violation) {
+    errorHandle.dispose();
+    return violationFailure(guard);
+  }
+  const info = describeGuestError(context, errorHandle, guard);
+  errorHandle.dispose();
+  if (guard.violation) return violationFailure(guard);
+  if (module.heapExhausted() || (info.name === "InternalError" && info.message === "out of memory")) {
+    return limitExceeded("memoryBytes", guard.limits);
+  }
+  if ((info.name === "InternalError" || info.name === "RangeError") && /stack overflow/i.test(info.message)) {
+    return limitExceeded("stackBytes", guard.limits);
+  }
+  return failure("handler_threw", `the handler threw ${info.summary}`, { guestStack: info.stack });
+}
+
+function hostFaultFailure(error: unknown, guard: InvocationGuard, module: HookModule): SandboxFailure {
+  if (guard.violation) return violationFailure(guard);
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return limitExceeded("stackBytes", guard.limits, "the host stack overflowed before the guest's");
+  }
+  if (module.heapExhausted()) return limitExceeded("memoryBytes", guard.limits);
+  return failure("sandbox_crashed", `the hook's QuickJS instance failed and was discarded: ${errorText(error)}`);
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/** UTF-8 length without allocating; lone surrogates count as the 3-byte replacement character. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}

@@ -1,0 +1,320 @@
+import type { EngineStats } from "../engine/engine.ts";
+import { failure, limitExceeded, type SandboxFailure } from "../failure.ts";
+import type { SandboxLimits } from "../limits.ts";
+import { slotKey } from "../spec.ts";
+import { toHostCallError } from "../host-error.ts";
+import type { HandlerSpec, HostCallFn, InvocationOutcome } from "../types.ts";
+import type { FromWorker, WireSpec, WorkerProcess } from "../worker/protocol.ts";
+import { WorkerHandle } from "./worker-handle.ts";
+
+export interface PoolOptions {
+  /** Start one sandbox worker process (provided by the runtime adapter). */
+  readonly spawn: () => WorkerProcess;
+  /** Worker processes; one per core is a good default. */
+  readonly size: number;
+  /** Invocations waiting for a worker beyond this are refused with `sandbox_queue_full`. Default 256. */
+  readonly maxQueue?: number;
+  /** A queued invocation that found no worker within this time is refused. Default 30 000 ms. */
+  readonly queueTimeoutMs?: number;
+  /** After `timeoutMs`, the worker has this long to report before it is killed. Default 250 ms. */
+  readonly killGraceMs?: number;
+  /** A worker that is not ready within this time is killed and replaced. Default 15 000 ms. */
+  readonly startTimeoutMs?: number;
+}
+
+export interface PoolStats {
+  readonly size: number;
+  readonly queued: number;
+  readonly workers: readonly { readonly pid: number | undefined; readonly state: string; readonly invocations: number }[];
+  /** Workers killed because an invocation overran its timeout (stuck in a long built-in, or stopped). */
+  readonly timeoutKills: number;
+  /** Workers that exited on their own (crash, abort, OOM kill). */
+  readonly crashes: number;
+  readonly respawns: number;
+  readonly queueRejections: number;
+  readonly invocations: number;
+}
+
+interface Job {
+  readonly id: number;
+  readonly spec: HandlerSpec;
+  readonly slot: string;
+  readonly event: unknown;
+  readonly limits: SandboxLimits;
+  readonly hostCall: HostCallFn;
+  readonly resolve: (outcome: InvocationOutcome) => void;
+  queueTimer?: ReturnType<typeof setTimeout>;
+  killTimer?: ReturnType<typeof setTimeout>;
+  /** Created on the job's first host call, aborted when the job ends. */
+  abort?: AbortController;
+  worker?: WorkerHandle;
+}
+
+const MAX_START_FAILURES = 3;
+
+/**
+ * Runs invocations on worker processes, off the caller's event loop. A worker runs one
+ * invocation at a time; an invocation that overruns its wall-clock limit gets its worker
+ * killed (SIGKILL works inside WebAssembly, on a stopped process, on anything) and replaced.
+ * The queue is bounded: saturation is an immediate, explicit failure, never a hang.
+ */
+export class SandboxPool {
+  private readonly workers = new Set<WorkerHandle>();
+  private readonly queue: Job[] = [];
+  private readonly running = new Map<number, Job>();
+  private nextId = 0;
+  private closed = false;
+  private startFailures = 0;
+  private lastStartError = "";
+  private readyWaiters: (() => void)[] = [];
+  private counts = { timeoutKills: 0, crashes: 0, respawns: 0, queueRejections: 0, invocations: 0 };
+  private readonly maxQueue: number;
+  private readonly queueTimeoutMs: number;
+  private readonly killGraceMs: number;
+  private readonly startTimeoutMs: number;
+
+  constructor(private readonly options: PoolOptions) {
+    if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError(`pool size must be a positive integer, got ${options.size}`);
+    this.maxQueue = options.maxQueue ?? 256;
+    this.queueTimeoutMs = options.queueTimeoutMs ?? 30_000;
+    this.killGraceMs = options.killGraceMs ?? 250;
+    this.startTimeoutMs = options.startTimeoutMs ?? 15_000;
+    for (let i = 0; i < options.size; i++) this.spawn();
+  }
+
+  /** Resolves when every worker is ready (or the pool gave up starting them). */
+  async ready(): Promise<void> {
+    if (this.allSettledStarting()) return;
+    await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  invoke(spec: HandlerSpec, event: unknown, limits: SandboxLimits, hostCall: HostCallFn): Promise<InvocationOutcome> {
+    if (this.closed) return Promise.resolve(rejected(failure("sandbox_closed", "the sandbox pool is shut down")));
+    if (this.startFailures >= MAX_START_FAILURES && !this.anyAlive()) {
+      return Promise.resolve(rejected(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`)));
+    }
+    if (this.queue.length >= this.maxQueue) {
+      this.counts.queueRejections++;
+      return Promise.resolve(
+        rejected(failure("sandbox_queue_full", `the sandbox queue is full (${this.maxQueue} invocations waiting for ${this.options.size} workers); retry later`)),
+      );
+    }
+    this.counts.invocations++;
+    return new Promise((resolve) => {
+      const job: Job = { id: ++this.nextId, spec, slot: slotKey(spec, limits.memoryBytes, limits.stackBytes), event, limits, hostCall, resolve };
+      job.queueTimer = setTimeout(() => this.expire(job), this.queueTimeoutMs);
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /** Drop warm slots of these hooks (all when omitted) in every worker, e.g. after a reload. */
+  evict(hookIds?: readonly string[]): void {
+    for (const worker of this.workers) {
+      worker.send(hookIds ? { t: "evict", hookIds } : { t: "evict" });
+      if (!hookIds) worker.warmSlots.clear();
+    }
+  }
+
+  stats(): PoolStats {
+    return {
+      size: this.options.size,
+      queued: this.queue.length,
+      workers: [...this.workers].map((w) => ({ pid: w.pid, state: w.state, invocations: w.invocations })),
+      ...this.counts,
+    };
+  }
+
+  /** Engine counters from each live worker (QuickJS modules, runtimes, contexts alive). */
+  async inspect(timeoutMs = 2000): Promise<(EngineStats & { pid: number | undefined })[]> {
+    const live = [...this.workers].filter((w) => w.state === "idle" || w.state === "busy");
+    const all = await Promise.all(live.map(async (w) => ({ pid: w.pid, stats: await w.stats(timeoutMs) })));
+    return all.flatMap(({ pid, stats }) => (stats ? [{ ...stats, pid }] : []));
+  }
+
+  /** Refuse new work, let running invocations finish within `graceMs`, then kill every worker. */
+  async close(graceMs = 2000): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const job of this.queue.splice(0)) this.finish(job, rejected(failure("sandbox_closed", "the sandbox pool shut down before this invocation ran")));
+    const deadline = Date.now() + graceMs;
+    while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    for (const job of this.running.values()) this.finish(job, rejected(failure("sandbox_closed", "the sandbox pool shut down during this invocation")));
+    const exits = [...this.workers].map((w) => new Promise<void>((resolve) => (w.state === "dead" ? resolve() : w.process.onExit(() => resolve()))));
+    for (const worker of this.workers) worker.kill("close");
+    await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 1000))]);
+  }
+
+  private spawn(): void {
+    let process: WorkerProcess;
+    try {
+      process = this.options.spawn();
+    } catch (error) {
+      this.startFailed(`spawn failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    const worker = new WorkerHandle(process, (w, message) => this.onMessage(w, message));
+    this.workers.add(worker);
+    const startTimer = setTimeout(() => {
+      if (worker.state === "starting") worker.kill("start");
+    }, this.startTimeoutMs);
+    process.onExit((exit) => {
+      clearTimeout(startTimer);
+      this.onExit(worker, exit);
+    });
+  }
+
+  private onMessage(worker: WorkerHandle, message: FromWorker): void {
+    switch (message.t) {
+      case "ready":
+        if (worker.state !== "starting") return;
+        worker.state = "idle";
+        this.startFailures = 0;
+        this.notifyReady();
+        this.pump();
+        return;
+      case "call":
+        this.hostCall(worker, message);
+        return;
+      case "need-code": {
+        const job = this.running.get(message.id);
+        if (!job || job.worker !== worker) return;
+        worker.knownCode.delete(job.spec.handler.codeHash);
+        this.sendInvoke(worker, job);
+        return;
+      }
+      case "done": {
+        const job = this.running.get(message.id);
+        if (!job || job.worker !== worker) return;
+        worker.state = "idle";
+        this.finish(job, message.outcome);
+        this.pump();
+        return;
+      }
+    }
+  }
+
+  private hostCall(worker: WorkerHandle, message: Extract<FromWorker, { t: "call" }>): void {
+    const job = this.running.get(message.id);
+    if (!job || job.worker !== worker) return;
+    job.abort ??= new AbortController();
+    const signal = job.abort.signal;
+    let result: Promise<unknown>;
+    try {
+      result = job.hostCall(message.name, message.args, signal);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    result.then(
+      (value) => {
+        if (!signal.aborted) worker.send({ t: "host", id: message.id, call: message.call, ok: true, value });
+      },
+      (error: unknown) => {
+        if (!signal.aborted) worker.send({ t: "host", id: message.id, call: message.call, ok: false, error: toHostCallError(error) });
+      },
+    );
+  }
+
+  private onExit(worker: WorkerHandle, exit: { code: number | null; signal: string | null }): void {
+    const wasStarting = worker.state === "starting";
+    worker.state = "dead";
+    this.workers.delete(worker);
+    for (const job of this.running.values()) {
+      if (job.worker !== worker) continue;
+      if (worker.killedFor === "timeout") {
+        this.finish(job, rejected(limitExceeded("timeoutMs", job.limits, "the guest did not yield, so its worker was killed")));
+      } else {
+        const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+        const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
+        this.finish(job, rejected(failure("sandbox_crashed", `the sandbox worker died (${how})${tail ? `: ${tail}` : ""}`)));
+      }
+    }
+    if (worker.killedFor === "timeout") this.counts.timeoutKills++;
+    else if (worker.killedFor !== "close") this.counts.crashes++;
+    if (wasStarting) {
+      const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
+      this.startFailed(worker.killedFor === "start" ? `no ready signal within ${this.startTimeoutMs} ms` : tail || `exited (${exit.code ?? exit.signal})`);
+    }
+    if (this.closed) return;
+    this.counts.respawns++;
+    if (this.startFailures >= MAX_START_FAILURES) {
+      // Crash loop: fail what waits (with the reason) and retry slowly.
+      for (const job of this.queue.splice(0)) this.finish(job, rejected(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`)));
+      setTimeout(() => !this.closed && this.spawn(), Math.min(30_000, 500 * 2 ** (this.startFailures - MAX_START_FAILURES)));
+    } else {
+      this.spawn();
+    }
+  }
+
+  private startFailed(reason: string): void {
+    this.startFailures++;
+    this.lastStartError = reason;
+    this.notifyReady();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const idle = [...this.workers].filter((w) => w.state === "idle");
+      if (idle.length === 0) return;
+      const job = this.queue.shift() as Job;
+      const worker = idle.find((w) => w.warmSlots.has(job.slot)) ?? idle.reduce((a, b) => (a.warmSlots.size <= b.warmSlots.size ? a : b));
+      clearTimeout(job.queueTimer);
+      job.worker = worker;
+      worker.state = "busy";
+      worker.invocations++;
+      worker.warmSlots.add(job.slot);
+      this.running.set(job.id, job);
+      job.killTimer = setTimeout(() => worker.kill("timeout"), job.limits.timeoutMs + this.killGraceMs);
+      this.sendInvoke(worker, job);
+    }
+  }
+
+  private sendInvoke(worker: WorkerHandle, job: Job): void {
+    const { handler } = job.spec;
+    const first = !worker.knownCode.has(handler.codeHash);
+    worker.knownCode.add(handler.codeHash);
+    const spec: WireSpec = {
+      ...job.spec,
+      handler: first ? handler : { filename: handler.filename, codeHash: handler.codeHash },
+    };
+    worker.send({ t: "invoke", id: job.id, spec, event: job.event, limits: job.limits });
+  }
+
+  private expire(job: Job): void {
+    const index = this.queue.indexOf(job);
+    if (index < 0) return;
+    this.queue.splice(index, 1);
+    this.counts.queueRejections++;
+    this.finish(
+      job,
+      rejected(failure("sandbox_queue_full", `no sandbox worker became free within ${this.queueTimeoutMs} ms (${this.options.size} workers, all busy)`)),
+    );
+  }
+
+  private finish(job: Job, outcome: InvocationOutcome): void {
+    clearTimeout(job.queueTimer);
+    clearTimeout(job.killTimer);
+    job.abort?.abort();
+    this.running.delete(job.id);
+    job.resolve(outcome);
+  }
+
+  private anyAlive(): boolean {
+    return [...this.workers].some((w) => w.state !== "dead");
+  }
+
+  private allSettledStarting(): boolean {
+    return ![...this.workers].some((w) => w.state === "starting");
+  }
+
+  private notifyReady(): void {
+    if (!this.allSettledStarting()) return;
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
+  }
+}
+
+const NO_STATS = { cpuMs: 0, wallMs: 0, hostCalls: 0, heapBytes: 0, coldStart: false };
+
+function rejected(reason: SandboxFailure): InvocationOutcome {
+  return { ok: false, failure: reason, logs: [], stats: NO_STATS };
+}

@@ -1,0 +1,37 @@
+import { SandboxPool } from "../../sandbox/index.ts";
+import { HookboxError, errorMessage } from "../errors.ts";
+import type { RuntimeHost } from "../runtime/index.ts";
+
+/** What every command receives: the runtime and the two output streams. */
+export interface CliContext {
+  readonly host: RuntimeHost;
+  out(text: string): Promise<void>;
+  err(text: string): void;
+}
+
+export function createCliContext(host: RuntimeHost): CliContext {
+  return { host, out: (text) => host.writeStdout(text), err: (text) => host.writeStderr(text) };
+}
+
+export async function readTextFile(ctx: CliContext, path: string, what: string): Promise<string> {
+  try {
+    return path === "-" ? await ctx.host.readStdin(16 * 1024 * 1024) : await ctx.host.fs.readText(path);
+  } catch (error) {
+    throw new HookboxError("file_unreadable", `cannot read ${what} ${path === "-" ? "from stdin" : path}: ${errorMessage(error)}`);
+  }
+}
+
+export function parseJson(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HookboxError("event_invalid", `${source} is not valid JSON: ${errorMessage(error)}`);
+  }
+}
+
+/** A sandbox pool whose workers are this program in worker mode. */
+export async function openPool(ctx: CliContext, size: number): Promise<SandboxPool> {
+  const pool = new SandboxPool({ spawn: () => ctx.host.sandbox.spawnWorker(), size });
+  await pool.ready();
+  return pool;
+}

@@ -1,0 +1,152 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { access, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { availableParallelism, homedir } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
+import { LineSplitter, Tail } from "./lines.ts";
+import type { FileHost, RuntimeHost, SandboxHost } from "./types.ts";
+
+const require = createRequire(import.meta.url);
+
+/** The worker entry next to this folder; from TypeScript sources Node needs tsx to load it. */
+function workerCommand(): { command: string; args: string[] } {
+  const entry = fileURLToPath(new URL("../worker.ts", import.meta.url));
+  if (entry.endsWith(".ts") && existsSync(entry)) {
+    return { command: process.execPath, args: ["--import", require.resolve("tsx"), entry] };
+  }
+  return { command: process.execPath, args: [fileURLToPath(new URL("../worker.js", import.meta.url))] };
+}
+
+/** Wrap a child process speaking the worker protocol on stdin/stdout. */
+export function childWorker(command: string, args: readonly string[]): WorkerProcess {
+  // The worker runs untrusted code: it gets no environment (no secrets, no NODE_OPTIONS).
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: {} });
+  const tail = new Tail();
+  const lineListeners: ((line: string) => void)[] = [];
+  const splitter = new LineSplitter((line) => {
+    for (const listener of lineListeners) listener(line);
+  });
+  child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
+  child.stdin.on("error", () => undefined); // EPIPE after the worker died: the exit listener reports it
+  const exitListeners: ((exit: { code: number | null; signal: string | null }) => void)[] = [];
+  let exited: { code: number | null; signal: string | null } | undefined;
+  child.on("exit", (code, signal) => {
+    exited = { code, signal };
+    for (const listener of exitListeners) listener(exited);
+  });
+  child.on("error", (error) => {
+    tail.push(`spawn error: ${error.message}\n`);
+    if (!exited) {
+      exited = { code: null, signal: null };
+      for (const listener of exitListeners) listener(exited);
+    }
+  });
+  return {
+    pid: child.pid,
+    send: (line) => {
+      child.stdin.write(`${line}\n`);
+    },
+    onLine: (listener) => lineListeners.push(listener),
+    onExit: (listener) => (exited ? listener(exited) : exitListeners.push(listener)),
+    stderrTail: () => tail.toString(),
+    kill: () => {
+      child.kill("SIGKILL");
+    },
+  };
+}
+
+export function stdioWorkerIO(): WorkerIO {
+  // Only protocol lines may reach stdout: anything else printed in the worker goes to stderr.
+  console.log = console.error;
+  console.info = console.error;
+  const listeners: ((line: string) => void)[] = [];
+  const splitter = new LineSplitter((line) => {
+    for (const listener of listeners) listener(line);
+  });
+  process.stdin.on("data", (chunk: Buffer) => splitter.push(chunk));
+  return {
+    onLine: (listener) => listeners.push(listener),
+    onClose: (listener) =>
+      process.stdin.on("end", () => {
+        listener();
+        process.exit(0);
+      }),
+    write: (line) => {
+      process.stdout.write(`${line}\n`);
+    },
+  };
+}
+
+export function procRss(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const match = /VmRSS:\s+(\d+) kB/.exec(status);
+    return match?.[1] ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const nodeSandboxHost: SandboxHost = {
+  loadQuickJsWasm: async () => new Uint8Array(await readFile(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"))),
+  spawnWorker: () => {
+    const { command, args } = workerCommand();
+    return childWorker(command, args);
+  },
+  workerIO: stdioWorkerIO,
+  rssBytes: procRss,
+};
+
+export const nodeFileHost: FileHost = {
+  readText: (path) => readFile(path, "utf8"),
+  exists: (path) =>
+    access(path).then(
+      () => true,
+      () => false,
+    ),
+};
+
+/** The RuntimeHost on Node, and the base the Bun and Deno adapters override. */
+export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHost {
+  return {
+    name: "node",
+    args: process.argv.slice(2),
+    env: process.env,
+    pid: process.pid,
+    cwd: () => process.cwd(),
+    homeDir: () => homedir(),
+    cpuCount: () => availableParallelism(),
+    exit: (code) => process.exit(code),
+    writeStdout: (text) =>
+      new Promise((resolve, reject) => {
+        process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+      }),
+    writeStderr: (text) => {
+      process.stderr.write(text);
+    },
+    readStdin: (maxBytes) => readStream(process.stdin, maxBytes),
+    stdinIsTTY: () => Boolean(process.stdin.isTTY),
+    onSignal: (signal, listener) => {
+      process.on(signal, listener);
+      return () => process.off(signal, listener);
+    },
+    sandbox: nodeSandboxHost,
+    fs: nodeFileHost,
+    ...overrides,
+  };
+}
+
+async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    total += buffer.byteLength;
+    if (total > maxBytes) throw new RangeError(`stdin is larger than ${maxBytes} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

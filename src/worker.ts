@@ -1,0 +1,7 @@
+// Entry of a sandbox worker process: QuickJS runs here, off the daemon's event loop, in a
+// process the pool can kill. It loads only the runtime adapter and sandbox/, not the CLI.
+import { serveSandboxWorker } from "../sandbox/index.ts";
+import { detectRuntime } from "./runtime/index.ts";
+
+const host = await detectRuntime();
+await serveSandboxWorker(host.sandbox.workerIO(), { wasmBytes: await host.sandbox.loadQuickJsWasm() });

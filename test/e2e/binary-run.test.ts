@@ -1,0 +1,65 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LoneBinary } from "../helpers/binary.ts";
+
+describe("dist/hookbox alone in an empty directory", () => {
+  let bin: LoneBinary;
+  beforeAll(() => {
+    bin = new LoneBinary();
+    writeFileSync(
+      join(bin.dir, "handler.ts"),
+      `interface ToolEvent { tool_name: string; tool_input: { file_path?: string } }
+type Verdict = { action: "deny" | "continue"; reason?: string };
+async function isSecret(path: string): Promise<boolean> { return /\\.env$/.test(path); }
+export default async function handler(event: ToolEvent): Promise<Verdict> {
+  const path: string = event.tool_input.file_path ?? "";
+  return (await isSecret(path)) ? { action: "deny", reason: \`\${path} is a secret file\` } : { action: "continue" };
+}
+`,
+    );
+    writeFileSync(join(bin.dir, "event.json"), JSON.stringify({ tool_name: "Write", tool_input: { file_path: "/p/.env" } }));
+    writeFileSync(join(bin.dir, "spin.ts"), `export default function (): never { while (true) {} }\n`);
+    writeFileSync(join(bin.dir, "broken.ts"), `export default function (e: any) {\n  return { a: 1 + };\n}\n`);
+  });
+  afterAll(() => bin.cleanup());
+
+  it("runs a TypeScript handler (types, interface, async) and prints its result", async () => {
+    const result = await bin.run(["run", "handler.ts", "--event", "event.json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ action: "deny", reason: "/p/.env is a secret file" });
+  });
+
+  it("reads the event from stdin and prints the whole outcome with --json", async () => {
+    const result = await bin.run(["run", "handler.ts", "--event", "-", "--json"], { stdin: JSON.stringify({ tool_name: "Read", tool_input: { file_path: "a.ts" } }) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, value: { action: "continue" }, stats: { hostCalls: 0 } });
+  });
+
+  it("a CPU-bound handler fails with the limit named, exit 1", async () => {
+    const result = await bin.run(["run", "spin.ts", "--event", "event.json", "--cpu-ms", "50"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("error[sandbox_cpu]: cpu limit 50 ms exceeded");
+  });
+
+  it("a syntax error names file:line:col", async () => {
+    const result = await bin.run(["run", "broken.ts", "--event", "event.json"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("broken.ts:2:19: syntax error");
+  });
+
+  it("usage errors exit 2 with a clear message; --help exits 0", async () => {
+    expect((await bin.run(["run", "missing.ts", "--event", "event.json"])).stderr).toMatch(/cannot read handler missing\.ts/);
+    expect((await bin.run(["run", "handler.ts", "--event", "event.json", "--memory-mb", "lots"])).code).toBe(2);
+    expect((await bin.run(["frobnicate"])).code).toBe(2);
+    const help = await bin.run(["run", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--cpu-ms");
+  });
+
+  it("passes its own doctor with no environment at all", async () => {
+    const result = await bin.run(["doctor", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ runtime: "bun", ok: true });
+  });
+});

@@ -1,0 +1,43 @@
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const BUILT_BINARY = resolve(import.meta.dirname, "../../dist/hookbox");
+
+export interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** dist/hookbox copied alone into an empty directory, run with an empty environment unless given one. */
+export class LoneBinary {
+  readonly dir = mkdtempSync(join(tmpdir(), "hookbox-e2e-"));
+  readonly path = join(this.dir, "hookbox");
+
+  constructor() {
+    copyFileSync(BUILT_BINARY, this.path);
+  }
+
+  run(args: readonly string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+    return new Promise((resolvePromise, reject) => {
+      const child = spawn(this.path, args, { cwd: options.cwd ?? this.dir, env: options.env ?? {}, stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000);
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolvePromise({ code, stdout, stderr });
+      });
+      child.stdin.end(options.stdin ?? "");
+    });
+  }
+
+  cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

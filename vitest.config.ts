@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Builds dist/hookbox once per run: the e2e suites drive the real binary.
+    globalSetup: ["test/helpers/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    reporters: process.env.CI ? ["default"] : ["default"],
+  },
+});
