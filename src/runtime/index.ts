@@ -3,6 +3,7 @@
 import type { RuntimeHost } from "./types.ts";
 
 export type { RuntimeHost, SandboxHost, FileHost } from "./types.ts";
+export type { CapabilityIO } from "./capability-io.ts";
 
 export async function detectRuntime(): Promise<RuntimeHost> {
   const g = globalThis as { Bun?: unknown; Deno?: unknown };

@@ -6,6 +6,7 @@ import { availableParallelism, homedir } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
+import { nodeCapabilityIO } from "./node-capability-io.ts";
 import type { FileHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
@@ -135,6 +136,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     },
     sandbox: nodeSandboxHost,
     fs: nodeFileHost,
+    capabilityIO: nodeCapabilityIO,
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
+import type { CapabilityIO } from "./capability-io.ts";
 
 /**
  * Everything Hookbox needs from the JavaScript runtime it runs on. `src/runtime/*` are the only
@@ -25,6 +26,8 @@ export interface RuntimeHost {
   onSignal(signal: "SIGTERM" | "SIGINT" | "SIGHUP", listener: () => void): () => void;
   readonly sandbox: SandboxHost;
   readonly fs: FileHost;
+  /** Primitives for the handlers' host APIs (src/capabilities). */
+  readonly capabilityIO: CapabilityIO;
 }
 
 /** What the QuickJS sandbox needs: the embedded wasm, and worker processes to run it in. */

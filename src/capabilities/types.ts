@@ -1,0 +1,72 @@
+import type { HostCallFn } from "../../sandbox/index.ts";
+import type { OperatorFile, PermissionsConfig } from "../config/schema.ts";
+import type { InjectionRole, NativeEvent } from "../events/types.ts";
+
+/**
+ * The contract between the registry/dispatcher and the capabilities (host APIs for handlers).
+ * Every `hook.*` method exists in the guest; calling one that was not granted throws
+ * PermissionDenied there, naming the hook, the API, the target and the YAML that would grant it.
+ */
+export const HOOK_API_METHODS = [
+  "readFile",
+  "listFiles",
+  "run",
+  "gitDiff",
+  "fileDiff",
+  "runTests",
+  "http.get",
+  "env",
+  "injectContext",
+  "store.get",
+  "store.set",
+  "store.delete",
+] as const;
+
+export type HookApiMethod = (typeof HOOK_API_METHODS)[number];
+
+/** What the registry knows of a hook when it prepares its grants (once, at load). */
+export interface GrantRequest {
+  readonly hookId: string;
+  /** What the hook's YAML declares. */
+  readonly permissions: PermissionsConfig;
+  /** The hook file, for error messages. */
+  readonly file: string;
+}
+
+/** Grants parsed once into typed descriptors; opaque to everything but src/capabilities. */
+export interface PreparedGrants {
+  readonly hookId: string;
+  /** Human summary for `hookbox list` (e.g. "read ${workspace}/**; run git diff --stat *"). */
+  readonly summary: readonly string[];
+}
+
+export type PrepareResult = { readonly ok: true; readonly grants: PreparedGrants } | { readonly ok: false; readonly errors: readonly string[] };
+
+/** One call a handler made through its hook object, attributed and timed, for the run record. */
+export interface HostCallRecord {
+  readonly capability: HookApiMethod | string;
+  /** What it touched: a path, a command line, a URL, a variable or store key. */
+  readonly target: string;
+  readonly outcome: "allowed" | "denied" | "error";
+  readonly duration_ms: number;
+  /** Denial or error message. */
+  readonly detail?: string;
+}
+
+/** The capabilities of one invocation of one hook on one event. */
+export interface InvocationCapabilities {
+  readonly call: HostCallFn;
+  /** Filled as the handler calls host APIs. */
+  readonly hostCalls: readonly HostCallRecord[];
+  /** Context the handler injected with hook.injectContext (already capped). */
+  readonly injections: readonly { readonly content: string; readonly role: InjectionRole }[];
+}
+
+export interface CapabilityHost {
+  /** Resolve a hook's declared permissions against the operator file (ceilings, per-hook approvals, deny). */
+  prepare(request: GrantRequest, operator: OperatorFile): Promise<PrepareResult>;
+  /** Whether a prepared hook may inject context (the result's context_injection needs it too). */
+  mayInjectContext(grants: PreparedGrants): boolean;
+  /** Bind grants to one event: `${workspace}` becomes the event's cwd. */
+  forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities;
+}

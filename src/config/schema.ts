@@ -1,0 +1,206 @@
+import { z } from "zod";
+import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB } from "../../sandbox/index.ts";
+import { checkEventName } from "../events/names.ts";
+
+/**
+ * The hook file and the operator file (hookbox.yaml), as strict zod schemas. Unknown keys are
+ * errors: a typo (`enabeld: true`) must never silently disable a guard. Defaults live here and
+ * nowhere else; `z.output` of these schemas is the resolved shape with every default applied.
+ */
+
+export const HOOK_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const hookId = z.string().regex(HOOK_ID, "a hook id is 1–64 characters of a-z, 0-9 and -, starting with a letter or digit");
+
+const eventName = z.string().superRefine((name, ctx) => {
+  const check = checkEventName(name);
+  if (!check.ok) ctx.addIssue({ code: "custom", message: check.message });
+});
+
+function intIn(min: number, max: number, fallback: number, unit: string) {
+  return z
+    .number({ error: `expected a whole number of ${unit}` })
+    .int(`expected a whole number of ${unit}`)
+    .min(min, `must be at least ${min} ${unit}`)
+    .max(max, `must be at most ${max} ${unit}`)
+    .default(fallback);
+}
+
+/** YAML limit keys carry their unit; the sandbox's defaults are the schema's defaults. */
+export const limitsSchema = z
+  .object({
+    cpu_ms: intIn(MIN_LIMITS.cpuMs, MAX_LIMITS.cpuMs, DEFAULT_LIMITS.cpuMs, "ms"),
+    memory_mb: intIn(MIN_LIMITS.memoryBytes / MiB, MAX_LIMITS.memoryBytes / MiB, DEFAULT_LIMITS.memoryBytes / MiB, "MiB"),
+    stack_kb: intIn(MIN_LIMITS.stackBytes / KiB, MAX_LIMITS.stackBytes / KiB, DEFAULT_LIMITS.stackBytes / KiB, "KiB"),
+    timeout_ms: intIn(MIN_LIMITS.timeoutMs, MAX_LIMITS.timeoutMs, DEFAULT_LIMITS.timeoutMs, "ms"),
+    result_kb: intIn(MIN_LIMITS.resultBytes / KiB, MAX_LIMITS.resultBytes / KiB, DEFAULT_LIMITS.resultBytes / KiB, "KiB"),
+    log_kb: intIn(MIN_LIMITS.logBytes / KiB, MAX_LIMITS.logBytes / KiB, DEFAULT_LIMITS.logBytes / KiB, "KiB"),
+    host_calls: intIn(MIN_LIMITS.hostCalls, MAX_LIMITS.hostCalls, DEFAULT_LIMITS.hostCalls, "calls"),
+  })
+  .strict();
+
+/** A read grant: an absolute path or glob, with ${workspace} and ${home} expanded per event. */
+const pathGrant = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => p.startsWith("/") || p.startsWith("${workspace}") || p.startsWith("${home}"), {
+    message: 'expected an absolute path or glob, or one starting with ${workspace} or ${home} (e.g. "${workspace}/**")',
+  });
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, "expected an environment variable name (a trailing * matches a prefix)");
+
+/** A host allowed for hook.http.get: "example.com", "*.example.com", "example.com:8443" or an IP. */
+const netHost = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^(\*\.)?[A-Za-z0-9.:[\]-]+$/, 'expected a host name, "*.domain", "host:port" or an IP address');
+
+export const runGrantSchema = z
+  .object({
+    /** Command name (resolved on PATH when the hook loads) or absolute path. */
+    cmd: z.string().min(1).max(4096).regex(/^[^\s]+$/, "expected a command name or absolute path, without arguments"),
+    /** argv pattern: literal words, `*` = exactly one argument, `**` = any remaining arguments. */
+    args: z.array(z.string().max(4096)).max(64).default(["**"]),
+    /** Extra environment variables passed to the command (names, from the host environment). */
+    env: z.array(envName).max(64).default([]),
+  })
+  .strict();
+
+export const permissionsSchema = z
+  .object({
+    read: z.array(pathGrant).max(256).default([]),
+    run: z.array(runGrantSchema).max(64).default([]),
+    env: z.array(envName).max(256).default([]),
+    net: z.array(netHost).max(64).default([]),
+    inject_context: z.boolean().default(false),
+    store: z.boolean().default(false),
+  })
+  .strict();
+
+export const matchSchema = z
+  .object({
+    /** Claude Code matcher semantics: "*", "" or absent = all; "A|B" = exact names; anything else = regex. */
+    tool: z.string().max(1024).optional(),
+    /** Globs over the file paths found in tool_input (file_path, path, notebook_path, edits[].file_path …). */
+    paths: z.array(z.string().min(1).max(1024)).max(128).optional(),
+    /** Dotted field path → regex, all must match (e.g. "tool_input.command": "^git "). */
+    fields: z.record(z.string().min(1).max(256), z.string().max(1024)).optional(),
+  })
+  .strict();
+
+const handlerSchema = z.union([
+  z.string().min(1).max(4096),
+  z.object({ code: z.string().min(1) }).strict(),
+]);
+
+export const approvalSchema = z
+  .object({
+    timeout_ms: intIn(1000, 24 * 3600 * 1000, 60_000, "ms"),
+    default: z.enum(["allow", "deny"]).default("deny"),
+  })
+  .strict();
+
+export const hookFileSchema = z
+  .object({
+    id: hookId,
+    /** The list form; or `event_type` (the seed form) — exactly one of the two. */
+    events: z.array(eventName).min(1).max(64).optional(),
+    event_type: eventName.optional(),
+    enabled: z.boolean().default(true),
+    /** Lower runs first; ties run in id order. */
+    priority: z.number().int().min(-1_000_000).max(1_000_000).default(100),
+    summary: z.string().max(500).default(""),
+    description: z.string().max(20_000).optional(),
+    version: z.string().max(64).optional(),
+    author: z.string().max(200).optional(),
+    match: matchSchema.default({}),
+    handler: handlerSchema,
+    permissions: permissionsSchema.default(permissionsSchema.parse({})),
+    limits: limitsSchema.default(limitsSchema.parse({})),
+    /** What a failure of this hook (throw, limit, invalid result) does to the event. */
+    on_error: z.enum(["continue", "deny"]).default("continue"),
+    cooldown_seconds: z.number().min(0).max(7 * 24 * 3600).default(0),
+    /** How the handler's context lives: warm (reused, the default) or fresh (new per event). */
+    isolation: z.enum(["warm", "fresh"]).default("warm"),
+    /** Defaults for an ask_user result that sets no timeout or default of its own. */
+    approval: approvalSchema.default(approvalSchema.parse({})),
+    /** Free-form settings passed to the handler as hook.config. */
+    config: z.record(z.string(), z.unknown()).default({}),
+    /** Descriptive only: what the hook does to the world, shown by `hookbox list`. */
+    effects: z.array(z.string().max(500)).max(64).default([]),
+  })
+  .strict()
+  .superRefine((hook, ctx) => {
+    if (hook.events && hook.event_type) {
+      ctx.addIssue({ code: "custom", path: ["event_type"], message: "give either events (a list) or event_type (one), not both" });
+    } else if (!hook.events && !hook.event_type) {
+      ctx.addIssue({ code: "custom", path: ["events"], message: "missing: which events run this hook (events: [PreToolUse] or event_type: PreToolUse)" });
+    }
+  });
+
+export type HookFile = z.output<typeof hookFileSchema>;
+export type HookFileInput = z.input<typeof hookFileSchema>;
+export type PermissionsConfig = z.output<typeof permissionsSchema>;
+export type LimitsConfig = z.output<typeof limitsSchema>;
+
+/** Per-hook operator settings: they can only narrow what a hook declared, never widen it. */
+const hookOverrideSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    priority: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+    on_error: z.enum(["continue", "deny"]).optional(),
+    cooldown_seconds: z.number().min(0).max(7 * 24 * 3600).optional(),
+    /** Merged over the hook's config (operator values win). */
+    config: z.record(z.string(), z.unknown()).optional(),
+    /** Lower limits for this hook (a value above the hook's own is ignored). */
+    limits: limitsSchema.partial().optional(),
+    /** The permissions the operator approves for this hook: the hook gets the intersection. */
+    permissions: permissionsSchema.partial().optional(),
+  })
+  .strict();
+
+const denySchema = z
+  .object({
+    read: z.array(pathGrant).max(256).default([]),
+    run: z.array(z.string().min(1)).max(256).default([]),
+    env: z.array(envName).max(256).default([]),
+    net: z.array(netHost).max(256).default([]),
+  })
+  .strict();
+
+export const operatorFileSchema = z
+  .object({
+    /** Standard hooks (embedded in the binary) to enable, by id. */
+    builtin: z.array(hookId).max(256).default([]),
+    /** More hook directories, relative to this file. */
+    hooks_dirs: z.array(z.string().min(1)).max(64).default([]),
+    hooks: z.record(hookId, hookOverrideSchema).default({}),
+    /** The most any hook may get, whatever it declares. Absent: see docs/permissions.md for the defaults. */
+    ceilings: z
+      .object({
+        limits: limitsSchema.partial().optional(),
+        permissions: permissionsSchema.partial().optional(),
+      })
+      .strict()
+      .default({}),
+    /** Refused for every hook, whatever was granted: deny always wins. */
+    deny: denySchema.default(denySchema.parse({})),
+    dispatch: z
+      .object({
+        /** Hook invocations running at once across all events. */
+        concurrency: intIn(1, 1024, 16, "invocations"),
+        /** Wall-clock budget for all the hooks of one event; hooks not started by then are skipped. */
+        event_deadline_ms: intIn(10, 15 * 60_000, 60_000, "ms"),
+        /** Total context injected into one event by all hooks together. */
+        injection_budget_kb: intIn(1, 1024, 32, "KiB"),
+      })
+      .strict()
+      .default({ concurrency: 16, event_deadline_ms: 60_000, injection_budget_kb: 32 }),
+  })
+  .strict();
+
+export type OperatorFile = z.output<typeof operatorFileSchema>;
+
+/** One injection may be at most this long (the seed engine's number). */
+export const MAX_INJECTION_BYTES = 10 * KiB;
