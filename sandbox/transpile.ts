@@ -52,10 +52,32 @@ export async function compileHandler(source: string, filename: string): Promise<
   } catch (error) {
     return { ok: false, failure: syntaxFailure(error, filename) };
   }
+  const importLine = firstImportLine(code);
+  if (importLine !== undefined) {
+    const location = { file: filename, line: importLine, column: 1 };
+    return {
+      ok: false,
+      failure: failure(
+        "handler_invalid",
+        `${filename}:${importLine}:1: handlers are single files: this import cannot be loaded in the sandbox (type-only imports are fine); inline what you need and use the hook object for host access`,
+        { location },
+      ),
+    };
+  }
   const handler: CompiledHandler = { filename, code, codeHash: await sha256Hex(`${filename}\0${code}`) };
   cache.set(key, handler);
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   return { ok: true, handler };
+}
+
+/**
+ * Sucrase removes type-only imports and keeps the others; QuickJS would refuse them at load.
+ * Sucrase keeps line numbers, so the line found here is the line in the .ts file.
+ */
+function firstImportLine(code: string): number | undefined {
+  const lines = code.split("\n");
+  const index = lines.findIndex((line) => /^\s*import\s*(?:[\w*{$]|["'])/.test(line) && !/^\s*import\s*\(/.test(line));
+  return index >= 0 ? index + 1 : undefined;
 }
 
 function syntaxFailure(error: unknown, filename: string): SandboxFailure {

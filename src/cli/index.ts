@@ -7,11 +7,18 @@ import type { RuntimeHost } from "../runtime/index.ts";
 import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { interimCapabilities } from "./interim-capabilities.ts";
+import { registerList } from "./list.ts";
 import { registerRun } from "./run.ts";
+import type { HookRuntimeFactory } from "./runtime-factory.ts";
+import { registerSchema } from "./schema.ts";
+import { registerValidate } from "./validate.ts";
 
 export const VERSION = packageJson.version;
 
-export async function runCli(host: RuntimeHost): Promise<number> {
+const interimFactory: HookRuntimeFactory = { capabilities: () => interimCapabilities(), embedded: () => new Map() };
+
+export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory = interimFactory): Promise<number> {
   const ctx = createCliContext(host);
   let exitCode: number = EXIT.ok;
   const setExit = (code: number): void => {
@@ -24,6 +31,9 @@ export async function runCli(host: RuntimeHost): Promise<number> {
     .showHelpAfterError("(run hookbox --help for usage)")
     .configureOutput({ writeOut: (text) => void ctx.out(text), writeErr: (text) => ctx.err(text) });
   registerRun(program, ctx, setExit);
+  registerValidate(program, ctx, setExit, factory);
+  registerList(program, ctx, setExit, factory);
+  registerSchema(program, ctx);
   registerDoctor(program, ctx, setExit);
   try {
     await program.parseAsync([...host.args], { from: "user" });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB } from "../../sandbox/index.ts";
 import { checkEventName } from "../events/names.ts";
+import { compileRegex } from "../text/safe-regex.ts";
 
 /**
  * The hook file and the operator file (hookbox.yaml), as strict zod schemas. Unknown keys are
@@ -78,14 +79,28 @@ export const permissionsSchema = z
   })
   .strict();
 
+/** Regexes are compiled (RE2, linear time) while the file is validated, so errors carry a position. */
+const regexPattern = z.string().max(1024).superRefine((pattern, ctx) => {
+  const compiled = compileRegex(pattern);
+  if (!compiled.ok) ctx.addIssue({ code: "custom", message: compiled.message });
+});
+
 export const matchSchema = z
   .object({
     /** Claude Code matcher semantics: "*", "" or absent = all; "A|B" = exact names; anything else = regex. */
-    tool: z.string().max(1024).optional(),
+    tool: z
+      .string()
+      .max(1024)
+      .superRefine((pattern, ctx) => {
+        if (/^[A-Za-z0-9_\- ,|*]*$/.test(pattern)) return;
+        const compiled = compileRegex(pattern);
+        if (!compiled.ok) ctx.addIssue({ code: "custom", message: compiled.message });
+      })
+      .optional(),
     /** Globs over the file paths found in tool_input (file_path, path, notebook_path, edits[].file_path …). */
     paths: z.array(z.string().min(1).max(1024)).max(128).optional(),
     /** Dotted field path → regex, all must match (e.g. "tool_input.command": "^git "). */
-    fields: z.record(z.string().min(1).max(256), z.string().max(1024)).optional(),
+    fields: z.record(z.string().min(1).max(256), regexPattern).optional(),
   })
   .strict();
 
@@ -142,6 +157,7 @@ export const hookFileSchema = z
 export type HookFile = z.output<typeof hookFileSchema>;
 export type HookFileInput = z.input<typeof hookFileSchema>;
 export type PermissionsConfig = z.output<typeof permissionsSchema>;
+export type MatchConfig = z.output<typeof matchSchema>;
 export type LimitsConfig = z.output<typeof limitsSchema>;
 
 /** Per-hook operator settings: they can only narrow what a hook declared, never widen it. */

@@ -1,3 +1,5 @@
+import { closest } from "../text/suggest.ts";
+
 /** Canonical event names (Claude Code's) and the documented aliases from the seed engine. */
 export const CANONICAL_EVENTS = [
   "PreToolUse",
@@ -35,11 +37,11 @@ export function checkEventName(name: string): EventNameCheck {
   const alias = EVENT_ALIASES[name];
   if (alias) return { ok: true, name: alias };
   if (CUSTOM_EVENT.test(name)) return { ok: true, name };
-  const near = CANONICAL_EVENTS.find((c) => c.toLowerCase() === name.toLowerCase());
+  const near = closest(name, [...CANONICAL_EVENTS, ...Object.keys(EVENT_ALIASES)]);
   return {
     ok: false,
     message: near
-      ? `unknown event "${name}": did you mean "${near}"? (event names are case-sensitive)`
+      ? `unknown event "${name}": did you mean "${near}"?`
       : `unknown event "${name}": use one of ${CANONICAL_EVENTS.join(", ")}, an alias (${Object.keys(EVENT_ALIASES).join(", ")}), or a dotted custom name like task.completed`,
   };
 }

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { access, readFile } from "node:fs/promises";
+import { existsSync, readFileSync, watch as watchFs, type FSWatcher } from "node:fs";
+import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { availableParallelism, homedir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -108,6 +108,41 @@ export const nodeFileHost: FileHost = {
       () => true,
       () => false,
     ),
+  listDir: async (path) => {
+    const entries = await readdir(path, { withFileTypes: true });
+    return Promise.all(
+      entries.map(async (entry) => {
+        let kind: "file" | "dir" | "other" = entry.isFile() ? "file" : entry.isDirectory() ? "dir" : "other";
+        if (entry.isSymbolicLink()) {
+          const target = await stat(`${path}/${entry.name}`).catch(() => undefined);
+          kind = target?.isFile() ? "file" : target?.isDirectory() ? "dir" : "other";
+        }
+        return { name: entry.name, kind };
+      }),
+    );
+  },
+  realpath: (path) => realpath(path),
+  watch: (dirs, onChange, debounceMs = 100) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const fire = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(onChange, debounceMs);
+    };
+    const watchers: FSWatcher[] = [];
+    for (const dir of dirs) {
+      try {
+        watchers.push(watchFs(dir, { recursive: true, persistent: false }, fire));
+      } catch {
+        // A directory that does not exist (yet) is simply not watched.
+      }
+    }
+    return {
+      close: () => {
+        clearTimeout(timer);
+        for (const watcher of watchers) watcher.close();
+      },
+    };
+  },
 };
 
 /** The RuntimeHost on Node, and the base the Bun and Deno adapters override. */

@@ -41,7 +41,17 @@ export interface SandboxHost {
   rssBytes(pid: number): number | undefined;
 }
 
+export interface DirEntry {
+  readonly name: string;
+  /** Symlinks are reported as what they point to; dangling ones as "other". */
+  readonly kind: "file" | "dir" | "other";
+}
+
 export interface FileHost {
   readText(path: string): Promise<string>;
   exists(path: string): Promise<boolean>;
+  listDir(path: string): Promise<DirEntry[]>;
+  realpath(path: string): Promise<string>;
+  /** Call `onChange` (debounced) when anything under these directories changes; missing ones are ignored. */
+  watch(dirs: readonly string[], onChange: () => void, debounceMs?: number): { close(): void };
 }

@@ -1,0 +1,47 @@
+import type { RuntimeHost } from "../runtime/index.ts";
+import type { HookSource } from "../registry/sources.ts";
+
+/**
+ * Where Hookbox looks for things, from flags and the XDG environment. The operator file is
+ * user-level only (or --config): a repository's own files must never widen what its hooks may do.
+ */
+export interface Locations {
+  readonly project: string;
+  readonly hookSources: readonly HookSource[];
+  /** The operator file to read, and whether it was asked for explicitly (then it must exist). */
+  readonly operatorFile: { readonly path: string; readonly explicit: boolean };
+  readonly dataDir: string;
+  readonly socketPath: string;
+}
+
+export interface LocationFlags {
+  readonly hooks?: readonly string[];
+  readonly config?: string;
+  readonly socket?: string;
+  readonly dataDir?: string;
+}
+
+export function resolveLocations(host: RuntimeHost, flags: LocationFlags): Locations {
+  const env = host.env;
+  const home = host.homeDir();
+  const project = host.cwd();
+  const configHome = env.XDG_CONFIG_HOME || `${home}/.config`;
+  const absolute = (path: string): string => (path.startsWith("/") ? path : `${project}/${path}`);
+  const hookSources: HookSource[] = flags.hooks?.length
+    ? flags.hooks.map((dir) => ({ dir: absolute(dir), origin: "dir", required: true }))
+    : [
+        { dir: `${project}/.hookbox/hooks`, origin: "project", required: false },
+        { dir: `${configHome}/hookbox/hooks`, origin: "user", required: false },
+      ];
+  return {
+    project,
+    hookSources,
+    operatorFile: flags.config ? { path: absolute(flags.config), explicit: true } : { path: `${configHome}/hookbox/hookbox.yaml`, explicit: false },
+    dataDir: flags.dataDir ? absolute(flags.dataDir) : `${env.XDG_DATA_HOME || `${home}/.local/share`}/hookbox`,
+    socketPath: flags.socket ? absolute(flags.socket) : defaultSocketPath(env, home),
+  };
+}
+
+export function defaultSocketPath(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  return env.XDG_RUNTIME_DIR ? `${env.XDG_RUNTIME_DIR}/hookbox/hookbox.sock` : `${home}/.hookbox/run/hookbox.sock`;
+}

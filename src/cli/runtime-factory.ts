@@ -1,0 +1,9 @@
+import type { CapabilityHost } from "../capabilities/types.ts";
+import type { EmbeddedHook } from "../registry/sources.ts";
+import type { Locations } from "./locations.ts";
+
+/** What commands that load hooks need from the composition root (main.ts wires the real ones). */
+export interface HookRuntimeFactory {
+  capabilities(locations: Locations): CapabilityHost;
+  embedded(): ReadonlyMap<string, EmbeddedHook>;
+}

@@ -1,0 +1,155 @@
+import { compileHandler, createHandlerSpec, type HandlerSpec } from "../../sandbox/index.ts";
+import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../capabilities/types.ts";
+import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
+import { resolveHook, type HookDefinition } from "../config/resolve.ts";
+import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
+import type { FileHost } from "../runtime/index.ts";
+import { compileMatcher, type Matcher } from "./matcher.ts";
+import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileRef, type HookSource } from "./sources.ts";
+
+/** A hook ready to run: its definition, compiled handler, prepared grants and matcher. */
+export interface LoadedHook {
+  readonly definition: HookDefinition;
+  readonly spec: HandlerSpec;
+  readonly grants: PreparedGrants;
+  readonly matcher: Matcher;
+  readonly file: string;
+}
+
+export interface LoadInputs {
+  readonly sources: readonly HookSource[];
+  readonly operator: OperatorFile;
+  /** Where the operator file is (for messages); undefined when there is none. */
+  readonly operatorFile: string | undefined;
+  /** Standard hooks embedded in the binary; those listed in `operator.builtin` are loaded. */
+  readonly embedded: ReadonlyMap<string, EmbeddedHook>;
+  /** Problems found while gathering these inputs (the operator file's warnings), reported with the hooks'. */
+  readonly diagnostics?: readonly Diagnostic[];
+}
+
+export interface LoadDeps {
+  readonly fs: FileHost;
+  readonly capabilities: CapabilityHost;
+}
+
+export interface LoadResult {
+  readonly hooks: readonly LoadedHook[];
+  /** The operator file the hooks were loaded under (dispatch settings come from it). */
+  readonly operator: OperatorFile;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Every hook file looked at, with the id it declared when that could be read: a reload keeps the last good version of broken ones. */
+  readonly files: ReadonlyMap<string, string | undefined>;
+}
+
+/** Load every hook; all problems are collected (none stops the others from loading). */
+export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<LoadResult> {
+  const diagnostics: Diagnostic[] = [...(inputs.diagnostics ?? [])];
+  const refs: HookFileRef[] = [];
+  for (const id of inputs.operator.builtin) {
+    const hook = inputs.embedded.get(id);
+    if (hook) refs.push(embeddedFile(hook));
+    else diagnostics.push(operatorProblem(inputs, ["builtin"], `no standard hook "${id}"; known: ${[...inputs.embedded.keys()].sort().join(", ") || "none"}`));
+  }
+  for (const source of inputs.sources) {
+    const { files, missing } = await hookFilesIn(deps.fs, source);
+    if (missing && source.required) diagnostics.push({ file: source.dir, line: 1, column: 1, field: "", message: "hook directory not found" });
+    refs.push(...files);
+  }
+  const hooks: LoadedHook[] = [];
+  const files = new Map<string, string | undefined>();
+  const seen = new Map<string, string>();
+  for (const ref of refs) {
+    const loaded = await loadOne(ref, inputs, deps, diagnostics);
+    files.set(ref.file, loaded.id);
+    if (!loaded.hook) continue;
+    const previous = seen.get(loaded.hook.definition.id);
+    if (previous) {
+      diagnostics.push({ file: ref.file, ...loaded.idAt, field: "id", message: `duplicate hook id "${loaded.hook.definition.id}": also defined in ${previous}` });
+      continue;
+    }
+    seen.set(loaded.hook.definition.id, ref.file);
+    hooks.push(loaded.hook);
+  }
+  return { hooks, operator: inputs.operator, diagnostics, files };
+}
+
+interface OneResult {
+  readonly hook?: LoadedHook;
+  readonly id?: string;
+  readonly idAt: { line: number; column: number };
+}
+
+async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, diagnostics: Diagnostic[]): Promise<OneResult> {
+  const start = { line: 1, column: 1 };
+  let text: string;
+  try {
+    text = await ref.read(ref.file);
+  } catch (error) {
+    diagnostics.push({ file: ref.file, ...start, field: "", message: `cannot read: ${(error as Error).message}` });
+    return { idAt: start };
+  }
+  const parsed = parseYaml(text, ref.file, hookFileSchema);
+  if (!parsed.ok) {
+    diagnostics.push(...parsed.diagnostics);
+    return { id: declaredId(text), idAt: start };
+  }
+  const file = parsed.value;
+  const at = (path: (string | number)[]): { line: number; column: number } => locate(text, path);
+  const problem = (path: (string | number)[], message: string): OneResult => {
+    diagnostics.push({ file: ref.file, ...at(path), field: path.join("."), message });
+    return { id: file.id, idAt: at(["id"]) };
+  };
+  const resolved = resolveHook(file, { file: ref.file, origin: ref.origin }, inputs.operator);
+  if (!resolved.ok) return problem([resolved.field], resolved.message);
+  const definition = resolved.hook;
+
+  let source: string;
+  let filename: string;
+  if (definition.handler.kind === "file") {
+    filename = definition.handler.path;
+    try {
+      source = await ref.read(filename);
+    } catch (error) {
+      return problem(["handler"], `cannot read the handler ${filename}: ${(error as Error).message}`);
+    }
+  } else {
+    filename = `${ref.file}#handler`;
+    source = definition.handler.code;
+  }
+  const compiled = await compileHandler(source, filename);
+  if (!compiled.ok) {
+    const location = compiled.failure.location;
+    if (location) {
+      diagnostics.push({ file: location.file, line: location.line, column: location.column, field: "", message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, "") });
+      return { id: file.id, idAt: at(["id"]) };
+    }
+    return problem(["handler"], compiled.failure.message);
+  }
+  const matcher = compileMatcher(definition.match);
+  if (!matcher.ok) {
+    for (const error of matcher.errors) diagnostics.push({ file: ref.file, ...at(error.field.split(".")), field: error.field, message: error.message });
+    return { id: file.id, idAt: at(["id"]) };
+  }
+  const prepared = await deps.capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file: ref.file }, inputs.operator);
+  if (!prepared.ok) {
+    for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
+    return { id: file.id, idAt: at(["id"]) };
+  }
+  const spec = await createHandlerSpec({
+    id: definition.id,
+    handler: compiled.handler,
+    hostFunctions: HOOK_API_METHODS,
+    hookData: { id: definition.id, config: definition.config },
+    isolation: definition.isolation,
+  });
+  return { hook: { definition, spec, grants: prepared.grants, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]) };
+}
+
+function operatorProblem(inputs: LoadInputs, path: string[], message: string): Diagnostic {
+  return { file: inputs.operatorFile ?? "hookbox.yaml", line: 1, column: 1, field: path.join("."), message };
+}
+
+/** The id a broken file declares, if it can be seen at all (so a reload knows which hook it is). */
+function declaredId(text: string): string | undefined {
+  return /^id:\s*["']?([a-z0-9][a-z0-9-]*)["']?\s*$/m.exec(text)?.[1];
+}

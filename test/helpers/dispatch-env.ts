@@ -1,0 +1,36 @@
+import { stringify } from "yaml";
+import type { SandboxEngine } from "../../sandbox/index.ts";
+import type { CapabilityHost } from "../../src/capabilities/types.ts";
+import { operatorFileSchema } from "../../src/config/schema.ts";
+import { Dispatcher } from "../../src/dispatch/dispatcher.ts";
+import { createInvoker } from "../../src/dispatch/invoker.ts";
+import { Registry } from "../../src/registry/registry.ts";
+import { fakeCapabilities } from "./fake-capabilities.ts";
+import { memoryFs } from "./memory-fs.ts";
+
+export interface InlineHooks {
+  /** Hook definitions as they would be written in YAML (objects are stringified). */
+  readonly hooks: readonly (Record<string, unknown> | string)[];
+  /** Extra files next to the hooks (handler .ts files), relative to /hooks. */
+  readonly files?: Readonly<Record<string, string>>;
+  readonly operator?: Record<string, unknown>;
+}
+
+/** A registry and dispatcher over hooks held in memory, run by an in-process engine. */
+export async function dispatchEnv(engine: SandboxEngine, spec: InlineHooks, capabilities: CapabilityHost = fakeCapabilities()) {
+  const files: Record<string, string> = {};
+  spec.hooks.forEach((hook, index) => {
+    const text = typeof hook === "string" ? hook : stringify(hook);
+    const id = typeof hook === "string" ? `hook-${index}` : String(hook.id ?? `hook-${index}`);
+    files[`/hooks/${String(index).padStart(3, "0")}-${id}.yaml`] = text;
+  });
+  for (const [name, text] of Object.entries(spec.files ?? {})) files[`/hooks/${name}`] = text;
+  const fs = memoryFs(files);
+  const operator = operatorFileSchema.parse(spec.operator ?? {});
+  const registry = await Registry.load(
+    async () => ({ sources: [{ dir: "/hooks", origin: "dir", required: false }], operator, operatorFile: undefined, embedded: new Map() }),
+    { fs, capabilities },
+  );
+  const dispatcher = new Dispatcher(registry, createInvoker(engine, capabilities));
+  return { registry, dispatcher };
+}

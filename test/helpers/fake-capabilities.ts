@@ -1,0 +1,37 @@
+import type { CapabilityHost, HostCallRecord, PreparedGrants } from "../../src/capabilities/types.ts";
+import type { PermissionsConfig } from "../../src/config/schema.ts";
+import type { InjectionRole } from "../../src/events/types.ts";
+
+/**
+ * A stand-in capability host for pipeline tests: grants are taken as declared, every host API
+ * is denied except injectContext (allowed when inject_context is declared) and, for tests that
+ * need a slow host call, `run` resolving after `args[1]` ms when "sleep" is declared in run.
+ */
+export function fakeCapabilities(): CapabilityHost {
+  return {
+    prepare: async (request) => ({ ok: true, grants: { hookId: request.hookId, summary: [], permissions: request.permissions } as PreparedGrants }),
+    mayInjectContext: (grants) => (grants as PreparedGrants & { permissions: PermissionsConfig }).permissions.inject_context,
+    forInvocation: (grants) => {
+      const permissions = (grants as PreparedGrants & { permissions: PermissionsConfig }).permissions;
+      const hostCalls: HostCallRecord[] = [];
+      const injections: { content: string; role: InjectionRole }[] = [];
+      return {
+        hostCalls,
+        injections,
+        call: async (name, args) => {
+          if (name === "injectContext" && permissions.inject_context) {
+            injections.push({ content: String(args[0]), role: ((args[1] as { role?: InjectionRole } | undefined)?.role ?? "system") });
+            hostCalls.push({ capability: name, target: "context", outcome: "allowed", duration_ms: 0 });
+            return undefined;
+          }
+          if (name === "run" && args[0] === "sleep" && permissions.run.some((r) => r.cmd === "sleep")) {
+            await new Promise((r) => setTimeout(r, Number(args[1])));
+            return { exitCode: 0, stdout: "", stderr: "", timedOut: false };
+          }
+          hostCalls.push({ capability: name, target: String(args[0]), outcome: "denied", duration_ms: 0 });
+          throw { name: "PermissionDenied", message: `hook ${grants.hookId}: hook.${name} is not granted`, code: "capability_denied" };
+        },
+      };
+    },
+  };
+}

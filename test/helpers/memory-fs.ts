@@ -1,0 +1,28 @@
+import type { DirEntry, FileHost } from "../../src/runtime/types.ts";
+
+/** A FileHost over an in-memory tree: hook directories for tests without touching the disk. */
+export function memoryFs(files: Record<string, string>): FileHost {
+  const normalized = new Map(Object.entries(files).map(([path, text]) => [path.replace(/\/+/g, "/"), text]));
+  return {
+    readText: async (path) => {
+      const text = normalized.get(path);
+      if (text === undefined) throw new Error(`ENOENT: ${path}`);
+      return text;
+    },
+    exists: async (path) => normalized.has(path) || [...normalized.keys()].some((p) => p.startsWith(`${path}/`)),
+    listDir: async (path) => {
+      const prefix = `${path.replace(/\/+$/, "")}/`;
+      const entries = new Map<string, DirEntry>();
+      for (const file of normalized.keys()) {
+        if (!file.startsWith(prefix)) continue;
+        const rest = file.slice(prefix.length);
+        const [name, ...more] = rest.split("/");
+        if (name) entries.set(name, { name, kind: more.length > 0 ? "dir" : "file" });
+      }
+      if (entries.size === 0) throw new Error(`ENOENT: ${path}`);
+      return [...entries.values()];
+    },
+    realpath: async (path) => path,
+    watch: () => ({ close: () => undefined }),
+  };
+}
