@@ -1,0 +1,78 @@
+import { HookboxError } from "../errors.ts";
+import { emitCommand, runsHookboxEmit } from "./command.ts";
+import { hooksSection, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
+import { joinPath } from "./paths.ts";
+import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents } from "./plan.ts";
+import type { HttpHookOptions, InstallOptions, InstallPlanner } from "./types.ts";
+
+/** Claude Code fires these with names Hookbox uses as its own (research §1.4). */
+const EVENTS: AgentEvents = Object.fromEntries(
+  ["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionStart", "SessionEnd"].map((name) => [name, name]),
+);
+
+/** Claude runs no http hook on these (2.1.330: "HTTP hooks are not supported for SessionStart"). */
+const COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set(["SessionStart", "Setup"]);
+const DAEMON_PATH = "/v1/agents/claude";
+const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?(\/[^\s?#]*)?$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function daemonUrl(url: string): string {
+  const match = LOOPBACK_URL.exec(url);
+  if (!match) throw new HookboxError("usage", `--http ${url}: expected the daemon's loopback listener, like http://127.0.0.1:8787 (events carry code and prompts; they must not leave the machine)`);
+  return match[3] === undefined || match[3] === "/" ? `${url.replace(/\/$/, "")}${DAEMON_PATH}` : url;
+}
+
+function httpHandler(http: HttpHookOptions, timeout: number): Record<string, unknown> {
+  if ((http.tokenEnvVar === undefined) === (http.header === undefined)) {
+    throw new HookboxError("usage", "--http needs the daemon's bearer token: either the name of the environment variable holding it, or a literal Authorization header (not both)");
+  }
+  if (http.tokenEnvVar !== undefined && !ENV_NAME.test(http.tokenEnvVar)) throw new HookboxError("usage", `"${http.tokenEnvVar}" is not an environment variable name`);
+  return {
+    type: "http",
+    url: daemonUrl(http.url),
+    timeout,
+    // Claude interpolates $VAR in header values only for variables listed in allowedEnvVars.
+    headers: { Authorization: http.tokenEnvVar !== undefined ? `Bearer $${http.tokenEnvVar}` : http.header },
+    ...(http.tokenEnvVar !== undefined && { allowedEnvVars: [http.tokenEnvVar] }),
+  };
+}
+
+function isHookboxHandler(handler: Readonly<Record<string, unknown>>): boolean {
+  if (handler.type === "http") return typeof handler.url === "string" && handler.url.replace(/\/$/, "").endsWith(DAEMON_PATH);
+  return runsHookboxEmit(handler.command);
+}
+
+function desiredEntries(options: InstallOptions): DesiredEntry[] {
+  return selectEvents("Claude Code", EVENTS, options).map((event) => {
+    const timeout = timeoutSeconds(event);
+    if (options.http && !COMMAND_ONLY_EVENTS.has(event)) {
+      const handler = httpHandler(options.http, timeout);
+      return { event, handler, description: `POST to ${String(handler.url)} (timeout ${timeout} s)` };
+    }
+    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "claude", options.failClosed === true);
+    return { event, handler: { type: "command", command, timeout }, description: `\`${command}\` (timeout ${timeout} s)` };
+  });
+}
+
+function notes(root: Record<string, unknown>, options: InstallOptions): string[] {
+  const lines: string[] = [];
+  if (root.disableAllHooks === true) lines.push('! "disableAllHooks" is true in this file: Claude Code runs no hook until it is removed');
+  if (options.http?.header !== undefined) lines.push("! the Authorization header is stored in this file in plain text; prefer an environment variable");
+  if (options.http && Array.isArray(root.allowedHttpHookUrls)) lines.push('! "allowedHttpHookUrls" is set: make sure it lets the daemon\'s URL through');
+  return lines;
+}
+
+export const claudeInstaller: InstallPlanner = {
+  agent: "claude",
+  defaultEvents: Object.keys(EVENTS),
+  /** Project scope is the committable .claude/settings.json (research §1.1), where a team shares its hooks. */
+  configPath: (scope, dirs) => (scope === "user" ? joinPath(dirs.home, ".claude", "settings.json") : joinPath(dirs.project, ".claude", "settings.json")),
+  planInstall(existingText, options = {}) {
+    const entries = desiredEntries(options);
+    const file = options.file ?? "Claude Code settings";
+    return planJsonConfig(existingText, file, (root) => {
+      const merged = mergeGroupedHooks(hooksSection(root, file), entries, isHookboxHandler, file);
+      return { ...merged, summary: [...merged.summary, ...notes(root, options)] };
+    });
+  },
+};

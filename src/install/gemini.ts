@@ -1,0 +1,52 @@
+import { emitCommand, runsHookboxEmit } from "./command.ts";
+import { hooksSection, isJsonObject, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
+import { joinPath } from "./paths.ts";
+import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents } from "./plan.ts";
+import type { InstallOptions, InstallPlanner } from "./types.ts";
+
+/** Gemini CLI's names for the events Hookbox decodes (research §2.3); the per-model-chunk events are left out: AfterModel fires once per streamed chunk (real-clients.md). */
+const EVENTS: AgentEvents = {
+  BeforeTool: "PreToolUse",
+  AfterTool: "PostToolUse",
+  BeforeAgent: "UserPromptSubmit",
+  AfterAgent: "Stop",
+  SessionStart: "SessionStart",
+  SessionEnd: "SessionEnd",
+  PreCompress: "PreCompact",
+  Notification: "Notification",
+};
+
+/** One name for all of Hookbox's handlers: `/hooks disable hookbox` turns Hookbox off in one go (research §2.1). */
+const HANDLER_NAME = "hookbox";
+
+function desiredEntries(options: InstallOptions): DesiredEntry[] {
+  return selectEvents("Gemini CLI", EVENTS, options).map((event) => {
+    // Gemini reads `timeout` in milliseconds (research §2.1; real-clients.md), unlike Claude and Codex.
+    const timeout = timeoutSeconds(EVENTS[event] as string) * 1000;
+    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "gemini", options.failClosed === true);
+    return { event, handler: { type: "command", name: HANDLER_NAME, command, timeout }, description: `\`${command}\` (timeout ${timeout} ms)` };
+  });
+}
+
+function notes(root: Record<string, unknown>): string[] {
+  const config = isJsonObject(root.hooksConfig) ? root.hooksConfig : {};
+  const lines: string[] = [];
+  if (config.enabled === false) lines.push('! "hooksConfig.enabled" is false in this file: Gemini CLI runs no hook until it is true');
+  if (Array.isArray(config.disabled) && config.disabled.includes(HANDLER_NAME)) lines.push('! "hooksConfig.disabled" lists "hookbox": Gemini CLI skips these hooks until it is removed (/hooks enable hookbox)');
+  return lines;
+}
+
+export const geminiInstaller: InstallPlanner = {
+  agent: "gemini",
+  defaultEvents: Object.keys(EVENTS),
+  /** Project hooks run only in folders Gemini trusts (real-clients.md). */
+  configPath: (scope, dirs) => (scope === "user" ? joinPath(dirs.home, ".gemini", "settings.json") : joinPath(dirs.project, ".gemini", "settings.json")),
+  planInstall(existingText, options = {}) {
+    const entries = desiredEntries(options);
+    const file = options.file ?? "Gemini CLI settings";
+    return planJsonConfig(existingText, file, (root) => {
+      const merged = mergeGroupedHooks(hooksSection(root, file), entries, (handler) => runsHookboxEmit(handler.command), file);
+      return { ...merged, summary: [...merged.summary, ...notes(root)] };
+    });
+  },
+};

@@ -1,0 +1,29 @@
+// src/install owns the planners behind `hookbox install-agent`: where each agent's hook config lives and how Hookbox's entries merge into it. Pure (text in, text out): no file system, no runtime APIs.
+import { HookboxError } from "../errors.ts";
+import { claudeInstaller } from "./claude.ts";
+import { codexInstaller } from "./codex.ts";
+import { cursorInstaller } from "./cursor.ts";
+import { geminiInstaller } from "./gemini.ts";
+import { INSTALL_AGENTS, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
+
+export { INSTALL_AGENTS, type HttpHookOptions, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
+export { runsHookboxEmit } from "./command.ts";
+
+export const INSTALLERS: Readonly<Record<InstallAgent, InstallPlanner>> = { claude: claudeInstaller, gemini: geminiInstaller, cursor: cursorInstaller, codex: codexInstaller };
+
+export function isInstallAgent(name: string): name is InstallAgent {
+  return (INSTALL_AGENTS as readonly string[]).includes(name);
+}
+
+/** Where `agent` keeps its hooks for `scope` (research §8.4). */
+export function configPath(agent: InstallAgent, scope: InstallScope, dirs: InstallDirs): string {
+  return INSTALLERS[agent].configPath(scope, dirs);
+}
+
+/** The agent's config file with Hookbox's entries merged in; a second run with the same options changes nothing. */
+export function planInstall(agent: InstallAgent, existingText: string | undefined, options: InstallOptions = {}): InstallPlan {
+  if (options.http !== undefined && agent !== "claude") {
+    throw new HookboxError("usage", `--http is for Claude Code only (its type: "http" hooks); ${agent} runs \`hookbox emit\``);
+  }
+  return INSTALLERS[agent].planInstall(existingText, options);
+}

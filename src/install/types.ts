@@ -1,0 +1,52 @@
+/** The agents `hookbox install-agent` knows how to configure. */
+export const INSTALL_AGENTS = ["claude", "gemini", "cursor", "codex"] as const;
+export type InstallAgent = (typeof INSTALL_AGENTS)[number];
+
+/** user: every project of this user; project: this repository (committable). */
+export type InstallScope = "user" | "project";
+
+export interface InstallDirs {
+  readonly home: string;
+  readonly project: string;
+}
+
+/** Claude Code's `type: "http"` hook pointed at the daemon's loopback listener. */
+export interface HttpHookOptions {
+  /** http://127.0.0.1:PORT (the path defaults to /v1/agents/claude). Loopback only: events carry code and prompts. */
+  readonly url: string;
+  /** Environment variable holding the bearer token; Claude interpolates it into the header (allowedEnvVars). */
+  readonly tokenEnvVar?: string;
+  /** A literal Authorization header value instead; stored in the settings file in plain text. */
+  readonly header?: string;
+}
+
+export interface InstallOptions {
+  /** The file's path, for messages ("/home/dev/.claude/settings.json: hooks.Stop must be a list"). */
+  readonly file?: string;
+  /** The executable the agent runs (default `hookbox` on PATH); quoted when it holds spaces. */
+  readonly hookboxCommand?: string;
+  /** Events to install: the agent's names or Hookbox's canonical ones. Default: every event the agent fires that Hookbox decodes. */
+  readonly events?: readonly string[];
+  /** Add --fail-closed to each `hookbox emit` (and the agent's own fail-closed flag where it has one). */
+  readonly failClosed?: boolean;
+  /** Claude only: POST events to the daemon instead of spawning `hookbox emit` (SessionStart stays a command: Claude runs no http hook there). */
+  readonly http?: HttpHookOptions;
+}
+
+export interface InstallPlan {
+  /** The whole new file. Equal to the existing text when nothing changes. */
+  readonly text: string;
+  readonly changed: boolean;
+  /** One line per event (+ added, ~ updated, - duplicate removed, = already there) and ! notes: what --dry-run prints. */
+  readonly summary: readonly string[];
+}
+
+/** One agent's config file: where it is and how Hookbox's entries merge into it. Pure: text in, text out. */
+export interface InstallPlanner {
+  readonly agent: InstallAgent;
+  /** The agent's event names installed by default. */
+  readonly defaultEvents: readonly string[];
+  configPath(scope: InstallScope, dirs: InstallDirs): string;
+  /** Throws HookboxError("config_invalid") for a file it cannot safely rewrite, ("usage") for bad options. */
+  planInstall(existingText: string | undefined, options?: InstallOptions): InstallPlan;
+}

@@ -1,0 +1,133 @@
+import { CANONICAL_EVENTS } from "../events/names.ts";
+import type { Decision, NativeEvent } from "../events/types.ts";
+import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "./types.ts";
+import { summarize } from "./shared/answer.ts";
+import { decodeClaudeShaped } from "./shared/claude-shaped-payload.ts";
+import { eventTable, resolveEvent } from "./shared/event-names.ts";
+import { failure } from "./shared/failure.ts";
+import { buildNativeEvent } from "./shared/native-event.ts";
+import { NO_OUTPUT, jsonOrNothing, jsonOutput } from "./shared/output.ts";
+import { MAX_ID_CHARS, MAX_PATH_CHARS, objectOrJsonObject, optionalString, readPayload, remainingFields, snakeCase, type Payload } from "./shared/payload.ts";
+import { timestampField } from "./shared/timestamp.ts";
+import { COPILOT_TOOLS, normaliseToolName, toolNameField } from "./shared/tool-names.ts";
+
+/**
+ * Copilot CLI picks the payload's casing from how the event is spelled in its config (research §5):
+ * `preToolUse` sends camelCase fields and no event name, `PreToolUse` sends VS Code's snake_case.
+ */
+const EVENTS = eventTable({
+  sessionStart: "SessionStart",
+  sessionEnd: "SessionEnd",
+  userPromptSubmitted: "UserPromptSubmit",
+  preToolUse: "PreToolUse",
+  postToolUse: "PostToolUse",
+  postToolUseFailure: "PostToolUseFailure",
+  agentStop: "Stop",
+  subagentStart: "SubagentStart",
+  subagentStop: "SubagentStop",
+  errorOccurred: "copilot.error_occurred",
+  preCompact: "PreCompact",
+  permissionRequest: "PermissionRequest",
+  notification: "Notification",
+  SessionStart: "SessionStart",
+  SessionEnd: "SessionEnd",
+  UserPromptSubmit: "UserPromptSubmit",
+  PreToolUse: "PreToolUse",
+  PostToolUse: "PostToolUse",
+  PostToolUseFailure: "PostToolUseFailure",
+  Stop: "Stop",
+  SubagentStop: "SubagentStop",
+  ErrorOccurred: "copilot.error_occurred",
+  PreCompact: "PreCompact",
+  PermissionRequest: "PermissionRequest",
+  Notification: "Notification",
+});
+
+const VSCODE_MODE_NAMES: ReadonlySet<string> = new Set([...CANONICAL_EVENTS, "ErrorOccurred"]);
+/** Names Gemini CLI also sends with an ISO timestamp, but always with a transcript_path. */
+const NAMES_SHARED_WITH_GEMINI: ReadonlySet<string> = new Set(["SessionStart", "SessionEnd", "Notification"]);
+
+const CAMEL_FIELDS = ["hook_event_name", "sessionId", "timestamp", "cwd", "toolName", "toolArgs", "toolResult", "prompt"];
+
+function isCamelCase(payload: Payload): boolean {
+  return typeof payload.sessionId === "string" || "toolName" in payload || "toolArgs" in payload;
+}
+
+function decodeCamelCase(payload: Payload, hint: DecodeHint | undefined): NativeEvent {
+  // Only the notification payload names its event; the rest rely on `hookbox emit <event>`.
+  const { agentEventName, eventType } = resolveEvent("copilot", EVENTS, optionalString(payload, "hook_event_name", 100), hint?.eventName, "hook_event_name");
+  const toolName = toolNameField(payload, "toolName", eventType === "PreToolUse" || eventType === "PostToolUse" || eventType === "PostToolUseFailure");
+  return buildNativeEvent(
+    {
+      agent: "copilot",
+      agentEventName,
+      eventType,
+      sessionId: optionalString(payload, "sessionId", MAX_ID_CHARS),
+      timestamp: timestampField(payload, "timestamp"),
+      cwd: optionalString(payload, "cwd", MAX_PATH_CHARS),
+      // toolArgs is typed `unknown` and has been seen as a JSON string (research §5, agent-apropos notes).
+      ...(toolName !== undefined && { tool: { ...normaliseToolName(toolName, COPILOT_TOOLS), input: objectOrJsonObject(payload, "toolArgs"), response: payload.toolResult } }),
+      prompt: optionalString(payload, "prompt"),
+      extra: remainingFields(payload, CAMEL_FIELDS, snakeCase),
+    },
+    hint,
+  );
+}
+
+/** What each event reads back (cli-hooks-reference "decision control"); everything else is ignored by Copilot. */
+export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutput {
+  const answer = summarize(decision);
+  switch (event.event_type) {
+    case "PreToolUse": {
+      // Exit codes never block in Copilot: the JSON answer is the only way to say no. It has no halt, so a halt blocks the tool.
+      const denied = answer.verdict === "deny" || answer.halt !== undefined;
+      const reason = answer.verdict !== "allow" ? answer.reason : answer.halt?.reason;
+      return jsonOrNothing({
+        ...(denied ? { permissionDecision: "deny", permissionDecisionReason: reason } : answer.verdict === "ask" ? { permissionDecision: "ask", permissionDecisionReason: reason } : {}),
+        ...(!denied && answer.rewrite && { modifiedArgs: answer.rewrite }),
+      });
+    }
+    case "PermissionRequest":
+      if (answer.verdict !== "deny" && !answer.halt) return NO_OUTPUT;
+      return jsonOutput({ behavior: "deny", message: answer.verdict === "deny" ? answer.reason : answer.halt?.reason, ...(answer.halt && { interrupt: true }) });
+    case "Stop":
+    case "SubagentStop":
+      return answer.verdict !== "allow" ? jsonOutput({ decision: "block", reason: answer.reason }) : NO_OUTPUT;
+    case "Notification":
+    case "SubagentStart":
+    case "PostToolUseFailure":
+      return answer.context ? jsonOutput({ additionalContext: answer.context }) : NO_OUTPUT;
+    default:
+      return NO_OUTPUT;
+  }
+}
+
+export const copilot: AgentProtocol = {
+  name: "copilot",
+  detect(payload) {
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return false;
+    const record = payload as Payload;
+    // VS Code's own agent hooks also say sessionId, but with hookEventName; Claude's adapter reads those.
+    if (isCamelCase(record)) return typeof record.hookEventName !== "string";
+    const name = record.hook_event_name;
+    if (typeof name !== "string" || !VSCODE_MODE_NAMES.has(name) || typeof record.timestamp !== "string") return false;
+    return !(NAMES_SHARED_WITH_GEMINI.has(name) && typeof record.transcript_path === "string");
+  },
+  decode(input: unknown, hint?: DecodeHint) {
+    const payload = readPayload(input, "Copilot CLI");
+    if (isCamelCase(payload)) return decodeCamelCase(payload, hint);
+    return decodeClaudeShaped({ agent: "copilot", label: "Copilot CLI", events: EVENTS, tools: COPILOT_TOOLS, projectDirEnv: [], toolResponseField: "tool_result" }, payload, hint);
+  },
+  encode: encodeCopilot,
+  failure: (reason: string, event: NativeEvent | undefined, options: FailureOptions) =>
+    failure(
+      {
+        encode: encodeCopilot,
+        // Exit 0 with JSON: a non-zero exit makes Copilot skip the answer. Both tool-gating answers at once.
+        blockUnknownEvent: (reason) => jsonOutput({ permissionDecision: "deny", permissionDecisionReason: reason, behavior: "deny", message: reason }),
+      },
+      reason,
+      event,
+      options,
+    ),
+};

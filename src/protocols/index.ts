@@ -1,0 +1,38 @@
+// src/protocols owns the agents' hook protocols: each agent's stdin JSON → native event, a Decision → that agent's stdout/stderr/exit code. Pure: imports only src/events and src/errors, no runtime APIs.
+import type { Decision, NativeEvent } from "../events/types.ts";
+import { errorMessage } from "../errors.ts";
+import { claudeCode } from "./claude-code.ts";
+import { codex } from "./codex.ts";
+import { copilot } from "./copilot.ts";
+import { cursor } from "./cursor.ts";
+import { detectAgent } from "./detect.ts";
+import { geminiCli } from "./gemini-cli.ts";
+import { native } from "./native.ts";
+import { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type FailureOptions } from "./types.ts";
+
+export { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type DecodeHint, type FailureOptions } from "./types.ts";
+export { DETECTION_ORDER, detectAgent } from "./detect.ts";
+export { parseAgentStdin } from "./stdin.ts";
+
+export const PROTOCOLS: Readonly<Record<AgentName, AgentProtocol>> = { claude: claudeCode, gemini: geminiCli, cursor, codex, copilot, native };
+
+/** Claude's dialect is what most agents speak (research §0): the answer for a payload nothing recognises. */
+export const FALLBACK_AGENT: AgentName = "claude";
+
+export function isAgentName(name: string): name is AgentName {
+  return (AGENT_NAMES as readonly string[]).includes(name);
+}
+
+/** The protocol `hookbox emit` speaks: the --agent given, else the payload's detected dialect, else Claude's. */
+export function protocolFor(agent: AgentName | undefined, payload: unknown): AgentProtocol {
+  return PROTOCOLS[agent ?? detectAgent(payload) ?? FALLBACK_AGENT];
+}
+
+/** `encode`, with a failure answer should the decision not be encodable (data that is not JSON): emit never crashes mid-answer. */
+export function answerFor(protocol: AgentProtocol, decision: Decision, event: NativeEvent, options: FailureOptions): AgentOutput {
+  try {
+    return protocol.encode(decision, event);
+  } catch (error) {
+    return protocol.failure(`could not encode the decision for ${protocol.name}: ${errorMessage(error)}`, event, options);
+  }
+}

@@ -1,0 +1,45 @@
+import type { Decision, NativeEvent } from "../events/types.ts";
+
+/** The dialects `hookbox emit --agent` speaks. "native" is Hookbox's own event and decision JSON. */
+export const AGENT_NAMES = ["claude", "gemini", "cursor", "codex", "copilot", "native"] as const;
+export type AgentName = (typeof AGENT_NAMES)[number];
+
+/**
+ * What `hookbox emit` writes and exits with. `stdout` is exactly one JSON object, or empty where
+ * the agent reads "no output" as "no opinion" — never anything else (agents drop or misread
+ * answers with noise in them, research §12). `stderr` is for the agent's own exit-code
+ * contracts (Codex's exit-2 reason) and diagnostics on failure paths only.
+ */
+export interface AgentOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+/** What `hookbox emit` knows besides the payload. All optional; decoding stays pure. */
+export interface DecodeHint {
+  /** The EVENT argument of `hookbox emit EVENT`: the agent's event name or a native one. Used only when the payload names none (Copilot's camelCase payloads). */
+  readonly eventName?: string;
+  /** The environment the agent gave the hook: where CLAUDE_PROJECT_DIR / GEMINI_PROJECT_DIR / CURSOR_PROJECT_DIR come from. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Clock for payloads without a timestamp (tests pin it). */
+  readonly now?: () => Date;
+}
+
+export interface FailureOptions {
+  /** Block with a clear reason instead of the agent's fail-open default (`emit --fail-closed`). */
+  readonly failClosed: boolean;
+}
+
+/** One agent's hook protocol: its payload in, Hookbox's answer out. Implementations are pure. */
+export interface AgentProtocol {
+  readonly name: AgentName;
+  /** True when the payload looks like this agent's dialect; detect.ts asks in a fixed order, most specific first. */
+  detect(payload: unknown): boolean;
+  /** The agent's stdin JSON as a native event. Throws HookboxError("event_invalid") naming the field at fault. */
+  decode(payload: unknown, hint?: DecodeHint): NativeEvent;
+  /** The aggregated decision in exactly this agent's contract, for the event `decode` produced. */
+  encode(decision: Decision, event: NativeEvent): AgentOutput;
+  /** What to answer when Hookbox could not evaluate: the agent's fail-open path, or a clear block with `failClosed`. */
+  failure(reason: string, event: NativeEvent | undefined, options: FailureOptions): AgentOutput;
+}

@@ -1,0 +1,29 @@
+import type { AgentOutput } from "../../../../src/protocols/index.ts";
+import { noEffect, parseStdout, type Effect } from "./effect.ts";
+
+/**
+ * Copilot CLI's reading of an answer (cli-hooks-reference): non-zero exits are logged and
+ * skipped — except permissionRequest, where exit 2 denies — and only these fields are read.
+ */
+export function copilotReads(output: AgentOutput, eventType: string): Effect {
+  const effect = noEffect();
+  if (output.exitCode !== 0) {
+    if (eventType === "PermissionRequest" && output.exitCode === 2) return { ...effect, blocked: "denied" };
+    return { ...effect, rejected: `exit ${output.exitCode} is logged and skipped` };
+  }
+  const body = parseStdout(output) ?? {};
+  if (eventType === "PreToolUse") {
+    if (body.permissionDecision === "deny") effect.blocked = String(body.permissionDecisionReason ?? "");
+    if (body.permissionDecision === "ask") effect.asked = String(body.permissionDecisionReason ?? "");
+    if (body.permissionDecision === "allow") effect.approved = true;
+    if (body.modifiedArgs !== undefined) effect.rewrite = body.modifiedArgs;
+  }
+  if (eventType === "PermissionRequest") {
+    if (body.behavior === "deny") effect.blocked = String(body.message ?? "");
+    if (body.behavior === "allow") effect.approved = true;
+    if (body.interrupt === true) effect.halted = true;
+  }
+  if ((eventType === "Stop" || eventType === "SubagentStop") && body.decision === "block") effect.blocked = String(body.reason ?? "");
+  if (["Notification", "SubagentStart", "PostToolUseFailure"].includes(eventType) && typeof body.additionalContext === "string") effect.context = body.additionalContext;
+  return effect;
+}

@@ -1,0 +1,27 @@
+import type { NativeEvent } from "../../../../src/events/types.ts";
+import type { AgentName, AgentOutput } from "../../../../src/protocols/index.ts";
+import { claudeReads } from "./claude-code.ts";
+import { codexReads } from "./codex.ts";
+import { copilotReads } from "./copilot.ts";
+import { cursorReads } from "./cursor.ts";
+import type { Effect } from "./effect.ts";
+import { geminiReads } from "./gemini-cli.ts";
+
+export type { Effect } from "./effect.ts";
+
+/** What the agent that sent `event` does with `output`. Native has no client to model. */
+export function clientReads(agent: Exclude<AgentName, "native">, output: AgentOutput, event: NativeEvent): Effect {
+  const agentEventName = String(event.agent_event_name ?? event.event_type);
+  switch (agent) {
+    case "claude":
+      return claudeReads(output, agentEventName);
+    case "gemini":
+      return geminiReads(output, agentEventName);
+    case "codex":
+      return codexReads(output, agentEventName);
+    case "cursor":
+      return cursorReads(output, agentEventName);
+    case "copilot":
+      return copilotReads(output, event.event_type);
+  }
+}

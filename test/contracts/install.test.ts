@@ -1,0 +1,242 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { HookboxError } from "../../src/errors.ts";
+import { INSTALLERS, INSTALL_AGENTS, configPath, planInstall, runsHookboxEmit, type InstallAgent } from "../../src/install/index.ts";
+import { expectGolden } from "./helpers/golden.ts";
+
+const SAMPLES = resolve(import.meta.dirname, "install-samples");
+const SAMPLE_FILE: Readonly<Record<InstallAgent, string>> = { claude: "claude-settings.json", gemini: "gemini-settings.json", cursor: "cursor-hooks.json", codex: "codex-hooks.json" };
+
+function sample(agent: InstallAgent): string {
+  return readFileSync(join(SAMPLES, SAMPLE_FILE[agent]), "utf8");
+}
+
+type Json = Record<string, unknown>;
+
+/** The config without Hookbox's handlers (and groups that held only them): what the user had. */
+function withoutHookbox(config: Json): Json {
+  const hooks = config.hooks as Record<string, unknown[]>;
+  const kept = Object.fromEntries(
+    Object.entries(hooks)
+      .map(([event, list]) => [
+        event,
+        list.flatMap((entry) => {
+          const group = entry as Json;
+          if (!Array.isArray(group.hooks)) return runsHookboxEmit(group.command) ? [] : [group];
+          const handlers = (group.hooks as Json[]).filter((handler) => !runsHookboxEmit(handler.command) && !(handler.type === "http" && String(handler.url).endsWith("/v1/agents/claude")));
+          return handlers.length > 0 ? [{ ...group, hooks: handlers }] : [];
+        }),
+      ])
+      .filter(([, list]) => (list as unknown[]).length > 0),
+  );
+  return { ...config, hooks: kept };
+}
+
+function configError(run: () => unknown): HookboxError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof HookboxError) return error;
+    throw error;
+  }
+  throw new Error("expected a HookboxError");
+}
+
+describe.each(INSTALL_AGENTS)("install-agent %s", (agent) => {
+  it("merges Hookbox's entries into a config that has the user's own hooks, as reviewed in the golden file", () => {
+    const plan = planInstall(agent, sample(agent));
+    expect(plan.changed).toBe(true);
+    expectGolden(`install/${agent}.json`, { summary: plan.summary, config: JSON.parse(plan.text) as unknown });
+  });
+
+  it("changes nothing the second time: same text back, changed false, every line '='", () => {
+    const first = planInstall(agent, sample(agent));
+    const second = planInstall(agent, first.text);
+    expect(second.changed).toBe(false);
+    expect(second.text).toBe(first.text);
+    expect(second.summary.filter((line) => !line.startsWith("!")).every((line) => line.startsWith("= "))).toBe(true);
+  });
+
+  it("leaves the user's hooks and every other setting exactly as they were", () => {
+    const before = JSON.parse(sample(agent)) as Json;
+    const after = JSON.parse(planInstall(agent, sample(agent)).text) as Json;
+    expect(withoutHookbox(after)).toEqual(before);
+  });
+
+  it("keeps the file's indentation", () => {
+    const indent = /^[ \t]+(?=")/m.exec(sample(agent))?.[0];
+    expect(/^[ \t]+(?=")/m.exec(planInstall(agent, sample(agent)).text)?.[0]).toBe(indent);
+  });
+
+  it("creates the file when there is none, and installs every default event", () => {
+    const plan = planInstall(agent, undefined);
+    expect(plan.changed).toBe(true);
+    const hooks = (JSON.parse(plan.text) as Json).hooks as Json;
+    expect(Object.keys(hooks)).toEqual(INSTALLERS[agent].defaultEvents);
+    expect(planInstall(agent, plan.text).changed).toBe(false);
+  });
+
+  it("updates its own entry in place, not adding a second, when the hookbox path changes", () => {
+    const first = planInstall(agent, sample(agent)).text;
+    const moved = planInstall(agent, first, { hookboxCommand: "/opt/hookbox tools/hookbox" });
+    expect(moved.changed).toBe(true);
+    expect(moved.summary.some((line) => line.startsWith("~ "))).toBe(true);
+    const commands = JSON.stringify(JSON.parse(moved.text)).match(/emit [A-Za-z]+ --agent/g) ?? [];
+    expect(commands.length).toBe(INSTALLERS[agent].defaultEvents.length);
+    expect(moved.text).toContain('\\"/opt/hookbox tools/hookbox\\" emit');
+  });
+
+  it("removes its own duplicates (two would evaluate every event twice) and only those", () => {
+    const once = JSON.parse(planInstall(agent, sample(agent), { events: [INSTALLERS[agent].defaultEvents[0] as string] }).text) as Json;
+    const event = INSTALLERS[agent].defaultEvents[0] as string;
+    const hooks = once.hooks as Record<string, unknown[]>;
+    hooks[event] = [...(hooks[event] as unknown[]), ...(hooks[event] as unknown[]).slice(-1)];
+    const plan = planInstall(agent, JSON.stringify(once, null, 2), { events: [event] });
+    expect(plan.summary).toContain(`- ${event}: removed 1 duplicate Hookbox entry`);
+    expect(withoutHookbox(JSON.parse(plan.text) as Json)).toEqual(withoutHookbox(once));
+  });
+
+  it("refuses a file it cannot rewrite intact, saying what is wrong and that nothing changed", () => {
+    for (const [text, pattern] of [
+      ["{ not json", /not valid JSON/],
+      ['{\n  // my settings\n  "model": "opus",\n}', /comments or trailing commas/],
+      ["[]", /JSON object at the top level/],
+      ['{"hooks": []}', /"hooks" must be an object/],
+      [`{"hooks": {"${INSTALLERS[agent].defaultEvents[0]}": {}}}`, /must be a list/],
+      [`{"hooks": {"${INSTALLERS[agent].defaultEvents[0]}": ["./guard.sh"]}}`, /must be an object/],
+    ] as const) {
+      const error = configError(() => planInstall(agent, text, { file: "/home/dev/cfg.json" }));
+      expect(error.code).toBe("config_invalid");
+      expect(error.message).toMatch(pattern);
+      expect(error.message).toContain("/home/dev/cfg.json");
+      expect(error.message).toContain("Nothing was changed");
+    }
+  });
+
+  it("installs only the events asked for, by the agent's name or Hookbox's", () => {
+    const plan = planInstall(agent, undefined, { events: ["PreToolUse", "Stop"] });
+    expect(Object.keys((JSON.parse(plan.text) as Json).hooks as Json)).toHaveLength(2);
+    expect(() => planInstall(agent, undefined, { events: ["NoSuchEvent"] })).toThrow(/unknown .* event "NoSuchEvent"/);
+  });
+
+  it("adds --fail-closed to every command when asked", () => {
+    const text = planInstall(agent, undefined, { failClosed: true }).text;
+    const commands = JSON.stringify(JSON.parse(text)).match(/emit [A-Za-z]+ --agent [a-z]+( --fail-closed)?/g) ?? [];
+    expect(commands.length).toBeGreaterThan(0);
+    expect(commands.every((command) => command.endsWith("--fail-closed"))).toBe(true);
+  });
+});
+
+describe("where each agent keeps its hooks (research §8.4)", () => {
+  const dirs = { home: "/home/dev", project: "/work/shop" };
+  it.each([
+    ["claude", "user", "/home/dev/.claude/settings.json"],
+    ["claude", "project", "/work/shop/.claude/settings.json"],
+    ["gemini", "user", "/home/dev/.gemini/settings.json"],
+    ["gemini", "project", "/work/shop/.gemini/settings.json"],
+    ["cursor", "user", "/home/dev/.cursor/hooks.json"],
+    ["cursor", "project", "/work/shop/.cursor/hooks.json"],
+    ["codex", "user", "/home/dev/.codex/hooks.json"],
+    ["codex", "project", "/work/shop/.codex/hooks.json"],
+  ] as const)("%s --%s: %s", (agent, scope, path) => {
+    expect(configPath(agent, scope, dirs)).toBe(path);
+  });
+
+  it("keeps a Windows home's separators", () => {
+    expect(configPath("claude", "user", { home: "C:\\Users\\dev", project: "C:\\work" })).toBe("C:\\Users\\dev\\.claude\\settings.json");
+  });
+});
+
+describe("agent-specific entries", () => {
+  const hooksOf = (text: string) => (JSON.parse(text) as Json).hooks as Record<string, Json[]>;
+
+  it("writes Gemini's timeouts in milliseconds and Claude's and Codex's in seconds", () => {
+    const gemini = hooksOf(planInstall("gemini", undefined).text).BeforeTool?.[0]?.hooks as Json[];
+    const claude = hooksOf(planInstall("claude", undefined).text).PreToolUse?.[0]?.hooks as Json[];
+    const codex = hooksOf(planInstall("codex", undefined).text).PreToolUse?.[0]?.hooks as Json[];
+    expect(gemini[0]?.timeout).toBe(120_000);
+    expect(claude[0]?.timeout).toBe(120);
+    expect(codex[0]?.timeout).toBe(120);
+  });
+
+  it("writes no timeout for Cursor, whose unit is unconfirmed (a wrong unit would kill every hook and fail open)", () => {
+    expect(planInstall("cursor", undefined).text).not.toContain("timeout");
+  });
+
+  it("adds Cursor's required version to a hooks.json without one, and refuses a version it does not know", () => {
+    expect(JSON.parse(planInstall("cursor", '{"hooks": {}}').text)).toMatchObject({ version: 1 });
+    expect(() => planInstall("cursor", '{"version": 2, "hooks": {}}')).toThrow(/version/);
+  });
+
+  it("warns when the agent would not run the hooks at all", () => {
+    expect(planInstall("claude", '{"disableAllHooks": true}').summary.join("\n")).toMatch(/disableAllHooks/);
+    expect(planInstall("gemini", '{"hooksConfig": {"enabled": false}}').summary.join("\n")).toMatch(/hooksConfig.enabled/);
+    expect(planInstall("codex", '{"$schema": "x", "hooks": {}}').summary.join("\n")).toMatch(/top-level keys/);
+    expect(planInstall("codex", undefined).summary.join("\n")).toMatch(/trust them/);
+  });
+});
+
+describe("Claude Code's http hooks (--http)", () => {
+  const http = { url: "http://127.0.0.1:8787", tokenEnvVar: "HOOKBOX_TOKEN" };
+  const hooksOf = (text: string) => (JSON.parse(text) as Json).hooks as Record<string, { hooks: Json[] }[]>;
+
+  it("posts to the daemon's loopback listener with the token header, interpolated by Claude from the environment", () => {
+    const hooks = hooksOf(planInstall("claude", undefined, { http }).text);
+    expect(hooks.PreToolUse?.[0]?.hooks[0]).toEqual({
+      type: "http",
+      url: "http://127.0.0.1:8787/v1/agents/claude",
+      timeout: 120,
+      headers: { Authorization: "Bearer $HOOKBOX_TOKEN" },
+      allowedEnvVars: ["HOOKBOX_TOKEN"],
+    });
+  });
+
+  it("keeps SessionStart a command: Claude runs no http hook there", () => {
+    expect(hooksOf(planInstall("claude", undefined, { http }).text).SessionStart?.[0]?.hooks[0]).toMatchObject({ type: "command", command: "hookbox emit SessionStart --agent claude" });
+  });
+
+  it("switches an installed command hook to http in place, and is idempotent after", () => {
+    const commands = planInstall("claude", sample("claude")).text;
+    const switched = planInstall("claude", commands, { http });
+    expect(switched.summary).toContain("~ PreToolUse: updated to POST to http://127.0.0.1:8787/v1/agents/claude (timeout 120 s)");
+    expect(withoutHookbox(JSON.parse(switched.text) as Json)).toEqual(JSON.parse(sample("claude")));
+    expect(planInstall("claude", switched.text, { http }).changed).toBe(false);
+  });
+
+  it("leaves the user's own http hooks alone", () => {
+    const text = planInstall("claude", sample("claude"), { http }).text;
+    expect(hooksOf(text).Notification?.[0]?.hooks[0]).toEqual({ type: "http", url: "http://127.0.0.1:9999/notify" });
+  });
+
+  it("takes a literal header too, warning that it is stored in plain text", () => {
+    const plan = planInstall("claude", undefined, { http: { url: "http://localhost:8787/v1/agents/claude", header: "Bearer abc" } });
+    expect(hooksOf(plan.text).Stop?.[0]?.hooks[0]).toMatchObject({ headers: { Authorization: "Bearer abc" } });
+    expect(plan.summary.join("\n")).toMatch(/plain text/);
+  });
+
+  it.each([
+    [{ url: "https://hooks.example.com", tokenEnvVar: "T" }, /loopback/],
+    [{ url: "http://10.0.0.2:8787", tokenEnvVar: "T" }, /loopback/],
+    [{ url: "http://127.0.0.1:8787" }, /bearer token/],
+    [{ url: "http://127.0.0.1:8787", tokenEnvVar: "T", header: "Bearer x" }, /not both/],
+    [{ url: "http://127.0.0.1:8787", tokenEnvVar: "NOT A NAME" }, /environment variable name/],
+  ])("refuses %j", (options, pattern) => {
+    expect(() => planInstall("claude", undefined, { http: options })).toThrow(pattern);
+  });
+
+  it("is Claude Code's only", () => {
+    expect(() => planInstall("gemini", undefined, { http })).toThrow(/Claude Code only/);
+  });
+});
+
+describe("the hookbox command", () => {
+  it("recognises Hookbox's entries whatever the path or quoting, and nothing else", () => {
+    for (const command of ["hookbox emit Stop --agent claude", "/usr/local/bin/hookbox emit X", '"C:\\Program Files\\hookbox\\hookbox.exe" emit PreToolUse', "~/bin/hookbox emit"]) expect(runsHookboxEmit(command), command).toBe(true);
+    for (const command of ["./guard.sh", "my-hookbox emit Stop", "hookbox run x.ts", "echo hookbox emit-ish", undefined, 3]) expect(runsHookboxEmit(command), String(command)).toBe(false);
+  });
+
+  it("refuses a path no shell can take quoted the same way", () => {
+    expect(() => planInstall("claude", undefined, { hookboxCommand: '/opt/$HOME/"hookbox"' })).toThrow(/cannot be quoted/);
+  });
+});
