@@ -1,0 +1,54 @@
+import type { CapabilityIO } from "../runtime/capability-io.ts";
+import type { InjectionRole } from "../events/types.ts";
+import type { GrantSources } from "./grants/sources.ts";
+import type { PathGuard } from "./paths/guard.ts";
+import type { Runner } from "./run/runner.ts";
+import type { StoreLocks } from "./store/locks.ts";
+import type { HookApiMethod } from "./types.ts";
+
+/** What the capabilities are given by the composition root, once. */
+export interface CapabilityDeps {
+  readonly io: CapabilityIO;
+  /** The daemon's environment: the source of hook.env values and of PATH for resolving commands. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The user's home: `${home}` in grants, HOME of commands. */
+  readonly home: string;
+  /** Hookbox's data directory: per-hook stores live in `<dataDir>/store/<hook-id>.json`. */
+  readonly dataDir: string;
+}
+
+/** One host call in progress. */
+export interface CallContext {
+  /** Aborts when the invocation ends: kill child processes, abort requests then. */
+  readonly signal: AbortSignal;
+  /** What the call touches (path, command line, URL, name, key), for the run record; set it first thing. */
+  target: string;
+}
+
+export type HostMethod = (args: readonly unknown[], call: CallContext) => Promise<unknown>;
+export type MethodTable = Partial<Record<HookApiMethod, HostMethod>>;
+
+/** Everything bound to one invocation of one hook on one event. */
+export interface InvocationScope {
+  readonly hookId: string;
+  readonly deps: CapabilityDeps;
+  /** Every path a capability touches goes through this guard. */
+  readonly paths: PathGuard;
+  /** Every command a capability runs goes through this runner. */
+  readonly runner: Runner;
+  readonly injections: { content: string; role: InjectionRole }[];
+  readonly stores: StoreLocks;
+}
+
+/**
+ * A capability: parses its part of a hook's grants once (at load), and contributes its host
+ * methods to each invocation. Problems found while parsing are pushed to `errors`, each
+ * naming the file and field.
+ */
+export interface Capability<P> {
+  readonly name: string;
+  parse(sources: GrantSources, deps: CapabilityDeps, errors: string[]): P | Promise<P>;
+  /** One line per grant, for `hookbox list`. */
+  summary(policy: P): string[];
+  contribute(policy: P, scope: InvocationScope): MethodTable;
+}

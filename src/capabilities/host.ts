@@ -1,0 +1,48 @@
+import type { OperatorFile } from "../config/schema.ts";
+import type { NativeEvent } from "../events/types.ts";
+import type { CapabilityDeps } from "./capability.ts";
+import { flagVerdict } from "./grants/flag.ts";
+import { grantSources } from "./grants/sources.ts";
+import { createInvocation } from "./invocation.ts";
+import { CAPABILITIES, CAPABILITY_NAMES, type Policies } from "./registry.ts";
+import { StoreLocks } from "./store/locks.ts";
+import type { CapabilityHost, GrantRequest, InvocationCapabilities, PreparedGrants, PrepareResult } from "./types.ts";
+
+/**
+ * The CapabilityHost: grants are parsed once per hook (`prepare`, at load), bound to each
+ * event (`forInvocation`). PreparedGrants stay the public shape ({hookId, summary}); the parsed
+ * policies are kept aside, so grants cannot be forged or edited by whoever holds the object.
+ */
+export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
+  const prepared = new WeakMap<PreparedGrants, Policies>();
+  const stores = new StoreLocks();
+
+  const policiesOf = (grants: PreparedGrants): Policies => {
+    const policies = prepared.get(grants);
+    if (!policies) throw new Error(`grants for hook ${grants.hookId} were not prepared by this capability host`);
+    return policies;
+  };
+
+  return {
+    async prepare(request: GrantRequest, operator: OperatorFile): Promise<PrepareResult> {
+      const sources = grantSources(request, operator);
+      const errors: string[] = [];
+      const policies: Record<string, unknown> = {};
+      for (const name of CAPABILITY_NAMES) policies[name] = await CAPABILITIES[name].parse(sources, deps, errors);
+      if (errors.length > 0) return { ok: false, errors };
+      const parsed = policies as Policies;
+      const summary = CAPABILITY_NAMES.flatMap((name) => CAPABILITIES[name].summary(parsed[name] as never));
+      const grants: PreparedGrants = Object.freeze({ hookId: request.hookId, summary: Object.freeze(summary) });
+      prepared.set(grants, parsed);
+      return { ok: true, grants };
+    },
+
+    mayInjectContext(grants: PreparedGrants): boolean {
+      return flagVerdict(policiesOf(grants).inject_context).ok;
+    },
+
+    forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities {
+      return createInvocation(grants.hookId, policiesOf(grants), deps, event, stores);
+    },
+  };
+}

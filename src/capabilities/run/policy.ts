@@ -1,0 +1,75 @@
+import type { CapabilityIO } from "../../runtime/capability-io.ts";
+import type { GrantSources } from "../grants/sources.ts";
+import { allowAllReason } from "./allow-all.ts";
+import { checkArgsPattern } from "./argv.ts";
+import { neverPassedPattern } from "./child-env.ts";
+import { commandNames, resolveCommand, type CommandRef } from "./command.ts";
+
+export interface RunRule {
+  readonly command: CommandRef;
+  /** argv pattern: literals, `*`, `**` (last). */
+  readonly args: readonly string[];
+  /** Host variables passed to the command (names or PREFIX_*), subject to the env policy. */
+  readonly env: readonly string[];
+}
+
+export interface RunPolicy {
+  readonly declared: readonly RunRule[];
+  readonly approval: readonly RunRule[] | undefined;
+  readonly ceiling: readonly RunRule[] | undefined;
+  readonly deny: readonly CommandRef[];
+}
+
+interface RunGrantInput {
+  readonly cmd: string;
+  readonly args?: readonly string[];
+  readonly env?: readonly string[];
+}
+
+/**
+ * Parse and resolve run grants. The hook's own commands must resolve (a typo is an error naming
+ * its file); the operator's may not exist on this machine — they then match by name only,
+ * which can only narrow.
+ */
+export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pathEnv: string | undefined, errors: string[]): Promise<RunPolicy> {
+  const parseList = async (list: readonly RunGrantInput[], where: string, strict: boolean): Promise<RunRule[]> => {
+    const rules: RunRule[] = [];
+    for (const [index, grant] of list.entries()) {
+      const at = `${where}[${index}]`;
+      const args = grant.args ?? ["**"];
+      const env = grant.env ?? [];
+      const argsError = checkArgsPattern(args);
+      if (argsError) errors.push(`${at}.args: ${argsError}`);
+      for (const name of env) {
+        const never = neverPassedPattern(name);
+        if (never) errors.push(`${at}.env: ${never}; it can never be passed to a command`);
+      }
+      const resolved = await resolveCommand(grant.cmd, pathEnv, io);
+      if (!resolved.ok && strict) errors.push(`${at}.cmd: ${resolved.error}`);
+      const command = resolved.ok ? resolved.ref : { name: grant.cmd, path: undefined, realPath: undefined };
+      if (!argsError) rules.push({ command, args, env });
+    }
+    return rules;
+  };
+  const denyRefs: CommandRef[] = [];
+  for (const name of sources.deny.run) {
+    const resolved = await resolveCommand(name, pathEnv, io);
+    denyRefs.push(resolved.ok ? resolved.ref : { name, path: undefined, realPath: undefined });
+  }
+  const approval = sources.approval?.run;
+  const ceiling = sources.ceiling?.run;
+  return {
+    declared: await parseList(sources.declared.run, `${sources.file}: permissions.run`, true),
+    approval: approval && (await parseList(approval, `hookbox.yaml hooks.${sources.hookId}.permissions.run`, false)),
+    ceiling: ceiling && (await parseList(ceiling, "hookbox.yaml ceilings.permissions.run", false)),
+    deny: denyRefs,
+  };
+}
+
+export function runSummary(policy: RunPolicy): string[] {
+  return policy.declared.map((rule) => {
+    const line = `run ${[rule.command.path ?? rule.command.name, ...rule.args].join(" ")}`;
+    const allowAll = allowAllReason(commandNames(rule.command));
+    return allowAll && !policy.ceiling && !policy.approval ? `${line} (refused unless the operator approves it: ${allowAll})` : line;
+  });
+}

@@ -1,0 +1,58 @@
+import { execFileSync } from "node:child_process";
+import { symlinkSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deniedWith, invoke, prepare, rejection, removeDir, tempDir, testHost } from "./helpers.ts";
+
+let ws: string;
+
+beforeAll(() => {
+  ws = tempDir("hookbox-git-");
+  execFileSync("git", ["init", "-q", ws]);
+  writeFileSync(`${ws}/a.txt`, "one\n");
+  writeFileSync(`${ws}/b.txt`, "b\n");
+  execFileSync("git", ["-C", ws, "add", "."]);
+  execFileSync("git", ["-C", ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]);
+  writeFileSync(`${ws}/a.txt`, "two\n");
+  writeFileSync(`${ws}/b.txt`, "bb\n");
+  symlinkSync("/etc/hosts", `${ws}/hosts-link`);
+});
+afterAll(() => removeDir(ws));
+
+describe("hook.gitDiff / hook.fileDiff (built on run)", () => {
+  const host = testHost();
+  const grants = prepare(host, { read: ["${workspace}/**"], run: [{ cmd: "git", args: ["diff", "**"], env: [] }] });
+  const api = async (name: string, ...args: unknown[]) => invoke(host, await grants, ws).api(name, ...args);
+
+  it("gitDiff() shows the unstaged changes; gitDiff(base) against a revision", async () => {
+    expect(await api("gitDiff")).toMatch(/-one\n\+two/);
+    expect(await api("gitDiff", "HEAD")).toMatch(/-b\n\+bb/);
+  });
+
+  it("fileDiff(path) shows one file", async () => {
+    const diff = (await api("fileDiff", "a.txt")) as string;
+    expect(diff).toMatch(/-one\n\+two/);
+    expect(diff).not.toContain("b.txt");
+  });
+
+  it.each([["--output=/tmp/x"], ["-c"], ["HEAD;id"], ["$(id)"], [""]])("a base that is not a revision is refused: %j", async (base) => {
+    const e = await rejection(api("gitDiff", base));
+    expect(e).toMatchObject({ name: "TypeError", code: "invalid_argument" });
+  });
+
+  it("fileDiff needs read access: a symlink out of the workspace is refused", async () => {
+    await deniedWith(api("fileDiff", "hosts-link"), /resolving to "\/etc\/hosts" through a symbolic link/);
+    await deniedWith(api("fileDiff", "/etc/hosts"), /is not granted/);
+  });
+
+  it("a failing git is an error with git's own first line", async () => {
+    const e = await rejection(api("gitDiff", "no-such-revision"));
+    expect(e).toMatchObject({ code: "command_failed" });
+    expect(e.message).toMatch(/git diff exited with 128: fatal: /);
+  });
+
+  it("without a run grant for git diff, the denial suggests one", async () => {
+    const bare = testHost();
+    const none = await prepare(bare, { read: ["${workspace}/**"] });
+    await deniedWith(invoke(bare, none, ws).api("gitDiff"), /to allow it add to its YAML: {2}permissions: \{ run: \[\{ cmd: git, args: \["diff", "\*\*"\] \}\] \}/);
+  });
+});

@@ -1,0 +1,76 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deniedWith, invoke, operator, prepare, rejection, removeDir, tempDir, testHost } from "./helpers.ts";
+
+let ws: string;
+let outside: string;
+
+beforeAll(() => {
+  ws = tempDir("hookbox-list-");
+  outside = tempDir("hookbox-list-outside-");
+  writeFileSync(`${outside}/leak.txt`, "x");
+  mkdirSync(`${ws}/src/deep`, { recursive: true });
+  mkdirSync(`${ws}/secret`);
+  writeFileSync(`${ws}/README.md`, "");
+  writeFileSync(`${ws}/.env`, "");
+  writeFileSync(`${ws}/src/a.ts`, "");
+  writeFileSync(`${ws}/src/b.js`, "");
+  writeFileSync(`${ws}/src/deep/c.TS`, "");
+  writeFileSync(`${ws}/secret/key.pem`, "");
+  symlinkSync(outside, `${ws}/src/out-dir`);
+  symlinkSync(`${outside}/leak.txt`, `${ws}/src/out-file`);
+  symlinkSync("a.ts", `${ws}/src/in-file`);
+  execFileSync("mkfifo", [`${ws}/src/fifo`]);
+});
+afterAll(() => {
+  removeDir(ws);
+  removeDir(outside);
+});
+
+describe("hook.listFiles", () => {
+  const host = testHost();
+  const grants = prepare(host, { read: ["${workspace}/**"] });
+  const list = async (...args: unknown[]) => invoke(host, await grants, ws).api("listFiles", ...args) as Promise<string[]>;
+
+  it("lists regular files only, never symlinks (in or out) nor FIFOs", async () => {
+    expect(await list("src")).toEqual(["src/a.ts", "src/b.js"]);
+  });
+
+  it("recursive, relative to the workspace when dir is relative", async () => {
+    expect(await list(".", { recursive: true })).toEqual([".env", "README.md", "secret/key.pem", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
+  });
+
+  it("absolute in, absolute out", async () => {
+    expect(await list(`${ws}/src`, { recursive: true })).toEqual([`${ws}/src/a.ts`, `${ws}/src/b.js`, `${ws}/src/deep/c.TS`]);
+  });
+
+  it("extensions filter, case-insensitive, with or without the dot", async () => {
+    expect(await list("src", { recursive: true, extensions: ["ts"] })).toEqual(["src/a.ts", "src/deep/c.TS"]);
+    expect(await list("src", { recursive: true, extensions: [".js"] })).toEqual(["src/b.js"]);
+  });
+
+  it("maxFiles caps the answer", async () => {
+    expect(await list(".", { recursive: true, maxFiles: 2 })).toHaveLength(2);
+  });
+
+  it.each([
+    ["src/out-dir", /resolving to .* through a symbolic link\) is not granted/],
+    ["../", /is not granted/],
+    ["/etc", /is not granted/],
+    ["/proc/self", /kernel file system/],
+  ])("refused: %s", async (dir, message) => {
+    await deniedWith(list(dir), message);
+  });
+
+  it("a file is not a directory", async () => {
+    const e = await rejection(list("README.md"));
+    expect(e.code).toBe("io_failed");
+  });
+
+  it("files the hook may not read are left out (deny), not revealed", async () => {
+    const denyHost = testHost();
+    const denyGrants = await prepare(denyHost, { read: ["${workspace}/**"] }, { operator: operator({ deny: { read: ["${workspace}/secret/**", "**/.env"] } }) });
+    expect(await invoke(denyHost, denyGrants, ws).api("listFiles", ".", { recursive: true })).toEqual(["README.md", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
+  });
+});
