@@ -3,6 +3,7 @@ import { writeSection } from "./lib.ts";
 
 const SUITES: Record<string, () => Promise<{ run: () => Promise<string> }>> = {
   sandbox: () => import("./suites/sandbox.ts"),
+  dispatch: () => import("./suites/dispatch.ts"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

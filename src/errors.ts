@@ -17,6 +17,7 @@ export type ErrorCode =
   | "conflict"
   | "capability_denied"
   | "daemon_unavailable"
+  | "audit_unavailable"
   | "internal";
 
 /** The one exception type of Hookbox: a code, a message that says what, where and how to fix. */

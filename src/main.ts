@@ -6,7 +6,7 @@ const host = await detectRuntime();
 if (host.args[0] === "__sandbox-worker") {
   await import("./worker.ts");
 } else {
-  const { runCli } = await import("./cli/index.ts");
-  const code = await runCli(host);
+  const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
+  const code = await runCli(host, hookRuntime(host));
   host.exit(code);
 }

@@ -7,19 +7,24 @@ import type { RuntimeHost } from "../runtime/index.ts";
 import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
-import { interimCapabilities } from "./interim-capabilities.ts";
+import { registerApprovals } from "./approvals.ts";
+import { runEmit } from "./emit.ts";
+import { registerInstallAgent } from "./install-agent.ts";
 import { registerList } from "./list.ts";
 import { registerRun } from "./run.ts";
+import { registerRuns } from "./runs.ts";
+import { registerServe } from "./serve.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { registerSchema } from "./schema.ts";
+import { registerTypes } from "./types.ts";
 import { registerValidate } from "./validate.ts";
 
 export const VERSION = packageJson.version;
 
-const interimFactory: HookRuntimeFactory = { capabilities: () => interimCapabilities(), embedded: () => new Map() };
-
-export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory = interimFactory): Promise<number> {
+export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
   const ctx = createCliContext(host);
+  // emit answers in the agent's protocol, even for its own usage errors: it never takes the path below.
+  if (host.args[0] === "emit") return runEmit(ctx, host.args.slice(1), factory);
   let exitCode: number = EXIT.ok;
   const setExit = (code: number): void => {
     exitCode = code;
@@ -34,6 +39,12 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory = in
   registerValidate(program, ctx, setExit, factory);
   registerList(program, ctx, setExit, factory);
   registerSchema(program, ctx);
+  registerTypes(program, ctx, setExit);
+  registerServe(program, ctx, setExit, factory, VERSION);
+  registerRuns(program, ctx, setExit);
+  registerApprovals(program, ctx, setExit);
+  registerInstallAgent(program, ctx, setExit);
+  program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
   registerDoctor(program, ctx, setExit);
   try {
     await program.parseAsync([...host.args], { from: "user" });

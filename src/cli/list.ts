@@ -4,7 +4,8 @@ import type { LoadedHook } from "../registry/load.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
-import { addHookOptions, loadRegistry, locationsFrom } from "./setup.ts";
+import { openRegistry } from "../registry/open.ts";
+import { addHookOptions, locationsFrom } from "./setup.ts";
 
 /** One hook as registered for an event: the shape of `hookbox list --json` (and GET /v1/hooks). */
 export function registration(hook: LoadedHook): Record<string, unknown> {
@@ -49,7 +50,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
       return;
     }
     const locations = locationsFrom(ctx, options);
-    const snapshot = (await loadRegistry(ctx, locations, runtime.capabilities(locations), runtime.embedded())).current();
+    const snapshot = (await openRegistry(ctx.host, locations, runtime.capabilities(locations), runtime.embedded())).current();
     const events = snapshot.eventTypes();
     if (options.json) {
       await ctx.out(`${JSON.stringify(registrationByEvent(snapshot.hooks, events, (e) => snapshot.registeredFor(e)), null, 2)}\n`);

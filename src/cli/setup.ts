@@ -1,14 +1,6 @@
 import { Option, type Command } from "commander";
-import type { CapabilityHost } from "../capabilities/types.ts";
-import { formatDiagnostic, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
-import { operatorFileSchema, type OperatorFile } from "../config/schema.ts";
-import { HookboxError } from "../errors.ts";
-import type { LoadInputs } from "../registry/load.ts";
-import { Registry, type ReloadReport } from "../registry/registry.ts";
-import type { EmbeddedHook } from "../registry/sources.ts";
-import { dirname, resolvePath } from "../text/posix-path.ts";
+import { resolveLocations, type LocationFlags, type Locations } from "../config/locations.ts";
 import type { CliContext } from "./context.ts";
-import { resolveLocations, type LocationFlags, type Locations } from "./locations.ts";
 
 /** --hooks DIR (repeatable) and --config FILE, shared by every command that loads hooks. */
 export function addHookOptions(command: Command): Command {
@@ -23,43 +15,4 @@ export function addHookOptions(command: Command): Command {
 
 export function locationsFrom(ctx: CliContext, options: LocationFlags): Locations {
   return resolveLocations(ctx.host, options);
-}
-
-export type OperatorRead = { readonly ok: true; readonly operator: OperatorFile; readonly file: string | undefined } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
-
-/** Read and validate the operator file; a missing default one means all defaults. */
-export async function readOperatorFile(ctx: CliContext, locations: Locations): Promise<OperatorRead> {
-  const { path, explicit } = locations.operatorFile;
-  if (!(await ctx.host.fs.exists(path))) {
-    if (explicit) return { ok: false, diagnostics: [{ file: path, line: 1, column: 1, field: "", message: "operator file not found" }] };
-    return { ok: true, operator: operatorFileSchema.parse({}), file: undefined };
-  }
-  const parsed = parseYaml(await ctx.host.fs.readText(path), path, operatorFileSchema);
-  return parsed.ok ? { ok: true, operator: parsed.value, file: path } : { ok: false, diagnostics: parsed.diagnostics };
-}
-
-/**
- * Load the registry. An invalid operator file stops everything: falling back to defaults could
- * grant hooks more than the operator's ceilings allow. On a later reload, an operator file that
- * became invalid keeps the last good one.
- */
-export async function loadRegistry(
-  ctx: CliContext,
-  locations: Locations,
-  capabilities: CapabilityHost,
-  embedded: ReadonlyMap<string, EmbeddedHook>,
-  onReload?: (report: ReloadReport) => void,
-): Promise<Registry> {
-  let lastGood: { operator: OperatorFile; file: string | undefined } | undefined;
-  const readInputs = async (): Promise<LoadInputs> => {
-    const read = await readOperatorFile(ctx, locations);
-    let diagnostics: readonly Diagnostic[] = [];
-    if (read.ok) lastGood = { operator: read.operator, file: read.file };
-    else if (lastGood) diagnostics = read.diagnostics.map((d) => ({ ...d, message: `${d.message} (the last valid operator file stays in force)` }));
-    else throw new HookboxError("config_invalid", `invalid operator file:\n${read.diagnostics.map(formatDiagnostic).join("\n")}`, read.diagnostics);
-    const { operator, file } = lastGood;
-    const extraDirs = operator.hooks_dirs.map((dir) => ({ dir: resolvePath(dirname(file ?? locations.operatorFile.path), dir), origin: "dir" as const, required: true }));
-    return { sources: [...locations.hookSources, ...extraDirs], operator, operatorFile: file, embedded, diagnostics };
-  };
-  return Registry.load(readInputs, { fs: ctx.host.fs, capabilities }, onReload);
 }

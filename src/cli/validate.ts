@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { formatDiagnostic } from "../config/diagnostics.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
-import { addHookOptions, loadRegistry, locationsFrom, readOperatorFile } from "./setup.ts";
+import { openRegistry, readOperatorFile } from "../registry/open.ts";
+import { addHookOptions, locationsFrom } from "./setup.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
 export function registerValidate(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
@@ -14,11 +15,11 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
       .addHelpText("after", "\nExit status: 0 when everything is valid, 1 when there are problems (each printed as file:line:col: field: message)."),
   ).action(async (options: { hooks?: string[]; config?: string; json?: boolean }) => {
     const locations = locationsFrom(ctx, options);
-    const operator = await readOperatorFile(ctx, locations);
+    const operator = await readOperatorFile(ctx.host, locations);
     const diagnostics = operator.ok ? [] : [...operator.diagnostics];
     let hookCount = 0;
     if (operator.ok) {
-      const registry = await loadRegistry(ctx, locations, runtime.capabilities(locations), runtime.embedded());
+      const registry = await openRegistry(ctx.host, locations, runtime.capabilities(locations), runtime.embedded());
       const snapshot = registry.current();
       diagnostics.push(...snapshot.diagnostics);
       hookCount = snapshot.hooks.length;

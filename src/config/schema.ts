@@ -17,27 +17,48 @@ const eventName = z.string().superRefine((name, ctx) => {
   if (!check.ok) ctx.addIssue({ code: "custom", message: check.message });
 });
 
-function intIn(min: number, max: number, fallback: number, unit: string) {
+function wholeNumber(min: number, max: number, unit: string) {
   return z
     .number({ error: `expected a whole number of ${unit}` })
     .int(`expected a whole number of ${unit}`)
     .min(min, `must be at least ${min} ${unit}`)
-    .max(max, `must be at most ${max} ${unit}`)
-    .default(fallback);
+    .max(max, `must be at most ${max} ${unit}`);
+}
+
+function intIn(min: number, max: number, fallback: number, unit: string) {
+  return wholeNumber(min, max, unit).default(fallback);
+}
+
+const LIMIT_FIELDS = {
+  cpu_ms: [MIN_LIMITS.cpuMs, MAX_LIMITS.cpuMs, DEFAULT_LIMITS.cpuMs, "ms"],
+  memory_mb: [MIN_LIMITS.memoryBytes / MiB, MAX_LIMITS.memoryBytes / MiB, DEFAULT_LIMITS.memoryBytes / MiB, "MiB"],
+  stack_kb: [MIN_LIMITS.stackBytes / KiB, MAX_LIMITS.stackBytes / KiB, DEFAULT_LIMITS.stackBytes / KiB, "KiB"],
+  timeout_ms: [MIN_LIMITS.timeoutMs, MAX_LIMITS.timeoutMs, DEFAULT_LIMITS.timeoutMs, "ms"],
+  result_kb: [MIN_LIMITS.resultBytes / KiB, MAX_LIMITS.resultBytes / KiB, DEFAULT_LIMITS.resultBytes / KiB, "KiB"],
+  log_kb: [MIN_LIMITS.logBytes / KiB, MAX_LIMITS.logBytes / KiB, DEFAULT_LIMITS.logBytes / KiB, "KiB"],
+  host_calls: [MIN_LIMITS.hostCalls, MAX_LIMITS.hostCalls, DEFAULT_LIMITS.hostCalls, "calls"],
+} as const;
+
+type LimitKey = keyof typeof LIMIT_FIELDS;
+const LIMIT_KEYS = Object.keys(LIMIT_FIELDS) as LimitKey[];
+
+function limitFields<T>(field: (min: number, max: number, fallback: number, unit: string) => T): Record<LimitKey, T> {
+  return Object.fromEntries(
+    LIMIT_KEYS.map((key) => {
+      const [min, max, fallback, unit] = LIMIT_FIELDS[key];
+      return [key, field(min, max, fallback, unit)];
+    }),
+  ) as Record<LimitKey, T>;
 }
 
 /** YAML limit keys carry their unit; the sandbox's defaults are the schema's defaults. */
-export const limitsSchema = z
-  .object({
-    cpu_ms: intIn(MIN_LIMITS.cpuMs, MAX_LIMITS.cpuMs, DEFAULT_LIMITS.cpuMs, "ms"),
-    memory_mb: intIn(MIN_LIMITS.memoryBytes / MiB, MAX_LIMITS.memoryBytes / MiB, DEFAULT_LIMITS.memoryBytes / MiB, "MiB"),
-    stack_kb: intIn(MIN_LIMITS.stackBytes / KiB, MAX_LIMITS.stackBytes / KiB, DEFAULT_LIMITS.stackBytes / KiB, "KiB"),
-    timeout_ms: intIn(MIN_LIMITS.timeoutMs, MAX_LIMITS.timeoutMs, DEFAULT_LIMITS.timeoutMs, "ms"),
-    result_kb: intIn(MIN_LIMITS.resultBytes / KiB, MAX_LIMITS.resultBytes / KiB, DEFAULT_LIMITS.resultBytes / KiB, "KiB"),
-    log_kb: intIn(MIN_LIMITS.logBytes / KiB, MAX_LIMITS.logBytes / KiB, DEFAULT_LIMITS.logBytes / KiB, "KiB"),
-    host_calls: intIn(MIN_LIMITS.hostCalls, MAX_LIMITS.hostCalls, DEFAULT_LIMITS.hostCalls, "calls"),
-  })
-  .strict();
+export const limitsSchema = z.object(limitFields(intIn)).strict();
+
+/**
+ * The operator's lower limits (per hook, or as a global ceiling): only what is written counts,
+ * no defaults — a ceiling on cpu_ms alone must not also cap timeout_ms at its default.
+ */
+export const limitsOverrideSchema = z.object(limitFields((min, max, _fallback, unit) => wholeNumber(min, max, unit).optional())).strict();
 
 /** A read grant: an absolute path or glob, with ${workspace} and ${home} expanded per event. */
 const pathGrant = z
@@ -84,6 +105,21 @@ const regexPattern = z.string().max(1024).superRefine((pattern, ctx) => {
   const compiled = compileRegex(pattern);
   if (!compiled.ok) ctx.addIssue({ code: "custom", message: compiled.message });
 });
+
+/**
+ * What the operator writes about permissions (a hook's approval, or a ceiling): only the kinds
+ * written count. A kind left out means "the operator said nothing about it", not "nothing".
+ */
+export const permissionsOverrideSchema = z
+  .object({
+    read: z.array(pathGrant).max(256).optional(),
+    run: z.array(runGrantSchema).max(64).optional(),
+    env: z.array(envName).max(256).optional(),
+    net: z.array(netHost).max(64).optional(),
+    inject_context: z.boolean().optional(),
+    store: z.boolean().optional(),
+  })
+  .strict();
 
 export const matchSchema = z
   .object({
@@ -170,9 +206,9 @@ const hookOverrideSchema = z
     /** Merged over the hook's config (operator values win). */
     config: z.record(z.string(), z.unknown()).optional(),
     /** Lower limits for this hook (a value above the hook's own is ignored). */
-    limits: limitsSchema.partial().optional(),
+    limits: limitsOverrideSchema.optional(),
     /** The permissions the operator approves for this hook: the hook gets the intersection. */
-    permissions: permissionsSchema.partial().optional(),
+    permissions: permissionsOverrideSchema.optional(),
   })
   .strict();
 
@@ -195,8 +231,8 @@ export const operatorFileSchema = z
     /** The most any hook may get, whatever it declares. Absent: see docs/permissions.md for the defaults. */
     ceilings: z
       .object({
-        limits: limitsSchema.partial().optional(),
-        permissions: permissionsSchema.partial().optional(),
+        limits: limitsOverrideSchema.optional(),
+        permissions: permissionsOverrideSchema.optional(),
       })
       .strict()
       .default({}),
@@ -213,6 +249,15 @@ export const operatorFileSchema = z
       })
       .strict()
       .default({ concurrency: 16, event_deadline_ms: 60_000, injection_budget_kb: 32 }),
+    audit: z
+      .object({
+        /** The live audit file is rotated when it would grow past this. */
+        max_file_mb: intIn(1, 10_240, 64, "MiB"),
+        /** Rotated files kept (hookbox-audit.jsonl.1 … .N). */
+        keep_files: intIn(0, 100, 5, "files"),
+      })
+      .strict()
+      .default({ max_file_mb: 64, keep_files: 5 }),
   })
   .strict();
 

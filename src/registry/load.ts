@@ -3,9 +3,8 @@ import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../c
 import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
 import { resolveHook, type HookDefinition } from "../config/resolve.ts";
 import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
-import type { FileHost } from "../runtime/index.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
-import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileRef, type HookSource } from "./sources.ts";
+import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileReader, type HookFileRef, type HookSource } from "./sources.ts";
 
 /** A hook ready to run: its definition, compiled handler, prepared grants and matcher. */
 export interface LoadedHook {
@@ -28,7 +27,7 @@ export interface LoadInputs {
 }
 
 export interface LoadDeps {
-  readonly fs: FileHost;
+  readonly fs: HookFileReader;
   readonly capabilities: CapabilityHost;
 }
 

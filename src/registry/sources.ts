@@ -1,6 +1,9 @@
 import type { HookOrigin } from "../config/resolve.ts";
 import type { FileHost } from "../runtime/index.ts";
 
+/** The file access loading hooks needs (tests give an in-memory one). */
+export type HookFileReader = Pick<FileHost, "readText" | "listDir">;
+
 /** A directory hooks are loaded from. */
 export interface HookSource {
   readonly dir: string;
@@ -30,7 +33,7 @@ const YAML_FILE = /\.ya?ml$/;
  * and `<name>/hook.yaml` one level down — the layout of handlers/<id>/. Sorted, so loading is
  * deterministic.
  */
-export async function hookFilesIn(fs: FileHost, source: HookSource): Promise<{ files: HookFileRef[]; missing: boolean }> {
+export async function hookFilesIn(fs: HookFileReader, source: HookSource): Promise<{ files: HookFileRef[]; missing: boolean }> {
   const entries = await fs.listDir(source.dir).catch(() => undefined);
   if (!entries) return { files: [], missing: true };
   const files: string[] = [];

@@ -2,7 +2,38 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import embeddedWasmPath from "@jitl/quickjs-wasmfile-release-sync/wasm" with { type: "file" };
 import { childWorker, createNodeHost, nodeSandboxHost } from "./node.ts";
-import type { RuntimeHost } from "./types.ts";
+import type { FetchHandler, ListenTarget, Listener, NetHost, RuntimeHost } from "./types.ts";
+
+/** Bun.serve and Bun's fetch (both speak unix sockets natively): the binary's fast path. */
+const bunNetHost: NetHost = {
+  serve: async (handler: FetchHandler, target: ListenTarget): Promise<Listener> => {
+    // Approvals can hold a request for minutes; the agent's own hook timeout bounds it (idleTimeout 0).
+    // (Bun's types omit idleTimeout for unix sockets, but its 10 s default applies there too.)
+    const server =
+      "unix" in target
+        ? Bun.serve({ unix: target.unix, fetch: handler, idleTimeout: 0 } as unknown as Parameters<typeof Bun.serve>[0])
+        : Bun.serve({ hostname: target.hostname, port: target.port, fetch: handler, idleTimeout: 0 });
+    return {
+      address: "unix" in target ? `unix:${target.unix}` : `http://${target.hostname}:${server.port}`,
+      close: async (graceMs) => {
+        const stopped = server.stop(false);
+        const forced = new Promise<void>((resolve) => setTimeout(() => void server.stop(true).then(resolve), graceMs));
+        await Promise.race([stopped, forced]);
+      },
+    };
+  },
+  request: async (target, init) => {
+    const url = "unix" in target ? `http://localhost${init.path}` : `http://${target.hostname}:${target.port}${init.path}`;
+    const response = await fetch(url, {
+      method: init.method,
+      headers: { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      signal: AbortSignal.timeout(init.timeoutMs),
+      ...("unix" in target ? { unix: target.unix } : {}),
+    } as RequestInit);
+    return { status: response.status, body: await response.text() };
+  },
+};
 
 /** True inside a `bun build --compile` binary, whose modules live under /$bunfs. */
 export function isCompiledBinary(): boolean {
@@ -18,6 +49,7 @@ export function createBunHost(): RuntimeHost {
   return createNodeHost({
     name: "bun",
     args: process.argv.slice(2),
+    net: bunNetHost,
     sandbox: {
       ...nodeSandboxHost,
       loadQuickJsWasm: async () => new Uint8Array(await readFile(embeddedWasmPath)),

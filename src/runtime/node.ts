@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, watch as watchFs, type FSWatcher } from "node:fs";
-import { access, readdir, readFile, realpath, stat } from "node:fs/promises";
+import { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { availableParallelism, homedir } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
 import { nodeCapabilityIO } from "./node-capability-io.ts";
+import { nodeNetHost } from "./node-net.ts";
 import type { FileHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
@@ -143,6 +144,54 @@ export const nodeFileHost: FileHost = {
       },
     };
   },
+  mkdirp: async (path, mode, enforceMode = false) => {
+    await mkdir(path, { recursive: true, mode });
+    if (enforceMode) await chmod(path, mode);
+  },
+  mode: async (path) => {
+    const info = await stat(path).catch(() => undefined);
+    return info ? info.mode & 0o7777 : undefined;
+  },
+  writeTextAtomic: async (path, text, mode) => {
+    const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temporary, text, { mode });
+    await rename(temporary, path);
+  },
+  openAppend: async (path, mode) => {
+    const handle = await open(path, "a", mode);
+    return {
+      append: async (text) => {
+        const bytes = Buffer.from(text, "utf8");
+        let offset = 0;
+        // A short write is finished, so a record is never left half-written by us.
+        while (offset < bytes.byteLength) offset += (await handle.write(bytes, offset)).bytesWritten;
+      },
+      sync: () => handle.sync(),
+      close: () => handle.close(),
+    };
+  },
+  rename: (from, to) => rename(from, to),
+  remove: (path) => rm(path, { force: true }),
+  size: async (path) => (await stat(path).catch(() => undefined))?.size,
+  readTail: async (path, bytes) => {
+    const handle = await open(path, "r");
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(bytes, size);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, size - length);
+      return buffer.toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  },
+  truncate: (path, size) => truncate(path, size),
+  chmod: (path, mode) => chmod(path, mode),
+  kind: async (path) => {
+    const info = await lstat(path).catch(() => undefined);
+    if (!info) return "missing";
+    return info.isFile() ? "file" : info.isDirectory() ? "dir" : info.isSocket() ? "socket" : info.isSymbolicLink() ? "symlink" : "other";
+  },
 };
 
 /** The RuntimeHost on Node, and the base the Bun and Deno adapters override. */
@@ -172,6 +221,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     sandbox: nodeSandboxHost,
     fs: nodeFileHost,
     capabilityIO: nodeCapabilityIO,
+    net: nodeNetHost,
     ...overrides,
   };
 }

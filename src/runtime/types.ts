@@ -28,6 +28,31 @@ export interface RuntimeHost {
   readonly fs: FileHost;
   /** Primitives for the handlers' host APIs (src/capabilities). */
   readonly capabilityIO: CapabilityIO;
+  readonly net: NetHost;
+}
+
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** A unix socket path, or a loopback TCP address. */
+export type ListenTarget = { readonly unix: string } | { readonly hostname: string; readonly port: number };
+
+export interface Listener {
+  /** "unix:/path" or "http://127.0.0.1:port". */
+  readonly address: string;
+  /** Stop accepting; in-flight requests get up to `graceMs` to finish, then connections are closed. */
+  close(graceMs: number): Promise<void>;
+}
+
+export interface HttpReply {
+  readonly status: number;
+  readonly body: string;
+}
+
+export interface NetHost {
+  /** Serve a fetch handler (the Hono app) — the only listener Hookbox has. */
+  serve(handler: FetchHandler, target: ListenTarget): Promise<Listener>;
+  /** One HTTP request to a local listener; rejects on connection failure or timeout. */
+  request(target: ListenTarget, init: { method: string; path: string; body?: string; headers?: Record<string, string>; timeoutMs: number }): Promise<HttpReply>;
 }
 
 /** What the QuickJS sandbox needs: the embedded wasm, and worker processes to run it in. */
@@ -54,4 +79,29 @@ export interface FileHost {
   realpath(path: string): Promise<string>;
   /** Call `onChange` (debounced) when anything under these directories changes; missing ones are ignored. */
   watch(dirs: readonly string[], onChange: () => void, debounceMs?: number): { close(): void };
+  /** mkdir -p with `mode` for what it creates; `enforceMode` also chmods the last directory if it existed (private dirs). */
+  mkdirp(path: string, mode: number, enforceMode?: boolean): Promise<void>;
+  /** Permission bits of a file, or undefined when it does not exist. */
+  mode(path: string): Promise<number | undefined>;
+  /** Write via a temporary file and rename: readers see the old or the new content, never half. */
+  writeTextAtomic(path: string, text: string, mode: number): Promise<void>;
+  /** Open for appending (created with `mode`); every append is one write(2) of the whole text. */
+  openAppend(path: string, mode: number): Promise<AppendHandle>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
+  /** Size in bytes, or undefined when the file does not exist. */
+  size(path: string): Promise<number | undefined>;
+  /** The last `bytes` bytes of a file, as UTF-8. */
+  readTail(path: string, bytes: number): Promise<string>;
+  truncate(path: string, size: number): Promise<void>;
+  chmod(path: string, mode: number): Promise<void>;
+  /** What is at a path, without following a final symlink. */
+  kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
+}
+
+export interface AppendHandle {
+  append(text: string): Promise<void>;
+  /** fsync: only power loss can still lose what was appended before it. */
+  sync(): Promise<void>;
+  close(): Promise<void>;
 }

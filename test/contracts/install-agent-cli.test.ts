@@ -2,7 +2,6 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { registerInstallAgent } from "../../src/cli/install-agent.ts";
 import type { CliContext } from "../../src/cli/context.ts";
-import { HookboxError } from "../../src/errors.ts";
 
 /** A CliContext over an in-memory file system that records what it writes (with modes). */
 function harness(files: Record<string, string>, _writable = true) {

@@ -1,7 +1,8 @@
-import type { DirEntry, FileHost } from "../../src/runtime/types.ts";
+import type { HookFileReader } from "../../src/registry/sources.ts";
+import type { DirEntry } from "../../src/runtime/types.ts";
 
 /** A FileHost over an in-memory tree: hook directories for tests without touching the disk. */
-export function memoryFs(files: Record<string, string>): FileHost {
+export function memoryFs(files: Record<string, string>): HookFileReader {
   const normalized = new Map(Object.entries(files).map(([path, text]) => [path.replace(/\/+/g, "/"), text]));
   return {
     readText: async (path) => {
@@ -9,7 +10,6 @@ export function memoryFs(files: Record<string, string>): FileHost {
       if (text === undefined) throw new Error(`ENOENT: ${path}`);
       return text;
     },
-    exists: async (path) => normalized.has(path) || [...normalized.keys()].some((p) => p.startsWith(`${path}/`)),
     listDir: async (path) => {
       const prefix = `${path.replace(/\/+$/, "")}/`;
       const entries = new Map<string, DirEntry>();
@@ -22,7 +22,5 @@ export function memoryFs(files: Record<string, string>): FileHost {
       if (entries.size === 0) throw new Error(`ENOENT: ${path}`);
       return [...entries.values()];
     },
-    realpath: async (path) => path,
-    watch: () => ({ close: () => undefined }),
   };
 }

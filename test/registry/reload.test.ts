@@ -83,7 +83,7 @@ describe("reloading hooks", () => {
     writeFileSync(join(dir, "alpha.yaml"), "id: alpha\nevents: [PreToolUse]\npriority: 1\nhandler: ./alpha.ts\nenabeld: true\n");
     writeFileSync(join(dir, "beta.ts"), "export default () => ({ reason: 'broken' +  });\n");
     const report = await registry.reload();
-    expect(report.keptLastGood.sort()).toEqual(["alpha", "beta"]);
+    expect([...report.keptLastGood].sort()).toEqual(["alpha", "beta"]);
     expect(report.diagnostics.map((d) => `${d.field} ${d.message}`).join("\n")).toMatch(/enabeld/);
     expect(report.diagnostics.some((d) => d.file.endsWith("beta.ts") && d.line === 1)).toBe(true);
     const outcome = await dispatcher.handle(event());

@@ -54,10 +54,16 @@ describe("handlers", () => {
     expect(failure.guestStack).toMatch(/handler\.ts:3:\d+/);
   });
 
-  it("refuses imports: handlers are single files", async () => {
-    const failure = failureOf(await run(`import fs from "node:fs"; export default () => fs;`));
-    expect(failure.code).toBe("handler_invalid");
-    expect(failure.message).toContain("'node:fs'");
+  it("refuses imports at compile time, with the line of the import; type-only imports are fine", async () => {
+    const compiled = await compileHandler(`// a hook\nimport fs from "node:fs";\nexport default () => fs;`, "/hooks/x/handler.ts");
+    expect(compiled.ok).toBe(false);
+    if (!compiled.ok) {
+      expect(compiled.failure).toMatchObject({ code: "handler_invalid", location: { file: "/hooks/x/handler.ts", line: 2, column: 1 } });
+      expect(compiled.failure.message).toMatch(/handlers are single files/);
+    }
+    expect((await compileHandler(`import type { X } from "./types";\nexport default (x: X) => x;`, "/h.ts")).ok).toBe(true);
+    // A dynamic import is a runtime error inside the sandbox: there is no module loader.
+    expect(failureOf(await run(`export default async () => { await import("node:fs"); }`)).code).toBe("handler_threw");
   });
 
   it("requires a default export function", async () => {

@@ -1,0 +1,17 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { SandboxEngine } from "./sandbox/index.ts";
+import { interimCapabilities } from "./src/cli/interim-capabilities.ts";
+import { parseEvent } from "./src/events/parse.ts";
+import { dispatchEnv } from "./test/helpers/dispatch-env.ts";
+const require = createRequire(import.meta.url);
+const wasm = new Uint8Array(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm")));
+const engine = await SandboxEngine.create({ wasmBytes: wasm, maxSlots: 128 });
+const n = Number(process.argv[2] ?? 50);
+const hooks = Array.from({ length: n }, (_, i) => ({ id: `noop-${i}`, events: ["PreToolUse"], priority: i, handler: { code: "export default () => ({ action: 'continue' })" } }));
+const { dispatcher } = await dispatchEnv(engine, { hooks }, interimCapabilities());
+const event = parseEvent({ event_type: "PreToolUse", session_id: "s", tool_name: "Write", tool_input: { file_path: "a" } });
+for (let i = 0; i < 50; i++) await dispatcher.handle(event);
+const t = performance.now(); const N = 200;
+for (let i = 0; i < N; i++) await dispatcher.handle(event);
+console.log(n, "hooks:", ((performance.now() - t) / N / n * 1000).toFixed(1), "us/hook");

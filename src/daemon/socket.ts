@@ -1,0 +1,33 @@
+import { HookboxError } from "../errors.ts";
+import type { RuntimeHost } from "../runtime/index.ts";
+
+/**
+ * Prepare the socket path: its directory private (0700), no live daemon already on it, a stale
+ * socket from a crashed daemon removed. Anything else at the path is left alone and refused.
+ */
+export async function claimSocketPath(host: RuntimeHost, path: string): Promise<void> {
+  const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+  await host.fs.mkdirp(dir, 0o700, true);
+  const kind = await host.fs.kind(path);
+  if (kind === "missing") return;
+  if (kind !== "socket") throw new HookboxError("conflict", `${path} exists and is not a socket (${kind}); remove it or choose another path with --socket`);
+  const alive = await host.net
+    .request({ unix: path }, { method: "GET", path: "/healthz", timeoutMs: 1000 })
+    .then(() => true)
+    .catch(() => false);
+  if (alive) throw new HookboxError("conflict", `another Hookbox daemon is already serving on ${path}; stop it first (or use --socket for a second one)`);
+  await host.fs.remove(path);
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** --listen HOST:PORT, loopback only: the API has no business on a network interface. */
+export function parseListen(value: string): { hostname: string; port: number } {
+  const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(value);
+  if (!match) throw new HookboxError("usage", `--listen takes HOST:PORT (e.g. 127.0.0.1:8787), got ${value}`);
+  const hostname = (match[1] as string).replace(/^\[|\]$/g, "");
+  const port = Number(match[2]);
+  if (!LOOPBACK.has(hostname)) throw new HookboxError("usage", `--listen must be a loopback address (127.0.0.1, ::1 or localhost), got ${hostname}`);
+  if (port > 65535) throw new HookboxError("usage", `--listen port must be 0–65535 (0 picks a free port, shown in the log), got ${port}`);
+  return { hostname, port };
+}

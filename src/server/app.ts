@@ -1,0 +1,51 @@
+// src/server owns the HTTP API (Hono): routes, body limits, auth and error mapping. No listener
+// lives here: src/runtime adapters serve `createApp(deps).fetch` on a unix socket or loopback TCP.
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HookboxError } from "../errors.ts";
+import type { AppDeps } from "./deps.ts";
+import { errorResponse, toErrorResponse } from "./error-response.ts";
+import { eventRoutes } from "./routes/events.ts";
+import { hookRoutes } from "./routes/hooks.ts";
+import { operationRoutes } from "./routes/operations.ts";
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  const countError = (code: string): void => deps.metrics.recordHttpError(code);
+
+  if (deps.bearerToken) {
+    const expected = `Bearer ${deps.bearerToken}`;
+    app.use("*", async (c, next) => {
+      if (!constantTimeEqual(c.req.header("authorization") ?? "", expected)) {
+        countError("unauthorized");
+        return errorResponse(c, "unauthorized", "missing or wrong bearer token (Authorization: Bearer <token from the daemon's token file>)");
+      }
+      await next();
+    });
+  }
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: deps.bodyLimitBytes,
+      onError: (c) => {
+        countError("request_too_large");
+        return errorResponse(c, "request_too_large", `the request body is larger than ${deps.bodyLimitBytes} bytes`);
+      },
+    }),
+  );
+  eventRoutes(app, deps);
+  hookRoutes(app, deps);
+  operationRoutes(app, deps);
+  app.notFound((c) => {
+    countError("not_found");
+    return errorResponse(c, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`);
+  });
+  app.onError((error, c) => toErrorResponse(c, error instanceof HookboxError ? error : error, countError));
+  return app;
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) difference |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return difference === 0;
+}

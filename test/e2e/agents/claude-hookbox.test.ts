@@ -1,0 +1,132 @@
+// The real Claude Code CLI (offline, mock model) running Hookbox itself: first as its hook
+// command (`dist/hookbox emit <Event> --agent claude`), then as a `type: "http"` hook served by
+// `dist/hookbox serve --listen`. Skipped, saying why, when the CLI cannot run here.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { BUILT_BINARY } from "../../helpers/binary.ts";
+import { DaemonProcess, DaemonWorld } from "../../helpers/daemon.ts";
+import { CLAUDE_EVENTS, cleanupRun, findClaudeBinary, runClaude, type ClaudeBinary, type ClaudeRun, type ClaudeRunOptions } from "./claude-code.ts";
+import { systemMessageText, toolResultText, useTool } from "./mock-anthropic.ts";
+
+const TOOL_ID = "toolu_01HOOKBOXEMIT00000000001";
+const DENY = "HOOKBOX_DENY: rm is not allowed in this project";
+
+const HOOKS: Record<string, string> = {
+  "no-rm.yaml": `id: no-rm
+events: [PreToolUse]
+priority: 10
+match: { tool: Bash, fields: { tool_input.command: "(^|[;&|]\\\\s*)rm\\\\s" } }
+handler: { code: "export default () => ({ action: 'deny', reason: '${DENY}' })" }
+`,
+  "context.yaml": `id: context
+events: [SessionStart, UserPromptSubmit]
+permissions: { inject_context: true }
+handler: { code: "export default (e) => ({ context_injection: 'HOOKBOX_CTX_' + e.event_type })" }
+`,
+  "witness.yaml": `id: witness
+events: [SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop]
+priority: 100
+handler: { code: "export default (e) => ({ reason: 'saw ' + e.event_type })" }
+`,
+};
+
+let claude: ClaudeBinary;
+const cleanups: (() => void | Promise<void>)[] = [];
+beforeAll(() => {
+  claude = findClaudeBinary();
+  if (!claude.ok) console.warn(`[claude-hookbox] skipping: ${claude.reason}`);
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function requireClaude(ctx: TestContext): string {
+  if (!claude.ok) ctx.skip(claude.reason);
+  return claude.path;
+}
+
+function hookDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "hookbox-claude-hooks-"));
+  for (const [name, text] of Object.entries(HOOKS)) writeFileSync(join(dir, name), text);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function run(binary: string, options: ClaudeRunOptions): Promise<ClaudeRun> {
+  const result = await runClaude(binary, { timeoutMs: 90_000, ...options });
+  cleanups.push(() => cleanupRun(result));
+  expect(result.timedOut, `claude -p timed out\nstderr: ${result.stderr}`).toBe(false);
+  expect(result.exitCode, `claude -p failed\nstderr: ${result.stderr}`).toBe(0);
+  return result;
+}
+
+function auditEvents(file: string): { event_type: string; hook_id: string; status: string }[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { event_type: string; hook_id: string; status: string });
+}
+
+describe("Claude Code runs `hookbox emit` as its hook command", () => {
+  it("a Hookbox deny blocks the tool and the model's next request carries the reason", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const hooks = hookDir();
+    const result = await run(binary, {
+      prompt: "clean up the build",
+      model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > denied.txt", description: "clean" }, TOOL_ID)] },
+      hooks: [{ type: "command", events: CLAUDE_EVENTS, command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${hooks}`, timeoutSec: 60 }],
+    });
+    expect(existsSync(join(result.projectDir, "denied.txt")), "the denied command ran").toBe(false);
+    const next = result.model.resultOf(TOOL_ID);
+    expect(next?.result.is_error).toBe(true);
+    expect(toolResultText(next!.result)).toContain(DENY);
+  });
+
+  it("Hookbox's context reaches the model, an allowed tool really runs, and all five events reached Hookbox", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const hooks = hookDir();
+    const result = await run(binary, {
+      prompt: "write the file",
+      model: { script: [useTool("Bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, TOOL_ID)] },
+      hooks: [{ type: "command", events: CLAUDE_EVENTS, command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${hooks}`, timeoutSec: 60 }],
+    });
+    expect(readFileSync(join(result.projectDir, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
+    expect(toolResultText(result.model.resultOf(TOOL_ID)!.result)).toBe("wrote");
+    const firstRequest = systemMessageText(result.model.turns()[0]!);
+    expect(firstRequest).toContain("HOOKBOX_CTX_SessionStart");
+    expect(firstRequest).toContain("HOOKBOX_CTX_UserPromptSubmit");
+    // emit ran in-process (no daemon) and wrote the audit log under Claude's HOME.
+    const audited = auditEvents(join(result.homeDir, ".local/share/hookbox/audit/hookbox-audit.jsonl")).filter((r) => r.hook_id === "witness");
+    expect(new Set(audited.map((r) => r.event_type))).toEqual(new Set(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]));
+  });
+});
+
+describe("Claude Code's type: \"http\" hook served by `hookbox serve --listen`", () => {
+  it("a deny from the daemon blocks the tool, and the daemon's context reaches the model", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const world = new DaemonWorld();
+    cleanups.push(() => world.cleanup());
+    for (const [name, text] of Object.entries(HOOKS)) writeFileSync(join(world.hooks, name), text);
+    mkdirSync(world.home, { recursive: true });
+    const daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1", "--listen", "127.0.0.1:0"]);
+    cleanups.push(() => void daemon.stop());
+    const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(daemon.stderr)?.[1]);
+    const token = readFileSync(join(world.home, ".local/share/hookbox/http-token"), "utf8").trim();
+    const httpEvents = CLAUDE_EVENTS.filter((e) => e !== "SessionStart"); // Claude runs no http hook on SessionStart
+    const result = await run(binary, {
+      prompt: "clean up the build",
+      model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > denied.txt", description: "clean" }, TOOL_ID)] },
+      hooks: [
+        { type: "http", events: httpEvents, url: () => `http://127.0.0.1:${port}/v1/agents/claude`, headers: { Authorization: "Bearer $HOOKBOX_TOKEN" }, allowedEnvVars: ["HOOKBOX_TOKEN"], timeoutSec: 60 },
+      ],
+      env: { HOOKBOX_TOKEN: token },
+    });
+    expect(existsSync(join(result.projectDir, "denied.txt"))).toBe(false);
+    expect(toolResultText(result.model.resultOf(TOOL_ID)!.result)).toContain(DENY);
+    expect(systemMessageText(result.model.turns()[0]!)).toContain("HOOKBOX_CTX_UserPromptSubmit");
+    const audited = auditEvents(world.auditFile);
+    expect(audited.some((r) => r.hook_id === "no-rm" && r.status === "denied")).toBe(true);
+  });
+});

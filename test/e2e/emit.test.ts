@@ -1,0 +1,125 @@
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILT_BINARY } from "../helpers/binary.ts";
+import { call, DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
+
+const FIXTURES = resolve(import.meta.dirname, "../fixtures/agents");
+const GUARD = `id: no-echo-redirect
+events: [PreToolUse]
+match: { tool: Bash, fields: { tool_input.command: "^echo .*>" } }
+handler: { code: "export default (e) => ({ action: 'deny', reason: 'redirecting echo is blocked: ' + e.tool_input.command })" }
+`;
+const CONTEXT = `id: session-context
+events: [SessionStart, UserPromptSubmit]
+permissions: { inject_context: true }
+handler: { code: "export default (e) => ({ context_injection: 'HOOKBOX_CONTEXT for ' + e.event_type })" }
+`;
+
+interface Emitted {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function emit(world: DaemonWorld, args: readonly string[], stdin: string): Promise<Emitted> {
+  return new Promise((done, reject) => {
+    const child = spawn(BUILT_BINARY, ["emit", ...args], { cwd: world.dir, env: world.env(), stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** stdout holds exactly one JSON object, or nothing. */
+function expectPure(out: Emitted): Record<string, unknown> | undefined {
+  if (out.stdout.trim() === "") return undefined;
+  expect(out.stdout.trim().startsWith("{")).toBe(true);
+  return JSON.parse(out.stdout) as Record<string, unknown>;
+}
+
+const fixture = (agent: string, name: string): string => readFileSync(join(FIXTURES, agent, `${name}.json`), "utf8");
+
+describe("hookbox emit (the binary, as the agents run it)", () => {
+  let world: DaemonWorld;
+  beforeAll(() => {
+    world = new DaemonWorld();
+    writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
+    writeFileSync(join(world.hooks, "context.yaml"), CONTEXT);
+  });
+  afterAll(() => world.cleanup());
+
+  it("without a daemon: a real Claude Code PreToolUse payload is denied in Claude's form", async () => {
+    // The captured payload runs `echo hello > out.txt`.
+    const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
+    expect(out.code).toBe(0);
+    expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } });
+  });
+
+  it("auto-detects the dialect, and injects context on SessionStart", async () => {
+    const out = await emit(world, ["--hooks", world.hooks], fixture("claude-code", "SessionStart-16"));
+    expect(out.code).toBe(0);
+    expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: expect.stringContaining("HOOKBOX_CONTEXT for SessionStart") } });
+  });
+
+  it("an allowed tool gets an answer that does not block", async () => {
+    const payload = JSON.parse(fixture("claude-code", "PreToolUse-5")) as Record<string, unknown>;
+    const out = await emit(world, ["--hooks", world.hooks], JSON.stringify({ ...payload, tool_input: { command: "ls -la" } }));
+    expect(out.code).toBe(0);
+    expect(JSON.stringify(expectPure(out) ?? {})).not.toMatch(/deny|block/);
+  });
+
+  it("speaks each agent's block rule: Gemini JSON, Codex exit 2 with stderr, Copilot JSON with exit 0", async () => {
+    const gemini = await emit(world, ["--hooks", world.hooks], fixture("gemini-cli", "BeforeTool-1").replace(/"command": "[^"]*"/, '"command": "echo hi > x.txt"'));
+    expect(gemini.code).toBe(0);
+    expect(expectPure(gemini)).toMatchObject({ decision: "block" });
+
+    const codexPayload = { session_id: "c", turn_id: "t", cwd: world.dir, hook_event_name: "PreToolUse", model: "gpt-5", tool_name: "Bash", tool_input: { command: "echo hi > x.txt" } };
+    const codex = await emit(world, ["--agent", "codex", "--hooks", world.hooks], JSON.stringify(codexPayload));
+    expect(codex.code).toBe(2);
+    expect(codex.stderr).toContain("redirecting echo is blocked");
+    expect(codex.stdout).toBe("");
+
+    const copilotPayload = { timestamp: Date.now(), cwd: world.dir, toolName: "bash", toolArgs: JSON.stringify({ command: "echo hi > x.txt" }) };
+    const copilot = await emit(world, ["preToolUse", "--agent", "copilot", "--hooks", world.hooks], JSON.stringify(copilotPayload));
+    expect(copilot.code).toBe(0);
+    expect(expectPure(copilot)).toMatchObject({ permissionDecision: "deny" });
+  });
+
+  it("stdout stays pure on every failure path; the default fails open, --fail-closed blocks", async () => {
+    for (const [stdin, args] of [
+      ["{not json", ["--agent", "claude"]],
+      ["[]", ["--agent", "claude"]],
+      [fixture("claude-code", "PreToolUse-5"), ["--agent", "claude", "--no-such-flag"]],
+      [fixture("claude-code", "PreToolUse-5"), ["--agent", "claude", "--config", join(world.dir, "missing.yaml")]],
+    ] as const) {
+      const open = await emit(world, [...args, "--hooks", world.hooks], stdin);
+      expect(open.code, open.stderr).not.toBe(2); // exit 2 blocks in Claude: only a real deny may do that
+      expectPure(open);
+      expect(open.stderr.length).toBeGreaterThan(0);
+      const closed = await emit(world, [...args, "--hooks", world.hooks, "--fail-closed"], stdin);
+      const answer = expectPure(closed);
+      expect(JSON.stringify(answer ?? {}) + closed.stderr).toMatch(/Hookbox/i);
+      expect(closed.code === 2 || JSON.stringify(answer).includes('"deny"') || JSON.stringify(answer).includes('"block"')).toBe(true);
+    }
+  });
+
+  it("with a daemon on the socket, emit is answered by the daemon", async () => {
+    const daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"]);
+    try {
+      const before = (await call(world.socket, "GET", "/metrics")).text;
+      const out = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
+      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+      const after = (await call(world.socket, "GET", "/metrics")).text;
+      const count = (text: string): number => Number(/hookbox_events_total\{event_type="PreToolUse",decision="deny"\} (\d+)/.exec(text)?.[1] ?? 0);
+      expect(count(after)).toBe(count(before) + 1);
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
