@@ -4,12 +4,15 @@
 import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { CATALOG_FILE, renderCatalog } from "./scripts/embed-handlers.ts";
 
 const root = import.meta.dir;
 const outfile = resolve(root, "dist/hookbox");
 
 async function build(): Promise<void> {
   mkdirSync(resolve(root, "dist"), { recursive: true });
+  // The standard hooks (handlers/) go inside the binary as generated string constants.
+  writeFileSync(CATALOG_FILE, renderCatalog());
   const result = await Bun.build({
     entrypoints: [resolve(root, "src/main.ts")],
     target: "bun",

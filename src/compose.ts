@@ -1,5 +1,6 @@
 // What main.ts plugs into the CLI: the real capability host, the embedded standard hooks and
 // the agents' HTTP protocols. Kept apart from main.ts so tests can build the same thing.
+import { standardHooks } from "./builtin/index.ts";
 import { createCapabilityHost } from "./capabilities/index.ts";
 import type { HookRuntimeFactory } from "./cli/runtime-factory.ts";
 import { PROTOCOLS } from "./protocols/index.ts";
@@ -18,7 +19,7 @@ export function hookRuntime(host: RuntimeHost): HookRuntimeFactory {
   };
   return {
     capabilities: (locations) => createCapabilityHost({ io: host.capabilityIO, env: host.env, home: host.homeDir(), dataDir: locations.dataDir }),
-    embedded: () => new Map(),
+    embedded: standardHooks,
     httpAgents: () => ({ claude: claudeHttp }),
   };
 }

@@ -23,6 +23,7 @@ interface EmitOptions {
   socket?: string;
   hooks?: string[];
   config?: string;
+  builtin?: string[];
   daemon: boolean;
 }
 
@@ -42,6 +43,7 @@ export async function runEmit(ctx: CliContext, args: readonly string[], runtime:
     .option("--no-daemon", "evaluate in this process even if a daemon is running")
     .addOption(new Option("--hooks <dir>", "hook directory for in-process evaluation (repeatable)").argParser((v: string, p: string[] | undefined) => [...(p ?? []), v]))
     .option("--config <file>", "operator file for in-process evaluation")
+    .addOption(new Option("--builtin <ids>", "standard hooks for in-process evaluation (comma-separated or \"all\")").argParser((v: string, p: string[] | undefined) => [...(p ?? []), v]))
     .exitOverride()
     .configureOutput({ writeOut: (text) => void ctx.out(text), writeErr: (text) => ctx.err(text) })
     .addHelpText(
@@ -76,7 +78,7 @@ without one, in this process with the same hook directories.`,
     const payload = parseAgentStdin(await ctx.host.readStdin(MAX_STDIN_BYTES));
     protocol = protocolFor(options.agent as AgentName | undefined, payload);
     event = protocol.decode(payload, { ...(parsed.eventName ? { eventName: parsed.eventName } : {}), env: ctx.host.env });
-    const locations = resolveLocations(ctx.host, { ...(options.hooks ? { hooks: options.hooks } : {}), ...(options.config ? { config: options.config } : {}), ...(options.socket ? { socket: options.socket } : {}) });
+    const locations = resolveLocations(ctx.host, { ...(options.hooks ? { hooks: options.hooks } : {}), ...(options.config ? { config: options.config } : {}), ...(options.socket ? { socket: options.socket } : {}), ...(options.builtin ? { builtin: options.builtin } : {}) });
     const decision = (options.daemon && (await viaDaemon(ctx, locations, event))) || (await inProcess(ctx, locations, event, runtime));
     return await write(ctx, answerFor(protocol, decision, event, { failClosed }));
   } catch (error) {

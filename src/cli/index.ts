@@ -15,7 +15,9 @@ import { registerRun } from "./run.ts";
 import { registerRuns } from "./runs.ts";
 import { registerServe } from "./serve.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
+import { registerNew } from "./new.ts";
 import { registerSchema } from "./schema.ts";
+import { registerTest } from "./test.ts";
 import { registerTypes } from "./types.ts";
 import { registerValidate } from "./validate.ts";
 
@@ -40,6 +42,8 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerList(program, ctx, setExit, factory);
   registerSchema(program, ctx);
   registerTypes(program, ctx, setExit);
+  registerTest(program, ctx, setExit);
+  registerNew(program, ctx, setExit);
   registerServe(program, ctx, setExit, factory, VERSION);
   registerRuns(program, ctx, setExit);
   registerApprovals(program, ctx, setExit);

@@ -42,6 +42,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
       .description("List the hooks that would run, grouped by event, in run order")
       .option("--json", "print the registration JSON")
       .option("--builtin", "list the standard hooks embedded in this binary instead"),
+    { builtinOption: false },
   ).action(async (options: { hooks?: string[]; config?: string; json?: boolean; builtin?: boolean }) => {
     if (options.builtin) {
       const embedded = [...runtime.embedded().values()].sort((a, b) => a.id.localeCompare(b.id));
@@ -49,7 +50,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
       else await ctx.out(`${embedded.map((h) => `${h.id.padEnd(26)} ${/^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? ""}`).join("\n")}\nEnable them by id in hookbox.yaml:  builtin: [${embedded.slice(0, 2).map((h) => h.id).join(", ")}]\n`);
       return;
     }
-    const locations = locationsFrom(ctx, options);
+    const locations = locationsFrom(ctx, { ...options, builtin: undefined });
     const snapshot = (await openRegistry(ctx.host, locations, runtime.capabilities(locations), runtime.embedded())).current();
     const events = snapshot.eventTypes();
     if (options.json) {

@@ -3,14 +3,22 @@ import { resolveLocations, type LocationFlags, type Locations } from "../config/
 import type { CliContext } from "./context.ts";
 
 /** --hooks DIR (repeatable) and --config FILE, shared by every command that loads hooks. */
-export function addHookOptions(command: Command): Command {
-  return command
+export function addHookOptions(command: Command, { builtinOption = true }: { builtinOption?: boolean } = {}): Command {
+  command
     .addOption(
       new Option("--hooks <dir>", "a hook directory (repeatable); default: ./.hookbox/hooks and ~/.config/hookbox/hooks").argParser(
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       ),
     )
     .addOption(new Option("--config <file>", "the operator file; default: ~/.config/hookbox/hookbox.yaml (never the project's)"));
+  if (builtinOption) {
+    command.addOption(
+      new Option("--builtin <ids>", "enable standard hooks by id (comma-separated, repeatable, or \"all\"); see hookbox list --builtin").argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+    );
+  }
+  return command;
 }
 
 export function locationsFrom(ctx: CliContext, options: LocationFlags): Locations {

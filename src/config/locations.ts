@@ -12,6 +12,8 @@ export interface Locations {
   readonly operatorFile: { readonly path: string; readonly explicit: boolean };
   readonly dataDir: string;
   readonly socketPath: string;
+  /** Standard hooks enabled from the command line (--builtin), on top of the operator file's `builtin`; "all" for every one. */
+  readonly builtin: readonly string[];
 }
 
 export interface LocationFlags {
@@ -19,6 +21,7 @@ export interface LocationFlags {
   readonly config?: string;
   readonly socket?: string;
   readonly dataDir?: string;
+  readonly builtin?: readonly string[];
 }
 
 export function resolveLocations(host: RuntimeHost, flags: LocationFlags): Locations {
@@ -39,6 +42,7 @@ export function resolveLocations(host: RuntimeHost, flags: LocationFlags): Locat
     operatorFile: flags.config ? { path: absolute(flags.config), explicit: true } : { path: `${configHome}/hookbox/hookbox.yaml`, explicit: false },
     dataDir: flags.dataDir ? absolute(flags.dataDir) : `${env.XDG_DATA_HOME || `${home}/.local/share`}/hookbox`,
     socketPath: flags.socket ? absolute(flags.socket) : defaultSocketPath(env, home),
+    builtin: (flags.builtin ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean),
   };
 }
 

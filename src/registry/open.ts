@@ -41,7 +41,9 @@ export async function openRegistry(
     if (read.ok) lastGood = { operator: read.operator, file: read.file };
     else if (lastGood) diagnostics = read.diagnostics.map((d) => ({ ...d, message: `${d.message} (the last valid operator file stays in force)` }));
     else throw new HookboxError("config_invalid", `invalid operator file:\n${read.diagnostics.map(formatDiagnostic).join("\n")}`, read.diagnostics);
-    const { operator, file } = lastGood;
+    const { file } = lastGood;
+    const requested = locations.builtin.includes("all") ? [...embedded.keys()] : locations.builtin;
+    const operator = requested.length > 0 ? { ...lastGood.operator, builtin: [...new Set([...lastGood.operator.builtin, ...requested])] } : lastGood.operator;
     const extraDirs = operator.hooks_dirs.map((dir) => ({ dir: resolvePath(dirname(file ?? locations.operatorFile.path), dir), origin: "dir" as const, required: true }));
     return { sources: [...locations.hookSources, ...extraDirs], operator, operatorFile: file, embedded, diagnostics };
   };

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, watch as watchFs, type FSWatcher } from "node:fs";
-import { access, chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { access, chmod, lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { availableParallelism, homedir } from "node:os";
+import { availableParallelism, homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
@@ -187,6 +187,8 @@ export const nodeFileHost: FileHost = {
   },
   truncate: (path, size) => truncate(path, size),
   chmod: (path, mode) => chmod(path, mode),
+  makeTempDir: (prefix) => mkdtemp(`${tmpdir()}/${prefix}`),
+  removeTree: (path) => rm(path, { recursive: true, force: true }),
   kind: async (path) => {
     const info = await lstat(path).catch(() => undefined);
     if (!info) return "missing";

@@ -95,6 +95,10 @@ export interface FileHost {
   readTail(path: string, bytes: number): Promise<string>;
   truncate(path: string, size: number): Promise<void>;
   chmod(path: string, mode: number): Promise<void>;
+  /** A new private (0700) directory under the system's temporary directory. */
+  makeTempDir(prefix: string): Promise<string>;
+  /** rm -rf. */
+  removeTree(path: string): Promise<void>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
 }

@@ -2,7 +2,10 @@
 // The daemon's routes and the in-process `emit` both go through it.
 import type { ApprovalOutcome, ApprovalStore } from "../approvals/store.ts";
 import type { AuditRecordV1 } from "../audit/record.ts";
-import type { AuditSink } from "../audit/sink.ts";
+/** Where the records of each event go before its answer leaves (the JSONL sink, or memory in tests). */
+export interface AuditWriter {
+  write(records: readonly AuditRecordV1[]): Promise<void>;
+}
 import type { Dispatcher, DispatchOutcome } from "../dispatch/dispatcher.ts";
 import { HookboxError } from "../errors.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
@@ -10,7 +13,7 @@ import type { Metrics } from "../metrics/metrics.ts";
 
 export interface EventServiceDeps {
   readonly dispatcher: Dispatcher;
-  readonly audit: AuditSink;
+  readonly audit: AuditWriter;
   readonly metrics?: Metrics;
   /**
    * Where ask_user goes: held here until a user answers (the daemon), or returned as

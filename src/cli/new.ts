@@ -1,0 +1,32 @@
+import type { Command } from "commander";
+import { HOOK_ID } from "../config/schema.ts";
+import { HookboxError } from "../errors.ts";
+import { checkEventName } from "../events/names.ts";
+import { scaffold } from "../testing/scaffold.ts";
+import type { CliContext } from "./context.ts";
+import { EXIT } from "./exit-codes.ts";
+
+/** `hookbox new <id>`: a hook directory whose fixtures pass at once. */
+export function registerNew(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program
+    .command("new")
+    .description("Create a hook (hook.yaml, handler.ts, a fixture, a README) that passes `hookbox test` as it is")
+    .argument("<id>", "the hook id: a-z, 0-9 and -")
+    .option("--event <name>", "the event it handles", "PreToolUse")
+    .option("--dir <dir>", "where hooks live", ".hookbox/hooks")
+    .action(async (id: string, options: { event: string; dir: string }) => {
+      if (!HOOK_ID.test(id)) throw new HookboxError("usage", `"${id}" is not a hook id: use 1–64 characters of a-z, 0-9 and -, starting with a letter or digit`);
+      const event = checkEventName(options.event);
+      if (!event.ok) throw new HookboxError("usage", event.message);
+      const base = options.dir.startsWith("/") ? options.dir : `${ctx.host.cwd()}/${options.dir}`;
+      const target = `${base.replace(/\/+$/, "")}/${id}`;
+      if (await ctx.host.fs.exists(target)) throw new HookboxError("conflict", `${target} already exists; pick another id or remove it`);
+      for (const [name, text] of Object.entries(scaffold(id, event.name))) {
+        const path = `${target}/${name}`;
+        await ctx.host.fs.mkdirp(path.slice(0, path.lastIndexOf("/")), 0o755);
+        await ctx.host.fs.writeTextAtomic(path, text, 0o644);
+      }
+      await ctx.out(`created ${target}\n  hook.yaml  handler.ts  fixtures/basic.yaml  README.md  hookbox.d.ts\nnext: hookbox test ${options.dir}/${id}\n`);
+      setExit(EXIT.ok);
+    });
+}

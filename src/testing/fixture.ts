@@ -1,0 +1,49 @@
+// src/testing owns hook fixtures: their format, and running a hook's fixtures (`hookbox test`).
+import { z } from "zod";
+
+/**
+ * One fixture: an event in, the expected outcome out. `agent` marks `event` as that agent's
+ * own payload (a captured Claude Code payload, say), decoded the way `hookbox emit` would.
+ * `workspace` is a directory tree created for the run; the event's cwd points at it.
+ */
+export const fixtureSchema = z
+  .object({
+    name: z.string().min(1).max(300),
+    event: z.record(z.string(), z.unknown()),
+    agent: z.enum(["claude", "gemini", "cursor", "codex", "copilot", "native"]).optional(),
+    /** Relative path → file content; created in a fresh temporary directory (the workspace). */
+    workspace: z.record(z.string().min(1), z.string()).optional(),
+    /** Merged over the hook's config for this fixture. */
+    config: z.record(z.string(), z.unknown()).optional(),
+    /** Operator file for this fixture (e.g. approvals the hook needs). */
+    operator: z.record(z.string(), z.unknown()).optional(),
+    /** Extra environment the capability host sees (hook.env). */
+    env: z.record(z.string(), z.string()).optional(),
+    expect: z
+      .object({
+        decision: z.enum(["allow", "deny", "ask"]).optional(),
+        reason: z.string().optional(),
+        reason_contains: z.union([z.string(), z.array(z.string())]).optional(),
+        /** The hook's own run: completed, denied, failed or skipped (or "none": it did not match). */
+        status: z.enum(["completed", "failed", "skipped", "denied", "none"]).optional(),
+        error_code: z.string().optional(),
+        context_contains: z.union([z.string(), z.array(z.string())]).optional(),
+        no_context: z.boolean().optional(),
+        user_message_contains: z.union([z.string(), z.array(z.string())]).optional(),
+        /** Partial match against the decision's data (the modified input). */
+        data: z.record(z.string(), z.unknown()).optional(),
+        continue: z.boolean().optional(),
+        /** Partial match against the approval request of an ask. */
+        approval: z.record(z.string(), z.unknown()).optional(),
+        suggested_abilities: z.array(z.string()).optional(),
+        logs_contain: z.union([z.string(), z.array(z.string())]).optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
+export type Fixture = z.output<typeof fixtureSchema>;
+export type Expectation = Fixture["expect"];
+
+/** A fixture file holds one fixture or a list of them. */
+export const fixtureFileSchema = z.union([fixtureSchema, z.array(fixtureSchema).min(1)]);

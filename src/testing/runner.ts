@@ -1,0 +1,125 @@
+import type { AuditRecordV1 } from "../audit/record.ts";
+import { createCapabilityHost } from "../capabilities/index.ts";
+import { formatDiagnostic, parseYaml } from "../config/diagnostics.ts";
+import { operatorFileSchema } from "../config/schema.ts";
+import { Dispatcher } from "../dispatch/dispatcher.ts";
+import { createInvoker, type SandboxExecutor } from "../dispatch/invoker.ts";
+import { errorMessage } from "../errors.ts";
+import { parseEvent } from "../events/parse.ts";
+import type { NativeEvent } from "../events/types.ts";
+import { PROTOCOLS } from "../protocols/index.ts";
+import { loadHooks } from "../registry/load.ts";
+import { RegistrySnapshot } from "../registry/registry.ts";
+import type { RuntimeHost } from "../runtime/index.ts";
+import { EventService } from "../service/events.ts";
+import { compare, type Mismatch } from "./compare.ts";
+import { fixtureFileSchema, type Fixture } from "./fixture.ts";
+
+export interface FixtureResult {
+  /** "fixtures/deny-env.yaml › denies a write to .env" */
+  readonly name: string;
+  readonly ok: boolean;
+  readonly mismatches: readonly Mismatch[];
+  /** Why the fixture could not run at all (it failed to load, the hook did not load …). */
+  readonly error?: string;
+  readonly ms: number;
+}
+
+export interface HookTestReport {
+  readonly dir: string;
+  readonly hookId: string | undefined;
+  readonly results: readonly FixtureResult[];
+  /** Problems that stop every fixture of the hook (its YAML, its handler). */
+  readonly problems: readonly string[];
+}
+
+export interface RunnerDeps {
+  readonly host: RuntimeHost;
+  readonly executor: SandboxExecutor;
+}
+
+const FIXTURE_FILE = /\.(ya?ml|json)$/;
+
+/** Run every fixture of the hook in `dir` (a directory holding hook.yaml and fixtures/). */
+export async function testHook(dir: string, deps: RunnerDeps): Promise<HookTestReport> {
+  const { host } = deps;
+  const fixtureDir = `${dir}/fixtures`;
+  const entries = await host.fs.listDir(fixtureDir).catch(() => []);
+  const files = entries.filter((e) => e.kind === "file" && FIXTURE_FILE.test(e.name)).map((e) => `${fixtureDir}/${e.name}`).sort();
+  const results: FixtureResult[] = [];
+  const problems: string[] = [];
+  let hookId: string | undefined;
+  if (files.length === 0) problems.push(`no fixtures in ${fixtureDir} (each hook needs at least one: see hookbox new)`);
+  for (const file of files) {
+    const parsed = parseYaml(await host.fs.readText(file), file, fixtureFileSchema);
+    if (!parsed.ok) {
+      problems.push(...parsed.diagnostics.map(formatDiagnostic));
+      continue;
+    }
+    const shortFile = file.slice(dir.length + 1);
+    for (const fixture of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) {
+      const started = performance.now();
+      const name = `${shortFile} › ${fixture.name}`;
+      try {
+        const outcome = await runFixture(dir, fixture, deps);
+        hookId ??= outcome.hookId;
+        if (outcome.problems.length > 0) {
+          results.push({ name, ok: false, mismatches: [], error: outcome.problems.join("\n"), ms: performance.now() - started });
+          continue;
+        }
+        const mismatches = compare(fixture.expect, outcome.observed);
+        results.push({ name, ok: mismatches.length === 0, mismatches, ms: performance.now() - started });
+      } catch (error) {
+        results.push({ name, ok: false, mismatches: [], error: errorMessage(error), ms: performance.now() - started });
+      }
+    }
+  }
+  return { dir, hookId, results, problems };
+}
+
+async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
+  const { host } = deps;
+  const scratch = await host.fs.makeTempDir("hookbox-test-");
+  try {
+    const workspace = `${scratch}/workspace`;
+    await host.fs.mkdirp(workspace, 0o700);
+    for (const [path, content] of Object.entries(fixture.workspace ?? {})) {
+      if (path.startsWith("/") || path.split("/").includes("..")) throw new Error(`workspace path ${path} must be relative and stay inside the workspace`);
+      const full = `${workspace}/${path}`;
+      await host.fs.mkdirp(full.slice(0, full.lastIndexOf("/")), 0o755);
+      await host.fs.writeTextAtomic(full, content, 0o644);
+    }
+    const capabilities = createCapabilityHost({
+      io: host.capabilityIO,
+      // Hermetic: the hook sees the fixture's environment, plus PATH to find the commands it runs.
+      env: { PATH: host.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", ...fixture.env },
+      home: `${scratch}/home`,
+      dataDir: `${scratch}/data`,
+    });
+    const operatorInput = fixture.operator ?? {};
+    const operator = operatorFileSchema.parse(operatorInput);
+    const loaded = await loadHooks({ sources: [{ dir, origin: "dir", required: true }], operator, operatorFile: undefined, embedded: new Map() }, { fs: host.fs, capabilities });
+    const hookId = loaded.hooks[0]?.definition.id;
+    if (loaded.diagnostics.length > 0 || !hookId) return { hookId, problems: loaded.diagnostics.length ? loaded.diagnostics.map(formatDiagnostic) : [`no hook.yaml in ${dir}`], observed: undefined as never };
+    const withConfig = fixture.config ? operatorFileSchema.parse({ ...operatorInput, hooks: { ...operator.hooks, [hookId]: { ...operator.hooks[hookId], config: fixture.config } } }) : operator;
+    const registryInputs = { sources: [{ dir, origin: "dir" as const, required: true }], operator: withConfig, operatorFile: undefined, embedded: new Map() };
+    const registry = fixture.config ? await loadHooks(registryInputs, { fs: host.fs, capabilities }) : loaded;
+    const current = new RegistrySnapshot(registry.hooks, withConfig, [], 1, new Date().toISOString());
+    const snapshot = { current: () => current };
+    const records: AuditRecordV1[] = [];
+    const service = new EventService({ dispatcher: new Dispatcher(snapshot, createInvoker(deps.executor, capabilities)), audit: { write: async (r) => void records.push(...r) } });
+    const event = fixtureEvent(fixture, fixture.workspace ? workspace : undefined);
+    const { decision } = await service.evaluate(event);
+    return { hookId, problems: [] as string[], observed: { decision, run: records.find((r) => r.hook_id === hookId) } };
+  } finally {
+    await host.fs.removeTree(scratch);
+  }
+}
+
+/** The fixture's event, decoded from the agent's payload when it is one; its cwd is the workspace when there is one. */
+function fixtureEvent(fixture: Fixture, workspace: string | undefined): NativeEvent {
+  const raw = workspace ? { ...fixture.event, cwd: workspace } : fixture.event;
+  if (fixture.agent && fixture.agent !== "native") return { ...PROTOCOLS[fixture.agent].decode(raw, { env: {} }), ...(workspace ? { cwd: workspace } : {}) };
+  return parseEvent({ session_id: "fixture", ...raw });
+}
+
