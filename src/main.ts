@@ -1,12 +1,21 @@
-// The composition root: picks the runtime adapter, then runs either a sandbox worker
-// (this same program started by the pool) or the command line.
+// The composition root: picks the runtime adapter, then runs a sandbox worker (this same program
+// started by the pool), `emit` (the agents' hook command: a lean path, it runs on every event),
+// or the full command line. No top-level await: the binary is precompiled to bytecode.
 import { detectRuntime } from "./runtime/index.ts";
 
-const host = await detectRuntime();
-if (host.args[0] === "__sandbox-worker") {
-  await import("./worker.ts");
-} else {
+async function main(): Promise<void> {
+  const host = await detectRuntime();
+  const command = host.args[0];
+  if (command === "__sandbox-worker") {
+    await import("./worker.ts");
+    return;
+  }
+  if (command === "emit") {
+    const { runEmit } = await import("./cli/emit.ts");
+    host.exit(await runEmit(host, host.args.slice(1)));
+  }
   const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
-  const code = await runCli(host, hookRuntime(host));
-  host.exit(code);
+  host.exit(await runCli(host, hookRuntime(host)));
 }
+
+void main();

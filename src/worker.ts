@@ -3,5 +3,4 @@
 import { serveSandboxWorker } from "../sandbox/index.ts";
 import { detectRuntime } from "./runtime/index.ts";
 
-const host = await detectRuntime();
-await serveSandboxWorker(host.sandbox.workerIO(), { wasmBytes: await host.sandbox.loadQuickJsWasm() });
+void detectRuntime().then(async (host) => serveSandboxWorker(host.sandbox.workerIO(), { wasmBytes: await host.sandbox.loadQuickJsWasm() }));

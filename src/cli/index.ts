@@ -26,7 +26,7 @@ export const VERSION = packageJson.version;
 export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
   const ctx = createCliContext(host);
   // emit answers in the agent's protocol, even for its own usage errors: it never takes the path below.
-  if (host.args[0] === "emit") return runEmit(ctx, host.args.slice(1), factory);
+  if (host.args[0] === "emit") return runEmit(host, host.args.slice(1));
   let exitCode: number = EXIT.ok;
   const setExit = (code: number): void => {
     exitCode = code;

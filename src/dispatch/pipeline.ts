@@ -1,6 +1,6 @@
 import { AUDIT_VERSION, type AuditRecordV1 } from "../audit/record.ts";
 import { TOOL_EVENTS } from "../events/names.ts";
-import { parseHookResult } from "../events/parse.ts";
+import { parseHookResult } from "../events/result.ts";
 import {
   WIRE_VERSION,
   type ApprovalRequest,

@@ -1,55 +1,76 @@
-import { z } from "zod";
 import { HookboxError } from "../errors.ts";
 import { checkEventName } from "./names.ts";
-import type { HookResult, NativeEvent } from "./types.ts";
+import type { NativeEvent } from "./types.ts";
 
 /** Deeper JSON than this is refused: recursive walkers (path extraction, matchers) stay bounded. */
 export const MAX_EVENT_DEPTH = 64;
 
-const eventSchema = z
-  .object({
-    event_type: z.string().min(1),
-    session_id: z.string().max(512).default("unknown"),
-    timestamp: z.string().max(64).optional(),
-    cwd: z.string().min(1).max(4096).refine((p) => p.startsWith("/"), "must be an absolute path").optional(),
-    tool_name: z.string().max(512).optional(),
-    tool_input: z.record(z.string(), z.unknown()).optional(),
-    tool_use_id: z.string().max(512).optional(),
-    prompt: z.string().optional(),
-    stop_hook_active: z.boolean().optional(),
-    agent: z.string().max(64).optional(),
-  })
-  .passthrough();
+type FieldCheck = (value: unknown) => string | undefined;
 
-/** Validate an event body; `eventTypeFromPath` (POST /v1/events/:type) fills or must equal event_type. */
+const string = (max: number): FieldCheck => (v) => (typeof v !== "string" ? `expected a string, found ${kindOf(v)}` : v.length > max ? `too long (${v.length} characters; at most ${max})` : undefined);
+const STRING_FIELDS: Readonly<Record<string, FieldCheck>> = {
+  session_id: string(512),
+  timestamp: string(64),
+  tool_name: string(512),
+  tool_use_id: string(512),
+  prompt: (v) => (typeof v !== "string" ? `expected a string, found ${kindOf(v)}` : undefined),
+  agent: string(64),
+};
+
+/**
+ * Validate an event body; `eventTypeFromPath` (POST /v1/events/:type) fills or must equal
+ * event_type. Hand-written rather than a schema library: it runs on every event, and on the
+ * path of every `hookbox emit`, where loading a validation library costs more than the check.
+ */
 export function parseEvent(body: unknown, eventTypeFromPath?: string, now: () => Date = () => new Date()): NativeEvent {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new HookboxError("event_invalid", "the event must be a JSON object");
   }
-  const depth = jsonDepth(body, MAX_EVENT_DEPTH + 1);
-  if (depth > MAX_EVENT_DEPTH) throw new HookboxError("event_invalid", `the event is nested deeper than ${MAX_EVENT_DEPTH} levels`);
+  if (jsonDepth(body, MAX_EVENT_DEPTH + 1) > MAX_EVENT_DEPTH) throw new HookboxError("event_invalid", `the event is nested deeper than ${MAX_EVENT_DEPTH} levels`);
   const record = body as Record<string, unknown>;
   let eventType = record.event_type;
   if (eventTypeFromPath !== undefined) {
     const fromPath = checkEventName(eventTypeFromPath);
-    if (!fromPath.ok) throw new HookboxError("event_invalid", fromPath.message, { field: "event_type" });
+    if (!fromPath.ok) throw invalid("event_type", fromPath.message);
     if (eventType !== undefined) {
       const fromBody = typeof eventType === "string" ? checkEventName(eventType) : undefined;
-      if (!fromBody?.ok || fromBody.name !== fromPath.name) {
-        throw new HookboxError("event_invalid", `event_type in the body (${String(eventType)}) differs from the URL (${eventTypeFromPath})`, { field: "event_type" });
-      }
+      if (!fromBody?.ok || fromBody.name !== fromPath.name) throw invalid("event_type", `event_type in the body (${String(eventType)}) differs from the URL (${eventTypeFromPath})`);
     }
     eventType = fromPath.name;
   }
-  const parsed = eventSchema.safeParse({ ...record, event_type: eventType });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    const field = issue.path.join(".") || "event";
-    throw new HookboxError("event_invalid", `${field}: ${issue.message}`, { field });
+  if (typeof eventType !== "string" || eventType === "") throw invalid("event_type", eventType === undefined ? "missing" : `expected a string, found ${kindOf(eventType)}`);
+  const name = checkEventName(eventType);
+  if (!name.ok) throw invalid("event_type", name.message);
+  for (const [field, check] of Object.entries(STRING_FIELDS)) {
+    if (record[field] === undefined) continue;
+    const problem = check(record[field]);
+    if (problem) throw invalid(field, problem);
   }
-  const name = checkEventName(parsed.data.event_type);
-  if (!name.ok) throw new HookboxError("event_invalid", name.message, { field: "event_type" });
-  return { ...parsed.data, event_type: name.name, timestamp: parsed.data.timestamp ?? now().toISOString() } as NativeEvent;
+  const cwd = record.cwd;
+  if (cwd !== undefined && (typeof cwd !== "string" || cwd.length === 0 || cwd.length > 4096 || !cwd.startsWith("/"))) {
+    throw invalid("cwd", typeof cwd !== "string" ? `expected a string, found ${kindOf(cwd)}` : "must be an absolute path");
+  }
+  const toolInput = record.tool_input;
+  if (toolInput !== undefined && (toolInput === null || typeof toolInput !== "object" || Array.isArray(toolInput))) {
+    throw invalid("tool_input", `expected an object, found ${kindOf(toolInput)}`);
+  }
+  if (record.stop_hook_active !== undefined && typeof record.stop_hook_active !== "boolean") {
+    throw invalid("stop_hook_active", `expected a boolean, found ${kindOf(record.stop_hook_active)}`);
+  }
+  return {
+    ...record,
+    event_type: name.name,
+    session_id: (record.session_id as string | undefined) ?? "unknown",
+    timestamp: (record.timestamp as string | undefined) ?? now().toISOString(),
+  } as NativeEvent;
+}
+
+function invalid(field: string, message: string): HookboxError {
+  return new HookboxError("event_invalid", `${field}: ${message}`, { field });
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
 }
 
 /** Depth of a JSON value, stopping early once `limit` is reached. */
@@ -68,49 +89,4 @@ export function jsonDepth(value: unknown, limit: number): number {
     }
   }
   return max;
-}
-
-const text = z.string().max(1_000_000);
-const stringList = z.array(z.string().max(10_000)).max(1000);
-
-/** Strict: a typo in a result key (`acton: "deny"`) is an error, never a silent continue. */
-export const hookResultSchema = z
-  .object({
-    action: z.enum(["continue", "deny", "modify", "inject_context", "ask_user"]).optional(),
-    reason: text.optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
-    context_injection: text.optional(),
-    context_injection_role: z.enum(["system", "user", "assistant"]).optional(),
-    user_message: text.optional(),
-    user_message_level: z.enum(["info", "warning", "error"]).optional(),
-    suppress_output: z.boolean().optional(),
-    approval_prompt: text.optional(),
-    approval_options: stringList.optional(),
-    approval_timeout_ms: z.number().int().min(1).max(24 * 3600 * 1000).optional(),
-    approval_default: z.enum(["allow", "deny"]).optional(),
-    continue: z.boolean().optional(),
-    stop_reason: text.optional(),
-    logs: stringList.optional(),
-    messages_to_user: stringList.optional(),
-    suggested_abilities: stringList.optional(),
-    suggested_documents: stringList.optional(),
-    new_intent: text.optional(),
-    follow_up_actions: z.array(z.unknown()).max(1000).optional(),
-    usage_recorded: z.unknown().optional(),
-  })
-  .strict();
-
-export type ResultCheck = { readonly ok: true; readonly result: HookResult } | { readonly ok: false; readonly message: string };
-
-/** Validate what a handler returned; `undefined` (no return) is `continue`. */
-export function parseHookResult(value: unknown): ResultCheck {
-  if (value === undefined || value === null) return { ok: true, result: {} };
-  const parsed = hookResultSchema.safeParse(value);
-  if (parsed.success) return { ok: true, result: parsed.data as HookResult };
-  const messages = parsed.error.issues.slice(0, 5).map((issue) => {
-    if (issue.code === "unrecognized_keys") return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
-    const field = issue.path.join(".");
-    return field ? `${field}: ${issue.message}` : issue.message;
-  });
-  return { ok: false, message: `the handler returned an invalid result: ${messages.join("; ")}` };
 }

@@ -6,9 +6,9 @@ import { availableParallelism, homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
-import { nodeCapabilityIO } from "./node-capability-io.ts";
-import { nodeNetHost } from "./node-net.ts";
-import type { FileHost, RuntimeHost, SandboxHost } from "./types.ts";
+import type { CapabilityIO } from "./capability-io.ts";
+import { lazyAsyncMethods } from "./lazy.ts";
+import type { FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -222,8 +222,8 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     },
     sandbox: nodeSandboxHost,
     fs: nodeFileHost,
-    capabilityIO: nodeCapabilityIO,
-    net: nodeNetHost,
+    capabilityIO: lazyAsyncMethods<CapabilityIO>(() => import("./node-capability-io.ts").then((m) => m.nodeCapabilityIO)),
+    net: lazyAsyncMethods<NetHost>(() => import("./node-net.ts").then((m) => m.nodeNetHost)),
     ...overrides,
   };
 }

@@ -1,0 +1,29 @@
+import { Command, Option } from "commander";
+import { AGENT_NAMES } from "../protocols/index.ts";
+
+/** `hookbox emit --help`, rendered by commander like every other command's help. */
+export function emitHelp(): string {
+  return new Command("emit")
+    .description("Answer an agent's hook call: its hook JSON on stdin, its answer on stdout (a drop-in for the hook command)")
+    .argument("[event]", "the event name, when the payload does not carry it (e.g. PreToolUse)")
+    .addOption(new Option("--agent <name>", "the agent's dialect; default: detected from the payload").choices([...AGENT_NAMES]))
+    .option("--fail-closed", "if Hookbox itself cannot evaluate, block (instead of the agent's fail-open default)")
+    .option("--socket <path>", "the daemon's socket; default: $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
+    .option("--no-daemon", "evaluate in this process even if a daemon is running")
+    .option("--hooks <dir>", "hook directory for in-process evaluation (repeatable)")
+    .option("--config <file>", "operator file for in-process evaluation")
+    .option("--builtin <ids>", "standard hooks for in-process evaluation (comma-separated, or \"all\")")
+    .addHelpText(
+      "after",
+      `
+Configure it as the agent's hook command, e.g. for Claude Code:
+  { "type": "command", "command": "hookbox emit PreToolUse --agent claude" }
+or let \`hookbox install-agent claude\` write that for you.
+
+With a daemon on the socket the event is evaluated there (fast, approvals possible);
+without one, in this process with the same hook directories. stdout carries only the
+agent's answer; every failure is answered in the agent's protocol: fail open by default,
+block with --fail-closed.`,
+    )
+    .helpInformation();
+}
