@@ -4,9 +4,10 @@ export { DEFAULT_LIMITS, MAX_LIMITS, MIN_LIMITS, MAX_SOURCE_BYTES, KiB, MiB, for
 export { failure, limitExceeded, isLimitFailure, type SandboxFailure, type SandboxFailureCode, type SourceLocation, type LimitName } from "./failure.ts";
 export { compileHandler, sha256Hex, type CompiledHandler, type CompileResult } from "./transpile.ts";
 export { createHandlerSpec, slotKey, type HandlerSpecInput } from "./spec.ts";
-export type { HandlerSpec, HostCallError, HostCallFn, InvocationOutcome, InvocationStats, Isolation, LogEntry } from "./types.ts";
+export { continueAlways } from "./types.ts";
+export type { ChainContinuation, ChainOutcome, ChainStep, HandlerSpec, HostCallError, HostCallFn, InvocationOutcome, InvocationStats, Isolation, LogEntry } from "./types.ts";
 export { SandboxEngine, type EngineOptions, type EngineStats } from "./engine/engine.ts";
 export { releaseVariant } from "./engine/quickjs.ts";
 export { SandboxPool, type PoolOptions, type PoolStats } from "./pool/pool.ts";
-export { serveSandboxWorker } from "./worker/serve.ts";
+export { serveSandboxWorker, type WorkerOptions } from "./worker/serve.ts";
 export type { WorkerIO, WorkerProcess } from "./worker/protocol.ts";

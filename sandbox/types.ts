@@ -1,4 +1,5 @@
 import type { SandboxFailure } from "./failure.ts";
+import type { SandboxLimits } from "./limits.ts";
 import type { CompiledHandler } from "./transpile.ts";
 
 /** One line a handler logged through console.* or hook.log. */
@@ -36,6 +37,36 @@ export interface HostCallError {
  * (a child process, an HTTP request) must stop then.
  */
 export type HostCallFn = (name: string, args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * One handler of a chain: what runs, its limits, its host calls. `tag` is opaque to the
+ * sandbox: it is handed to the continuation after the step.
+ */
+export interface ChainStep {
+  readonly spec: HandlerSpec;
+  readonly limits: SandboxLimits;
+  readonly call: HostCallFn;
+  readonly tag: unknown;
+}
+
+/**
+ * After each step of a chain: stop, or go on with the (possibly changed) event. Supplied by the
+ * host that runs the sandbox — the sandbox itself knows no policy.
+ */
+export type ChainContinuation = (tag: unknown, outcome: InvocationOutcome, event: unknown) => { readonly stop: true } | { readonly stop: false; readonly event: unknown };
+
+/** Go on with the same event whatever happens: the continuation of a sandbox used without policy. */
+export const continueAlways: ChainContinuation = (_tag, _outcome, event) => ({ stop: false, event });
+
+export interface ChainOutcome {
+  /** One per step that ran, in order: fewer than the steps when the continuation stopped the chain or it broke. */
+  readonly outcomes: readonly InvocationOutcome[];
+  /**
+   * The chain ended for a reason of its own (its worker was killed or died, the pool closed):
+   * the last outcome says why, and the caller may resume with the steps after it.
+   */
+  readonly broken: boolean;
+}
 
 /** How a handler's context lives: reused across invocations of the same hook, or new each time. */
 export type Isolation = "warm" | "fresh";

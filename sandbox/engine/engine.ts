@@ -1,7 +1,7 @@
 import type { QuickJSSyncVariant } from "quickjs-emscripten-core";
 import { DEFAULT_LIMITS, MiB, type SandboxLimits } from "../limits.ts";
 import { slotKey } from "../spec.ts";
-import type { HandlerSpec, HostCallFn, InvocationOutcome } from "../types.ts";
+import type { ChainContinuation, ChainOutcome, ChainStep, HandlerSpec, HostCallFn, InvocationOutcome } from "../types.ts";
 import { runInvocation } from "./invocation.ts";
 import { QuickJsFactory } from "./quickjs.ts";
 import { HookSlot, type EngineCounters } from "./slot.ts";
@@ -56,6 +56,21 @@ export class SandboxEngine {
         this.trim();
       }
     });
+  }
+
+  /** Run steps one after another on an event; `continuation` decides after each. */
+  async invokeChain(steps: readonly ChainStep[], event: unknown, continuation: ChainContinuation): Promise<ChainOutcome> {
+    const outcomes: InvocationOutcome[] = [];
+    let current = event;
+    for (const [index, step] of steps.entries()) {
+      const outcome = await this.invoke(step.spec, current, step.limits, step.call);
+      outcomes.push(outcome);
+      if (index === steps.length - 1) break;
+      const next = continuation(step.tag, outcome, current);
+      if (next.stop) break;
+      current = next.event;
+    }
+    return { outcomes, broken: false };
   }
 
   /**

@@ -3,8 +3,8 @@ import { failure, limitExceeded, type SandboxFailure } from "../failure.ts";
 import type { SandboxLimits } from "../limits.ts";
 import { slotKey } from "../spec.ts";
 import { toHostCallError } from "../host-error.ts";
-import type { HandlerSpec, HostCallFn, InvocationOutcome } from "../types.ts";
-import type { FromWorker, WireSpec, WorkerProcess } from "../worker/protocol.ts";
+import type { ChainOutcome, ChainStep, HandlerSpec, HostCallFn, InvocationOutcome } from "../types.ts";
+import type { FromWorker, WireStep, WorkerProcess } from "../worker/protocol.ts";
 import { WorkerHandle } from "./worker-handle.ts";
 
 export interface PoolOptions {
@@ -37,15 +37,15 @@ export interface PoolStats {
 
 interface Job {
   readonly id: number;
-  readonly spec: HandlerSpec;
-  readonly slot: string;
+  readonly steps: readonly ChainStep[];
+  /** Slot keys of the steps: routing prefers a worker that has them warm. */
+  readonly slots: readonly string[];
   readonly event: unknown;
-  readonly limits: SandboxLimits;
-  readonly hostCall: HostCallFn;
-  readonly resolve: (outcome: InvocationOutcome) => void;
+  readonly resolve: (outcome: ChainOutcome) => void;
+  readonly outcomes: InvocationOutcome[];
   queueTimer?: ReturnType<typeof setTimeout>;
   killTimer?: ReturnType<typeof setTimeout>;
-  /** Created on the job's first host call, aborted when the job ends. */
+  /** Created on a step's first host call, aborted when that step ends. */
   abort?: AbortController;
   worker?: WorkerHandle;
 }
@@ -88,20 +88,30 @@ export class SandboxPool {
     await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
   }
 
-  invoke(spec: HandlerSpec, event: unknown, limits: SandboxLimits, hostCall: HostCallFn): Promise<InvocationOutcome> {
-    if (this.closed) return Promise.resolve(rejected(failure("sandbox_closed", "the sandbox pool is shut down")));
-    if (this.startFailures >= MAX_START_FAILURES && !this.anyAlive()) {
-      return Promise.resolve(rejected(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`)));
-    }
+  /** One invocation: a chain of one step. */
+  async invoke(spec: HandlerSpec, event: unknown, limits: SandboxLimits, hostCall: HostCallFn): Promise<InvocationOutcome> {
+    const chain = await this.invokeChain([{ spec, limits, call: hostCall, tag: undefined }], event);
+    return chain.outcomes[0] ?? rejected(failure("sandbox_crashed", "the invocation produced no outcome"));
+  }
+
+  /**
+   * Run steps one after another in one worker (one round trip for the whole chain); the
+   * worker's continuation decides between them. A worker killed or lost mid-chain ends it
+   * `broken`, with the lost step's failure last.
+   */
+  invokeChain(steps: readonly ChainStep[], event: unknown): Promise<ChainOutcome> {
+    const refuse = (reason: SandboxFailure): Promise<ChainOutcome> => Promise.resolve({ outcomes: [rejected(reason)], broken: true });
+    if (steps.length === 0) return Promise.resolve({ outcomes: [], broken: false });
+    if (this.closed) return refuse(failure("sandbox_closed", "the sandbox pool is shut down"));
+    if (this.startFailures >= MAX_START_FAILURES && !this.anyAlive()) return refuse(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`));
     if (this.queue.length >= this.maxQueue) {
       this.counts.queueRejections++;
-      return Promise.resolve(
-        rejected(failure("sandbox_queue_full", `the sandbox queue is full (${this.maxQueue} invocations waiting for ${this.options.size} workers); retry later`)),
-      );
+      return refuse(failure("sandbox_queue_full", `the sandbox queue is full (${this.maxQueue} invocations waiting for ${this.options.size} workers); retry later`));
     }
-    this.counts.invocations++;
+    this.counts.invocations += steps.length;
     return new Promise((resolve) => {
-      const job: Job = { id: ++this.nextId, spec, slot: slotKey(spec, limits.memoryBytes, limits.stackBytes), event, limits, hostCall, resolve };
+      const slots = steps.map((step) => slotKey(step.spec, step.limits.memoryBytes, step.limits.stackBytes));
+      const job: Job = { id: ++this.nextId, steps, slots, event, resolve, outcomes: [] };
       job.queueTimer = setTimeout(() => this.expire(job), this.queueTimeoutMs);
       this.queue.push(job);
       this.pump();
@@ -136,10 +146,12 @@ export class SandboxPool {
   async close(graceMs = 2000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const job of this.queue.splice(0)) this.finish(job, rejected(failure("sandbox_closed", "the sandbox pool shut down before this invocation ran")));
+    for (const job of this.queue.splice(0)) this.finish(job, { outcomes: [rejected(failure("sandbox_closed", "the sandbox pool shut down before this invocation ran"))], broken: true });
     const deadline = Date.now() + graceMs;
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    for (const job of this.running.values()) this.finish(job, rejected(failure("sandbox_closed", "the sandbox pool shut down during this invocation")));
+    for (const job of this.running.values()) {
+      this.finish(job, { outcomes: [...job.outcomes, rejected(failure("sandbox_closed", "the sandbox pool shut down during this invocation"))], broken: true });
+    }
     const exits = [...this.workers].map((w) => new Promise<void>((resolve) => (w.state === "dead" ? resolve() : w.process.onExit(() => resolve()))));
     for (const worker of this.workers) worker.kill("close");
     await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 1000))]);
@@ -179,15 +191,25 @@ export class SandboxPool {
       case "need-code": {
         const job = this.running.get(message.id);
         if (!job || job.worker !== worker) return;
-        worker.knownCode.delete(job.spec.handler.codeHash);
-        this.sendInvoke(worker, job);
+        for (const step of job.steps) worker.knownCode.delete(step.spec.handler.codeHash);
+        this.sendChain(worker, job);
+        return;
+      }
+      case "step": {
+        const job = this.running.get(message.id);
+        if (!job || job.worker !== worker || message.index !== job.outcomes.length) return;
+        job.outcomes.push(message.outcome);
+        job.abort?.abort();
+        job.abort = undefined;
+        const next = job.steps[job.outcomes.length];
+        if (next) this.armKillTimer(worker, job, next.limits);
         return;
       }
       case "done": {
         const job = this.running.get(message.id);
         if (!job || job.worker !== worker) return;
         worker.state = "idle";
-        this.finish(job, message.outcome);
+        this.finish(job, { outcomes: job.outcomes, broken: false });
         this.pump();
         return;
       }
@@ -196,12 +218,13 @@ export class SandboxPool {
 
   private hostCall(worker: WorkerHandle, message: Extract<FromWorker, { t: "call" }>): void {
     const job = this.running.get(message.id);
-    if (!job || job.worker !== worker) return;
+    const step = job?.steps[message.step];
+    if (!job || !step || job.worker !== worker || message.step !== job.outcomes.length) return;
     job.abort ??= new AbortController();
     const signal = job.abort.signal;
     let result: Promise<unknown>;
     try {
-      result = job.hostCall(message.name, message.args, signal);
+      result = step.call(message.name, message.args, signal);
     } catch (error) {
       result = Promise.reject(error);
     }
@@ -221,12 +244,15 @@ export class SandboxPool {
     this.workers.delete(worker);
     for (const job of this.running.values()) {
       if (job.worker !== worker) continue;
-      if (worker.killedFor === "timeout") {
-        this.finish(job, rejected(limitExceeded("timeoutMs", job.limits, "the guest did not yield, so its worker was killed")));
+      const step = job.steps[job.outcomes.length];
+      if (!step) {
+        this.finish(job, { outcomes: job.outcomes, broken: false });
+      } else if (worker.killedFor === "timeout") {
+        this.finish(job, { outcomes: [...job.outcomes, rejected(limitExceeded("timeoutMs", step.limits, "the guest did not yield, so its worker was killed"))], broken: true });
       } else {
         const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
         const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
-        this.finish(job, rejected(failure("sandbox_crashed", `the sandbox worker died (${how})${tail ? `: ${tail}` : ""}`)));
+        this.finish(job, { outcomes: [...job.outcomes, rejected(failure("sandbox_crashed", `the sandbox worker died (${how})${tail ? `: ${tail}` : ""}`))], broken: true });
       }
     }
     if (worker.killedFor === "timeout") this.counts.timeoutKills++;
@@ -239,7 +265,7 @@ export class SandboxPool {
     this.counts.respawns++;
     if (this.startFailures >= MAX_START_FAILURES) {
       // Crash loop: fail what waits (with the reason) and retry slowly.
-      for (const job of this.queue.splice(0)) this.finish(job, rejected(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`)));
+      for (const job of this.queue.splice(0)) this.finish(job, { outcomes: [rejected(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`))], broken: true });
       setTimeout(() => !this.closed && this.spawn(), Math.min(30_000, 500 * 2 ** (this.startFailures - MAX_START_FAILURES)));
     } else {
       this.spawn();
@@ -257,27 +283,33 @@ export class SandboxPool {
       const idle = [...this.workers].filter((w) => w.state === "idle");
       if (idle.length === 0) return;
       const job = this.queue.shift() as Job;
-      const worker = idle.find((w) => w.warmSlots.has(job.slot)) ?? idle.reduce((a, b) => (a.warmSlots.size <= b.warmSlots.size ? a : b));
+      const warmth = (w: WorkerHandle): number => job.slots.filter((slot) => w.warmSlots.has(slot)).length;
+      const worker = idle.reduce((best, w) => (warmth(w) > warmth(best) || (warmth(w) === warmth(best) && w.warmSlots.size < best.warmSlots.size) ? w : best));
       clearTimeout(job.queueTimer);
       job.worker = worker;
       worker.state = "busy";
       worker.invocations++;
-      worker.warmSlots.add(job.slot);
+      for (const slot of job.slots) worker.warmSlots.add(slot);
       this.running.set(job.id, job);
-      job.killTimer = setTimeout(() => worker.kill("timeout"), job.limits.timeoutMs + this.killGraceMs);
-      this.sendInvoke(worker, job);
+      this.armKillTimer(worker, job, (job.steps[0] as ChainStep).limits);
+      this.sendChain(worker, job);
     }
   }
 
-  private sendInvoke(worker: WorkerHandle, job: Job): void {
-    const { handler } = job.spec;
-    const first = !worker.knownCode.has(handler.codeHash);
-    worker.knownCode.add(handler.codeHash);
-    const spec: WireSpec = {
-      ...job.spec,
-      handler: first ? handler : { filename: handler.filename, codeHash: handler.codeHash },
-    };
-    worker.send({ t: "invoke", id: job.id, spec, event: job.event, limits: job.limits });
+  /** The current step has its timeout, plus a grace to report, before its worker is killed. */
+  private armKillTimer(worker: WorkerHandle, job: Job, limits: SandboxLimits): void {
+    clearTimeout(job.killTimer);
+    job.killTimer = setTimeout(() => worker.kill("timeout"), limits.timeoutMs + this.killGraceMs);
+  }
+
+  private sendChain(worker: WorkerHandle, job: Job): void {
+    const steps: WireStep[] = job.steps.map(({ spec, limits, tag }) => {
+      const { handler } = spec;
+      const first = !worker.knownCode.has(handler.codeHash);
+      worker.knownCode.add(handler.codeHash);
+      return { spec: { ...spec, handler: first ? handler : { filename: handler.filename, codeHash: handler.codeHash } }, limits, tag };
+    });
+    worker.send({ t: "chain", id: job.id, steps, event: job.event });
   }
 
   private expire(job: Job): void {
@@ -285,13 +317,13 @@ export class SandboxPool {
     if (index < 0) return;
     this.queue.splice(index, 1);
     this.counts.queueRejections++;
-    this.finish(
-      job,
-      rejected(failure("sandbox_queue_full", `no sandbox worker became free within ${this.queueTimeoutMs} ms (${this.options.size} workers, all busy)`)),
-    );
+    this.finish(job, {
+      outcomes: [rejected(failure("sandbox_queue_full", `no sandbox worker became free within ${this.queueTimeoutMs} ms (${this.options.size} workers, all busy)`))],
+      broken: true,
+    });
   }
 
-  private finish(job: Job, outcome: InvocationOutcome): void {
+  private finish(job: Job, outcome: ChainOutcome): void {
     clearTimeout(job.queueTimer);
     clearTimeout(job.killTimer);
     job.abort?.abort();

@@ -13,8 +13,20 @@ export type WireSpec = Omit<HandlerSpec, "handler"> & {
   readonly handler: { readonly filename: string; readonly codeHash: string; readonly code?: string };
 };
 
+/** A step on the wire: its host calls travel back tagged with the step's index. */
+export interface WireStep {
+  readonly spec: WireSpec;
+  readonly limits: SandboxLimits;
+  readonly tag: unknown;
+}
+
+/**
+ * Every request is a chain (a single invocation is a chain of one): the worker runs the steps
+ * in order, reports each outcome as it comes ("step"), asks its continuation whether to go
+ * on, and says "done" at the end.
+ */
 export type ToWorker =
-  | { readonly t: "invoke"; readonly id: number; readonly spec: WireSpec; readonly event: unknown; readonly limits: SandboxLimits }
+  | { readonly t: "chain"; readonly id: number; readonly steps: readonly WireStep[]; readonly event: unknown }
   | { readonly t: "host"; readonly id: number; readonly call: number; readonly ok: true; readonly value: unknown }
   | { readonly t: "host"; readonly id: number; readonly call: number; readonly ok: false; readonly error: HostCallError }
   | { readonly t: "evict"; readonly hookIds?: readonly string[] }
@@ -22,8 +34,9 @@ export type ToWorker =
 
 export type FromWorker =
   | { readonly t: "ready"; readonly v: number }
-  | { readonly t: "call"; readonly id: number; readonly call: number; readonly name: string; readonly args: readonly unknown[] }
-  | { readonly t: "done"; readonly id: number; readonly outcome: InvocationOutcome }
+  | { readonly t: "call"; readonly id: number; readonly step: number; readonly call: number; readonly name: string; readonly args: readonly unknown[] }
+  | { readonly t: "step"; readonly id: number; readonly index: number; readonly outcome: InvocationOutcome }
+  | { readonly t: "done"; readonly id: number }
   | { readonly t: "need-code"; readonly id: number }
   | { readonly t: "stats"; readonly id: number; readonly stats: EngineStats };
 

@@ -44,6 +44,7 @@ export class AuditSink {
   private counts = { written: 0, dropped: 0, rotations: 0, repairedTornLines: 0 };
   private lastError: string | undefined;
   private closed = false;
+  private scheduled = false;
 
   private constructor(private readonly options: AuditSinkOptions) {}
 
@@ -63,7 +64,14 @@ export class AuditSink {
     return new Promise((resolve, reject) => {
       for (const record of records) this.next.lines.push(`${JSON.stringify(record)}\n`);
       this.next.waiters.push({ resolve, reject });
-      this.kick();
+      // Let the records of requests answered in this same tick join one write.
+      if (!this.scheduled) {
+        this.scheduled = true;
+        queueMicrotask(() => {
+          this.scheduled = false;
+          this.kick();
+        });
+      }
     });
   }
 

@@ -36,7 +36,7 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, e
 }
 
 const unusedExecutor = {
-  invoke: () => Promise.reject(new Error("no hook matched: nothing should run")),
+  invokeChain: () => Promise.reject(new Error("no hook matched: nothing should run")),
 };
 
 function openAudit(host: RuntimeHost, locations: Locations, settings: { max_file_mb: number; keep_files: number }): Promise<AuditSink> {

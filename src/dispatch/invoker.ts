@@ -1,11 +1,12 @@
-import type { HostCallFn, InvocationOutcome, SandboxLimits, HandlerSpec } from "../../sandbox/index.ts";
+import type { ChainOutcome, ChainStep, InvocationOutcome, SandboxLimits } from "../../sandbox/index.ts";
 import type { CapabilityHost, HostCallRecord } from "../capabilities/types.ts";
 import type { InjectionRole, NativeEvent } from "../events/types.ts";
 import type { LoadedHook } from "../registry/load.ts";
+import type { StepTag } from "./chain.ts";
 
-/** Runs handler code: the sandbox pool in the daemon, or an in-process engine (tests, one-shot CLI). */
+/** Runs chains of handlers: the sandbox pool in the daemon, or an in-process engine (engineExecutor). */
 export interface SandboxExecutor {
-  invoke(spec: HandlerSpec, event: unknown, limits: SandboxLimits, call: HostCallFn): Promise<InvocationOutcome>;
+  invokeChain(steps: readonly ChainStep[], event: unknown): Promise<ChainOutcome>;
 }
 
 /** What one hook's run produced: the sandbox outcome and what it did through its hook API. */
@@ -15,19 +16,38 @@ export interface HookRun {
   readonly injections: readonly { readonly content: string; readonly role: InjectionRole }[];
 }
 
+export interface ChainRun {
+  /** One per hook that ran, in order. */
+  readonly runs: readonly HookRun[];
+  /** The chain ended early for a reason of its own (a worker killed): the next hooks may still run. */
+  readonly broken: boolean;
+}
+
 export interface HookInvoker {
-  invoke(hook: LoadedHook, event: NativeEvent, limits: SandboxLimits): Promise<HookRun>;
+  /** Run hooks one after another, each with its grants bound to the event, in one sandbox round trip. */
+  invokeChain(hooks: readonly { hook: LoadedHook; limits: SandboxLimits }[], event: NativeEvent, deadlineAt: number): Promise<ChainRun>;
   /** Whether the hook's grants include inject_context (its result's context_injection needs it). */
   mayInjectContext(hook: LoadedHook): boolean;
 }
 
-/** Bind a hook's grants to the event, run it, and collect what it did. */
 export function createInvoker(executor: SandboxExecutor, capabilities: CapabilityHost): HookInvoker {
   return {
-    async invoke(hook, event, limits) {
-      const caps = capabilities.forInvocation(hook.grants, event);
-      const outcome = await executor.invoke(hook.spec, event, limits, caps.call);
-      return { outcome, hostCalls: caps.hostCalls, injections: caps.injections };
+    async invokeChain(hooks, event, deadlineAt) {
+      // ${workspace} comes from cwd, which no modify can change: binding every hook to the
+      // incoming event is the same as binding it to the event it will see.
+      const bound = hooks.map(({ hook, limits }) => ({ caps: capabilities.forInvocation(hook.grants, event), hook, limits }));
+      const steps: ChainStep[] = bound.map(({ caps, hook, limits }) => ({
+        spec: hook.spec,
+        limits,
+        call: caps.call,
+        tag: { hookId: hook.definition.id, onError: hook.definition.onError, deadlineAt } satisfies StepTag,
+      }));
+      const chain = await executor.invokeChain(steps, event);
+      const runs = chain.outcomes.map((outcome, index) => {
+        const caps = (bound[index] as (typeof bound)[number]).caps;
+        return { outcome, hostCalls: caps.hostCalls, injections: caps.injections };
+      });
+      return { runs, broken: chain.broken };
     },
     mayInjectContext: (hook) => capabilities.mayInjectContext(hook.grants),
   };

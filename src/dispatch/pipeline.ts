@@ -13,6 +13,7 @@ import {
   type UserMessage,
 } from "../events/types.ts";
 import type { LoadedHook } from "../registry/load.ts";
+import { applyModify, DEADLINE_SLACK_MS } from "./chain.ts";
 import type { CooldownTracker, Semaphore } from "./concurrency.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker, HookRun } from "./invoker.ts";
@@ -41,9 +42,6 @@ export interface DispatchResult {
   /** One audit record per matched hook, skipped ones included, in run order. */
   readonly records: readonly AuditRecordV1[];
 }
-
-/** Fields a modify on a non-tool event may not change: they identify the event itself. */
-const PROTECTED_FIELDS = new Set(["event_type", "session_id", "timestamp", "cwd", "agent"]);
 
 interface ChainState {
   event: NativeEvent;
@@ -79,59 +77,79 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   const deadline = now() + ctx.eventDeadlineMs;
   const injections = new InjectionCollector(ctx.injectionBudgetBytes);
   const state: ChainState = { event: request.event, suppressOutput: false, userMessages: [], abilities: new Set(), documents: new Set() };
-  const records: AuditRecordV1[] = [];
   const trigger = request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`;
+  const records = new Map<LoadedHook, AuditRecordV1>();
+  const base = (hook: LoadedHook) => ({
+    v: AUDIT_VERSION as typeof AUDIT_VERSION,
+    id: newId(),
+    event_id: eventId,
+    hook_id: hook.definition.id,
+    event_type: request.event.event_type,
+    session_id: request.event.session_id,
+    trigger_reason: trigger,
+  });
+  const skip = (hook: LoadedHook, reason: string): void => void records.set(hook, skipped(base(hook), reason, now()));
 
+  // Cooldown depends on time only; the rest of the chain runs as one sandbox round trip.
+  let pending: LoadedHook[] = [];
   for (const hook of request.hooks) {
-    const id = hook.definition.id;
-    const startedAt = now();
-    const base = { v: AUDIT_VERSION as typeof AUDIT_VERSION, id: newId(), event_id: eventId, hook_id: id, event_type: request.event.event_type, session_id: request.event.session_id, trigger_reason: trigger };
-    const skip = skipReason(hook, state, startedAt, deadline, ctx, request.manual === true);
-    if (skip) {
-      records.push(skipped(base, skip, startedAt));
-      continue;
-    }
-    if (!(await ctx.semaphore.acquire(deadline - now()))) {
-      records.push(skipped(base, `no invocation slot became free before the event deadline (dispatch.concurrency ${ctx.semaphore.capacity})`, startedAt));
-      continue;
-    }
-    let run: HookRun;
-    const ranAt = now();
-    ctx.cooldowns.ran(id, ranAt);
-    try {
-      const limits = hook.definition.limits;
-      run = await ctx.invoker.invoke(hook, state.event, { ...limits, timeoutMs: Math.max(1, Math.min(limits.timeoutMs, deadline - now())) });
-    } finally {
-      ctx.semaphore.release();
-    }
-    const verdict = applyRun(hook, run, state, injections, ctx.invoker.mayInjectContext(hook));
-    const completedAt = now();
-    records.push({
-      ...base,
-      status: verdict.status,
-      ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
-      ...(verdict.errorCode ? { error_code: verdict.errorCode } : {}),
-      ...(verdict.action ? { action: verdict.action } : {}),
-      duration_ms: completedAt - ranAt,
-      started_at: new Date(ranAt).toISOString(),
-      completed_at: new Date(completedAt).toISOString(),
-      injections: verdict.injections,
-      host_calls: run.hostCalls,
-      logs: run.outcome.logs,
-      stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
-      ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
-    });
+    const wait = request.manual ? 0 : ctx.cooldowns.remainingMs(hook.definition.id, hook.definition.cooldownMs, now());
+    if (wait > 0) skip(hook, `cooldown: ${((hook.definition.cooldownMs - wait) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${hook.definition.cooldownMs / 1000})`);
+    else pending.push(hook);
   }
-  return { decision: decide(eventId, request.event, state, injections, records), records };
-}
-
-function skipReason(hook: LoadedHook, state: ChainState, now: number, deadline: number, ctx: DispatchContext, manual: boolean): string | undefined {
-  if (state.denied) return `${state.denied.hookId} denied the event`;
-  if (state.halted) return `${state.halted.hookId} halted the agent (continue: false)`;
-  if (now >= deadline) return `the event deadline (${ctx.eventDeadlineMs} ms, dispatch.event_deadline_ms) was reached`;
-  const wait = manual ? 0 : ctx.cooldowns.remainingMs(hook.definition.id, hook.definition.cooldownMs, now);
-  if (wait > 0) return `cooldown: ${((hook.definition.cooldownMs - wait) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${hook.definition.cooldownMs / 1000})`;
-  return undefined;
+  const acquired = pending.length > 0 && (await ctx.semaphore.acquire(deadline - now()));
+  if (pending.length > 0 && !acquired) {
+    for (const hook of pending) skip(hook, `no invocation slot became free before the event deadline (dispatch.concurrency ${ctx.semaphore.capacity})`);
+    pending = [];
+  }
+  try {
+    while (pending.length > 0) {
+      if (now() >= deadline - DEADLINE_SLACK_MS) {
+        for (const hook of pending) skip(hook, `the event deadline (${ctx.eventDeadlineMs} ms, dispatch.event_deadline_ms) was reached`);
+        break;
+      }
+      const startedAt = now();
+      for (const hook of pending) ctx.cooldowns.ran(hook.definition.id, startedAt);
+      const chain = await ctx.invoker.invokeChain(
+        pending.map((hook) => ({ hook, limits: { ...hook.definition.limits, timeoutMs: Math.max(1, Math.min(hook.definition.limits.timeoutMs, deadline - startedAt)) } })),
+        state.event,
+        deadline,
+      );
+      let clock = startedAt;
+      chain.runs.forEach((run, index) => {
+        const hook = pending[index] as LoadedHook;
+        const verdict = applyRun(hook, run, state, injections, ctx.invoker.mayInjectContext(hook));
+        const duration = run.outcome.stats.wallMs;
+        records.set(hook, {
+          ...base(hook),
+          status: verdict.status,
+          ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
+          ...(verdict.errorCode ? { error_code: verdict.errorCode } : {}),
+          ...(verdict.action ? { action: verdict.action } : {}),
+          duration_ms: Math.round(duration * 1000) / 1000,
+          started_at: new Date(clock).toISOString(),
+          completed_at: new Date(clock + duration).toISOString(),
+          injections: verdict.injections,
+          host_calls: run.hostCalls,
+          logs: run.outcome.logs,
+          stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
+          ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
+        });
+        clock += duration;
+      });
+      pending = pending.slice(chain.runs.length);
+      const stopper = state.denied ? `${state.denied.hookId} denied the event` : state.halted ? `${state.halted.hookId} halted the agent (continue: false)` : undefined;
+      if (stopper) {
+        for (const hook of pending) skip(hook, stopper);
+        break;
+      }
+      // Otherwise the chain broke (a worker killed mid-chain: resume after it) or stopped at the deadline (the loop skips the rest).
+    }
+  } finally {
+    if (acquired) ctx.semaphore.release();
+  }
+  const ordered = request.hooks.map((hook) => records.get(hook) as AuditRecordV1);
+  return { decision: decide(eventId, request.event, state, injections, ordered), records: ordered };
 }
 
 function skipped(base: Omit<AuditRecordV1, "status" | "duration_ms" | "started_at" | "completed_at" | "injections" | "host_calls" | "logs">, reason: string, at: number): AuditRecordV1 {
@@ -168,7 +186,7 @@ function applyRun(hook: LoadedHook, run: HookRun, state: ChainState, injections:
       state.denied = { hookId: id, reason: verdict.reason };
       break;
     case "modify":
-      applyModify(result.data as Record<string, unknown>, state, verdict);
+      modify(result.data as Record<string, unknown>, state, verdict);
       break;
     case "ask_user":
       state.asked ??= {
@@ -202,19 +220,11 @@ function applyRun(hook: LoadedHook, run: HookRun, state: ChainState, injections:
   }
 }
 
-function applyModify(data: Record<string, unknown>, state: ChainState, verdict: Verdict): void {
-  if (TOOL_EVENTS.has(state.event.event_type)) {
-    state.event = { ...state.event, tool_input: data };
-    state.modified = data;
-    return;
-  }
-  const changes: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) {
-    if (PROTECTED_FIELDS.has(key)) verdict.notes.push(`modify of ${key} ignored: it identifies the event`);
-    else changes[key] = value;
-  }
-  state.event = { ...state.event, ...changes };
-  state.modified = { ...(state.modified ?? {}), ...changes };
+function modify(data: Record<string, unknown>, state: ChainState, verdict: Verdict): void {
+  const applied = applyModify(state.event, data);
+  state.event = applied.event;
+  state.modified = TOOL_EVENTS.has(state.event.event_type) ? applied.changes : { ...(state.modified ?? {}), ...applied.changes };
+  for (const key of applied.ignored) verdict.notes.push(`modify of ${key} ignored: it identifies the event`);
 }
 
 function decide(eventId: string, event: NativeEvent, state: ChainState, injections: InjectionCollector, records: readonly AuditRecordV1[]): Decision {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, watch as watchFs, type FSWatcher } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, watch as watchFs, writeSync, type FSWatcher } from "node:fs";
 import { access, chmod, lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { availableParallelism, homedir, tmpdir } from "node:os";
@@ -158,16 +158,19 @@ export const nodeFileHost: FileHost = {
     await rename(temporary, path);
   },
   openAppend: async (path, mode) => {
-    const handle = await open(path, "a", mode);
+    // Synchronous writes: an append of a few hundred bytes into the page cache takes
+    // microseconds, while an async write waits its turn in the thread pool. Once write(2)
+    // returns, the bytes survive a crash of this process.
+    const fd = openSync(path, "a", mode);
     return {
       append: async (text) => {
         const bytes = Buffer.from(text, "utf8");
         let offset = 0;
         // A short write is finished, so a record is never left half-written by us.
-        while (offset < bytes.byteLength) offset += (await handle.write(bytes, offset)).bytesWritten;
+        while (offset < bytes.byteLength) offset += writeSync(fd, bytes, offset);
       },
-      sync: () => handle.sync(),
-      close: () => handle.close(),
+      sync: async () => fsyncSync(fd),
+      close: async () => closeSync(fd),
     };
   },
   rename: (from, to) => rename(from, to),

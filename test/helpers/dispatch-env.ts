@@ -3,6 +3,7 @@ import type { SandboxEngine } from "../../sandbox/index.ts";
 import type { CapabilityHost } from "../../src/capabilities/types.ts";
 import { operatorFileSchema } from "../../src/config/schema.ts";
 import { Dispatcher } from "../../src/dispatch/dispatcher.ts";
+import { engineExecutor } from "../../src/dispatch/chain.ts";
 import { createInvoker } from "../../src/dispatch/invoker.ts";
 import { Registry } from "../../src/registry/registry.ts";
 import { fakeCapabilities } from "./fake-capabilities.ts";
@@ -31,6 +32,6 @@ export async function dispatchEnv(engine: SandboxEngine, spec: InlineHooks, capa
     async () => ({ sources: [{ dir: "/hooks", origin: "dir", required: false }], operator, operatorFile: undefined, embedded: new Map() }),
     { fs, capabilities },
   );
-  const dispatcher = new Dispatcher(registry, createInvoker(engine, capabilities));
+  const dispatcher = new Dispatcher(registry, createInvoker(engineExecutor(engine), capabilities));
   return { registry, dispatcher };
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxEngine } from "../../sandbox/index.ts";
 import { operatorFileSchema } from "../../src/config/schema.ts";
 import { Dispatcher } from "../../src/dispatch/dispatcher.ts";
+import { engineExecutor } from "../../src/dispatch/chain.ts";
 import { createInvoker } from "../../src/dispatch/invoker.ts";
 import { parseEvent } from "../../src/events/parse.ts";
 import { Registry, type ReloadReport } from "../../src/registry/registry.ts";
@@ -37,7 +38,7 @@ async function setup(onReload?: (report: ReloadReport) => void) {
     { fs: nodeFileHost, capabilities },
     onReload,
   );
-  return { registry, dispatcher: new Dispatcher(registry, createInvoker(engine, capabilities)) };
+  return { registry, dispatcher: new Dispatcher(registry, createInvoker(engineExecutor(engine), capabilities)) };
 }
 
 const event = () => parseEvent({ event_type: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } });
