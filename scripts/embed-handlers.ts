@@ -1,9 +1,12 @@
-// Renders src/builtin/catalog.generated.ts from handlers/<id>/ (hook.yaml, handler.ts, README.md):
-// the standard hooks travel inside the binary as string constants (air-gapped installs).
+// Renders src/builtin/catalog.generated.ts from handlers/<id>/ (hook.yaml, handler.ts, README.md)
+// and handlers/lib/<name>.ts (the guest library modules, imported as "hookbox:<name>", with their
+// declarations for `hookbox types`): they travel inside the binary as string constants
+// (air-gapped installs).
 // Run by build.ts before compiling; test/builtin/catalog.test.ts fails when it is stale.
 // Usage: bun scripts/embed-handlers.ts  (or node --import tsx scripts/embed-handlers.ts)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
+import ts from "typescript";
 
 const ROOT = resolve(import.meta.dirname, "..");
 export const CATALOG_FILE = join(ROOT, "src/builtin/catalog.generated.ts");
@@ -28,7 +31,28 @@ import type { EmbeddedHook } from "../registry/sources.ts";
 export const STANDARD_HOOKS: Readonly<Record<string, EmbeddedHook>> = {
 ${entries.join("\n")}
 };
+
+/** Guest library modules by specifier: TypeScript source (linked into handlers) and declarations. */
+export const GUEST_MODULES: Readonly<Record<string, { readonly source: string; readonly dts: string }>> = {
+${guestModules(join(handlersDir, "lib")).join("\n")}
+};
 `;
+}
+
+function guestModules(libDir: string): string[] {
+  if (!existsSync(libDir)) return [];
+  return readdirSync(libDir)
+    .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))
+    .sort()
+    .map((name) => {
+      const source = readFileSync(join(libDir, name), "utf8");
+      // isolatedDeclarations: the declarations come from the file alone, as a reader would see it.
+      const declared = ts.transpileDeclaration(source, { fileName: name, compilerOptions: { isolatedDeclarations: true } });
+      const problems = (declared.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      if (problems.length) throw new Error(`handlers/lib/${name}: cannot declare its types: ${problems.join("; ")}`);
+      const specifier = `hookbox:${basename(name, ".ts")}`;
+      return `  ${JSON.stringify(specifier)}: { source: ${JSON.stringify(source)}, dts: ${JSON.stringify(declared.outputText)} },`;
+    });
 }
 
 if (import.meta.main || process.argv[1]?.endsWith("embed-handlers.ts")) {

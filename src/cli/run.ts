@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { compileHandler, createHandlerSpec, type InvocationOutcome } from "../../sandbox/index.ts";
+import { guestModuleSources } from "../builtin/index.ts";
 import { HookboxError } from "../errors.ts";
 import { openPool, parseJson, readTextFile, type CliContext } from "./context.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
@@ -26,7 +27,7 @@ Exit status: 0 when the handler returned, 1 when it failed (threw, or broke a li
     const limits = limitsFromFlags(options);
     const source = await readTextFile(ctx, handlerPath, "handler");
     const event = parseJson(await readTextFile(ctx, String(options.event), "event"), `event ${String(options.event)}`);
-    const compiled = await compileHandler(source, handlerPath);
+    const compiled = await compileHandler(source, handlerPath, guestModuleSources);
     if (!compiled.ok) throw new HookboxError(compiled.failure.code, compiled.failure.message);
     const spec = await createHandlerSpec({ id: "hookbox-run", handler: compiled.handler });
     const pool = await openPool(ctx, 1);

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { HOOK_API_DTS } from "../capabilities/index.ts";
+import { handlerDeclarations } from "../builtin/index.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 
@@ -7,7 +7,7 @@ import { EXIT } from "./exit-codes.ts";
 export function registerTypes(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
     .command("types")
-    .description("Print the TypeScript declarations of the handler API (HookEvent, Hook, HookResult) with units and defaults")
+    .description("Print the TypeScript declarations of the handler API (HookEvent, Hook, HookResult) with units and defaults, and of the guest library modules (hookbox:shell)")
     .addHelpText(
       "after",
       `
@@ -17,7 +17,7 @@ Examples:
   or:           import type { Hook } from "hookbox";`,
     )
     .action(async () => {
-      await ctx.out(HOOK_API_DTS);
+      await ctx.out(handlerDeclarations());
       setExit(EXIT.ok);
     });
 }

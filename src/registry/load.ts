@@ -1,4 +1,5 @@
 import { compileHandler, createHandlerSpec, type HandlerSpec } from "../../sandbox/index.ts";
+import { guestModuleSources } from "../builtin/index.ts";
 import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../capabilities/types.ts";
 import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
 import { resolveHook, type HookDefinition } from "../config/resolve.ts";
@@ -115,7 +116,7 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     filename = `${ref.file}#handler`;
     source = definition.handler.code;
   }
-  const compiled = await compileHandler(source, filename);
+  const compiled = await compileHandler(source, filename, guestModuleSources);
   if (!compiled.ok) {
     const location = compiled.failure.location;
     if (location) {

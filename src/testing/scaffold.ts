@@ -1,4 +1,4 @@
-import { HOOK_API_DTS } from "../capabilities/index.ts";
+import { handlerDeclarations } from "../builtin/index.ts";
 import { TOOL_EVENTS } from "../events/names.ts";
 
 /** The files of a new hook, chosen so its fixtures pass at once (`hookbox new`). */
@@ -56,5 +56,5 @@ Permissions: ${tool ? "none (it only looks at the event)." : "`inject_context` â
 
 Try it: \`hookbox test .\` (runs fixtures/), \`hookbox validate --hooks ..\`.
 `;
-  return { "hook.yaml": hookYaml, "handler.ts": handler, "fixtures/basic.yaml": fixture, "README.md": readme, "hookbox.d.ts": HOOK_API_DTS };
+  return { "hook.yaml": hookYaml, "handler.ts": handler, "fixtures/basic.yaml": fixture, "README.md": readme, "hookbox.d.ts": handlerDeclarations() };
 }

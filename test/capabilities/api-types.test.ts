@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileHandler } from "../../sandbox/index.ts";
+import { handlerDeclarations } from "../../src/builtin/index.ts";
 import { HOOK_API_DTS, HOOK_API_METHODS } from "../../src/capabilities/index.ts";
 import type { CliContext } from "../../src/cli/context.ts";
 import { registerTypes } from "../../src/cli/types.ts";
@@ -93,12 +94,14 @@ describe("hookbox types", () => {
     const program = new Command().exitOverride();
     registerTypes(program, ctx, (code) => (exit = code));
     await program.parseAsync(["types"], { from: "user" });
-    expect(printed).toBe(HOOK_API_DTS);
+    expect(printed).toBe(handlerDeclarations());
+    expect(printed.startsWith(HOOK_API_DTS)).toBe(true);
+    expect(printed).toContain('declare module "hookbox:shell"');
     expect(exit).toBe(0);
   });
 
   it("a handler using every method type-checks against it (tsc --noEmit), with units in the doc comments", () => {
-    writeFileSync(`${dir}/hookbox.d.ts`, HOOK_API_DTS);
+    writeFileSync(`${dir}/hookbox.d.ts`, handlerDeclarations());
     writeFileSync(`${dir}/handler.ts`, SAMPLE);
     writeFileSync(`${dir}/check.ts`, checkFile(HOOK_API_METHODS));
     const handlers = resolve(ROOT, "handlers");

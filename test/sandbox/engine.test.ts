@@ -59,7 +59,7 @@ describe("handlers", () => {
     expect(compiled.ok).toBe(false);
     if (!compiled.ok) {
       expect(compiled.failure).toMatchObject({ code: "handler_invalid", location: { file: "/hooks/x/handler.ts", line: 2, column: 1 } });
-      expect(compiled.failure.message).toMatch(/handlers are single files/);
+      expect(compiled.failure.message).toMatch(/"node:fs" cannot be imported/);
     }
     expect((await compileHandler(`import type { X } from "./types";\nexport default (x: X) => x;`, "/h.ts")).ok).toBe(true);
     // A dynamic import is a runtime error inside the sandbox: there is no module loader.

@@ -1,0 +1,75 @@
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LoneBinary } from "../helpers/binary.ts";
+
+const HANDLERS = resolve(import.meta.dirname, "../../handlers");
+const STANDARD = readdirSync(HANDLERS, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== "lib").map((e) => e.name);
+
+interface Report {
+  hookId?: string;
+  problems: string[];
+  results: { name: string; ok: boolean }[];
+}
+
+describe("the standard hook library and the authoring tools, on the binary", () => {
+  let bin: LoneBinary;
+  let env: Record<string, string>;
+  beforeAll(() => {
+    bin = new LoneBinary();
+    // Some fixtures run git, node or python3 through granted `run` capabilities.
+    env = { HOME: bin.dir, PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  });
+  afterAll(() => bin.cleanup());
+
+  it("hookbox test handlers: every standard hook passes all its fixtures, at least five each, real agent payloads among them", async () => {
+    const result = await bin.run(["test", "--json", HANDLERS], { env, timeoutMs: 240_000 });
+    const reports = JSON.parse(result.stdout) as Report[];
+    const failing = reports.flatMap((r) => [...r.problems, ...r.results.filter((x) => !x.ok).map((x) => `${r.hookId}: ${x.name}`)]);
+    expect(failing).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(reports.map((r) => r.hookId).sort()).toEqual([...STANDARD].sort());
+    for (const report of reports) expect(report.results.length, report.hookId).toBeGreaterThanOrEqual(5);
+    for (const id of STANDARD) {
+      const fixtures = readdirSync(join(HANDLERS, id, "fixtures")).map((f) => readFileSync(join(HANDLERS, id, "fixtures", f), "utf8")).join("\n");
+      expect(fixtures, id).toMatch(/agent: claude/);
+      expect(fixtures, id).toMatch(/agent: gemini/);
+    }
+  });
+
+  it("a fixture that does not hold fails the run with a diff of expected and actual", async () => {
+    const dir = join(bin.dir, "broken-guard");
+    cpSync(join(HANDLERS, "guard-secrets"), dir, { recursive: true });
+    writeFileSync(
+      join(dir, "fixtures", "zz-wrong.yaml"),
+      `name: a write to .env is (wrongly) expected to pass\nevent: { event_type: PreToolUse, tool_name: Write, tool_input: { file_path: .env, content: "A=1" } }\nexpect: { decision: allow }\n`,
+    );
+    const result = await bin.run(["test", dir], { env });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("✗ fixtures/zz-wrong.yaml › a write to .env is (wrongly) expected to pass");
+    expect(result.stderr).toMatch(/- expected: "allow"\n\s+\+ actual: {3}"deny"/);
+    expect(result.stdout).toMatch(/^FAILED: \d+\/\d+ fixtures passed in 1 hook\n$/);
+  });
+
+  it("hookbox new scaffolds a hook that validates and passes hookbox test at once, in an empty project", async () => {
+    const project = join(bin.dir, "project");
+    mkdirSync(project);
+    const made = await bin.run(["new", "demo", "--event", "UserPromptSubmit"], { env, cwd: project });
+    expect(made.code, made.stderr).toBe(0);
+    expect(readdirSync(join(project, ".hookbox/hooks/demo")).sort()).toEqual(["README.md", "fixtures", "handler.ts", "hook.yaml", "hookbox.d.ts"]);
+    expect(readFileSync(join(project, ".hookbox/hooks/demo/hookbox.d.ts"), "utf8")).toContain('declare module "hookbox:shell"');
+    const tested = await bin.run(["test"], { env, cwd: project });
+    expect(tested.code, tested.stderr).toBe(0);
+    expect(tested.stdout).toBe("ok: 1/1 fixtures passed in 1 hook\n");
+    const validated = await bin.run(["validate"], { env, cwd: project });
+    expect(validated.code, validated.stderr).toBe(0);
+  });
+
+  it("the embedded library loads with --builtin all and is listed", async () => {
+    const builtin = await bin.run(["validate", "--builtin", "all"], { env });
+    expect(builtin.code, builtin.stderr).toBe(0);
+    expect(builtin.stdout).toContain(`ok: ${STANDARD.length} hooks valid`);
+    const listed = await bin.run(["list", "--builtin"], { env });
+    for (const id of STANDARD) expect(listed.stdout).toContain(id);
+  });
+});
