@@ -42,12 +42,12 @@ export interface InvocationScope {
 
 /**
  * A capability: parses its part of a hook's grants once (at load), and contributes its host
- * methods to each invocation. Problems found while parsing are pushed to `errors`, each
- * naming the file and field.
+ * methods to each invocation. Problems found while parsing are pushed to `errors` (the hook
+ * does not load) or `warnings` (it loads; e.g. an inert grant), each naming the file and field.
  */
 export interface Capability<P> {
   readonly name: string;
-  parse(sources: GrantSources, deps: CapabilityDeps, errors: string[]): P | Promise<P>;
+  parse(sources: GrantSources, deps: CapabilityDeps, errors: string[], warnings: string[]): P | Promise<P>;
   /** One line per grant, for `hookbox list`. */
   summary(policy: P): string[];
   contribute(policy: P, scope: InvocationScope): MethodTable;

@@ -27,14 +27,15 @@ export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
     async prepare(request: GrantRequest, operator: OperatorFile): Promise<PrepareResult> {
       const sources = grantSources(request, operator);
       const errors: string[] = [];
+      const warnings: string[] = [];
       const policies: Record<string, unknown> = {};
-      for (const name of CAPABILITY_NAMES) policies[name] = await CAPABILITIES[name].parse(sources, deps, errors);
+      for (const name of CAPABILITY_NAMES) policies[name] = await CAPABILITIES[name].parse(sources, deps, errors, warnings);
       if (errors.length > 0) return { ok: false, errors };
       const parsed = policies as Policies;
       const summary = CAPABILITY_NAMES.flatMap((name) => CAPABILITIES[name].summary(parsed[name] as never));
       const grants: PreparedGrants = Object.freeze({ hookId: request.hookId, summary: Object.freeze(summary) });
       prepared.set(grants, parsed);
-      return { ok: true, grants };
+      return warnings.length > 0 ? { ok: true, grants, warnings } : { ok: true, grants };
     },
 
     mayInjectContext(grants: PreparedGrants): boolean {

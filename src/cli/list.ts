@@ -71,6 +71,6 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
       await ctx.out(`${lines.join("\n")}\n`);
       if (snapshot.diagnostics.length > 0) ctx.err(`${snapshot.diagnostics.length} problem(s) — run hookbox validate\n`);
     }
-    setExit(snapshot.diagnostics.length === 0 ? EXIT.ok : EXIT.failed);
+    setExit(snapshot.diagnostics.every((d) => d.severity === "warning") ? EXIT.ok : EXIT.failed);
   });
 }

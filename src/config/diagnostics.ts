@@ -10,10 +10,12 @@ export interface Diagnostic {
   /** Dotted path of the field ("limits.cpu_ms"), or "" for the whole file. */
   readonly field: string;
   readonly message: string;
+  /** Absent: an error (what it concerns did not load). "warning": it loaded, with this caveat. */
+  readonly severity?: "warning";
 }
 
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}: ${d.field ? `${d.field}: ` : ""}${d.message}`;
+  return `${d.file}:${d.line}:${d.column}: ${d.severity === "warning" ? "warning: " : ""}${d.field ? `${d.field}: ` : ""}${d.message}`;
 }
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };

@@ -74,3 +74,21 @@ describe("hook.listFiles", () => {
     expect(await invoke(denyHost, denyGrants, ws).api("listFiles", ".", { recursive: true })).toEqual(["README.md", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
   });
 });
+
+describe("hook.listFiles outside a grant: the denial suggests the grant that works", () => {
+  it("dir/** (which matches dir too), and with it the listing works", async () => {
+    const host = testHost();
+    const narrow = await prepare(host, { read: ["${workspace}/README.md"] });
+    const message = await deniedWith(invoke(host, narrow, ws).api("listFiles", "src"), /to allow it add to its YAML: {2}permissions: \{ read: \["\$\{workspace\}\/src\/\*\*"\] \}/);
+    const suggested = JSON.parse(/read: (\[.*?\]) \}/.exec(message)?.[1] ?? "[]") as string[];
+    const granted = await prepare(host, { read: suggested });
+    expect(await invoke(host, granted, ws).api("listFiles", "src")).toEqual(["src/a.ts", "src/b.js"]);
+  });
+
+  it("an absolute directory outside the workspace: /dir/**; readFile still suggests the file itself", async () => {
+    const host = testHost();
+    const none = await prepare(host, {});
+    await deniedWith(invoke(host, none, ws).api("listFiles", outside), new RegExp(`read: \\["${outside}/\\*\\*"\\]`));
+    await deniedWith(invoke(host, none, ws).api("readFile", `${outside}/leak.txt`), new RegExp(`read: \\["${outside}/leak\\.txt"\\]`));
+  });
+});

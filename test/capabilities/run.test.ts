@@ -59,8 +59,8 @@ describe("hook.run: git and its shell escapes", () => {
     expect((await run(["diff", "HEAD"])).stdout).toContain("+two");
   });
 
-  it("git reads no GIT_* from the host (GIT_CONFIG_PARAMETERS=core.pager=… is in the daemon's env)", async () => {
-    expect((await run(["config", "--get", "core.pager"])).stdout).toBe("");
+  it("git reads no GIT_* from the host (GIT_CONFIG_PARAMETERS=core.pager=… is in the daemon's env): core.pager is the host's own cat", async () => {
+    expect((await run(["config", "--get", "core.pager"])).stdout).toBe("cat\n");
   });
 });
 
@@ -112,10 +112,39 @@ describe("hook.run: grants", () => {
     }
   });
 
-  it("commands are resolved when the hook loads: an unknown one is a prepare error naming the file", async () => {
+  it("commands are resolved when the hook loads: an unknown one makes its grant inert (a warning naming the file), the hook loads", async () => {
     const host = testHost();
-    const result = await host.prepare({ hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "no-such-cmd-xyz", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false } }, operator());
-    expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/^hooks\/h\/hook\.yaml: permissions\.run\[0\]\.cmd: "no-such-cmd-xyz" was not found on PATH/)] });
+    const permissions = { read: [], run: [{ cmd: "no-such-cmd-xyz", args: ["**"], env: [] }, { cmd: "echo", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false };
+    const result = await host.prepare({ hookId: "h", file: "hooks/h/hook.yaml", permissions }, operator());
+    expect(result).toMatchObject({ ok: true, warnings: [expect.stringMatching(/^hooks\/h\/hook\.yaml: permissions\.run\[0\]\.cmd: "no-such-cmd-xyz" was not found on PATH .*this grant is inert/)] });
+    if (!result.ok) return;
+    expect(result.grants.summary).toContainEqual("run no-such-cmd-xyz ** (inert: not found on PATH when the hook loaded)");
+    const { api } = invoke(host, result.grants, ws);
+    const e = await rejection(api("run", "no-such-cmd-xyz", ["--version"]));
+    expect(e).toMatchObject({ name: "HookboxError", code: "not_found", message: 'hook.run("no-such-cmd-xyz", ["--version"]): run: "no-such-cmd-xyz" was not found on PATH when the hook loaded' });
+    // The other grants of the hook work.
+    expect(((await api("run", "echo", ["hi"])) as RunResult).stdout).toBe("hi\n");
+  });
+
+  it("a malformed command (a relative path) is still a prepare error", async () => {
+    const host = testHost();
+    const result = await host.prepare({ hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "./bin/x", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false } }, operator());
+    expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/permissions\.run\[0\]\.cmd: "\.\/bin\/x": use a command name/)] });
+  });
+
+  it("an inert grant never runs anything, even when the name appears on PATH later", async () => {
+    const bin = tempDir("hookbox-late-bin-");
+    try {
+      const host = testHost({ env: hostEnv({ PATH: `${bin}:/usr/bin:/bin` }) });
+      const result = await host.prepare({ hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "late-tool", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false } }, operator());
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      writeFileSync(`${bin}/late-tool`, `#!/bin/sh\ntouch ${bin}/ran\n`, { mode: 0o755 });
+      await rejection(invoke(host, result.grants, ws).api("run", "late-tool", []));
+      expect(existsSync(`${bin}/ran`)).toBe(false);
+    } finally {
+      removeDir(bin);
+    }
   });
 });
 

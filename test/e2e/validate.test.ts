@@ -53,6 +53,17 @@ describe("hookbox validate / list / schema on the binary", () => {
     expect(defaults.code, defaults.stderr).toBe(0);
   });
 
+  it("a declared command missing on this machine is a warning: the hook loads with that grant inert", async () => {
+    const dir = join(bin.dir, "inert", "lint");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "hook.yaml"), "id: lint\nevents: [PostToolUse]\nhandler: ./handler.ts\npermissions:\n  run: [{ cmd: no-such-linter-xyz, args: ['**'] }]\n");
+    writeFileSync(join(dir, "handler.ts"), "export default () => ({ action: 'continue' });\n");
+    const result = await bin.run(["validate", "--hooks", "inert"], { env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/inert\/lint\/hook\.yaml:\d+:\d+: warning: .*no-such-linter-xyz/);
+    expect(result.stdout).toBe("ok: 1 hook valid (1 warning)\n");
+  });
+
   it("schema prints a JSON Schema an editor can use", async () => {
     const result = await bin.run(["schema"]);
     expect(result.code).toBe(0);

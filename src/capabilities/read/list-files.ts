@@ -37,7 +37,7 @@ export function listFilesMethod(scope: InvocationScope): HostMethod {
         ? undefined
         : stringListArg("listFiles", "extensions", options.extensions, { maxItems: 64, maxChars: 32 }).map((ext) => (ext.startsWith(".") ? ext : `.${ext}`).toLowerCase());
     const shownCall = renderCall("listFiles", [dir]);
-    const { lexical, real } = await scope.paths.confine(shownCall, dir);
+    const { lexical, real } = await scope.paths.confine(shownCall, dir, "tree");
     const workspace = scope.paths.workspace;
     const relative = isAbsolute(dir) || workspace === undefined ? undefined : relativeTo(workspace, lexical);
     const queue: Pending[] = [{ real, lexical, shown: relative ?? lexical, depth: 0 }];

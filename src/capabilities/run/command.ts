@@ -15,11 +15,14 @@ export interface CommandRef {
   readonly realPath: string | undefined;
 }
 
-export async function resolveCommand(name: string, pathEnv: string | undefined, io: CapabilityIO): Promise<{ ok: true; ref: CommandRef } | { ok: false; error: string }> {
+/** `missing`: well-formed but not on this machine (the grant is then inert); otherwise the grant itself is wrong. */
+export type ResolvedCommand = { ok: true; ref: CommandRef } | { ok: false; error: string; missing: boolean };
+
+export async function resolveCommand(name: string, pathEnv: string | undefined, io: CapabilityIO): Promise<ResolvedCommand> {
   if (name.includes("/")) {
-    if (!isAbsolute(name)) return { ok: false, error: `${JSON.stringify(name)}: use a command name (looked up on PATH) or an absolute path` };
+    if (!isAbsolute(name)) return { ok: false, error: `${JSON.stringify(name)}: use a command name (looked up on PATH) or an absolute path`, missing: false };
     const path = normalize(name);
-    if (!(await io.isExecutable(path))) return { ok: false, error: `${path} is not an executable file` };
+    if (!(await io.isExecutable(path))) return { ok: false, error: `${path} is not an executable file`, missing: true };
     return { ok: true, ref: { name, path, realPath: await io.realPath(path).catch(() => path) } };
   }
   const dirs = (pathEnv ?? "").split(":").filter((dir) => isAbsolute(dir));
@@ -27,7 +30,7 @@ export async function resolveCommand(name: string, pathEnv: string | undefined, 
     const candidate = normalize(`${dir}/${name}`);
     if (await io.isExecutable(candidate)) return { ok: true, ref: { name, path: candidate, realPath: await io.realPath(candidate).catch(() => candidate) } };
   }
-  return { ok: false, error: `${JSON.stringify(name)} was not found on PATH (${dirs.join(":") || "empty"})` };
+  return { ok: false, error: `${JSON.stringify(name)} was not found on PATH (${dirs.join(":") || "empty"})`, missing: true };
 }
 
 /** Every name a command goes by: checked against allow-all programs and refused argument classes. */

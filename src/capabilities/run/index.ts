@@ -7,7 +7,7 @@ import { runTestsMethod } from "./run-tests.ts";
 /** `run`: hook.run and what is built on it (gitDiff, fileDiff, runTests), all through the invocation's Runner. */
 export const runCapability: Capability<RunPolicy> = {
   name: "run",
-  parse: (sources, deps, errors) => parseRunPolicy(sources, deps.io, deps.env.PATH, errors),
+  parse: (sources, deps, errors, warnings) => parseRunPolicy(sources, deps.io, deps.env.PATH, errors, warnings),
   summary: runSummary,
   contribute: (_policy, scope) => ({
     run: runMethod(scope),

@@ -27,11 +27,13 @@ interface RunGrantInput {
 }
 
 /**
- * Parse and resolve run grants. The hook's own commands must resolve (a typo is an error naming
- * its file); the operator's may not exist on this machine — they then match by name only,
- * which can only narrow.
+ * Parse and resolve run grants. A hook's command that is not on this machine (a standard hook
+ * declaring python3 where there is none) makes that one grant inert — a warning naming its file,
+ * the hook still loads, and calling it fails without running anything; a malformed one (a
+ * relative path) is an error. The operator's may not exist either — they then match by name
+ * only, which can only narrow.
  */
-export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pathEnv: string | undefined, errors: string[]): Promise<RunPolicy> {
+export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pathEnv: string | undefined, errors: string[], warnings: string[] = []): Promise<RunPolicy> {
   const parseList = async (list: readonly RunGrantInput[], where: string, strict: boolean): Promise<RunRule[]> => {
     const rules: RunRule[] = [];
     for (const [index, grant] of list.entries()) {
@@ -45,7 +47,10 @@ export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pa
         if (never) errors.push(`${at}.env: ${never}; it can never be passed to a command`);
       }
       const resolved = await resolveCommand(grant.cmd, pathEnv, io);
-      if (!resolved.ok && strict) errors.push(`${at}.cmd: ${resolved.error}`);
+      if (!resolved.ok && strict) {
+        if (resolved.missing) warnings.push(`${at}.cmd: ${resolved.error}; this grant is inert on this machine (calling it fails, nothing runs) — the hook still loads`);
+        else errors.push(`${at}.cmd: ${resolved.error}`);
+      }
       const command = resolved.ok ? resolved.ref : { name: grant.cmd, path: undefined, realPath: undefined };
       if (!argsError) rules.push({ command, args, env });
     }
@@ -68,7 +73,7 @@ export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pa
 
 export function runSummary(policy: RunPolicy): string[] {
   return policy.declared.map((rule) => {
-    const line = `run ${[rule.command.path ?? rule.command.name, ...rule.args].join(" ")}`;
+    const line = `run ${[rule.command.path ?? rule.command.name, ...rule.args].join(" ")}${rule.command.path === undefined ? " (inert: not found on PATH when the hook loaded)" : ""}`;
     const allowAll = allowAllReason(commandNames(rule.command));
     return allowAll && !policy.ceiling && !policy.approval ? `${line} (refused unless the operator approves it: ${allowAll})` : line;
   });

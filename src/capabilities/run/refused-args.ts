@@ -79,7 +79,12 @@ function pytestPlugins(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** /proc holds every process's environment (the daemon's secrets too); /dev and /sys are devices. */
+/**
+ * /proc holds every process's environment (the daemon's secrets too); /dev and /sys are devices.
+ * This is the textual first pass, before the grants are looked at; the check that holds is on
+ * the resolved paths, once the working directory is known (special-paths.ts, from the Runner):
+ * `//proc`, `../../proc` and a symlink to /proc all pass this one.
+ */
 function specialPathArgument(argv: readonly string[]): string | undefined {
   const hit = argv.find((arg) => /(^|[=:,@])\/(proc|sys)(\/|$)/.test(arg) || /(^|[=:,@])\/dev\/(?!null$)/.test(arg));
   return hit === undefined ? undefined : `${JSON.stringify(hit)}: arguments naming /proc, /sys or /dev paths are refused (they reach other processes' environments, descriptors and devices)`;

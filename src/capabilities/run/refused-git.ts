@@ -6,8 +6,10 @@
  * `git config` other than reading, clone -c/--config), options naming a program or a transport
  * (--upload-pack, --receive-pack, --exec, -x, --extcmd, -O, ext::/fd:: URLs), options leaving
  * the workspace or reading outside the repository (-C, --git-dir, --work-tree, --no-index,
- * --contents), options writing files (--output, -o, --template), and subcommands that exist
- * to run programs.
+ * --contents), options writing files (--output, -o, --template), options asking for the
+ * programs configuration names (--textconv, --ext-diff), and subcommands that exist to run
+ * programs. Long options are matched abbreviated too (git takes any unique prefix). What
+ * configuration the repository itself holds is git-hardening.ts's concern.
  */
 
 const CONFIG = "it sets git configuration, and configuration runs programs (core.pager, core.fsmonitor, core.sshCommand, alias.* …)";
@@ -52,6 +54,8 @@ const REFUSED_ANYWHERE: readonly (readonly [string, string])[] = [
   ["--exec", PROGRAM],
   ["--extcmd", PROGRAM],
   ["--open-files-in-pager", PROGRAM],
+  ["--textconv", "it runs the textconv program a diff driver names"],
+  ["--ext-diff", "it runs the external diff program the configuration names"],
   ["--sendmail-cmd", PROGRAM],
   ["--config", CONFIG],
   ["--config-env", CONFIG],
@@ -79,6 +83,29 @@ const REFUSED_SHORT: Readonly<Record<string, readonly (readonly [string, string]
 
 const CONFIG_READS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list"]);
 const CONFIG_WRITES_OR_FILES = /^(--file|-f|--blob|--edit|-e|--add|--replace-all|--unset|--unset-all|--rename-section|--remove-section|set|unset|edit|rename-section|remove-section)(=|$)/;
+const CONFIG_WRITES_OR_FILES_LONG = ["--file", "--blob", "--edit", "--add", "--replace-all", "--unset", "--unset-all", "--rename-section", "--remove-section"];
+
+/**
+ * Whether `arg` is the long option `name`: alone, with `=value`, or abbreviated — git's
+ * parse-options takes any unambiguous prefix (`git ls-remote --upload-pa=…` is --upload-pack),
+ * so any prefix of a refused name of three characters or more ("--u") counts.
+ */
+export function isLongOption(arg: string, name: string): boolean {
+  const written = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
+  if (written === name) return true;
+  return name.startsWith("--") && written.startsWith("--") && written.length >= 3 && name.startsWith(written);
+}
+
+/** Where the subcommand is in a git argv that passed gitRefusal (after global options); argv.length when there is none. */
+export function gitSubcommandIndex(argv: readonly string[]): number {
+  let index = 0;
+  for (; index < argv.length; index++) {
+    const arg = argv[index] as string;
+    if (!arg.startsWith("-")) break;
+    if (GLOBAL_WITH_VALUE.has(arg)) index++;
+  }
+  return Math.min(index, argv.length);
+}
 
 export function gitRefusal(argv: readonly string[]): string | undefined {
   let index = 0;
@@ -95,12 +122,12 @@ export function gitRefusal(argv: readonly string[]): string | undefined {
   const rest = argv.slice(index + 1);
   const refusedSubcommand = REFUSED_SUBCOMMANDS[subcommand];
   if (Object.hasOwn(REFUSED_SUBCOMMANDS, subcommand) && refusedSubcommand) return `git ${subcommand}: ${refusedSubcommand}`;
-  if (subcommand === "config" && (!rest.some((arg) => CONFIG_READS.has(arg)) || rest.some((arg) => CONFIG_WRITES_OR_FILES.test(arg)))) {
+  if (subcommand === "config" && (!rest.some((arg) => CONFIG_READS.has(arg)) || rest.some((arg) => CONFIG_WRITES_OR_FILES.test(arg) || CONFIG_WRITES_OR_FILES_LONG.some((name) => isLongOption(arg, name))))) {
     return `git config other than reading (--get, --list): ${CONFIG}`;
   }
   for (const arg of rest) {
     if (/(^|=)(ext|fd)::/.test(arg)) return `${JSON.stringify(arg)}: the ext:: and fd:: transports run programs`;
-    const hit = REFUSED_ANYWHERE.find(([name]) => arg === name || arg.startsWith(`${name}=`));
+    const hit = REFUSED_ANYWHERE.find(([name]) => isLongOption(arg, name));
     if (hit) return `${JSON.stringify(arg)}: ${hit[1]}`;
     // git bundles short options (-nO…): a refused letter anywhere in a cluster counts.
     const short = (Object.hasOwn(REFUSED_SHORT, subcommand) ? REFUSED_SHORT[subcommand] : undefined)?.find(

@@ -9,8 +9,10 @@ import { allowAllReason } from "./allow-all.ts";
 import { argsMatch, shellSyntax } from "./argv.ts";
 import { childEnvironment } from "./child-env.ts";
 import { commandNames, denyHits, sameCommand, type CommandRef } from "./command.ts";
+import { GIT_HARDENING_ENV, hardenedGitArgs, repositoryConfigProblem } from "./git-hardening.ts";
 import type { RunPolicy, RunRule } from "./policy.ts";
 import { refusedArguments } from "./refused-args.ts";
+import { specialPathArgument } from "./special-paths.ts";
 
 export interface RunnerContext {
   readonly hookId: string;
@@ -52,9 +54,10 @@ const showRule = (rule: RunRule): string => `${rule.command.name} ${rule.args.jo
 
 /**
  * Decides and runs hook.run and everything built on it (gitDiff, fileDiff, runTests): refused
- * argument classes first (no grant lifts them), then the grants, then the working directory;
- * the program runs by absolute path, without a shell, in its own process group, with a built
- * environment.
+ * argument classes first (no grant lifts them), then the grants, then the working directory,
+ * then the arguments resolved as paths from it (special-paths.ts); git is hardened
+ * (git-hardening.ts). The program runs by absolute path, without a shell, in its own process
+ * group, with a built environment.
  */
 export class Runner {
   constructor(
@@ -65,18 +68,35 @@ export class Runner {
   async run(input: RunInput): Promise<SpawnResult> {
     const rule = this.authorize(input);
     const program = rule.command.path;
-    if (program === undefined) throw failed("io_failed", `${input.call}: ${rule.command.name} was not found when the hook loaded`);
+    // A grant whose command was not on PATH when the hook loaded is inert: it never runs anything.
+    if (program === undefined) throw failed("not_found", `${input.call}: run: ${JSON.stringify(rule.command.name)} was not found on PATH when the hook loaded`);
     const cwd = await this.workingDirectory(input.call, input.cwd);
-    const env = childEnvironment({
-      home: this.ctx.home,
-      program,
-      hostEnv: this.ctx.hostEnv,
-      patterns: rule.env,
-      allowed: (name) => envAllowed(this.ctx.envPolicy, name, rule.env),
-    });
+    const special = await specialPathArgument(input.args, cwd, this.ctx.io);
+    if (special !== undefined) {
+      throw refused(
+        this.ctx.hookId,
+        input.call,
+        `${special}, a kernel file system no command may reach (/proc/<pid>/environ holds the daemon's secrets; /dev and /sys are devices). No grant can allow this`,
+      );
+    }
+    const git = commandNames(rule.command).includes("git");
+    const env = {
+      ...childEnvironment({
+        home: this.ctx.home,
+        program,
+        hostEnv: this.ctx.hostEnv,
+        patterns: rule.env,
+        allowed: (name) => envAllowed(this.ctx.envPolicy, name, rule.env),
+      }),
+      ...(git ? GIT_HARDENING_ENV : {}),
+    };
+    if (git) {
+      const problem = await repositoryConfigProblem({ io: this.ctx.io, program, cwd, env, signal: input.signal });
+      if (problem !== undefined) throw refused(this.ctx.hookId, input.call, problem);
+    }
     const result = await this.ctx.io.spawn({
       file: program,
-      args: input.args,
+      args: git ? hardenedGitArgs(input.args) : input.args,
       cwd,
       env,
       ...(input.stdin === undefined ? {} : { stdin: input.stdin }),
