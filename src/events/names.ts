@@ -31,18 +31,22 @@ const CUSTOM_EVENT = /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/;
 
 export type EventNameCheck = { readonly ok: true; readonly name: string } | { readonly ok: false; readonly message: string };
 
+const MAX_EVENT_NAME_CHARS = 100;
+
 /** Normalise an event name: canonical names pass, aliases map, dotted custom names pass. */
 export function checkEventName(name: string): EventNameCheck {
   if ((CANONICAL_EVENTS as readonly string[]).includes(name)) return { ok: true, name };
   const alias = EVENT_ALIASES[name];
   if (alias) return { ok: true, name: alias };
   if (CUSTOM_EVENT.test(name)) return { ok: true, name };
-  const near = closest(name, [...CANONICAL_EVENTS, ...Object.keys(EVENT_ALIASES)]);
+  // Edit distance is quadratic: only a name of an event name's length can be a typo of one.
+  const near = name.length <= MAX_EVENT_NAME_CHARS ? closest(name, [...CANONICAL_EVENTS, ...Object.keys(EVENT_ALIASES)]) : undefined;
+  const shown = name.length > MAX_EVENT_NAME_CHARS ? `${name.slice(0, MAX_EVENT_NAME_CHARS)}…` : name;
   return {
     ok: false,
     message: near
-      ? `unknown event "${name}": did you mean "${near}"?`
-      : `unknown event "${name}": use one of ${CANONICAL_EVENTS.join(", ")}, an alias (${Object.keys(EVENT_ALIASES).join(", ")}), or a dotted custom name like task.completed`,
+      ? `unknown event "${shown}": did you mean "${near}"?`
+      : `unknown event "${shown}": use one of ${CANONICAL_EVENTS.join(", ")}, an alias (${Object.keys(EVENT_ALIASES).join(", ")}), or a dotted custom name like task.completed`,
   };
 }
 

@@ -1,4 +1,5 @@
 import { HookboxError } from "../errors.ts";
+import { describeValue, quoted } from "./describe.ts";
 import { checkEventName } from "./names.ts";
 import type { NativeEvent } from "./types.ts";
 
@@ -7,13 +8,13 @@ export const MAX_EVENT_DEPTH = 64;
 
 type FieldCheck = (value: unknown) => string | undefined;
 
-const string = (max: number): FieldCheck => (v) => (typeof v !== "string" ? `expected a string, found ${kindOf(v)}` : v.length > max ? `too long (${v.length} characters; at most ${max})` : undefined);
+const string = (max: number): FieldCheck => (v) => (typeof v !== "string" ? `expected a string, found ${describeValue(v)}` : v.length > max ? `too long (${v.length} characters; at most ${max})` : undefined);
 const STRING_FIELDS: Readonly<Record<string, FieldCheck>> = {
   session_id: string(512),
   timestamp: string(64),
   tool_name: string(512),
   tool_use_id: string(512),
-  prompt: (v) => (typeof v !== "string" ? `expected a string, found ${kindOf(v)}` : undefined),
+  prompt: (v) => (typeof v !== "string" ? `expected a string, found ${describeValue(v)}` : undefined),
   agent: string(64),
 };
 
@@ -33,12 +34,14 @@ export function parseEvent(body: unknown, eventTypeFromPath?: string, now: () =>
     const fromPath = checkEventName(eventTypeFromPath);
     if (!fromPath.ok) throw invalid("event_type", fromPath.message);
     if (eventType !== undefined) {
-      const fromBody = typeof eventType === "string" ? checkEventName(eventType) : undefined;
-      if (!fromBody?.ok || fromBody.name !== fromPath.name) throw invalid("event_type", `event_type in the body (${String(eventType)}) differs from the URL (${eventTypeFromPath})`);
+      // Never String(eventType): the body is untrusted, and {"toString": 1} makes String() throw.
+      if (typeof eventType !== "string") throw invalid("event_type", `expected a string, found ${describeValue(eventType)}`);
+      const fromBody = checkEventName(eventType);
+      if (!fromBody.ok || fromBody.name !== fromPath.name) throw invalid("event_type", `event_type in the body (${quoted(eventType)}) differs from the URL (${quoted(fromPath.name)})`);
     }
     eventType = fromPath.name;
   }
-  if (typeof eventType !== "string" || eventType === "") throw invalid("event_type", eventType === undefined ? "missing" : `expected a string, found ${kindOf(eventType)}`);
+  if (typeof eventType !== "string" || eventType === "") throw invalid("event_type", eventType === undefined ? "missing" : eventType === "" ? "empty" : `expected a string, found ${describeValue(eventType)}`);
   const name = checkEventName(eventType);
   if (!name.ok) throw invalid("event_type", name.message);
   for (const [field, check] of Object.entries(STRING_FIELDS)) {
@@ -48,14 +51,14 @@ export function parseEvent(body: unknown, eventTypeFromPath?: string, now: () =>
   }
   const cwd = record.cwd;
   if (cwd !== undefined && (typeof cwd !== "string" || cwd.length === 0 || cwd.length > 4096 || !cwd.startsWith("/"))) {
-    throw invalid("cwd", typeof cwd !== "string" ? `expected a string, found ${kindOf(cwd)}` : "must be an absolute path");
+    throw invalid("cwd", typeof cwd !== "string" ? `expected a string, found ${describeValue(cwd)}` : "must be an absolute path");
   }
   const toolInput = record.tool_input;
   if (toolInput !== undefined && (toolInput === null || typeof toolInput !== "object" || Array.isArray(toolInput))) {
-    throw invalid("tool_input", `expected an object, found ${kindOf(toolInput)}`);
+    throw invalid("tool_input", `expected an object, found ${describeValue(toolInput)}`);
   }
   if (record.stop_hook_active !== undefined && typeof record.stop_hook_active !== "boolean") {
-    throw invalid("stop_hook_active", `expected a boolean, found ${kindOf(record.stop_hook_active)}`);
+    throw invalid("stop_hook_active", `expected a boolean, found ${describeValue(record.stop_hook_active)}`);
   }
   return {
     ...record,
@@ -67,10 +70,6 @@ export function parseEvent(body: unknown, eventTypeFromPath?: string, now: () =>
 
 function invalid(field: string, message: string): HookboxError {
   return new HookboxError("event_invalid", `${field}: ${message}`, { field });
-}
-
-function kindOf(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
 }
 
 /** Depth of a JSON value, stopping early once `limit` is reached. */

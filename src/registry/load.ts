@@ -4,6 +4,7 @@ import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../c
 import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
 import { resolveHook, type HookDefinition } from "../config/resolve.ts";
 import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
+import { dirname, isInside } from "../text/posix-path.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileReader, type HookFileRef, type HookSource } from "./sources.ts";
 
@@ -107,8 +108,10 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   let filename: string;
   if (definition.handler.kind === "file") {
     filename = definition.handler.path;
+    const confined = await confineHandler(ref, filename);
+    if (!confined.ok) return problem(["handler"], confined.message);
     try {
-      source = await ref.read(filename);
+      source = await ref.read(confined.path);
     } catch (error) {
       return problem(["handler"], `cannot read the handler ${filename}: ${(error as Error).message}`);
     }
@@ -135,6 +138,7 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
     return { id: file.id, idAt: at(["id"]) };
   }
+  for (const message of prepared.warnings ?? []) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message, severity: "warning" });
   const spec = await createHandlerSpec({
     id: definition.id,
     handler: compiled.handler,
@@ -143,6 +147,28 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     isolation: definition.isolation,
   });
   return { hook: { definition, spec, grants: prepared.grants, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]) };
+}
+
+/**
+ * The handler file, with symlinks resolved, must be inside the hook's directory (also resolved):
+ * resolve.ts refuses `../` as written; this refuses a symlink leading out. The file read is the
+ * resolved one, the one that was checked. Embedded hooks have no file system (no realpath).
+ */
+async function confineHandler(ref: HookFileRef, path: string): Promise<{ ok: true; path: string } | { ok: false; message: string }> {
+  if (!ref.realpath) return { ok: true, path };
+  const dir = dirname(ref.file);
+  let realDir: string;
+  let real: string;
+  try {
+    realDir = await ref.realpath(dir);
+    real = await ref.realpath(path);
+  } catch (error) {
+    return { ok: false, message: `cannot read the handler ${path}: ${(error as Error).message}` };
+  }
+  if (!isInside(realDir, real)) {
+    return { ok: false, message: `${path} resolves to ${real} through a symbolic link, outside the hook's directory ${realDir}; keep the handler next to its YAML` };
+  }
+  return { ok: true, path: real };
 }
 
 function operatorProblem(inputs: LoadInputs, path: string[], message: string): Diagnostic {

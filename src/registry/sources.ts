@@ -1,8 +1,8 @@
 import type { HookOrigin } from "../config/resolve.ts";
 import type { FileHost } from "../runtime/index.ts";
 
-/** The file access loading hooks needs (tests give an in-memory one). */
-export type HookFileReader = Pick<FileHost, "readText" | "listDir">;
+/** The file access loading hooks needs (tests give an in-memory one, which has no symlinks and may omit realpath). */
+export type HookFileReader = Pick<FileHost, "readText" | "listDir"> & Partial<Pick<FileHost, "realpath">>;
 
 /** A directory hooks are loaded from. */
 export interface HookSource {
@@ -24,6 +24,8 @@ export interface HookFileRef {
   readonly file: string;
   readonly origin: HookOrigin;
   readonly read: (path: string) => Promise<string>;
+  /** Symlinks resolved, to keep a handler inside its hook's directory; absent where there are none (embedded hooks). */
+  readonly realpath?: (path: string) => Promise<string>;
 }
 
 const YAML_FILE = /\.ya?ml$/;
@@ -47,7 +49,8 @@ export async function hookFilesIn(fs: HookFileReader, source: HookSource): Promi
       if (hookFile) files.push(`${path}/${hookFile.name}`);
     }
   }
-  return { files: files.map((file) => ({ file, origin: source.origin, read: (p: string) => fs.readText(p) })), missing: false };
+  const realpath = fs.realpath?.bind(fs);
+  return { files: files.map((file) => ({ file, origin: source.origin, read: (p: string) => fs.readText(p), ...(realpath && { realpath }) })), missing: false };
 }
 
 /** Embedded hooks are read from memory, under a "builtin:<id>/" pseudo-directory. */

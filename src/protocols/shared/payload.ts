@@ -1,4 +1,5 @@
 import { HookboxError } from "../../errors.ts";
+import { describeValue } from "../../events/describe.ts";
 import { MAX_EVENT_DEPTH, jsonDepth } from "../../events/parse.ts";
 
 /** An agent's stdin JSON once known to be a plain object of bounded depth. */
@@ -12,11 +13,8 @@ export function invalid(message: string, field?: string): HookboxError {
   return new HookboxError("event_invalid", message, field === undefined ? undefined : { field });
 }
 
-export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
+/** What a payload value is, for messages — never by converting it (see src/events/describe.ts). */
+export { describeValue };
 
 /** The payload as an object, refusing anything else and anything nested deeper than native events may be. */
 export function readPayload(payload: unknown, dialect: string): Payload {
