@@ -1,7 +1,7 @@
-import picomatch from "picomatch";
 import type { NativeEvent } from "../events/types.ts";
 import type { MatchConfig } from "../config/schema.ts";
 import { normalizePath, relativeTo, resolvePath } from "../text/posix-path.ts";
+import { compileGlob, type Glob } from "../text/glob.ts";
 import { compileRegex, type SafeRegex } from "../text/safe-regex.ts";
 import { toolPaths } from "./tool-paths.ts";
 
@@ -35,7 +35,7 @@ export type MatcherBuild = { readonly ok: true; readonly matcher: Matcher } | { 
 export function compileMatcher(config: MatchConfig): MatcherBuild {
   const errors: { field: string; message: string }[] = [];
   const tool = compileToolMatcher(config.tool, errors);
-  const paths = config.paths && config.paths.length > 0 ? compilePathMatcher(config.paths) : undefined;
+  const paths = config.paths && config.paths.length > 0 ? compilePathMatcher(config.paths, errors) : undefined;
   const fields: [readonly string[], SafeRegex][] = [];
   for (const [path, pattern] of Object.entries(config.fields ?? {})) {
     const compiled = compileRegex(pattern);
@@ -82,10 +82,17 @@ function compileToolMatcher(pattern: string | undefined, errors: { field: string
  * Globs over the paths in tool_input. An absolute glob matches the resolved absolute path; a
  * relative glob ("**\/*.env", "src/**") matches the path relative to the workspace and, for paths
  * outside it, the absolute path without its leading slash — so "**\/*.pem" also catches /etc/x.pem.
+ * Globs are hook-written and paths agent-written: they never backtrack (src/text/glob.ts, F9).
  */
-function compilePathMatcher(globs: readonly string[]): (event: NativeEvent) => boolean {
-  const absolute = globs.filter((g) => g.startsWith("/")).map((g) => picomatch(g, { dot: true }));
-  const relative = globs.filter((g) => !g.startsWith("/")).map((g) => picomatch(g, { dot: true }));
+function compilePathMatcher(globs: readonly string[], errors: { field: string; message: string }[]): (event: NativeEvent) => boolean {
+  const compiled: Glob[] = [];
+  globs.forEach((source, index) => {
+    const check = compileGlob(source, { negate: true });
+    if (check.ok) compiled.push(check.glob);
+    else errors.push({ field: `match.paths.${index}`, message: `invalid glob ${JSON.stringify(source)}: ${check.reason}` });
+  });
+  const absolute = compiled.filter((glob) => glob.absolute).map((glob) => glob.test);
+  const relative = compiled.filter((glob) => !glob.absolute).map((glob) => glob.test);
   return (event) => {
     const cwd = typeof event.cwd === "string" ? event.cwd : undefined;
     for (const raw of toolPaths(event.tool_input)) {

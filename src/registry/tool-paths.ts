@@ -26,7 +26,13 @@ function collect(value: unknown, depth: number, found: string[]): void {
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     if (typeof child === "string") {
       if (PATH_KEYS.has(key) && child.length > 0 && child.length < 4096) found.push(child);
-      else if (PATCH_KEYS.has(key) && child.includes("*** ")) for (const match of child.matchAll(PATCH_FILE)) found.push((match[1] as string).trim());
+      else if (PATCH_KEYS.has(key) && child.includes("*** ")) {
+        for (const match of child.matchAll(PATCH_FILE)) {
+          const path = (match[1] as string).trim();
+          if (path.length > 0 && path.length < 4096) found.push(path);
+          if (found.length >= MAX_PATHS) break;
+        }
+      }
     } else if (Array.isArray(child) && PATH_LIST_KEYS.has(key)) {
       for (const item of child.slice(0, MAX_PATHS)) if (typeof item === "string" && item.length > 0 && item.length < 4096) found.push(item);
     } else if (key === "edits" || typeof child === "object") {

@@ -78,6 +78,20 @@ describe("path grant patterns (truth table with near misses)", () => {
     expect(matches("${workspace}/**", odd, "/w/ax*/f")).toBe(false);
   });
 
+  it("characters that are not glob syntax here stay in the literal prefix", () => {
+    const parsed = parsePathPattern("${workspace}/app/(auth)/!x/**");
+    expect(parsed.ok && parsed.pattern.literal).toEqual(["app", "(auth)", "!x"]);
+    expect(matches("${workspace}/app/(auth)/**", vars, "/w/proj/app/(auth)/page.tsx")).toBe(true);
+    expect(matches("${workspace}/app/(auth)/**", vars, "/w/proj/app/auth/page.tsx")).toBe(false);
+  });
+
+  // F9: with picomatch this grant held the event loop for minutes against a 48-character name.
+  it("a hostile grant glob against a long guest path answers at once", () => {
+    const raw = "${workspace}/**/*a*a*a*a*a*a*a*a*a*a*a*a*b";
+    expect(matches(raw, vars, `/w/proj/${"a".repeat(100_000)}`)).toBe(false);
+    expect(matches(raw, vars, `/w/proj/x/${"a".repeat(100_000)}b`)).toBe(true);
+  });
+
   it("without a workspace, ${workspace} grants match nothing", () => {
     expect(matches("${workspace}/**", { workspace: undefined, home: "/h" }, "/anything")).toBe(false);
   });
@@ -87,6 +101,9 @@ describe("path grant patterns (truth table with near misses)", () => {
     ["/a/${workspace}/x", /only start a pattern/],
     ["${workspace}/../**", /".." is not allowed/],
     ["${workspace}x/**", /expected "\/" after/],
+    ["${workspace}/@(a|b)/**", /not a valid glob: extglobs/],
+    ["${workspace}/src**", /not a valid glob: .*whole name/],
+    [`\${workspace}/${"*a".repeat(17)}`, /not a valid glob: more than 16 wildcards/],
   ])("rejects %s", (raw, error) => {
     const parsed = parsePathPattern(raw);
     expect(parsed.ok).toBe(false);

@@ -81,6 +81,11 @@ describe("path globs", () => {
     [["**/*.pem"], "/elsewhere/certs/a.pem", true],
     [["/proj/secrets/**"], "secrets/key", true],
     [["/proj/secrets/**"], "/proj/secretsx/key", false],
+    [["**/*.{key,pem}"], "certs/a.pem", true],
+    [["**/*.{key,pem}"], "certs/a.pub", false],
+    [["!**/*.md"], "docs/a.ts", true],
+    [["!**/*.md"], "docs/a.md", false],
+    [["!/etc/**"], "/etc/passwd", false],
   ];
   for (const [globs, path, expected] of table) {
     it(`${globs.join(",")} vs ${path} → ${expected}`, () => {
@@ -90,6 +95,23 @@ describe("path globs", () => {
 
   it("no paths in the tool input means no match", () => {
     expect(matches({ paths: ["**"] }, { tool_name: "Bash", tool_input: { command: "cat .env" } })).toBe(false);
+  });
+
+  it("globs this matcher does not run are refused at load, naming the field", () => {
+    expect(compileMatcher({ paths: ["**/*.ts", "src/@(a|b)/**", "a**"] })).toEqual({
+      ok: false,
+      errors: [
+        { field: "match.paths.1", message: expect.stringMatching(/^invalid glob "src\/@\(a\|b\)\/\*\*": extglobs/) },
+        { field: "match.paths.2", message: expect.stringMatching(/whole name/) },
+      ],
+    });
+  });
+
+  // F9: with picomatch this glob held the event loop for minutes against a 48-character name.
+  it("a hostile glob against long agent paths answers at once", () => {
+    const glob = "**/*a*a*a*a*a*a*a*a*a*a*a*a*b";
+    expect(matches({ paths: [glob] }, { tool_name: "Write", tool_input: { file_path: `/proj/${"a".repeat(4000)}` } })).toBe(false);
+    expect(matches({ paths: [glob] }, { tool_name: "Write", tool_input: { file_path: `/proj/${"a".repeat(4000)}b` } })).toBe(true);
   });
 });
 

@@ -2,9 +2,12 @@ import type { CapabilityIO } from "../../runtime/capability-io.ts";
 import { deniedByVerdict, refused, yamlList } from "../denied.ts";
 import { decide, listLayer, type KindLayers, type Verdict } from "../grants/layers.ts";
 import { DEFAULT_READ_PATTERNS, defaultReadCeiling, type ReadPolicy } from "../read/policy.ts";
-import { compose, globMatcher, literalPrefix, type PathPattern, type PathVariables } from "./patterns.ts";
+import { compose, escapeGlob, globMatcher, literalPrefix, type PathPattern, type PathVariables } from "./patterns.ts";
 import { basename, dirname, normalize, relativeTo, resolvePath } from "./posix.ts";
 import { specialFileSystem } from "./special.ts";
+
+/** What a checked path is for, so a denial suggests the grant that works: the file, or the directory and what is below it. */
+export type GrantTarget = "file" | "tree";
 
 export interface GuardContext {
   readonly hookId: string;
@@ -47,14 +50,14 @@ export class PathGuard {
     return absolute;
   }
 
-  checkLexical(call: string, lexical: string): void {
+  checkLexical(call: string, lexical: string, target: GrantTarget = "file"): void {
     const special = specialFileSystem(lexical);
     if (special) throw refused(this.ctx.hookId, call, `${lexical} is in ${special}, a kernel file system no hook may read`);
     const verdict = this.lexicalVerdict(lexical);
-    if (!verdict.ok) throw deniedByVerdict(this.ctx.hookId, call, verdict, this.hint(lexical, this.ctx.vars.workspace));
+    if (!verdict.ok) throw deniedByVerdict(this.ctx.hookId, call, verdict, this.hint(lexical, this.ctx.vars.workspace, target));
   }
 
-  async checkReal(call: string, lexical: string, real: string): Promise<void> {
+  async checkReal(call: string, lexical: string, real: string, target: GrantTarget = "file"): Promise<void> {
     const special = specialFileSystem(real);
     if (special) {
       const where = real === lexical ? real : `${lexical} resolves to ${real}, which`;
@@ -63,16 +66,16 @@ export class PathGuard {
     const verdict = await this.realVerdict(real);
     if (!verdict.ok) {
       const shown = real === lexical ? call : `${call} (resolving to ${JSON.stringify(real)} through a symbolic link)`;
-      throw deniedByVerdict(this.ctx.hookId, shown, verdict, this.hint(real, await this.workspaceRealPath()));
+      throw deniedByVerdict(this.ctx.hookId, shown, verdict, this.hint(real, await this.workspaceRealPath(), target));
     }
   }
 
-  /** Resolve, check as written, realpath, check the real path. */
-  async confine(call: string, path: string): Promise<{ readonly lexical: string; readonly real: string }> {
+  /** Resolve, check as written, realpath, check the real path. `target: "tree"` when what is below the path is read too (listFiles). */
+  async confine(call: string, path: string, target: GrantTarget = "file"): Promise<{ readonly lexical: string; readonly real: string }> {
     const lexical = this.resolve(call, path);
-    this.checkLexical(call, lexical);
+    this.checkLexical(call, lexical, target);
     const real = normalize(await this.ctx.io.realPath(lexical));
-    await this.checkReal(call, lexical, real);
+    await this.checkReal(call, lexical, real, target);
     return { lexical, real };
   }
 
@@ -142,9 +145,11 @@ export class PathGuard {
     }
   }
 
-  private hint(path: string, workspace: string | undefined): { kind: "read"; yaml: string } {
+  /** The read grant that allows it: the file itself, or for a directory that is listed, `dir/**` (which matches dir too). */
+  private hint(path: string, workspace: string | undefined, target: GrantTarget): { kind: "read"; yaml: string } {
     const relative = workspace === undefined ? undefined : relativeTo(workspace, path);
-    const shown = relative === undefined ? path : relative === "" ? "${workspace}/**" : `\${workspace}/${relative}`;
+    const base = relative === undefined ? escapeGlob(path) : relative === "" ? "${workspace}" : `\${workspace}/${escapeGlob(relative)}`;
+    const shown = target === "tree" || relative === "" ? `${base === "/" ? "" : base}/**` : base;
     return { kind: "read", yaml: yamlList([shown]) };
   }
 }

@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { compileGlob } from "../../text/glob.ts";
 import { normalize } from "./posix.ts";
 
 /**
@@ -24,7 +24,11 @@ export interface PathVariables {
   readonly home: string;
 }
 
-const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/;
+/**
+ * What makes a segment a glob (src/text/glob.ts): an extglob opener counts, so that it is refused
+ * rather than read literally; otherwise `(`, `!`, `@` and `+` are ordinary characters.
+ */
+const GLOB_SYNTAX = /[*?[\]{}\\]|[@!+]\(/;
 
 export function parsePathPattern(raw: string): { ok: true; pattern: PathPattern } | { ok: false; error: string } {
   const variableMatch = /^\$\{([^}]*)\}/.exec(raw);
@@ -41,11 +45,9 @@ export function parsePathPattern(raw: string): { ok: true; pattern: PathPattern 
   const literal = firstGlob < 0 ? segments : segments.slice(0, firstGlob);
   const glob = firstGlob < 0 ? "" : segments.slice(firstGlob).join("/");
   const pattern: PathPattern = { raw, variable: variable as PathVariable | undefined, literal, glob };
-  try {
-    picomatch.makeRe(compose("/x", pattern));
-  } catch (error) {
-    return { ok: false, error: `not a valid glob: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  // The glob as written is checked against the limits; the prefix it is composed with is literal.
+  const checked = glob === "" ? undefined : compileGlob(glob);
+  if (checked && !checked.ok) return { ok: false, error: `not a valid glob: ${checked.reason}` };
   return { ok: true, pattern };
 }
 
@@ -70,11 +72,17 @@ export function compose(prefix: string, pattern: PathPattern): string {
 const MATCHER_CACHE_ENTRIES = 1024;
 const matchers = new Map<string, (path: string) => boolean>();
 
-/** A compiled glob (cached: the same grants are matched for every event). Dotfiles match like any file. */
+/**
+ * A compiled glob (cached: the same grants are matched for every event). Dotfiles match like any
+ * file; matching never backtracks (src/text/glob.ts), whatever the grant and the path.
+ */
 export function globMatcher(glob: string): (path: string) => boolean {
   let matcher = matchers.get(glob);
   if (!matcher) {
-    matcher = picomatch(glob, { dot: true, nonegate: true });
+    // Composed by compose() from a glob parsePathPattern accepted and an escaped literal prefix.
+    const compiled = compileGlob(glob, { limitLength: false });
+    if (!compiled.ok) throw new Error(`path grant glob ${JSON.stringify(glob)} was not checked: ${compiled.reason}`);
+    matcher = compiled.glob.test;
     matchers.set(glob, matcher);
     if (matchers.size > MATCHER_CACHE_ENTRIES) matchers.delete(matchers.keys().next().value as string);
   }
