@@ -6,7 +6,11 @@
 export interface SandboxLimits {
   /** Guest CPU time: time spent executing guest code, host calls excluded. Enforced by the QuickJS interrupt handler. */
   readonly cpuMs: number;
-  /** Guest heap. Enforced by a fixed-maximum WebAssembly.Memory per hook module (hard cap) plus QuickJS's allocation limit. */
+  /**
+   * Guest heap. Enforced by a fixed-maximum WebAssembly.Memory per hook module (hard cap: static
+   * data and the C stack plus this) and QuickJS's allocation limit. Limits under ~11 MiB still get
+   * the ~11 MiB heap of the module's 16 MiB initial memory; single allocations above them are refused.
+   */
   readonly memoryBytes: number;
   /** Guest stack. Enforced by QuickJS; a host stack overflow during guest execution is reported as this limit too. */
   readonly stackBytes: number;

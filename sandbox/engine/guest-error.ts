@@ -1,5 +1,5 @@
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
-import type { SourceLocation } from "../failure.ts";
+import type { LimitName, SourceLocation } from "../failure.ts";
 import type { InvocationGuard } from "./guard.ts";
 
 const MAX_MESSAGE = 2048;
@@ -35,6 +35,18 @@ export function describeGuestError(context: QuickJSContext, handle: QuickJSHandl
   }
   const message = clean(dumped === undefined ? "undefined" : typeof dumped === "string" ? dumped : safeJson(dumped), MAX_MESSAGE);
   return { name: "Thrown", message, stack: undefined, location: undefined, summary: `a non-Error value: ${message}` };
+}
+
+/**
+ * The limit a guest error reports, if it is one QuickJS raises for a limit: "out of memory"
+ * (an InternalError) for the heap, and "stack overflow" for the stack, whatever its class —
+ * the interpreter throws an InternalError, while the parser, JSON.parse and the RegExp compiler
+ * throw a SyntaxError with the same message.
+ */
+export function limitOfGuestError(info: GuestErrorInfo): LimitName | undefined {
+  if (info.name === "InternalError" && info.message === "out of memory") return "memoryBytes";
+  if (info.message === "stack overflow") return "stackBytes";
+  return undefined;
 }
 
 function safeJson(value: unknown): string {

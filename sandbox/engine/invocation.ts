@@ -1,10 +1,11 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
-import { failure, limitExceeded, type SandboxFailure } from "../failure.ts";
+import { failure, limitExceeded, type LimitName, type SandboxFailure } from "../failure.ts";
 import { formatBytes, type SandboxLimits } from "../limits.ts";
 import { toHostCallError } from "../host-error.ts";
 import type { HostCallFn, InvocationOutcome, LogEntry } from "../types.ts";
 import { InvocationGuard } from "./guard.ts";
-import { describeGuestError } from "./guest-error.ts";
+import { eventIntoGuest } from "./event.ts";
+import { describeGuestError, limitOfGuestError, type GuestErrorInfo } from "./guest-error.ts";
 import type { HookModule } from "./quickjs.ts";
 import type { GuestBridge, GuestContext, HookSlot } from "./slot.ts";
 
@@ -161,7 +162,7 @@ export async function runInvocation(slot: HookSlot, event: unknown, limits: Sand
     const setup = slot.enterGuest(invocation);
     cold = setup.cold;
     if (!setup.ok) {
-      outcome = { ok: false, failure: guard.violation ? violationFailure(guard) : setup.failure };
+      outcome = { ok: false, failure: limitFailure(guard, module) ?? setup.failure };
     } else {
       outcome = await execute(setup.guest, invocation, module, event);
       if (invocation.hostFault) throw invocation.hostFault;
@@ -189,15 +190,7 @@ async function execute(guest: GuestContext, invocation: ActiveInvocation, module
   const guard = invocation.guard;
   const fromGuest = (errorHandle: QuickJSHandle): Step<never> => ({ ok: false, failure: guestFailure(context, errorHandle, guard, module) });
 
-  const eventJson = JSON.stringify(event ?? null);
-  const parsed = guard.enter(() => {
-    const text = context.newString(eventJson);
-    try {
-      return context.callFunction(guest.parse, context.undefined, text);
-    } finally {
-      text.dispose();
-    }
-  });
+  const parsed = guard.enter(() => eventIntoGuest(context, guest, event));
   if (parsed.error) return fromGuest(parsed.error);
   const called = guard.enter(() => context.callFunction(guest.handler, context.undefined, parsed.value, guest.hook));
   parsed.value.dispose();
@@ -241,16 +234,13 @@ async function execute(guest: GuestContext, invocation: ActiveInvocation, module
     }
   }
 
+  // Serializing runs guest code (toJSON, getters) and allocates: it can break a limit like the handler can.
   const serialized = guard.enter(() => context.callFunction(guest.stringify, context.undefined, handle));
   handle.dispose();
   if (serialized.error) {
-    if (guard.violation) {
-      serialized.error.dispose();
-      return { ok: false, failure: violationFailure(guard) };
-    }
-    const info = describeGuestError(context, serialized.error, guard);
-    serialized.error.dispose();
-    return { ok: false, failure: failure("handler_result_invalid", `the handler's result cannot be serialized as JSON: ${info.summary}`) };
+    const unserializable = (info: GuestErrorInfo): SandboxFailure =>
+      failure("handler_result_invalid", `the handler's result cannot be serialized as JSON: ${info.summary}`);
+    return { ok: false, failure: guestFailure(context, serialized.error, guard, module, unserializable) };
   }
   const text = serialized.value;
   try {
@@ -305,21 +295,34 @@ function violationFailure(guard: InvocationGuard): SandboxFailure {
   return limitExceeded(violation.name, guard.limits, violation.detail);
 }
 
-function guestFailure(context: QuickJSContext, errorHandle: QuickJSHandle, guard: InvocationGuard, module: HookModule): SandboxFailure {
+const handlerThrew = (info: GuestErrorInfo): SandboxFailure => failure("handler_threw", `the handler threw ${info.summary}`, { guestStack: info.stack });
+
+/**
+ * The failure for an error the guest raised: the limit it broke when it broke one — flagged by
+ * the guard, seen as a heap that could not grow, or reported by QuickJS's own message — and
+ * otherwise what `otherwise` makes of the error.
+ */
+function guestFailure(
+  context: QuickJSContext,
+  errorHandle: QuickJSHandle,
+  guard: InvocationGuard,
+  module: HookModule,
+  otherwise: (info: GuestErrorInfo) => SandboxFailure = handlerThrew,
+): SandboxFailure {
   if (guard.violation) {
     errorHandle.dispose();
     return violationFailure(guard);
   }
   const info = describeGuestError(context, errorHandle, guard);
   errorHandle.dispose();
+  return limitFailure(guard, module, limitOfGuestError(info)) ?? otherwise(info);
+}
+
+/** The limit failure, if any: the guard's verdict first, then an exhausted heap, then `reported` (from the guest's error). */
+function limitFailure(guard: InvocationGuard, module: HookModule, reported?: LimitName): SandboxFailure | undefined {
   if (guard.violation) return violationFailure(guard);
-  if (module.heapExhausted() || (info.name === "InternalError" && info.message === "out of memory")) {
-    return limitExceeded("memoryBytes", guard.limits);
-  }
-  if ((info.name === "InternalError" || info.name === "RangeError") && /stack overflow/i.test(info.message)) {
-    return limitExceeded("stackBytes", guard.limits);
-  }
-  return failure("handler_threw", `the handler threw ${info.summary}`, { guestStack: info.stack });
+  if (module.heapExhausted()) return limitExceeded("memoryBytes", guard.limits);
+  return reported ? limitExceeded(reported, guard.limits) : undefined;
 }
 
 function hostFaultFailure(error: unknown, guard: InvocationGuard, module: HookModule): SandboxFailure {

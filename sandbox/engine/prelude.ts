@@ -105,5 +105,16 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, emitLog) {
     return deepFreeze(hook);
   }
 
-  return { parse: parse, stringify: stringify, makeHook: makeHook };
+  // Puts a string the host sent on its own (a large one) back at its place in the parsed event;
+  // pathJson is a JSON array of keys from the event's root ([] is the root itself).
+  function place(root, pathJson, value) {
+    const path = parse(pathJson);
+    if (path.length === 0) return value;
+    let target = root;
+    for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
+    defineProperty(target, path[path.length - 1], { value: value, writable: true, enumerable: true, configurable: true });
+    return root;
+  }
+
+  return { parse: parse, stringify: stringify, makeHook: makeHook, place: place };
 })`;

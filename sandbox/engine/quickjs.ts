@@ -6,6 +6,7 @@ import {
 } from "quickjs-emscripten-core";
 import releaseVariantImport from "@jitl/quickjs-wasmfile-release-sync";
 import { MiB } from "../limits.ts";
+import { wasmHeapBase } from "./wasm-layout.ts";
 
 /**
  * The QuickJS WebAssembly code, compiled once per process, and the factory of module instances.
@@ -18,10 +19,11 @@ import { MiB } from "../limits.ts";
 const INITIAL_MEMORY_BYTES = 16 * MiB;
 const PAGE_BYTES = 64 * 1024;
 /**
- * Emscripten grows the heap by up to 20% more than it needs, so the maximum is set a little
- * above the limit: growth that fails there is reported as the memory limit (see `HookModule`).
+ * Emscripten's heap growth (`emscripten_resize_heap`) asks for 20%, then 10%, then 5% more than
+ * the current size (never less than it needs), and gives up after these three refusals. A refused
+ * attempt that a smaller one then satisfies is not exhaustion; three in a row are.
  */
-const GROWTH_HEADROOM = 1.2;
+const GROW_ATTEMPTS_PER_RESIZE = 3;
 
 function unwrapDefault<T>(mod: T | { default: T }): T {
   return mod && typeof mod === "object" && "default" in mod && mod.default ? mod.default : (mod as T);
@@ -42,6 +44,8 @@ export class QuickJsFactory {
   private constructor(
     private readonly compiled: WebAssembly.Module,
     private readonly variant: QuickJSSyncVariant,
+    /** Static data and the C stack, below the heap (about 5.1 MiB in the release build). */
+    readonly heapBaseBytes: number,
     private readonly headroomBytes: number,
   ) {}
 
@@ -52,22 +56,35 @@ export class QuickJsFactory {
    */
   static async create(wasmBytes: Uint8Array, variant: QuickJSSyncVariant = releaseVariant, headroomBytes = 0): Promise<QuickJsFactory> {
     const compiled = await WebAssembly.compile(wasmBytes as Uint8Array<ArrayBuffer>);
-    return new QuickJsFactory(compiled, variant, headroomBytes);
+    return new QuickJsFactory(compiled, variant, wasmHeapBase(wasmBytes), headroomBytes);
+  }
+
+  /**
+   * The fixed maximum of a module's memory: what lies below the heap, plus the heap limit, plus
+   * the debug build's headroom. The guest heap can therefore never pass the limit; Emscripten's
+   * last growth step (5% of the memory) may leave up to 1/21 of it unreached. Never below the
+   * initial memory, so limits under ~11 MiB get the ~11 MiB heap that 16 MiB leaves (QuickJS's
+   * own allocation limit still refuses any single allocation above the limit).
+   */
+  maximumBytes(heapLimitBytes: number): number {
+    const wanted = this.heapBaseBytes + heapLimitBytes + this.headroomBytes;
+    return Math.max(INITIAL_MEMORY_BYTES, Math.ceil(wanted / PAGE_BYTES) * PAGE_BYTES);
   }
 
   /** A fresh instance whose guest heap may grow to about `heapLimitBytes`. */
   async newModule(heapLimitBytes: number): Promise<HookModule> {
-    const initialPages = INITIAL_MEMORY_BYTES / PAGE_BYTES;
-    const maximumPages = Math.max(initialPages, Math.ceil((INITIAL_MEMORY_BYTES + this.headroomBytes + heapLimitBytes * GROWTH_HEADROOM) / PAGE_BYTES));
-    const memory = new WebAssembly.Memory({ initial: initialPages, maximum: maximumPages });
+    const memory = new WebAssembly.Memory({ initial: INITIAL_MEMORY_BYTES / PAGE_BYTES, maximum: this.maximumBytes(heapLimitBytes) / PAGE_BYTES });
     let exhausted = false;
+    let refusals = 0;
     const grow = memory.grow.bind(memory);
     // Emscripten calls memory.grow and treats a throw as "cannot grow" (malloc then returns NULL).
     memory.grow = (delta: number): number => {
       try {
-        return grow(delta);
+        const previous = grow(delta);
+        refusals = 0;
+        return previous;
       } catch (error) {
-        exhausted = true;
+        if (++refusals >= GROW_ATTEMPTS_PER_RESIZE) exhausted = true;
         throw error;
       }
     };
@@ -78,6 +95,7 @@ export class QuickJsFactory {
       heapExhausted: () => exhausted,
       resetHeapExhausted: () => {
         exhausted = false;
+        refusals = 0;
       },
       heapBytes: () => memory.buffer.byteLength,
     };

@@ -1,8 +1,8 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
-import { failure, type SandboxFailure } from "../failure.ts";
+import { failure, limitExceeded, type SandboxFailure } from "../failure.ts";
 import type { HandlerSpec } from "../types.ts";
 import type { InvocationGuard } from "./guard.ts";
-import { describeGuestError, type GuestErrorInfo } from "./guest-error.ts";
+import { describeGuestError, limitOfGuestError, type GuestErrorInfo } from "./guest-error.ts";
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from "./prelude.ts";
 import type { HookModule, QuickJsFactory } from "./quickjs.ts";
 
@@ -21,7 +21,7 @@ export interface GuestBridge {
   readonly guard: InvocationGuard;
 }
 
-/** A context prepared for one handler: the handler function, its `hook`, and the JSON functions captured before handler code ran. */
+/** A context prepared for one handler: the handler function, its `hook`, and the prelude's functions, captured before handler code ran. */
 export interface GuestContext {
   readonly runtime: QuickJSRuntime;
   readonly context: QuickJSContext;
@@ -29,6 +29,7 @@ export interface GuestContext {
   readonly hook: QuickJSHandle;
   readonly parse: QuickJSHandle;
   readonly stringify: QuickJSHandle;
+  readonly place: QuickJSHandle;
 }
 
 export type GuestSetup = { readonly ok: true; readonly guest: GuestContext } | { readonly ok: false; readonly failure: SandboxFailure };
@@ -99,7 +100,7 @@ export class HookSlot {
     this.guest = undefined;
     if (!guest) return;
     try {
-      for (const handle of [guest.handler, guest.hook, guest.parse, guest.stringify]) if (handle.alive) handle.dispose();
+      for (const handle of [guest.handler, guest.hook, guest.parse, guest.stringify, guest.place]) if (handle.alive) handle.dispose();
       guest.context.dispose();
       this.counters.contexts--;
       guest.runtime.dispose();
@@ -191,9 +192,10 @@ export class HookSlot {
     const api = apiResult.value;
     const parse = context.getProp(api, "parse");
     const stringify = context.getProp(api, "stringify");
+    const place = context.getProp(api, "place");
     const makeHook = context.getProp(api, "makeHook");
     api.dispose();
-    owned.push(parse, stringify);
+    owned.push(parse, stringify, place);
 
     const hookResult = guard.enter(() => {
       const names = context.newString(JSON.stringify(this.spec.hostFunctions));
@@ -208,7 +210,7 @@ export class HookSlot {
     });
     if (hookResult.error) {
       const info = this.describe(context, hookResult.error, guard);
-      return fail(failure("handler_invalid", `could not build the hook object: ${info.summary}`));
+      return fail(brokenLimit(info, guard) ?? failure("handler_invalid", `could not build the hook object: ${info.summary}`));
     }
     owned.push(hookResult.value);
 
@@ -216,7 +218,7 @@ export class HookSlot {
     const evaluated = guard.enter(() => context.evalCode(code, filename, { type: "module", strict: true }));
     if (evaluated.error) {
       const info = this.describe(context, evaluated.error, guard);
-      return fail(moduleLoadFailure(info, filename));
+      return fail(brokenLimit(info, guard) ?? moduleLoadFailure(info, filename));
     }
     let namespace = evaluated.value;
     const state = context.getPromiseState(namespace);
@@ -227,7 +229,7 @@ export class HookSlot {
     if (state.type === "rejected") {
       namespace.dispose();
       const info = this.describe(context, state.error, guard);
-      return fail(moduleLoadFailure(info, filename));
+      return fail(brokenLimit(info, guard) ?? moduleLoadFailure(info, filename));
     }
     if (!state.notAPromise) {
       namespace.dispose();
@@ -241,7 +243,7 @@ export class HookSlot {
         failure("handler_invalid", `${filename}: the handler must \`export default function (event, hook) { … }\`; no default export function was found`),
       );
     }
-    return { ok: true, guest: { runtime, context, handler, hook: hookResult.value, parse, stringify } };
+    return { ok: true, guest: { runtime, context, handler, hook: hookResult.value, parse, stringify, place } };
   }
 
   private describe(context: QuickJSContext, errorHandle: QuickJSHandle, guard: InvocationGuard): GuestErrorInfo {
@@ -251,6 +253,12 @@ export class HookSlot {
       errorHandle.dispose();
     }
   }
+}
+
+/** A limit QuickJS reported while the context was set up (a parse "stack overflow" is the stack limit, not a syntax error). */
+function brokenLimit(info: GuestErrorInfo, guard: InvocationGuard): SandboxFailure | undefined {
+  const limit = limitOfGuestError(info);
+  return limit ? limitExceeded(limit, guard.limits) : undefined;
 }
 
 function moduleLoadFailure(info: GuestErrorInfo, filename: string): SandboxFailure {
