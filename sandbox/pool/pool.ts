@@ -5,32 +5,29 @@ import { slotKey } from "../spec.ts";
 import { toHostCallError } from "../host-error.ts";
 import type { ChainOutcome, ChainStep, HandlerSpec, HostCallFn, InvocationOutcome } from "../types.ts";
 import type { FromWorker, WireStep, WorkerProcess } from "../worker/protocol.ts";
+import { hostResultBudget, jsonLength, MEASURED_HOST_RESULT_CHARS, resultTooLarge } from "./host-result.ts";
+import { resolvePoolOptions, type PoolConfig, type PoolOptions } from "./options.ts";
 import { WorkerHandle } from "./worker-handle.ts";
 
-export interface PoolOptions {
-  /** Start one sandbox worker process (provided by the runtime adapter). */
-  readonly spawn: () => WorkerProcess;
-  /** Worker processes; one per core is a good default. */
-  readonly size: number;
-  /** Invocations waiting for a worker beyond this are refused with `sandbox_queue_full`. Default 256. */
-  readonly maxQueue?: number;
-  /** A queued invocation that found no worker within this time is refused. Default 30 000 ms. */
-  readonly queueTimeoutMs?: number;
-  /** After `timeoutMs`, the worker has this long to report before it is killed. Default 250 ms. */
-  readonly killGraceMs?: number;
-  /** A worker that is not ready within this time is killed and replaced. Default 15 000 ms. */
-  readonly startTimeoutMs?: number;
-}
+export type { PoolOptions } from "./options.ts";
 
 export interface PoolStats {
+  /** Workers alive now (starting, idle or busy). */
   readonly size: number;
+  readonly minWorkers: number;
+  readonly maxWorkers: number;
   readonly queued: number;
   readonly workers: readonly { readonly pid: number | undefined; readonly state: string; readonly invocations: number }[];
   /** Workers killed because an invocation overran its timeout (stuck in a long built-in, or stopped). */
   readonly timeoutKills: number;
   /** Workers that exited on their own (crash, abort, OOM kill). */
   readonly crashes: number;
+  /** Workers started to replace ones that died or were killed. */
   readonly respawns: number;
+  /** Workers started beyond minWorkers because work was waiting. */
+  readonly grown: number;
+  /** Surplus workers stopped after idleMs without work. */
+  readonly reaped: number;
   readonly queueRejections: number;
   readonly invocations: number;
 }
@@ -56,6 +53,9 @@ const MAX_START_FAILURES = 3;
  * Runs invocations on worker processes, off the caller's event loop. A worker runs one
  * invocation at a time; an invocation that overruns its wall-clock limit gets its worker
  * killed (SIGKILL works inside WebAssembly, on a stopped process, on anything) and replaced.
+ * The pool keeps `minWorkers` alive, starts more (up to `maxWorkers`) only while every worker
+ * is busy and work waits, and stops the surplus once idle for `idleMs`: each worker is a whole
+ * runtime (~60 MB resident), so an idle daemon should hold few. A new worker warms lazily.
  * The queue is bounded: saturation is an immediate, explicit failure, never a hang.
  */
 export class SandboxPool {
@@ -67,19 +67,14 @@ export class SandboxPool {
   private startFailures = 0;
   private lastStartError = "";
   private readyWaiters: (() => void)[] = [];
-  private counts = { timeoutKills: 0, crashes: 0, respawns: 0, queueRejections: 0, invocations: 0 };
-  private readonly maxQueue: number;
-  private readonly queueTimeoutMs: number;
-  private readonly killGraceMs: number;
-  private readonly startTimeoutMs: number;
+  private counts = { timeoutKills: 0, crashes: 0, respawns: 0, grown: 0, reaped: 0, queueRejections: 0, invocations: 0 };
+  private readonly config: PoolConfig;
+  private reapTimer: ReturnType<typeof setTimeout> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly options: PoolOptions) {
-    if (!Number.isInteger(options.size) || options.size < 1) throw new RangeError(`pool size must be a positive integer, got ${options.size}`);
-    this.maxQueue = options.maxQueue ?? 256;
-    this.queueTimeoutMs = options.queueTimeoutMs ?? 30_000;
-    this.killGraceMs = options.killGraceMs ?? 250;
-    this.startTimeoutMs = options.startTimeoutMs ?? 15_000;
-    for (let i = 0; i < options.size; i++) this.spawn();
+  constructor(options: PoolOptions) {
+    this.config = resolvePoolOptions(options);
+    for (let i = 0; i < this.config.minWorkers; i++) if (!this.spawn()) break;
   }
 
   /** Resolves when every worker is ready (or the pool gave up starting them). */
@@ -104,15 +99,15 @@ export class SandboxPool {
     if (steps.length === 0) return Promise.resolve({ outcomes: [], broken: false });
     if (this.closed) return refuse(failure("sandbox_closed", "the sandbox pool is shut down"));
     if (this.startFailures >= MAX_START_FAILURES && !this.anyAlive()) return refuse(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`));
-    if (this.queue.length >= this.maxQueue) {
+    if (this.queue.length >= this.config.maxQueue) {
       this.counts.queueRejections++;
-      return refuse(failure("sandbox_queue_full", `the sandbox queue is full (${this.maxQueue} invocations waiting for ${this.options.size} workers); retry later`));
+      return refuse(failure("sandbox_queue_full", `the sandbox queue is full (${this.config.maxQueue} invocations waiting for ${this.live()} workers, at most ${this.config.maxWorkers}); retry later`));
     }
     this.counts.invocations += steps.length;
     return new Promise((resolve) => {
       const slots = steps.map((step) => slotKey(step.spec, step.limits.memoryBytes, step.limits.stackBytes));
       const job: Job = { id: ++this.nextId, steps, slots, event, resolve, outcomes: [] };
-      job.queueTimer = setTimeout(() => this.expire(job), this.queueTimeoutMs);
+      job.queueTimer = setTimeout(() => this.expire(job), this.config.queueTimeoutMs);
       this.queue.push(job);
       this.pump();
     });
@@ -128,7 +123,9 @@ export class SandboxPool {
 
   stats(): PoolStats {
     return {
-      size: this.options.size,
+      size: this.live(),
+      minWorkers: this.config.minWorkers,
+      maxWorkers: this.config.maxWorkers,
       queued: this.queue.length,
       workers: [...this.workers].map((w) => ({ pid: w.pid, state: w.state, invocations: w.invocations })),
       ...this.counts,
@@ -146,6 +143,8 @@ export class SandboxPool {
   async close(graceMs = 2000): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.reapTimer);
+    clearTimeout(this.retryTimer);
     for (const job of this.queue.splice(0)) this.finish(job, { outcomes: [rejected(failure("sandbox_closed", "the sandbox pool shut down before this invocation ran"))], broken: true });
     const deadline = Date.now() + graceMs;
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -157,23 +156,25 @@ export class SandboxPool {
     await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 1000))]);
   }
 
-  private spawn(): void {
+  /** Start one worker; false when it could not even be spawned. */
+  private spawn(): boolean {
     let process: WorkerProcess;
     try {
-      process = this.options.spawn();
+      process = this.config.spawn();
     } catch (error) {
       this.startFailed(`spawn failed: ${error instanceof Error ? error.message : String(error)}`);
-      return;
+      return false;
     }
     const worker = new WorkerHandle(process, (w, message) => this.onMessage(w, message));
     this.workers.add(worker);
     const startTimer = setTimeout(() => {
       if (worker.state === "starting") worker.kill("start");
-    }, this.startTimeoutMs);
+    }, this.config.startTimeoutMs);
     process.onExit((exit) => {
       clearTimeout(startTimer);
       this.onExit(worker, exit);
     });
+    return true;
   }
 
   private onMessage(worker: WorkerHandle, message: FromWorker): void {
@@ -181,6 +182,7 @@ export class SandboxPool {
       case "ready":
         if (worker.state !== "starting") return;
         worker.state = "idle";
+        worker.idleSince = performance.now();
         this.startFailures = 0;
         this.notifyReady();
         this.pump();
@@ -209,6 +211,7 @@ export class SandboxPool {
         const job = this.running.get(message.id);
         if (!job || job.worker !== worker) return;
         worker.state = "idle";
+        worker.idleSince = performance.now();
         this.finish(job, { outcomes: job.outcomes, broken: false });
         this.pump();
         return;
@@ -230,7 +233,19 @@ export class SandboxPool {
     }
     result.then(
       (value) => {
-        if (!signal.aborted) worker.send({ t: "host", id: message.id, call: message.call, ok: true, value });
+        if (signal.aborted) return;
+        // Measured before anything is serialized: an oversized result fails this call (the guest
+        // can catch it) instead of flooding the worker's pipe until the wall clock kills it.
+        let chars: number;
+        try {
+          chars = jsonLength(value, MEASURED_HOST_RESULT_CHARS);
+        } catch (error) {
+          return worker.send({ t: "host", id: message.id, call: message.call, ok: false, error: toHostCallError(error) });
+        }
+        if (chars > hostResultBudget(step.limits)) {
+          return worker.send({ t: "host", id: message.id, call: message.call, ok: false, error: resultTooLarge(message.name, chars, step.limits) });
+        }
+        worker.send({ t: "host", id: message.id, call: message.call, ok: true, value });
       },
       (error: unknown) => {
         if (!signal.aborted) worker.send({ t: "host", id: message.id, call: message.call, ok: false, error: toHostCallError(error) });
@@ -256,20 +271,27 @@ export class SandboxPool {
       }
     }
     if (worker.killedFor === "timeout") this.counts.timeoutKills++;
-    else if (worker.killedFor !== "close") this.counts.crashes++;
+    else if (worker.killedFor !== "close" && worker.killedFor !== "idle") this.counts.crashes++;
     if (wasStarting) {
       const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
-      this.startFailed(worker.killedFor === "start" ? `no ready signal within ${this.startTimeoutMs} ms` : tail || `exited (${exit.code ?? exit.signal})`);
+      this.startFailed(worker.killedFor === "start" ? `no ready signal within ${this.config.startTimeoutMs} ms` : tail || `exited (${exit.code ?? exit.signal})`);
     }
-    if (this.closed) return;
-    this.counts.respawns++;
+    if (this.closed || worker.killedFor === "idle") return;
     if (this.startFailures >= MAX_START_FAILURES) {
-      // Crash loop: fail what waits (with the reason) and retry slowly.
+      // Crash loop: fail what waits (with the reason) and retry slowly, one worker at a time.
       for (const job of this.queue.splice(0)) this.finish(job, { outcomes: [rejected(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`))], broken: true });
-      setTimeout(() => !this.closed && this.spawn(), Math.min(30_000, 500 * 2 ** (this.startFailures - MAX_START_FAILURES)));
-    } else {
-      this.spawn();
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(
+        () => {
+          if (!this.closed && this.live() < this.config.maxWorkers && this.spawn()) this.counts.respawns++;
+        },
+        Math.min(30_000, 500 * 2 ** (this.startFailures - MAX_START_FAILURES)),
+      );
+      return;
     }
+    // Replace it: up to minWorkers at once, beyond that only if work is waiting.
+    while (this.live() < this.config.minWorkers && this.spawn()) this.counts.respawns++;
+    this.pump();
   }
 
   private startFailed(reason: string): void {
@@ -281,7 +303,7 @@ export class SandboxPool {
   private pump(): void {
     while (this.queue.length > 0) {
       const idle = [...this.workers].filter((w) => w.state === "idle");
-      if (idle.length === 0) return;
+      if (idle.length === 0) break;
       const job = this.queue.shift() as Job;
       const warmth = (w: WorkerHandle): number => job.slots.filter((slot) => w.warmSlots.has(slot)).length;
       const worker = idle.reduce((best, w) => (warmth(w) > warmth(best) || (warmth(w) === warmth(best) && w.warmSlots.size < best.warmSlots.size) ? w : best));
@@ -294,12 +316,51 @@ export class SandboxPool {
       this.armKillTimer(worker, job, (job.steps[0] as ChainStep).limits);
       this.sendChain(worker, job);
     }
+    this.grow();
+    this.scheduleReap();
+  }
+
+  /** Work waits and no worker is free: start one per waiting job (counting those starting), up to maxWorkers. */
+  private grow(): void {
+    if (this.closed || this.startFailures >= MAX_START_FAILURES) return;
+    let starting = [...this.workers].filter((w) => w.state === "starting").length;
+    while (this.queue.length > starting && this.live() < this.config.maxWorkers && this.spawn()) {
+      starting++;
+      this.counts.grown++;
+    }
+  }
+
+  /** Arm one timer for the surplus worker that has been idle longest. */
+  private scheduleReap(): void {
+    if (this.closed || this.reapTimer !== undefined || this.live() <= this.config.minWorkers) return;
+    const idleSince = [...this.workers].filter((w) => w.state === "idle").map((w) => w.idleSince);
+    if (idleSince.length === 0) return;
+    const dueMs = Math.max(0, Math.min(...idleSince) + this.config.idleMs - performance.now());
+    this.reapTimer = setTimeout(() => {
+      this.reapTimer = undefined;
+      this.reap();
+    }, dueMs);
+    // A pending reap must not keep the process alive (runtimes without unref ignore this).
+    (this.reapTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Stop the workers idle for idleMs, longest idle first, down to minWorkers; the warmest stay. */
+  private reap(): void {
+    const now = performance.now();
+    const idle = [...this.workers].filter((w) => w.state === "idle").sort((a, b) => a.idleSince - b.idleSince);
+    for (const worker of idle) {
+      if (this.live() <= this.config.minWorkers || now - worker.idleSince < this.config.idleMs) break;
+      worker.state = "stopping";
+      worker.kill("idle");
+      this.counts.reaped++;
+    }
+    this.scheduleReap();
   }
 
   /** The current step has its timeout, plus a grace to report, before its worker is killed. */
   private armKillTimer(worker: WorkerHandle, job: Job, limits: SandboxLimits): void {
     clearTimeout(job.killTimer);
-    job.killTimer = setTimeout(() => worker.kill("timeout"), limits.timeoutMs + this.killGraceMs);
+    job.killTimer = setTimeout(() => worker.kill("timeout"), limits.timeoutMs + this.config.killGraceMs);
   }
 
   private sendChain(worker: WorkerHandle, job: Job): void {
@@ -318,7 +379,7 @@ export class SandboxPool {
     this.queue.splice(index, 1);
     this.counts.queueRejections++;
     this.finish(job, {
-      outcomes: [rejected(failure("sandbox_queue_full", `no sandbox worker became free within ${this.queueTimeoutMs} ms (${this.options.size} workers, all busy)`))],
+      outcomes: [rejected(failure("sandbox_queue_full", `no sandbox worker became free within ${this.config.queueTimeoutMs} ms (${this.live()} workers, all busy; at most ${this.config.maxWorkers})`))],
       broken: true,
     });
   }
@@ -333,6 +394,13 @@ export class SandboxPool {
 
   private anyAlive(): boolean {
     return [...this.workers].some((w) => w.state !== "dead");
+  }
+
+  /** Workers that count toward maxWorkers: all but the dead and the surplus being stopped. */
+  private live(): number {
+    let n = 0;
+    for (const w of this.workers) if (w.state !== "dead" && w.state !== "stopping") n++;
+    return n;
   }
 
   private allSettledStarting(): boolean {

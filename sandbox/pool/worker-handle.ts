@@ -1,7 +1,11 @@
 import type { EngineStats } from "../engine/engine.ts";
 import type { FromWorker, ToWorker, WorkerProcess } from "../worker/protocol.ts";
 
-export type WorkerState = "starting" | "idle" | "busy" | "dead";
+/** "stopping": killed by the pool as surplus (idle too long), not yet exited. */
+export type WorkerState = "starting" | "idle" | "busy" | "stopping" | "dead";
+
+/** Why the pool killed a worker. */
+export type KillReason = "timeout" | "close" | "start" | "idle";
 
 /**
  * The parent's view of one worker process: its state, what it has loaded (for routing and to
@@ -10,12 +14,14 @@ export type WorkerState = "starting" | "idle" | "busy" | "dead";
 export class WorkerHandle {
   state: WorkerState = "starting";
   invocations = 0;
+  /** When the worker last became idle (performance.now()), for reaping surplus workers. */
+  idleSince = 0;
   /** Slot keys this worker has run: a hint for routing a hook to a worker that has it warm. */
   readonly warmSlots = new Set<string>();
   /** Code hashes already sent to this worker. */
   readonly knownCode = new Set<string>();
   /** Why the pool killed this worker, if it did. */
-  killedFor: "timeout" | "close" | "start" | undefined;
+  killedFor: KillReason | undefined;
   private readonly statsWaiters = new Map<number, (stats: EngineStats) => void>();
   private nextStatsId = 0;
 
@@ -52,7 +58,7 @@ export class WorkerHandle {
     }
   }
 
-  kill(reason: "timeout" | "close" | "start"): void {
+  kill(reason: KillReason): void {
     this.killedFor ??= reason;
     this.process.kill();
   }

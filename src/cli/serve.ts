@@ -16,7 +16,7 @@ export function registerServe(program: Command, ctx: CliContext, setExit: (code:
     .option("--listen <host:port>", "also listen on loopback TCP (for Claude Code http hooks); requests need the bearer token")
     .option("--token-file <file>", "the bearer token for --listen (created, 0600, when missing); default: <data dir>/http-token")
     .option("--data-dir <dir>", "audit log and hook stores; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox")
-    .addOption(new Option("--workers <n>", "sandbox worker processes (default: one per core)").argParser((v) => Number(v)))
+    .option("--workers <n|min-max>", "sandbox worker processes: n, all started at once, or min-max, more started while all are busy and stopped after 30 s idle (default: 1-<cores>)")
     .addOption(new Option("--body-limit-kb <n>", "largest accepted request body").default(1024).argParser((v) => Number(v)))
     .addHelpText(
       "after",
@@ -28,11 +28,10 @@ Examples:
 SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flush the audit log, remove the socket.`,
     );
   addHookOptions(command).action(
-    async (options: { hooks?: string[]; config?: string; socket?: string; listen?: string; tokenFile?: string; dataDir?: string; workers?: number; bodyLimitKb: number }) => {
+    async (options: { hooks?: string[]; config?: string; socket?: string; listen?: string; tokenFile?: string; dataDir?: string; workers?: string; bodyLimitKb: number }) => {
       const host = ctx.host;
       const locations = locationsFrom(ctx, options);
-      const workers = options.workers ?? host.cpuCount();
-      if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new HookboxError("usage", `--workers must be 1–256, got ${String(options.workers)}`);
+      const workers = parseWorkers(options.workers, host.cpuCount());
       if (!Number.isInteger(options.bodyLimitKb) || options.bodyLimitKb < 1 || options.bodyLimitKb > 64 * 1024) throw new HookboxError("usage", "--body-limit-kb must be 1–65536");
       let tcp: { hostname: string; port: number; token: string } | undefined;
       if (options.listen) {
@@ -63,6 +62,16 @@ SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flu
       setExit(EXIT.ok);
     },
   );
+}
+
+/** `--workers 4` (fixed) or `--workers 1-4` (grows on demand); the default is 1 up to one per core. */
+function parseWorkers(text: string | undefined, cores: number): { min: number; max: number } {
+  if (text === undefined) return { min: 1, max: Math.max(1, Math.min(256, cores)) };
+  const match = /^(\d+)(?:-(\d+))?$/.exec(text.trim());
+  const min = Number(match?.[1]);
+  const max = Number(match?.[2] ?? match?.[1]);
+  if (!match || max < 1 || max > 256 || min > max) throw new HookboxError("usage", `--workers must be n or min-max with 0 ≤ min ≤ max and 1 ≤ max ≤ 256, got ${text}`);
+  return { min, max };
 }
 
 /** Read the token file, or create it (0600) with a fresh random token. */

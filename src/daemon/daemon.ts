@@ -23,7 +23,8 @@ export interface DaemonOptions {
   readonly host: RuntimeHost;
   readonly locations: Locations;
   readonly version: string;
-  readonly workers: number;
+  /** Sandbox workers kept alive at least, and at most (more are started while all are busy). */
+  readonly workers: { readonly min: number; readonly max: number };
   readonly bodyLimitBytes: number;
   readonly capabilities: CapabilityHost;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
@@ -56,7 +57,7 @@ export class Daemon {
     };
     const registry = await openRegistry(host, locations, options.capabilities, options.embedded, onReload);
     for (const d of registry.current().diagnostics) log(formatDiagnostic(d));
-    const pool = new SandboxPool({ spawn: () => host.sandbox.spawnWorker(), size: options.workers });
+    const pool = new SandboxPool({ spawn: () => host.sandbox.spawnWorker(), minWorkers: options.workers.min, maxWorkers: options.workers.max });
     const operator = registry.current().operator;
     let audit: AuditSink | undefined;
     const listeners: Listener[] = [];
@@ -102,7 +103,7 @@ export class Daemon {
         () => void registry.reload(),
       );
       const snapshot = registry.current();
-      log(`serving ${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${options.workers} sandbox workers); audit log ${sink.stats().path}`);
+      log(`serving ${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${options.workers.min === options.workers.max ? options.workers.max : `${options.workers.min}-${options.workers.max}`} sandbox workers); audit log ${sink.stats().path}`);
       return new Daemon(options, registry, pool, audit, approvals, listeners, watcher);
     } catch (error) {
       for (const listener of listeners) await listener.close(0);

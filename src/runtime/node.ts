@@ -8,6 +8,7 @@ import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
 import type { CapabilityIO } from "./capability-io.ts";
 import { lazyAsyncMethods } from "./lazy.ts";
+import { watchParentFromThread } from "./parent-death.ts";
 import type { FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
@@ -60,7 +61,9 @@ export function childWorker(command: string, args: readonly string[]): WorkerPro
   };
 }
 
-export function stdioWorkerIO(): WorkerIO {
+/** Inside a worker: the parent's pipe, once the worker is bound to die with its parent. */
+export function stdioWorkerIO(dieWithParent: () => void = () => watchParentFromThread()): WorkerIO {
+  dieWithParent();
   // Only protocol lines may reach stdout: anything else printed in the worker goes to stderr.
   console.log = console.error;
   console.info = console.error;
@@ -98,7 +101,7 @@ export const nodeSandboxHost: SandboxHost = {
     const { command, args } = workerCommand();
     return childWorker(command, args);
   },
-  workerIO: stdioWorkerIO,
+  workerIO: () => stdioWorkerIO(),
   rssBytes: procRss,
 };
 
