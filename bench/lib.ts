@@ -9,6 +9,9 @@ export interface Contender {
   readonly name: string;
   /** One measured operation. */
   readonly run: () => Promise<unknown> | unknown;
+  /** Operations per round for this contender (slow ones, like process spawns, take fewer). */
+  readonly perRound?: number;
+  readonly warmup?: number;
 }
 
 export interface Summary {
@@ -29,23 +32,33 @@ export async function sideBySide(contenders: readonly Contender[], options: { ro
   const rounds = options.rounds ?? 10;
   const perRound = options.perRound ?? 200;
   const warmup = options.warmup ?? 200;
-  for (const contender of contenders) for (let i = 0; i < warmup; i++) await contender.run();
+  for (const contender of contenders) for (let i = 0; i < (contender.warmup ?? warmup); i++) await contender.run();
   const samples = contenders.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
     for (const [index, contender] of contenders.entries()) {
       const bucket = samples[index] as number[];
-      for (let i = 0; i < perRound; i++) {
+      for (let i = 0; i < (contender.perRound ?? perRound); i++) {
         const started = performance.now();
         await contender.run();
         bucket.push((performance.now() - started) * 1000);
       }
     }
   }
-  return contenders.map((contender, index) => {
-    const sorted = [...(samples[index] as number[])].sort((a, b) => a - b);
-    const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
-    return { name: contender.name, samples: sorted.length, p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), meanUs: mean };
-  });
+  return contenders.map((contender, index) => summarize(contender.name, samples[index] as number[]));
+}
+
+/** p50/p99/mean of samples in µs. */
+export function summarize(name: string, samplesUs: readonly number[]): Summary {
+  const sorted = [...samplesUs].sort((a, b) => a - b);
+  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
+  return { name, samples: sorted.length, p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), meanUs: mean };
+}
+
+/** BENCH_QUICK=1: suites shorten their runs (smoke tests; the numbers mean nothing). */
+export const QUICK = process.env.BENCH_QUICK === "1";
+
+export function verdict(ok: boolean): string {
+  return ok ? "met" : "**missed**";
 }
 
 export function fmtUs(us: number): string {
@@ -83,8 +96,9 @@ machine named in its section: ratios are the result, absolute times drift betwee
 and runs. Reproduce with \`npm run bench\` (all suites) or \`npm run bench -- <suite>\`.
 `;
 
-/** Replace (or append) one suite's section of BENCHMARKS.md, leaving the others as they are. */
+/** Replace (or append) one suite's section of BENCHMARKS.md, leaving the others as they are (not with BENCH_NO_WRITE=1 or BENCH_QUICK=1). */
 export function writeSection(suite: string, markdown: string): void {
+  if (process.env.BENCH_NO_WRITE === "1" || QUICK) return; // smoke runs never touch BENCHMARKS.md
   const start = `<!-- bench:${suite} -->`;
   const end = `<!-- /bench:${suite} -->`;
   const block = `${start}\n${markdown.trim()}\n${end}`;

@@ -4,6 +4,10 @@ import { writeSection } from "./lib.ts";
 const SUITES: Record<string, () => Promise<{ run: () => Promise<string> }>> = {
   sandbox: () => import("./suites/sandbox.ts"),
   dispatch: () => import("./suites/dispatch.ts"),
+  latency: () => import("./suites/latency.ts"),
+  throughput: () => import("./suites/throughput.ts"),
+  emit: () => import("./suites/emit.ts"),
+  memory: () => import("./suites/memory.ts"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
