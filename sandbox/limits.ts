@@ -64,6 +64,15 @@ export const MIN_LIMITS: SandboxLimits = Object.freeze({
 /** Handler source larger than this is refused before transpiling (parse bombs). */
 export const MAX_SOURCE_BYTES = 1 * MiB;
 
+/**
+ * The largest host result (JSON text) the engine copies into a guest: a sixth of its memory
+ * limit, because the JSON is copied into the guest's heap and parsed there, so it must fit
+ * several times over. The pool checks the same budget before a result reaches the worker.
+ */
+export function hostResultMemoryBudget(limits: Pick<SandboxLimits, "memoryBytes">): number {
+  return Math.floor(limits.memoryBytes / 6);
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes >= MiB && bytes % MiB === 0) return `${bytes / MiB} MiB`;
   if (bytes >= MiB) return `${(bytes / MiB).toFixed(1)} MiB`;

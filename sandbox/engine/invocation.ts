@@ -1,6 +1,6 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 import { failure, limitExceeded, type LimitName, type SandboxFailure } from "../failure.ts";
-import { formatBytes, type SandboxLimits } from "../limits.ts";
+import { formatBytes, hostResultMemoryBudget, type SandboxLimits } from "../limits.ts";
 import { toHostCallError } from "../host-error.ts";
 import type { HostCallFn, InvocationOutcome, LogEntry } from "../types.ts";
 import { InvocationGuard } from "./guard.ts";
@@ -116,7 +116,7 @@ class ActiveInvocation implements GuestBridge {
     const json = value === undefined ? undefined : JSON.stringify(value);
     if (json === undefined) return deferred.resolve();
     // A string bigger than the guest's heap cannot be copied in safely: refuse it instead.
-    if (json.length * 3 > this.limits.memoryBytes / 2) {
+    if (json.length > hostResultMemoryBudget(this.limits)) {
       return this.rejectWith(context, deferred, {
         name: "HookboxError",
         message: `host result of ${formatBytes(json.length)} is too large for this hook's memory limit (${formatBytes(this.limits.memoryBytes)})`,

@@ -1,18 +1,17 @@
-import { formatBytes, MiB, type SandboxLimits } from "../limits.ts";
+import { formatBytes, hostResultMemoryBudget, MiB, type SandboxLimits } from "../limits.ts";
 import type { HostCallError } from "../types.ts";
 
 /** No host result larger than this travels to a worker, whatever the hook's memory limit. */
 export const MAX_HOST_RESULT_CHARS = 64 * MiB;
 
 /**
- * The largest host result (as JSON text) a hook can take: a sixth of its memory limit — the
- * engine copies the JSON into the guest's heap and parses it there, so it must fit several
- * times over (the engine itself refuses above `memoryBytes / 6` too) — and never above
- * MAX_HOST_RESULT_CHARS. Checked in the parent, before the result is serialized onto the
- * worker's pipe: a 16 MiB file of NUL bytes is 96 MiB of JSON.
+ * The largest host result (as JSON text) a hook can take: the engine's budget
+ * (hostResultMemoryBudget), and never above MAX_HOST_RESULT_CHARS. Checked in the parent,
+ * before the result is serialized onto the worker's pipe: a 16 MiB file of NUL bytes is 96 MiB
+ * of JSON.
  */
 export function hostResultBudget(limits: SandboxLimits): number {
-  return Math.min(Math.floor(limits.memoryBytes / 6), MAX_HOST_RESULT_CHARS);
+  return Math.min(hostResultMemoryBudget(limits), MAX_HOST_RESULT_CHARS);
 }
 
 /** Results are measured up to this size, so the error can name it; beyond it, "more than". */

@@ -1,20 +1,15 @@
+import { GEMINI_EVENT_NAMES } from "../protocols/gemini-cli.ts";
 import { emitCommand, runsHookboxEmit } from "./command.ts";
 import { hooksSection, isJsonObject, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
 import { joinPath } from "./paths.ts";
 import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents } from "./plan.ts";
 import type { InstallOptions, InstallPlanner } from "./types.ts";
 
-/** Gemini CLI's names for the events Hookbox decodes (research §2.3); the per-model-chunk events are left out: AfterModel fires once per streamed chunk (real-clients.md). */
-const EVENTS: AgentEvents = {
-  BeforeTool: "PreToolUse",
-  AfterTool: "PostToolUse",
-  BeforeAgent: "UserPromptSubmit",
-  AfterAgent: "Stop",
-  SessionStart: "SessionStart",
-  SessionEnd: "SessionEnd",
-  PreCompress: "PreCompact",
-  Notification: "Notification",
-};
+/**
+ * The Gemini CLI events Hookbox decodes to a native event (research §2.3). The model-level ones
+ * (gemini.*) are left out: AfterModel fires once per streamed chunk (real-clients.md).
+ */
+const EVENTS: AgentEvents = Object.fromEntries(Object.entries(GEMINI_EVENT_NAMES).filter(([, native]) => !native.startsWith("gemini.")));
 
 /** One name for all of Hookbox's handlers: `/hooks disable hookbox` turns Hookbox off in one go (research §2.1). */
 const HANDLER_NAME = "hookbox";

@@ -9,8 +9,8 @@ import { exitTwo, jsonOrNothing } from "./shared/output.ts";
 import type { Payload } from "./shared/payload.ts";
 import { GEMINI_TOOLS } from "./shared/tool-names.ts";
 
-/** Research §2.3 and `gemini hooks migrate --from-claude` (§2.1); the model-level events have no native counterpart. */
-const EVENTS = eventTable({
+/** Gemini CLI's event names → native (research §2.3 and `gemini hooks migrate --from-claude`, §2.1); the model-level events have no native counterpart. */
+export const GEMINI_EVENT_NAMES: Readonly<Record<string, string>> = {
   BeforeTool: "PreToolUse",
   AfterTool: "PostToolUse",
   BeforeAgent: "UserPromptSubmit",
@@ -22,7 +22,9 @@ const EVENTS = eventTable({
   BeforeModel: "gemini.before_model",
   AfterModel: "gemini.after_model",
   BeforeToolSelection: "gemini.before_tool_selection",
-});
+};
+
+const EVENTS = eventTable(GEMINI_EVENT_NAMES);
 
 const GEMINI_ONLY_EVENTS: ReadonlySet<string> = new Set(["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress"]);
 const SHARED_EVENTS: ReadonlySet<string> = new Set(["SessionStart", "SessionEnd", "Notification"]);
