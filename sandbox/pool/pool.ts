@@ -40,14 +40,24 @@ interface Job {
   readonly event: unknown;
   readonly resolve: (outcome: ChainOutcome) => void;
   readonly outcomes: InvocationOutcome[];
+  /** Armed only while the job waits in the queue. */
   queueTimer?: ReturnType<typeof setTimeout>;
-  killTimer?: ReturnType<typeof setTimeout>;
   /** Created on a step's first host call, aborted when that step ends. */
   abort?: AbortController;
-  worker?: WorkerHandle;
+  worker?: Worker;
 }
 
+type Worker = WorkerHandle<Job>;
+
 const MAX_START_FAILURES = 3;
+
+/**
+ * Chains a busy worker may hold beyond the one it runs, once every worker the pool may have is
+ * started: the worker starts the next one the moment it ends the last, instead of idling for a
+ * round trip through the daemon's event loop. The cost: that chain waits behind the running one
+ * even if another worker frees up first.
+ */
+const PREFETCH = 1;
 
 /**
  * Runs invocations on worker processes, off the caller's event loop. A worker runs one
@@ -59,7 +69,7 @@ const MAX_START_FAILURES = 3;
  * The queue is bounded: saturation is an immediate, explicit failure, never a hang.
  */
 export class SandboxPool {
-  private readonly workers = new Set<WorkerHandle>();
+  private readonly workers = new Set<Worker>();
   private readonly queue: Job[] = [];
   private readonly running = new Map<number, Job>();
   private nextId = 0;
@@ -99,7 +109,7 @@ export class SandboxPool {
     if (steps.length === 0) return Promise.resolve({ outcomes: [], broken: false });
     if (this.closed) return refuse(failure("sandbox_closed", "the sandbox pool is shut down"));
     if (this.startFailures >= MAX_START_FAILURES && !this.anyAlive()) return refuse(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`));
-    if (this.queue.length >= this.config.maxQueue) {
+    if (this.waiting() >= this.config.maxQueue) {
       this.counts.queueRejections++;
       return refuse(failure("sandbox_queue_full", `the sandbox queue is full (${this.config.maxQueue} invocations waiting for ${this.live()} workers, at most ${this.config.maxWorkers}); retry later`));
     }
@@ -107,9 +117,9 @@ export class SandboxPool {
     return new Promise((resolve) => {
       const slots = steps.map((step) => slotKey(step.spec, step.limits.memoryBytes, step.limits.stackBytes));
       const job: Job = { id: ++this.nextId, steps, slots, event, resolve, outcomes: [] };
-      job.queueTimer = setTimeout(() => this.expire(job), this.config.queueTimeoutMs);
       this.queue.push(job);
       this.pump();
+      if (!job.worker) this.armQueueTimer(job);
     });
   }
 
@@ -126,7 +136,7 @@ export class SandboxPool {
       size: this.live(),
       minWorkers: this.config.minWorkers,
       maxWorkers: this.config.maxWorkers,
-      queued: this.queue.length,
+      queued: this.waiting(),
       workers: [...this.workers].map((w) => ({ pid: w.pid, state: w.state, invocations: w.invocations })),
       ...this.counts,
     };
@@ -165,7 +175,7 @@ export class SandboxPool {
       this.startFailed(`spawn failed: ${error instanceof Error ? error.message : String(error)}`);
       return false;
     }
-    const worker = new WorkerHandle(process, (w, message) => this.onMessage(w, message));
+    const worker: Worker = new WorkerHandle<Job>(process, (w, message) => this.onMessage(w, message));
     this.workers.add(worker);
     const startTimer = setTimeout(() => {
       if (worker.state === "starting") worker.kill("start");
@@ -177,7 +187,7 @@ export class SandboxPool {
     return true;
   }
 
-  private onMessage(worker: WorkerHandle, message: FromWorker): void {
+  private onMessage(worker: Worker, message: FromWorker): void {
     switch (message.t) {
       case "ready":
         if (worker.state !== "starting") return;
@@ -193,25 +203,30 @@ export class SandboxPool {
       case "need-code": {
         const job = this.running.get(message.id);
         if (!job || job.worker !== worker) return;
-        for (const step of job.steps) worker.knownCode.delete(step.spec.handler.codeHash);
+        // The worker dropped this chain and goes on with the next it holds: resend it, in full, last.
+        const wasFirst = worker.jobs[0] === job;
+        worker.jobs.splice(worker.jobs.indexOf(job), 1);
+        worker.jobs.push(job);
+        for (const step of job.steps) {
+          worker.knownSpecs.delete(step.spec.key);
+          worker.knownCode.delete(step.spec.handler.codeHash);
+        }
+        if (wasFirst) this.armKillTimer(worker, ((worker.jobs[0] as Job).steps[0] as ChainStep).limits);
         this.sendChain(worker, job);
         return;
       }
       case "step": {
         const job = this.running.get(message.id);
-        if (!job || job.worker !== worker || message.index !== job.outcomes.length) return;
-        job.outcomes.push(message.outcome);
-        job.abort?.abort();
-        job.abort = undefined;
+        if (!job || worker.jobs[0] !== job || message.index !== job.outcomes.length) return;
+        this.stepDone(job, message.outcome);
         const next = job.steps[job.outcomes.length];
-        if (next) this.armKillTimer(worker, job, next.limits);
+        if (next) this.armKillTimer(worker, next.limits);
         return;
       }
       case "done": {
         const job = this.running.get(message.id);
-        if (!job || job.worker !== worker) return;
-        worker.state = "idle";
-        worker.idleSince = performance.now();
+        if (!job || worker.jobs[0] !== job) return;
+        this.stepDone(job, message.outcome);
         this.finish(job, { outcomes: job.outcomes, broken: false });
         this.pump();
         return;
@@ -219,10 +234,16 @@ export class SandboxPool {
     }
   }
 
-  private hostCall(worker: WorkerHandle, message: Extract<FromWorker, { t: "call" }>): void {
+  private stepDone(job: Job, outcome: InvocationOutcome): void {
+    job.outcomes.push(outcome);
+    job.abort?.abort();
+    job.abort = undefined;
+  }
+
+  private hostCall(worker: Worker, message: Extract<FromWorker, { t: "call" }>): void {
     const job = this.running.get(message.id);
     const step = job?.steps[message.step];
-    if (!job || !step || job.worker !== worker || message.step !== job.outcomes.length) return;
+    if (!job || !step || worker.jobs[0] !== job || message.step !== job.outcomes.length) return;
     job.abort ??= new AbortController();
     const signal = job.abort.signal;
     let result: Promise<unknown>;
@@ -253,12 +274,13 @@ export class SandboxPool {
     );
   }
 
-  private onExit(worker: WorkerHandle, exit: { code: number | null; signal: string | null }): void {
+  private onExit(worker: Worker, exit: { code: number | null; signal: string | null }): void {
     const wasStarting = worker.state === "starting";
     worker.state = "dead";
+    clearTimeout(worker.killTimer);
     this.workers.delete(worker);
-    for (const job of this.running.values()) {
-      if (job.worker !== worker) continue;
+    const [job, ...notStarted] = worker.jobs.splice(0);
+    if (job) {
       const step = job.steps[job.outcomes.length];
       if (!step) {
         this.finish(job, { outcomes: job.outcomes, broken: false });
@@ -269,6 +291,13 @@ export class SandboxPool {
         const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
         this.finish(job, { outcomes: [...job.outcomes, rejected(failure("sandbox_crashed", `the sandbox worker died (${how})${tail ? `: ${tail}` : ""}`))], broken: true });
       }
+    }
+    // Chains the worker held but had not started go back to the head of the queue, in order.
+    for (const waiting of notStarted.reverse()) {
+      this.running.delete(waiting.id);
+      waiting.worker = undefined;
+      this.queue.unshift(waiting);
+      this.armQueueTimer(waiting);
     }
     if (worker.killedFor === "timeout") this.counts.timeoutKills++;
     else if (worker.killedFor !== "close" && worker.killedFor !== "idle") this.counts.crashes++;
@@ -302,22 +331,53 @@ export class SandboxPool {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      const idle = [...this.workers].filter((w) => w.state === "idle");
-      if (idle.length === 0) break;
-      const job = this.queue.shift() as Job;
-      const warmth = (w: WorkerHandle): number => job.slots.filter((slot) => w.warmSlots.has(slot)).length;
-      const worker = idle.reduce((best, w) => (warmth(w) > warmth(best) || (warmth(w) === warmth(best) && w.warmSlots.size < best.warmSlots.size) ? w : best));
+      const job = this.queue[0] as Job;
+      const worker = this.pickWorker(job);
+      if (!worker) break;
+      this.queue.shift();
       clearTimeout(job.queueTimer);
+      job.queueTimer = undefined;
       job.worker = worker;
+      worker.jobs.push(job);
       worker.state = "busy";
       worker.invocations++;
       for (const slot of job.slots) worker.warmSlots.add(slot);
       this.running.set(job.id, job);
-      this.armKillTimer(worker, job, (job.steps[0] as ChainStep).limits);
+      if (worker.jobs.length === 1) this.armKillTimer(worker, (job.steps[0] as ChainStep).limits);
       this.sendChain(worker, job);
     }
     this.grow();
     this.scheduleReap();
+  }
+
+  /**
+   * An idle worker, preferring one that has the job's slots warm (then the one with the fewest
+   * warm slots); when none is idle and the pool cannot grow, a busy one with room (PREFETCH).
+   */
+  private pickWorker(job: Job): Worker | undefined {
+    const warmth = (w: Worker): number => {
+      let n = 0;
+      for (const slot of job.slots) if (w.warmSlots.has(slot)) n++;
+      return n;
+    };
+    let best: Worker | undefined;
+    let bestWarmth = -1;
+    let starting = false;
+    for (const w of this.workers) {
+      if (w.state === "starting") starting = true;
+      if (w.state !== "idle") continue;
+      const h = warmth(w);
+      if (!best || h > bestWarmth || (h === bestWarmth && w.warmSlots.size < best.warmSlots.size)) {
+        best = w;
+        bestWarmth = h;
+      }
+    }
+    if (best || starting || this.live() < this.config.maxWorkers) return best;
+    for (const w of this.workers) {
+      if (w.state !== "busy" || w.jobs.length > PREFETCH) continue;
+      if (!best || w.jobs.length < best.jobs.length || (w.jobs.length === best.jobs.length && warmth(w) > warmth(best))) best = w;
+    }
+    return best;
   }
 
   /** Work waits and no worker is free: start one per waiting job (counting those starting), up to maxWorkers. */
@@ -357,18 +417,25 @@ export class SandboxPool {
     this.scheduleReap();
   }
 
-  /** The current step has its timeout, plus a grace to report, before its worker is killed. */
-  private armKillTimer(worker: WorkerHandle, job: Job, limits: SandboxLimits): void {
-    clearTimeout(job.killTimer);
-    job.killTimer = setTimeout(() => worker.kill("timeout"), limits.timeoutMs + this.config.killGraceMs);
+  /** The running step has its timeout, plus a grace to report, before its worker is killed. */
+  private armKillTimer(worker: Worker, limits: SandboxLimits): void {
+    clearTimeout(worker.killTimer);
+    worker.killTimer = setTimeout(() => worker.kill("timeout"), limits.timeoutMs + this.config.killGraceMs);
   }
 
-  private sendChain(worker: WorkerHandle, job: Job): void {
+  private armQueueTimer(job: Job): void {
+    job.queueTimer ??= setTimeout(() => this.expire(job), this.config.queueTimeoutMs);
+  }
+
+  /** Specs travel once per worker (then by key), code once per worker (then by hash). */
+  private sendChain(worker: Worker, job: Job): void {
     const steps: WireStep[] = job.steps.map(({ spec, limits, tag }) => {
+      if (worker.knownSpecs.has(spec.key)) return { key: spec.key, limits, tag };
+      worker.knownSpecs.add(spec.key);
       const { handler } = spec;
       const first = !worker.knownCode.has(handler.codeHash);
       worker.knownCode.add(handler.codeHash);
-      return { spec: { ...spec, handler: first ? handler : { filename: handler.filename, codeHash: handler.codeHash } }, limits, tag };
+      return { key: spec.key, spec: { ...spec, handler: first ? handler : { filename: handler.filename, codeHash: handler.codeHash } }, limits, tag };
     });
     worker.send({ t: "chain", id: job.id, steps, event: job.event });
   }
@@ -384,12 +451,31 @@ export class SandboxPool {
     });
   }
 
+  /** Resolve a job; if a worker held it, the worker moves on to its next chain (or goes idle). */
   private finish(job: Job, outcome: ChainOutcome): void {
     clearTimeout(job.queueTimer);
-    clearTimeout(job.killTimer);
     job.abort?.abort();
     this.running.delete(job.id);
+    const worker = job.worker;
+    const index = worker ? worker.jobs.indexOf(job) : -1;
+    if (worker && index >= 0) {
+      worker.jobs.splice(index, 1);
+      const next = worker.jobs[0];
+      if (index === 0) clearTimeout(worker.killTimer);
+      if (next && index === 0) this.armKillTimer(worker, (next.steps[next.outcomes.length] as ChainStep).limits);
+      if (!next && worker.state === "busy") {
+        worker.state = "idle";
+        worker.idleSince = performance.now();
+      }
+    }
     job.resolve(outcome);
+  }
+
+  /** Chains waiting to run: in the queue, and held by busy workers behind the one they run (PREFETCH). */
+  private waiting(): number {
+    let n = this.queue.length;
+    for (const w of this.workers) if (w.jobs.length > 1) n += w.jobs.length - 1;
+    return n;
   }
 
   private anyAlive(): boolean {

@@ -9,16 +9,22 @@ export type KillReason = "timeout" | "close" | "start" | "idle";
 
 /**
  * The parent's view of one worker process: its state, what it has loaded (for routing and to
- * send code only once), and a typed message channel over the process pipe.
+ * send specs and code only once), the chains sent to it in order (the first is running), and a
+ * typed message channel over the process.
  */
-export class WorkerHandle {
+export class WorkerHandle<J = unknown> {
   state: WorkerState = "starting";
   invocations = 0;
   /** When the worker last became idle (performance.now()), for reaping surplus workers. */
   idleSince = 0;
+  /** Chains sent and not yet done, in the order the worker runs them; the first is running. */
+  readonly jobs: J[] = [];
+  /** The running chain's current step has this long (timeout + grace) before the worker is killed. */
+  killTimer: ReturnType<typeof setTimeout> | undefined;
   /** Slot keys this worker has run: a hint for routing a hook to a worker that has it warm. */
   readonly warmSlots = new Set<string>();
-  /** Code hashes already sent to this worker. */
+  /** Spec keys and code hashes already sent to this worker. */
+  readonly knownSpecs = new Set<string>();
   readonly knownCode = new Set<string>();
   /** Why the pool killed this worker, if it did. */
   killedFor: KillReason | undefined;
@@ -27,15 +33,11 @@ export class WorkerHandle {
 
   constructor(
     readonly process: WorkerProcess,
-    readonly onMessage: (worker: WorkerHandle, message: FromWorker) => void,
+    readonly onMessage: (worker: WorkerHandle<J>, message: FromWorker) => void,
   ) {
-    process.onLine((line) => {
-      let message: FromWorker;
-      try {
-        message = JSON.parse(line) as FromWorker;
-      } catch {
-        return; // not protocol output; the pipe carries nothing else we could act on
-      }
+    process.onMessage((raw) => {
+      if (typeof raw !== "object" || raw === null) return; // not protocol output
+      const message = raw as FromWorker;
       if (message.t === "stats") {
         this.statsWaiters.get(message.id)?.(message.stats);
         this.statsWaiters.delete(message.id);
@@ -52,9 +54,9 @@ export class WorkerHandle {
   send(message: ToWorker): void {
     if (this.state === "dead") return;
     try {
-      this.process.send(JSON.stringify(message));
+      this.process.send(message);
     } catch {
-      // The exit listener reports a broken pipe; nothing to add here.
+      // The exit listener reports a broken channel; nothing to add here.
     }
   }
 

@@ -22,15 +22,26 @@ function workerCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args: [fileURLToPath(new URL("../worker.js", import.meta.url))] };
 }
 
-/** Wrap a child process speaking the worker protocol on stdin/stdout. */
+/** Newline-delimited JSON: JSON.stringify never emits a raw newline, so lines frame messages. */
+function jsonLines(listeners: readonly ((message: unknown) => void)[]): LineSplitter {
+  return new LineSplitter((line) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return; // not protocol output; the pipe carries nothing else we could act on
+    }
+    for (const listener of listeners) listener(message);
+  });
+}
+
+/** Wrap a child process speaking the worker protocol as JSON lines on stdin/stdout (Node, Deno). */
 export function childWorker(command: string, args: readonly string[]): WorkerProcess {
   // The worker runs untrusted code: it gets no environment (no secrets, no NODE_OPTIONS).
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: {} });
   const tail = new Tail();
-  const lineListeners: ((line: string) => void)[] = [];
-  const splitter = new LineSplitter((line) => {
-    for (const listener of lineListeners) listener(line);
-  });
+  const messageListeners: ((message: unknown) => void)[] = [];
+  const splitter = jsonLines(messageListeners);
   child.stdout.on("data", (chunk: Buffer) => splitter.push(chunk));
   child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
   child.stdin.on("error", () => undefined); // EPIPE after the worker died: the exit listener reports it
@@ -49,10 +60,10 @@ export function childWorker(command: string, args: readonly string[]): WorkerPro
   });
   return {
     pid: child.pid,
-    send: (line) => {
-      child.stdin.write(`${line}\n`);
+    send: (message) => {
+      child.stdin.write(`${JSON.stringify(message)}\n`);
     },
-    onLine: (listener) => lineListeners.push(listener),
+    onMessage: (listener) => messageListeners.push(listener),
     onExit: (listener) => (exited ? listener(exited) : exitListeners.push(listener)),
     stderrTail: () => tail.toString(),
     kill: () => {
@@ -67,20 +78,18 @@ export function stdioWorkerIO(dieWithParent: () => void = () => watchParentFromT
   // Only protocol lines may reach stdout: anything else printed in the worker goes to stderr.
   console.log = console.error;
   console.info = console.error;
-  const listeners: ((line: string) => void)[] = [];
-  const splitter = new LineSplitter((line) => {
-    for (const listener of listeners) listener(line);
-  });
+  const listeners: ((message: unknown) => void)[] = [];
+  const splitter = jsonLines(listeners);
   process.stdin.on("data", (chunk: Buffer) => splitter.push(chunk));
   return {
-    onLine: (listener) => listeners.push(listener),
+    onMessage: (listener) => listeners.push(listener),
     onClose: (listener) =>
       process.stdin.on("end", () => {
         listener();
         process.exit(0);
       }),
-    write: (line) => {
-      process.stdout.write(`${line}\n`);
+    send: (message) => {
+      process.stdout.write(`${JSON.stringify(message)}\n`);
     },
   };
 }
