@@ -1,13 +1,12 @@
 // Issue 2: per-invocation cost of a trivial TypeScript handler in Hookbox's sandbox, next to
 // the raw quickjs-emscripten floor for the same isolation mode, in the same run.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { resolve } from "node:path";
 import { SandboxEngine, SandboxPool, compileHandler, createHandlerSpec, DEFAULT_LIMITS, type HandlerSpec } from "../../sandbox/index.ts";
 import { detectRuntime } from "../../src/runtime/index.ts";
 import { machine, sideBySide, table, writeSection, type Summary } from "../lib.ts";
 import { rawFresh, rawModule, rawWarm } from "../raw-quickjs.ts";
+import { rawWorkerIpc } from "../raw-worker-client.ts";
 
 const require = createRequire(import.meta.url);
 const HANDLER_TS = `interface ToolEvent { tool_name: string; tool_input: { file_path?: string } }
@@ -26,36 +25,6 @@ async function spec(isolation: "warm" | "fresh"): Promise<HandlerSpec> {
   const compiled = await compileHandler(HANDLER_TS, "/bench/handler.ts");
   if (!compiled.ok) throw new Error(compiled.failure.message);
   return createHandlerSpec({ id: `bench-${isolation}`, handler: compiled.handler, isolation });
-}
-
-function rawWorkerProcess(handlerJs: string): { call: (event: unknown) => Promise<unknown>; ready: Promise<void>; kill: () => void } {
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, "../raw-worker.ts"), handlerJs], { stdio: ["pipe", "pipe", "inherit"] });
-  let buffer = "";
-  let next = 0;
-  const waiting = new Map<number, (value: unknown) => void>();
-  let onReady: () => void = () => undefined;
-  const ready = new Promise<void>((r) => (onReady = r));
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let newline = buffer.indexOf("\n");
-    while (newline >= 0) {
-      const message = JSON.parse(buffer.slice(0, newline)) as { id?: number; value?: unknown; ready?: boolean };
-      buffer = buffer.slice(newline + 1);
-      if (message.ready) onReady();
-      else waiting.get(message.id as number)?.(message.value);
-      newline = buffer.indexOf("\n");
-    }
-  });
-  return {
-    ready,
-    call: (event) =>
-      new Promise((resolveCall) => {
-        const id = ++next;
-        waiting.set(id, resolveCall);
-        child.stdin.write(`${JSON.stringify({ id, event })}\n`);
-      }),
-    kill: () => child.kill("SIGKILL"),
-  };
 }
 
 export async function run(): Promise<string> {
@@ -88,11 +57,11 @@ export async function run(): Promise<string> {
   const host = await detectRuntime();
   const pool = new SandboxPool({ spawn: () => host.sandbox.spawnWorker(), size: 1 });
   await pool.ready();
-  const raw = rawWorkerProcess(handlerJs);
+  const raw = rawWorkerIpc(handlerJs);
   await raw.ready;
   const isolated = await sideBySide(
     [
-      { name: "raw quickjs-emscripten in a worker process (same pipe)", run: () => raw.call(PRE_TOOL_USE) },
+      { name: "raw quickjs-emscripten in a worker process (same channel)", run: () => raw.call(PRE_TOOL_USE) },
       { name: "hookbox pool (1 worker process), warm", run: () => pool.invoke(warmSpec, PRE_TOOL_USE, DEFAULT_LIMITS, noHost) },
     ],
     { rounds: 10, perRound: 300, warmup: 300 },
@@ -115,7 +84,7 @@ ${table(warm, warm[0]?.name)}
 
 ${table(fresh, fresh[0]?.name)}
 
-**Process-isolated** (what the daemon does: the pool's worker process vs a raw worker answering on the same kind of pipe):
+**Process-isolated** (what the daemon does: the pool's worker process vs a raw worker answering on the same kind of channel, Bun's IPC):
 
 ${table(isolated, isolated[0]?.name)}
 
