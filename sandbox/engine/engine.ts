@@ -14,6 +14,8 @@ export interface EngineOptions {
   readonly maxSlots?: number;
   /** Extra heap per module beyond its limit (only the sanitizer of the debug build needs it). */
   readonly heapHeadroomBytes?: number;
+  /** `wasmBytes` already being compiled (compileQuickJs), started while the caller loaded its code. */
+  readonly compiling?: Promise<WebAssembly.Module>;
 }
 
 export interface EngineStats extends EngineCounters {
@@ -37,7 +39,7 @@ export class SandboxEngine {
   ) {}
 
   static async create(options: EngineOptions): Promise<SandboxEngine> {
-    const factory = await QuickJsFactory.create(options.wasmBytes, options.variant, options.heapHeadroomBytes);
+    const factory = await QuickJsFactory.create(options.wasmBytes, options.variant, options.heapHeadroomBytes, options.compiling);
     return new SandboxEngine(factory, options.maxSlots ?? 64);
   }
 
