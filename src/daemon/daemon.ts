@@ -17,6 +17,7 @@ import type { Listener, RuntimeHost } from "../runtime/index.ts";
 import { createApp } from "../server/app.ts";
 import type { HealthReport, HttpAgentProtocol } from "../server/deps.ts";
 import { EventService } from "../service/events.ts";
+import { takePrestartedWorker } from "./prestart.ts";
 import { claimSocketPath } from "./socket.ts";
 
 export interface DaemonOptions {
@@ -59,10 +60,10 @@ export class Daemon {
       log(`reloaded (registry v${report.version}): +${report.added.length} ~${report.changed.length} -${report.removed.length}${report.keptLastGood.length ? `; kept last good: ${report.keptLastGood.join(", ")}` : ""}`);
       for (const d of report.diagnostics) log(formatDiagnostic(d));
     };
-    // The first worker starts before anything else: its start (a second runtime, QuickJS compiled
-    // and self-tested) runs on the other core while this process loads the registry.
+    // The first worker starts before anything else (main.ts may have spawned it already): its
+    // start runs on the other core while this process loads the registry.
     const { min, max, idleMs } = options.workers;
-    const pool = new SandboxPool({ spawn: () => host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
+    const pool = new SandboxPool({ spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
     let audit: AuditSink | undefined;
     const listeners: Listener[] = [];
     try {
