@@ -1,6 +1,8 @@
 // The composition root: picks the runtime adapter, then runs a sandbox worker (this same program
 // started by the pool), `emit` (the agents' hook command: a lean path, it runs on every event),
-// or the full command line. No top-level await: the binary is precompiled to bytecode.
+// or the full command line (for `serve`, with its first sandbox worker already starting).
+// No top-level await: the binary is precompiled to bytecode.
+import { prestartServeWorker } from "./daemon/prestart.ts";
 import { detectRuntime } from "./runtime/index.ts";
 
 async function main(): Promise<void> {
@@ -14,6 +16,7 @@ async function main(): Promise<void> {
     const { runEmit } = await import("./cli/emit.ts");
     host.exit(await runEmit(host, host.args.slice(1)));
   }
+  prestartServeWorker(host);
   const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
   host.exit(await runCli(host, hookRuntime(host)));
 }

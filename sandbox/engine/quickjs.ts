@@ -6,6 +6,7 @@ import {
 } from "quickjs-emscripten-core";
 import releaseVariantImport from "@jitl/quickjs-wasmfile-release-sync";
 import { MiB } from "../limits.ts";
+import { compileQuickJs } from "./compile.ts";
 import { wasmHeapBase } from "./wasm-layout.ts";
 
 /**
@@ -54,9 +55,13 @@ export class QuickJsFactory {
    * debug build). `headroomBytes` is extra heap beyond every limit: the sanitizer of the debug
    * build needs ~200 MiB of its own.
    */
-  static async create(wasmBytes: Uint8Array, variant: QuickJSSyncVariant = releaseVariant, headroomBytes = 0): Promise<QuickJsFactory> {
-    const compiled = await WebAssembly.compile(wasmBytes as Uint8Array<ArrayBuffer>);
-    return new QuickJsFactory(compiled, variant, wasmHeapBase(wasmBytes), headroomBytes);
+  static async create(
+    wasmBytes: Uint8Array,
+    variant: QuickJSSyncVariant = releaseVariant,
+    headroomBytes = 0,
+    compiling: Promise<WebAssembly.Module> = compileQuickJs(wasmBytes),
+  ): Promise<QuickJsFactory> {
+    return new QuickJsFactory(await compiling, variant, wasmHeapBase(wasmBytes), headroomBytes);
   }
 
   /**

@@ -5,14 +5,19 @@ export interface PoolOptions {
   readonly spawn: () => WorkerProcess;
   /** A fixed pool of this many workers: shorthand for `minWorkers` = `maxWorkers` = `size`. */
   readonly size?: number;
-  /** Workers started with the pool and kept however idle. Default 1. */
+  /** Workers kept however idle. Default 1. */
   readonly minWorkers?: number;
+  /**
+   * Workers started with the pool, before any work arrives (so the first invocation finds one
+   * ready); those beyond `minWorkers` are stopped once idle like any surplus. Default `minWorkers`.
+   */
+  readonly startWorkers?: number;
   /**
    * The most workers at once (one per core is a good value); above `minWorkers` they are started
    * only while every worker is busy and work waits. Required unless `size` is given.
    */
   readonly maxWorkers?: number;
-  /** A worker idle this long is stopped, while more than `minWorkers` run. Default 30 000 ms. */
+  /** A worker idle this long is stopped, while more than `minWorkers` run. Default 60 000 ms. */
   readonly idleMs?: number;
   /** Invocations waiting for a worker beyond this are refused with `sandbox_queue_full`. Default 256. */
   readonly maxQueue?: number;
@@ -29,6 +34,7 @@ export interface PoolConfig {
   readonly spawn: () => WorkerProcess;
   readonly minWorkers: number;
   readonly maxWorkers: number;
+  readonly startWorkers: number;
   readonly idleMs: number;
   readonly maxQueue: number;
   readonly queueTimeoutMs: number;
@@ -48,11 +54,16 @@ export function resolvePoolOptions(options: PoolOptions): PoolConfig {
   if (!Number.isInteger(minWorkers) || minWorkers < 0 || minWorkers > maxWorkers) {
     throw new RangeError(`pool minWorkers must be an integer from 0 to maxWorkers (${maxWorkers}), got ${minWorkers}`);
   }
+  const startWorkers = options.startWorkers ?? minWorkers;
+  if (!Number.isInteger(startWorkers) || startWorkers < minWorkers || startWorkers > maxWorkers) {
+    throw new RangeError(`pool startWorkers must be an integer from minWorkers (${minWorkers}) to maxWorkers (${maxWorkers}), got ${startWorkers}`);
+  }
   const config = {
     spawn: options.spawn,
     minWorkers,
     maxWorkers,
-    idleMs: options.idleMs ?? 30_000,
+    startWorkers,
+    idleMs: options.idleMs ?? 60_000,
     maxQueue: options.maxQueue ?? 256,
     queueTimeoutMs: options.queueTimeoutMs ?? 30_000,
     killGraceMs: options.killGraceMs ?? 250,

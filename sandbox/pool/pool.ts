@@ -84,7 +84,7 @@ export class SandboxPool {
 
   constructor(options: PoolOptions) {
     this.config = resolvePoolOptions(options);
-    for (let i = 0; i < this.config.minWorkers; i++) if (!this.spawn()) break;
+    for (let i = 0; i < this.config.startWorkers; i++) if (!this.spawn()) break;
   }
 
   /** Resolves when every worker is ready (or the pool gave up starting them). */

@@ -16,7 +16,12 @@ export function registerServe(program: Command, ctx: CliContext, setExit: (code:
     .option("--listen <host:port>", "also listen on loopback TCP (for Claude Code http hooks); requests need the bearer token")
     .option("--token-file <file>", "the bearer token for --listen (created, 0600, when missing); default: <data dir>/http-token")
     .option("--data-dir <dir>", "audit log and hook stores; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox")
-    .option("--workers <n|min-max>", "sandbox worker processes: n, all started at once, or min-max, more started while all are busy and stopped after 30 s idle (default: 1-<cores>)")
+    .option("--workers <n|min-max>", "sandbox worker processes: n, all started at once and kept, or min-max: min kept however idle, more started while all are busy (default: 0-<cores>)")
+    .addOption(
+      new Option("--worker-idle <seconds>", "a worker above the --workers minimum stops after this long without events (the next event starts one again)")
+        .default(WORKER_IDLE_SECONDS)
+        .argParser((v) => Number(v)),
+    )
     .addOption(new Option("--body-limit-kb <n>", "largest accepted request body").default(1024).argParser((v) => Number(v)))
     .addHelpText(
       "after",
@@ -24,14 +29,21 @@ export function registerServe(program: Command, ctx: CliContext, setExit: (code:
 Examples:
   hookbox serve                                   # the hooks of ./.hookbox/hooks and ~/.config/hookbox/hooks
   hookbox serve --hooks ./hooks --listen 127.0.0.1:8787
+  hookbox serve --workers 1-4                     # always keep one sandbox worker warm
+
+Idle: one sandbox worker starts with the daemon; by default (--workers 0-<cores>) the last one
+stops after --worker-idle seconds without events, leaving the daemon alone (~60 MB less
+resident). The next event then starts a worker first (~60-100 ms once, before its hooks run).
+With --workers 1-<n> one worker always stays warm.
 
 SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flush the audit log, remove the socket.`,
     );
   addHookOptions(command).action(
-    async (options: { hooks?: string[]; config?: string; socket?: string; listen?: string; tokenFile?: string; dataDir?: string; workers?: string; bodyLimitKb: number }) => {
+    async (options: { hooks?: string[]; config?: string; socket?: string; listen?: string; tokenFile?: string; dataDir?: string; workers?: string; workerIdle: number; bodyLimitKb: number }) => {
       const host = ctx.host;
       const locations = locationsFrom(ctx, options);
-      const workers = parseWorkers(options.workers, host.cpuCount());
+      if (!(options.workerIdle >= 1 && options.workerIdle <= 86_400)) throw new HookboxError("usage", "--worker-idle must be 1–86400 seconds");
+      const workers = { ...parseWorkers(options.workers, host.cpuCount()), idleMs: options.workerIdle * 1000 };
       if (!Number.isInteger(options.bodyLimitKb) || options.bodyLimitKb < 1 || options.bodyLimitKb > 64 * 1024) throw new HookboxError("usage", "--body-limit-kb must be 1–65536");
       let tcp: { hostname: string; port: number; token: string } | undefined;
       if (options.listen) {
@@ -64,9 +76,17 @@ SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flu
   );
 }
 
-/** `--workers 4` (fixed) or `--workers 1-4` (grows on demand); the default is 1 up to one per core. */
+/**
+ * How long the last worker outlives the last event by default. An agent at work sends events
+ * seconds apart (each tool call); a minute without any means it waits on its user, and a worker
+ * started for the next event costs that one event ~60-100 ms, far below what the agent itself
+ * takes per turn, while an idle daemon holds half the memory.
+ */
+const WORKER_IDLE_SECONDS = 60;
+
+/** `--workers 4` (fixed) or `--workers 1-4` (grows on demand); the default is 0 up to one per core. */
 function parseWorkers(text: string | undefined, cores: number): { min: number; max: number } {
-  if (text === undefined) return { min: 1, max: Math.max(1, Math.min(256, cores)) };
+  if (text === undefined) return { min: 0, max: Math.max(1, Math.min(256, cores)) };
   const match = /^(\d+)(?:-(\d+))?$/.exec(text.trim());
   const min = Number(match?.[1]);
   const max = Number(match?.[2] ?? match?.[1]);

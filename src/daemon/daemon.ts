@@ -17,14 +17,19 @@ import type { Listener, RuntimeHost } from "../runtime/index.ts";
 import { createApp } from "../server/app.ts";
 import type { HealthReport, HttpAgentProtocol } from "../server/deps.ts";
 import { EventService } from "../service/events.ts";
+import { takePrestartedWorker } from "./prestart.ts";
 import { claimSocketPath } from "./socket.ts";
 
 export interface DaemonOptions {
   readonly host: RuntimeHost;
   readonly locations: Locations;
   readonly version: string;
-  /** Sandbox workers kept alive at least, and at most (more are started while all are busy). */
-  readonly workers: { readonly min: number; readonly max: number };
+  /**
+   * Sandbox workers: kept alive at least `min` however idle, at most `max` (more are started
+   * while all are busy); one is started with the daemon and any above `min` stops after `idleMs`
+   * without work.
+   */
+  readonly workers: { readonly min: number; readonly max: number; readonly idleMs: number };
   readonly bodyLimitBytes: number;
   readonly capabilities: CapabilityHost;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
@@ -55,14 +60,16 @@ export class Daemon {
       log(`reloaded (registry v${report.version}): +${report.added.length} ~${report.changed.length} -${report.removed.length}${report.keptLastGood.length ? `; kept last good: ${report.keptLastGood.join(", ")}` : ""}`);
       for (const d of report.diagnostics) log(formatDiagnostic(d));
     };
-    const registry = await openRegistry(host, locations, options.capabilities, options.embedded, onReload);
-    for (const d of registry.current().diagnostics) log(formatDiagnostic(d));
-    const pool = new SandboxPool({ spawn: () => host.sandbox.spawnWorker(), minWorkers: options.workers.min, maxWorkers: options.workers.max });
-    const operator = registry.current().operator;
+    // The first worker starts before anything else (main.ts may have spawned it already): its
+    // start runs on the other core while this process loads the registry.
+    const { min, max, idleMs } = options.workers;
+    const pool = new SandboxPool({ spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
     let audit: AuditSink | undefined;
     const listeners: Listener[] = [];
     try {
-      await pool.ready();
+      const registry = await openRegistry(host, locations, options.capabilities, options.embedded, onReload);
+      for (const d of registry.current().diagnostics) log(formatDiagnostic(d));
+      const operator = registry.current().operator;
       audit = await AuditSink.open({
         fs: host.fs,
         path: `${locations.dataDir}/audit/hookbox-audit.jsonl`,
@@ -91,6 +98,7 @@ export class Daemon {
         agents: options.agents,
         bodyLimitBytes: options.bodyLimitBytes,
       };
+      await pool.ready();
       await claimSocketPath(host, locations.socketPath);
       listeners.push(await host.net.serve(createApp(deps).fetch, { unix: locations.socketPath }));
       await host.fs.chmod(locations.socketPath, 0o600);
@@ -103,7 +111,7 @@ export class Daemon {
         () => void registry.reload(),
       );
       const snapshot = registry.current();
-      log(`serving ${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${options.workers.min === options.workers.max ? options.workers.max : `${options.workers.min}-${options.workers.max}`} sandbox workers); audit log ${sink.stats().path}`);
+      log(`serving ${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`);
       return new Daemon(options, registry, pool, audit, approvals, listeners, watcher);
     } catch (error) {
       for (const listener of listeners) await listener.close(0);

@@ -127,6 +127,16 @@ function bunWorkerIO(): WorkerIO {
   };
 }
 
+/** The binary starts with the JIT's thresholds scaled up (build.ts); a daemon or worker still running after this long is serving. */
+const STARTUP_MS = 1000;
+
+/** Normal tier-up once startup is over, for the code that runs per event; a short-lived command never waits for it. */
+function restoreJitPolicyAfterStartup(): void {
+  const unsafe = Bun.unsafe as { setJITPolicy?: (scale: number) => void };
+  if (typeof unsafe.setJITPolicy !== "function") return;
+  setTimeout(() => unsafe.setJITPolicy?.(1), STARTUP_MS).unref();
+}
+
 /** True inside a `bun build --compile` binary, whose modules live under /$bunfs. */
 export function isCompiledBinary(): boolean {
   return import.meta.url.includes("$bunfs") || (process.argv[1] ?? "").startsWith("/$bunfs");
@@ -138,6 +148,7 @@ export function isCompiledBinary(): boolean {
  */
 export function createBunHost(): RuntimeHost {
   const compiled = isCompiledBinary();
+  restoreJitPolicyAfterStartup();
   return createNodeHost({
     name: "bun",
     args: process.argv.slice(2),

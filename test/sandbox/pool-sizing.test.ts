@@ -80,6 +80,18 @@ describe("a pool sized on demand (minWorkers … maxWorkers, idleMs)", () => {
     });
   });
 
+  it("startWorkers: a worker is ready before any work, stops once idle, and the next invocation starts one again (the daemon's default)", async () => {
+    await withPool({ minWorkers: 0, maxWorkers: 2, startWorkers: 1, idleMs: 200 }, async (pool, spawned) => {
+      expect(live(pool)).toHaveLength(1);
+      expect(pool.stats()).toMatchObject({ size: 1, minWorkers: 0 });
+      await until("the started worker to be reaped", () => live(pool).length === 0);
+      expect(pool.stats()).toMatchObject({ reaped: 1 });
+      expect(await pool.invoke(await handlerSpec(GOOD), { n: 4 }, limits(), noHost)).toMatchObject({ ok: true, value: { doubled: 8 } });
+      expect(spawned()).toBe(2);
+      await until("the new worker to be reaped", () => live(pool).length === 0);
+    });
+  });
+
   it("a worker killed on timeout is replaced up to minWorkers; a full queue is still an immediate error", async () => {
     await withPool({ minWorkers: 1, maxWorkers: 1, idleMs: 200, maxQueue: 1 }, async (pool) => {
       const [pid] = live(pool);
@@ -106,5 +118,7 @@ describe("a pool sized on demand (minWorkers … maxWorkers, idleMs)", () => {
     expect(() => new SandboxPool({ spawn })).toThrow(/maxWorkers \(or size\) is required/);
     expect(() => new SandboxPool({ spawn, minWorkers: 3, maxWorkers: 2 })).toThrow(/minWorkers must be an integer from 0 to maxWorkers \(2\), got 3/);
     expect(() => new SandboxPool({ spawn, maxWorkers: 0 })).toThrow(/positive integer/);
+    expect(() => new SandboxPool({ spawn, minWorkers: 1, maxWorkers: 2, startWorkers: 0 })).toThrow(/startWorkers must be an integer from minWorkers \(1\) to maxWorkers \(2\), got 0/);
+    expect(() => new SandboxPool({ spawn, minWorkers: 0, maxWorkers: 2, startWorkers: 3 })).toThrow(/startWorkers must be/);
   });
 });
