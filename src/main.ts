@@ -1,19 +1,21 @@
 // The composition root: picks the runtime adapter, then runs a sandbox worker (this same program
 // started by the pool), `emit` (the agents' hook command: a lean path, it runs on every event),
 // or the full command line. No top-level await: the binary is precompiled to bytecode.
-import { detectRuntime } from "./runtime/index.ts";
+import { detectLeanRuntime } from "./runtime/index.ts";
 
 async function main(): Promise<void> {
-  const host = await detectRuntime();
-  const command = host.args[0];
+  // The lean host first: emit needs no more, and on Bun it loads no node:* module.
+  const lean = await detectLeanRuntime();
+  const command = lean.args[0];
   if (command === "__sandbox-worker") {
     await import("./worker.ts");
     return;
   }
   if (command === "emit") {
     const { runEmit } = await import("./cli/emit.ts");
-    host.exit(await runEmit(host, host.args.slice(1)));
+    lean.exit(await runEmit(lean, lean.args.slice(1)));
   }
+  const host = await lean.full();
   const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
   host.exit(await runCli(host, hookRuntime(host)));
 }

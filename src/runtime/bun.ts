@@ -2,11 +2,13 @@ import { dlopen, FFIType } from "bun:ffi";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import embeddedWasmPath from "@jitl/quickjs-wasmfile-release-sync/wasm" with { type: "file" };
+import { bunRequest } from "./bun-http.ts";
+import { readBunStdin, writeBunStdout } from "./bun-lean.ts";
 import { childWorker, createNodeHost, nodeSandboxHost, stdioWorkerIO } from "./node.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import type { FetchHandler, ListenTarget, Listener, NetHost, RuntimeHost } from "./types.ts";
 
-/** Bun.serve and Bun's fetch (both speak unix sockets natively): the binary's fast path. */
+/** Bun.serve, and a raw HTTP/1.1 exchange over Bun.connect (both speak unix sockets natively): the binary's fast path. */
 const bunNetHost: NetHost = {
   serve: async (handler: FetchHandler, target: ListenTarget): Promise<Listener> => {
     // Approvals can hold a request for minutes; the agent's own hook timeout bounds it (idleTimeout 0).
@@ -24,17 +26,7 @@ const bunNetHost: NetHost = {
       },
     };
   },
-  request: async (target, init) => {
-    const url = "unix" in target ? `http://localhost${init.path}` : `http://${target.hostname}:${target.port}${init.path}`;
-    const response = await fetch(url, {
-      method: init.method,
-      headers: { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },
-      ...(init.body !== undefined ? { body: init.body } : {}),
-      signal: AbortSignal.timeout(init.timeoutMs),
-      ...("unix" in target ? { unix: target.unix } : {}),
-    } as RequestInit);
-    return { status: response.status, body: await response.text() };
-  },
+  request: bunRequest,
 };
 
 const PR_SET_PDEATHSIG = 1;
@@ -75,20 +67,8 @@ export function createBunHost(): RuntimeHost {
     name: "bun",
     args: process.argv.slice(2),
     net: bunNetHost,
-    // Bun's own stdin/stdout: process.stdin costs ~15 ms to set up in Bun, on every `emit`.
-    readStdin: async (maxBytes) => {
-      const chunks: Uint8Array[] = [];
-      let total = 0;
-      for await (const chunk of Bun.stdin.stream()) {
-        total += chunk.byteLength;
-        if (total > maxBytes) throw new RangeError(`stdin is larger than ${maxBytes} bytes`);
-        chunks.push(chunk);
-      }
-      return new TextDecoder().decode(Buffer.concat(chunks));
-    },
-    writeStdout: async (text) => {
-      await Bun.write(Bun.stdout, text);
-    },
+    readStdin: readBunStdin,
+    writeStdout: writeBunStdout,
     sandbox: {
       ...nodeSandboxHost,
       workerIO: () => stdioWorkerIO(() => setParentDeathSignal() || watchParentFromThread()),
