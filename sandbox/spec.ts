@@ -1,4 +1,5 @@
-import { sha256Hex, type CompiledHandler } from "./transpile.ts";
+import { sha256Hex } from "./hash.ts";
+import type { CompiledHandler } from "./transpile.ts";
 import type { HandlerSpec, Isolation } from "./types.ts";
 
 export interface HandlerSpecInput {

@@ -1,5 +1,6 @@
 import { transform } from "sucrase";
 import { failure, type SandboxFailure } from "./failure.ts";
+import { sha256Hex } from "./hash.ts";
 import { formatBytes, MAX_SOURCE_BYTES } from "./limits.ts";
 
 /**
@@ -26,11 +27,6 @@ export type CompileResult = { readonly ok: true; readonly handler: CompiledHandl
 
 const CACHE_ENTRIES = 512;
 const cache = new Map<string, CompiledHandler>();
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 /** Compile a handler; the result is cached by the hash of its source, file name and modules. */
 export async function compileHandler(source: string, filename: string, modules: GuestModules = {}): Promise<CompileResult> {

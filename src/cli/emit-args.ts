@@ -7,13 +7,15 @@ export interface EmitOptions {
   readonly failClosed: boolean;
   readonly socket: string | undefined;
   readonly daemon: boolean;
+  /** Without a daemon, run hooks in a worker process rather than a thread (see emit-local.ts). */
+  readonly processIsolation: boolean;
   readonly hooks: readonly string[];
   readonly config: string | undefined;
   readonly builtin: readonly string[];
   readonly help: boolean;
 }
 
-const BOOLEAN_FLAGS = new Set(["fail-closed", "no-daemon", "help"]);
+const BOOLEAN_FLAGS = new Set(["fail-closed", "no-daemon", "process-isolation", "help"]);
 const STRING_FLAGS = new Set(["agent", "socket", "hooks", "config", "builtin"]);
 const REPEATABLE = new Set(["hooks", "builtin"]);
 
@@ -73,6 +75,7 @@ export function parseEmitArgs(args: readonly string[]): EmitOptions {
     failClosed: booleans.has("fail-closed"),
     socket: strings.get("socket")?.[0],
     daemon: !booleans.has("no-daemon"),
+    processIsolation: booleans.has("process-isolation"),
     hooks: strings.get("hooks") ?? [],
     config: strings.get("config")?.[0],
     builtin: strings.get("builtin") ?? [],

@@ -2,6 +2,7 @@ import { resolveLocations, type Locations } from "../config/locations.ts";
 import { errorMessage, HookboxError } from "../errors.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import { answerFor, FALLBACK_AGENT, isAgentName, parseAgentStdin, PROTOCOLS, protocolFor, type AgentOutput, type AgentProtocol } from "../protocols/index.ts";
+import type { WorkerProcess } from "../../sandbox/index.ts";
 import type { LeanHost } from "../runtime/index.ts";
 import { parseEmitArgs } from "./emit-args.ts";
 
@@ -36,7 +37,7 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     protocol = protocolFor(options.agent, payload);
     event = protocol.decode(payload, { ...(options.eventName ? { eventName: options.eventName } : {}), env: host.env });
     const locations = resolveLocations(host, { hooks: options.hooks, builtin: options.builtin, ...(options.config ? { config: options.config } : {}), ...(options.socket ? { socket: options.socket } : {}) });
-    const decision = (options.daemon && (await viaDaemon(host, locations, event))) || (await (await import("./emit-local.ts")).evaluateLocally(await host.full(), locations, event));
+    const decision = (options.daemon && (await viaDaemon(host, locations, event))) || (await evaluateHere(host, locations, event, options.processIsolation));
     return await write(ctx, answerFor(protocol, decision, event, { failClosed }));
   } catch (error) {
     return write(ctx, protocol.failure(errorMessage(error), event, { failClosed }));
@@ -62,6 +63,19 @@ async function viaDaemon(host: LeanHost, locations: Locations, event: NativeEven
   const body = JSON.parse(reply.body) as Decision | { error: { code: string; message: string } };
   if ("error" in body) throw new HookboxError(body.error.code as never, `the daemon refused the event: ${body.error.message}`);
   return body;
+}
+
+/**
+ * No daemon answered: evaluate here. The guest runs in a worker thread of this process, or with
+ * --process-isolation in a worker process as in the daemon (see emit-local.ts, SECURITY.md). The
+ * first worker starts before the hooks — and the code that loads them — are loaded: it compiles
+ * QuickJS meanwhile, on another core.
+ */
+async function evaluateHere(host: LeanHost, locations: Locations, event: NativeEvent, processIsolation: boolean): Promise<Decision> {
+  const full = await host.full();
+  const spawn = (): WorkerProcess => (processIsolation ? full.sandbox.spawnWorker() : full.sandbox.spawnThreadWorker());
+  const started = spawn();
+  return (await import("./emit-local.ts")).evaluateLocally(full, locations, event, { started, spawn });
 }
 
 function flagValue(args: readonly string[], flag: string): string | undefined {

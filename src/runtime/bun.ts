@@ -6,6 +6,7 @@ import { bunRequest } from "./bun-http.ts";
 import { readBunStdin, writeBunStdout } from "./bun-lean.ts";
 import { childWorker, createNodeHost, nodeSandboxHost, stdioWorkerIO } from "./node.ts";
 import { watchParentFromThread } from "./parent-death.ts";
+import { webThreadIO, webThreadWorker } from "./thread-worker.ts";
 import type { FetchHandler, ListenTarget, Listener, NetHost, RuntimeHost } from "./types.ts";
 
 /** Bun.serve, and a raw HTTP/1.1 exchange over Bun.connect (both speak unix sockets natively): the binary's fast path. */
@@ -73,6 +74,9 @@ export function createBunHost(): RuntimeHost {
       ...nodeSandboxHost,
       workerIO: () => stdioWorkerIO(() => setParentDeathSignal() || watchParentFromThread()),
       loadQuickJsWasm: async () => new Uint8Array(await readFile(embeddedWasmPath)),
+      // In the binary, chunks and entry points all live in /$bunfs/root/.
+      spawnThreadWorker: () => webThreadWorker(compiled ? new URL("./sandbox-thread.ts", import.meta.url) : new URL("../sandbox-thread.ts", import.meta.url)),
+      threadWorkerIO: webThreadIO,
       spawnWorker: () =>
         compiled
           ? childWorker(process.execPath, ["__sandbox-worker"])

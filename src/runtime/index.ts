@@ -1,6 +1,6 @@
 // src/runtime owns every use of Bun.*, Deno.* and node:* APIs; nothing else may import them.
 // This file picks the adapter for the runtime we are on and loads only that one.
-import type { LeanHost, RuntimeHost } from "./types.ts";
+import type { LeanHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 export type { AppendHandle, HttpRequestInit, LeanHost, DirEntry, FileHost, FetchHandler, HttpReply, ListenTarget, Listener, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
 export type { CapabilityIO } from "./capability-io.ts";
@@ -22,4 +22,10 @@ export async function detectLeanRuntime(): Promise<LeanHost> {
 /** A whole RuntimeHost seen as a LeanHost. */
 export function leanHostOf(host: RuntimeHost): LeanHost {
   return { ...host, full: async () => host };
+}
+
+/** Inside a sandbox worker thread: the wasm and the port to the parent, loading as little as possible. */
+export async function detectThreadRuntime(): Promise<Pick<SandboxHost, "loadQuickJsWasm" | "threadWorkerIO">> {
+  if ((globalThis as { Bun?: unknown }).Bun) return (await import("./bun-thread.ts")).bunThreadSandbox;
+  return (await detectRuntime()).sandbox;
 }

@@ -83,6 +83,13 @@ export interface SandboxHost {
   spawnWorker(): WorkerProcess;
   /** Inside a worker process: the pipe to the parent. */
   workerIO(): WorkerIO;
+  /**
+   * Start a sandbox worker as a thread of this process (src/sandbox-thread.ts): for one-shot
+   * evaluations only, it trades isolation for start-up time (see thread-worker.ts, SECURITY.md).
+   */
+  spawnThreadWorker(): WorkerProcess;
+  /** Inside a worker thread: the port to the thread that started it. */
+  threadWorkerIO(): WorkerIO;
   /** Resident set size of a process, in bytes (undefined where it cannot be read). */
   rssBytes(pid: number): number | undefined;
 }
