@@ -5,6 +5,7 @@ import { answerFor, FALLBACK_AGENT, isAgentName, parseAgentStdin, PROTOCOLS, pro
 import type { WorkerProcess } from "../../sandbox/index.ts";
 import type { LeanHost } from "../runtime/index.ts";
 import { parseEmitArgs } from "./emit-args.ts";
+import { holdLines } from "./held-worker.ts";
 
 /** What an agent sends on stdin is bounded: a hook payload larger than this is refused (fail open/closed). */
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -74,7 +75,7 @@ async function viaDaemon(host: LeanHost, locations: Locations, event: NativeEven
 async function evaluateHere(host: LeanHost, locations: Locations, event: NativeEvent, processIsolation: boolean): Promise<Decision> {
   const full = await host.full();
   const spawn = (): WorkerProcess => (processIsolation ? full.sandbox.spawnWorker() : full.sandbox.spawnThreadWorker());
-  const started = spawn();
+  const started = holdLines(spawn());
   return (await import("./emit-local.ts")).evaluateLocally(full, locations, event, { started, spawn });
 }
 

@@ -36,11 +36,8 @@ function threadWorkerProcess(thread: ThreadHandle): WorkerProcess {
     exited = { code, signal };
     for (const listener of exitListeners) listener(exited);
   };
-  // A thread may be started before its pool exists (emit starts it first thing): lines wait for a listener.
-  const early: string[] = [];
   thread.onMessage((line) => {
     if (exited || typeof line !== "string") return;
-    if (lineListeners.length === 0) early.push(line);
     for (const listener of lineListeners) listener(line);
   });
   thread.onDiagnostic((text) => tail.push(text));
@@ -50,10 +47,7 @@ function threadWorkerProcess(thread: ThreadHandle): WorkerProcess {
     send: (line) => {
       if (!exited) thread.post(line);
     },
-    onLine: (listener) => {
-      lineListeners.push(listener);
-      for (const line of early.splice(0)) listener(line);
-    },
+    onLine: (listener) => lineListeners.push(listener),
     onExit: (listener) => (exited ? listener(exited) : exitListeners.push(listener)),
     stderrTail: () => tail.toString(),
     kill: () => {
