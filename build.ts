@@ -15,7 +15,8 @@ async function build(bytecodeOrder: readonly string[] = []): Promise<void> {
   // The standard hooks (handlers/) go inside the binary as generated string constants.
   writeFileSync(CATALOG_FILE, renderCatalog());
   const result = await Bun.build({
-    entrypoints: [resolve(root, "src/main.ts")],
+    // The second entry is the sandbox worker thread of emit without a daemon (new Worker needs a file).
+    entrypoints: [resolve(root, "src/main.ts"), resolve(root, "src/sandbox-thread.ts")],
     target: "bun",
     minify: { whitespace: true, syntax: true, identifiers: false },
     // Startup is the cost of every `hookbox emit`: precompiled bytecode skips parsing, and

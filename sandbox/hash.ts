@@ -1,6 +1,7 @@
 /**
- * The hashes that name compiled handlers and spec keys. Its own module so that the engine (in
- * every sandbox worker) can key its slots without loading the TypeScript transpiler.
+ * SHA-256 of a text, as hex: the identity of compiled code and of warm slots. A module of its
+ * own so that the engine (through spec.ts) does not load the TypeScript transpiler with it:
+ * workers only run code the parent compiled.
  */
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

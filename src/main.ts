@@ -3,19 +3,21 @@
 // or the full command line (for `serve`, with its first sandbox worker already starting).
 // No top-level await: the binary is precompiled to bytecode.
 import { prestartServeWorker } from "./daemon/prestart.ts";
-import { detectRuntime } from "./runtime/index.ts";
+import { detectLeanRuntime } from "./runtime/index.ts";
 
 async function main(): Promise<void> {
-  const host = await detectRuntime();
-  const command = host.args[0];
+  // The lean host first: emit needs no more, and on Bun it loads no node:* module.
+  const lean = await detectLeanRuntime();
+  const command = lean.args[0];
   if (command === "__sandbox-worker") {
     await import("./worker.ts");
     return;
   }
   if (command === "emit") {
     const { runEmit } = await import("./cli/emit.ts");
-    host.exit(await runEmit(host, host.args.slice(1)));
+    lean.exit(await runEmit(lean, lean.args.slice(1)));
   }
+  const host = await lean.full();
   prestartServeWorker(host);
   const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
   host.exit(await runCli(host, hookRuntime(host)));

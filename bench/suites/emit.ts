@@ -1,7 +1,8 @@
 // Issue 8 C: `hookbox emit --agent claude` as a whole process, the way Claude Code runs a command
 // hook (payload on stdin, answer on stdout), with a daemon running and without one (evaluating
 // the same hook directory in-process), against a Bun-compiled hello-world, the node command hook,
-// and the floor: the least an emit can do (read stdin, one request over the socket, print).
+// and the floor: the least an emit can do (read stdin, one request over the socket, print), with
+// the cheapest I/O Bun has (blocking libc calls) and with Bun.stdin + fetch.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,32 +49,40 @@ export async function run(): Promise<string> {
   const plain = { PATH: "/usr/bin:/bin" };
   const hello = compiled("hello", "bench/hooks/hello.ts");
   const floor = compiled("floor-emit", "bench/hooks/floor-emit.ts");
+  const floorFetch = compiled("floor-emit-fetch", "bench/hooks/floor-emit-fetch.ts");
   const node = process.env.BENCH_NODE ?? "node";
 
   const emitDaemon = [BINARY, "emit", "--agent", "claude"];
   const emitLocal = [BINARY, "emit", "--agent", "claude", "--hooks", hooksDir];
+  const emitLocalProcess = [...emitLocal, "--process-isolation"];
   const nodeHook = [node, join(ROOT, "bench/hooks/check.mjs")];
   const floorEmit = [floor, daemon.socket];
+  const floorFetchEmit = [floorFetch, daemon.socket];
   const allow = { payload: WRITE_EVENT, expected: "exit 0, empty stdout (allow)", accepts: allowsSilently };
   const deny = { payload: DENY_EVENT, expected: "exit 0, a Claude deny JSON", accepts: denies };
   // The daemon-only HOME has no hooks of its own: a deny proves the answer came from the daemon.
   verify("hookbox emit (daemon)", emitDaemon, withDaemon, [allow, deny]);
   verify("hookbox emit (no daemon)", emitLocal, withoutDaemon, [allow, deny]);
+  verify("hookbox emit (no daemon, process isolation)", emitLocalProcess, withoutDaemon, [allow, deny]);
   verify("node command hook", nodeHook, plain, [allow, deny]);
   verify("hello", [hello], plain, [{ payload: WRITE_EVENT, expected: "hello", accepts: (out, status) => status === 0 && out === "hello\n" }]);
-  verify("floor", floorEmit, plain, [
+  const floorChecks = [
     { payload: WRITE_EVENT, expected: "the daemon's allow decision", accepts: nativeDecision("allow") },
     { payload: DENY_EVENT, expected: "the daemon's deny decision", accepts: nativeDecision("deny") },
-  ]);
+  ];
+  verify("floor", floorEmit, plain, floorChecks);
+  verify("floor (fetch)", floorFetchEmit, plain, floorChecks);
 
   const payload = JSON.stringify(WRITE_EVENT);
   const spawned = (name: string, command: readonly string[], env: Record<string, string>) => ({ name, run: () => runProcess(command, payload, env) });
   const rows = await sideBySide(
     [
       spawned("Bun-compiled hello world", [hello], plain),
-      spawned("floor: Bun-compiled stdin → one socket request → print", floorEmit, plain),
+      spawned("floor: Bun-compiled stdin → one socket request → print (libc calls)", floorEmit, plain),
+      spawned("floor with Bun.stdin and fetch", floorFetchEmit, plain),
       spawned("hookbox emit --agent claude, daemon running", emitDaemon, withDaemon),
-      spawned("hookbox emit --agent claude, no daemon (in-process)", emitLocal, withoutDaemon),
+      spawned("hookbox emit --agent claude, no daemon (in-process, worker thread)", emitLocal, withoutDaemon),
+      spawned("hookbox emit --agent claude --process-isolation, no daemon (worker process)", emitLocalProcess, withoutDaemon),
       spawned("command hook: node", nodeHook, plain),
     ],
     QUICK ? { rounds: 2, perRound: 3, warmup: 1 } : { rounds: 10, perRound: 10, warmup: 3 },
@@ -83,7 +92,8 @@ export async function run(): Promise<string> {
 
   const by = (prefix: string): Summary => rows.find((r) => r.name.startsWith(prefix)) as Summary;
   const helloRow = by("Bun-compiled hello");
-  const floorRow = by("floor");
+  const floorRow = by("floor:");
+  const floorFetchRow = by("floor with");
   const daemonRow = by("hookbox emit --agent claude, daemon");
   const localRow = by("hookbox emit --agent claude, no daemon");
   const nodeRow = by("command hook: node");
@@ -98,9 +108,12 @@ checked once before measuring: emit exits 0 with no output for the allow and pri
 JSON for a write to \`.env\` (through the daemon, and in-process); the node hook likewise; the
 floor prints the daemon's decision. With a daemon, emit finds its socket from
 \`$XDG_RUNTIME_DIR\`; without one, the connect fails and emit evaluates \`--hooks DIR\` (the same
-hook) itself, starting a sandbox worker process. The floor is
-[bench/hooks/floor-emit.ts](bench/hooks/floor-emit.ts) compiled with Bun: \`Bun.stdin\`, one
-\`fetch\` over the socket, print — the least any emit through a daemon can cost.
+hook) itself, the guest on a worker thread of its own process (or, with \`--process-isolation\`,
+in a sandbox worker process as the daemon does; SECURITY.md says what the thread trades). The floor is [bench/hooks/floor-emit.ts](bench/hooks/floor-emit.ts) compiled with
+Bun: read stdin, one HTTP/1.1 exchange over the socket, print, as blocking libc calls through
+\`bun:ffi\` — the least any emit through a daemon can cost (emit does the same on Linux); the
+second floor does it with \`Bun.stdin\` and \`fetch\`
+([bench/hooks/floor-emit-fetch.ts](bench/hooks/floor-emit-fetch.ts)).
 
 ${table(rows, helloRow.name)}
 
@@ -109,8 +122,8 @@ ${table(rows, helloRow.name)}
 | with daemon ≤ 1.3× the Bun-compiled hello world (p50) | ${daemonRatio.toFixed(2)}× (${fmtUs(daemonRow.p50Us)} vs ${fmtUs(helloRow.p50Us)}) | ${verdict(daemonRatio <= 1.3)} |
 | without daemon ≤ the node command hook (p50) | ${localRatio.toFixed(2)}× (${fmtUs(localRow.p50Us)} vs ${fmtUs(nodeRow.p50Us)}) | ${verdict(localRatio <= 1)} |
 
-What is physically possible: the floor is ${(floorRow.p50Us / helloRow.p50Us).toFixed(2)}× hello (p50); emit through the daemon
-is ${(daemonRow.p50Us / floorRow.p50Us).toFixed(2)}× the floor.`;
+What is physically possible: the floor is ${(floorRow.p50Us / helloRow.p50Us).toFixed(2)}× hello (p50), with fetch
+${(floorFetchRow.p50Us / helloRow.p50Us).toFixed(2)}×; emit through the daemon is ${(daemonRow.p50Us / floorRow.p50Us).toFixed(2)}× the floor.`;
 }
 
 if (import.meta.main) writeSection("emit", await run());

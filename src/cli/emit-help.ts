@@ -13,6 +13,7 @@ export function emitHelp(): string {
     .option("--hooks <dir>", "hook directory for in-process evaluation (repeatable)")
     .option("--config <file>", "operator file for in-process evaluation")
     .option("--builtin <ids>", "standard hooks for in-process evaluation (comma-separated, or \"all\")")
+    .option("--process-isolation", "in-process evaluation runs hooks in a worker process (as the daemon does) instead of a thread: slower, see SECURITY.md")
     .addHelpText(
       "after",
       `

@@ -1,6 +1,6 @@
 // The in-process half of `hookbox emit`: when no daemon answers, evaluate the event here with the
 // same hook directories. Loaded only then, so the daemon path stays small and starts fast.
-import { SandboxPool } from "../../sandbox/index.ts";
+import { SandboxPool, type WorkerProcess } from "../../sandbox/index.ts";
 import { AuditSink } from "../audit/sink.ts";
 import { hookRuntime } from "../compose.ts";
 import type { Locations } from "../config/locations.ts";
@@ -12,26 +12,44 @@ import { openRegistry } from "../registry/open.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 import { EventService } from "../service/events.ts";
 
-export async function evaluateLocally(host: RuntimeHost, locations: Locations, event: NativeEvent): Promise<Decision> {
-  const runtime = hookRuntime(host);
-  const capabilities = runtime.capabilities(locations);
-  const registry = await openRegistry(host, locations, capabilities, runtime.embedded());
-  for (const problem of registry.current().diagnostics) host.writeStderr(`hookbox: ${formatDiagnostic(problem)}\n`);
-  const audit = await openAudit(host, locations, registry.current().operator.audit);
+/**
+ * The sandbox workers of one evaluation: `started` is already on its way (emit starts it before
+ * loading any of this), `spawn` starts its replacements (after a worker killed on a timeout).
+ */
+export interface LocalWorkers {
+  readonly started: WorkerProcess;
+  readonly spawn: () => WorkerProcess;
+}
+
+export async function evaluateLocally(host: RuntimeHost, locations: Locations, event: NativeEvent, workers: LocalWorkers): Promise<Decision> {
+  // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched, or loading failed).
+  let unclaimed: WorkerProcess | undefined = workers.started;
+  const spawn = (): WorkerProcess => {
+    const worker = unclaimed ?? workers.spawn();
+    unclaimed = undefined;
+    return worker;
+  };
   try {
-    if (registry.current().match(event).length === 0) {
-      // Nothing to run: answer without starting a sandbox (most events of most agents).
-      return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(unusedExecutor, capabilities)), audit }).evaluate(event)).decision;
-    }
-    const pool = new SandboxPool({ spawn: () => host.sandbox.spawnWorker(), size: 1 });
+    const runtime = hookRuntime(host);
+    const capabilities = runtime.capabilities(locations);
+    const registry = await openRegistry(host, locations, capabilities, runtime.embedded());
+    for (const problem of registry.current().diagnostics) host.writeStderr(`hookbox: ${formatDiagnostic(problem)}\n`);
+    const audit = await openAudit(host, locations, registry.current().operator.audit);
     try {
-      await pool.ready();
-      return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(pool, capabilities)), audit }).evaluate(event)).decision;
+      // Nothing to run (most events of most agents): answer without the sandbox.
+      if (registry.current().match(event).length === 0) return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(unusedExecutor, capabilities)), audit }).evaluate(event)).decision;
+      const pool = new SandboxPool({ spawn, size: 1 });
+      try {
+        await pool.ready();
+        return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(pool, capabilities)), audit }).evaluate(event)).decision;
+      } finally {
+        await pool.close(0);
+      }
     } finally {
-      await pool.close(0);
+      await audit.close();
     }
   } finally {
-    await audit.close();
+    unclaimed?.kill();
   }
 }
 

@@ -1,9 +1,11 @@
-import { parseArgs } from "node:util";
 import { resolveLocations, type Locations } from "../config/locations.ts";
 import { errorMessage, HookboxError } from "../errors.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
-import { AGENT_NAMES, answerFor, FALLBACK_AGENT, isAgentName, parseAgentStdin, PROTOCOLS, protocolFor, type AgentName, type AgentOutput, type AgentProtocol } from "../protocols/index.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import { answerFor, FALLBACK_AGENT, isAgentName, parseAgentStdin, PROTOCOLS, protocolFor, type AgentOutput, type AgentProtocol } from "../protocols/index.ts";
+import { holdMessages } from "../../sandbox/pool/held-worker.ts";
+import type { WorkerProcess } from "../../sandbox/index.ts";
+import type { LeanHost } from "../runtime/index.ts";
+import { parseEmitArgs } from "./emit-args.ts";
 
 /** What an agent sends on stdin is bounded: a hook payload larger than this is refused (fail open/closed). */
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -17,7 +19,7 @@ const DAEMON_TIMEOUT_MS = 10 * 60_000;
  * even a bad flag — is answered in the agent's protocol (fail open, or closed with
  * --fail-closed): a stray exit 2 would mean "block" to most agents.
  */
-export async function runEmit(host: RuntimeHost, args: readonly string[]): Promise<number> {
+export async function runEmit(host: LeanHost, args: readonly string[]): Promise<number> {
   // No CliContext: it would pull the sandbox into this path. stdout/stderr go straight to the host.
   const ctx = { host, out: (text: string) => host.writeStdout(text), err: (text: string) => host.writeStderr(text) };
   let event: NativeEvent | undefined;
@@ -36,65 +38,11 @@ export async function runEmit(host: RuntimeHost, args: readonly string[]): Promi
     protocol = protocolFor(options.agent, payload);
     event = protocol.decode(payload, { ...(options.eventName ? { eventName: options.eventName } : {}), env: host.env });
     const locations = resolveLocations(host, { hooks: options.hooks, builtin: options.builtin, ...(options.config ? { config: options.config } : {}), ...(options.socket ? { socket: options.socket } : {}) });
-    const decision = (options.daemon && (await viaDaemon(host, locations, event))) || (await (await import("./emit-local.ts")).evaluateLocally(host, locations, event));
+    const decision = (options.daemon && (await viaDaemon(host, locations, event))) || (await evaluateHere(host, locations, event, options.processIsolation));
     return await write(ctx, answerFor(protocol, decision, event, { failClosed }));
   } catch (error) {
     return write(ctx, protocol.failure(errorMessage(error), event, { failClosed }));
   }
-}
-
-interface EmitOptions {
-  readonly eventName: string | undefined;
-  readonly agent: AgentName | undefined;
-  readonly failClosed: boolean;
-  readonly socket: string | undefined;
-  readonly daemon: boolean;
-  readonly hooks: readonly string[];
-  readonly config: string | undefined;
-  readonly builtin: readonly string[];
-  readonly help: boolean;
-}
-
-/**
- * The standard library's parser (node:util parseArgs, in Node, Bun and Deno) rather than the
- * CLI's commander: emit runs on every agent event, and loading commander would cost more than
- * the whole answer. Its --help is rendered by commander, loaded only then.
- */
-function parseEmitArgs(args: readonly string[]): EmitOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        agent: { type: "string" },
-        "fail-closed": { type: "boolean" },
-        socket: { type: "string" },
-        "no-daemon": { type: "boolean" },
-        hooks: { type: "string", multiple: true },
-        config: { type: "string" },
-        builtin: { type: "string", multiple: true },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw new HookboxError("usage", `hookbox emit: ${errorMessage(error)} (see hookbox emit --help)`);
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) throw new HookboxError("usage", `hookbox emit takes at most one event name, got ${positionals.join(" ")}`);
-  if (values.agent !== undefined && !isAgentName(values.agent)) throw new HookboxError("usage", `hookbox emit: --agent must be one of ${AGENT_NAMES.join(", ")}, got ${values.agent}`);
-  return {
-    eventName: positionals[0],
-    agent: values.agent as AgentName | undefined,
-    failClosed: values["fail-closed"] === true,
-    socket: values.socket,
-    daemon: values["no-daemon"] !== true,
-    hooks: values.hooks ?? [],
-    config: values.config,
-    builtin: values.builtin ?? [],
-    help: values.help === true,
-  };
 }
 
 async function write(ctx: { out(text: string): Promise<void>; err(text: string): void }, output: AgentOutput): Promise<number> {
@@ -104,7 +52,7 @@ async function write(ctx: { out(text: string): Promise<void>; err(text: string):
 }
 
 /** The daemon's Decision, or undefined when no daemon is there (then emit evaluates itself). */
-async function viaDaemon(host: RuntimeHost, locations: Locations, event: NativeEvent): Promise<Decision | undefined> {
+async function viaDaemon(host: LeanHost, locations: Locations, event: NativeEvent): Promise<Decision | undefined> {
   // No existence check first: connecting to a missing socket fails as fast, one syscall less.
   let reply;
   try {
@@ -116,6 +64,19 @@ async function viaDaemon(host: RuntimeHost, locations: Locations, event: NativeE
   const body = JSON.parse(reply.body) as Decision | { error: { code: string; message: string } };
   if ("error" in body) throw new HookboxError(body.error.code as never, `the daemon refused the event: ${body.error.message}`);
   return body;
+}
+
+/**
+ * No daemon answered: evaluate here. The guest runs in a worker thread of this process, or with
+ * --process-isolation in a worker process as in the daemon (see emit-local.ts, SECURITY.md). The
+ * first worker starts before the hooks — and the code that loads them — are loaded: it compiles
+ * QuickJS meanwhile, on another core.
+ */
+async function evaluateHere(host: LeanHost, locations: Locations, event: NativeEvent, processIsolation: boolean): Promise<Decision> {
+  const full = await host.full();
+  const spawn = (): WorkerProcess => (processIsolation ? full.sandbox.spawnWorker() : full.sandbox.spawnThreadWorker());
+  const started = holdMessages(spawn());
+  return (await import("./emit-local.ts")).evaluateLocally(full, locations, event, { started, spawn });
 }
 
 function flagValue(args: readonly string[], flag: string): string | undefined {

@@ -3,7 +3,7 @@
 import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { HookboxError, errorMessage } from "../errors.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import { leanHostOf, type RuntimeHost } from "../runtime/index.ts";
 import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
@@ -26,7 +26,7 @@ export const VERSION = packageJson.version;
 export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
   const ctx = createCliContext(host);
   // emit answers in the agent's protocol, even for its own usage errors: it never takes the path below.
-  if (host.args[0] === "emit") return runEmit(host, host.args.slice(1));
+  if (host.args[0] === "emit") return runEmit(leanHostOf(host), host.args.slice(1));
   let exitCode: number = EXIT.ok;
   const setExit = (code: number): void => {
     exitCode = code;

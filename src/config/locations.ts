@@ -24,7 +24,7 @@ export interface LocationFlags {
   readonly builtin?: readonly string[];
 }
 
-export function resolveLocations(host: RuntimeHost, flags: LocationFlags): Locations {
+export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cwd">, flags: LocationFlags): Locations {
   const env = host.env;
   const home = host.homeDir();
   const project = host.cwd();

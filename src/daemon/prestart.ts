@@ -2,6 +2,7 @@
 // the daemon's modules load: a worker's start (~100 ms: a second runtime, QuickJS compiled and
 // self-tested) then runs on another core beside the daemon's own (~150 ms), instead of after it.
 // Imports nothing at run time, so main.ts pays nothing for it on other commands.
+import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/worker/protocol.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 
@@ -23,25 +24,4 @@ export function takePrestartedWorker(): WorkerProcess | undefined {
   const worker = prestarted;
   prestarted = undefined;
   return worker;
-}
-
-/** A worker whose messages (its "ready" among them) are kept until someone listens. */
-function holdMessages(worker: WorkerProcess): WorkerProcess {
-  const held: unknown[] = [];
-  const listeners: ((message: unknown) => void)[] = [];
-  worker.onMessage((message) => {
-    if (listeners.length === 0) held.push(message);
-    for (const listener of listeners) listener(message);
-  });
-  return {
-    pid: worker.pid,
-    send: (message) => worker.send(message),
-    onMessage: (listener) => {
-      listeners.push(listener);
-      for (const message of held.splice(0)) listener(message);
-    },
-    onExit: (listener) => worker.onExit(listener),
-    stderrTail: () => worker.stderrTail(),
-    kill: () => worker.kill(),
-  };
 }

@@ -3,12 +3,15 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import embeddedWasmPath from "@jitl/quickjs-wasmfile-release-sync/wasm" with { type: "file" };
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
+import { bunRequest } from "./bun-http.ts";
+import { readBunStdin, writeBunStdout } from "./bun-lean.ts";
 import { Tail } from "./lines.ts";
 import { createNodeHost, nodeSandboxHost } from "./node.ts";
 import { watchParentFromThread } from "./parent-death.ts";
+import { webThreadIO, webThreadWorker } from "./thread-worker.ts";
 import type { FetchHandler, ListenTarget, Listener, NetHost, RuntimeHost } from "./types.ts";
 
-/** Bun.serve and Bun's fetch (both speak unix sockets natively): the binary's fast path. */
+/** Bun.serve, and a raw HTTP/1.1 exchange over Bun.connect (both speak unix sockets natively): the binary's fast path. */
 const bunNetHost: NetHost = {
   serve: async (handler: FetchHandler, target: ListenTarget): Promise<Listener> => {
     // Approvals can hold a request for minutes; the agent's own hook timeout bounds it (idleTimeout 0).
@@ -26,17 +29,7 @@ const bunNetHost: NetHost = {
       },
     };
   },
-  request: async (target, init) => {
-    const url = "unix" in target ? `http://localhost${init.path}` : `http://${target.hostname}:${target.port}${init.path}`;
-    const response = await fetch(url, {
-      method: init.method,
-      headers: { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },
-      ...(init.body !== undefined ? { body: init.body } : {}),
-      signal: AbortSignal.timeout(init.timeoutMs),
-      ...("unix" in target ? { unix: target.unix } : {}),
-    } as RequestInit);
-    return { status: response.status, body: await response.text() };
-  },
+  request: bunRequest,
 };
 
 const PR_SET_PDEATHSIG = 1;
@@ -153,25 +146,16 @@ export function createBunHost(): RuntimeHost {
     name: "bun",
     args: process.argv.slice(2),
     net: bunNetHost,
-    // Bun's own stdin/stdout: process.stdin costs ~15 ms to set up in Bun, on every `emit`.
-    readStdin: async (maxBytes) => {
-      const chunks: Uint8Array[] = [];
-      let total = 0;
-      for await (const chunk of Bun.stdin.stream()) {
-        total += chunk.byteLength;
-        if (total > maxBytes) throw new RangeError(`stdin is larger than ${maxBytes} bytes`);
-        chunks.push(chunk);
-      }
-      return new TextDecoder().decode(Buffer.concat(chunks));
-    },
-    writeStdout: async (text) => {
-      await Bun.write(Bun.stdout, text);
-    },
+    readStdin: readBunStdin,
+    writeStdout: writeBunStdout,
     sandbox: {
       ...nodeSandboxHost,
       workerIO: bunWorkerIO,
       loadQuickJsWasm: async () => new Uint8Array(await readFile(embeddedWasmPath)),
       spawnWorker: () => bunChildWorker([process.execPath, compiled ? "__sandbox-worker" : fileURLToPath(new URL("../worker.ts", import.meta.url))]),
+      // In the binary, chunks and entry points all live in /$bunfs/root/.
+      spawnThreadWorker: () => webThreadWorker(compiled ? new URL("./sandbox-thread.ts", import.meta.url) : new URL("../sandbox-thread.ts", import.meta.url)),
+      threadWorkerIO: webThreadIO,
     },
   });
 }

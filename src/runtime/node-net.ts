@@ -1,6 +1,8 @@
-import { request as httpRequest, createServer, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import { createConnection } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import type { FetchHandler, HttpReply, ListenTarget, Listener, NetHost } from "./types.ts";
+import { exchange, type Connection, type ConnectionEvents } from "./http1.ts";
+import type { FetchHandler, HttpReply, HttpRequestInit, ListenTarget, Listener, NetHost } from "./types.ts";
 
 /** NetHost on node:http (Node and Deno); Bun overrides `serve` and `request` with its own. */
 export const nodeNetHost: NetHost = {
@@ -32,25 +34,19 @@ function serveNode(handler: FetchHandler, target: ListenTarget): Promise<Listene
   });
 }
 
-export function requestNode(target: ListenTarget, init: { method: string; path: string; body?: string; headers?: Record<string, string>; timeoutMs: number }): Promise<HttpReply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        ...("unix" in target ? { socketPath: target.unix } : { hostname: target.hostname, port: target.port }),
-        method: init.method,
-        path: init.path,
-        headers: { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },
-        timeout: init.timeoutMs,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${init.timeoutMs} ms`)));
-    req.on("error", reject);
-    req.end(init.body);
-  });
+/** NetHost.request on Node and Deno: the HTTP/1.1 exchange of http1.ts (shared with Bun) over node:net. */
+export function requestNode(target: ListenTarget, init: HttpRequestInit): Promise<HttpReply> {
+  return exchange((events) => nodeConnection(target, events), init, "unix" in target ? "localhost" : `${target.hostname}:${target.port}`);
+}
+
+function nodeConnection(target: ListenTarget, events: ConnectionEvents): Connection {
+  const socket = "unix" in target ? createConnection({ path: target.unix }) : createConnection({ host: target.hostname, port: target.port });
+  socket.on("data", (chunk: Buffer) => events.data(chunk));
+  socket.on("end", () => events.end());
+  socket.on("close", () => events.end());
+  socket.on("error", (error) => events.error(error));
+  return {
+    write: (bytes) => void socket.write(bytes),
+    destroy: () => void socket.destroy(),
+  };
 }

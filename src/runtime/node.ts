@@ -9,6 +9,7 @@ import { LineSplitter, Tail } from "./lines.ts";
 import type { CapabilityIO } from "./capability-io.ts";
 import { lazyAsyncMethods } from "./lazy.ts";
 import { watchParentFromThread } from "./parent-death.ts";
+import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
 import type { FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
@@ -21,6 +22,21 @@ function workerCommand(): { command: string; args: string[] } {
   }
   return { command: process.execPath, args: [fileURLToPath(new URL("../worker.js", import.meta.url))] };
 }
+
+/**
+ * The sandbox thread entry next to this folder. From TypeScript sources under Node, the thread
+ * registers tsx's loader itself before importing it (an --import in a thread's execArgv is not
+ * applied there); Bun and Deno run TypeScript as it is.
+ */
+function threadEntry(): URL {
+  const source = new URL("../sandbox-thread.ts", import.meta.url);
+  if (!existsSync(fileURLToPath(source))) return new URL("../sandbox-thread.js", import.meta.url);
+  if (process.versions.bun || process.versions.deno) return source;
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); });`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+
 
 /** Newline-delimited JSON: JSON.stringify never emits a raw newline, so lines frame messages. */
 function jsonLines(listeners: readonly ((message: unknown) => void)[]): LineSplitter {
@@ -111,6 +127,9 @@ export const nodeSandboxHost: SandboxHost = {
     return childWorker(command, args);
   },
   workerIO: () => stdioWorkerIO(),
+  // node:worker_threads is required only here: every process would pay for it at startup.
+  spawnThreadWorker: () => nodeThreadWorker(require("node:worker_threads"), threadEntry()),
+  threadWorkerIO: () => nodeThreadIO(require("node:worker_threads")),
   rssBytes: procRss,
 };
 

@@ -31,6 +31,17 @@ export interface RuntimeHost {
   readonly net: NetHost;
 }
 
+/**
+ * The part of a RuntimeHost that `hookbox emit` needs to answer through a daemon. On Bun it is
+ * built from Bun's globals alone: loading node:fs, node:util or node:child_process costs 1–3 ms
+ * each at startup, and emit starts once per agent event. `full()` loads the whole adapter, for
+ * emit's in-process evaluation when no daemon answers.
+ */
+export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "cwd" | "homeDir" | "exit" | "writeStdout" | "writeStderr" | "readStdin"> {
+  readonly net: Pick<NetHost, "request">;
+  full(): Promise<RuntimeHost>;
+}
+
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
 /** A unix socket path, or a loopback TCP address. */
@@ -48,11 +59,21 @@ export interface HttpReply {
   readonly body: string;
 }
 
+/** One request to a local listener. `timeoutMs` bounds the whole exchange, connecting included. */
+export interface HttpRequestInit {
+  readonly method: string;
+  readonly path: string;
+  /** JSON text: sent with content-type application/json. */
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+}
+
 export interface NetHost {
   /** Serve a fetch handler (the Hono app) — the only listener Hookbox has. */
   serve(handler: FetchHandler, target: ListenTarget): Promise<Listener>;
   /** One HTTP request to a local listener; rejects on connection failure or timeout. */
-  request(target: ListenTarget, init: { method: string; path: string; body?: string; headers?: Record<string, string>; timeoutMs: number }): Promise<HttpReply>;
+  request(target: ListenTarget, init: HttpRequestInit): Promise<HttpReply>;
 }
 
 /** What the QuickJS sandbox needs: the embedded wasm, and worker processes to run it in. */
@@ -62,6 +83,13 @@ export interface SandboxHost {
   spawnWorker(): WorkerProcess;
   /** Inside a worker process: the pipe to the parent. */
   workerIO(): WorkerIO;
+  /**
+   * Start a sandbox worker as a thread of this process (src/sandbox-thread.ts): for one-shot
+   * evaluations only, it trades isolation for start-up time (see thread-worker.ts, SECURITY.md).
+   */
+  spawnThreadWorker(): WorkerProcess;
+  /** Inside a worker thread: the port to the thread that started it. */
+  threadWorkerIO(): WorkerIO;
   /** Resident set size of a process, in bytes (undefined where it cannot be read). */
   rssBytes(pid: number): number | undefined;
 }

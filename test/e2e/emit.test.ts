@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../helpers/binary.ts";
 import { call, DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
 
@@ -23,9 +24,9 @@ interface Emitted {
   readonly stderr: string;
 }
 
-function emit(world: DaemonWorld, args: readonly string[], stdin: string): Promise<Emitted> {
+function emit(world: DaemonWorld, args: readonly string[], stdin: string, env: Record<string, string> = world.env()): Promise<Emitted> {
   return new Promise((done, reject) => {
-    const child = spawn(BUILT_BINARY, ["emit", ...args], { cwd: world.dir, env: world.env(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(BUILT_BINARY, ["emit", ...args], { cwd: world.dir, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -121,5 +122,87 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
     } finally {
       await daemon.stop();
     }
+  });
+
+  describe("the daemon's answer, as emit reads it off the socket (a stand-in daemon)", () => {
+    const DENY = { v: 1, event_id: "e", event_type: "PreToolUse", decision: "deny", reason: "the stand-in says no", context_injections: [], user_messages: [], runs: [] };
+    let server: Server | undefined;
+    const serve = async (answer: (request: string) => string | readonly string[]): Promise<void> => {
+      mkdirSync(join(world.runtimeDir, "hookbox"), { recursive: true });
+      rmSync(world.socket, { force: true });
+      server = createServer((socket) => {
+        let request = "";
+        socket.on("data", async (chunk: Buffer) => {
+          request += chunk.toString();
+          const end = request.indexOf("\r\n\r\n");
+          const length = Number(/content-length: (\d+)/.exec(request)?.[1] ?? 0);
+          if (end < 0 || Buffer.byteLength(request) < end + 4 + length) return;
+          const pieces = answer(request);
+          for (const piece of typeof pieces === "string" ? [pieces] : pieces) {
+            socket.write(piece);
+            await new Promise((r) => setTimeout(r, 5));
+          }
+          socket.end();
+        });
+      });
+      await new Promise<void>((resolve) => (server as Server).listen(world.socket, resolve));
+    };
+    afterEach(async () => {
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      server = undefined;
+    });
+
+    it("a chunked answer in pieces is read whole; the event went as a native POST", async () => {
+      let seen = "";
+      await serve((request) => {
+        seen = request;
+        const body = JSON.stringify(DENY);
+        return ["HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n", `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n`, `${Buffer.byteLength(body.slice(10)).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`];
+      });
+      const out = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
+      expect(out.code).toBe(0);
+      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "the stand-in says no" } });
+      expect(seen).toMatch(/^POST \/v1\/events\/PreToolUse HTTP\/1\.1\r\n/);
+      expect(JSON.parse(seen.slice(seen.indexOf("\r\n\r\n") + 4))).toMatchObject({ event_type: "PreToolUse", tool_name: "Bash" });
+    });
+
+    it("without $HOME (the full runtime adapter), the same answer", async () => {
+      await serve(() => `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(JSON.stringify(DENY))}\r\n\r\n${JSON.stringify(DENY)}`);
+      const { HOME: _home, ...noHome } = world.env();
+      const out = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"), noHome);
+      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    });
+
+    it("an HTTP answer that is not a decision fails open, or closed with --fail-closed, and stdout stays pure", async () => {
+      await serve(() => "HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\nnot json!");
+      const open = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
+      expect(open.code).not.toBe(2); // Claude's non-blocking error
+      expect(expectPure(open)).toBeUndefined();
+      expect(open.stderr).toMatch(/could not evaluate hooks: JSON Parse error.*failing open/);
+      const closed = await emit(world, ["PreToolUse", "--agent", "claude", "--fail-closed"], fixture("claude-code", "PreToolUse-5"));
+      expect(JSON.stringify(expectPure(closed)) + closed.stderr).toMatch(/deny|block/);
+    });
+
+    it("something on the socket that does not speak HTTP is no daemon: emit evaluates the event itself", async () => {
+      await serve(() => "SSH-2.0-nonsense\r\n\r\n");
+      const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
+      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } });
+    });
+
+    it("a daemon that breaks off mid-answer: emit evaluates the event itself", async () => {
+      await serve(() => "HTTP/1.1 200 OK\r\ncontent-length: 500\r\n\r\n{\"v\":1");
+      const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
+      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } });
+    });
+  });
+
+  it("a stale socket nobody listens on: emit evaluates the event itself", async () => {
+    mkdirSync(join(world.runtimeDir, "hookbox"), { recursive: true });
+    rmSync(world.socket, { force: true });
+    // A listener killed with SIGKILL leaves its socket file behind, as a crashed daemon does.
+    spawnSync(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(world.socket)}, () => process.kill(process.pid, "SIGKILL"))`]);
+    const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
+    expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    rmSync(world.socket, { force: true });
   });
 });

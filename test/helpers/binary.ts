@@ -7,8 +7,29 @@ export const BUILT_BINARY = resolve(import.meta.dirname, "../../dist/hookbox");
 
 export interface RunResult {
   readonly code: number | null;
+  /** Set when the program had to be killed: it outlived `timeoutMs`. */
+  readonly signal?: string | null;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/** Run a program to its end with `stdin`, SIGKILLed after `timeoutMs` (default 30 s). */
+export function runProgram(command: readonly string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const [program, ...args] = command as [string, ...string[]];
+    const child = spawn(program, args, { cwd: options.cwd, env: options.env ?? {}, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.stdin ?? "");
+  });
 }
 
 /** dist/hookbox copied alone into an empty directory, run with an empty environment unless given one. */
@@ -21,20 +42,7 @@ export class LoneBinary {
   }
 
   run(args: readonly string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
-    return new Promise((resolvePromise, reject) => {
-      const child = spawn(this.path, args, { cwd: options.cwd ?? this.dir, env: options.env ?? {}, stdio: ["pipe", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolvePromise({ code, stdout, stderr });
-      });
-      child.stdin.end(options.stdin ?? "");
-    });
+    return runProgram([this.path, ...args], { cwd: this.dir, env: {}, ...options });
   }
 
   cleanup(): void {

@@ -1,0 +1,69 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
+import { DaemonWorld } from "../helpers/daemon.ts";
+
+/** A built-in that never polls QuickJS's interrupt: only a stop from outside ends it (minutes otherwise). */
+const WEDGE = "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)";
+
+const hook = (id: string, priority: number, code: string, extra = ""): string =>
+  `id: ${id}\nevents: [PreToolUse]\npriority: ${priority}\nhandler: { code: ${JSON.stringify(code)} }\n${extra}`;
+
+async function emit(world: DaemonWorld, hooks: string, args: readonly string[] = []): Promise<RunResult> {
+  const payload = { session_id: "wedge", cwd: world.dir, hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: join(world.dir, "a.txt"), content: "x" } };
+  // No daemon listens on the world's socket: emit evaluates in-process. The wedge would run for
+  // minutes: an emit still alive after 30 s has hung (and is killed).
+  const out = await runProgram([BUILT_BINARY, "emit", "--agent", "claude", "--hooks", hooks, ...args], { cwd: world.dir, env: world.env(), stdin: JSON.stringify(payload) });
+  if (out.signal) throw new Error(`emit hung and was killed (${out.signal}); stderr: ${out.stderr}`);
+  return out;
+}
+
+function auditRecords(world: DaemonWorld): { hook_id: string; status: string; error_code?: string; reason?: string; session_id: string }[] {
+  if (!existsSync(world.auditFile)) return [];
+  return readFileSync(world.auditFile, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+describe("emit without a daemon: a guest stuck in a built-in (worker thread abandoned, or worker process killed)", () => {
+  let world: DaemonWorld;
+  let resumes: string;
+  let denies: string;
+  beforeAll(() => {
+    world = new DaemonWorld();
+    resumes = join(world.dir, "resumes");
+    denies = join(world.dir, "denies");
+    mkdirSync(resumes);
+    mkdirSync(denies);
+    // on_error continue: the chain goes on after the wedged hook, on a fresh worker.
+    writeFileSync(join(resumes, "a.yaml"), hook("wedged", 1, WEDGE, "limits: { timeout_ms: 300 }\non_error: continue\n"));
+    writeFileSync(join(resumes, "b.yaml"), hook("after", 2, "export default () => ({ action: 'deny', reason: 'the hook after the wedge ran' })"));
+    // on_error deny: the wedge itself blocks (fail closed).
+    writeFileSync(join(denies, "a.yaml"), hook("wedged-deny", 1, WEDGE, "limits: { timeout_ms: 300 }\non_error: deny\n"));
+  });
+  afterAll(() => world.cleanup());
+
+  for (const [name, args] of [
+    ["thread (the default)", []],
+    ["--process-isolation", ["--process-isolation"]],
+  ] as const) {
+    it(`${name}: the chain resumes after the timed-out hook; both records are audited; emit ends`, async () => {
+      const before = auditRecords(world).length;
+      const out = await emit(world, resumes, args);
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "the hook after the wedge ran" } });
+      const records = auditRecords(world).slice(before);
+      expect(records.map((r) => [r.hook_id, r.status, r.error_code])).toEqual([
+        ["wedged", "failed", "sandbox_timeout"],
+        ["after", "denied", undefined],
+      ]);
+    });
+
+    it(`${name}: on_error deny answers deny for the timed-out hook, audited, and emit ends`, async () => {
+      const before = auditRecords(world).length;
+      const out = await emit(world, denies, args);
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/wedged-deny.*300 ms|300 ms.*wedged-deny|timeout/i) } });
+      expect(auditRecords(world).slice(before).map((r) => [r.hook_id, r.status, r.error_code])).toEqual([["wedged-deny", "failed", "sandbox_timeout"]]);
+    });
+  }
+});
