@@ -2,6 +2,7 @@
 // started by the pool), `emit` (the agents' hook command: a lean path, it runs on every event),
 // or the full command line (for `serve`, with its first sandbox worker already starting).
 // No top-level await: the binary is precompiled to bytecode.
+import packageJson from "../package.json" with { type: "json" };
 import { prestartServeWorker } from "./daemon/prestart.ts";
 import { detectLeanRuntime } from "./runtime/index.ts";
 
@@ -12,6 +13,12 @@ async function main(): Promise<void> {
   if (command === "__sandbox-worker") {
     await import("./worker.ts");
     return;
+  }
+  // The version alone needs none of the command line (~100 ms of modules): answer it here, as
+  // commander's --version would (the same package.json field, one line).
+  if (lean.args.length === 1 && (command === "--version" || command === "-V")) {
+    await lean.writeStdout(`${packageJson.version}\n`);
+    lean.exit(0);
   }
   if (command === "emit") {
     const { runEmit } = await import("./cli/emit.ts");

@@ -1,6 +1,6 @@
 // src/daemon owns the long-lived resources of `hookbox serve`: it starts them in order, and
 // stops them in the reverse order so no acknowledged audit record is lost.
-import { compileHandler, createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, type HandlerSpec } from "../../sandbox/index.ts";
+import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, sha256Hex, type HandlerSpec } from "../../sandbox/index.ts";
 import { ApprovalStore } from "../approvals/store.ts";
 import { readRuns } from "../audit/read.ts";
 import { AuditSink } from "../audit/sink.ts";
@@ -136,11 +136,15 @@ export class Daemon {
   }
 }
 
-/** A trivial handler the health check runs through the real pool: proves the sandbox answers. */
+/**
+ * A trivial handler the health check runs through the real pool: proves the sandbox answers.
+ * Written as the plain JavaScript module the transpiler would emit, so the first answer of a
+ * starting daemon does not wait for a TypeScript transform.
+ */
 async function healthProbeSpec(): Promise<HandlerSpec> {
-  const compiled = await compileHandler("export default (e: { n: number }) => ({ n: e.n + 1 });", "hookbox:healthz");
-  if (!compiled.ok) throw new Error(compiled.failure.message);
-  return createHandlerSpec({ id: "hookbox-healthz", handler: compiled.handler });
+  const filename = "hookbox:healthz";
+  const code = "export default (e) => ({ n: e.n + 1 });";
+  return createHandlerSpec({ id: "hookbox-healthz", handler: { filename, code, codeHash: await sha256Hex(`${filename}\0${code}`) } });
 }
 
 async function health(version: string, pool: SandboxPool, probe: HandlerSpec, registry: Registry, audit: AuditSink, approvals: ApprovalStore): Promise<HealthReport> {
