@@ -125,15 +125,19 @@ describe("git through hook.run / gitDiff in a hostile repository", () => {
   });
 
   it("repository hooks never run: .git/hooks/post-index-change, which git status would run, does not (core.hooksPath=/dev/null from the host)", async () => {
+    // An unchanged tracked file whose stat changes: status then refreshes its entry and rewrites
+    // the index, every time (a modified file's entry is not refreshed, so it would not).
+    writeFileSync(`${ws}/b.txt`, "same\n");
+    git("add", "b.txt");
+    git("commit", "-qm", "b");
     mkdirSync(`${ws}/.git/hooks`, { recursive: true });
     writeFileSync(`${ws}/.git/hooks/post-index-change`, `#!/bin/sh\necho ran > "${ws}/.git/hook.ran"\n`, { mode: 0o755 });
-    // Make status refresh (and rewrite) the index.
-    execFileSync("touch", ["-d", "2001-01-01", `${ws}/a.txt`]);
+    execFileSync("touch", ["-d", "2001-01-01", `${ws}/b.txt`]);
     const result = (await api("run", "git", ["status", "--short"])) as { exitCode: number; stdout: string };
     expect(result).toMatchObject({ exitCode: 0, stdout: " M a.txt\n" });
     expect(existsSync(`${ws}/.git/hook.ran`)).toBe(false);
     // The same status without the host's hardening runs it: the check above means something.
-    execFileSync("touch", ["-d", "2002-01-01", `${ws}/a.txt`]);
+    execFileSync("touch", ["-d", "2002-01-01", `${ws}/b.txt`]);
     git("status", "--short");
     expect(existsSync(`${ws}/.git/hook.ran`)).toBe(true);
   });
