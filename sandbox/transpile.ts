@@ -1,6 +1,6 @@
 import { transform } from "sucrase";
 import { failure, type SandboxFailure } from "./failure.ts";
-import { sha256Hex } from "./hash.ts";
+import { codeHashOf, sha256Hex } from "./hash.ts";
 import { formatBytes, MAX_SOURCE_BYTES } from "./limits.ts";
 
 /**
@@ -27,8 +27,6 @@ export type CompileResult = { readonly ok: true; readonly handler: CompiledHandl
 
 const CACHE_ENTRIES = 512;
 const cache = new Map<string, CompiledHandler>();
-
-export { sha256Hex } from "./hash.ts";
 
 /** Compile a handler; the result is cached by the hash of its source, file name and modules. */
 export async function compileHandler(source: string, filename: string, modules: GuestModules = {}): Promise<CompileResult> {
@@ -61,7 +59,7 @@ export async function compileHandler(source: string, filename: string, modules: 
     return { ok: false, failure: failure("handler_invalid", `${filename}:${linked.line}:1: ${linked.message}`, { location }) };
   }
   code = linked.code;
-  const handler: CompiledHandler = { filename, code, codeHash: await sha256Hex(`${filename}\0${code}`) };
+  const handler: CompiledHandler = { filename, code, codeHash: await codeHashOf(filename, code) };
   cache.set(key, handler);
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   return { ok: true, handler };

@@ -1,6 +1,6 @@
 // src/daemon owns the long-lived resources of `hookbox serve`: it starts them in order, and
 // stops them in the reverse order so no acknowledged audit record is lost.
-import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, sha256Hex, type HandlerSpec } from "../../sandbox/index.ts";
+import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../sandbox/index.ts";
 import { ApprovalStore } from "../approvals/store.ts";
 import { readRuns } from "../audit/read.ts";
 import { AuditSink } from "../audit/sink.ts";
@@ -144,7 +144,7 @@ export class Daemon {
 async function healthProbeSpec(): Promise<HandlerSpec> {
   const filename = "hookbox:healthz";
   const code = "export default (e) => ({ n: e.n + 1 });";
-  return createHandlerSpec({ id: "hookbox-healthz", handler: { filename, code, codeHash: await sha256Hex(`${filename}\0${code}`) } });
+  return createHandlerSpec({ id: "hookbox-healthz", handler: { filename, code, codeHash: await codeHashOf(filename, code) } });
 }
 
 async function health(version: string, pool: SandboxPool, probe: HandlerSpec, registry: Registry, audit: AuditSink, approvals: ApprovalStore): Promise<HealthReport> {

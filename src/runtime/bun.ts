@@ -1,14 +1,13 @@
 import { dlopen, FFIType } from "bun:ffi";
-import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import embeddedWasmPath from "@jitl/quickjs-wasmfile-release-sync/wasm" with { type: "file" };
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { bunRequest } from "./bun-http.ts";
 import { readBunStdin, writeBunStdout } from "./bun-lean.ts";
+import { bunThreadSandbox } from "./bun-thread.ts";
 import { Tail } from "./lines.ts";
 import { createNodeHost, nodeSandboxHost } from "./node.ts";
 import { watchParentFromThread } from "./parent-death.ts";
-import { webThreadIO, webThreadWorker } from "./thread-worker.ts";
+import { webThreadWorker } from "./thread-worker.ts";
 import type { FetchHandler, ListenTarget, Listener, NetHost, RuntimeHost } from "./types.ts";
 
 /** Bun.serve, and a raw HTTP/1.1 exchange over Bun.connect (both speak unix sockets natively): the binary's fast path. */
@@ -151,11 +150,11 @@ export function createBunHost(): RuntimeHost {
     sandbox: {
       ...nodeSandboxHost,
       workerIO: bunWorkerIO,
-      loadQuickJsWasm: async () => new Uint8Array(await readFile(embeddedWasmPath)),
+      // The embedded wasm read and the thread's port exactly as a sandbox thread gets them.
+      ...bunThreadSandbox,
       spawnWorker: () => bunChildWorker([process.execPath, compiled ? "__sandbox-worker" : fileURLToPath(new URL("../worker.ts", import.meta.url))]),
       // In the binary, chunks and entry points all live in /$bunfs/root/.
       spawnThreadWorker: () => webThreadWorker(compiled ? new URL("./sandbox-thread.ts", import.meta.url) : new URL("../sandbox-thread.ts", import.meta.url)),
-      threadWorkerIO: webThreadIO,
     },
   });
 }
