@@ -1,7 +1,8 @@
 // Builds dist/hookbox, the single binary (`bun build.ts`), then proves it carries what it needs:
 // copied alone into an empty directory, with no environment, beside a hostile .env and
 // bunfig.toml, it must pass its own `doctor` and must not load either file.
-import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CATALOG_FILE, renderCatalog } from "./scripts/embed-handlers.ts";
@@ -24,6 +25,8 @@ async function build(bytecodeOrder: readonly string[] = []): Promise<void> {
     // that are only loaded when imported. A hello-world binary starts in ~6 ms; so does emit's path.
     format: "esm",
     splitting: true,
+    // What identifies this build (src/build-info.ts): emit uses a daemon only of the same build.
+    define: { HOOKBOX_BUILD_ID: JSON.stringify(buildId()) },
     bytecode: true,
     compile: {
       outfile,
@@ -47,6 +50,22 @@ async function build(bytecodeOrder: readonly string[] = []): Promise<void> {
     for (const log of result.logs) console.error(log);
     throw new Error("bun build failed");
   }
+}
+
+/** The version plus a hash of every source the binary is built from: same sources, same id. */
+function buildId(): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) hash.update(`${path.slice(root.length)}\0`).update(readFileSync(path));
+    }
+  };
+  for (const dir of ["src", "sandbox", "handlers"]) walk(resolve(root, dir));
+  hash.update(readFileSync(resolve(root, "package-lock.json")));
+  const version = (JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { version: string }).version;
+  return `${version}+${hash.digest("hex").slice(0, 12)}`;
 }
 
 interface Check {

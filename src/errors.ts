@@ -18,6 +18,8 @@ export type ErrorCode =
   | "capability_denied"
   | "daemon_unavailable"
   | "audit_unavailable"
+  /** A daemon asked by `emit` resolves hook sets from other inputs (flags, operator file, build): emit evaluates itself. */
+  | "hook_set_mismatch"
   | "internal";
 
 /** The one exception type of Hookbox: a code, a message that says what, where and how to fix. */

@@ -1,5 +1,5 @@
 import type { FileHost } from "../runtime/index.ts";
-import { AUDIT_VERSION, type AuditRecordV1 } from "./record.ts";
+import { AUDIT_VERSION, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "./record.ts";
 
 export interface RunQuery {
   readonly hook?: string;
@@ -26,21 +26,24 @@ export async function readRuns(fs: FileHost, path: string, query: RunQuery, keep
     for (let i = lines.length - 1; i >= 0 && records.length < query.limit; i--) {
       const line = lines[i] as string;
       if (!line) continue;
-      const record = parseRecord(line);
-      if (!record) {
+      const entry = parseEntry(line);
+      if (!entry) {
         skippedLines++;
         continue;
       }
-      if (matchesQuery(record, query)) records.push(record);
+      if (entry.kind !== "decision" && matchesQuery(entry, query)) records.push(entry);
     }
   }
   return { records, skippedLines };
 }
 
-export function parseRecord(line: string): AuditRecordV1 | undefined {
+/** A run record or a decision record (DESIGN §7), or undefined for a line that is neither. */
+export function parseEntry(line: string): AuditEntry | undefined {
   try {
-    const value = JSON.parse(line) as Partial<AuditRecordV1>;
-    return value && value.v === AUDIT_VERSION && typeof value.hook_id === "string" ? (value as AuditRecordV1) : undefined;
+    const value = JSON.parse(line) as Partial<AuditRecordV1> | Partial<AuditDecisionV1>;
+    if (!value || value.v !== AUDIT_VERSION) return undefined;
+    if (value.kind === "decision") return typeof value.event_id === "string" ? (value as AuditDecisionV1) : undefined;
+    return typeof (value as Partial<AuditRecordV1>).hook_id === "string" ? (value as AuditRecordV1) : undefined;
   } catch {
     return undefined;
   }

@@ -10,6 +10,8 @@ export const AUDIT_VERSION = 1;
  */
 export interface AuditRecordV1 {
   readonly v: typeof AUDIT_VERSION;
+  /** A hook's run. Records written before decisions were audited have no kind: they are runs. */
+  readonly kind?: "run";
   /** Unique per record. */
   readonly id: string;
   /** The decision this run belongs to (shared by every run of one event). */
@@ -35,4 +37,39 @@ export interface AuditRecordV1 {
   readonly stats?: { readonly cpu_ms: number; readonly heap_bytes: number; readonly cold_start: boolean };
   /** Notes the pipeline added (an injection dropped for lack of permission, a budget reached …). */
   readonly notes?: readonly string[];
+}
+
+/**
+ * One record per event, beside the records of its hook runs: what was decided, by which hook
+ * set, served by what — written even when no hook matched, so a decision is never unaudited.
+ */
+export interface AuditDecisionV1 {
+  readonly v: typeof AUDIT_VERSION;
+  readonly kind: "decision";
+  readonly id: string;
+  /** Shared with the event's run records. */
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly session_id: string;
+  readonly agent?: string;
+  /** The project root the hook set was resolved from; absent for an event that names no directory. */
+  readonly project?: string;
+  readonly decision: "allow" | "deny" | "ask";
+  readonly reason?: string;
+  readonly decided_by?: string;
+  /** Set when Hookbox could not fully evaluate the event (undecodable, over a limit, unusable operator file): why, and what the rule answered. */
+  readonly incomplete?: { readonly code: string; readonly cause: string; readonly rule: string };
+  readonly hook_set: { readonly registry_version: number; readonly hooks: number; readonly broken: readonly string[]; readonly operator: "ok" | "last-good" | "unusable" };
+  /** Who answered: the daemon, or `emit` in its own process, or `hookbox test`. */
+  readonly served_by: { readonly via: "daemon" | "emit" | "test"; readonly pid: number; readonly build: string };
+  readonly runs: number;
+  readonly duration_ms: number;
+  readonly started_at: string;
+  readonly completed_at: string;
+}
+
+export type AuditEntry = AuditRecordV1 | AuditDecisionV1;
+
+export function isDecisionRecord(entry: { readonly kind?: string }): entry is AuditDecisionV1 {
+  return entry.kind === "decision";
 }

@@ -1,5 +1,5 @@
 import type { AppendHandle, FileHost } from "../runtime/index.ts";
-import type { AuditRecordV1 } from "./record.ts";
+import type { AuditEntry } from "./record.ts";
 
 export interface AuditSinkOptions {
   readonly fs: FileHost;
@@ -22,6 +22,8 @@ export interface AuditStats {
   readonly rotations: number;
   readonly repairedTornLines: number;
   readonly lastError: string | undefined;
+  /** The last write failed (or the log could not be opened): answers go out unrecorded until one succeeds. */
+  readonly failing: boolean;
 }
 
 interface Batch {
@@ -43,6 +45,7 @@ export class AuditSink {
   private writing: Promise<void> | undefined;
   private counts = { written: 0, dropped: 0, rotations: 0, repairedTornLines: 0 };
   private lastError: string | undefined;
+  private failing = false;
   private closed = false;
   private scheduled = false;
 
@@ -55,7 +58,7 @@ export class AuditSink {
   }
 
   /** Resolves once the records are in the file; rejects (and counts them dropped) if they could not be written. */
-  write(records: readonly AuditRecordV1[]): Promise<void> {
+  write(records: readonly AuditEntry[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     if (this.closed) {
       this.counts.dropped += records.length;
@@ -92,7 +95,7 @@ export class AuditSink {
   }
 
   stats(): AuditStats {
-    return { path: this.options.path, ...this.counts, lastError: this.lastError };
+    return { path: this.options.path, ...this.counts, lastError: this.lastError, failing: this.failing };
   }
 
   private async start(): Promise<void> {
@@ -134,10 +137,12 @@ export class AuditSink {
       await this.handle.append(text);
       this.bytes += size;
       this.counts.written += batch.lines.length;
+      this.failing = false;
       for (const waiter of batch.waiters) waiter.resolve();
     } catch (error) {
       this.counts.dropped += batch.lines.length;
       this.lastError = (error as Error).message;
+      this.failing = true;
       const failure = new Error(`the audit log could not be written (${this.lastError})`);
       for (const waiter of batch.waiters) waiter.reject(failure);
     }

@@ -1,16 +1,14 @@
-// The in-process half of `hookbox emit`: when no daemon answers, evaluate the event here with the
-// same hook directories. Loaded only then, so the daemon path stays small and starts fast.
+// The in-process half of `hookbox emit`: when no daemon answers for this hook set, evaluate the
+// event here, with the evaluator the daemon uses. Loaded only then, so the daemon path stays small.
 import { SandboxPool, type WorkerProcess } from "../../sandbox/index.ts";
-import { AuditSink } from "../audit/sink.ts";
+import { openAuditLog } from "../audit/open.ts";
 import { hookRuntime } from "../compose.ts";
 import type { Locations } from "../config/locations.ts";
-import { formatDiagnostic } from "../config/diagnostics.ts";
-import { Dispatcher } from "../dispatch/dispatcher.ts";
-import { createInvoker } from "../dispatch/invoker.ts";
-import type { Decision, NativeEvent } from "../events/types.ts";
-import { openRegistry } from "../registry/open.ts";
+import { answerAgentCall, type AgentCall } from "../evaluator/agent-answer.ts";
+import { composeEvaluator } from "../evaluator/compose.ts";
+import type { SandboxExecutor } from "../dispatch/invoker.ts";
+import type { AgentOutput } from "../protocols/index.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
-import { EventService } from "../service/events.ts";
 
 /**
  * The sandbox workers of one evaluation: `started` is already on its way (emit starts it before
@@ -21,43 +19,48 @@ export interface LocalWorkers {
   readonly spawn: () => WorkerProcess;
 }
 
-export async function evaluateLocally(host: RuntimeHost, locations: Locations, event: NativeEvent, workers: LocalWorkers): Promise<Decision> {
-  // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched, or loading failed).
+export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean }, workers: LocalWorkers): Promise<AgentOutput> {
+  // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched).
   let unclaimed: WorkerProcess | undefined = workers.started;
-  const spawn = (): WorkerProcess => {
-    const worker = unclaimed ?? workers.spawn();
-    unclaimed = undefined;
-    return worker;
-  };
-  try {
-    const runtime = hookRuntime(host);
-    const capabilities = runtime.capabilities(locations);
-    const registry = await openRegistry(host, locations, capabilities, runtime.embedded());
-    for (const problem of registry.current().diagnostics) host.writeStderr(`hookbox: ${formatDiagnostic(problem)}\n`);
-    const audit = await openAudit(host, locations, registry.current().operator.audit);
-    try {
-      // Nothing to run (most events of most agents): answer without the sandbox.
-      if (registry.current().match(event).length === 0) return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(unusedExecutor, capabilities)), audit }).evaluate(event)).decision;
-      const pool = new SandboxPool({ spawn, size: 1 });
-      try {
+  let pool: SandboxPool | undefined;
+  // The pool is created only when a hook is about to run: most events of most agents match none.
+  const executor: SandboxExecutor = {
+    invokeChain: async (steps, event) => {
+      if (!pool) {
+        pool = new SandboxPool({
+          spawn: () => {
+            const worker = unclaimed ?? workers.spawn();
+            unclaimed = undefined;
+            return worker;
+          },
+          size: 1,
+        });
         await pool.ready();
-        return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(pool, capabilities)), audit }).evaluate(event)).decision;
-      } finally {
-        await pool.close(0);
       }
-    } finally {
-      await audit.close();
-    }
+      return pool.invokeChain(steps, event);
+    },
+  };
+  const runtime = hookRuntime(host);
+  // A one-shot writer appends only: rotating, or cutting a torn tail, is the daemon's job (another
+  // process may be appending right now).
+  const audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, maxFileBytes: Number.POSITIVE_INFINITY, keepFiles: 0, repairTail: false });
+  try {
+    const evaluator = await composeEvaluator({
+      host,
+      locations,
+      capabilities: runtime.capabilities(locations),
+      embedded: runtime.embedded(),
+      executor,
+      audit,
+      via: "emit",
+      log: (line) => host.writeStderr(`hookbox: ${line}\n`),
+    });
+    const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed });
+    for (const entry of answer.evaluation.decisionRecord.hook_set.broken) host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
+    return answer.output;
   } finally {
+    await audit.close();
+    await pool?.close(0);
     unclaimed?.kill();
   }
-}
-
-const unusedExecutor = {
-  invokeChain: () => Promise.reject(new Error("no hook matched: nothing should run")),
-};
-
-function openAudit(host: RuntimeHost, locations: Locations, settings: { max_file_mb: number; keep_files: number }): Promise<AuditSink> {
-  // repairTail false: another emit or the daemon may be appending to the same file right now.
-  return AuditSink.open({ fs: host.fs, path: `${locations.dataDir}/audit/hookbox-audit.jsonl`, maxFileBytes: settings.max_file_mb * 1024 * 1024, keepFiles: settings.keep_files, repairTail: false });
 }

@@ -1,82 +1,119 @@
+import { BUILD_ID } from "../build-info.ts";
 import { resolveLocations, type Locations } from "../config/locations.ts";
-import { errorMessage, HookboxError } from "../errors.ts";
-import type { Decision, NativeEvent } from "../events/types.ts";
-import { answerFor, FALLBACK_AGENT, isAgentName, parseAgentStdin, PROTOCOLS, protocolFor, type AgentOutput, type AgentProtocol } from "../protocols/index.ts";
+import { errorMessage } from "../errors.ts";
+import { identityOf } from "../evaluator/identity.ts";
+import { FALLBACK_AGENT, isAgentName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput } from "../protocols/index.ts";
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
 import type { LeanHost } from "../runtime/index.ts";
-import { parseEmitArgs } from "./emit-args.ts";
+import { AGENT_CALL_HEADERS, encodeHeaderJson, type AgentCallReplyV1 } from "../wire/agent-call.ts";
+import { parseEmitArgs, type EmitOptions } from "./emit-args.ts";
+import type { AgentCall } from "../evaluator/agent-answer.ts";
 
-/** What an agent sends on stdin is bounded: a hook payload larger than this is refused (fail open/closed). */
+/** What an agent sends on stdin is bounded: a larger payload is answered by the fail-closed rule. */
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
-/** How long emit waits for the daemon's answer (approvals can hold it); connection failures fall back at once. */
+/** How long emit waits for the daemon's answer when the agent's own hook timeout is not known. */
 const DAEMON_TIMEOUT_MS = 10 * 60_000;
-
 
 /**
  * `hookbox emit [EVENT] [--agent A]`: the drop-in for an agent's hook command. stdout carries
- * exactly the agent's answer and nothing else; everything else goes to stderr. Every failure —
- * even a bad flag — is answered in the agent's protocol (fail open, or closed with
- * --fail-closed): a stray exit 2 would mean "block" to most agents.
+ * exactly the agent's answer and nothing else; everything else goes to stderr. The answer comes
+ * from the daemon when one serves the same hook set (same build, operator file, flags), else from
+ * this process — the same evaluator either way, so the same event gets the same decision.
  */
 export async function runEmit(host: LeanHost, args: readonly string[]): Promise<number> {
-  // No CliContext: it would pull the sandbox into this path. stdout/stderr go straight to the host.
-  const ctx = { host, out: (text: string) => host.writeStdout(text), err: (text: string) => host.writeStderr(text) };
-  let event: NativeEvent | undefined;
-  let protocol: AgentProtocol = PROTOCOLS[FALLBACK_AGENT];
-  let failClosed = args.includes("--fail-closed");
-  const agentFlag = flagValue(args, "--agent");
-  if (agentFlag && isAgentName(agentFlag)) protocol = PROTOCOLS[agentFlag];
+  const out = (output: AgentOutput): Promise<number> => write(host, output);
+  let options: EmitOptions;
   try {
-    const options = parseEmitArgs(args);
-    if (options.help) {
-      await ctx.out((await import("./emit-help.ts")).emitHelp());
-      return 0;
-    }
-    failClosed = options.failClosed;
-    const payload = parseAgentStdin(await host.readStdin(MAX_STDIN_BYTES));
-    protocol = protocolFor(options.agent, payload);
-    event = protocol.decode(payload, { ...(options.eventName ? { eventName: options.eventName } : {}), env: host.env });
-    const locations = resolveLocations(host, { hooks: options.hooks, builtin: options.builtin, ...(options.config ? { config: options.config } : {}), ...(options.socket ? { socket: options.socket } : {}) });
-    const decision = (options.daemon && (await viaDaemon(host, locations, event))) || (await evaluateHere(host, locations, event, options.processIsolation));
-    return await write(ctx, answerFor(protocol, decision, event, { failClosed }));
+    options = parseEmitArgs(args);
   } catch (error) {
-    return write(ctx, protocol.failure(errorMessage(error), event, { failClosed }));
+    // The agent's hook entry itself is wrong: the hooks it should run cannot be known, so it blocks.
+    // stdin is still read: an agent writing the payload to a hook that never reads it gets EPIPE.
+    await host.readStdin(MAX_STDIN_BYTES).catch(() => undefined);
+    const agent = flagValue(args, "--agent");
+    const protocol = PROTOCOLS[agent && isAgentName(agent) ? agent : FALLBACK_AGENT];
+    return out(protocol.failure(`the hookbox emit command in this agent's hook settings is invalid (${errorMessage(error)}); fix the entry (hookbox install-agent rewrites it), nothing is allowed until then`, undefined, { block: true }));
+  }
+  if (options.help) {
+    await host.writeStdout((await import("./emit-help.ts")).emitHelp());
+    return 0;
+  }
+  const call = await readCall(host, options);
+  const locations = resolveLocations(host, { hooks: options.hooks, builtin: options.builtin, ...(options.config ? { config: options.config } : {}), ...(options.socket ? { socket: options.socket } : {}) });
+  try {
+    if (options.daemon && !call.unreadable) {
+      const reply = await viaDaemon(host, locations, call, options);
+      if (reply.answered) return out(reply.output);
+      if (reply.why) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${reply.why}\n`);
+    }
+    return out(await evaluateHere(host, locations, call, options));
+  } catch (error) {
+    // A bug or an environment that stops Hookbox before any hook set could be read: loud, and
+    // blocking when the caller asked to fail closed.
+    const protocol = PROTOCOLS[call.agent ?? FALLBACK_AGENT];
+    return out(protocol.failure(`Hookbox failed before it could evaluate this event: ${errorMessage(error)}`, undefined, { block: options.failClosed }));
   }
 }
 
-async function write(ctx: { out(text: string): Promise<void>; err(text: string): void }, output: AgentOutput): Promise<number> {
-  if (output.stderr) ctx.err(output.stderr.endsWith("\n") ? output.stderr : `${output.stderr}\n`);
-  if (output.stdout) await ctx.out(output.stdout);
+async function write(host: LeanHost, output: AgentOutput): Promise<number> {
+  if (output.stderr) host.writeStderr(output.stderr.endsWith("\n") ? output.stderr : `${output.stderr}\n`);
+  if (output.stdout) await host.writeStdout(output.stdout);
   return output.exitCode;
 }
 
-/** The daemon's Decision, or undefined when no daemon is there (then emit evaluates itself). */
-async function viaDaemon(host: LeanHost, locations: Locations, event: NativeEvent): Promise<Decision | undefined> {
-  // No existence check first: connecting to a missing socket fails as fast, one syscall less.
+async function readCall(host: LeanHost, options: EmitOptions): Promise<AgentCall> {
+  const env = Object.fromEntries(PROJECT_DIR_ENV.map((name) => [name, host.env[name]]).filter(([, value]) => value !== undefined));
+  const base = { agent: options.agent, env, ...(options.eventName !== undefined ? { eventName: options.eventName } : {}) };
+  try {
+    return { ...base, payload: await host.readStdin(MAX_STDIN_BYTES) };
+  } catch (error) {
+    const code = error instanceof RangeError ? "request_too_large" : "event_invalid";
+    return { ...base, payload: "", unreadable: { code, cause: errorMessage(error) } };
+  }
+}
+
+type DaemonReply = { readonly answered: true; readonly output: AgentOutput } | { readonly answered: false; readonly why?: string };
+
+/** The daemon's answer, or why there is none (nobody listens, it serves another hook set, it refused the request). */
+async function viaDaemon(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions): Promise<DaemonReply> {
+  const headers: Record<string, string> = {
+    [AGENT_CALL_HEADERS.client]: "emit",
+    [AGENT_CALL_HEADERS.identity]: encodeHeaderJson(identityOf(locations, BUILD_ID, host.homeDir())),
+    [AGENT_CALL_HEADERS.env]: encodeHeaderJson(call.env),
+    [AGENT_CALL_HEADERS.timeoutMs]: String(DAEMON_TIMEOUT_MS),
+    ...(call.eventName !== undefined ? { [AGENT_CALL_HEADERS.event]: call.eventName } : {}),
+    ...(options.failClosed ? { [AGENT_CALL_HEADERS.failClosed]: "1" } : {}),
+  };
   let reply;
   try {
-    reply = await host.net.request({ unix: locations.socketPath }, { method: "POST", path: `/v1/events/${encodeURIComponent(event.event_type)}`, body: JSON.stringify(event), timeoutMs: DAEMON_TIMEOUT_MS });
+    // No existence check first: connecting to a missing socket fails as fast, one syscall less.
+    reply = await host.net.request({ unix: locations.socketPath }, { method: "POST", path: `/v1/agents/${call.agent ?? "auto"}`, body: call.payload, headers, timeoutMs: DAEMON_TIMEOUT_MS });
   } catch {
-    return undefined; // no socket, or a stale one: nobody listens
+    return { answered: false }; // no socket, or a stale one: nobody listens
   }
-  if (reply.status === 413) return undefined; // too large for the daemon's body limit: evaluate here
-  const body = JSON.parse(reply.body) as Decision | { error: { code: string; message: string } };
-  if ("error" in body) throw new HookboxError(body.error.code as never, `the daemon refused the event: ${body.error.message}`);
-  return body;
+  let body: Partial<AgentCallReplyV1> & { error?: { code?: string; message?: string } };
+  try {
+    body = JSON.parse(reply.body) as typeof body;
+  } catch {
+    return { answered: false, why: `the daemon answered ${reply.status} with a body that is not JSON` };
+  }
+  if (reply.status === 200 && body.v === 1 && typeof body.stdout === "string" && typeof body.stderr === "string" && typeof body.exit_code === "number") {
+    return { answered: true, output: { stdout: body.stdout, stderr: body.stderr, exitCode: body.exit_code } };
+  }
+  return { answered: false, why: body.error?.message ? `${body.error.code ?? reply.status}: ${body.error.message}` : `the daemon answered ${reply.status}` };
 }
 
 /**
- * No daemon answered: evaluate here. The guest runs in a worker thread of this process, or with
- * --process-isolation in a worker process as in the daemon (see emit-local.ts, SECURITY.md). The
+ * No daemon answered for this hook set: evaluate here. The guest runs in a worker thread of this
+ * process, or with --process-isolation in a worker process as in the daemon (SECURITY.md). The
  * first worker starts before the hooks — and the code that loads them — are loaded: it compiles
  * QuickJS meanwhile, on another core.
  */
-async function evaluateHere(host: LeanHost, locations: Locations, event: NativeEvent, processIsolation: boolean): Promise<Decision> {
+async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions): Promise<AgentOutput> {
   const full = await host.full();
-  const spawn = (): WorkerProcess => (processIsolation ? full.sandbox.spawnWorker() : full.sandbox.spawnThreadWorker());
+  const spawn = (): WorkerProcess => (options.processIsolation ? full.sandbox.spawnWorker() : full.sandbox.spawnThreadWorker());
   const started = holdMessages(spawn());
-  return (await import("./emit-local.ts")).evaluateLocally(full, locations, event, { started, spawn });
+  return (await import("./emit-local.ts")).evaluateLocally(full, locations, call, { failClosed: options.failClosed }, { started, spawn });
 }
 
 function flagValue(args: readonly string[], flag: string): string | undefined {

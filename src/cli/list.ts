@@ -1,39 +1,12 @@
 import type { Command } from "commander";
 import { formatBytes } from "../../sandbox/index.ts";
-import type { LoadedHook } from "../registry/load.ts";
+import { isBroken } from "../registry/registry.ts";
+import { registrationByEvent } from "../registry/registration.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
-import { openRegistry } from "../registry/open.ts";
+import { currentHookSet, problemsOf } from "./hook-set.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
-
-/** One hook as registered for an event: the shape of `hookbox list --json` (and GET /v1/hooks). */
-export function registration(hook: LoadedHook): Record<string, unknown> {
-  const d = hook.definition;
-  return {
-    id: d.id,
-    summary: d.summary,
-    enabled: d.enabled,
-    priority: d.priority,
-    events: d.events,
-    match: d.match,
-    on_error: d.onError,
-    cooldown_seconds: d.cooldownMs / 1000,
-    isolation: d.isolation,
-    permissions: hook.grants.summary,
-    limits: { cpu_ms: d.limits.cpuMs, memory_mb: d.limits.memoryBytes / 1024 / 1024, timeout_ms: d.limits.timeoutMs },
-    effects: d.effects,
-    source: d.source,
-  };
-}
-
-/** Registration JSON grouped by event type, in run order (the seed's register-script shape). */
-export function registrationByEvent(hooks: readonly LoadedHook[], eventTypes: readonly string[], registered: (event: string) => readonly LoadedHook[]): Record<string, unknown> {
-  const byEvent: Record<string, unknown[]> = {};
-  for (const event of eventTypes) byEvent[event] = registered(event).map(registration);
-  const disabled = hooks.filter((h) => !h.definition.enabled).map((h) => h.definition.id);
-  return { version: 1, hooks: byEvent, disabled };
-}
 
 export function registerList(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
   addHookOptions(
@@ -51,15 +24,23 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
       return;
     }
     const locations = locationsFrom(ctx, { ...options, builtin: undefined });
-    const snapshot = (await openRegistry(ctx.host, locations, runtime.capabilities(locations), runtime.embedded())).current();
+    const set = await currentHookSet(ctx, locations, runtime);
+    const { snapshot } = set;
     const events = snapshot.eventTypes();
+    const problems = problemsOf(set);
     if (options.json) {
-      await ctx.out(`${JSON.stringify(registrationByEvent(snapshot.hooks, events, (e) => snapshot.registeredFor(e)), null, 2)}\n`);
+      await ctx.out(`${JSON.stringify({ ...registrationByEvent(snapshot), project: set.project ?? null }, null, 2)}\n`);
     } else {
       const lines: string[] = [];
+      if (snapshot.operatorStatus.state === "unusable") lines.push("the operator file is invalid: every event is denied until it is fixed (hookbox validate)");
       for (const event of events) {
         lines.push(`${event}`);
         for (const hook of snapshot.registeredFor(event)) {
+          if (isBroken(hook)) {
+            lines.push(`  ${String(hook.priority).padStart(5)}  ${hook.id}  BROKEN: fails by on_error: ${hook.onError} wherever it would run`);
+            for (const problem of hook.problems) lines.push(`         ${problem.file}:${problem.line}:${problem.column}: ${problem.message}`);
+            continue;
+          }
           const d = hook.definition;
           const match = [d.match.tool ? `tool ${d.match.tool}` : "", d.match.paths ? `paths ${d.match.paths.join(",")}` : "", d.match.fields ? `fields ${Object.keys(d.match.fields).join(",")}` : ""].filter(Boolean).join("; ");
           lines.push(`  ${String(d.priority).padStart(5)}  ${d.id}${match ? `  [${match}]` : ""}  cpu ${d.limits.cpuMs} ms, memory ${formatBytes(d.limits.memoryBytes)}${d.onError === "deny" ? ", fails closed" : ""}`);
@@ -67,10 +48,10 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
           for (const grant of hook.grants.summary) lines.push(`         may: ${grant}`);
         }
       }
-      if (lines.length === 0) lines.push(`no hooks found (looked in ${locations.hookSources.map((s) => s.dir).join(", ")})`);
+      if (lines.length === 0) lines.push(`no hooks found (project: ${set.project ?? "none"})`);
       await ctx.out(`${lines.join("\n")}\n`);
-      if (snapshot.diagnostics.length > 0) ctx.err(`${snapshot.diagnostics.length} problem(s) — run hookbox validate\n`);
+      if (problems.length > 0) ctx.err(`${problems.length} problem(s) — run hookbox validate\n`);
     }
-    setExit(snapshot.diagnostics.every((d) => d.severity === "warning") ? EXIT.ok : EXIT.failed);
+    setExit(problems.every((d) => d.severity === "warning") && snapshot.broken.length === 0 ? EXIT.ok : EXIT.failed);
   });
 }

@@ -1,12 +1,9 @@
 import type { CapabilityHost } from "../capabilities/types.ts";
 import type { EmbeddedHook } from "../registry/sources.ts";
 import type { Locations } from "../config/locations.ts";
-import type { HttpAgentProtocol } from "../server/deps.ts";
 
 /** What commands that load hooks need from the composition root (main.ts wires the real ones). */
 export interface HookRuntimeFactory {
   capabilities(locations: Locations): CapabilityHost;
   embedded(): ReadonlyMap<string, EmbeddedHook>;
-  /** Agents whose HTTP hooks the daemon serves (Claude Code's type: "http"). */
-  httpAgents(): { readonly claude?: HttpAgentProtocol };
 }

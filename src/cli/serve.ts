@@ -27,7 +27,7 @@ export function registerServe(program: Command, ctx: CliContext, setExit: (code:
       "after",
       `
 Examples:
-  hookbox serve                                   # the hooks of ./.hookbox/hooks and ~/.config/hookbox/hooks
+  hookbox serve                                   # every project's .hookbox/hooks, ~/.config/hookbox/hooks, the operator's standard hooks
   hookbox serve --hooks ./hooks --listen 127.0.0.1:8787
   hookbox serve --workers 1-4                     # always keep one sandbox worker warm
 
@@ -35,6 +35,11 @@ Idle: one sandbox worker starts with the daemon; by default (--workers 0-<cores>
 stops after --worker-idle seconds without events, leaving the daemon alone (~60 MB less
 resident). The next event then starts a worker first (~60-100 ms once, before its hooks run).
 With --workers 1-<n> one worker always stays warm.
+
+Hook sets are resolved per event from the event's project (its .hookbox/hooks, walking up from
+the agent's project directory to the nearest .hookbox/ or .git), plus the user's hooks and the
+standard hooks the operator file enables. Each is checked against the files on disk before every
+event, so edits take effect at once. SIGHUP reloads everything now.
 
 SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flush the audit log, remove the socket.`,
     );
@@ -60,7 +65,6 @@ SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flu
         bodyLimitBytes: options.bodyLimitKb * 1024,
         capabilities: runtime.capabilities(locations),
         embedded: runtime.embedded(),
-        agents: runtime.httpAgents(),
         ...(tcp ? { tcp } : {}),
         log: (line) => ctx.err(`hookbox: ${line}\n`),
       });
@@ -69,7 +73,7 @@ SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flu
           for (const off of offs) off();
           void daemon.stop().then(resolve);
         };
-        const offs = (["SIGTERM", "SIGINT", "SIGHUP"] as const).map((signal) => host.onSignal(signal, stop));
+        const offs = [...(["SIGTERM", "SIGINT"] as const).map((signal) => host.onSignal(signal, stop)), host.onSignal("SIGHUP", () => void daemon.reload())];
       });
       setExit(EXIT.ok);
     },

@@ -14,6 +14,8 @@ export interface Locations {
   readonly socketPath: string;
   /** Standard hooks enabled from the command line (--builtin), on top of the operator file's `builtin`; "all" for every one. */
   readonly builtin: readonly string[];
+  /** The user's own hooks, part of every project's hook set (unless --hooks replaces the defaults). */
+  readonly userHooksDir: string;
 }
 
 export interface LocationFlags {
@@ -36,12 +38,15 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
         { dir: `${project}/.hookbox/hooks`, origin: "project", required: false },
         { dir: `${configHome}/hookbox/hooks`, origin: "user", required: false },
       ];
+  // NOTE: hookSources' project entry is the process's working directory, for commands run by a
+  // person in a project (validate, list). Events resolve their project from the event instead.
   return {
     project,
     hookSources,
     operatorFile: flags.config ? { path: absolute(flags.config), explicit: true } : { path: `${configHome}/hookbox/hookbox.yaml`, explicit: false },
     dataDir: flags.dataDir ? absolute(flags.dataDir) : `${env.XDG_DATA_HOME || `${home}/.local/share`}/hookbox`,
     socketPath: flags.socket ? absolute(flags.socket) : defaultSocketPath(env, home),
+    userHooksDir: `${configHome}/hookbox/hooks`,
     builtin: (flags.builtin ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean),
   };
 }

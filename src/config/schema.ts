@@ -238,6 +238,11 @@ export const operatorFileSchema = z
       .default({}),
     /** Refused for every hook, whatever was granted: deny always wins. */
     deny: denySchema.default(denySchema.parse({})),
+    /**
+     * When Hookbox cannot fully evaluate an event (a hook that cannot load or did not run, an
+     * undecodable event, an unwritable audit log), deny it whatever the hooks' on_error says.
+     */
+    fail_closed: z.boolean().default(false),
     dispatch: z
       .object({
         /** Hook invocations running at once across all events. */

@@ -2,21 +2,21 @@
 // stops them in the reverse order so no acknowledged audit record is lost.
 import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../sandbox/index.ts";
 import { ApprovalStore } from "../approvals/store.ts";
+import { openAuditLog, type AuditLog } from "../audit/open.ts";
 import { readRuns } from "../audit/read.ts";
-import { AuditSink } from "../audit/sink.ts";
+import { BUILD_ID } from "../build-info.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
-import type { Locations } from "../config/locations.ts";
 import { formatDiagnostic } from "../config/diagnostics.ts";
-import { Dispatcher } from "../dispatch/dispatcher.ts";
-import { createInvoker } from "../dispatch/invoker.ts";
+import type { Locations } from "../config/locations.ts";
+import { composeEvaluator } from "../evaluator/compose.ts";
+import type { Evaluator } from "../evaluator/evaluator.ts";
+import { identityOf } from "../evaluator/identity.ts";
+import { describeOperatorProblems, operatorFileSource } from "../evaluator/operator-source.ts";
 import { Metrics } from "../metrics/metrics.ts";
-import type { Registry, ReloadReport } from "../registry/registry.ts";
 import type { EmbeddedHook } from "../registry/sources.ts";
-import { openRegistry } from "../registry/open.ts";
 import type { Listener, RuntimeHost } from "../runtime/index.ts";
 import { createApp } from "../server/app.ts";
-import type { HealthReport, HttpAgentProtocol } from "../server/deps.ts";
-import { EventService } from "../service/events.ts";
+import type { HealthReport } from "../server/deps.ts";
 import { takePrestartedWorker } from "./prestart.ts";
 import { claimSocketPath } from "./socket.ts";
 
@@ -33,7 +33,6 @@ export interface DaemonOptions {
   readonly bodyLimitBytes: number;
   readonly capabilities: CapabilityHost;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
-  readonly agents: { readonly claude?: HttpAgentProtocol };
   /** Loopback TCP listener with a bearer token, for clients without unix sockets. */
   readonly tcp?: { readonly hostname: string; readonly port: number; readonly token: string };
   readonly log: (line: string) => void;
@@ -44,58 +43,68 @@ export class Daemon {
 
   private constructor(
     private readonly options: DaemonOptions,
-    private readonly registry: Registry,
+    private readonly evaluator: Evaluator,
     private readonly pool: SandboxPool,
-    private readonly audit: AuditSink,
+    private readonly audit: AuditLog,
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
-    private readonly watcher: { close(): void },
   ) {}
 
   static async start(options: DaemonOptions): Promise<Daemon> {
     const { host, locations, log } = options;
-    const onReload = (report: ReloadReport): void => {
-      const changed = [...report.added, ...report.changed, ...report.removed];
-      if (changed.length > 0) pool.evict(changed);
-      log(`reloaded (registry v${report.version}): +${report.added.length} ~${report.changed.length} -${report.removed.length}${report.keptLastGood.length ? `; kept last good: ${report.keptLastGood.join(", ")}` : ""}`);
-      for (const d of report.diagnostics) log(formatDiagnostic(d));
-    };
     // The first worker starts before anything else (main.ts may have spawned it already): its
-    // start runs on the other core while this process loads the registry.
+    // start runs on the other core while this process loads the hooks.
     const { min, max, idleMs } = options.workers;
     const pool = new SandboxPool({ spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
-    let audit: AuditSink | undefined;
+    let audit: AuditLog | undefined;
     const listeners: Listener[] = [];
     try {
-      const registry = await openRegistry(host, locations, options.capabilities, options.embedded, onReload);
-      for (const d of registry.current().diagnostics) log(formatDiagnostic(d));
-      const operator = registry.current().operator;
-      audit = await AuditSink.open({
-        fs: host.fs,
-        path: `${locations.dataDir}/audit/hookbox-audit.jsonl`,
-        maxFileBytes: operator.audit.max_file_mb * MiB,
-        keepFiles: operator.audit.keep_files,
-      });
       const approvals = new ApprovalStore();
+      // Audit settings are read once, at start: rotation limits of a running log do not change under it.
+      const probeOperator = await readAuditSettings(host, locations);
+      audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
       const sink = audit;
+      if (sink.stats().failing) log(`the audit log cannot be written: ${sink.stats().lastError}; answers still leave, each one says so`);
+      // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
+      const holder: { evaluator?: Evaluator } = {};
       const metrics = new Metrics({
         sandbox: () => pool.stats(),
         audit: () => sink.stats(),
         approvalsPending: () => approvals.list().length,
-        registry: () => ({ version: registry.current().version, hooks: registry.current().hooks.length, problems: registry.current().diagnostics.length }),
+        hookSets: () => ({ projects: holder.evaluator?.hookSets.projects().length ?? 0 }),
       });
-      const dispatcher = new Dispatcher(registry, createInvoker(pool, options.capabilities));
-      const service = new EventService({ dispatcher, audit, metrics, approvals });
+      const ready = await composeEvaluator({
+        host,
+        locations,
+        capabilities: options.capabilities,
+        embedded: options.embedded,
+        executor: pool,
+        audit: sink,
+        via: "daemon",
+        approvals,
+        metrics,
+        log,
+        onReload: (project, report) => {
+          const changed = [...report.added, ...report.changed, ...report.removed];
+          if (changed.length > 0) pool.evict(changed);
+          log(`reloaded ${project ?? "the user's hooks"} (v${report.version}): +${report.added.length} ~${report.changed.length} -${report.removed.length}${report.broken.length ? `; broken: ${report.broken.join(", ")}` : ""}`);
+          for (const d of report.diagnostics) log(formatDiagnostic(d));
+        },
+      });
+      holder.evaluator = ready;
+      // The hooks every project shares, loaded now so their problems show at start.
+      const shared = (await ready.hookSets.forProject(undefined)).snapshot;
+      for (const d of shared.diagnostics) log(formatDiagnostic(d));
+      if (shared.operatorStatus.state === "unusable") log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
       const probe = await healthProbeSpec();
       const deps = {
         version: options.version,
-        service,
-        registry,
+        evaluator: ready,
+        identity: identityOf(locations, BUILD_ID, host.homeDir()),
         approvals,
-        runs: (query: Parameters<typeof readRuns>[2]) => sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, operator.audit.keep_files)),
+        runs: (query: Parameters<typeof readRuns>[2]) => sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
         metrics,
-        health: () => health(options.version, pool, probe, registry, sink, approvals),
-        agents: options.agents,
+        health: () => health(options.version, pool, probe, ready, sink, approvals),
         bodyLimitBytes: options.bodyLimitBytes,
       };
       await pool.ready();
@@ -106,13 +115,12 @@ export class Daemon {
         const { hostname, port, token } = options.tcp;
         listeners.push(await host.net.serve(createApp({ ...deps, bearerToken: token }).fetch, { hostname, port }));
       }
-      const watcher = host.fs.watch(
-        locations.hookSources.map((s) => s.dir),
-        () => void registry.reload(),
+      const count = shared.hooks.length + shared.broken.length;
+      const scope = locations.hookSources.every((s) => s.origin === "dir") ? "" : " plus each project's .hookbox/hooks";
+      log(
+        `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
-      const snapshot = registry.current();
-      log(`serving ${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`);
-      return new Daemon(options, registry, pool, audit, approvals, listeners, watcher);
+      return new Daemon(options, ready, pool, audit, approvals, listeners);
     } catch (error) {
       for (const listener of listeners) await listener.close(0);
       await audit?.close();
@@ -121,10 +129,15 @@ export class Daemon {
     }
   }
 
+  /** Reload every loaded project's hooks and the operator file now (SIGHUP). */
+  async reload(): Promise<void> {
+    await this.evaluator.hookSets.reloadAll();
+    this.options.log("reloaded on request (SIGHUP)");
+  }
+
   /** Stop accepting, let in-flight requests finish within `graceMs`, flush the audit log, remove the socket. */
   stop(graceMs = 10_000): Promise<void> {
     this.stopping ??= (async () => {
-      this.watcher.close();
       this.approvals.close();
       await Promise.all(this.listeners.map((listener) => listener.close(graceMs)));
       await this.audit.close();
@@ -134,6 +147,11 @@ export class Daemon {
     })();
     return this.stopping;
   }
+}
+
+async function readAuditSettings(host: RuntimeHost, locations: Locations): Promise<{ max_file_mb: number; keep_files: number }> {
+  const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds: [], keepLastGood: false }).read();
+  return view.operator.audit;
 }
 
 /**
@@ -147,16 +165,26 @@ async function healthProbeSpec(): Promise<HandlerSpec> {
   return createHandlerSpec({ id: "hookbox-healthz", handler: { filename, code, codeHash: await codeHashOf(filename, code) } });
 }
 
-async function health(version: string, pool: SandboxPool, probe: HandlerSpec, registry: Registry, audit: AuditSink, approvals: ApprovalStore): Promise<HealthReport> {
+async function health(version: string, pool: SandboxPool, probe: HandlerSpec, evaluator: Evaluator, audit: AuditLog, approvals: ApprovalStore): Promise<HealthReport> {
   const started = performance.now();
   const outcome = await pool.invoke(probe, { n: 41 }, { ...DEFAULT_LIMITS, memoryBytes: 4 * MiB, timeoutMs: 2000 }, () => Promise.reject(new Error("no host calls")));
   const sandboxOk = outcome.ok && (outcome.value as { n?: number }).n === 42;
-  const snapshot = registry.current();
+  const sets = await Promise.all(evaluator.hookSets.projects().map((project) => evaluator.hookSets.forProject(project)));
+  const hookSets = sets.map(({ project, snapshot }) => ({
+    project: project ?? null,
+    version: snapshot.version,
+    hooks: snapshot.hooks.length,
+    broken: snapshot.broken.map((entry) => ({ id: entry.id, file: entry.file, on_error: entry.onError, problems: entry.problems.map(formatDiagnostic) })),
+    operator: snapshot.operatorStatus.state,
+    ...(snapshot.operatorStatus.state !== "ok" ? { operator_problems: snapshot.operatorStatus.problems.map(formatDiagnostic) } : {}),
+    problems: snapshot.diagnostics.map(formatDiagnostic),
+    loaded_at: snapshot.loadedAt,
+  }));
   const auditStats = audit.stats();
   const checks = {
     sandbox: { ok: sandboxOk, detail: { ms: Math.round((performance.now() - started) * 100) / 100, ...(outcome.ok ? {} : { error: outcome.failure }), pool: pool.stats() } },
-    registry: { ok: true, detail: { version: snapshot.version, hooks: snapshot.hooks.length, problems: snapshot.diagnostics.map(formatDiagnostic), loaded_at: snapshot.loadedAt } },
-    audit: { ok: auditStats.lastError === undefined || auditStats.dropped === 0, detail: auditStats },
+    hooks: { ok: sets.every(({ snapshot }) => snapshot.healthy()), detail: hookSets },
+    audit: { ok: !auditStats.failing, detail: auditStats },
     approvals: { ok: true, detail: { pending: approvals.list().length } },
   };
   return { status: Object.values(checks).every((c) => c.ok) ? "ok" : "degraded", version, checks };

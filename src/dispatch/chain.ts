@@ -1,7 +1,7 @@
-import type { ChainContinuation, ChainOutcome, ChainStep, SandboxEngine } from "../../sandbox/index.ts";
+import type { ChainContinuation, ChainOutcome, ChainStep, InvocationOutcome, SandboxEngine } from "../../sandbox/index.ts";
 import { TOOL_EVENTS } from "../events/names.ts";
 import { parseHookResult } from "../events/result.ts";
-import type { NativeEvent } from "../events/types.ts";
+import type { HookResult, NativeEvent } from "../events/types.ts";
 
 /** What the continuation needs of a hook; travels with each step as its `tag`. */
 export interface StepTag {
@@ -29,12 +29,28 @@ export function applyModify(event: NativeEvent, data: Record<string, unknown>): 
   return { event: { ...event, ...changes }, changes, ignored };
 }
 
+/** What one hook's outcome does to the chain (DESIGN §5), before any bookkeeping. */
+export type StepEffect =
+  /** The hook failed (threw, broke a limit, returned something invalid): its on_error decides. */
+  | { readonly kind: "failed"; readonly code: string; readonly message: string }
+  | { readonly kind: "ran"; readonly result: HookResult; readonly stops: boolean; readonly modified?: ReturnType<typeof applyModify> };
+
 /**
- * Whether the chain stops after a hook, and the event the next one sees: the pipeline's rules
- * (DESIGN §5) as a pure function, so the worker running a chain and the dispatcher building
- * the answer from its outcomes agree on where it stopped. Stops on: deny; continue: false; a
- * failure or invalid result of an on_error: deny hook; the event deadline.
+ * The chain's rules as one pure function, used by the worker running a chain (to know where to
+ * stop and what the next hook sees) and by the dispatcher building the answer from the same
+ * outcomes, so both agree: a deny or `continue: false` stops; a failure stops when the hook is
+ * on_error: deny; a modify changes the event the next hook sees.
  */
+export function stepEffect(outcome: InvocationOutcome, event: NativeEvent): StepEffect {
+  if (!outcome.ok) return { kind: "failed", code: outcome.failure.code, message: outcome.failure.message };
+  const parsed = parseHookResult(outcome.value);
+  if (!parsed.ok) return { kind: "failed", code: "handler_result_invalid", message: parsed.message };
+  const result = parsed.result;
+  if (result.action === "modify" && !result.data) return { kind: "failed", code: "handler_result_invalid", message: "the handler returned action modify without data" };
+  const stops = result.action === "deny" || result.continue === false;
+  return { kind: "ran", result, stops, ...(result.action === "modify" && !stops ? { modified: applyModify(event, result.data as Record<string, unknown>) } : {}) };
+}
+
 /**
  * No hook starts this close to the deadline: its clock (performance.now) and the deadline's
  * (Date.now) may disagree by a millisecond, and it could do nothing useful in the rest anyway.
@@ -43,22 +59,11 @@ export const DEADLINE_SLACK_MS = 5;
 
 export const continueChain: ChainContinuation = (tag, outcome, event) => {
   if (!isStepTag(tag)) return { stop: false, event };
-  const next = afterStep(tag, outcome, event as NativeEvent);
-  if (next === "stop" || Date.now() >= tag.deadlineAt - DEADLINE_SLACK_MS) return { stop: true };
-  return { stop: false, event: next };
+  const effect = stepEffect(outcome, event as NativeEvent);
+  const stops = effect.kind === "failed" ? tag.onError === "deny" : effect.stops;
+  if (stops || Date.now() >= tag.deadlineAt - DEADLINE_SLACK_MS) return { stop: true };
+  return { stop: false, event: effect.kind === "ran" && effect.modified ? effect.modified.event : event };
 };
-
-/** The event the next hook sees, or "stop" (the deadline aside). */
-function afterStep(tag: StepTag, outcome: Parameters<ChainContinuation>[1], event: NativeEvent): NativeEvent | "stop" {
-  const failed = tag.onError === "deny" ? "stop" : event;
-  if (!outcome.ok) return failed;
-  const parsed = parseHookResult(outcome.value);
-  if (!parsed.ok) return failed;
-  const result = parsed.result;
-  if (result.action === "deny" || result.continue === false) return "stop";
-  if (result.action === "modify") return result.data ? applyModify(event, result.data).event : failed;
-  return event;
-}
 
 function isStepTag(tag: unknown): tag is StepTag {
   return typeof tag === "object" && tag !== null && typeof (tag as StepTag).deadlineAt === "number";
@@ -68,4 +73,3 @@ function isStepTag(tag: unknown): tag is StepTag {
 export function engineExecutor(engine: SandboxEngine): { invokeChain(steps: readonly ChainStep[], event: unknown): Promise<ChainOutcome> } {
   return { invokeChain: (steps, event) => engine.invokeChain(steps, event, continueChain) };
 }
-

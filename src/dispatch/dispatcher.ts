@@ -11,29 +11,26 @@ export interface DispatchOutcome extends DispatchResult {
 }
 
 /**
- * The one entry point for evaluating events: takes the registry snapshot current at arrival,
- * matches, and runs the pipeline with the shared concurrency cap and cooldowns.
+ * Runs an event's matched hooks against one registry snapshot, with the concurrency cap and
+ * cooldowns shared by every event this process evaluates.
  */
 export class Dispatcher {
   private readonly semaphore: Semaphore;
   private readonly cooldowns = new CooldownTracker();
 
   constructor(
-    private readonly registry: { current(): RegistrySnapshot },
     private readonly invoker: HookInvoker,
-    concurrency = registry.current().operator.dispatch.concurrency,
+    concurrency: number,
   ) {
     this.semaphore = new Semaphore(concurrency);
   }
 
-  async handle(event: NativeEvent): Promise<DispatchOutcome> {
-    const snapshot = this.registry.current();
-    return { ...(await dispatch({ event, hooks: snapshot.match(event) }, this.context(snapshot))), registryVersion: snapshot.version };
+  async handle(event: NativeEvent, snapshot: RegistrySnapshot, options: { readonly failClosed?: boolean } = {}): Promise<DispatchOutcome> {
+    return { ...(await dispatch({ event, hooks: snapshot.match(event) }, { ...this.context(snapshot), failClosed: options.failClosed === true || snapshot.operator.fail_closed })), registryVersion: snapshot.version };
   }
 
   /** Run one hook on an event whatever its matcher and cooldown say (manual fire). Undefined: no such hook. */
-  async fire(hookId: string, event: NativeEvent): Promise<DispatchOutcome | undefined> {
-    const snapshot = this.registry.current();
+  async fire(hookId: string, event: NativeEvent, snapshot: RegistrySnapshot): Promise<DispatchOutcome | undefined> {
     const hook = snapshot.get(hookId);
     if (!hook) return undefined;
     return { ...(await dispatch({ event, hooks: [hook], manual: true }, this.context(snapshot))), registryVersion: snapshot.version };

@@ -25,7 +25,7 @@ export interface ChainRun {
 
 export interface HookInvoker {
   /** Run hooks one after another, each with its grants bound to the event, in one sandbox round trip. */
-  invokeChain(hooks: readonly { hook: LoadedHook; limits: SandboxLimits }[], event: NativeEvent, deadlineAt: number): Promise<ChainRun>;
+  invokeChain(hooks: readonly { hook: LoadedHook; limits: SandboxLimits; onError: "continue" | "deny" }[], event: NativeEvent, deadlineAt: number): Promise<ChainRun>;
   /** Whether the hook's grants include inject_context (its result's context_injection needs it). */
   mayInjectContext(hook: LoadedHook): boolean;
 }
@@ -35,12 +35,12 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
     async invokeChain(hooks, event, deadlineAt) {
       // ${workspace} comes from cwd, which no modify can change: binding every hook to the
       // incoming event is the same as binding it to the event it will see.
-      const bound = hooks.map(({ hook, limits }) => ({ caps: capabilities.forInvocation(hook.grants, event), hook, limits }));
-      const steps: ChainStep[] = bound.map(({ caps, hook, limits }) => ({
+      const bound = hooks.map(({ hook, limits, onError }) => ({ caps: capabilities.forInvocation(hook.grants, event), hook, limits, onError }));
+      const steps: ChainStep[] = bound.map(({ caps, hook, limits, onError }) => ({
         spec: hook.spec,
         limits,
         call: caps.call,
-        tag: { hookId: hook.definition.id, onError: hook.definition.onError, deadlineAt } satisfies StepTag,
+        tag: { hookId: hook.definition.id, onError, deadlineAt } satisfies StepTag,
       }));
       const chain = await executor.invokeChain(steps, event);
       const runs = chain.outcomes.map((outcome, index) => {

@@ -11,9 +11,9 @@ const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 /** Live counters that other components own, sampled at scrape time. */
 export interface MetricSources {
   sandbox(): { timeoutKills: number; crashes: number; respawns: number; queueRejections: number; queued: number };
-  audit(): { written: number; dropped: number; rotations: number };
+  audit(): { written: number; dropped: number; rotations: number; failing: boolean };
   approvalsPending(): number;
-  registry(): { version: number; hooks: number; problems: number };
+  hookSets(): { projects: number };
 }
 
 export class Metrics {
@@ -42,10 +42,9 @@ export class Metrics {
       sampled("hookbox_sandbox_queued", "Invocations waiting for a sandbox worker.", () => sources.sandbox().queued),
       sampled("hookbox_audit_records_total", "Audit records written.", () => sources.audit().written, "counter"),
       sampled("hookbox_audit_dropped_total", "Audit records that could not be written (their requests were refused).", () => sources.audit().dropped, "counter"),
+      sampled("hookbox_audit_failing", "1 while the audit log cannot be written (decisions are answered unrecorded).", () => (sources.audit().failing ? 1 : 0)),
       sampled("hookbox_approvals_pending", "Approvals waiting for a user.", () => sources.approvalsPending()),
-      sampled("hookbox_registry_version", "Registry version (increments on every reload).", () => sources.registry().version),
-      sampled("hookbox_registry_hooks", "Hooks loaded.", () => sources.registry().hooks),
-      sampled("hookbox_registry_problems", "Problems found in the hook and operator files at the last (re)load.", () => sources.registry().problems),
+      sampled("hookbox_projects_loaded", "Projects whose hook sets are loaded.", () => sources.hookSets().projects),
     ];
   }
 

@@ -99,6 +99,7 @@ export function encodeClaude(decision: Decision, event: NativeEvent): AgentOutpu
 
 export const claudeCode: AgentProtocol = {
   name: "claude",
+  events: EVENTS,
   /** The lingua franca: any payload naming its event in Claude's field (VS Code's camelCase variant too). Asked last. */
   detect: (payload) =>
     typeof payload === "object" && payload !== null && (typeof (payload as Record<string, unknown>).hook_event_name === "string" || typeof (payload as Record<string, unknown>).hookEventName === "string"),

@@ -104,6 +104,7 @@ export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutp
 
 export const copilot: AgentProtocol = {
   name: "copilot",
+  events: EVENTS,
   detect(payload) {
     if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return false;
     const record = payload as Payload;

@@ -51,6 +51,7 @@ export function encodeCursor(decision: Decision, event: NativeEvent): AgentOutpu
 
 export const cursor: AgentProtocol = {
   name: "cursor",
+  events: CURSOR_EVENTS,
   /** Cursor's common fields (research §3.3); no other agent sends them. */
   detect(payload) {
     if (typeof payload !== "object" || payload === null) return false;

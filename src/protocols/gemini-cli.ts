@@ -105,6 +105,7 @@ export function encodeGemini(decision: Decision, event: NativeEvent): AgentOutpu
 
 export const geminiCli: AgentProtocol = {
   name: "gemini",
+  events: EVENTS,
   /** Gemini's own event names, or a name it shares with Claude plus Gemini's ISO `timestamp` and `transcript_path` (Claude sends no timestamp; Copilot's VS Code mode no transcript on these). */
   detect(payload) {
     const record = asRecord(payload);

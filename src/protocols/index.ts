@@ -1,6 +1,7 @@
 // src/protocols owns the agents' hook protocols: each agent's stdin JSON → native event, a Decision → that agent's stdout/stderr/exit code. Pure: imports only src/events and src/errors, no runtime APIs.
 import type { Decision, NativeEvent } from "../events/types.ts";
 import { errorMessage } from "../errors.ts";
+import { checkEventName } from "../events/names.ts";
 import { claudeCode } from "./claude-code.ts";
 import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
@@ -26,6 +27,18 @@ export function isAgentName(name: string): name is AgentName {
 /** The protocol `hookbox emit` speaks: the --agent given, else the payload's detected dialect, else Claude's. */
 export function protocolFor(agent: AgentName | undefined, payload: unknown): AgentProtocol {
   return PROTOCOLS[agent ?? detectAgent(payload) ?? FALLBACK_AGENT];
+}
+
+/** Environment variables in which agents name the project (the hook's working directory moves with the agent's `cd`). */
+export const PROJECT_DIR_ENV: readonly string[] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"];
+
+/** The native event type an agent's event name decodes to, when the name is known to the dialect (or is native). */
+export function nativeEventName(protocol: AgentProtocol, name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const mapped = protocol.events?.toNative.get(name);
+  if (mapped !== undefined) return mapped;
+  const check = checkEventName(name);
+  return check.ok ? check.name : undefined;
 }
 
 /** `encode`, with a failure answer should the decision not be encodable (data that is not JSON): emit never crashes mid-answer. */

@@ -1,7 +1,6 @@
 import { parseEvent } from "../events/parse.ts";
 import { WIRE_VERSION, type Decision, type NativeEvent } from "../events/types.ts";
 import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "./types.ts";
-import { failClosedReason } from "./shared/failure.ts";
 import { jsonOutput } from "./shared/output.ts";
 import { readPayload } from "./shared/payload.ts";
 
@@ -22,12 +21,12 @@ function nativeFailure(reason: string, event: NativeEvent | undefined, options: 
     {
       v: WIRE_VERSION,
       event_type: event?.event_type ?? null,
-      decision: options.failClosed ? "deny" : "allow",
-      ...(options.failClosed && { reason: failClosedReason(reason) }),
-      error: { code: "evaluation_failed", message: reason },
+      decision: options.block ? "deny" : "allow",
+      reason,
+      error: { code: "evaluation_incomplete", message: reason },
     },
     1,
-    `hookbox: could not evaluate hooks: ${reason}\n`,
+    `hookbox: ${reason}\n`,
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Decision, NativeEvent } from "../events/types.ts";
+import type { EventTable } from "./shared/event-names.ts";
 
 /** The dialects `hookbox emit --agent` speaks. "native" is Hookbox's own event and decision JSON. */
 export const AGENT_NAMES = ["claude", "gemini", "cursor", "codex", "copilot", "native"] as const;
@@ -27,19 +28,21 @@ export interface DecodeHint {
 }
 
 export interface FailureOptions {
-  /** Block with a clear reason instead of the agent's fail-open default (`emit --fail-closed`). */
-  readonly failClosed: boolean;
+  /** Block with the reason (the rule said deny), or let the agent go ahead with it on stderr. */
+  readonly block: boolean;
 }
 
 /** One agent's hook protocol: its payload in, Hookbox's answer out. Implementations are pure. */
 export interface AgentProtocol {
   readonly name: AgentName;
+  /** The agent's event names and their native ones (absent for the native dialect, which uses native names). */
+  readonly events?: EventTable;
   /** True when the payload looks like this agent's dialect; detect.ts asks in a fixed order, most specific first. */
   detect(payload: unknown): boolean;
   /** The agent's stdin JSON as a native event. Throws HookboxError("event_invalid") naming the field at fault. */
   decode(payload: unknown, hint?: DecodeHint): NativeEvent;
   /** The aggregated decision in exactly this agent's contract, for the event `decode` produced. */
   encode(decision: Decision, event: NativeEvent): AgentOutput;
-  /** What to answer when Hookbox could not evaluate: the agent's fail-open path, or a clear block with `failClosed`. */
+  /** What to answer when Hookbox could not fully evaluate: a block with `reason`, or the agent's go-ahead with it shown. */
   failure(reason: string, event: NativeEvent | undefined, options: FailureOptions): AgentOutput;
 }

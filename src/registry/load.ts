@@ -5,6 +5,7 @@ import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
 import { resolveHook, type HookDefinition } from "../config/resolve.ts";
 import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
 import { dirname, isInside } from "../text/posix-path.ts";
+import { brokenHook, type BrokenHook } from "./broken.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileReader, type HookFileRef, type HookSource } from "./sources.ts";
 
@@ -35,49 +36,70 @@ export interface LoadDeps {
 
 export interface LoadResult {
   readonly hooks: readonly LoadedHook[];
+  /** Hooks that did not load: they stay registered, and fail by their on_error where they would have run. */
+  readonly broken: readonly BrokenHook[];
   /** The operator file the hooks were loaded under (dispatch settings come from it). */
   readonly operator: OperatorFile;
   readonly diagnostics: readonly Diagnostic[];
-  /** Every hook file looked at, with the id it declared when that could be read: a reload keeps the last good version of broken ones. */
+  /** Every hook file looked at, with the id it declared when that could be read. */
   readonly files: ReadonlyMap<string, string | undefined>;
+  /** Every file a load read or looked for (hook files, handlers, directories): what its freshness depends on. */
+  readonly inputs: readonly string[];
 }
 
-/** Load every hook; all problems are collected (none stops the others from loading). */
+/**
+ * Load every hook; all problems are collected (none stops the others from loading). A hook that
+ * cannot load becomes a broken entry, never a silent absence.
+ */
 export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<LoadResult> {
   const diagnostics: Diagnostic[] = [...(inputs.diagnostics ?? [])];
   const refs: HookFileRef[] = [];
+  const looked: string[] = [];
   for (const id of inputs.operator.builtin) {
     const hook = inputs.embedded.get(id);
     if (hook) refs.push(embeddedFile(hook));
     else diagnostics.push(operatorProblem(inputs, ["builtin"], `no standard hook "${id}"; known: ${[...inputs.embedded.keys()].sort().join(", ") || "none"}`));
   }
   for (const source of inputs.sources) {
-    const { files, missing } = await hookFilesIn(deps.fs, source);
+    const { files, missing, dirs } = await hookFilesIn(deps.fs, source);
+    looked.push(source.dir, ...dirs);
     if (missing && source.required) diagnostics.push({ file: source.dir, line: 1, column: 1, field: "", message: "hook directory not found" });
     refs.push(...files);
   }
   const hooks: LoadedHook[] = [];
+  const broken: BrokenHook[] = [];
   const files = new Map<string, string | undefined>();
   const seen = new Map<string, string>();
   for (const ref of refs) {
+    const before = diagnostics.length;
     const loaded = await loadOne(ref, inputs, deps, diagnostics);
+    if (ref.origin !== "builtin") looked.push(ref.file, ...loaded.read);
     files.set(ref.file, loaded.id);
-    if (!loaded.hook) continue;
-    const previous = seen.get(loaded.hook.definition.id);
-    if (previous) {
-      diagnostics.push({ file: ref.file, ...loaded.idAt, field: "id", message: `duplicate hook id "${loaded.hook.definition.id}": also defined in ${previous}` });
+    const id = loaded.hook?.definition.id ?? loaded.id;
+    const previous = id !== undefined ? seen.get(id) : undefined;
+    if (previous !== undefined) {
+      diagnostics.push({ file: ref.file, ...loaded.idAt, field: "id", message: `duplicate hook id "${id}": also defined in ${previous}; rename one of them` });
+    } else if (loaded.hook) {
+      seen.set(loaded.hook.definition.id, ref.file);
+      hooks.push(loaded.hook);
       continue;
+    } else if (id !== undefined) {
+      seen.set(id, ref.file);
     }
-    seen.set(loaded.hook.definition.id, ref.file);
-    hooks.push(loaded.hook);
+    const problems = diagnostics.slice(before).filter((d) => d.severity !== "warning");
+    broken.push(brokenHook(ref.file, ref.origin, loaded.text, problems, inputs.operator, previous === undefined ? loaded.id : `${id}@${ref.file}`));
   }
-  return { hooks, operator: inputs.operator, diagnostics, files };
+  return { hooks, broken, operator: inputs.operator, diagnostics, files, inputs: [...new Set(looked)] };
 }
 
 interface OneResult {
   readonly hook?: LoadedHook;
   readonly id?: string;
   readonly idAt: { line: number; column: number };
+  /** The hook file's text, when it could be read (a broken entry reads what it can of it). */
+  readonly text?: string;
+  /** Files besides the hook file this load read (its handler). */
+  readonly read: readonly string[];
 }
 
 async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, diagnostics: Diagnostic[]): Promise<OneResult> {
@@ -87,18 +109,20 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     text = await ref.read(ref.file);
   } catch (error) {
     diagnostics.push({ file: ref.file, ...start, field: "", message: `cannot read: ${(error as Error).message}` });
-    return { idAt: start };
+    return { idAt: start, read: [] };
   }
   const parsed = parseYaml(text, ref.file, hookFileSchema);
   if (!parsed.ok) {
     diagnostics.push(...parsed.diagnostics);
-    return { id: declaredId(text), idAt: start };
+    return { idAt: start, text, read: [] };
   }
   const file = parsed.value;
   const at = (path: (string | number)[]): { line: number; column: number } => locate(text, path);
+  const read: string[] = [];
+  const failed = (): OneResult => ({ id: file.id, idAt: at(["id"]), text, read });
   const problem = (path: (string | number)[], message: string): OneResult => {
     diagnostics.push({ file: ref.file, ...at(path), field: path.join("."), message });
-    return { id: file.id, idAt: at(["id"]) };
+    return failed();
   };
   const resolved = resolveHook(file, { file: ref.file, origin: ref.origin }, inputs.operator);
   if (!resolved.ok) return problem([resolved.field], resolved.message);
@@ -108,6 +132,7 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   let filename: string;
   if (definition.handler.kind === "file") {
     filename = definition.handler.path;
+    read.push(filename);
     const confined = await confineHandler(ref, filename);
     if (!confined.ok) return problem(["handler"], confined.message);
     try {
@@ -124,19 +149,19 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     const location = compiled.failure.location;
     if (location) {
       diagnostics.push({ file: location.file, line: location.line, column: location.column, field: "", message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, "") });
-      return { id: file.id, idAt: at(["id"]) };
+      return failed();
     }
     return problem(["handler"], compiled.failure.message);
   }
   const matcher = compileMatcher(definition.match);
   if (!matcher.ok) {
     for (const error of matcher.errors) diagnostics.push({ file: ref.file, ...at(error.field.split(".")), field: error.field, message: error.message });
-    return { id: file.id, idAt: at(["id"]) };
+    return failed();
   }
   const prepared = await deps.capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file: ref.file }, inputs.operator);
   if (!prepared.ok) {
     for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
-    return { id: file.id, idAt: at(["id"]) };
+    return failed();
   }
   for (const message of prepared.warnings ?? []) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message, severity: "warning" });
   const spec = await createHandlerSpec({
@@ -146,7 +171,7 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     hookData: { id: definition.id, config: definition.config },
     isolation: definition.isolation,
   });
-  return { hook: { definition, spec, grants: prepared.grants, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]) };
+  return { hook: { definition, spec, grants: prepared.grants, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
 }
 
 /**
@@ -173,9 +198,4 @@ async function confineHandler(ref: HookFileRef, path: string): Promise<{ ok: tru
 
 function operatorProblem(inputs: LoadInputs, path: string[], message: string): Diagnostic {
   return { file: inputs.operatorFile ?? "hookbox.yaml", line: 1, column: 1, field: path.join("."), message };
-}
-
-/** The id a broken file declares, if it can be seen at all (so a reload knows which hook it is). */
-function declaredId(text: string): string | undefined {
-  return /^id:\s*["']?([a-z0-9][a-z0-9-]*)["']?\s*$/m.exec(text)?.[1];
 }

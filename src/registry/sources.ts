@@ -2,7 +2,7 @@ import type { HookOrigin } from "../config/resolve.ts";
 import type { FileHost } from "../runtime/index.ts";
 
 /** The file access loading hooks needs (tests give an in-memory one, which has no symlinks and may omit realpath). */
-export type HookFileReader = Pick<FileHost, "readText" | "listDir"> & Partial<Pick<FileHost, "realpath">>;
+export type HookFileReader = Pick<FileHost, "readText" | "listDir"> & Partial<Pick<FileHost, "realpath" | "stamp">>;
 
 /** A directory hooks are loaded from. */
 export interface HookSource {
@@ -35,22 +35,24 @@ const YAML_FILE = /\.ya?ml$/;
  * and `<name>/hook.yaml` one level down — the layout of handlers/<id>/. Sorted, so loading is
  * deterministic.
  */
-export async function hookFilesIn(fs: HookFileReader, source: HookSource): Promise<{ files: HookFileRef[]; missing: boolean }> {
+export async function hookFilesIn(fs: HookFileReader, source: HookSource): Promise<{ files: HookFileRef[]; missing: boolean; dirs: string[] }> {
   const entries = await fs.listDir(source.dir).catch(() => undefined);
-  if (!entries) return { files: [], missing: true };
+  if (!entries) return { files: [], missing: true, dirs: [] };
   const files: string[] = [];
+  const dirs: string[] = [];
   for (const entry of [...entries].sort((a, b) => a.name.localeCompare(b.name))) {
     if (entry.name.startsWith(".")) continue;
     const path = `${source.dir.replace(/\/+$/, "")}/${entry.name}`;
     if (entry.kind === "file" && YAML_FILE.test(entry.name) && !/^hookbox\.ya?ml$/.test(entry.name)) files.push(path);
     if (entry.kind === "dir") {
+      dirs.push(path);
       const inner = await fs.listDir(path).catch(() => []);
       const hookFile = inner.find((e) => e.kind === "file" && /^hook\.ya?ml$/.test(e.name));
       if (hookFile) files.push(`${path}/${hookFile.name}`);
     }
   }
   const realpath = fs.realpath?.bind(fs);
-  return { files: files.map((file) => ({ file, origin: source.origin, read: (p: string) => fs.readText(p), ...(realpath && { realpath }) })), missing: false };
+  return { files: files.map((file) => ({ file, origin: source.origin, read: (p: string) => fs.readText(p), ...(realpath && { realpath }) })), missing: false, dirs };
 }
 
 /** Embedded hooks are read from memory, under a "builtin:<id>/" pseudo-directory. */

@@ -22,7 +22,7 @@ export function createBunLeanHost(): LeanHost {
     writeStderr: writeBunStderr,
     readStdin: async (maxBytes) => {
       const sys = syscalls();
-      return sys ? new TextDecoder().decode(sys.readAll(0, maxBytes)) : readBunStdin(maxBytes);
+      return sys ? strictUtf8(sys.readAll(0, maxBytes)) : readBunStdin(maxBytes);
     },
     net: { request: leanRequest },
     full: async () => (await import("./bun.ts")).createBunHost(),
@@ -44,7 +44,16 @@ export async function readBunStdin(maxBytes: number): Promise<string> {
     if (total > maxBytes) throw new RangeError(`stdin is larger than ${maxBytes} bytes`);
     chunks.push(chunk);
   }
-  return new TextDecoder().decode(concatBytes(chunks));
+  return strictUtf8(concatBytes(chunks));
+}
+
+/** UTF-8 text, or a TypeError naming what is wrong: stdin must never be read with bytes replaced. */
+export function strictUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new TypeError("stdin is not valid UTF-8");
+  }
 }
 
 export async function writeBunStdout(text: string): Promise<void> {

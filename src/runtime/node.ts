@@ -154,6 +154,11 @@ export const nodeFileHost: FileHost = {
     );
   },
   realpath: (path) => realpath(path),
+  stamp: (path) =>
+    stat(path, { bigint: true }).then(
+      (s) => `${s.mtimeNs}:${s.ctimeNs}:${s.size}:${s.ino}`,
+      () => "missing",
+    ),
   watch: (dirs, onChange, debounceMs = 100) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const fire = (): void => {
@@ -271,5 +276,9 @@ async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Prom
     if (total > maxBytes) throw new RangeError(`stdin is larger than ${maxBytes} bytes`);
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new TypeError("stdin is not valid UTF-8");
+  }
 }

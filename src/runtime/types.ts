@@ -19,7 +19,10 @@ export interface RuntimeHost {
   exit(code: number): never;
   writeStdout(text: string): Promise<void>;
   writeStderr(text: string): void;
-  /** Read all of stdin as UTF-8, refusing more than `maxBytes`. */
+  /**
+   * Read all of stdin as UTF-8. More than `maxBytes` rejects with a RangeError; bytes that are not
+   * UTF-8 reject with a TypeError (never replaced: a path with a replaced byte is another path).
+   */
   readStdin(maxBytes: number): Promise<string>;
   stdinIsTTY(): boolean;
   /** Subscribe to a termination signal; returns the unsubscribe function. */
@@ -127,6 +130,11 @@ export interface FileHost {
   makeTempDir(prefix: string): Promise<string>;
   /** rm -rf. */
   removeTree(path: string): Promise<void>;
+  /**
+   * A token that changes when the file or directory at `path` changes (mtime, ctime, size,
+   * inode; "missing" when there is none): a cheap check that what was loaded is still current.
+   */
+  stamp(path: string): Promise<string>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
 }

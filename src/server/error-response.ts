@@ -12,6 +12,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   capability_denied: 403,
   not_found: 404,
   conflict: 409,
+  hook_set_mismatch: 409,
   sandbox_queue_full: 503,
   sandbox_closed: 503,
   daemon_unavailable: 503,

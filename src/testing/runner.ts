@@ -1,17 +1,15 @@
-import type { AuditRecordV1 } from "../audit/record.ts";
+import type { AuditEntry, AuditRecordV1 } from "../audit/record.ts";
 import { createCapabilityHost } from "../capabilities/index.ts";
 import { formatDiagnostic, parseYaml } from "../config/diagnostics.ts";
-import { operatorFileSchema } from "../config/schema.ts";
-import { Dispatcher } from "../dispatch/dispatcher.ts";
-import { createInvoker, type SandboxExecutor } from "../dispatch/invoker.ts";
+import type { Locations } from "../config/locations.ts";
+import type { SandboxExecutor } from "../dispatch/invoker.ts";
+import { composeEvaluator } from "../evaluator/compose.ts";
+import { inlineOperatorSource } from "../evaluator/operator-source.ts";
 import { errorMessage } from "../errors.ts";
 import { parseEvent } from "../events/parse.ts";
 import type { NativeEvent } from "../events/types.ts";
 import { PROTOCOLS } from "../protocols/index.ts";
-import { loadHooks } from "../registry/load.ts";
-import { RegistrySnapshot } from "../registry/registry.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
-import { EventService } from "../service/events.ts";
 import { compare, type Mismatch } from "./compare.ts";
 import { fixtureFileSchema, type Fixture } from "./fixture.ts";
 
@@ -96,21 +94,32 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
       home: `${scratch}/home`,
       dataDir: `${scratch}/data`,
     });
+    const records: AuditEntry[] = [];
+    // The evaluator the daemon and emit use, on this hook's directory alone, with the fixture's operator.
+    const evaluatorFor = (operator: unknown) =>
+      composeEvaluator({
+        host: { fs: host.fs, pid: host.pid, homeDir: () => `${scratch}/home` },
+        locations: fixtureLocations(dir, scratch),
+        capabilities,
+        embedded: new Map(),
+        executor: deps.executor,
+        audit: { write: async (r) => void records.push(...r) },
+        via: "test",
+        operator: inlineOperatorSource(operator, []),
+      });
     const operatorInput = fixture.operator ?? {};
-    const operator = operatorFileSchema.parse(operatorInput);
-    const loaded = await loadHooks({ sources: [{ dir, origin: "dir", required: true }], operator, operatorFile: undefined, embedded: new Map() }, { fs: host.fs, capabilities });
-    const hookId = loaded.hooks[0]?.definition.id;
-    if (loaded.diagnostics.length > 0 || !hookId) return { hookId, problems: loaded.diagnostics.length ? loaded.diagnostics.map(formatDiagnostic) : [`no hook.yaml in ${dir}`], observed: undefined as never };
-    const withConfig = fixture.config ? operatorFileSchema.parse({ ...operatorInput, hooks: { ...operator.hooks, [hookId]: { ...operator.hooks[hookId], config: fixture.config } } }) : operator;
-    const registryInputs = { sources: [{ dir, origin: "dir" as const, required: true }], operator: withConfig, operatorFile: undefined, embedded: new Map() };
-    const registry = fixture.config ? await loadHooks(registryInputs, { fs: host.fs, capabilities }) : loaded;
-    const current = new RegistrySnapshot(registry.hooks, withConfig, [], 1, new Date().toISOString());
-    const snapshot = { current: () => current };
-    const records: AuditRecordV1[] = [];
-    const service = new EventService({ dispatcher: new Dispatcher(snapshot, createInvoker(deps.executor, capabilities)), audit: { write: async (r) => void records.push(...r) } });
+    let evaluator = await evaluatorFor(operatorInput);
+    const { snapshot } = await evaluator.hookSets.forProject(undefined);
+    const hookId = snapshot.hooks[0]?.definition.id ?? snapshot.broken[0]?.id;
+    const problems = [...(snapshot.operatorStatus.state === "ok" ? [] : snapshot.operatorStatus.problems), ...snapshot.diagnostics.filter((d) => d.severity !== "warning")];
+    if (problems.length > 0 || !hookId) return { hookId, problems: problems.length ? problems.map(formatDiagnostic) : [`no hook.yaml in ${dir}`], observed: undefined as never };
+    if (fixture.config) {
+      const input = operatorInput as { hooks?: Record<string, Record<string, unknown>> };
+      evaluator = await evaluatorFor({ ...input, hooks: { ...input.hooks, [hookId]: { ...input.hooks?.[hookId], config: fixture.config } } });
+    }
     const event = fixtureEvent(fixture, fixture.workspace ? workspace : undefined);
-    const { decision } = await service.evaluate(event);
-    return { hookId, problems: [] as string[], observed: { decision, run: records.find((r) => r.hook_id === hookId) } };
+    const { decision } = await evaluator.evaluate(event);
+    return { hookId, problems: [] as string[], observed: { decision, run: records.find((r): r is AuditRecordV1 => r.kind !== "decision" && r.hook_id === hookId) } };
   } finally {
     await host.fs.removeTree(scratch);
   }
@@ -123,3 +132,15 @@ function fixtureEvent(fixture: Fixture, workspace: string | undefined): NativeEv
   return parseEvent({ session_id: "fixture", ...raw });
 }
 
+/** Where a fixture's evaluation looks: only the hook's own directory, state in the scratch directory. */
+function fixtureLocations(dir: string, scratch: string): Locations {
+  return {
+    project: dir,
+    hookSources: [{ dir, origin: "dir", required: true }],
+    operatorFile: { path: `${scratch}/hookbox.yaml`, explicit: false },
+    dataDir: `${scratch}/data`,
+    socketPath: `${scratch}/hookbox.sock`,
+    builtin: [],
+    userHooksDir: `${scratch}/hooks`,
+  };
+}

@@ -78,7 +78,7 @@ describe("Copilot CLI answers", () => {
   });
 
   it("block a failure-closed tool with JSON and exit 0 too", () => {
-    const output = PROTOCOLS.copilot.failure("no daemon", undefined, { failClosed: true });
+    const output = PROTOCOLS.copilot.failure("no daemon", undefined, { block: true });
     expect(output.exitCode).toBe(0);
     expect(stdoutJson(output)?.permissionDecision).toBe("deny");
   });

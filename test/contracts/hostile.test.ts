@@ -155,7 +155,7 @@ describe("properties", () => {
           return;
         }
         expectPureOutput(PROTOCOLS[agent].encode({ ...answer, event_type: event.event_type }, event));
-        expectPureOutput(PROTOCOLS[agent].failure("x", event, { failClosed: true }));
+        expectPureOutput(PROTOCOLS[agent].failure("x", event, { block: true }));
       }),
       { numRuns: 2000 },
     );

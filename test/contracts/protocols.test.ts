@@ -43,26 +43,25 @@ describe.each(AGENT_NAMES)("the %s protocol", (agent) => {
   it("keeps stdout pure for every payload, every decision kind and every failure", () => {
     for (const { event } of decoded(agent)) {
       for (const kind of DECISION_KINDS) expectPureOutput(protocol.encode(decisionOf(kind, event.event_type), event));
-      expectPureOutput(protocol.failure("daemon and in-process evaluation both failed", event, { failClosed: false }));
-      expectPureOutput(protocol.failure("daemon and in-process evaluation both failed", event, { failClosed: true }));
+      expectPureOutput(protocol.failure("daemon and in-process evaluation both failed", event, { block: false }));
+      expectPureOutput(protocol.failure("daemon and in-process evaluation both failed", event, { block: true }));
     }
-    expectPureOutput(protocol.failure("stdin is not JSON", undefined, { failClosed: false }));
-    expectPureOutput(protocol.failure("stdin is not JSON", undefined, { failClosed: true }));
+    expectPureOutput(protocol.failure("stdin is not JSON", undefined, { block: false }));
+    expectPureOutput(protocol.failure("stdin is not JSON", undefined, { block: true }));
   });
 
   it("fails open with the cause on stderr and exit 1, which every agent treats as a non-blocking error", () => {
     const event = decoded(agent)[0]?.event;
-    for (const output of [protocol.failure("the sandbox would not start", event, { failClosed: false }), protocol.failure("the sandbox would not start", undefined, { failClosed: false })]) {
+    for (const output of [protocol.failure("the sandbox would not start", event, { block: false }), protocol.failure("the sandbox would not start", undefined, { block: false })]) {
       expect(output.exitCode).toBe(1);
       expect(output.stderr).toContain("the sandbox would not start");
       if (agent !== "native") expect(output.stdout).toBe("");
     }
   });
 
-  it("fails closed with a reason that says why, when asked to", () => {
-    const output = protocol.failure("the sandbox would not start", undefined, { failClosed: true });
+  it("blocks with the reason it is given, when the rule says deny", () => {
+    const output = protocol.failure("the sandbox would not start", undefined, { block: true });
     expect(`${output.stdout}${output.stderr}`).toContain("the sandbox would not start");
-    expect(`${output.stdout}${output.stderr}`).toContain("--fail-closed");
   });
 
   it("answers a decision it cannot encode with its failure answer instead of throwing", () => {
@@ -71,7 +70,7 @@ describe.each(AGENT_NAMES)("the %s protocol", (agent) => {
     if (!event) throw new Error(`no ${agent} payload takes a rewrite`);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const output = answerFor(protocol, { ...decisionOf("modify", event.event_type), data: cyclic }, event, { failClosed: false });
+    const output = answerFor(protocol, { ...decisionOf("modify", event.event_type), data: cyclic }, event, { block: false });
     expectPureOutput(output);
     expect(output.exitCode).toBe(1);
   });

@@ -151,22 +151,22 @@ describe("Hookbox's own failure, as the agents read it", () => {
   it.each(AGENTS)("%s goes ahead when Hookbox fails open, and blocks the tool when it fails closed", (agent) => {
     const id = ROLES[agent].preTool as string;
     const event = eventFor(agent, id);
-    const open = clientReads(agent, PROTOCOLS[agent].failure("the daemon did not answer", event, { failClosed: false }), event);
+    const open = clientReads(agent, PROTOCOLS[agent].failure("the daemon did not answer", event, { block: false }), event);
     expect(open.blocked).toBeUndefined();
     expect(open.approved).toBe(false);
-    const closed = clientReads(agent, PROTOCOLS[agent].failure("the daemon did not answer", event, { failClosed: true }), event);
+    const closed = clientReads(agent, PROTOCOLS[agent].failure("the daemon did not answer", event, { block: true }), event);
     expect(closed.blocked).toContain("the daemon did not answer");
   });
 
   it.each(AGENTS)("%s blocks even an event Hookbox could not decode when failing closed", (agent) => {
     const event = eventFor(agent, ROLES[agent].preTool as string);
-    const effect = clientReads(agent, PROTOCOLS[agent].failure("stdin is not JSON", undefined, { failClosed: true }), event);
+    const effect = clientReads(agent, PROTOCOLS[agent].failure("stdin is not JSON", undefined, { block: true }), event);
     expect(effect.blocked).toContain("stdin is not JSON");
   });
 
   it.each(AGENTS)("%s is not kept going forever by a failing-closed Hookbox at stop", (agent) => {
     const event = { ...eventFor(agent, ROLES[agent].stop as string), stop_hook_active: true };
-    const effect = clientReads(agent, PROTOCOLS[agent].failure("the daemon did not answer", event, { failClosed: true }), event);
+    const effect = clientReads(agent, PROTOCOLS[agent].failure("the daemon did not answer", event, { block: true }), event);
     expect(effect.blocked).toBeUndefined();
   });
 });

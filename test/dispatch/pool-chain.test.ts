@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxPool } from "../../sandbox/index.ts";
 import { operatorFileSchema } from "../../src/config/schema.ts";
+import { boundDispatcher } from "../helpers/dispatch-env.ts";
 import { Dispatcher } from "../../src/dispatch/dispatcher.ts";
 import { createInvoker } from "../../src/dispatch/invoker.ts";
 import { parseEvent } from "../../src/events/parse.ts";
@@ -23,7 +24,7 @@ async function dispatcherFor(hooks: Record<string, unknown>[]) {
   const capabilities = fakeCapabilities();
   const registry = await Registry.load(async () => ({ sources: [{ dir: "/hooks", origin: "dir", required: true }], operator: operatorFileSchema.parse({}), operatorFile: undefined, embedded: new Map() }), { fs: memoryFs(files), capabilities });
   expect(registry.current().diagnostics).toEqual([]);
-  return new Dispatcher(registry, createInvoker(pool, capabilities));
+  return boundDispatcher(registry, new Dispatcher(createInvoker(pool, capabilities), 16));
 }
 
 const event = () => parseEvent({ event_type: "PreToolUse", session_id: "s", cwd: "/p", tool_name: "Bash", tool_input: { command: "ls" } });

@@ -119,7 +119,7 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     for (const record of (runs.json as { runs: { hook_id: string; status: string }[] }).runs) expect(record).toMatchObject({ hook_id: "guard", status: "denied" });
     expect((await call(world.socket, "GET", "/v1/runs?limit=zero")).status).toBe(400);
     const health = await call(world.socket, "GET", "/healthz");
-    expect(health.json).toMatchObject({ status: "ok", checks: { sandbox: { ok: true }, registry: { ok: true, detail: { hooks: 3 } }, audit: { ok: true } } });
+    expect(health.json).toMatchObject({ status: "ok", checks: { sandbox: { ok: true }, hooks: { ok: true, detail: [{ hooks: 3, broken: [] }] }, audit: { ok: true } } });
     const metrics = await call(world.socket, "GET", "/metrics");
     expect(metrics.text).toMatch(/^hookbox_events_total\{event_type="PreToolUse",decision="deny"\} \d+/m);
     for (const name of ["hookbox_runs_total", "hookbox_run_duration_seconds_bucket", "hookbox_sandbox_kills_total", "hookbox_capability_denials_total", "hookbox_audit_dropped_total"]) expect(metrics.text).toContain(name);

@@ -19,9 +19,25 @@ async function emit(world: DaemonWorld, hooks: string, args: readonly string[] =
   return out;
 }
 
-function auditRecords(world: DaemonWorld): { hook_id: string; status: string; error_code?: string; reason?: string; session_id: string }[] {
+interface Entry {
+  kind?: string;
+  hook_id: string;
+  status: string;
+  error_code?: string;
+  reason?: string;
+  session_id: string;
+  decision?: string;
+  served_by?: { via: string };
+}
+
+function auditEntries(world: DaemonWorld): Entry[] {
   if (!existsSync(world.auditFile)) return [];
   return readFileSync(world.auditFile, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+/** Run records only: each event also has its decision record. */
+function auditRecords(world: DaemonWorld): Entry[] {
+  return auditEntries(world).filter((entry) => entry.kind !== "decision");
 }
 
 describe("emit without a daemon: a guest stuck in a built-in (worker thread abandoned, or worker process killed)", () => {
@@ -59,11 +75,13 @@ describe("emit without a daemon: a guest stuck in a built-in (worker thread aban
     });
 
     it(`${name}: on_error deny answers deny for the timed-out hook, audited, and emit ends`, async () => {
-      const before = auditRecords(world).length;
+      const before = auditEntries(world).length;
       const out = await emit(world, denies, args);
       expect(out.code).toBe(0);
       expect(JSON.parse(out.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/wedged-deny.*300 ms|300 ms.*wedged-deny|timeout/i) } });
-      expect(auditRecords(world).slice(before).map((r) => [r.hook_id, r.status, r.error_code])).toEqual([["wedged-deny", "failed", "sandbox_timeout"]]);
+      const entries = auditEntries(world).slice(before);
+      expect(entries.filter((r) => r.kind !== "decision").map((r) => [r.hook_id, r.status, r.error_code])).toEqual([["wedged-deny", "failed", "sandbox_timeout"]]);
+      expect(entries.filter((r) => r.kind === "decision")).toMatchObject([{ decision: "deny", served_by: { via: "emit" } }]);
     });
   }
 });

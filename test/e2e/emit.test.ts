@@ -92,17 +92,20 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
     expect(expectPure(copilot)).toMatchObject({ permissionDecision: "deny" });
   });
 
-  it("stdout stays pure on every failure path; the default fails open, --fail-closed blocks", async () => {
-    for (const [stdin, args] of [
-      ["{not json", ["--agent", "claude"]],
-      ["[]", ["--agent", "claude"]],
-      [fixture("claude-code", "PreToolUse-5"), ["--agent", "claude", "--no-such-flag"]],
-      [fixture("claude-code", "PreToolUse-5"), ["--agent", "claude", "--config", join(world.dir, "missing.yaml")]],
+  it("stdout stays pure on every failure path; the rule decides, loudly, and --fail-closed always blocks", async () => {
+    // No hook here is on_error: deny, so an event Hookbox cannot decode goes ahead, said on
+    // stderr; a broken emit command or operator file leaves nothing to trust, so it blocks.
+    for (const [stdin, args, blocks] of [
+      ["{not json", ["--agent", "claude"], false],
+      ["[]", ["--agent", "claude"], false],
+      [fixture("claude-code", "PreToolUse-5"), ["--agent", "claude", "--no-such-flag"], true],
+      [fixture("claude-code", "PreToolUse-5"), ["--agent", "claude", "--config", join(world.dir, "missing.yaml")], true],
     ] as const) {
       const open = await emit(world, [...args, "--hooks", world.hooks], stdin);
-      expect(open.code, open.stderr).not.toBe(2); // exit 2 blocks in Claude: only a real deny may do that
-      expectPure(open);
-      expect(open.stderr.length).toBeGreaterThan(0);
+      const openAnswer = expectPure(open);
+      const openBlocked = open.code === 2 || JSON.stringify(openAnswer ?? {}).includes('"deny"');
+      expect(openBlocked, `${args.join(" ")}: ${open.stdout} ${open.stderr}`).toBe(blocks);
+      expect(JSON.stringify(openAnswer ?? {}) + open.stderr).toMatch(/Hookbox|hookbox/);
       const closed = await emit(world, [...args, "--hooks", world.hooks, "--fail-closed"], stdin);
       const answer = expectPure(closed);
       expect(JSON.stringify(answer ?? {}) + closed.stderr).toMatch(/Hookbox/i);
@@ -110,22 +113,31 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
     }
   });
 
-  it("with a daemon on the socket, emit is answered by the daemon", async () => {
+  it("with a daemon serving the same hook set, emit is answered by the daemon (and its decision record says so)", async () => {
     const daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"]);
     try {
       const before = (await call(world.socket, "GET", "/metrics")).text;
-      const out = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
+      const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
       expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+      expect(out.stderr).toBe("");
       const after = (await call(world.socket, "GET", "/metrics")).text;
       const count = (text: string): number => Number(/hookbox_events_total\{event_type="PreToolUse",decision="deny"\} (\d+)/.exec(text)?.[1] ?? 0);
       expect(count(after)).toBe(count(before) + 1);
+      const decisions = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { kind?: string; served_by?: { via: string } });
+      expect(decisions.filter((d) => d.kind === "decision").at(-1)).toMatchObject({ served_by: { via: "daemon" } });
+
+      // Another hook set (here: no --hooks, so the defaults): the daemon is not asked to answer for it.
+      const other = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
+      expect(other.stderr).toMatch(/evaluating here, not through the daemon: hook_set_mismatch: .*--hooks directories/);
+      expect(count((await call(world.socket, "GET", "/metrics")).text)).toBe(count(after));
     } finally {
       await daemon.stop();
     }
   });
 
   describe("the daemon's answer, as emit reads it off the socket (a stand-in daemon)", () => {
-    const DENY = { v: 1, event_id: "e", event_type: "PreToolUse", decision: "deny", reason: "the stand-in says no", context_injections: [], user_messages: [], runs: [] };
+    const DENY_OUTPUT = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the stand-in says no" } };
+    const DENY = { v: 1, stdout: JSON.stringify(DENY_OUTPUT), stderr: "", exit_code: 0, event_id: "e" };
     let server: Server | undefined;
     const serve = async (answer: (request: string) => string | readonly string[]): Promise<void> => {
       mkdirSync(join(world.runtimeDir, "hookbox"), { recursive: true });
@@ -152,18 +164,21 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
       server = undefined;
     });
 
-    it("a chunked answer in pieces is read whole; the event went as a native POST", async () => {
+    it("a chunked answer in pieces is read whole; the agent's payload went as it came, with the caller's hook-set identity", async () => {
       let seen = "";
       await serve((request) => {
         seen = request;
         const body = JSON.stringify(DENY);
         return ["HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n", `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n`, `${Buffer.byteLength(body.slice(10)).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`];
       });
-      const out = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
+      const payload = fixture("claude-code", "PreToolUse-5");
+      const out = await emit(world, ["PreToolUse", "--agent", "claude"], payload);
       expect(out.code).toBe(0);
-      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "the stand-in says no" } });
-      expect(seen).toMatch(/^POST \/v1\/events\/PreToolUse HTTP\/1\.1\r\n/);
-      expect(JSON.parse(seen.slice(seen.indexOf("\r\n\r\n") + 4))).toMatchObject({ event_type: "PreToolUse", tool_name: "Bash" });
+      expect(expectPure(out)).toMatchObject(DENY_OUTPUT);
+      expect(seen).toMatch(/^POST \/v1\/agents\/claude HTTP\/1\.1\r\n/);
+      expect(seen).toMatch(/\r\nx-hookbox-client: emit\r\n/i);
+      expect(seen).toMatch(/\r\nx-hookbox-identity: [A-Za-z0-9_-]+\r\n/i);
+      expect(seen.slice(seen.indexOf("\r\n\r\n") + 4)).toBe(payload);
     });
 
     it("without $HOME (the full runtime adapter), the same answer", async () => {
@@ -173,14 +188,19 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
       expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     });
 
-    it("an HTTP answer that is not a decision fails open, or closed with --fail-closed, and stdout stays pure", async () => {
+    it("an HTTP answer that is not an answer: emit says why and evaluates the same hook set itself, stdout pure", async () => {
       await serve(() => "HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\nnot json!");
-      const open = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
-      expect(open.code).not.toBe(2); // Claude's non-blocking error
-      expect(expectPure(open)).toBeUndefined();
-      expect(open.stderr).toMatch(/could not evaluate hooks: JSON Parse error.*failing open/);
-      const closed = await emit(world, ["PreToolUse", "--agent", "claude", "--fail-closed"], fixture("claude-code", "PreToolUse-5"));
-      expect(JSON.stringify(expectPure(closed)) + closed.stderr).toMatch(/deny|block/);
+      const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
+      expect(out.stderr).toMatch(/evaluating here, not through the daemon: the daemon answered 200 with a body that is not JSON/);
+      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } });
+    });
+
+    it("a daemon that refuses the request (a 5xx): emit says why and evaluates itself", async () => {
+      const refusal = JSON.stringify({ v: 1, error: { code: "internal", message: "boom" } });
+      await serve(() => `HTTP/1.1 500 Internal Server Error\r\ncontent-length: ${refusal.length}\r\n\r\n${refusal}`);
+      const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
+      expect(out.stderr).toMatch(/not through the daemon: internal: boom/);
+      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     });
 
     it("something on the socket that does not speak HTTP is no daemon: emit evaluates the event itself", async () => {

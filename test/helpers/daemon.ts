@@ -78,7 +78,10 @@ export class DaemonProcess {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${daemon.stderr}`);
       if (existsSync(world.socket)) {
-        const ok = await call(world.socket, "GET", "/healthz").then((r) => r.status === 200).catch(() => false);
+        // Up means answering: "degraded" (a broken hook, say) is an answer too.
+        const ok = await call(world.socket, "GET", "/healthz")
+          .then((r) => r.status === 200 || (r.json as { status?: string } | undefined)?.status === "degraded")
+          .catch(() => false);
         if (ok) return daemon;
       }
       if (Date.now() > deadline) throw new Error(`serve did not come up: ${daemon.stderr}`);

@@ -5,6 +5,7 @@ import { operatorFileSchema } from "../../src/config/schema.ts";
 import { Dispatcher } from "../../src/dispatch/dispatcher.ts";
 import { engineExecutor } from "../../src/dispatch/chain.ts";
 import { createInvoker } from "../../src/dispatch/invoker.ts";
+import type { NativeEvent } from "../../src/events/types.ts";
 import { Registry } from "../../src/registry/registry.ts";
 import { fakeCapabilities } from "./fake-capabilities.ts";
 import { memoryFs } from "./memory-fs.ts";
@@ -32,6 +33,14 @@ export async function dispatchEnv(engine: SandboxEngine, spec: InlineHooks, capa
     async () => ({ sources: [{ dir: "/hooks", origin: "dir", required: false }], operator, operatorFile: undefined, embedded: new Map() }),
     { fs, capabilities },
   );
-  const dispatcher = new Dispatcher(registry, createInvoker(engineExecutor(engine), capabilities));
-  return { registry, dispatcher };
+  return { registry, dispatcher: boundDispatcher(registry, new Dispatcher(createInvoker(engineExecutor(engine), capabilities), operator.dispatch.concurrency)) };
+}
+
+/** A dispatcher that always answers from the registry's current snapshot. */
+export function boundDispatcher(registry: Registry, dispatcher: Dispatcher) {
+  return {
+    handle: (event: NativeEvent, options: { failClosed?: boolean } = {}) => dispatcher.handle(event, registry.current(), options),
+    fire: (id: string, event: NativeEvent) => dispatcher.fire(id, event, registry.current()),
+    inFlight: () => dispatcher.inFlight(),
+  };
 }

@@ -10,6 +10,7 @@ import { createInvoker } from "../../src/dispatch/invoker.ts";
 import { parseEvent } from "../../src/events/parse.ts";
 import { Registry, type ReloadReport } from "../../src/registry/registry.ts";
 import { nodeFileHost } from "../../src/runtime/node.ts";
+import { boundDispatcher } from "../helpers/dispatch-env.ts";
 import { fakeCapabilities } from "../helpers/fake-capabilities.ts";
 import { createEngine } from "../helpers/sandbox.ts";
 
@@ -38,7 +39,7 @@ async function setup(onReload?: (report: ReloadReport) => void) {
     { fs: nodeFileHost, capabilities },
     onReload,
   );
-  return { registry, dispatcher: new Dispatcher(registry, createInvoker(engineExecutor(engine), capabilities)) };
+  return { registry, dispatcher: boundDispatcher(registry, new Dispatcher(createInvoker(engineExecutor(engine), capabilities), 16)) };
 }
 
 const event = () => parseEvent({ event_type: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "ls" } });
@@ -78,22 +79,38 @@ describe("reloading hooks", () => {
     expect(seen.size).toBe(4); // the streams really spanned every reload
   });
 
-  it("an invalid change keeps the last good version and reports the error", async () => {
+  it("an invalid change makes the hook a broken entry that fails where it would run, until it is fixed", async () => {
     writeHooks("good");
     const { registry, dispatcher } = await setup();
-    writeFileSync(join(dir, "alpha.yaml"), "id: alpha\nevents: [PreToolUse]\npriority: 1\nhandler: ./alpha.ts\nenabeld: true\n");
+    writeFileSync(join(dir, "alpha.yaml"), "id: alpha\nevents: [PreToolUse]\npriority: 1\non_error: deny\nhandler: ./alpha.ts\nenabeld: true\n");
     writeFileSync(join(dir, "beta.ts"), "export default () => ({ reason: 'broken' +  });\n");
     const report = await registry.reload();
-    expect([...report.keptLastGood].sort()).toEqual(["alpha", "beta"]);
+    expect([...report.broken].sort()).toEqual(["alpha", "beta"]);
     expect(report.diagnostics.map((d) => `${d.field} ${d.message}`).join("\n")).toMatch(/enabeld/);
     expect(report.diagnostics.some((d) => d.file.endsWith("beta.ts") && d.line === 1)).toBe(true);
     const outcome = await dispatcher.handle(event());
-    expect(outcome.decision.runs.map((r) => r.reason)).toEqual(["good", "good"]);
-    // Fixing the file brings the new version in.
+    // alpha is on_error: deny: broken, it denies; beta (continue) is not reached after the deny.
+    expect(outcome.decision).toMatchObject({ decision: "deny", decided_by: "alpha" });
+    expect(outcome.decision.runs.map((r) => [r.hook_id, r.status, r.error_code])).toEqual([
+      ["alpha", "failed", "hook_broken"],
+      ["beta", "skipped", undefined],
+    ]);
+    // Fixing the files brings the new version in.
     writeHooks("fixed");
     const fixed = await registry.reload();
-    expect(fixed.keptLastGood).toEqual([]);
+    expect(fixed.broken).toEqual([]);
     expect((await dispatcher.handle(event())).decision.runs.map((r) => r.reason)).toEqual(["fixed", "fixed"]);
+  });
+
+  it("fresh() reloads before answering when a file changed since the last load", async () => {
+    writeHooks("one");
+    const { registry } = await setup();
+    const first = await registry.fresh();
+    expect(await registry.fresh()).toBe(first);
+    writeFileSync(join(dir, "beta.ts"), `export default () => ({ reason: "two, a longer text" });\n`);
+    const second = await registry.fresh();
+    expect(second).not.toBe(first);
+    expect(second.version).toBe(first.version + 1);
   });
 
   it("a deleted hook file removes its hook", async () => {

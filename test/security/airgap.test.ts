@@ -114,7 +114,8 @@ describe("air-gapped: serve and emit in a network namespace without interfaces",
     expect(fetched.json).toMatchObject({ runs: [{ hook_id: "fetcher", status: "completed", reason: "refused http_failed" }] });
 
     // emit, in a namespace of its own, reaches the daemon through the socket file.
-    const viaDaemon = await runIn(wrap, ["emit", "PreToolUse", "--agent", "claude"], world, JSON.stringify(payload));
+    const viaDaemon = await runIn(wrap, ["emit", "PreToolUse", "--agent", "claude", "--hooks", world.hooks], world, JSON.stringify(payload));
+    expect(viaDaemon.stderr, "the daemon serves the same hook set: no fallback").toBe("");
     expect(viaDaemon.code).toBe(0);
     expect(JSON.parse(viaDaemon.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     const lines = readFileSync(world.auditFile, "utf8").split("\n").filter(Boolean);

@@ -156,7 +156,9 @@ describe("capability bypasses (the binary's daemon, a workspace full of traps)",
         expect(problems.join("\n")).toMatch(bad.problem);
         const fired = await fortress.post(`sec.${bad.id}`, { cwd: fortress.workspace });
         expect(fired.status).toBe(200);
-        expect(fired.decision).toMatchObject({ decision: "allow", runs: [] });
+        // It never runs: it stays a broken entry that fails by its on_error (continue here), loudly.
+        expect(fired.decision).toMatchObject({ decision: "allow", runs: [{ hook_id: bad.id, status: "failed", error_code: "hook_broken" }] });
+        expect(JSON.stringify(fired.decision.user_messages)).toContain("did not load");
       });
     }
   });

@@ -147,7 +147,8 @@ describe("findings (each fails until its bug is fixed)", () => {
     const listed = (await call(fortress.socket, "GET", "/v1/hooks")).json as { problems: string[] };
     expect(listed.problems.join("\n")).toMatch(/linked\/hook\.yaml.*outside the hook's directory/);
     const fired = await fortress.post("sec.linked", { cwd: fortress.workspace });
-    expect(fired.decision.runs).toEqual([]);
+    // The outside code never runs: the hook is a broken entry.
+    expect(fired.decision.runs).toMatchObject([{ hook_id: "linked", status: "failed", error_code: "hook_broken", duration_ms: 0 }]);
   });
 
   it("F8: an event whose event_type is an object with a non-callable toString is a 400 event_invalid, not a 500", async () => {

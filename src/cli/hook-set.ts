@@ -1,0 +1,23 @@
+import type { Diagnostic } from "../config/diagnostics.ts";
+import type { Locations } from "../config/locations.ts";
+import { createHookSets } from "../evaluator/compose.ts";
+import type { ProjectHookSet } from "../evaluator/hook-sets.ts";
+import { findProjectRoot } from "../evaluator/project.ts";
+import type { CliContext } from "./context.ts";
+import type { HookRuntimeFactory } from "./runtime-factory.ts";
+
+/**
+ * The hook set an event from this directory would get: commands run by a person in a project
+ * (list, validate, doctor) show exactly what the evaluator would run there.
+ */
+export async function currentHookSet(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory): Promise<ProjectHookSet> {
+  const { hookSets } = createHookSets({ host: ctx.host, locations, capabilities: runtime.capabilities(locations), embedded: runtime.embedded(), via: "cli" });
+  const explicit = locations.hookSources.every((source) => source.origin === "dir");
+  return hookSets.forProject(explicit ? undefined : await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir()));
+}
+
+/** Every problem of a hook set: the operator file's, then the hooks'. */
+export function problemsOf(set: ProjectHookSet): Diagnostic[] {
+  const status = set.snapshot.operatorStatus;
+  return [...(status.state === "ok" ? [] : status.problems.map((d) => (status.state === "last-good" ? d : { ...d, message: `${d.message} (the operator file is unusable: every event is denied until it is fixed)` }))), ...set.snapshot.diagnostics];
+}

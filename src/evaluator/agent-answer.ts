@@ -1,0 +1,90 @@
+import { errorMessage, HookboxError } from "../errors.ts";
+import type { NativeEvent } from "../events/types.ts";
+import { answerFor, detectAgent, FALLBACK_AGENT, nativeEventName, parseAgentStdin, PROJECT_DIR_ENV, PROTOCOLS, type AgentName, type AgentOutput, type AgentProtocol } from "../protocols/index.ts";
+import type { EvaluateOptions, Evaluation, EventHint, Evaluator } from "./evaluator.ts";
+import type { Incomplete } from "./rule.ts";
+
+/** An agent's hook call, as `emit` reads it from stdin or the daemon from a request body. */
+export interface AgentCall {
+  /** --agent, or undefined to tell the dialect from the payload. */
+  readonly agent: AgentName | undefined;
+  /** The payload as sent, before any parsing: parsing is part of what can fail. */
+  readonly payload: string;
+  /** The EVENT argument of `hookbox emit EVENT`. */
+  readonly eventName?: string;
+  /** The agent's project variables (CLAUDE_PROJECT_DIR …) as the hook saw them. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Set when the payload could not even be read whole (too large): the rule answers. */
+  readonly unreadable?: Incomplete;
+}
+
+export interface AgentAnswer {
+  readonly output: AgentOutput;
+  readonly evaluation: Evaluation;
+  readonly protocol: AgentName;
+}
+
+/**
+ * One agent hook call answered in that agent's protocol: decode, evaluate, encode — or, when the
+ * payload cannot be decoded, the fail-closed rule over the hooks of the project it names. The
+ * same function answers `emit` in-process and the daemon's /v1/agents/:agent, so the two can
+ * only differ in where they run.
+ */
+export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, options: EvaluateOptions): Promise<AgentAnswer> {
+  let payload: unknown;
+  let protocol: AgentProtocol = PROTOCOLS[call.agent ?? FALLBACK_AGENT];
+  let event: NativeEvent;
+  try {
+    if (call.unreadable) throw call.unreadable;
+    payload = parseAgentStdin(call.payload);
+    protocol = PROTOCOLS[call.agent ?? detectAgent(payload) ?? FALLBACK_AGENT];
+    event = protocol.decode(payload, { ...(call.eventName !== undefined ? { eventName: call.eventName } : {}), env: projectEnv(call.env) });
+  } catch (error) {
+    const incomplete: Incomplete = isIncomplete(error) ? error : { code: error instanceof HookboxError ? error.code : "event_invalid", cause: errorMessage(error) };
+    const hint = hintOf(protocol, payload, call);
+    const evaluation = await evaluator.evaluateIncomplete(hint, incomplete, options);
+    const skeleton = skeletonEvent(hint, protocol);
+    const output = protocol.failure(evaluation.incomplete?.message ?? incomplete.cause, skeleton, { block: evaluation.decision.decision === "deny" });
+    return { output, evaluation, protocol: protocol.name };
+  }
+  const evaluation = await evaluator.evaluate(event, options);
+  if (evaluation.incomplete) {
+    return { output: protocol.failure(evaluation.incomplete.message, event, { block: evaluation.incomplete.block }), evaluation, protocol: protocol.name };
+  }
+  return { output: answerFor(protocol, evaluation.decision, event, { block: true }), evaluation, protocol: protocol.name };
+}
+
+function isIncomplete(value: unknown): value is Incomplete {
+  return typeof value === "object" && value !== null && typeof (value as Incomplete).code === "string" && typeof (value as Incomplete).cause === "string" && !(value instanceof Error);
+}
+
+function projectEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  return Object.fromEntries(PROJECT_DIR_ENV.map((name) => [name, env[name]]));
+}
+
+/** What can still be read of a payload that did not decode: its project and its event. */
+function hintOf(protocol: AgentProtocol, payload: unknown, call: AgentCall): EventHint {
+  const record = payload !== null && typeof payload === "object" && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
+  const text = (key: string): string | undefined => {
+    const value = record[key];
+    return typeof value === "string" && value.length <= 4096 ? value : undefined;
+  };
+  const roots = record.workspace_roots;
+  const root = Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined;
+  const cwd = [...PROJECT_DIR_ENV.map((name) => call.env[name]), root, text("cwd")].find((value): value is string => typeof value === "string" && value.startsWith("/") && value.length <= 4096);
+  const eventType = nativeEventName(protocol, text("hook_event_name") ?? text("hookEventName") ?? text("event_type") ?? call.eventName);
+  const sessionId = text("session_id") ?? text("sessionId") ?? text("conversation_id");
+  return { ...(cwd ? { cwd } : {}), ...(eventType ? { eventType } : {}), ...(sessionId ? { sessionId } : {}), agent: protocol.name };
+}
+
+/** An event shaped just enough for an adapter to answer for it (its name in the agent's terms). */
+function skeletonEvent(hint: EventHint, protocol: AgentProtocol): NativeEvent | undefined {
+  if (hint.eventType === undefined) return undefined;
+  return {
+    event_type: hint.eventType,
+    session_id: hint.sessionId ?? "unknown",
+    timestamp: new Date().toISOString(),
+    agent: protocol.name,
+    ...(protocol.events?.toAgent.get(hint.eventType) ? { agent_event_name: protocol.events.toAgent.get(hint.eventType) } : {}),
+  } as NativeEvent;
+}

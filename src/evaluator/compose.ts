@@ -1,0 +1,83 @@
+import type { ApprovalStore } from "../approvals/store.ts";
+import type { CapabilityHost } from "../capabilities/types.ts";
+import type { Locations } from "../config/locations.ts";
+import type { SandboxExecutor } from "../dispatch/invoker.ts";
+import type { Metrics } from "../metrics/metrics.ts";
+import type { EmbeddedHook } from "../registry/sources.ts";
+import type { RuntimeHost } from "../runtime/index.ts";
+import { Evaluator, type AuditWriter } from "./evaluator.ts";
+import { HookSets } from "./hook-sets.ts";
+import { operatorFileSource, type OperatorSource } from "./operator-source.ts";
+import type { ReloadReport } from "../registry/registry.ts";
+
+/** Projects whose hook sets a daemon keeps loaded at once (the least recently used is dropped). */
+export const MAX_PROJECTS = 32;
+
+export interface EvaluatorSetup {
+  readonly host: Pick<RuntimeHost, "fs" | "homeDir" | "pid">;
+  readonly locations: Locations;
+  readonly capabilities: CapabilityHost;
+  readonly embedded: ReadonlyMap<string, EmbeddedHook>;
+  readonly executor: SandboxExecutor;
+  readonly audit: AuditWriter;
+  /** "cli": a command run by a person (list, validate, doctor), which loads hook sets but evaluates nothing. */
+  readonly via: "daemon" | "emit" | "test" | "cli";
+  /** Instead of the operator file on disk (hookbox test's fixtures). */
+  readonly operator?: OperatorSource;
+  readonly approvals?: ApprovalStore;
+  readonly metrics?: Metrics;
+  readonly log?: (line: string) => void;
+  readonly onReload?: (project: string | undefined, report: ReloadReport) => void;
+}
+
+/**
+ * The evaluator every path uses, composed in one place. What differs between the daemon, `emit`
+ * and `hookbox test` is only what they pass: the workers the hooks run on, where records go,
+ * whether approvals are held, whether a last good operator file is kept.
+ */
+export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator> {
+  const { hookSets, operator } = createHookSets(setup);
+  const { operator: settings } = await operator.read();
+  return new Evaluator({
+    hookSets,
+    executor: setup.executor,
+    capabilities: setup.capabilities,
+    audit: setup.audit,
+    servedBy: { via: setup.via === "cli" ? "emit" : setup.via, pid: setup.host.pid },
+    concurrency: settings.dispatch.concurrency,
+    ...(setup.approvals ? { approvals: setup.approvals } : {}),
+    ...(setup.metrics ? { metrics: setup.metrics } : {}),
+    ...(setup.log ? { log: setup.log } : {}),
+  });
+}
+
+export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload">;
+
+/** The hook sets as the evaluator resolves them: what `list`, `validate` and `doctor` show is what runs. */
+export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; operator: OperatorSource } {
+  const { host, locations } = setup;
+  const operator =
+    setup.operator ??
+    operatorFileSource({
+      fs: host.fs,
+      path: locations.operatorFile.path,
+      explicit: locations.operatorFile.explicit,
+      builtinFlags: locations.builtin,
+      embeddedIds: [...setup.embedded.keys()],
+      // Only a long-lived daemon has a last good operator file to keep.
+      keepLastGood: setup.via === "daemon",
+    });
+  const explicit = locations.hookSources.every((source) => source.origin === "dir");
+  const hookSets = new HookSets({
+    fs: host.fs,
+    home: host.homeDir(),
+    operator,
+    ...(explicit ? { explicitDirs: locations.hookSources.map((source) => source.dir) } : {}),
+    userHooksDir: locations.userHooksDir,
+    embedded: setup.embedded,
+    capabilities: setup.capabilities,
+    maxProjects: setup.via === "daemon" ? MAX_PROJECTS : 1,
+    ...(setup.onReload ? { onReload: setup.onReload } : {}),
+  });
+  return { hookSets, operator };
+}

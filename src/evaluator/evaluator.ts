@@ -1,0 +1,239 @@
+import type { ApprovalOutcome, ApprovalStore } from "../approvals/store.ts";
+import { AUDIT_VERSION, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "../audit/record.ts";
+import { BUILD_ID } from "../build-info.ts";
+import type { CapabilityHost } from "../capabilities/types.ts";
+import { Dispatcher, type DispatchOutcome } from "../dispatch/dispatcher.ts";
+import { createInvoker, type SandboxExecutor } from "../dispatch/invoker.ts";
+import { errorMessage } from "../errors.ts";
+import type { Decision, NativeEvent } from "../events/types.ts";
+import type { Metrics } from "../metrics/metrics.ts";
+import type { RegistrySnapshot } from "../registry/registry.ts";
+import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
+import { describeOperatorProblems } from "./operator-source.ts";
+import { applyRule, ruleDecision, type Incomplete, type RuleAnswer } from "./rule.ts";
+
+/** Where the records of each event go before its answer leaves (the JSONL sink, or memory in tests). */
+export interface AuditWriter {
+  write(records: readonly AuditEntry[]): Promise<void>;
+}
+
+export interface EvaluatorOptions {
+  readonly hookSets: HookSets;
+  readonly executor: SandboxExecutor;
+  readonly capabilities: CapabilityHost;
+  readonly audit: AuditWriter;
+  /** Who answers: recorded in every decision record. */
+  readonly servedBy: { readonly via: "daemon" | "emit" | "test"; readonly pid: number };
+  /** Global cap on hook chains running at once (the operator's dispatch.concurrency when the evaluator starts). */
+  readonly concurrency: number;
+  /** Held approvals for native clients and orchestrators (the daemon); without it, an ask is returned as "ask". */
+  readonly approvals?: ApprovalStore;
+  readonly metrics?: Metrics;
+  /** Where loud failures go besides the answer (the daemon's log, emit's stderr). */
+  readonly log?: (line: string) => void;
+  readonly newId?: () => string;
+}
+
+export interface EvaluateOptions {
+  /** The caller's --fail-closed. */
+  readonly failClosed?: boolean;
+  /** How long the caller waits for the answer: a held approval times out before it. */
+  readonly callerTimeoutMs?: number;
+}
+
+/** What is known of an event that could not be decoded: enough to find its project and its event type. */
+export interface EventHint {
+  readonly cwd?: string;
+  readonly eventType?: string;
+  readonly sessionId?: string;
+  readonly agent?: string;
+}
+
+export interface Evaluation {
+  readonly decision: Decision;
+  /** The event's run records and its decision record, as written to the audit log. */
+  readonly records: readonly AuditRecordV1[];
+  readonly decisionRecord: AuditDecisionV1;
+  /** Set when the event could not be fully evaluated: what the rule answered (the agent adapters answer with it). */
+  readonly incomplete?: RuleAnswer;
+  readonly project: string | undefined;
+}
+
+/** Approvals held for a caller end this long before it gives up, so it reads their default rather than its own timeout. */
+const CALLER_MARGIN_MS = 2000;
+
+/**
+ * The one evaluator (DESIGN §8): the daemon's routes, `emit` without a daemon and `hookbox test`
+ * all answer through it. It resolves the event's hook set from its project, runs it, applies the
+ * fail-closed rule when the event cannot be fully evaluated, holds approvals for native callers,
+ * and writes one audit record per hook run and one per decision before the answer leaves. An
+ * audit log that cannot be written does not turn a decision into a failure: the answer is still
+ * given, the failure is loud, and fail_closed makes it deny.
+ */
+export class Evaluator {
+  private readonly dispatcher: Dispatcher;
+  private readonly newId: () => string;
+
+  constructor(private readonly options: EvaluatorOptions) {
+    this.dispatcher = new Dispatcher(createInvoker(options.executor, options.capabilities), options.concurrency);
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  get hookSets(): HookSets {
+    return this.options.hookSets;
+  }
+
+  inFlight(): number {
+    return this.dispatcher.inFlight();
+  }
+
+  async evaluate(event: NativeEvent, options: EvaluateOptions = {}): Promise<Evaluation> {
+    const started = Date.now();
+    const set = await this.options.hookSets.forEvent(event);
+    const failClosed = failClosedBy(set.snapshot, options);
+    if (set.snapshot.operatorStatus.state === "unusable") return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
+    const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, { failClosed: failClosed !== undefined });
+    let decision = this.withOperatorNotice(outcome.decision, set.snapshot);
+    let records = outcome.records;
+    if (decision.decision === "ask" && decision.approval && this.holdsApprovalsFor(event)) {
+      const resolved = await this.resolveApproval(event, decision, options);
+      decision = resolved.decision;
+      records = records.map((r) => (r.hook_id === resolved.hookId ? { ...r, notes: [...(r.notes ?? []), resolved.note] } : r));
+    }
+    return this.finish({ set, event: hintOf(event), decision, records, started, failClosed });
+  }
+
+  /** Run one hook by id, bypassing matcher and cooldown. Undefined when the event's project has no such hook. */
+  async fire(hookId: string, event: NativeEvent): Promise<Evaluation | undefined> {
+    const started = Date.now();
+    const set = await this.options.hookSets.forEvent(event);
+    const outcome = await this.dispatcher.fire(hookId, event, set.snapshot);
+    if (!outcome) return undefined;
+    return this.finish({ set, event: hintOf(event), decision: outcome.decision, records: outcome.records, started, failClosed: failClosedBy(set.snapshot, {}) });
+  }
+
+  /**
+   * An event that cannot be evaluated as such (undecodable, over a size limit): the rule decides,
+   * over the hooks of the project the hint names (or the user's hooks when it names none).
+   */
+  async evaluateIncomplete(hint: EventHint, incomplete: Incomplete, options: EvaluateOptions = {}): Promise<Evaluation> {
+    const started = Date.now();
+    const set = await this.options.hookSets.forEvent({ cwd: hint.cwd }).catch(() => this.options.hookSets.forProject(undefined));
+    return this.incomplete(set, hint, incomplete, options, started);
+  }
+
+  private async incomplete(set: ProjectHookSet, hint: EventHint, incomplete: Incomplete, options: EvaluateOptions, started: number): Promise<Evaluation> {
+    const answer = applyRule(set.snapshot, hint.eventType, incomplete, failClosedBy(set.snapshot, options));
+    this.options.log?.(`could not evaluate ${hint.eventType ?? "an event"}: ${incomplete.cause}; ${answer.block ? "denied" : "allowed"} (${answer.rule})`);
+    const decision = ruleDecision(this.newId(), hint.eventType, answer);
+    const evaluation = await this.finish({ set, event: hint, decision, records: [], started, failClosed: undefined, incomplete: { ...incomplete, rule: answer.rule } });
+    // An audit failure under fail_closed can still turn the rule's go-ahead into a block.
+    return { ...evaluation, incomplete: { ...answer, block: evaluation.decision.decision === "deny" } };
+  }
+
+  private async finish(input: {
+    set: ProjectHookSet;
+    event: EventHint;
+    decision: Decision;
+    records: readonly AuditRecordV1[];
+    started: number;
+    failClosed: { by: string } | undefined;
+    incomplete?: AuditDecisionV1["incomplete"];
+  }): Promise<Evaluation> {
+    const { set, event, records } = input;
+    let decision = input.decision;
+    const completed = Date.now();
+    const broken = set.snapshot.broken.map((entry) => entry.id);
+    const decisionRecord: AuditDecisionV1 = {
+      v: AUDIT_VERSION,
+      kind: "decision",
+      id: this.newId(),
+      event_id: decision.event_id,
+      event_type: decision.event_type,
+      session_id: event.sessionId ?? "unknown",
+      ...(event.agent ? { agent: event.agent } : {}),
+      ...(set.project !== undefined ? { project: set.project } : {}),
+      decision: decision.decision,
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      ...(decision.decided_by !== undefined ? { decided_by: decision.decided_by } : {}),
+      ...(input.incomplete ? { incomplete: input.incomplete } : {}),
+      hook_set: { registry_version: set.snapshot.version, hooks: set.snapshot.hooks.length, broken, operator: set.snapshot.operatorStatus.state },
+      served_by: { ...this.options.servedBy, build: BUILD_ID },
+      runs: records.length,
+      duration_ms: completed - input.started,
+      started_at: new Date(input.started).toISOString(),
+      completed_at: new Date(completed).toISOString(),
+    };
+    try {
+      // The answer leaves only once its records are in the audit log.
+      await this.options.audit.write([...records, decisionRecord]);
+    } catch (error) {
+      decision = this.auditFailed(decision, errorMessage(error), input.failClosed);
+    }
+    this.options.metrics?.recordEvent(decision, records);
+    return { decision, records, decisionRecord, project: set.project };
+  }
+
+  /** The audit log failed: still answer, say so to the person, and deny when fail_closed. */
+  private auditFailed(decision: Decision, cause: string, failClosed: { by: string } | undefined): Decision {
+    const message = `Hookbox could not write its audit log (${cause}); this decision is not recorded. Check the data directory (hookbox doctor).`;
+    this.options.log?.(message);
+    if (failClosed && decision.decision !== "deny") {
+      return { ...decision, decision: "deny", reason: `${message} Blocked because Hookbox runs fail-closed (${failClosed.by}).`, decided_by: "hookbox" };
+    }
+    return { ...decision, user_messages: [...decision.user_messages, { hook_id: "hookbox", level: "error", message }] };
+  }
+
+  /** A daemon serving a last good operator file says so on every answer, until the file is fixed. */
+  private withOperatorNotice(decision: Decision, snapshot: RegistrySnapshot): Decision {
+    if (snapshot.operatorStatus.state !== "last-good") return decision;
+    const message = `Hookbox's operator file is invalid (${describeOperatorProblems(snapshot.operatorStatus.problems)}); the last valid version stays in force until it is fixed (check it with: hookbox validate).`;
+    return { ...decision, user_messages: [...decision.user_messages, { hook_id: "hookbox", level: "warning", message }] };
+  }
+
+  /**
+   * Held approvals are for native callers and orchestrators. An agent with a permission prompt of
+   * its own gets its own ask, at once; one without gets the block its adapter makes of an ask.
+   */
+  private holdsApprovalsFor(event: NativeEvent): boolean {
+    return this.options.approvals !== undefined && (event.agent === undefined || event.agent === "native");
+  }
+
+  private async resolveApproval(event: NativeEvent, decision: Decision, options: EvaluateOptions): Promise<{ decision: Decision; hookId: string; note: string }> {
+    const approvals = this.options.approvals as ApprovalStore;
+    const asked = decision.approval as NonNullable<Decision["approval"]>;
+    const timeoutMs = options.callerTimeoutMs !== undefined ? Math.max(1, Math.min(asked.timeout_ms, options.callerTimeoutMs - CALLER_MARGIN_MS)) : asked.timeout_ms;
+    const request = { ...asked, timeout_ms: timeoutMs };
+    let outcome: ApprovalOutcome;
+    if (approvals.allowedForSession(event, request.hook_id)) {
+      outcome = { id: "session-rule", decision: "allow", by: "session-rule" };
+    } else {
+      outcome = await approvals.hold(request, event).outcome;
+    }
+    const reason =
+      outcome.by === "timeout"
+        ? `approval timed out after ${request.timeout_ms} ms; default: ${outcome.decision}`
+        : outcome.by === "session-rule"
+          ? "allowed always for this session"
+          : outcome.by === "shutdown"
+            ? "Hookbox shut down before the approval was answered"
+            : `${outcome.decision === "allow" ? "approved" : "denied"} by the user`;
+    const { approval: _asked, ...rest } = decision;
+    return {
+      hookId: request.hook_id,
+      note: `approval ${outcome.id}: ${reason}`,
+      decision: { ...rest, decision: outcome.decision, reason: outcome.decision === "deny" ? `${request.prompt} — ${reason}` : reason },
+    };
+  }
+}
+
+function hintOf(event: NativeEvent): EventHint {
+  return { ...(event.cwd ? { cwd: event.cwd } : {}), eventType: event.event_type, sessionId: event.session_id, ...(typeof event.agent === "string" ? { agent: event.agent } : {}) };
+}
+
+/** Who made Hookbox fail-closed, if anyone: the caller's flag or the operator file. */
+function failClosedBy(snapshot: RegistrySnapshot, options: EvaluateOptions): { by: string } | undefined {
+  if (options.failClosed) return { by: "--fail-closed" };
+  if (snapshot.operator.fail_closed) return { by: "fail_closed: true in the operator file" };
+  return undefined;
+}

@@ -1,0 +1,87 @@
+import { parseDocument } from "yaml";
+import type { Diagnostic } from "../config/diagnostics.ts";
+import type { HookOrigin } from "../config/resolve.ts";
+import { HOOK_ID, type MatchConfig, type OperatorFile } from "../config/schema.ts";
+import { checkEventName } from "../events/names.ts";
+import { compileMatcher, type Matcher } from "./matcher.ts";
+
+/**
+ * A hook that did not load stays in the registry as this: a guard that is installed is a guard
+ * that runs, or fails loudly. What of it could be read decides where it applies (its events and
+ * matcher, else every event) and what its failure does (its on_error, else the default);
+ * dispatch records it as a failed run and applies that on_error on every event it would have
+ * matched, until it is fixed.
+ */
+export interface BrokenHook {
+  readonly broken: true;
+  /** The id it declares, or `broken:<file>` when none can be read. */
+  readonly id: string;
+  readonly file: string;
+  readonly origin: HookOrigin;
+  /** The canonical events it declares, or "all" when they cannot be read. */
+  readonly events: readonly string[] | "all";
+  /** Absent when its matcher cannot be read: it matches every event of its events. */
+  readonly matcher: Matcher | undefined;
+  readonly onError: "continue" | "deny";
+  readonly priority: number;
+  readonly enabled: boolean;
+  /** Why it did not load, each at file:line:col. */
+  readonly problems: readonly Diagnostic[];
+}
+
+const DEFAULT_PRIORITY = 100;
+
+/** What a hook file says of itself, read as leniently as possible (the strict schema refused it). */
+export function brokenHook(file: string, origin: HookOrigin, text: string | undefined, problems: readonly Diagnostic[], operator: OperatorFile, knownId?: string): BrokenHook {
+  const raw = lenientObject(text);
+  const id = knownId ?? (typeof raw.id === "string" && HOOK_ID.test(raw.id) ? raw.id : declaredId(text)) ?? `broken:${file}`;
+  const override = operator.hooks[id] ?? {};
+  const events = readEvents(raw);
+  const onError = override.on_error ?? (raw.on_error === "deny" || raw.on_error === "continue" ? raw.on_error : "continue");
+  const priority = override.priority ?? (Number.isInteger(raw.priority) ? (raw.priority as number) : DEFAULT_PRIORITY);
+  const enabled = override.enabled ?? (raw.enabled === false ? false : true);
+  return { broken: true, id, file, origin, events, matcher: readMatcher(raw.match), onError, priority, enabled, problems };
+}
+
+export function isBroken(entry: object): entry is BrokenHook {
+  return (entry as { broken?: unknown }).broken === true;
+}
+
+function lenientObject(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  try {
+    const value = parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: 100 }) as unknown;
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Events as declared; one unreadable name makes them all unknown (a misspelt event must not narrow where the failure applies). */
+function readEvents(raw: Record<string, unknown>): readonly string[] | "all" {
+  const names = Array.isArray(raw.events) ? raw.events : typeof raw.event_type === "string" ? [raw.event_type] : undefined;
+  if (!names || names.length === 0) return "all";
+  const canonical: string[] = [];
+  for (const name of names) {
+    if (typeof name !== "string") return "all";
+    const check = checkEventName(name);
+    if (!check.ok) return "all";
+    canonical.push(check.name);
+  }
+  return [...new Set(canonical)];
+}
+
+function readMatcher(match: unknown): Matcher | undefined {
+  if (match === undefined || match === null || typeof match !== "object" || Array.isArray(match)) return undefined;
+  try {
+    const built = compileMatcher(match as MatchConfig);
+    return built.ok ? built.matcher : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id line of a file whose YAML does not even parse. */
+function declaredId(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : /^id:\s*["']?([a-z0-9][a-z0-9-]*)["']?\s*$/m.exec(text)?.[1];
+}

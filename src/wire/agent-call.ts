@@ -1,0 +1,55 @@
+// src/wire owns the versioned shapes that cross the socket between Hookbox's own processes and
+// clients. Pure: no runtime APIs, nothing heavy (emit's lean path imports it).
+import type { HookSetIdentity } from "../evaluator/identity.ts";
+
+/**
+ * `hookbox emit` forwards an agent's hook call to the daemon as it came (POST
+ * /v1/agents/:agent, the raw payload as the body), with what else it knows in these headers.
+ */
+export const AGENT_CALL_HEADERS = {
+  /** "emit": answer with the whole AgentOutput envelope, not only the agent's JSON body. */
+  client: "x-hookbox-client",
+  /** base64url JSON of the caller's HookSetIdentity: the daemon answers only for the same. */
+  identity: "x-hookbox-identity",
+  /** The EVENT argument of `hookbox emit EVENT`. */
+  event: "x-hookbox-event",
+  /** base64url JSON of the agent's project variables (CLAUDE_PROJECT_DIR …). */
+  env: "x-hookbox-env",
+  /** "1" for --fail-closed. */
+  failClosed: "x-hookbox-fail-closed",
+  /** How long the caller waits, in ms: held approvals end before. */
+  timeoutMs: "x-hookbox-timeout-ms",
+} as const;
+
+/** The daemon's answer to `emit`: exactly what emit writes and exits with. */
+export interface AgentCallReplyV1 {
+  readonly v: 1;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exit_code: number;
+  /** The decision record's id, for tying emit's answer to the audit. */
+  readonly event_id: string;
+}
+
+/** The 409 a daemon answers when it resolves hook sets from other inputs than the caller. */
+export const HOOK_SET_MISMATCH = "hook_set_mismatch";
+
+export function encodeHeaderJson(value: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** undefined for a value that is not base64url JSON. */
+export function decodeHeaderJson(text: string | undefined): unknown {
+  if (text === undefined || text.length > 64 * 1024) return undefined;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+  } catch {
+    return undefined;
+  }
+}
+
+export type { HookSetIdentity };
