@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
 import type { CapabilityIO } from "./capability-io.ts";
+import { threadCpuClock } from "./cpu-time.ts";
 import { lazyAsyncMethods } from "./lazy.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
@@ -85,6 +86,8 @@ export function childWorker(command: string, args: readonly string[]): WorkerPro
     kill: () => {
       child.kill("SIGKILL");
     },
+    // The worker runs guests on its main thread, whose id is the process's.
+    cpuTimeMs: threadCpuClock(child.pid, child.pid),
   };
 }
 
@@ -128,7 +131,7 @@ export const nodeSandboxHost: SandboxHost = {
   },
   workerIO: () => stdioWorkerIO(),
   // node:worker_threads is required only here: every process would pay for it at startup.
-  spawnThreadWorker: () => nodeThreadWorker(require("node:worker_threads"), threadEntry()),
+  spawnThreadWorker: () => nodeThreadWorker(require("node:worker_threads"), threadEntry(), (tid) => threadCpuClock(process.pid, tid)),
   threadWorkerIO: () => nodeThreadIO(require("node:worker_threads")),
   rssBytes: procRss,
 };
