@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { bunRequest } from "./bun-http.ts";
 import { threadCpuClock } from "./cpu-time.ts";
-import { readBunStdin, writeBunStdout } from "./bun-lean.ts";
+import { bunStdout, readBunStdin } from "./bun-lean.ts";
 import { bunThreadSandbox } from "./bun-thread.ts";
 import { Tail } from "./lines.ts";
 import { createNodeHost, nodeSandboxHost } from "./node.ts";
@@ -149,7 +149,8 @@ export function createBunHost(): RuntimeHost {
     args: process.argv.slice(2),
     net: bunNetHost,
     readStdin: readBunStdin,
-    writeStdout: writeBunStdout,
+    writeStdout: bunStdout.write,
+    exit: bunStdout.exit,
     sandbox: {
       ...nodeSandboxHost,
       workerIO: bunWorkerIO,

@@ -9,6 +9,7 @@ import { LineSplitter, Tail } from "./lines.ts";
 import type { CapabilityIO } from "./capability-io.ts";
 import { threadCpuClock } from "./cpu-time.ts";
 import { lazyAsyncMethods } from "./lazy.ts";
+import { stdoutQueue } from "./stdout-queue.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
 import type { FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
@@ -233,6 +234,14 @@ export const nodeFileHost: FileHost = {
   },
 };
 
+const nodeStdout = stdoutQueue(
+  (text) =>
+    new Promise((resolve, reject) => {
+      process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+    }),
+  (code) => process.exit(code),
+);
+
 /** The RuntimeHost on Node, and the base the Bun and Deno adapters override. */
 export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHost {
   return {
@@ -243,11 +252,8 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     cwd: () => process.cwd(),
     homeDir: () => homedir(),
     cpuCount: () => availableParallelism(),
-    exit: (code) => process.exit(code),
-    writeStdout: (text) =>
-      new Promise((resolve, reject) => {
-        process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
-      }),
+    exit: nodeStdout.exit,
+    writeStdout: nodeStdout.write,
     writeStderr: (text) => {
       process.stderr.write(text);
     },
