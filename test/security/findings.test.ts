@@ -220,7 +220,7 @@ describe("F9: hook-authored globs cannot stall the daemon (each in its own daemo
 
 describe("F10: the sandbox workers die with their daemon", () => {
   it("F10: kill -9 of the daemon while a guest is stuck in a built-in leaves no worker running untrusted code", async () => {
-    const wedge: HookDef = { id: "wedge", limits: { timeout_ms: 60_000 }, source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)" };
+    const wedge: HookDef = { id: "wedge", limits: { timeout_ms: 60_000, cpu_ms: 60_000 }, source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)" };
     const fortress = await Fortress.start([wedge], { workers: 2 });
     const daemonPid = fortress.daemon.child.pid as number;
     const workers = childWorkers(daemonPid);
