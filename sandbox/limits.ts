@@ -7,7 +7,7 @@ export interface SandboxLimits {
   /**
    * Guest CPU time: time spent executing guest code, host calls excluded. Enforced by the QuickJS
    * interrupt handler and, where the worker's CPU time can be read (Linux), by the pool killing the
-   * worker past this + CPU_SLACK_MS: QuickJS polls its interrupt too rarely for some guests (F6).
+   * worker past this + 50 ms (pool/step-watch.ts): QuickJS polls its interrupt too rarely for some guests (F6).
    */
   readonly cpuMs: number;
   /**

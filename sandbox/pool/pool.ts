@@ -7,7 +7,8 @@ import type { ChainOutcome, ChainStep, HandlerSpec, HostCallFn, InvocationOutcom
 import type { FromWorker, WireStep, WorkerProcess } from "../worker/protocol.ts";
 import { hostResultBudget, jsonLength, MEASURED_HOST_RESULT_CHARS, resultTooLarge } from "./host-result.ts";
 import { resolvePoolOptions, type PoolConfig, type PoolOptions } from "./options.ts";
-import { WorkerHandle, type KilledStep } from "./worker-handle.ts";
+import type { KilledStep } from "./step-watch.ts";
+import { WorkerHandle } from "./worker-handle.ts";
 
 export type { PoolOptions } from "./options.ts";
 

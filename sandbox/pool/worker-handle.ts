@@ -1,5 +1,6 @@
 import type { EngineStats } from "../engine/engine.ts";
 import type { SandboxLimits } from "../limits.ts";
+import { StepWatch, type KilledStep } from "./step-watch.ts";
 import type { FromWorker, ToWorker, WorkerProcess } from "../worker/protocol.ts";
 
 /** "stopping": killed by the pool as surplus (idle too long), not yet exited. */
@@ -7,33 +8,6 @@ export type WorkerState = "starting" | "idle" | "busy" | "stopping" | "dead";
 
 /** Why the pool killed a worker: "cpu" and "timeout" are the running step's limits. */
 export type KillReason = "timeout" | "cpu" | "close" | "start" | "idle";
-
-/**
- * CPU time the worker may spend on a step beyond its `cpuMs` before the host kills it: its own
- * work around the guest (a cold start instantiates a QuickJS module and builds a context: 3–8
- * ms measured on Bun and Node), and the clock's granularity (4–10 ms). The guest's own
- * interrupt stops it at `cpuMs` first whenever QuickJS polls it; this is the backstop for when
- * it does not.
- */
-const CPU_SLACK_MS = 50;
-
-/** Checks closer together than this are not worth their reads (the clock moves in 4–10 ms steps). */
-const CPU_POLL_MIN_MS = 10;
-
-/** What the pool saw of a step it ended by killing its worker. */
-export interface KilledStep {
-  readonly wallMs: number;
-  /** CPU time the worker spent on the step, where it could be read. */
-  readonly cpuMs: number | undefined;
-}
-
-/** The running step of a worker: when it started, its CPU clock then, and the timers that watch it. */
-interface WatchedStep {
-  readonly startedAt: number;
-  readonly cpuAtStart: number | undefined;
-  wallTimer?: ReturnType<typeof setTimeout>;
-  cpuTimer?: ReturnType<typeof setTimeout>;
-}
 
 /**
  * The parent's view of one worker process: its state, what it has loaded (for routing and to
@@ -56,7 +30,7 @@ export class WorkerHandle<J = unknown> {
   killedFor: KillReason | undefined;
   /** Set when a step's limit (timeout, cpu) killed the worker. */
   killedStep: KilledStep | undefined;
-  private step: WatchedStep | undefined;
+  private watch: StepWatch | undefined;
   private readonly statsWaiters = new Map<number, (stats: EngineStats) => void>();
   private nextStatsId = 0;
 
@@ -94,46 +68,19 @@ export class WorkerHandle<J = unknown> {
     this.process.kill();
   }
 
-  /**
-   * Watch the step that starts now: the worker is killed after `timeoutMs` + `graceMs` of wall
-   * clock, or once it spent `cpuMs` + CPU_SLACK_MS of CPU time on the step (where its CPU time
-   * can be read). The CPU is checked only when the budget could have run out (a thread spends
-   * at most its wall time), so a step shorter than its budget costs no read at all.
-   */
+  /** Watch the step that starts now: its timeout and its CPU budget (StepWatch). */
   watchStep(limits: SandboxLimits, graceMs: number): void {
-    this.unwatchStep();
-    const step: WatchedStep = { startedAt: performance.now(), cpuAtStart: this.process.cpuTimeMs?.() };
-    this.step = step;
-    step.wallTimer = setTimeout(() => this.killStep("timeout"), limits.timeoutMs + graceMs);
-    const { cpuAtStart } = step;
-    if (cpuAtStart === undefined) return; // no clock here: the in-guest interrupt alone
-    const budgetMs = limits.cpuMs + CPU_SLACK_MS;
-    const check = (): void => {
-      const now = this.process.cpuTimeMs?.();
-      // Unreadable: the worker is gone (its exit ends the step) or the read failed; look again.
-      if (now === undefined) return void (step.cpuTimer = setTimeout(check, CPU_POLL_MIN_MS));
-      const usedMs = now - cpuAtStart;
-      if (usedMs > budgetMs) return this.killStep("cpu", usedMs);
-      step.cpuTimer = setTimeout(check, Math.max(CPU_POLL_MIN_MS, budgetMs - usedMs));
-    };
-    step.cpuTimer = setTimeout(check, budgetMs);
+    this.watch?.stop();
+    this.watch = new StepWatch(limits, graceMs, () => this.process.cpuTimeMs?.(), (reason, seen) => {
+      this.killedStep = seen;
+      this.kill(reason);
+    });
   }
 
-  /** The running step ended (or the worker did): its timers go. */
+  /** The running step ended (or the worker did). */
   unwatchStep(): void {
-    clearTimeout(this.step?.wallTimer);
-    clearTimeout(this.step?.cpuTimer);
-    this.step = undefined;
-  }
-
-  private killStep(reason: "timeout" | "cpu", cpuUsedMs?: number): void {
-    const step = this.step;
-    if (!step) return;
-    const now = cpuUsedMs === undefined ? this.process.cpuTimeMs?.() : undefined;
-    const cpuMs = cpuUsedMs ?? (now !== undefined && step.cpuAtStart !== undefined ? now - step.cpuAtStart : undefined);
-    this.killedStep = { wallMs: performance.now() - step.startedAt, cpuMs };
-    this.unwatchStep();
-    this.kill(reason);
+    this.watch?.stop();
+    this.watch = undefined;
   }
 
   /** Ask the worker for its engine counters; undefined if it does not answer in time. */

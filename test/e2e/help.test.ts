@@ -25,7 +25,7 @@ function runToFile(args: readonly string[]): Promise<{ code: number | null; stdo
     const child = spawn(BUILT_BINARY, [...args], { cwd: dir, env: { HOME: dir }, stdio: ["ignore", fd, "pipe"] });
     closeSync(fd);
     let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout: readFileSync(file, "utf8"), stderr }));
   });
