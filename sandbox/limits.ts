@@ -4,7 +4,11 @@
  * tests or linters raise `timeoutMs`, not `cpuMs` (host calls do not consume guest CPU).
  */
 export interface SandboxLimits {
-  /** Guest CPU time: time spent executing guest code, host calls excluded. Enforced by the QuickJS interrupt handler. */
+  /**
+   * Guest CPU time: time spent executing guest code, host calls excluded. Enforced by the QuickJS
+   * interrupt handler and, where the worker's CPU time can be read (Linux), by the pool killing the
+   * worker past this + 50 ms (pool/step-watch.ts): QuickJS polls its interrupt too rarely for some guests (F6).
+   */
   readonly cpuMs: number;
   /**
    * Guest heap. Enforced by a fixed-maximum WebAssembly.Memory per hook module (hard cap: static

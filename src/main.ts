@@ -18,16 +18,17 @@ async function main(): Promise<void> {
   // commander's --version would (the same package.json field, one line).
   if (lean.args.length === 1 && (command === "--version" || command === "-V")) {
     await lean.writeStdout(`${packageJson.version}\n`);
-    lean.exit(0);
+    return lean.exit(0);
   }
   if (command === "emit") {
     const { runEmit } = await import("./cli/emit.ts");
-    lean.exit(await runEmit(lean, lean.args.slice(1)));
+    return lean.exit(await runEmit(lean, lean.args.slice(1)));
   }
   const host = await lean.full();
   prestartServeWorker(host);
   const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
-  host.exit(await runCli(host, hookRuntime(host)));
+  // exit waits for every stdout write: commander prints help without waiting for its write.
+  return host.exit(await runCli(host, hookRuntime(host)));
 }
 
 void main();

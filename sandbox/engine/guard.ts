@@ -9,7 +9,7 @@ import type { SandboxLimits } from "../limits.ts";
  * QuickJS polls once per 10,000 calls or loop iterations, so a limit is seen up to one poll
  * interval late. Code that recurses without loops and throws at the stack limit makes each call
  * build a backtrace of every frame (~1 ms at 256 KiB of stack), stretching that interval to
- * seconds: only a kill from outside the worker bounds it (the pool's timeout).
+ * seconds: only a kill from outside the worker bounds it (the pool's CPU watch and timeout).
  *
  * CPU time is guest time only: the sum of synchronous slices spent inside QuickJS. Host calls
  * run while no slice is open, so they count toward `timeoutMs` but not `cpuMs`.

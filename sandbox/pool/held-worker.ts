@@ -25,5 +25,6 @@ export function holdMessages(worker: WorkerProcess): WorkerProcess {
     onExit: (listener) => worker.onExit(listener),
     stderrTail: () => worker.stderrTail(),
     kill: () => worker.kill(),
+    cpuTimeMs: () => worker.cpuTimeMs?.(),
   };
 }

@@ -7,6 +7,7 @@ import type { ChainOutcome, ChainStep, HandlerSpec, HostCallFn, InvocationOutcom
 import type { FromWorker, WireStep, WorkerProcess } from "../worker/protocol.ts";
 import { hostResultBudget, jsonLength, MEASURED_HOST_RESULT_CHARS, resultTooLarge } from "./host-result.ts";
 import { resolvePoolOptions, type PoolConfig, type PoolOptions } from "./options.ts";
+import type { KilledStep } from "./step-watch.ts";
 import { WorkerHandle } from "./worker-handle.ts";
 
 export type { PoolOptions } from "./options.ts";
@@ -20,6 +21,8 @@ export interface PoolStats {
   readonly workers: readonly { readonly pid: number | undefined; readonly state: string; readonly invocations: number }[];
   /** Workers killed because an invocation overran its timeout (stuck in a long built-in, or stopped). */
   readonly timeoutKills: number;
+  /** Workers killed because a step used its CPU budget and QuickJS did not stop it (measured by the host). */
+  readonly cpuKills: number;
   /** Workers that exited on their own (crash, abort, OOM kill). */
   readonly crashes: number;
   /** Workers started to replace ones that died or were killed. */
@@ -61,8 +64,9 @@ const PREFETCH = 1;
 
 /**
  * Runs invocations on worker processes, off the caller's event loop. A worker runs one
- * invocation at a time; an invocation that overruns its wall-clock limit gets its worker
- * killed (SIGKILL works inside WebAssembly, on a stopped process, on anything) and replaced.
+ * invocation at a time; an invocation that overruns its wall-clock limit, or its CPU limit by
+ * the worker's CPU time where that can be read, gets its worker killed (SIGKILL works inside
+ * WebAssembly, on a stopped process, on anything) and replaced.
  * The pool keeps `minWorkers` alive, starts more (up to `maxWorkers`) only while every worker
  * is busy and work waits, and stops the surplus once idle for `idleMs`: each worker is a whole
  * runtime (~60 MB resident), so an idle daemon should hold few. A new worker warms lazily.
@@ -77,7 +81,7 @@ export class SandboxPool {
   private startFailures = 0;
   private lastStartError = "";
   private readyWaiters: (() => void)[] = [];
-  private counts = { timeoutKills: 0, crashes: 0, respawns: 0, grown: 0, reaped: 0, queueRejections: 0, invocations: 0 };
+  private counts = { timeoutKills: 0, cpuKills: 0, crashes: 0, respawns: 0, grown: 0, reaped: 0, queueRejections: 0, invocations: 0 };
   private readonly config: PoolConfig;
   private reapTimer: ReturnType<typeof setTimeout> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -211,7 +215,7 @@ export class SandboxPool {
           worker.knownSpecs.delete(step.spec.key);
           worker.knownCode.delete(step.spec.handler.codeHash);
         }
-        if (wasFirst) this.armKillTimer(worker, ((worker.jobs[0] as Job).steps[0] as ChainStep).limits);
+        if (wasFirst) this.watchStep(worker, ((worker.jobs[0] as Job).steps[0] as ChainStep).limits);
         this.sendChain(worker, job);
         return;
       }
@@ -220,7 +224,7 @@ export class SandboxPool {
         if (!job || worker.jobs[0] !== job || message.index !== job.outcomes.length) return;
         this.stepDone(job, message.outcome);
         const next = job.steps[job.outcomes.length];
-        if (next) this.armKillTimer(worker, next.limits);
+        if (next) this.watchStep(worker, next.limits);
         return;
       }
       case "done": {
@@ -277,7 +281,7 @@ export class SandboxPool {
   private onExit(worker: Worker, exit: { code: number | null; signal: string | null }): void {
     const wasStarting = worker.state === "starting";
     worker.state = "dead";
-    clearTimeout(worker.killTimer);
+    worker.unwatchStep();
     this.workers.delete(worker);
     const [job, ...notStarted] = worker.jobs.splice(0);
     if (job) {
@@ -285,7 +289,10 @@ export class SandboxPool {
       if (!step) {
         this.finish(job, { outcomes: job.outcomes, broken: false });
       } else if (worker.killedFor === "timeout") {
-        this.finish(job, { outcomes: [...job.outcomes, rejected(limitExceeded("timeoutMs", step.limits, "the guest did not yield, so its worker was killed"))], broken: true });
+        this.finish(job, { outcomes: [...job.outcomes, rejected(limitExceeded("timeoutMs", step.limits, "the guest did not yield, so its worker was killed"), worker.killedStep)], broken: true });
+      } else if (worker.killedFor === "cpu") {
+        const detail = `${Math.round(worker.killedStep?.cpuMs ?? 0)} ms of CPU time, measured by the host: QuickJS did not stop the guest, so its worker was killed`;
+        this.finish(job, { outcomes: [...job.outcomes, rejected(limitExceeded("cpuMs", step.limits, detail), worker.killedStep)], broken: true });
       } else {
         const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
         const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
@@ -300,6 +307,7 @@ export class SandboxPool {
       this.armQueueTimer(waiting);
     }
     if (worker.killedFor === "timeout") this.counts.timeoutKills++;
+    else if (worker.killedFor === "cpu") this.counts.cpuKills++;
     else if (worker.killedFor !== "close" && worker.killedFor !== "idle") this.counts.crashes++;
     if (wasStarting) {
       const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
@@ -343,7 +351,7 @@ export class SandboxPool {
       worker.invocations++;
       for (const slot of job.slots) worker.warmSlots.add(slot);
       this.running.set(job.id, job);
-      if (worker.jobs.length === 1) this.armKillTimer(worker, (job.steps[0] as ChainStep).limits);
+      if (worker.jobs.length === 1) this.watchStep(worker, (job.steps[0] as ChainStep).limits);
       this.sendChain(worker, job);
     }
     this.grow();
@@ -417,10 +425,9 @@ export class SandboxPool {
     this.scheduleReap();
   }
 
-  /** The running step has its timeout, plus a grace to report, before its worker is killed. */
-  private armKillTimer(worker: Worker, limits: SandboxLimits): void {
-    clearTimeout(worker.killTimer);
-    worker.killTimer = setTimeout(() => worker.kill("timeout"), limits.timeoutMs + this.config.killGraceMs);
+  /** The running step has its timeout, plus a grace to report, and its CPU budget before its worker is killed. */
+  private watchStep(worker: Worker, limits: SandboxLimits): void {
+    worker.watchStep(limits, this.config.killGraceMs);
   }
 
   private armQueueTimer(job: Job): void {
@@ -461,8 +468,8 @@ export class SandboxPool {
     if (worker && index >= 0) {
       worker.jobs.splice(index, 1);
       const next = worker.jobs[0];
-      if (index === 0) clearTimeout(worker.killTimer);
-      if (next && index === 0) this.armKillTimer(worker, (next.steps[next.outcomes.length] as ChainStep).limits);
+      if (index === 0) worker.unwatchStep();
+      if (next && index === 0) this.watchStep(worker, (next.steps[next.outcomes.length] as ChainStep).limits);
       if (!next && worker.state === "busy") {
         worker.state = "idle";
         worker.idleSince = performance.now();
@@ -501,6 +508,12 @@ export class SandboxPool {
 
 const NO_STATS = { cpuMs: 0, wallMs: 0, hostCalls: 0, heapBytes: 0, coldStart: false };
 
-function rejected(reason: SandboxFailure): InvocationOutcome {
-  return { ok: false, failure: reason, logs: [], stats: NO_STATS };
+/** An outcome the worker did not report; a step its limits killed has the times the pool saw. */
+function rejected(reason: SandboxFailure, killed?: KilledStep): InvocationOutcome {
+  const stats = killed ? { ...NO_STATS, wallMs: round(killed.wallMs), cpuMs: round(killed.cpuMs ?? 0) } : NO_STATS;
+  return { ok: false, failure: reason, logs: [], stats };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
 }

@@ -1,11 +1,13 @@
 import type { EngineStats } from "../engine/engine.ts";
+import type { SandboxLimits } from "../limits.ts";
+import { StepWatch, type KilledStep } from "./step-watch.ts";
 import type { FromWorker, ToWorker, WorkerProcess } from "../worker/protocol.ts";
 
 /** "stopping": killed by the pool as surplus (idle too long), not yet exited. */
 export type WorkerState = "starting" | "idle" | "busy" | "stopping" | "dead";
 
-/** Why the pool killed a worker. */
-export type KillReason = "timeout" | "close" | "start" | "idle";
+/** Why the pool killed a worker: "cpu" and "timeout" are the running step's limits. */
+export type KillReason = "timeout" | "cpu" | "close" | "start" | "idle";
 
 /**
  * The parent's view of one worker process: its state, what it has loaded (for routing and to
@@ -19,8 +21,6 @@ export class WorkerHandle<J = unknown> {
   idleSince = 0;
   /** Chains sent and not yet done, in the order the worker runs them; the first is running. */
   readonly jobs: J[] = [];
-  /** The running chain's current step has this long (timeout + grace) before the worker is killed. */
-  killTimer: ReturnType<typeof setTimeout> | undefined;
   /** Slot keys this worker has run: a hint for routing a hook to a worker that has it warm. */
   readonly warmSlots = new Set<string>();
   /** Spec keys and code hashes already sent to this worker. */
@@ -28,6 +28,9 @@ export class WorkerHandle<J = unknown> {
   readonly knownCode = new Set<string>();
   /** Why the pool killed this worker, if it did. */
   killedFor: KillReason | undefined;
+  /** Set when a step's limit (timeout, cpu) killed the worker. */
+  killedStep: KilledStep | undefined;
+  private watch: StepWatch | undefined;
   private readonly statsWaiters = new Map<number, (stats: EngineStats) => void>();
   private nextStatsId = 0;
 
@@ -63,6 +66,21 @@ export class WorkerHandle<J = unknown> {
   kill(reason: KillReason): void {
     this.killedFor ??= reason;
     this.process.kill();
+  }
+
+  /** Watch the step that starts now: its timeout and its CPU budget (StepWatch). */
+  watchStep(limits: SandboxLimits, graceMs: number): void {
+    this.watch?.stop();
+    this.watch = new StepWatch(limits, graceMs, () => this.process.cpuTimeMs?.(), (reason, seen) => {
+      this.killedStep = seen;
+      this.kill(reason);
+    });
+  }
+
+  /** The running step ended (or the worker did). */
+  unwatchStep(): void {
+    this.watch?.stop();
+    this.watch = undefined;
   }
 
   /** Ask the worker for its engine counters; undefined if it does not answer in time. */

@@ -62,6 +62,13 @@ export interface WorkerProcess {
   stderrTail(): string;
   /** SIGKILL: the only stop that works on a worker stuck inside WebAssembly or SIGSTOPped. */
   kill(): void;
+  /**
+   * CPU time (ms, from any origin) used so far by the worker's thread that runs guest code, read
+   * from outside it; undefined when it cannot be read. The pool's backstop for `cpuMs` when the
+   * guest keeps QuickJS from polling its interrupt: absent (or undefined) where the platform
+   * cannot tell, and then `cpuMs` rests on the interrupt alone.
+   */
+  cpuTimeMs?(): number | undefined;
 }
 
 /** The worker side of the channel. */

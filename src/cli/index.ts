@@ -36,6 +36,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
     .version(VERSION, "-V, --version")
     .exitOverride()
     .showHelpAfterError("(run hookbox --help for usage)")
+    // commander writes through a synchronous callback: the write is queued, and the host's exit waits for it.
     .configureOutput({ writeOut: (text) => void ctx.out(text), writeErr: (text) => ctx.err(text) });
   registerRun(program, ctx, setExit);
   registerValidate(program, ctx, setExit, factory);

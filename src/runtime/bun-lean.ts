@@ -1,6 +1,7 @@
 import { bunRequest } from "./bun-http.ts";
 import { syscalls } from "./bun-libc.ts";
 import { concatBytes } from "./http1.ts";
+import { stdoutQueue } from "./stdout-queue.ts";
 import type { HttpReply, HttpRequestInit, LeanHost, ListenTarget } from "./types.ts";
 
 /**
@@ -17,8 +18,8 @@ export function createBunLeanHost(): LeanHost {
     env: process.env,
     cwd: () => process.cwd(),
     homeDir: () => home,
-    exit: (code) => process.exit(code),
-    writeStdout: writeBunStdout,
+    exit: bunStdout.exit,
+    writeStdout: bunStdout.write,
     writeStderr: writeBunStderr,
     readStdin: async (maxBytes) => {
       const sys = syscalls();
@@ -56,9 +57,11 @@ export function strictUtf8(bytes: Uint8Array): string {
   }
 }
 
-export async function writeBunStdout(text: string): Promise<void> {
-  await Bun.write(Bun.stdout, text);
-}
+/** Bun's stdout, for the lean and the full host alike (one stdout, one queue): Bun.write is asynchronous. */
+export const bunStdout = stdoutQueue(
+  async (text) => void (await Bun.write(Bun.stdout, text)),
+  (code) => process.exit(code),
+);
 
 /**
  * console.error, not process.stderr (whose stream machinery doubles a hello world's start) nor

@@ -2,7 +2,8 @@ import { dlopen, FFIType } from "bun:ffi";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { bunRequest } from "./bun-http.ts";
-import { readBunStdin, writeBunStdout } from "./bun-lean.ts";
+import { threadCpuClock } from "./cpu-time.ts";
+import { bunStdout, readBunStdin } from "./bun-lean.ts";
 import { bunThreadSandbox } from "./bun-thread.ts";
 import { Tail } from "./lines.ts";
 import { createNodeHost, nodeSandboxHost } from "./node.ts";
@@ -97,6 +98,8 @@ function bunChildWorker(command: readonly string[]): WorkerProcess {
     onExit: (listener) => (exited ? listener(exited) : exitListeners.push(listener)),
     stderrTail: () => tail.toString(),
     kill: () => child.kill("SIGKILL"),
+    // The worker runs guests on its main thread, whose id is the process's.
+    cpuTimeMs: threadCpuClock(child.pid, child.pid),
   };
 }
 
@@ -146,7 +149,8 @@ export function createBunHost(): RuntimeHost {
     args: process.argv.slice(2),
     net: bunNetHost,
     readStdin: readBunStdin,
-    writeStdout: writeBunStdout,
+    writeStdout: bunStdout.write,
+    exit: bunStdout.exit,
     sandbox: {
       ...nodeSandboxHost,
       workerIO: bunWorkerIO,
@@ -154,7 +158,8 @@ export function createBunHost(): RuntimeHost {
       ...bunThreadSandbox,
       spawnWorker: () => bunChildWorker([process.execPath, compiled ? "__sandbox-worker" : fileURLToPath(new URL("../worker.ts", import.meta.url))]),
       // In the binary, chunks and entry points all live in /$bunfs/root/.
-      spawnThreadWorker: () => webThreadWorker(compiled ? new URL("./sandbox-thread.ts", import.meta.url) : new URL("../sandbox-thread.ts", import.meta.url)),
+      spawnThreadWorker: () =>
+        webThreadWorker(compiled ? new URL("./sandbox-thread.ts", import.meta.url) : new URL("../sandbox-thread.ts", import.meta.url), (tid) => threadCpuClock(process.pid, tid)),
     },
   });
 }

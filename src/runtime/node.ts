@@ -7,7 +7,9 @@ import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
 import type { CapabilityIO } from "./capability-io.ts";
+import { threadCpuClock } from "./cpu-time.ts";
 import { lazyAsyncMethods } from "./lazy.ts";
+import { stdoutQueue } from "./stdout-queue.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
 import type { FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
@@ -85,6 +87,8 @@ export function childWorker(command: string, args: readonly string[]): WorkerPro
     kill: () => {
       child.kill("SIGKILL");
     },
+    // The worker runs guests on its main thread, whose id is the process's.
+    cpuTimeMs: threadCpuClock(child.pid, child.pid),
   };
 }
 
@@ -128,7 +132,7 @@ export const nodeSandboxHost: SandboxHost = {
   },
   workerIO: () => stdioWorkerIO(),
   // node:worker_threads is required only here: every process would pay for it at startup.
-  spawnThreadWorker: () => nodeThreadWorker(require("node:worker_threads"), threadEntry()),
+  spawnThreadWorker: () => nodeThreadWorker(require("node:worker_threads"), threadEntry(), (tid) => threadCpuClock(process.pid, tid)),
   threadWorkerIO: () => nodeThreadIO(require("node:worker_threads")),
   rssBytes: procRss,
 };
@@ -235,6 +239,14 @@ export const nodeFileHost: FileHost = {
   },
 };
 
+const nodeStdout = stdoutQueue(
+  (text) =>
+    new Promise((resolve, reject) => {
+      process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+    }),
+  (code) => process.exit(code),
+);
+
 /** The RuntimeHost on Node, and the base the Bun and Deno adapters override. */
 export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHost {
   return {
@@ -245,11 +257,8 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     cwd: () => process.cwd(),
     homeDir: () => homedir(),
     cpuCount: () => availableParallelism(),
-    exit: (code) => process.exit(code),
-    writeStdout: (text) =>
-      new Promise((resolve, reject) => {
-        process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
-      }),
+    exit: nodeStdout.exit,
+    writeStdout: nodeStdout.write,
     writeStderr: (text) => {
       process.stderr.write(text);
     },

@@ -26,19 +26,53 @@ interface ThreadHandle {
   abandon(): void;
 }
 
-function threadWorkerProcess(thread: ThreadHandle): WorkerProcess {
+/**
+ * Sent once by a thread, beside the protocol's messages: its kernel thread id (null where there
+ * is none to read), so that its parent can read the thread's CPU time (cpu-time.ts).
+ */
+interface ThreadIdMessage {
+  readonly t: "thread-id";
+  readonly tid: number | null;
+}
+
+/**
+ * The clock of a thread of this process, by its id (cpu-time.ts, given by the adapter: this file
+ * is loaded inside threads too, which must not pay for node:fs at start).
+ */
+export type ThreadCpuClock = (tid: number | undefined) => (() => number | undefined) | undefined;
+
+function isThreadId(message: unknown): message is ThreadIdMessage {
+  return typeof message === "object" && message !== null && (message as { t?: unknown }).t === "thread-id";
+}
+
+function threadWorkerProcess(thread: ThreadHandle, cpuClock: ThreadCpuClock): WorkerProcess {
   const tail = new Tail();
   const messageListeners: ((message: unknown) => void)[] = [];
   const exitListeners: ((exit: { code: number | null; signal: string | null }) => void)[] = [];
   let exited: { code: number | null; signal: string | null } | undefined;
+  // Until the thread said which it is, the protocol's messages ("ready" first) wait: no step can
+  // start on a thread whose CPU time the pool could not watch.
+  let cpuTime: (() => number | undefined) | undefined;
+  let held: unknown[] | undefined = [];
   const exit = (code: number | null, signal: string | null): void => {
     if (exited) return;
     exited = { code, signal };
     for (const listener of exitListeners) listener(exited);
   };
-  thread.onMessage((message) => {
+  const deliver = (message: unknown): void => {
     if (exited) return;
     for (const listener of messageListeners) listener(message);
+  };
+  thread.onMessage((message) => {
+    if (held && isThreadId(message)) {
+      cpuTime = cpuClock(message.tid ?? undefined);
+      for (const early of held.splice(0)) deliver(early);
+      held = undefined;
+    } else if (held) {
+      held.push(message);
+    } else {
+      deliver(message);
+    }
   });
   thread.onDiagnostic((text) => tail.push(text));
   thread.onExit((code) => exit(code, null));
@@ -50,6 +84,7 @@ function threadWorkerProcess(thread: ThreadHandle): WorkerProcess {
     onMessage: (listener) => messageListeners.push(listener),
     onExit: (listener) => (exited ? listener(exited) : exitListeners.push(listener)),
     stderrTail: () => tail.toString(),
+    cpuTimeMs: () => cpuTime?.(),
     kill: () => {
       // Abandoned: whatever it still runs, nothing it says is heard from now on.
       exit(null, "SIGKILL");
@@ -59,7 +94,7 @@ function threadWorkerProcess(thread: ThreadHandle): WorkerProcess {
 }
 
 /** Bun (and Deno): the web Worker, which starts in less than half the time of node:worker_threads' under Bun. */
-export function webThreadWorker(entry: URL): WorkerProcess {
+export function webThreadWorker(entry: URL, cpuClock: ThreadCpuClock): WorkerProcess {
   const worker = new Worker(entry, { type: "module" });
   return threadWorkerProcess({
     post: (message) => worker.postMessage(message),
@@ -78,11 +113,11 @@ export function webThreadWorker(entry: URL): WorkerProcess {
       (worker as Worker & { unref?: () => void }).unref?.();
       worker.terminate();
     },
-  });
+  }, cpuClock);
 }
 
 /** Node: node:worker_threads (given, so that loading it is paid only by those who start a thread). */
-export function nodeThreadWorker(threads: typeof WorkerThreads, entry: URL): WorkerProcess {
+export function nodeThreadWorker(threads: typeof WorkerThreads, entry: URL, cpuClock: ThreadCpuClock): WorkerProcess {
   // stdout/stderr true: the thread's output is ours to read, never the process's stdout (the agent's answer).
   // execArgv []: the thread needs none of the process's flags.
   const worker = new threads.Worker(entry, { execArgv: [], stdout: true, stderr: true });
@@ -99,13 +134,14 @@ export function nodeThreadWorker(threads: typeof WorkerThreads, entry: URL): Wor
       worker.unref();
       void worker.terminate();
     },
-  });
+  }, cpuClock);
 }
 
 /** Inside a sandbox worker thread started by webThreadWorker. */
 export function webThreadIO(): WorkerIO {
   const scope = globalThis as unknown as { addEventListener(type: "message", listener: (event: MessageEvent) => void): void; postMessage(data: unknown): void };
   redirectConsole();
+  announceThreadId((message) => scope.postMessage(message));
   return {
     onMessage: (listener) => scope.addEventListener("message", (event) => listener(event.data)),
     // The parent never closes a thread's port: it abandons the thread, and the process ends.
@@ -119,11 +155,22 @@ export function nodeThreadIO(threads: typeof WorkerThreads): WorkerIO {
   const port = threads.parentPort;
   if (!port) throw new Error("nodeThreadIO() outside a worker thread");
   redirectConsole();
+  announceThreadId((message) => port.postMessage(message));
   return {
     onMessage: (listener) => port.on("message", listener),
     onClose: (listener) => port.on("close", listener),
     send: (message) => port.postMessage(message),
   };
+}
+
+/**
+ * Tell the parent this thread's id (it holds the thread's other messages until then). node:fs is
+ * loaded while the engine starts, not before: on Bun it costs ~2 ms.
+ */
+function announceThreadId(post: (message: ThreadIdMessage) => void): void {
+  void import("./cpu-time.ts")
+    .then(({ currentThreadId }) => currentThreadId() ?? null, () => null)
+    .then((tid) => post({ t: "thread-id", tid }));
 }
 
 /** Whatever a thread prints must not reach the process's stdout, which carries the agent's answer. */

@@ -16,7 +16,9 @@ export interface RuntimeHost {
   cwd(): string;
   homeDir(): string;
   cpuCount(): number;
-  exit(code: number): never;
+  /** End the process, once every stdout write is out (also those whose promise was dropped). */
+  exit(code: number): Promise<never>;
+  /** Written in order after every earlier write. */
   writeStdout(text: string): Promise<void>;
   writeStderr(text: string): void;
   /**

@@ -7,6 +7,12 @@ import { DaemonWorld } from "../helpers/daemon.ts";
 /** A built-in that never polls QuickJS's interrupt: only a stop from outside ends it (minutes otherwise). */
 const WEDGE = "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)";
 
+/**
+ * Guest code that QuickJS polls seconds apart (SECURITY.md F6): each call catches a stack
+ * overflow, whose backtrace of every frame it builds first, and recurses again.
+ */
+const CATCH_RECURSE = "function f(d: number): number { try { return f(d + 1); } catch { return f(d + 1); } }\nexport default () => f(0);";
+
 const hook = (id: string, priority: number, code: string, extra = ""): string =>
   `id: ${id}\nevents: [PreToolUse]\npriority: ${priority}\nhandler: { code: ${JSON.stringify(code)} }\n${extra}`;
 
@@ -26,6 +32,8 @@ interface Entry {
   error_code?: string;
   reason?: string;
   session_id: string;
+  duration_ms: number;
+  stats?: { cpu_ms: number };
   decision?: string;
   served_by?: { via: string };
 }
@@ -82,6 +90,39 @@ describe("emit without a daemon: a guest stuck in a built-in (worker thread aban
       const entries = auditEntries(world).slice(before);
       expect(entries.filter((r) => r.kind !== "decision").map((r) => [r.hook_id, r.status, r.error_code])).toEqual([["wedged-deny", "failed", "sandbox_timeout"]]);
       expect(entries.filter((r) => r.kind === "decision")).toMatchObject([{ decision: "deny", served_by: { via: "emit" } }]);
+    });
+  }
+});
+
+describe("emit without a daemon: a guest that keeps QuickJS from polling its interrupt ends at cpu_ms by the host's clock", () => {
+  let world: DaemonWorld;
+  let hooks: string;
+  beforeAll(() => {
+    world = new DaemonWorld();
+    hooks = join(world.dir, "cpu-hooks");
+    mkdirSync(hooks);
+    // timeout_ms stays at its default (10 s): only the CPU limit can end the run in time.
+    writeFileSync(join(hooks, "a.yaml"), hook("catch-recurse", 1, CATCH_RECURSE, "limits: { cpu_ms: 50 }\non_error: continue\n"));
+    writeFileSync(join(hooks, "b.yaml"), hook("after", 2, "export default () => ({ action: 'deny', reason: 'the hook after it ran' })"));
+  });
+  afterAll(() => world.cleanup());
+
+  for (const [name, args] of [
+    ["thread (the default)", []],
+    ["--process-isolation", ["--process-isolation"]],
+  ] as const) {
+    it(`${name}: the run fails sandbox_cpu within 100 ms of CPU past cpu_ms, and the chain resumes after it`, async () => {
+      const before = auditRecords(world).length;
+      const out = await emit(world, hooks, args);
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "the hook after it ran" } });
+      const [cpu, after] = auditRecords(world).slice(before);
+      expect([cpu?.hook_id, cpu?.status, cpu?.error_code, after?.hook_id]).toEqual(["catch-recurse", "failed", "sandbox_cpu", "after"]);
+      expect(cpu?.reason).toMatch(/^cpu limit 50 ms exceeded/);
+      // CPU time, which is what cpu_ms limits (the wall clock also counts the machine's other load).
+      const cpuMs = cpu?.stats?.cpu_ms ?? Number.NaN;
+      expect(cpuMs, `CPU time accounted to the run (it lasted ${cpu?.duration_ms} ms)`).toBeGreaterThan(0);
+      expect(cpuMs, `CPU time accounted to the run (it lasted ${cpu?.duration_ms} ms)`).toBeLessThanOrEqual(50 + 100);
     });
   }
 });

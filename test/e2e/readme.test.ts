@@ -29,24 +29,32 @@ describe("README", () => {
     expect(scripts.build).toBe("bun build.ts");
   });
 
-  it("the curl shown gets a deny from the served standard hooks, on the default socket", async () => {
-    const curl = /```sh\n(curl -s --unix-socket[\s\S]*?)```/.exec(readme)?.[1];
-    expect(curl).toBeDefined();
-    const home = mkdtempSync(join(tmpdir(), "hookbox-readme-"));
-    const env = { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), PATH: process.env.PATH ?? "/usr/bin:/bin" };
-    const serve = spawn(resolve(root, "dist/hookbox"), ["serve", "--builtin", "all"], { env, stdio: "ignore" });
-    try {
-      const socket = join(home, "run/hookbox/hookbox.sock");
-      for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
-      const answer = JSON.parse(execFileSync("bash", ["-c", curl as string], { env, encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
-      expect(answer.hookSpecificOutput?.permissionDecision).toBe("deny");
-      expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain("guard-secrets");
-    } finally {
-      serve.kill("SIGTERM");
-      await new Promise((r) => serve.once("exit", r));
-      rmSync(home, { recursive: true, force: true });
-    }
-  });
+  // The default socket differs in shape with and without XDG_RUNTIME_DIR (src/config/locations.ts):
+  // the one curl line must find the daemon either way.
+  for (const [name, runtimeDir, socketUnderHome] of [
+    ["XDG_RUNTIME_DIR set", "run", "run/hookbox/hookbox.sock"],
+    ["XDG_RUNTIME_DIR unset", undefined, ".hookbox/run/hookbox.sock"],
+  ] as const) {
+    it(`the curl shown gets a deny from the served standard hooks, on the default socket (${name})`, async () => {
+      const curl = /```sh\n(curl -s --unix-socket[\s\S]*?)```/.exec(readme)?.[1];
+      expect(curl).toBeDefined();
+      const home = mkdtempSync(join(tmpdir(), "hookbox-readme-"));
+      const env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", ...(runtimeDir ? { XDG_RUNTIME_DIR: join(home, runtimeDir) } : {}) };
+      const serve = spawn(resolve(root, "dist/hookbox"), ["serve", "--builtin", "all"], { env, stdio: "ignore" });
+      try {
+        const socket = join(home, socketUnderHome);
+        for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(existsSync(socket), `the daemon's socket at ${socket}`).toBe(true);
+        const answer = JSON.parse(execFileSync("bash", ["-c", curl as string], { env, encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+        expect(answer.hookSpecificOutput?.permissionDecision).toBe("deny");
+        expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain("guard-secrets");
+      } finally {
+        serve.kill("SIGTERM");
+        await new Promise((r) => serve.once("exit", r));
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  }
 
   it("the test command is what .ci/run runs", () => {
     expect(readme).toContain("npm ci && npm test");

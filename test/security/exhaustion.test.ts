@@ -9,8 +9,8 @@ import { Fortress, type Fired, type HookDef } from "./harness.ts";
  * replace every worker it killed, and go back to evaluating correctly.
  */
 
-/** Stuck in a native built-in: only the wall clock (a worker kill) ends it. */
-const WEDGE: HookDef = { id: "wedge", limits: { timeout_ms: 1500 }, source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)" };
+/** Stuck in a native built-in: only a worker kill ends it; with all the CPU a hook may have, the wall clock's. */
+const WEDGE: HookDef = { id: "wedge", limits: { timeout_ms: 1500, cpu_ms: 60_000 }, source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)" };
 /** Answers at once, but gives up after a second: for events sent to stopped workers. */
 const QUICK: HookDef = { id: "quick", limits: { timeout_ms: 1000 }, source: 'export default () => ({ reason: "quick" })' };
 const ISOLATION: HookDef[] = [

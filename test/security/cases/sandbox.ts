@@ -15,8 +15,11 @@ const CPU = { cpu_ms: 50 };
 const MEM = { memory_mb: 16, cpu_ms: 5000 };
 /** Generous CPU: these must be stopped by the stack limit, even on a busy machine. */
 const STACK = { cpu_ms: 5000 };
-/** Long built-ins never poll the interrupt: only the wall clock (a worker kill) stops them. */
-const WEDGE = { timeout_ms: 800 };
+/**
+ * Long built-ins never poll the interrupt: only a worker kill stops them. The most CPU a hook may
+ * have, so that the wall clock is what kills (the host's CPU watch has rows of its own).
+ */
+const WEDGE = { timeout_ms: 800, cpu_ms: 60_000 };
 
 const cpu: HostileCase[] = [
   { category: "cpu", id: "cpu-top-level", title: "while(true) at the module's top level", limits: CPU, source: "while (true) {}\nexport default () => 1;", expect: { status: "failed", codes: ["sandbox_cpu"], reason: /cpu limit 50 ms exceeded/ } },
@@ -72,6 +75,14 @@ const cpu: HostileCase[] = [
     limits: WEDGE,
     source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)",
     expect: { status: "failed", codes: ["sandbox_timeout"], reason: /timeout 800 ms exceeded/ },
+  },
+  {
+    category: "cpu",
+    id: "cpu-indexof-cpu-watch",
+    title: "the same built-in under cpu_ms 100: the host's reading of the worker's CPU time kills it (F6)",
+    limits: { cpu_ms: 100 },
+    source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)",
+    expect: { status: "failed", codes: ["sandbox_cpu"], reason: /^cpu limit 100 ms exceeded \(\d+ ms of CPU time, measured by the host/ },
   },
   {
     category: "cpu",

@@ -1,0 +1,68 @@
+import { spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
+
+/**
+ * Every command's help reaches stdout whole, whatever stdout is: `hookbox --help > file` used to
+ * write nothing most of the time (the process exited before its write was out). Run the way a
+ * user does, from an empty directory, with stdout a file and a pipe.
+ */
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "hookbox-help-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The binary with stdout redirected to a file, as `hookbox … > file` does. */
+function runToFile(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const file = join(dir, `out-${args.join("-").replace(/[^a-z-]/g, "")}.txt`);
+  const fd = openSync(file, "w");
+  return new Promise((resolve, reject) => {
+    const child = spawn(BUILT_BINARY, [...args], { cwd: dir, env: { HOME: dir }, stdio: ["ignore", fd, "pipe"] });
+    closeSync(fd);
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout: readFileSync(file, "utf8"), stderr }));
+  });
+}
+
+/** The command names `hookbox --help` lists. */
+function commandsOf(help: string): string[] {
+  const section = help.slice(help.indexOf("\nCommands:\n"));
+  return [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((match) => match[1] as string);
+}
+
+describe("help on stdout, to a file and to a pipe", () => {
+  let commands: string[] = [];
+  beforeAll(async () => {
+    const listed = await runProgram([BUILT_BINARY, "--help"], { cwd: dir, env: { HOME: dir } });
+    commands = commandsOf(listed.stdout).filter((name) => name !== "help");
+  });
+
+  it("hookbox --help lists the commands", () => {
+    expect(commands).toEqual(expect.arrayContaining(["run", "validate", "new", "serve", "emit", "doctor"]));
+  });
+
+  const cases = (): string[][] => [["--help"], ["help"], ["--version"], ...commands.map((name) => [name, "--help"])];
+
+  it("every command's --help, bare --help, help and --version: to a file, whole", async () => {
+    for (const args of cases()) {
+      const out = await runToFile(args);
+      expect(out.code, `hookbox ${args.join(" ")} > file: ${out.stderr}`).toBe(0);
+      expect(out.stdout, `hookbox ${args.join(" ")} > file`).toMatch(args[0] === "--version" ? /^\d+\.\d+\.\d+\n$/ : /^Usage: \S+.*\n[\s\S]*-h, --help/);
+    }
+  });
+
+  it("the same through a pipe", async () => {
+    for (const args of cases()) {
+      const out = await runProgram([BUILT_BINARY, ...args], { cwd: dir, env: { HOME: dir } });
+      expect(out.code, `hookbox ${args.join(" ")} | …: ${out.stderr}`).toBe(0);
+      expect(out.stdout, `hookbox ${args.join(" ")} | …`).not.toBe("");
+    }
+  });
+});
