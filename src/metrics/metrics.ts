@@ -10,7 +10,7 @@ const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 /** Live counters that other components own, sampled at scrape time. */
 export interface MetricSources {
-  sandbox(): { timeoutKills: number; crashes: number; respawns: number; queueRejections: number; queued: number };
+  sandbox(): { timeoutKills: number; cpuKills: number; crashes: number; respawns: number; queueRejections: number; queued: number };
   audit(): { written: number; dropped: number; rotations: number; failing: boolean };
   approvalsPending(): number;
   hookSets(): { projects: number };
@@ -37,6 +37,7 @@ export class Metrics {
       this.denials,
       this.httpErrors,
       sampled("hookbox_sandbox_kills_total", "Sandbox workers killed because an invocation overran its timeout.", () => sources.sandbox().timeoutKills, "counter"),
+      sampled("hookbox_sandbox_cpu_kills_total", "Sandbox workers killed because the host measured a guest past its cpu_ms.", () => sources.sandbox().cpuKills, "counter"),
       sampled("hookbox_sandbox_crashes_total", "Sandbox workers that died on their own (and were replaced).", () => sources.sandbox().crashes, "counter"),
       sampled("hookbox_sandbox_queue_rejections_total", "Invocations refused because the sandbox queue was full.", () => sources.sandbox().queueRejections, "counter"),
       sampled("hookbox_sandbox_queued", "Invocations waiting for a sandbox worker.", () => sources.sandbox().queued),
