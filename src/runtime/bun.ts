@@ -144,6 +144,8 @@ export function createBunHost(): RuntimeHost {
   return createNodeHost({
     name: "bun",
     args: process.argv.slice(2),
+    // In the compiled binary process.execPath is the binary itself (resolved from /proc/self/exe, so symlinks are followed); under `bun run` it is bun.
+    binaryPath: () => (compiled ? process.execPath : undefined),
     net: bunNetHost,
     readStdin: readBunStdin,
     writeStdout: writeBunStdout,

@@ -15,6 +15,12 @@ export interface RuntimeHost {
   readonly pid: number;
   cwd(): string;
   homeDir(): string;
+  /**
+   * The absolute path of the hookbox executable this process is, when it runs as the compiled
+   * binary (what `install-agent` writes into an agent's settings); undefined when it runs from
+   * sources (node, deno, bun run), whose executable is the runtime, not Hookbox.
+   */
+  binaryPath(): string | undefined;
   cpuCount(): number;
   exit(code: number): never;
   writeStdout(text: string): Promise<void>;
@@ -127,6 +133,8 @@ export interface FileHost {
   makeTempDir(prefix: string): Promise<string>;
   /** rm -rf. */
   removeTree(path: string): Promise<void>;
+  /** rmdir: removes the directory only if it is empty; false when it is not (or is missing). */
+  removeEmptyDir(path: string): Promise<boolean>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
 }
