@@ -17,8 +17,9 @@ export interface RuntimeHost {
   homeDir(): string;
   /**
    * The absolute path of the hookbox executable this process is, when it runs as the compiled
-   * binary (what `install-agent` writes into an agent's settings); undefined when it runs from
-   * sources (node, deno, bun run), whose executable is the runtime, not Hookbox.
+   * binary (what `install-agent` writes into an agent's settings): the path it was invoked by
+   * (a symlink kept as one) when that leads to this binary, else the binary's real path.
+   * Undefined when it runs from sources (node, deno, bun run), whose executable is the runtime.
    */
   binaryPath(): string | undefined;
   cpuCount(): number;

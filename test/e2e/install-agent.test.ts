@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -60,6 +60,17 @@ describe("hookbox install-agent / uninstall-agent (the binary, as a user runs it
     const allowed = await runProgram(["sh", "-c", preToolUse], { cwd: join(project, "src", "deep"), env: claudeEnv, stdin: WRITE_ENV(project).replace(".env", "notes.md") });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.stdout).not.toMatch(/deny|block/);
+  });
+
+  it("writes the path it was run by when that is a symlink to it (an upgrade replacing the target keeps working), by path or found on PATH", async () => {
+    mkdirSync(join(home, ".local", "bin"), { recursive: true });
+    const link = join(home, ".local", "bin", "hookbox");
+    symlinkSync(binary, link);
+    for (const invoked of [link, "hookbox"]) {
+      const result = await runProgram([invoked, "install-agent", "codex", "--dry-run", "--json"], { cwd: project, env: { ...env, PATH: `${join(home, ".local", "bin")}:/usr/bin:/bin` } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ command: link });
+    }
   });
 
   it("uninstall-agent removes the file and the directory install created: the project is as it was", async () => {
