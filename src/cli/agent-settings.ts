@@ -28,8 +28,12 @@ export interface SettingsChange {
   readonly [detail: string]: unknown;
 }
 
-export function addScopeOptions(command: Command): Command {
-  return command
+/** `hookbox <name> <agent>` with the options install-agent and uninstall-agent share: the scope, --dry-run, --json. */
+export function agentSettingsCommand(program: Command, name: string, description: string): Command {
+  return program
+    .command(name)
+    .description(description)
+    .argument("<agent>", INSTALL_AGENTS.join(" | "))
     .option("--project", "this project's config file, committable (default)")
     .option("--user", "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME when set)")
     .option("--local", "Claude Code only: this project's .claude/settings.local.json, not committed")

@@ -2,9 +2,9 @@ import type { Command } from "commander";
 import { HookboxError, errorMessage } from "../errors.ts";
 import { unifiedDiff } from "../install/diff.ts";
 import { chooseHookboxCommand } from "../install/hookbox-command.ts";
-import { INSTALL_AGENTS, planInstall, planUninstall, type InstallOptions } from "../install/index.ts";
+import { planInstall, planUninstall, type InstallOptions } from "../install/index.ts";
 import { nextRecord } from "../install/record.ts";
-import { addScopeOptions, parentDirectory, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
+import { agentSettingsCommand, parentDirectory, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 
@@ -58,12 +58,7 @@ async function write(ctx: CliContext, target: AgentSettingsTarget, existing: str
 }
 
 export function registerInstallAgent(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
-  addScopeOptions(
-    program
-      .command("install-agent")
-      .description("Add Hookbox to an agent's hook configuration, keeping every other hook, setting and comment (a backup of the old file is kept)")
-      .argument("<agent>", INSTALL_AGENTS.join(" | ")),
-  )
+  agentSettingsCommand(program, "install-agent", "Add Hookbox to an agent's hook configuration, keeping every other hook, setting and comment (a backup of the old file is kept)")
     .option("--events <names>", "comma-separated events to install (the agent's names or Hookbox's); default: all Hookbox decodes")
     .option("--command <path>", "the hookbox executable the agent runs (default: the absolute path of this hookbox binary)")
     .option("--fail-closed", "block when Hookbox cannot evaluate, instead of the agent's fail-open default")

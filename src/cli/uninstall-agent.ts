@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { unifiedDiff } from "../install/diff.ts";
-import { INSTALL_AGENTS, planUninstall } from "../install/index.ts";
+import { planUninstall } from "../install/index.ts";
 import { recordIfUntouched } from "../install/record.ts";
-import { addScopeOptions, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
+import { agentSettingsCommand, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 
@@ -43,12 +43,7 @@ async function apply(ctx: CliContext, target: AgentSettingsTarget, current: stri
 }
 
 export function registerUninstallAgent(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
-  addScopeOptions(
-    program
-      .command("uninstall-agent")
-      .description("Remove Hookbox's entries from an agent's hook configuration, and nothing else (a backup of the old file is kept)")
-      .argument("<agent>", INSTALL_AGENTS.join(" | ")),
-  )
+  agentSettingsCommand(program, "uninstall-agent", "Remove Hookbox's entries from an agent's hook configuration, and nothing else (a backup of the old file is kept)")
     .addHelpText(
       "after",
       `

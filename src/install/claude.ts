@@ -1,9 +1,9 @@
 import { HookboxError } from "../errors.ts";
 import { emitCommand, runsHookboxEmit } from "./command.ts";
-import { hooksSection, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
-import { removeHookboxHooks } from "./hook-removal.ts";
+import type { DesiredEntry } from "./hook-entries.ts";
+import { hookPlans } from "./hook-plans.ts";
 import { agentConfigDir, joinPath } from "./paths.ts";
-import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
 import type { HttpHookOptions, InstallOptions, InstallPlanner } from "./types.ts";
 
 /** Claude Code fires these with names Hookbox uses as its own (research §1.4). */
@@ -82,22 +82,5 @@ export const claudeInstaller: InstallPlanner = {
     if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CLAUDE_CONFIG_DIR, dirs.project, joinPath(dirs.home, ".claude")), "settings.json");
     return joinPath(dirs.project, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
   },
-  planInstall(existingText, options = {}) {
-    const entries = desiredEntries(options);
-    const file = options.file ?? "Claude Code settings";
-    return planJsonConfig(
-      existingText,
-      file,
-      DIALECT,
-      (root) => {
-        const merged = mergeGroupedHooks(hooksSection(root, file), entries, isHookboxHandler, file);
-        return { ...merged, summary: [...merged.summary, ...notes(root, options)] };
-      },
-      { creates: true },
-    );
-  },
-  planUninstall(existingText, options = {}) {
-    const file = options.file ?? "Claude Code settings";
-    return planJsonConfig(existingText, file, DIALECT, (root) => removeHookboxHooks(root, "grouped", isHookboxHandler, file), { creates: false });
-  },
+  ...hookPlans({ label: "Claude Code settings", shape: "grouped", dialect: DIALECT, isHookbox: isHookboxHandler, entries: desiredEntries, notes: (root, { options }) => notes(root, options) }),
 };

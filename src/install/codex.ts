@@ -1,8 +1,8 @@
 import { emitCommand, runsHookboxEmitHandler } from "./command.ts";
-import { hooksSection, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
-import { removeHookboxHooks } from "./hook-removal.ts";
+import type { DesiredEntry } from "./hook-entries.ts";
+import { hookPlans } from "./hook-plans.ts";
 import { agentConfigDir, joinPath } from "./paths.ts";
-import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
 import type { InstallOptions, InstallPlanner } from "./types.ts";
 
 /** Codex's events (research §4.3), Claude's names. */
@@ -41,22 +41,5 @@ export const codexInstaller: InstallPlanner = {
     if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CODEX_HOME, dirs.project, joinPath(dirs.home, ".codex")), "hooks.json");
     return scope === "project" ? joinPath(dirs.project, ".codex", "hooks.json") : undefined;
   },
-  planInstall(existingText, options = {}) {
-    const entries = desiredEntries(options);
-    const file = options.file ?? "Codex hooks.json";
-    return planJsonConfig(
-      existingText,
-      file,
-      DIALECT,
-      (root) => {
-        const merged = mergeGroupedHooks(hooksSection(root, file), entries, runsHookboxEmitHandler, file);
-        return { ...merged, summary: [...merged.summary, ...notes(root, merged.mutated || existingText === undefined)] };
-      },
-      { creates: true },
-    );
-  },
-  planUninstall(existingText, options = {}) {
-    const file = options.file ?? "Codex hooks.json";
-    return planJsonConfig(existingText, file, DIALECT, (root) => removeHookboxHooks(root, "grouped", runsHookboxEmitHandler, file), { creates: false });
-  },
+  ...hookPlans({ label: "Codex hooks.json", shape: "grouped", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, notes: (root, { changed }) => notes(root, changed) }),
 };

@@ -1,10 +1,10 @@
 import { GEMINI_EVENT_NAMES } from "../protocols/gemini-cli.ts";
 import { emitCommand, runsHookboxEmitHandler } from "./command.ts";
-import { hooksSection, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
-import { removeHookboxHooks } from "./hook-removal.ts";
+import type { DesiredEntry } from "./hook-entries.ts";
+import { hookPlans } from "./hook-plans.ts";
 import { isJsonObject } from "./json-value.ts";
 import { joinPath } from "./paths.ts";
-import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
 import type { InstallOptions, InstallPlanner } from "./types.ts";
 
 /**
@@ -44,22 +44,5 @@ export const geminiInstaller: InstallPlanner = {
     if (scope === "local") return undefined;
     return scope === "user" ? joinPath(dirs.home, ".gemini", "settings.json") : joinPath(dirs.project, ".gemini", "settings.json");
   },
-  planInstall(existingText, options = {}) {
-    const entries = desiredEntries(options);
-    const file = options.file ?? "Gemini CLI settings";
-    return planJsonConfig(
-      existingText,
-      file,
-      DIALECT,
-      (root) => {
-        const merged = mergeGroupedHooks(hooksSection(root, file), entries, runsHookboxEmitHandler, file);
-        return { ...merged, summary: [...merged.summary, ...notes(root)] };
-      },
-      { creates: true },
-    );
-  },
-  planUninstall(existingText, options = {}) {
-    const file = options.file ?? "Gemini CLI settings";
-    return planJsonConfig(existingText, file, DIALECT, (root) => removeHookboxHooks(root, "grouped", runsHookboxEmitHandler, file), { creates: false });
-  },
+  ...hookPlans({ label: "Gemini CLI settings", shape: "grouped", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, notes }),
 };
