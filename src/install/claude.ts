@@ -18,11 +18,11 @@ const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?(\/[^
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Claude Code reads settings as strict JSON: a comment makes it report "Invalid or malformed
- * JSON" and drop the whole file (anthropics/claude-code#83190, 2026-08), and trailing commas
- * are reported invalid too (SchemaStore/schemastore#5574, 2.1.104).
+ * Claude Code reads settings as strict JSON: with a comment or a trailing comma it drops the
+ * whole file, hooks included (2.1.330, test/e2e/agents/claude-install.test.ts; reported in
+ * anthropics/claude-code#83190 as "Invalid or malformed JSON").
  */
-const DIALECT: JsonDialect = { comments: false, trailingCommas: false, whenInvalid: "Claude Code reports the file as invalid and ignores all of it, hooks included" };
+const DIALECT: JsonDialect = { comments: false, trailingCommas: false, whenInvalid: "Claude Code ignores all of it, Hookbox's hooks included" };
 
 function daemonUrl(url: string): string {
   const match = LOOPBACK_URL.exec(url);
