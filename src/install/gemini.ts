@@ -16,8 +16,12 @@ const EVENTS: AgentEvents = Object.fromEntries(Object.entries(GEMINI_EVENT_NAMES
 /** One name for all of Hookbox's handlers: `/hooks disable hookbox` turns Hookbox off in one go (research §2.1). */
 const HANDLER_NAME = "hookbox";
 
-/** Gemini strips comments (strip-json-comments, default options) and then runs JSON.parse: comments pass, trailing commas do not (0.61.0). */
-const DIALECT: JsonDialect = { comments: true, trailingCommas: false, whenInvalid: "Gemini CLI reports a settings error and reads none of the file" };
+/**
+ * Gemini strips comments (strip-json-comments, default options), then runs JSON.parse: comments
+ * pass, a trailing comma stops it with "Please fix the configuration file(s)" (0.61.0,
+ * test/e2e/agents/gemini-install.test.ts).
+ */
+const DIALECT: JsonDialect = { comments: true, trailingCommas: false, whenInvalid: "Gemini CLI stops with a settings error and does not start" };
 
 function desiredEntries(options: InstallOptions): DesiredEntry[] {
   return selectEvents("Gemini CLI", EVENTS, options).map((event) => {
