@@ -76,10 +76,10 @@ describe("Claude Code with the settings install-agent wrote", () => {
     expect(outcome.result).toContain(DENY);
   });
 
-  it.each([
+  it.for([
     ["a comment", (text: string) => `// hooks by hookbox\n${text}`],
     ["a trailing comma", (text: string) => text.replace(/\n}\n$/, ",\n}\n")],
-  ])("ignores the whole file, Hookbox's hooks included, when it has %s (what install-agent's note says)", async (_what, spoil, ctx) => {
+  ] as const)("ignores the whole file, Hookbox's hooks included, when it has %s (what install-agent's note says)", async ([, spoil], ctx) => {
     const binary = requireClaude(ctx);
     expect(spoil(installed)).not.toBe(installed);
     const outcome = await rmUnder(binary, spoil(installed));
