@@ -3,47 +3,24 @@
 // user's hooks on its own. And why install-agent warns about comments in Claude's settings:
 // Claude Code then ignores the whole file, Hookbox's hooks included. Skipped, saying why, when
 // the CLI cannot run here.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { cleanupRun, findClaudeBinary, runClaude, type ClaudeBinary } from "./claude-code.ts";
+import { INSTALLED_DENY, installSettings, type InstalledSettings } from "./installed-settings.ts";
 import { toolResultText, useTool } from "./mock-anthropic.ts";
 
 const TOOL_ID = "toolu_01HOOKBOXINSTALL000000001";
-const DENY = "HOOKBOX_INSTALLED_DENY: rm is not allowed";
-const NO_RM = `id: no-rm
-events: [PreToolUse]
-match: { tool: Bash, fields: { tool_input.command: "(^|[;&|]\\\\s*)rm\\\\s" } }
-handler: { code: "export default () => ({ action: 'deny', reason: '${DENY}' })" }
-`;
 
 let claude: ClaudeBinary;
-let root: string;
-/** XDG_CONFIG_HOME for Claude's hooks: hookbox/hooks/no-rm.yaml, the user's own hook directory. */
-let xdgConfig: string;
-/** .claude/settings.json as install-agent wrote it. */
-let installed: string;
+let installed: InstalledSettings;
 
 beforeAll(async () => {
   claude = findClaudeBinary();
   if (!claude.ok) console.warn(`[claude-install] skipping: ${claude.reason}`);
-  root = mkdtempSync(join(tmpdir(), "hookbox-claude-install-"));
-  const binary = join(root, "bin", "hookbox");
-  mkdirSync(join(root, "bin"));
-  copyFileSync(BUILT_BINARY, binary);
-  chmodSync(binary, 0o755);
-  xdgConfig = join(root, "config");
-  mkdirSync(join(xdgConfig, "hookbox", "hooks"), { recursive: true });
-  writeFileSync(join(xdgConfig, "hookbox", "hooks", "no-rm.yaml"), NO_RM);
-  const project = join(root, "project");
-  mkdirSync(project);
-  const install = await runProgram([binary, "install-agent", "claude"], { cwd: project, env: { HOME: join(root, "home"), PATH: "/usr/bin:/bin" } });
-  expect(install.code, install.stderr).toBe(0);
-  installed = readFileSync(join(project, ".claude", "settings.json"), "utf8");
+  installed = await installSettings("claude", ".claude/settings.json");
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => installed.cleanup());
 
 function requireClaude(ctx: TestContext): string {
   if (!claude.ok) ctx.skip(claude.reason);
@@ -57,7 +34,7 @@ async function rmUnder(binary: string, settings: string): Promise<{ ran: boolean
     model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > ran.txt", description: "clean" }, TOOL_ID)] },
     hooks: [],
     files: { ".claude/settings.json": settings },
-    env: { XDG_CONFIG_HOME: xdgConfig },
+    env: { XDG_CONFIG_HOME: installed.xdgConfigHome },
     timeoutMs: 90_000,
   });
   try {
@@ -71,9 +48,9 @@ async function rmUnder(binary: string, settings: string): Promise<{ ran: boolean
 describe("Claude Code with the settings install-agent wrote", () => {
   it("runs the absolute binary with no flags, and a hook from the user's hook directory blocks the tool", async (ctx) => {
     const binary = requireClaude(ctx);
-    const outcome = await rmUnder(binary, installed);
+    const outcome = await rmUnder(binary, installed.text);
     expect(outcome.ran, "the denied command ran").toBe(false);
-    expect(outcome.result).toContain(DENY);
+    expect(outcome.result).toContain(INSTALLED_DENY);
   });
 
   it.for([
@@ -81,9 +58,9 @@ describe("Claude Code with the settings install-agent wrote", () => {
     ["a trailing comma", (text: string) => text.replace(/\n}\n$/, ",\n}\n")],
   ] as const)("ignores the whole file, Hookbox's hooks included, when it has %s (what install-agent's note says)", async ([, spoil], ctx) => {
     const binary = requireClaude(ctx);
-    expect(spoil(installed)).not.toBe(installed);
-    const outcome = await rmUnder(binary, spoil(installed));
+    expect(spoil(installed.text)).not.toBe(installed.text);
+    const outcome = await rmUnder(binary, spoil(installed.text));
     expect(outcome.ran).toBe(true);
-    expect(outcome.result).not.toContain(DENY);
+    expect(outcome.result).not.toContain(INSTALLED_DENY);
   });
 });
