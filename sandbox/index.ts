@@ -3,7 +3,7 @@
 export { DEFAULT_LIMITS, MAX_LIMITS, MIN_LIMITS, MAX_SOURCE_BYTES, KiB, MiB, formatBytes, type SandboxLimits } from "./limits.ts";
 export { failure, limitExceeded, isLimitFailure, type SandboxFailure, type SandboxFailureCode, type SourceLocation, type LimitName } from "./failure.ts";
 export { compileHandler, type CompiledHandler, type CompileResult, type GuestModules } from "./transpile.ts";
-export { codeHashOf } from "./hash.ts";
+export { codeHashOf, sha256Hex } from "./hash.ts";
 export { createHandlerSpec, slotKey, type HandlerSpecInput } from "./spec.ts";
 export { continueAlways } from "./types.ts";
 export type { ChainContinuation, ChainOutcome, ChainStep, HandlerSpec, HostCallError, HostCallFn, InvocationOutcome, InvocationStats, Isolation, LogEntry } from "./types.ts";

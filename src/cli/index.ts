@@ -10,6 +10,7 @@ import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { registerApprovals } from "./approvals.ts";
 import { runEmit } from "./emit.ts";
 import { registerInstallAgent } from "./install-agent.ts";
+import { registerUninstallAgent } from "./uninstall-agent.ts";
 import { registerList } from "./list.ts";
 import { registerRun } from "./run.ts";
 import { registerRuns } from "./runs.ts";
@@ -49,6 +50,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerRuns(program, ctx, setExit);
   registerApprovals(program, ctx, setExit);
   registerInstallAgent(program, ctx, setExit);
+  registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
   registerDoctor(program, ctx, setExit);
   try {

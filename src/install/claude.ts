@@ -1,8 +1,9 @@
 import { HookboxError } from "../errors.ts";
 import { emitCommand, runsHookboxEmit } from "./command.ts";
-import { hooksSection, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
-import { joinPath } from "./paths.ts";
-import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents } from "./plan.ts";
+import type { DesiredEntry } from "./hook-entries.ts";
+import { hookPlans } from "./hook-plans.ts";
+import { agentConfigDir, joinPath } from "./paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
 import type { HttpHookOptions, InstallOptions, InstallPlanner } from "./types.ts";
 
 /** Claude Code fires these with names Hookbox uses as its own (research §1.4). */
@@ -15,6 +16,13 @@ const COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set(["SessionStart", "Setup
 const DAEMON_PATH = "/v1/agents/claude";
 const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?(\/[^\s?#]*)?$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Claude Code reads settings as strict JSON: with a comment or a trailing comma it drops the
+ * whole file, hooks included (2.1.330, test/e2e/agents/claude-install.test.ts; reported in
+ * anthropics/claude-code#83190 as "Invalid or malformed JSON").
+ */
+const DIALECT: JsonDialect = { comments: false, trailingCommas: false, whenInvalid: "Claude Code ignores all of it, Hookbox's hooks included" };
 
 function daemonUrl(url: string): string {
   const match = LOOPBACK_URL.exec(url);
@@ -65,14 +73,14 @@ function notes(root: Record<string, unknown>, options: InstallOptions): string[]
 export const claudeInstaller: InstallPlanner = {
   agent: "claude",
   defaultEvents: Object.keys(EVENTS),
-  /** Project scope is the committable .claude/settings.json (research §1.1), where a team shares its hooks. */
-  configPath: (scope, dirs) => (scope === "user" ? joinPath(dirs.home, ".claude", "settings.json") : joinPath(dirs.project, ".claude", "settings.json")),
-  planInstall(existingText, options = {}) {
-    const entries = desiredEntries(options);
-    const file = options.file ?? "Claude Code settings";
-    return planJsonConfig(existingText, file, (root) => {
-      const merged = mergeGroupedHooks(hooksSection(root, file), entries, isHookboxHandler, file);
-      return { ...merged, summary: [...merged.summary, ...notes(root, options)] };
-    });
+  /**
+   * Project scope is the committable .claude/settings.json (research §1.1), where a team shares
+   * its hooks; local is .claude/settings.local.json, this user's only. CLAUDE_CONFIG_DIR moves
+   * the user's settings (default ~/.claude).
+   */
+  configPath(scope, dirs) {
+    if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CLAUDE_CONFIG_DIR, dirs.project, joinPath(dirs.home, ".claude")), "settings.json");
+    return joinPath(dirs.project, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
   },
+  ...hookPlans({ label: "Claude Code settings", shape: "grouped", dialect: DIALECT, isHookbox: isHookboxHandler, entries: desiredEntries, notes: (root, { options }) => notes(root, options) }),
 };

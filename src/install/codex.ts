@@ -1,7 +1,8 @@
-import { emitCommand, runsHookboxEmit } from "./command.ts";
-import { hooksSection, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
-import { joinPath } from "./paths.ts";
-import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents } from "./plan.ts";
+import { emitCommand, runsHookboxEmitHandler } from "./command.ts";
+import type { DesiredEntry } from "./hook-entries.ts";
+import { hookPlans } from "./hook-plans.ts";
+import { agentConfigDir, joinPath } from "./paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
 import type { InstallOptions, InstallPlanner } from "./types.ts";
 
 /** Codex's events (research §4.3), Claude's names. */
@@ -11,6 +12,9 @@ const EVENTS: AgentEvents = Object.fromEntries(
 
 /** hooks.json may hold only these at the top: Codex refuses the whole file otherwise (research §4.2). */
 const ROOT_KEYS: ReadonlySet<string> = new Set(["description", "hooks"]);
+
+/** hooks.json is read with serde_json: strict JSON. */
+const DIALECT: JsonDialect = { comments: false, trailingCommas: false, whenInvalid: "Codex refuses the file, and none of its hooks run" };
 
 function desiredEntries(options: InstallOptions): DesiredEntry[] {
   return selectEvents("Codex", EVENTS, options).map((event) => {
@@ -32,13 +36,10 @@ function notes(root: Record<string, unknown>, changed: boolean): string[] {
 export const codexInstaller: InstallPlanner = {
   agent: "codex",
   defaultEvents: Object.keys(EVENTS),
-  configPath: (scope, dirs) => (scope === "user" ? joinPath(dirs.home, ".codex", "hooks.json") : joinPath(dirs.project, ".codex", "hooks.json")),
-  planInstall(existingText, options = {}) {
-    const entries = desiredEntries(options);
-    const file = options.file ?? "Codex hooks.json";
-    return planJsonConfig(existingText, file, (root) => {
-      const merged = mergeGroupedHooks(hooksSection(root, file), entries, (handler) => runsHookboxEmit(handler.command), file);
-      return { ...merged, summary: [...merged.summary, ...notes(root, merged.mutated || existingText === undefined)] };
-    });
+  /** CODEX_HOME moves the user's Codex directory (default ~/.codex); Codex has no local scope. */
+  configPath(scope, dirs) {
+    if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CODEX_HOME, dirs.project, joinPath(dirs.home, ".codex")), "hooks.json");
+    return scope === "project" ? joinPath(dirs.project, ".codex", "hooks.json") : undefined;
   },
+  ...hookPlans({ label: "Codex hooks.json", shape: "grouped", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, notes: (root, { changed }) => notes(root, changed) }),
 };

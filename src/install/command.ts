@@ -25,3 +25,8 @@ const HOOKBOX_EMIT = /(?:^|[\s/\\"'])hookbox(?:\.exe)?["']?\s+emit(?:\s|$)/;
 export function runsHookboxEmit(command: unknown): boolean {
   return typeof command === "string" && HOOKBOX_EMIT.test(command);
 }
+
+/** A handler whose command runs `hookbox emit`: Hookbox's own, for every agent that spawns it. */
+export function runsHookboxEmitHandler(handler: Readonly<Record<string, unknown>>): boolean {
+  return runsHookboxEmit(handler.command);
+}

@@ -1,8 +1,9 @@
 import { HookboxError } from "../errors.ts";
-import { emitCommand, runsHookboxEmit } from "./command.ts";
-import { hooksSection, mergeFlatHooks, type DesiredEntry } from "./hook-entries.ts";
+import { emitCommand, runsHookboxEmitHandler } from "./command.ts";
+import type { DesiredEntry, MergeResult } from "./hook-entries.ts";
+import { hookPlans } from "./hook-plans.ts";
 import { joinPath } from "./paths.ts";
-import { planJsonConfig, selectEvents, type AgentEvents } from "./plan.ts";
+import { selectEvents, type AgentEvents, type JsonDialect } from "./plan.ts";
 import type { InstallOptions, InstallPlanner } from "./types.ts";
 
 /**
@@ -28,6 +29,9 @@ const EVENTS: AgentEvents = {
   afterMCPExecution: "cursor.after_mcp_execution",
   afterFileEdit: "cursor.after_file_edit",
 };
+/** How Cursor parses hooks.json is not documented: no note either way. */
+const DIALECT: JsonDialect = { comments: undefined, trailingCommas: undefined, whenInvalid: "Cursor may refuse the file" };
+
 const DEFAULT_EVENTS = ["preToolUse", "postToolUse", "postToolUseFailure", "beforeSubmitPrompt", "stop", "sessionStart", "sessionEnd", "subagentStart", "subagentStop", "preCompact"];
 
 /**
@@ -42,20 +46,23 @@ function desiredEntries(options: InstallOptions): DesiredEntry[] {
   });
 }
 
+/**
+ * hooks.json requires "version": 1 (research §3.1). On uninstall it stays: the file may have had
+ * it before Hookbox (an exact restore, from the install record, takes it out when Hookbox added it).
+ */
+function requireVersion(root: Record<string, unknown>, file: string, existingText: string | undefined): MergeResult {
+  if (root.version !== undefined && root.version !== 1) throw new HookboxError("config_invalid", `${file}: "version" is ${JSON.stringify(root.version)}; Hookbox knows version 1 only. Nothing was changed.`);
+  if (root.version === 1) return { summary: [], mutated: false };
+  root.version = 1;
+  return { summary: existingText?.trim() ? ['+ "version": 1'] : [], mutated: true };
+}
+
 export const cursorInstaller: InstallPlanner = {
   agent: "cursor",
   defaultEvents: DEFAULT_EVENTS,
-  configPath: (scope, dirs) => (scope === "user" ? joinPath(dirs.home, ".cursor", "hooks.json") : joinPath(dirs.project, ".cursor", "hooks.json")),
-  planInstall(existingText, options = {}) {
-    const entries = desiredEntries(options);
-    const file = options.file ?? "Cursor hooks.json";
-    return planJsonConfig(existingText, file, (root) => {
-      // hooks.json requires "version": 1 (research §3.1).
-      if (root.version !== undefined && root.version !== 1) throw new HookboxError("config_invalid", `${file}: "version" is ${JSON.stringify(root.version)}; Hookbox knows version 1 only. Nothing was changed.`);
-      const addsVersion = root.version === undefined;
-      if (addsVersion) root.version = 1;
-      const merged = mergeFlatHooks(hooksSection(root, file), entries, (handler) => runsHookboxEmit(handler.command), file);
-      return { summary: addsVersion && existingText?.trim() ? ['+ "version": 1', ...merged.summary] : merged.summary, mutated: merged.mutated || addsVersion };
-    });
+  configPath(scope, dirs) {
+    if (scope === "local") return undefined;
+    return scope === "user" ? joinPath(dirs.home, ".cursor", "hooks.json") : joinPath(dirs.project, ".cursor", "hooks.json");
   },
+  ...hookPlans({ label: "Cursor hooks.json", shape: "flat", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, prepare: requireVersion }),
 };

@@ -1,8 +1,10 @@
 import { GEMINI_EVENT_NAMES } from "../protocols/gemini-cli.ts";
-import { emitCommand, runsHookboxEmit } from "./command.ts";
-import { hooksSection, isJsonObject, mergeGroupedHooks, type DesiredEntry } from "./hook-entries.ts";
+import { emitCommand, runsHookboxEmitHandler } from "./command.ts";
+import type { DesiredEntry } from "./hook-entries.ts";
+import { hookPlans } from "./hook-plans.ts";
+import { isJsonObject } from "./json-value.ts";
 import { joinPath } from "./paths.ts";
-import { planJsonConfig, selectEvents, timeoutSeconds, type AgentEvents } from "./plan.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
 import type { InstallOptions, InstallPlanner } from "./types.ts";
 
 /**
@@ -13,6 +15,13 @@ const EVENTS: AgentEvents = Object.fromEntries(Object.entries(GEMINI_EVENT_NAMES
 
 /** One name for all of Hookbox's handlers: `/hooks disable hookbox` turns Hookbox off in one go (research §2.1). */
 const HANDLER_NAME = "hookbox";
+
+/**
+ * Gemini strips comments (strip-json-comments, default options), then runs JSON.parse: comments
+ * pass, a trailing comma stops it with "Please fix the configuration file(s)" (0.61.0,
+ * test/e2e/agents/gemini-install.test.ts).
+ */
+const DIALECT: JsonDialect = { comments: true, trailingCommas: false, whenInvalid: "Gemini CLI stops with a settings error and does not start" };
 
 function desiredEntries(options: InstallOptions): DesiredEntry[] {
   return selectEvents("Gemini CLI", EVENTS, options).map((event) => {
@@ -35,13 +44,9 @@ export const geminiInstaller: InstallPlanner = {
   agent: "gemini",
   defaultEvents: Object.keys(EVENTS),
   /** Project hooks run only in folders Gemini trusts (real-clients.md). */
-  configPath: (scope, dirs) => (scope === "user" ? joinPath(dirs.home, ".gemini", "settings.json") : joinPath(dirs.project, ".gemini", "settings.json")),
-  planInstall(existingText, options = {}) {
-    const entries = desiredEntries(options);
-    const file = options.file ?? "Gemini CLI settings";
-    return planJsonConfig(existingText, file, (root) => {
-      const merged = mergeGroupedHooks(hooksSection(root, file), entries, (handler) => runsHookboxEmit(handler.command), file);
-      return { ...merged, summary: [...merged.summary, ...notes(root)] };
-    });
+  configPath(scope, dirs) {
+    if (scope === "local") return undefined;
+    return scope === "user" ? joinPath(dirs.home, ".gemini", "settings.json") : joinPath(dirs.project, ".gemini", "settings.json");
   },
+  ...hookPlans({ label: "Gemini CLI settings", shape: "grouped", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, notes }),
 };

@@ -1,4 +1,5 @@
 import { HookboxError } from "../errors.ts";
+import { isJsonObject, sameJson, type JsonObject } from "./json-value.ts";
 
 /** One Hookbox handler wanted under one of the agent's events. */
 export interface DesiredEntry {
@@ -17,12 +18,6 @@ export interface MergeResult {
   readonly mutated: boolean;
 }
 
-type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function configError(file: string, path: string, message: string): HookboxError {
   return new HookboxError("config_invalid", `${file}: ${path} ${message}. Nothing was changed.`);
 }
@@ -39,15 +34,6 @@ function eventList(hooks: JsonObject, event: string, file: string): unknown[] {
   const list = hooks[event];
   if (!Array.isArray(list)) throw configError(file, `hooks.${event}`, "must be a list");
   return list;
-}
-
-/** Deep equality of JSON values, key order ignored. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  if (!isJsonObject(a) || !isJsonObject(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
 }
 
 interface Found {

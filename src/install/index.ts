@@ -4,9 +4,9 @@ import { claudeInstaller } from "./claude.ts";
 import { codexInstaller } from "./codex.ts";
 import { cursorInstaller } from "./cursor.ts";
 import { geminiInstaller } from "./gemini.ts";
-import { INSTALL_AGENTS, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
+import { INSTALL_AGENTS, INSTALL_SCOPES, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
 
-export { INSTALL_AGENTS, type HttpHookOptions, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
+export { INSTALL_AGENTS, INSTALL_SCOPES, type HttpHookOptions, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
 export { runsHookboxEmit } from "./command.ts";
 
 export const INSTALLERS: Readonly<Record<InstallAgent, InstallPlanner>> = { claude: claudeInstaller, gemini: geminiInstaller, cursor: cursorInstaller, codex: codexInstaller };
@@ -15,9 +15,14 @@ export function isInstallAgent(name: string): name is InstallAgent {
   return (INSTALL_AGENTS as readonly string[]).includes(name);
 }
 
-/** Where `agent` keeps its hooks for `scope` (research §8.4). */
+/** Where `agent` keeps its hooks for `scope` (research §8.4); a usage error for a scope the agent does not have. */
 export function configPath(agent: InstallAgent, scope: InstallScope, dirs: InstallDirs): string {
-  return INSTALLERS[agent].configPath(scope, dirs);
+  const path = INSTALLERS[agent].configPath(scope, dirs);
+  if (path === undefined) {
+    const scopes = INSTALL_SCOPES.filter((other) => INSTALLERS[agent].configPath(other, dirs) !== undefined).map((other) => `--${other}`);
+    throw new HookboxError("usage", `--${scope} does not apply to ${agent}: ${scope === "local" ? "it is Claude Code's .claude/settings.local.json; " : ""}${agent} has ${scopes.join(" and ")}`);
+  }
+  return path;
 }
 
 /** The agent's config file with Hookbox's entries merged in; a second run with the same options changes nothing. */
@@ -26,4 +31,9 @@ export function planInstall(agent: InstallAgent, existingText: string | undefine
     throw new HookboxError("usage", `--http is for Claude Code only (its type: "http" hooks); ${agent} runs \`hookbox emit\``);
   }
   return INSTALLERS[agent].planInstall(existingText, options);
+}
+
+/** The agent's config file without Hookbox's entries; unchanged (changed: false) when it has none. */
+export function planUninstall(agent: InstallAgent, existingText: string | undefined, options: Pick<InstallOptions, "file"> = {}): InstallPlan {
+  return INSTALLERS[agent].planUninstall(existingText, options);
 }

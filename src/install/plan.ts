@@ -1,17 +1,42 @@
 import { HookboxError } from "../errors.ts";
-import { parseJsonDocument, serializeJsonDocument } from "./json-document.ts";
+import { parseJsonDocument, serializeNewDocument, type JsonDocument } from "./json-document.ts";
+import { rewriteJson } from "./json-edit.ts";
 import type { InstallOptions, InstallPlan } from "./types.ts";
 
+/** What an agent's own parser accepts in its config file beyond JSON (undefined: not known). */
+export interface JsonDialect {
+  readonly comments: boolean | undefined;
+  readonly trailingCommas: boolean | undefined;
+  /** What the agent does with a file it cannot parse, for the note that says so. */
+  readonly whenInvalid: string;
+}
+
+type Apply = (root: Record<string, unknown>) => { readonly summary: readonly string[]; readonly mutated: boolean };
+
+/** Notes on syntax the file has and the agent refuses: Hookbox keeps what it finds, but says so. */
+function syntaxNotes(document: JsonDocument, dialect: JsonDialect): string[] {
+  const refused = [document.syntax.comments && dialect.comments === false && "comments", document.syntax.trailingCommas && dialect.trailingCommas === false && "trailing commas"].filter(
+    (what): what is string => typeof what === "string",
+  );
+  return refused.length === 0 ? [] : [`! this file has ${refused.join(" and ")}, which the agent does not accept: ${dialect.whenInvalid} (Hookbox kept them; remove them)`];
+}
+
 /**
- * Parse, merge, write back. The existing text comes back untouched when nothing changes, so a
- * second run is a no-op even for a file laid out differently from how Hookbox would write it.
+ * Parse, change, edit in place. The existing text comes back untouched when nothing changes, so
+ * a second run is a no-op; otherwise only what changed is edited (json-edit.ts), so comments and
+ * the layout of everything else are kept. With `creates`, a missing or blank file is created.
  */
-export function planJsonConfig(existingText: string | undefined, file: string, apply: (root: Record<string, unknown>) => { readonly summary: readonly string[]; readonly mutated: boolean }): InstallPlan {
+export function planJsonConfig(existingText: string | undefined, file: string, dialect: JsonDialect, apply: Apply, { creates }: { readonly creates: boolean }): InstallPlan {
   const document = parseJsonDocument(existingText, file);
+  const before = structuredClone(document.root);
   const { summary, mutated } = apply(document.root);
-  const creating = existingText === undefined || existingText.trim() === "";
-  const changed = mutated || creating;
-  return { text: changed ? serializeJsonDocument(document) : (existingText as string), changed, summary: creating ? [`+ create ${file}`, ...summary] : summary };
+  const notes = syntaxNotes(document, dialect);
+  if (document.body === undefined) {
+    if (!creates) return { text: existingText ?? "", changed: false, summary: [...summary, ...notes] };
+    return { text: serializeNewDocument(document.root), changed: true, summary: [`+ create ${file}`, ...summary] };
+  }
+  if (!mutated) return { text: existingText as string, changed: false, summary: [...summary, ...notes] };
+  return { text: `${document.bom}${rewriteJson(document.body, before, document.root, document.layout)}`, changed: true, summary: [...summary, ...notes] };
 }
 
 /** An agent's events Hookbox installs, by the agent's name, with the native event each decodes to. */

@@ -2,12 +2,15 @@
 export const INSTALL_AGENTS = ["claude", "gemini", "cursor", "codex"] as const;
 export type InstallAgent = (typeof INSTALL_AGENTS)[number];
 
-/** user: every project of this user; project: this repository (committable). */
-export type InstallScope = "user" | "project";
+/** user: every project of this user; project: this repository (committable); local: this repository, this user only (Claude Code's settings.local.json). */
+export type InstallScope = "user" | "project" | "local";
+export const INSTALL_SCOPES: readonly InstallScope[] = ["user", "project", "local"];
 
 export interface InstallDirs {
   readonly home: string;
   readonly project: string;
+  /** The environment, for the agents' own config-directory variables (CLAUDE_CONFIG_DIR, CODEX_HOME). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Claude Code's `type: "http"` hook pointed at the daemon's loopback listener. */
@@ -23,7 +26,7 @@ export interface HttpHookOptions {
 export interface InstallOptions {
   /** The file's path, for messages ("/home/dev/.claude/settings.json: hooks.Stop must be a list"). */
   readonly file?: string;
-  /** The executable the agent runs (default `hookbox` on PATH); quoted when it holds spaces. */
+  /** The executable the agent runs, quoted when it holds spaces. The CLI passes the running binary's absolute path; bare `hookbox` (found on PATH) when absent. */
   readonly hookboxCommand?: string;
   /** Events to install: the agent's names or Hookbox's canonical ones. Default: every event the agent fires that Hookbox decodes. */
   readonly events?: readonly string[];
@@ -37,7 +40,7 @@ export interface InstallPlan {
   /** The whole new file. Equal to the existing text when nothing changes. */
   readonly text: string;
   readonly changed: boolean;
-  /** One line per event (+ added, ~ updated, - duplicate removed, = already there) and ! notes: what --dry-run prints. */
+  /** One line per event (+ added, ~ updated, - removed, = already there) and ! notes: what the command prints. */
   readonly summary: readonly string[];
 }
 
@@ -46,7 +49,10 @@ export interface InstallPlanner {
   readonly agent: InstallAgent;
   /** The agent's event names installed by default. */
   readonly defaultEvents: readonly string[];
-  configPath(scope: InstallScope, dirs: InstallDirs): string;
+  /** Where the agent keeps its hooks for `scope`; undefined when the agent has no such scope. */
+  configPath(scope: InstallScope, dirs: InstallDirs): string | undefined;
   /** Throws HookboxError("config_invalid") for a file it cannot safely rewrite, ("usage") for bad options. */
   planInstall(existingText: string | undefined, options?: InstallOptions): InstallPlan;
+  /** The file without Hookbox's entries (and without the groups, lists and `hooks` that held only them); unchanged when it has none. */
+  planUninstall(existingText: string | undefined, options?: Pick<InstallOptions, "file">): InstallPlan;
 }

@@ -1,4 +1,6 @@
 import { dlopen, FFIType } from "bun:ffi";
+import { existsSync, realpathSync } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { bunRequest } from "./bun-http.ts";
@@ -132,6 +134,24 @@ function restoreJitPolicyAfterStartup(): void {
   setTimeout(() => unsafe.setJITPolicy?.(1), STARTUP_MS).unref();
 }
 
+/**
+ * The binary as it was invoked: process.argv0 (a path, or a name found on PATH) when it is this
+ * very binary, else process.execPath. execPath has symlinks resolved, and a path written into
+ * an agent's settings through ~/.local/bin/hookbox -> /opt/hookbox-0.1/hookbox must survive the
+ * upgrade that removes /opt/hookbox-0.1.
+ */
+function invokedBinaryPath(): string {
+  const invoked = process.argv0;
+  const names = process.platform === "win32" && !/\.exe$/i.test(invoked) ? [invoked, `${invoked}.exe`] : [invoked];
+  const candidates = /[\\/]/.test(invoked) ? [resolve(invoked)] : (process.env.PATH ?? "").split(delimiter).filter(Boolean).flatMap((dir) => names.map((name) => resolve(join(dir, name))));
+  try {
+    const self = realpathSync(process.execPath);
+    return candidates.find((candidate) => existsSync(candidate) && realpathSync(candidate) === self) ?? process.execPath;
+  } catch {
+    return process.execPath;
+  }
+}
+
 /** True inside a `bun build --compile` binary, whose modules live under /$bunfs. */
 export function isCompiledBinary(): boolean {
   return import.meta.url.includes("$bunfs") || (process.argv[1] ?? "").startsWith("/$bunfs");
@@ -147,6 +167,8 @@ export function createBunHost(): RuntimeHost {
   return createNodeHost({
     name: "bun",
     args: process.argv.slice(2),
+    // Under `bun run` the executable is bun, not Hookbox.
+    binaryPath: () => (compiled ? invokedBinaryPath() : undefined),
     net: bunNetHost,
     readStdin: readBunStdin,
     writeStdout: bunStdout.write,

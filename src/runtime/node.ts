@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, watch as watchFs, writeSync, type FSWatcher } from "node:fs";
-import { access, chmod, lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { access, chmod, lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, rmdir, stat, truncate, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { availableParallelism, homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -232,6 +232,11 @@ export const nodeFileHost: FileHost = {
   chmod: (path, mode) => chmod(path, mode),
   makeTempDir: (prefix) => mkdtemp(`${tmpdir()}/${prefix}`),
   removeTree: (path) => rm(path, { recursive: true, force: true }),
+  removeEmptyDir: (path) =>
+    rmdir(path).then(
+      () => true,
+      () => false,
+    ),
   kind: async (path) => {
     const info = await lstat(path).catch(() => undefined);
     if (!info) return "missing";
@@ -256,6 +261,8 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     pid: process.pid,
     cwd: () => process.cwd(),
     homeDir: () => homedir(),
+    // node runs Hookbox from sources: process.execPath is node itself.
+    binaryPath: () => undefined,
     cpuCount: () => availableParallelism(),
     exit: nodeStdout.exit,
     writeStdout: nodeStdout.write,

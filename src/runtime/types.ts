@@ -15,6 +15,13 @@ export interface RuntimeHost {
   readonly pid: number;
   cwd(): string;
   homeDir(): string;
+  /**
+   * The absolute path of the hookbox executable this process is, when it runs as the compiled
+   * binary (what `install-agent` writes into an agent's settings): the path it was invoked by
+   * (a symlink kept as one) when that leads to this binary, else the binary's real path.
+   * Undefined when it runs from sources (node, deno, bun run), whose executable is the runtime.
+   */
+  binaryPath(): string | undefined;
   cpuCount(): number;
   /** End the process, once every stdout write is out (also those whose promise was dropped). */
   exit(code: number): Promise<never>;
@@ -137,6 +144,8 @@ export interface FileHost {
    * inode; "missing" when there is none): a cheap check that what was loaded is still current.
    */
   stamp(path: string): Promise<string>;
+  /** rmdir: removes the directory only if it is empty; false when it is not (or is missing). */
+  removeEmptyDir(path: string): Promise<boolean>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
 }

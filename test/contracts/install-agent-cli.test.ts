@@ -1,89 +1,216 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { Command } from "commander";
-import { describe, expect, it } from "vitest";
-import { registerInstallAgent } from "../../src/cli/install-agent.ts";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliContext } from "../../src/cli/context.ts";
+import { registerInstallAgent } from "../../src/cli/install-agent.ts";
+import { registerUninstallAgent } from "../../src/cli/uninstall-agent.ts";
+import { createNodeHost } from "../../src/runtime/node.ts";
 
-/** A CliContext over an in-memory file system that records what it writes (with modes). */
-function harness(files: Record<string, string>, _writable = true) {
-  const out: string[] = [];
-  const written: Record<string, string> = {};
-  const dirs: string[] = [];
-  const modes: Record<string, number> = {};
-  const fs = {
-    readText: async (path: string) => {
-      const text = files[path];
-      if (text === undefined) throw new Error(`ENOENT ${path}`);
-      return text;
-    },
-    exists: async (path: string) => path in files,
-    mode: async (path: string) => (path in files ? 0o640 : undefined),
-    mkdirp: async (path: string) => void dirs.push(path),
-    writeTextAtomic: async (path: string, text: string, mode: number) => {
-      written[path] = text;
-      modes[path] = mode;
-      files[path] = text;
-    },
-  };
-  const ctx = { host: { homeDir: () => "/home/dev", cwd: () => "/work/shop", fs }, out: async (text: string) => void out.push(text), err: () => undefined } as unknown as CliContext;
-  let exit = -1;
-  const run = async (...args: string[]) => {
+/** A home with a hookbox binary in ~/.local/bin and a project, on the real file system; the CLI runs in-process. */
+class World {
+  readonly root = mkdtempSync(join(tmpdir(), "hookbox-install-cli-"));
+  readonly home = join(this.root, "home");
+  readonly project = join(this.root, "work", "shop");
+  readonly binary = join(this.home, ".local", "bin", "hookbox");
+  readonly dataDir = join(this.home, ".local", "share", "hookbox");
+  out: string[] = [];
+  err: string[] = [];
+
+  /** binaryPath: the running binary (undefined: running from sources); env: added to HOME. */
+  constructor(private readonly options: { readonly fromSources?: boolean; readonly env?: Record<string, string> } = {}) {
+    mkdirSync(dirname(this.binary), { recursive: true });
+    writeFileSync(this.binary, "", { mode: 0o755 });
+    mkdirSync(this.project, { recursive: true });
+  }
+
+  async run(...args: string[]): Promise<number> {
+    this.out = [];
+    this.err = [];
+    const binaryPath = this.options.fromSources ? undefined : this.binary;
+    const host = createNodeHost({ homeDir: () => this.home, cwd: () => this.project, env: { HOME: this.home, ...this.options.env }, binaryPath: () => binaryPath });
+    const ctx: CliContext = { host, out: async (text) => void this.out.push(text), err: (text) => void this.err.push(text) };
+    let exit = -1;
     const program = new Command("hookbox").exitOverride();
     registerInstallAgent(program, ctx, (code) => (exit = code));
-    await program.parseAsync(["install-agent", ...args], { from: "user" });
+    registerUninstallAgent(program, ctx, (code) => (exit = code));
+    await program.parseAsync(args, { from: "user" });
     return exit;
-  };
-  return { run, out, written, dirs, modes };
+  }
+
+  file(...parts: string[]): string {
+    return join(this.project, ...parts);
+  }
+
+  json(): Record<string, unknown> {
+    return JSON.parse(this.out.join("")) as Record<string, unknown>;
+  }
+
+  backups(dir: string): string[] {
+    return existsSync(dir) ? readdirSync(dir).filter((name) => name.includes(".hookbox-backup-")) : [];
+  }
 }
 
-describe("hookbox install-agent (CLI)", () => {
-  it("--dry-run prints the plan and the resulting file, and writes nothing", async () => {
-    const { run, out, written } = harness({}, true);
-    expect(await run("claude", "--dry-run", "--events", "PreToolUse")).toBe(0);
-    expect(out.join("")).toContain("/work/shop/.claude/settings.json");
-    expect(out.join("")).toContain("+ PreToolUse: `hookbox emit PreToolUse --agent claude`");
-    expect(out.join("")).toContain("(dry run: nothing written)");
-    expect(written).toEqual({});
+describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files)", () => {
+  let world: World;
+  beforeEach(() => {
+    world = new World();
+  });
+  afterEach(() => rmSync(world.root, { recursive: true, force: true }));
+
+  it("writes the absolute path of the running binary, never a bare hookbox", async () => {
+    expect(await world.run("install-agent", "claude", "--events", "PreToolUse")).toBe(0);
+    const settings = readFileSync(world.file(".claude", "settings.json"), "utf8");
+    expect(settings).toContain(`"command": "${world.binary} emit PreToolUse --agent claude"`);
+    expect(settings).not.toMatch(/"hookbox emit/);
   });
 
-  it("writes the merged file after keeping a backup of the old one, and the second run writes nothing", async () => {
-    const files = { "/home/dev/.gemini/settings.json": '{"theme": "GitHub"}\n' };
-    const { run, written } = harness(files, true);
-    expect(await run("gemini", "--user", "--events", "BeforeTool")).toBe(0);
-    const backup = Object.keys(written).find((path) => path.includes(".hookbox-backup-"));
-    expect(backup && written[backup]).toBe('{"theme": "GitHub"}\n');
-    expect(JSON.parse(written["/home/dev/.gemini/settings.json"] as string)).toMatchObject({ theme: "GitHub", hooks: { BeforeTool: [{}] } });
-    const again = harness(files, true);
-    expect(await again.run("gemini", "--user", "--events", "BeforeTool")).toBe(0);
-    expect(again.written).toEqual({});
-    expect(again.out.join("")).toContain("nothing to change");
+  it("--dry-run prints a unified diff of the file and writes nothing", async () => {
+    mkdirSync(world.file(".gemini"));
+    writeFileSync(world.file(".gemini", "settings.json"), '{\n  "theme": "GitHub"\n}\n');
+    expect(await world.run("install-agent", "gemini", "--dry-run", "--events", "BeforeTool")).toBe(0);
+    const out = world.out.join("");
+    expect(out).toContain(`+ BeforeTool: \`${world.binary} emit BeforeTool --agent gemini\``);
+    expect(out).toContain("(dry run: nothing written)");
+    expect(out).toContain(`--- ${world.file(".gemini", "settings.json")}\n+++ ${world.file(".gemini", "settings.json")}\n@@ -1,3 +1,17 @@\n {\n-  "theme": "GitHub"\n+  "theme": "GitHub",\n+  "hooks": {`);
+    expect(out).not.toContain("===");
+    expect(readFileSync(world.file(".gemini", "settings.json"), "utf8")).toBe('{\n  "theme": "GitHub"\n}\n');
+    expect(world.backups(world.file(".gemini"))).toEqual([]);
   });
 
-  it("creates the config's directory when the file is new", async () => {
-    const { run, dirs } = harness({}, true);
-    await run("codex");
-    expect(dirs).toEqual(["/work/shop/.codex"]);
+  it("--json prints one object with snake_case keys, with --dry-run too", async () => {
+    expect(await world.run("install-agent", "codex", "--json", "--dry-run", "--events", "Stop")).toBe(0);
+    const dry = world.json();
+    expect(Object.keys(dry).sort()).toEqual(["agent", "backup", "changed", "command", "created", "diff", "dry_run", "file", "scope", "summary", "warnings"]);
+    expect(dry).toMatchObject({ agent: "codex", scope: "project", file: world.file(".codex", "hooks.json"), changed: true, dry_run: true, created: true, command: world.binary, backup: null });
+    expect(String(dry.diff)).toMatch(/^--- \/dev\/null\n\+\+\+ .*hooks.json\n@@ -0,0 \+1,/);
+    expect(await world.run("install-agent", "codex", "--json", "--events", "Stop")).toBe(0);
+    expect(world.json()).toMatchObject({ changed: true, dry_run: false, created: true });
+    expect(await world.run("install-agent", "codex", "--json", "--events", "Stop")).toBe(0);
+    expect(world.json()).toMatchObject({ changed: false, diff: "", summary: ["= Stop: already installed"] });
   });
 
-  it("keeps the config's own mode and writes the backup 0600", async () => {
-    const { run, written, modes } = harness({ "/work/shop/.claude/settings.json": "{}\n" });
-    expect(await run("claude")).toBe(0);
-    const backup = Object.keys(written).find((path) => path.includes(".hookbox-backup-")) as string;
-    expect(modes[backup]).toBe(0o600);
-    expect(modes["/work/shop/.claude/settings.json"]).toBe(0o640);
+  it("keeps a backup (0600) and the file's own mode, and a second run writes nothing", async () => {
+    mkdirSync(world.file(".claude"));
+    writeFileSync(world.file(".claude", "settings.json"), '{"model": "opus"}\n', { mode: 0o640 });
+    expect(await world.run("install-agent", "claude")).toBe(0);
+    const [backup] = world.backups(world.file(".claude"));
+    expect(readFileSync(world.file(".claude", backup as string), "utf8")).toBe('{"model": "opus"}\n');
+    expect(statSync(world.file(".claude", backup as string)).mode & 0o777).toBe(0o600);
+    expect(statSync(world.file(".claude", "settings.json")).mode & 0o777).toBe(0o640);
+    expect(await world.run("install-agent", "claude")).toBe(0);
+    expect(world.out.join("")).toContain("nothing to change");
+    expect(world.backups(world.file(".claude"))).toHaveLength(1);
+  });
+
+  it("--local writes Claude Code's settings.local.json, and is refused for the other agents", async () => {
+    expect(await world.run("install-agent", "claude", "--local", "--events", "Stop")).toBe(0);
+    expect(existsSync(world.file(".claude", "settings.local.json"))).toBe(true);
+    expect(existsSync(world.file(".claude", "settings.json"))).toBe(false);
+    await expect(world.run("install-agent", "gemini", "--local")).rejects.toThrow(/--local does not apply to gemini: it is Claude Code's .claude\/settings.local.json/);
+  });
+
+  it("--user follows CLAUDE_CONFIG_DIR and CODEX_HOME", async () => {
+    const claudeDir = join(world.root, "claude-config");
+    const codexDir = join(world.root, "codex-home");
+    const custom = new World({ env: { CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: codexDir } });
+    try {
+      expect(await custom.run("install-agent", "claude", "--user", "--events", "Stop")).toBe(0);
+      expect(await custom.run("install-agent", "codex", "--user", "--events", "Stop")).toBe(0);
+      expect(existsSync(join(claudeDir, "settings.json"))).toBe(true);
+      expect(existsSync(join(codexDir, "hooks.json"))).toBe(true);
+      expect(existsSync(join(custom.home, ".claude"))).toBe(false);
+      expect(await custom.run("uninstall-agent", "claude", "--user")).toBe(0);
+      expect(existsSync(claudeDir)).toBe(false);
+    } finally {
+      rmSync(custom.root, { recursive: true, force: true });
+    }
+  });
+
+  it("uninstall-agent removes a file install created, and the directories it created, keeping a backup in the data directory", async () => {
+    const before = readdirSync(world.project);
+    expect(await world.run("install-agent", "cursor")).toBe(0);
+    expect(await world.run("uninstall-agent", "cursor", "--json")).toBe(0);
+    expect(world.json()).toMatchObject({ changed: true, method: "restored", removed_file: true, removed_dirs: [world.file(".cursor")] });
+    expect(readdirSync(world.project)).toEqual(before);
+    expect(world.backups(join(world.dataDir, "backups"))).toEqual([expect.stringMatching(/^cursor-project-hooks\.json\.hookbox-backup-/)]);
+    expect(readdirSync(join(world.dataDir, "installs"))).toEqual([]);
+  });
+
+  it("uninstall-agent restores the file byte for byte after any number of installs, when nothing else changed it", async () => {
+    const original = '{\n\t"permissions": {"allow": ["Bash(ls)"]},\n\t"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}\n}';
+    mkdirSync(world.file(".claude"));
+    writeFileSync(world.file(".claude", "settings.json"), original);
+    expect(await world.run("install-agent", "claude", "--events", "Stop")).toBe(0);
+    expect(await world.run("install-agent", "claude", "--fail-closed")).toBe(0);
+    expect(await world.run("uninstall-agent", "claude", "--dry-run")).toBe(0);
+    expect(world.out.join("")).toContain("= everything else: restored byte for byte as it was before install-agent");
+    expect(world.out.join("")).toContain("(dry run: nothing written)");
+    expect(await world.run("uninstall-agent", "claude")).toBe(0);
+    expect(readFileSync(world.file(".claude", "settings.json"), "utf8")).toBe(original);
+    expect(await world.run("uninstall-agent", "claude", "--json")).toBe(0);
+    expect(world.json()).toMatchObject({ changed: false, method: "none", summary: [] });
+  });
+
+  it("uninstall-agent takes out only Hookbox's entries when the file changed since", async () => {
+    expect(await world.run("install-agent", "claude", "--events", "PreToolUse")).toBe(0);
+    const path = world.file(".claude", "settings.json");
+    const installed = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    writeFileSync(path, JSON.stringify({ model: "opus", ...installed }, null, 2));
+    expect(await world.run("uninstall-agent", "claude", "--json")).toBe(0);
+    expect(world.json()).toMatchObject({ changed: true, method: "entries_removed", removed_file: false });
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ model: "opus" });
+    expect(existsSync(world.file(".claude"))).toBe(true);
+  });
+
+  it("uninstall-agent with no file, or nothing of Hookbox's, changes nothing", async () => {
+    expect(await world.run("uninstall-agent", "gemini")).toBe(0);
+    expect(world.out.join("")).toContain("nothing to change");
+  });
+
+  it("--command: a relative path is made absolute, a bare name and a missing file are warned about", async () => {
+    expect(await world.run("install-agent", "codex", "--dry-run", "--json", "--command", "./tools/hookbox")).toBe(0);
+    expect(world.json()).toMatchObject({ command: world.file("tools", "hookbox"), warnings: expect.arrayContaining([expect.stringMatching(/does not exist/)]) });
+    expect(await world.run("install-agent", "codex", "--dry-run", "--json", "--command", "hookbox")).toBe(0);
+    expect(world.json()).toMatchObject({ command: "hookbox", warnings: [expect.stringMatching(/bare name: .*exit 127/)] });
+  });
+
+  it("warns in text mode on stderr, for a binary in a build directory of a checkout", async () => {
+    const checkout = join(world.root, "src", "hookbox");
+    mkdirSync(join(checkout, "dist"), { recursive: true });
+    writeFileSync(join(checkout, "package.json"), "{}");
+    writeFileSync(join(checkout, "dist", "hookbox"), "");
+    expect(await world.run("install-agent", "codex", "--dry-run", "--command", join(checkout, "dist", "hookbox"))).toBe(0);
+    expect(world.err.join("")).toMatch(/^warning: .*dist\/hookbox is the build output of a checkout \(.*\/src\/hookbox\/dist\): a rebuild replaces it/m);
+  });
+
+  it("running from sources (no binary) needs --command, and says how to get a binary", async () => {
+    const sources = new World({ fromSources: true });
+    try {
+      await expect(sources.run("install-agent", "claude")).rejects.toThrow(/runs from sources \(node\).*bun build\.ts.*--command/);
+      expect(await sources.run("install-agent", "claude", "--command", sources.binary, "--events", "Stop")).toBe(0);
+    } finally {
+      rmSync(sources.root, { recursive: true, force: true });
+    }
   });
 
   it("refuses a malformed config before writing anything", async () => {
-    const { run, written } = harness({ "/work/shop/.claude/settings.json": "{ oops" }, true);
-    await expect(run("claude")).rejects.toThrow(/not valid JSON/);
-    expect(written).toEqual({});
+    mkdirSync(world.file(".claude"));
+    writeFileSync(world.file(".claude", "settings.json"), "{ oops");
+    await expect(world.run("install-agent", "claude")).rejects.toThrow(/not valid JSON/);
+    await expect(world.run("uninstall-agent", "claude")).rejects.toThrow(/not valid JSON/);
+    expect(readdirSync(world.file(".claude"))).toEqual(["settings.json"]);
   });
 
   it.each([
-    [["copilot"], /unknown agent/],
-    [["claude", "--user", "--project"], /exclude each other/],
-    [["claude", "--token-env", "T"], /go with --http/],
-    [["gemini", "--http", "http://127.0.0.1:1"], /Claude Code only/],
+    [["install-agent", "copilot"], /unknown agent/],
+    [["uninstall-agent", "copilot"], /unknown agent/],
+    [["install-agent", "claude", "--user", "--project"], /--user and --project exclude each other/],
+    [["uninstall-agent", "claude", "--project", "--local"], /--project and --local exclude each other/],
+    [["install-agent", "claude", "--token-env", "T"], /go with --http/],
+    [["install-agent", "gemini", "--http", "http://127.0.0.1:1"], /Claude Code only/],
   ])("refuses %j", async (args, pattern) => {
-    await expect(harness({}, true).run(...args)).rejects.toThrow(pattern);
+    await expect(world.run(...args)).rejects.toThrow(pattern);
   });
 });

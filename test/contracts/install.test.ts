@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HookboxError } from "../../src/errors.ts";
-import { INSTALLERS, INSTALL_AGENTS, configPath, planInstall, runsHookboxEmit, type InstallAgent } from "../../src/install/index.ts";
+import { INSTALLERS, INSTALL_AGENTS, configPath, planInstall, planUninstall, runsHookboxEmit, type InstallAgent } from "../../src/install/index.ts";
 import { expectGolden } from "./helpers/golden.ts";
 
 const SAMPLES = resolve(import.meta.dirname, "install-samples");
@@ -99,8 +99,7 @@ describe.each(INSTALL_AGENTS)("install-agent %s", (agent) => {
 
   it("refuses a file it cannot rewrite intact, saying what is wrong and that nothing changed", () => {
     for (const [text, pattern] of [
-      ["{ not json", /not valid JSON/],
-      ['{\n  // my settings\n  "model": "opus",\n}', /comments or trailing commas/],
+      ["{ not json", /not valid JSON \(line 1, column 3: /],
       ["[]", /JSON object at the top level/],
       ['{"hooks": []}', /"hooks" must be an object/],
       [`{"hooks": {"${INSTALLERS[agent].defaultEvents[0]}": {}}}`, /must be a list/],
@@ -112,6 +111,36 @@ describe.each(INSTALL_AGENTS)("install-agent %s", (agent) => {
       expect(error.message).toContain("/home/dev/cfg.json");
       expect(error.message).toContain("Nothing was changed");
     }
+  });
+
+  it("uninstalls back to the original text, byte for byte, when nothing else changed", () => {
+    const installed = planInstall(agent, sample(agent), { hookboxCommand: "/opt/hookbox/hookbox", failClosed: true });
+    const removed = planUninstall(agent, installed.text);
+    expect(removed.changed).toBe(true);
+    expect(removed.summary.every((line) => line.startsWith("- "))).toBe(true);
+    expect(removed.text).toBe(sample(agent));
+  });
+
+  it("uninstalls only Hookbox's entries when the user changed the file in between", () => {
+    const installed = JSON.parse(planInstall(agent, sample(agent)).text) as Json;
+    const edited = { ...installed, userAddedThis: [1, 2] };
+    const removed = planUninstall(agent, JSON.stringify(edited, null, 2));
+    expect(JSON.parse(removed.text)).toEqual({ ...(JSON.parse(sample(agent)) as Json), userAddedThis: [1, 2] });
+    expect(removed.text).not.toMatch(/hookbox emit/);
+  });
+
+  it("uninstalls a handler Hookbox put in a user's group by hand, keeping the group and its other handlers", () => {
+    const event = INSTALLERS[agent].defaultEvents[0] as string;
+    const own = agent === "cursor" ? { command: "./mine.sh" } : { type: "command", command: "./mine.sh" };
+    const hookbox = { ...own, command: `/usr/local/bin/hookbox emit ${event} --agent ${agent}` };
+    const list = agent === "cursor" ? [own, hookbox] : [{ matcher: "Bash", hooks: [own, hookbox] }];
+    const removed = planUninstall(agent, JSON.stringify({ hooks: { [event]: list } }));
+    expect(JSON.parse(removed.text)).toEqual({ hooks: { [event]: agent === "cursor" ? [own] : [{ matcher: "Bash", hooks: [own] }] } });
+  });
+
+  it("changes nothing when there is nothing of Hookbox's, or no file", () => {
+    expect(planUninstall(agent, sample(agent))).toMatchObject({ changed: false, text: sample(agent), summary: [] });
+    expect(planUninstall(agent, undefined).changed).toBe(false);
   });
 
   it("installs only the events asked for, by the agent's name or Hookbox's", () => {
@@ -141,6 +170,20 @@ describe("where each agent keeps its hooks (research §8.4)", () => {
     ["codex", "project", "/work/shop/.codex/hooks.json"],
   ] as const)("%s --%s: %s", (agent, scope, path) => {
     expect(configPath(agent, scope, dirs)).toBe(path);
+  });
+
+  it("--local is Claude Code's settings.local.json, and a usage error for the others", () => {
+    expect(configPath("claude", "local", dirs)).toBe("/work/shop/.claude/settings.local.json");
+    for (const agent of ["gemini", "cursor", "codex"] as const) expect(() => configPath(agent, "local", dirs)).toThrow(/--local does not apply to .*: it is Claude Code's .claude\/settings.local.json; .* has --user and --project/);
+  });
+
+  it("follows CLAUDE_CONFIG_DIR and CODEX_HOME for the user scope only, relative ones from the project", () => {
+    const env = { CLAUDE_CONFIG_DIR: "/cfg/claude", CODEX_HOME: "codex-home" };
+    expect(configPath("claude", "user", { ...dirs, env })).toBe("/cfg/claude/settings.json");
+    expect(configPath("codex", "user", { ...dirs, env })).toBe("/work/shop/codex-home/hooks.json");
+    expect(configPath("claude", "project", { ...dirs, env })).toBe("/work/shop/.claude/settings.json");
+    expect(configPath("codex", "project", { ...dirs, env })).toBe("/work/shop/.codex/hooks.json");
+    expect(configPath("claude", "user", { ...dirs, env: { CLAUDE_CONFIG_DIR: "" } })).toBe("/home/dev/.claude/settings.json");
   });
 
   it("keeps a Windows home's separators", () => {
@@ -202,6 +245,12 @@ describe("Claude Code's http hooks (--http)", () => {
     expect(switched.summary).toContain("~ PreToolUse: updated to POST to http://127.0.0.1:8787/v1/agents/claude (timeout 120 s)");
     expect(withoutHookbox(JSON.parse(switched.text) as Json)).toEqual(JSON.parse(sample("claude")));
     expect(planInstall("claude", switched.text, { http }).changed).toBe(false);
+  });
+
+  it("are Hookbox's to uninstall, and only those posting to the daemon's path", () => {
+    const removed = planUninstall("claude", planInstall("claude", sample("claude"), { http }).text);
+    expect(removed.text).toBe(sample("claude"));
+    expect(removed.summary).toContain("- PreToolUse: removed the POST to http://127.0.0.1:8787/v1/agents/claude");
   });
 
   it("leaves the user's own http hooks alone", () => {

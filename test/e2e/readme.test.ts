@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -55,6 +55,27 @@ describe("README", () => {
       }
     });
   }
+
+  it("the install-agent block runs as written, and the entries name the copied binary by its absolute path", () => {
+    const block = /```sh\n(mkdir -p ~\/\.local\/bin && cp dist\/hookbox[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const home = mkdtempSync(join(tmpdir(), "hookbox-readme-install-"));
+    const project = join(home, "shop");
+    mkdirSync(project);
+    try {
+      const env = { HOME: home, PATH: `${home}/.local/bin:/usr/bin:/bin` };
+      const script = `set -e\n${(block as string).replace("cp dist/hookbox", `cp ${resolve(root, "dist/hookbox")}`)}`;
+      const out = execFileSync("bash", ["-c", script], { cwd: project, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      expect(out).toContain("(dry run: nothing written)");
+      const local = readFileSync(join(project, ".claude/settings.local.json"), "utf8");
+      expect(local).toContain(`"command": "${home}/.local/bin/hookbox emit PreToolUse --agent claude"`);
+      expect(readFileSync(join(home, ".gemini/settings.json"), "utf8")).toContain(`${home}/.local/bin/hookbox emit BeforeTool --agent gemini`);
+      // The --http install created .claude/settings.json; uninstall-agent took it out again.
+      expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
 
   it("the test command is what .ci/run runs", () => {
     expect(readme).toContain("npm ci && npm test");

@@ -1,0 +1,108 @@
+import type { Command } from "commander";
+import { HookboxError } from "../errors.ts";
+import { INSTALL_AGENTS, configPath, isInstallAgent, type InstallAgent, type InstallScope } from "../install/index.ts";
+import { parseRecord, recordPath, type InstallRecordV1 } from "../install/record.ts";
+import { readTextFile, type CliContext } from "./context.ts";
+import { locationsFrom } from "./setup.ts";
+
+/** One agent's config file for one scope, and where Hookbox keeps its record of it. */
+export interface AgentSettingsTarget {
+  readonly agent: InstallAgent;
+  readonly scope: InstallScope;
+  readonly file: string;
+  readonly dataDir: string;
+}
+
+/** What install-agent and uninstall-agent did (or would do, with --dry-run): the --json output, snake_case. */
+export interface SettingsChange {
+  readonly agent: InstallAgent;
+  readonly scope: InstallScope;
+  readonly file: string;
+  readonly changed: boolean;
+  readonly dry_run: boolean;
+  readonly summary: readonly string[];
+  /** Unified diff of the file; "" when nothing changes. */
+  readonly diff: string;
+  readonly backup: string | null;
+  readonly warnings: readonly string[];
+  readonly [detail: string]: unknown;
+}
+
+/** `hookbox <name> <agent>` with the options install-agent and uninstall-agent share: the scope, --dry-run, --json. */
+export function agentSettingsCommand(program: Command, name: string, description: string): Command {
+  return program
+    .command(name)
+    .description(description)
+    .argument("<agent>", INSTALL_AGENTS.join(" | "))
+    .option("--project", "this project's config file, committable (default)")
+    .option("--user", "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME when set)")
+    .option("--local", "Claude Code only: this project's .claude/settings.local.json, not committed")
+    .option("--dry-run", "print what would change, as a unified diff; write nothing")
+    .option("--json", "print the result as one JSON object");
+}
+
+function scopeOf(options: Record<string, unknown>): InstallScope {
+  const chosen = (["user", "project", "local"] as const).filter((scope) => options[scope] === true);
+  if (chosen.length > 1) throw new HookboxError("usage", `${chosen.map((scope) => `--${scope}`).join(" and ")} exclude each other`);
+  return chosen[0] ?? "project";
+}
+
+export function resolveTarget(ctx: CliContext, agent: string, options: Record<string, unknown>): AgentSettingsTarget {
+  if (!isInstallAgent(agent)) throw new HookboxError("usage", `unknown agent "${agent}": use one of ${INSTALL_AGENTS.join(", ")}`);
+  const scope = scopeOf(options);
+  const file = configPath(agent, scope, { home: ctx.host.homeDir(), project: ctx.host.cwd(), env: ctx.host.env });
+  return { agent, scope, file, dataDir: locationsFrom(ctx, {}).dataDir };
+}
+
+export async function readIfPresent(ctx: CliContext, path: string, what: string): Promise<string | undefined> {
+  return (await ctx.host.fs.exists(path)) ? readTextFile(ctx, path, what) : undefined;
+}
+
+export async function readRecord(ctx: CliContext, target: AgentSettingsTarget): Promise<InstallRecordV1 | undefined> {
+  const path = await recordPath(target.dataDir, target.file);
+  return parseRecord(await readIfPresent(ctx, path, "the install record").catch(() => undefined), target.file);
+}
+
+/** Private (0600, in a 0700 directory): the record holds the user's own config text. */
+export async function writeRecord(ctx: CliContext, target: AgentSettingsTarget, record: InstallRecordV1 | undefined): Promise<void> {
+  const path = await recordPath(target.dataDir, target.file);
+  if (record === undefined) {
+    await ctx.host.fs.remove(path);
+    return;
+  }
+  await ctx.host.fs.mkdirp(`${target.dataDir}/installs`, 0o700, true);
+  await ctx.host.fs.writeTextAtomic(path, `${JSON.stringify(record, null, 2)}\n`, 0o600);
+}
+
+/**
+ * A copy of the file's text before a change, 0600 (configs may hold secrets): beside the file,
+ * or, for a file that is about to be removed, in the data directory (so the directory it was in
+ * can go too).
+ */
+export async function writeBackup(ctx: CliContext, target: AgentSettingsTarget, text: string, { inDataDir = false } = {}): Promise<string> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const name = target.file.slice(Math.max(target.file.lastIndexOf("/"), target.file.lastIndexOf("\\")) + 1);
+  const dir = `${target.dataDir}/backups`;
+  const path = inDataDir ? `${dir}/${target.agent}-${target.scope}-${name}.hookbox-backup-${stamp}` : `${target.file}.hookbox-backup-${stamp}`;
+  if (inDataDir) await ctx.host.fs.mkdirp(dir, 0o700, true);
+  await ctx.host.fs.writeTextAtomic(path, text, 0o600);
+  return path;
+}
+
+export function parentDirectory(path: string): string {
+  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  return cut <= 0 ? path.slice(0, cut + 1) || "." : path.slice(0, cut);
+}
+
+/** The text report: the file, one line per change, the notes; the diff on --dry-run. Warnings go to stderr. */
+export async function report(ctx: CliContext, change: SettingsChange, json: boolean, outcome: readonly string[]): Promise<void> {
+  if (json) {
+    await ctx.out(`${JSON.stringify(change)}\n`);
+    return;
+  }
+  for (const warning of change.warnings) ctx.err(`warning: ${warning}\n`);
+  const lines = [`${change.file} (${change.agent}, ${change.scope})`, ...change.summary.map((line) => `  ${line}`)];
+  if (change.dry_run) lines.push(change.changed ? "(dry run: nothing written)" : "(dry run) nothing to change");
+  else lines.push(...(change.changed ? outcome : ["nothing to change"]));
+  await ctx.out(`${lines.join("\n")}\n${change.dry_run && change.diff !== "" ? change.diff : ""}`);
+}

@@ -1,0 +1,66 @@
+// The real Claude Code CLI (offline, mock model) with the settings `hookbox install-agent claude`
+// wrote: the entries run the binary by its absolute path, with no flags, and Hookbox finds the
+// user's hooks on its own. And why install-agent warns about comments in Claude's settings:
+// Claude Code then ignores the whole file, Hookbox's hooks included. Skipped, saying why, when
+// the CLI cannot run here.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { cleanupRun, findClaudeBinary, runClaude, type ClaudeBinary } from "./claude-code.ts";
+import { INSTALLED_DENY, installSettings, type InstalledSettings } from "./installed-settings.ts";
+import { toolResultText, useTool } from "./mock-anthropic.ts";
+
+const TOOL_ID = "toolu_01HOOKBOXINSTALL000000001";
+
+let claude: ClaudeBinary;
+let installed: InstalledSettings;
+
+beforeAll(async () => {
+  claude = findClaudeBinary();
+  if (!claude.ok) console.warn(`[claude-install] skipping: ${claude.reason}`);
+  installed = await installSettings("claude", ".claude/settings.json");
+});
+afterAll(() => installed.cleanup());
+
+function requireClaude(ctx: TestContext): string {
+  if (!claude.ok) ctx.skip(claude.reason);
+  return claude.path;
+}
+
+/** Claude Code with `settings` as the project's .claude/settings.json, asked to run `rm -rf build`: did the rm run, and what did the model get back? */
+async function rmUnder(binary: string, settings: string): Promise<{ ran: boolean; result: string }> {
+  const run = await runClaude(binary, {
+    prompt: "clean up the build",
+    model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > ran.txt", description: "clean" }, TOOL_ID)] },
+    hooks: [],
+    files: { ".claude/settings.json": settings },
+    env: { XDG_CONFIG_HOME: installed.xdgConfigHome },
+    timeoutMs: 90_000,
+  });
+  try {
+    expect(run.exitCode, `claude -p failed\nstderr: ${run.stderr}`).toBe(0);
+    return { ran: existsSync(join(run.projectDir, "ran.txt")), result: toolResultText(run.model.resultOf(TOOL_ID)!.result) };
+  } finally {
+    cleanupRun(run);
+  }
+}
+
+describe("Claude Code with the settings install-agent wrote", () => {
+  it("runs the absolute binary with no flags, and a hook from the user's hook directory blocks the tool", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const outcome = await rmUnder(binary, installed.text);
+    expect(outcome.ran, "the denied command ran").toBe(false);
+    expect(outcome.result).toContain(INSTALLED_DENY);
+  });
+
+  it.for([
+    ["a comment", (text: string) => `// hooks by hookbox\n${text}`],
+    ["a trailing comma", (text: string) => text.replace(/\n}\n$/, ",\n}\n")],
+  ] as const)("ignores the whole file, Hookbox's hooks included, when it has %s (what install-agent's note says)", async ([, spoil], ctx) => {
+    const binary = requireClaude(ctx);
+    expect(spoil(installed.text)).not.toBe(installed.text);
+    const outcome = await rmUnder(binary, spoil(installed.text));
+    expect(outcome.ran).toBe(true);
+    expect(outcome.result).not.toContain(INSTALLED_DENY);
+  });
+});
