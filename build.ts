@@ -101,7 +101,8 @@ function verify(): void {
     writeFileSync(join(dir, "bunfig.toml"), `preload = ["./evil.ts"]\n`);
     writeFileSync(join(dir, ".env"), `HOOKBOX_DOTENV_LOADED=1\n`);
     for (const check of CHECKS) {
-      const run = Bun.spawnSync([binary, ...check.args], { cwd: dir, env: {}, stdout: "pipe", stderr: "pipe" });
+      // HOME only, and a scratch one: doctor looks at (and may create) the user's data directory.
+      const run = Bun.spawnSync([binary, ...check.args], { cwd: dir, env: { HOME: join(dir, "home") }, stdout: "pipe", stderr: "pipe" });
       const stdout = run.stdout.toString();
       if (run.exitCode !== 0) throw new Error(`check "${check.name}" exited ${run.exitCode}: ${run.stderr.toString()}`);
       const problem = check.expect(stdout);

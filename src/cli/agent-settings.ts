@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { HookboxError } from "../errors.ts";
+import { findProjectRoot } from "../evaluator/project.ts";
 import { INSTALL_AGENTS, configPath, isInstallAgent, type InstallAgent, type InstallScope } from "../install/index.ts";
 import { parseRecord, recordPath, type InstallRecordV1 } from "../install/record.ts";
 import { readTextFile, type CliContext } from "./context.ts";
@@ -47,10 +48,16 @@ function scopeOf(options: Record<string, unknown>): InstallScope {
   return chosen[0] ?? "project";
 }
 
-export function resolveTarget(ctx: CliContext, agent: string, options: Record<string, unknown>): AgentSettingsTarget {
+/**
+ * The settings file for an agent and scope. A project's is at its root (the nearest .hookbox/ or
+ * .git above the working directory), wherever in the project the command is run: where the
+ * agent started at the root reads it, and where the hooks' own project is resolved.
+ */
+export async function resolveTarget(ctx: CliContext, agent: string, options: Record<string, unknown>): Promise<AgentSettingsTarget> {
   if (!isInstallAgent(agent)) throw new HookboxError("usage", `unknown agent "${agent}": use one of ${INSTALL_AGENTS.join(", ")}`);
   const scope = scopeOf(options);
-  const file = configPath(agent, scope, { home: ctx.host.homeDir(), project: ctx.host.cwd(), env: ctx.host.env });
+  const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
+  const file = configPath(agent, scope, { home: ctx.host.homeDir(), project, env: ctx.host.env });
   return { agent, scope, file, dataDir: locationsFrom(ctx, {}).dataDir };
 }
 

@@ -5,7 +5,7 @@ import packageJson from "../../package.json" with { type: "json" };
 import { HookboxError, errorMessage } from "../errors.ts";
 import { leanHostOf, type RuntimeHost } from "../runtime/index.ts";
 import { createCliContext } from "./context.ts";
-import { registerDoctor } from "./doctor.ts";
+import { registerDoctor } from "./doctor/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { registerApprovals } from "./approvals.ts";
 import { runEmit } from "./emit.ts";
@@ -52,7 +52,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerInstallAgent(program, ctx, setExit);
   registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
-  registerDoctor(program, ctx, setExit);
+  registerDoctor(program, ctx, setExit, factory);
   try {
     await program.parseAsync([...host.args], { from: "user" });
   } catch (error) {

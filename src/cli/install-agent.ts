@@ -80,7 +80,7 @@ build directory or /tmp). Running it again changes nothing. Only entries that ru
 included. hookbox uninstall-agent takes them out again.`,
     )
     .action(async (agent: string, options: Record<string, unknown>) => {
-      const target = resolveTarget(ctx, agent, options);
+      const target = await resolveTarget(ctx, agent, options);
       const command = await chooseHookboxCommand(typeof options.command === "string" ? options.command : undefined, {
         cwd: ctx.host.cwd(),
         env: ctx.host.env,

@@ -57,7 +57,7 @@ Otherwise only Hookbox's entries go (those that run \`hookbox emit\` or post to 
 with the groups and lists that held nothing else.`,
     )
     .action(async (agent: string, options: Record<string, unknown>) => {
-      const target = resolveTarget(ctx, agent, options);
+      const target = await resolveTarget(ctx, agent, options);
       const current = await readIfPresent(ctx, target.file, `the ${agent} config`);
       const removal = await planRemoval(ctx, target, current);
       const changed = current !== undefined && removal.method !== "none";

@@ -97,14 +97,15 @@ export class Daemon {
       for (const d of shared.diagnostics) log(formatDiagnostic(d));
       if (shared.operatorStatus.state === "unusable") log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
       const probe = await healthProbeSpec();
+      const identity = identityOf(locations, BUILD_ID, host.homeDir());
       const deps = {
         version: options.version,
         evaluator: ready,
-        identity: identityOf(locations, BUILD_ID, host.homeDir()),
+        identity,
         approvals,
         runs: (query: Parameters<typeof readRuns>[2]) => sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
         metrics,
-        health: () => health(options.version, pool, probe, ready, sink, approvals),
+        health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
         bodyLimitBytes: options.bodyLimitBytes,
       };
       await pool.ready();
@@ -165,7 +166,7 @@ async function healthProbeSpec(): Promise<HandlerSpec> {
   return createHandlerSpec({ id: "hookbox-healthz", handler: { filename, code, codeHash: await codeHashOf(filename, code) } });
 }
 
-async function health(version: string, pool: SandboxPool, probe: HandlerSpec, evaluator: Evaluator, audit: AuditLog, approvals: ApprovalStore): Promise<HealthReport> {
+async function health(who: Pick<HealthReport, "version" | "identity" | "pid">, pool: SandboxPool, probe: HandlerSpec, evaluator: Evaluator, audit: AuditLog, approvals: ApprovalStore): Promise<HealthReport> {
   const started = performance.now();
   const outcome = await pool.invoke(probe, { n: 41 }, { ...DEFAULT_LIMITS, memoryBytes: 4 * MiB, timeoutMs: 2000 }, () => Promise.reject(new Error("no host calls")));
   const sandboxOk = outcome.ok && (outcome.value as { n?: number }).n === 42;
@@ -187,5 +188,5 @@ async function health(version: string, pool: SandboxPool, probe: HandlerSpec, ev
     audit: { ok: !auditStats.failing, detail: auditStats },
     approvals: { ok: true, detail: { pending: approvals.list().length } },
   };
-  return { status: Object.values(checks).every((c) => c.ok) ? "ok" : "degraded", version, checks };
+  return { status: Object.values(checks).every((c) => c.ok) ? "ok" : "degraded", ...who, checks };
 }

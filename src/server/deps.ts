@@ -8,6 +8,9 @@ export interface HealthReport {
   /** degraded: it answers, but not as configured (a broken hook, a replaced operator file, an audit log failing). */
   readonly status: "ok" | "degraded";
   readonly version: string;
+  /** The build and the inputs this daemon resolves hook sets from (what `emit` must match to be answered). */
+  readonly identity: HookSetIdentity;
+  readonly pid: number;
   readonly checks: Record<string, { readonly ok: boolean; readonly detail: unknown }>;
 }
 

@@ -1,0 +1,124 @@
+import { installedEntries, type InstalledEntry } from "../../install/entries.ts";
+import { INSTALL_AGENTS, INSTALL_SCOPES, configPath, type InstallAgent } from "../../install/index.ts";
+import type { CliContext } from "../context.ts";
+import { fail, pass, type DoctorCheck } from "./check.ts";
+
+/** A harmless pre-tool call in each agent's own payload shape: what doctor sends through an entry. */
+export const PROBES: Readonly<Record<InstallAgent, { readonly event: string; readonly payload: (project: string) => Record<string, unknown> }>> = {
+  claude: { event: "PreToolUse", payload: (p) => ({ session_id: "hookbox-doctor", transcript_path: "", cwd: p, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: `${p}/README.md` } }) },
+  gemini: {
+    event: "BeforeTool",
+    payload: (p) => ({ session_id: "hookbox-doctor", transcript_path: "", cwd: p, hook_event_name: "BeforeTool", timestamp: new Date().toISOString(), tool_name: "read_file", tool_input: { absolute_path: `${p}/README.md` } }),
+  },
+  codex: { event: "PreToolUse", payload: (p) => ({ session_id: "hookbox-doctor", turn_id: "doctor", cwd: p, hook_event_name: "PreToolUse", model: "doctor", tool_name: "Bash", tool_input: { command: "true" } }) },
+  cursor: { event: "preToolUse", payload: (p) => ({ conversation_id: "hookbox-doctor", generation_id: "doctor", hook_event_name: "preToolUse", workspace_roots: [p], tool_name: "Read", tool_input: { file_path: `${p}/README.md` } }) },
+};
+
+interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Every agent's settings that hold Hookbox entries (user, project and local scopes): the command
+ * each runs must execute, and a harmless call sent through the pre-tool entry must get a valid
+ * answer, the same through the daemon as in the command's own process.
+ */
+export async function agentChecks(ctx: CliContext, project: string): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  const seen = new Set<string>();
+  for (const agent of INSTALL_AGENTS) {
+    for (const scope of INSTALL_SCOPES) {
+      let file: string;
+      try {
+        file = configPath(agent, scope, { home: ctx.host.homeDir(), project, env: ctx.host.env });
+      } catch {
+        continue; // a scope this agent does not have
+      }
+      if (seen.has(file) || !(await ctx.host.fs.exists(file))) continue;
+      seen.add(file);
+      let entries: InstalledEntry[];
+      try {
+        entries = installedEntries(await ctx.host.fs.readText(file), file);
+      } catch (error) {
+        checks.push(fail(`${agent} (${scope})`, `${file} cannot be read: ${(error as Error).message}`));
+        continue;
+      }
+      if (entries.length === 0) continue;
+      checks.push(await entryCheck(ctx, agent, scope, file, entries, project));
+    }
+  }
+  return checks;
+}
+
+async function entryCheck(ctx: CliContext, agent: InstallAgent, scope: string, file: string, entries: readonly InstalledEntry[], project: string): Promise<DoctorCheck> {
+  const name = `${agent} (${scope})`;
+  const probe = PROBES[agent];
+  const executables = [...new Set(entries.flatMap((entry) => (entry.command ? [executableOf(entry.command)] : [])))];
+  const urls = entries.filter((entry) => entry.url !== undefined).length;
+  // Every executable must run at all (exit 127 is a non-blocking error to every agent: the guard is off).
+  for (const executable of executables) {
+    const version = await run(ctx, `${executable} --version`, "", project);
+    if (version.code !== 0) return fail(name, `${file}: ${executable} does not run (${oneLine(version.stderr) || `exit ${version.code}`}): every hook of ${agent} is off. Run hookbox install-agent ${agent}${scope === "project" ? "" : ` --${scope}`} again with an installed hookbox`);
+  }
+  const entry = entries.find((candidate) => candidate.event === probe.event && candidate.command !== undefined);
+  if (!entry?.command) return pass(name, `${file}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"}${urls ? ` (${urls} http)` : ""}; no ${probe.event} command entry to send a test call through`);
+  const payload = JSON.stringify(probe.payload(project));
+  const asWritten = await run(ctx, entry.command, payload, project);
+  const problem = answerProblem(asWritten);
+  if (problem) return fail(name, `${file}: a test ${probe.event} through \`${entry.command}\` ${problem}`);
+  const inProcess = await run(ctx, `${entry.command} --no-daemon`, payload, project);
+  if (inProcess.code !== asWritten.code || inProcess.stdout !== asWritten.stdout) {
+    return fail(name, `${file}: the same ${probe.event} got different answers through the daemon (exit ${asWritten.code}: ${oneLine(asWritten.stdout) || "no output"}) and in emit's own process (exit ${inProcess.code}: ${oneLine(inProcess.stdout) || "no output"})`);
+  }
+  return pass(name, `${file}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"} run ${executables.join(", ")}; a test ${probe.event} is answered (exit ${asWritten.code}), the same with and without the daemon`);
+}
+
+/** What is wrong with an answer an agent would get, if anything. */
+function answerProblem(ran: Ran): string | undefined {
+  if (ran.code === 127 || ran.code === 126) return `does not run (exit ${ran.code}: ${oneLine(ran.stderr)})`;
+  if (ran.code === null || ![0, 1, 2].includes(ran.code)) return `ended with ${ran.code ?? "a signal"}: agents read that as an error (${oneLine(ran.stderr)})`;
+  const out = ran.stdout.trim();
+  if (out !== "") {
+    try {
+      const value = JSON.parse(out) as unknown;
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return `answered something that is not a JSON object: ${oneLine(out)}`;
+    } catch {
+      return `answered something that is not JSON: ${oneLine(out)}`;
+    }
+  }
+  if (ran.code === 1) return `was not fully evaluated: ${oneLine(ran.stderr)}`;
+  return undefined;
+}
+
+/** The program part of an entry's command line, as the shell would read it (quoted or bare). */
+function executableOf(command: string): string {
+  return command.replace(/\s+emit\b.*$/, "");
+}
+
+async function run(ctx: CliContext, command: string, stdin: string, cwd: string): Promise<Ran> {
+  const env = Object.fromEntries(Object.entries(ctx.host.env).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  try {
+    const result = await ctx.host.capabilityIO.spawn({
+      file: "/bin/sh",
+      args: ["-c", command],
+      cwd,
+      env,
+      stdin,
+      timeoutMs: 60_000,
+      stdout: { headBytes: 64 * 1024, tailBytes: 0 },
+      stderr: { headBytes: 16 * 1024, tailBytes: 0 },
+      signal: new AbortController().signal,
+    });
+    const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+    return { code: result.exitCode, stdout: text(result.stdout.head), stderr: text(result.stderr.head) };
+  } catch (error) {
+    return { code: 127, stdout: "", stderr: (error as Error).message };
+  }
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}

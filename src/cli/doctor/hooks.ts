@@ -1,0 +1,41 @@
+import { auditFilePath } from "../../audit/open.ts";
+import { formatDiagnostic } from "../../config/diagnostics.ts";
+import type { Locations } from "../../config/locations.ts";
+import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
+import type { CliContext } from "../context.ts";
+import { currentHookSet } from "../hook-set.ts";
+import type { HookRuntimeFactory } from "../runtime-factory.ts";
+import { fail, pass, type DoctorCheck } from "./check.ts";
+
+/** What an event from this project would be evaluated with: the operator file, every hook, the audit log. */
+export async function hookSetChecks(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  const { project, snapshot } = await currentHookSet(ctx, locations, runtime);
+  const status = snapshot.operatorStatus;
+  const file = locations.operatorFile.path;
+  if (status.state === "ok") checks.push(pass("operator file", (await ctx.host.fs.exists(file)) ? `${file} loads` : `${file} absent: all defaults`));
+  else checks.push(fail("operator file", `${describeOperatorProblems(status.problems)}: every event is denied until it is fixed (hookbox validate)`));
+  const where = project ? ` for ${project}` : "";
+  if (snapshot.broken.length === 0) {
+    checks.push(pass("hooks", `${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} load${where}`));
+  } else {
+    for (const entry of snapshot.broken) {
+      checks.push(fail(`hook ${entry.id}`, `broken, fails by on_error: ${entry.onError} wherever it would run: ${entry.problems.slice(0, 2).map(formatDiagnostic).join("; ")}`));
+    }
+  }
+  checks.push(await auditCheck(ctx, locations));
+  return checks;
+}
+
+/** The audit log can be appended to (without writing a record: doctor's own runs are audited by emit). */
+async function auditCheck(ctx: CliContext, locations: Locations): Promise<DoctorCheck> {
+  const path = auditFilePath(locations.dataDir);
+  try {
+    await ctx.host.fs.mkdirp(path.slice(0, path.lastIndexOf("/")), 0o700);
+    const handle = await ctx.host.fs.openAppend(path, 0o600);
+    await handle.close();
+    return pass("audit log", `${path} is writable`);
+  } catch (error) {
+    return fail("audit log", `${path} cannot be written (${(error as Error).message}): decisions would be answered unrecorded; fix its permissions or remove what is in its place`);
+  }
+}

@@ -1,0 +1,85 @@
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
+
+interface Report {
+  ok: boolean;
+  checks: { name: string; ok: boolean; detail: string; note?: boolean }[];
+}
+
+/**
+ * `install-agent` then `doctor`, as a user does it: a HOME where `hookbox` is not on PATH, the
+ * binary copied to ~/bin/hookbox and installed from there. doctor passes; each broken link is
+ * named, with a non-zero exit.
+ */
+describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", () => {
+  let root: string;
+  let home: string;
+  let binary: string;
+  let project: string;
+  let env: Record<string, string>;
+  const run = (exe: string, args: readonly string[]): Promise<RunResult> => runProgram([exe, ...args], { cwd: join(project, "src"), env });
+  const doctor = async (): Promise<{ out: RunResult; report: Report }> => {
+    // doctor itself runs from the build tree: the installed copy is what may be broken.
+    const out = await run(BUILT_BINARY, ["doctor", "--json"]);
+    return { out, report: JSON.parse(out.stdout) as Report };
+  };
+  const failing = (report: Report): string[] => report.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
+
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), "hookbox-doctor-e2e-"));
+    home = join(root, "home");
+    binary = join(home, "bin", "hookbox");
+    project = join(home, "work", "shop");
+    mkdirSync(join(home, "bin"), { recursive: true });
+    copyFileSync(BUILT_BINARY, binary);
+    chmodSync(binary, 0o755);
+    mkdirSync(join(project, "src"), { recursive: true });
+    mkdirSync(join(project, ".git"));
+    // No hookbox on PATH: the entries must name the binary.
+    env = { HOME: home, PATH: "/usr/bin:/bin" };
+    const installed = await run(binary, ["install-agent", "claude"]);
+    expect(installed.code, installed.stderr).toBe(0);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("after install-agent, doctor passes and has sent a test call through the Claude entry", async () => {
+    const { out, report } = await doctor();
+    expect(out.code, out.stdout).toBe(0);
+    expect(failing(report)).toEqual([]);
+    expect(report.checks.find((c) => c.name === "claude (project)")?.detail).toMatch(new RegExp(`run ${binary}; a test PreToolUse is answered \\(exit 0\\), the same with and without the daemon`));
+  });
+
+  it("a deleted binary copy is named: every Claude hook would be off", async () => {
+    rmSync(binary);
+    const { out, report } = await doctor();
+    expect(out.code).toBe(1);
+    expect(failing(report).join("\n")).toMatch(new RegExp(`claude \\(project\\): .*settings\\.json: ${binary} does not run`));
+  });
+
+  it("a typo in the operator file is named with its line", async () => {
+    mkdirSync(join(home, ".config", "hookbox"), { recursive: true });
+    writeFileSync(join(home, ".config", "hookbox", "hookbox.yaml"), "builtin: [guard-secrets]\nfail_closd: true\n");
+    const { out, report } = await doctor();
+    expect(out.code).toBe(1);
+    expect(failing(report).join("\n")).toMatch(/operator file: .*hookbox\.yaml:2:1: fail_closd: unknown key.*every event is denied/);
+  });
+
+  it("an audit log with a directory in its place is named", async () => {
+    mkdirSync(join(home, ".local", "share", "hookbox", "audit", "hookbox-audit.jsonl"), { recursive: true });
+    const { out, report } = await doctor();
+    expect(out.code).toBe(1);
+    expect(failing(report).join("\n")).toMatch(/audit log: .*hookbox-audit\.jsonl cannot be written/);
+  });
+
+  it("a broken project hook is named with its file and line", async () => {
+    mkdirSync(join(project, ".hookbox", "hooks", "guard"), { recursive: true });
+    writeFileSync(join(project, ".hookbox", "hooks", "guard", "hook.yaml"), "id: guard\nevents: [PreToolUse]\non_error: deny\nhandler: ./handler.ts\n");
+    writeFileSync(join(project, ".hookbox", "hooks", "guard", "handler.ts"), "export default () => { return {\n");
+    const { out, report } = await doctor();
+    expect(out.code).toBe(1);
+    expect(failing(report).join("\n")).toMatch(/hook guard: broken, fails by on_error: deny .*handler\.ts:\d+:\d+/);
+  });
+});
