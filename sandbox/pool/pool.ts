@@ -123,7 +123,8 @@ export class SandboxPool {
       const job: Job = { id: ++this.nextId, steps, slots, event, resolve, outcomes: [] };
       this.queue.push(job);
       this.pump();
-      if (!job.worker) this.armQueueTimer(job);
+      // Still waiting (not started, not already failed because no worker can start).
+      if (!job.worker && this.queue.includes(job)) this.armQueueTimer(job);
     });
   }
 
@@ -177,6 +178,9 @@ export class SandboxPool {
       process = this.config.spawn();
     } catch (error) {
       this.startFailed(`spawn failed: ${error instanceof Error ? error.message : String(error)}`);
+      // Nothing runs and nothing is starting: what waits would wait for ever. It fails now, with
+      // the reason, and its callers' rules (on_error) decide.
+      if (!this.anyAlive()) for (const job of this.queue.splice(0)) this.finish(job, { outcomes: [...job.outcomes, rejected(failure("sandbox_crashed", `a sandbox worker cannot start: ${this.lastStartError}`))], broken: true });
       return false;
     }
     const worker: Worker = new WorkerHandle<Job>(process, (w, message) => this.onMessage(w, message));

@@ -15,7 +15,8 @@ import type { RuntimeHost } from "../runtime/index.ts";
  * loading any of this), `spawn` starts its replacements (after a worker killed on a timeout).
  */
 export interface LocalWorkers {
-  readonly started: WorkerProcess;
+  /** Undefined when it could not even be spawned. */
+  readonly started: WorkerProcess | undefined;
   readonly spawn: () => WorkerProcess;
 }
 

@@ -112,7 +112,12 @@ async function viaDaemon(host: LeanHost, locations: Locations, call: AgentCall, 
 async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions): Promise<AgentOutput> {
   const full = await host.full();
   const spawn = (): WorkerProcess => (options.processIsolation ? full.sandbox.spawnWorker() : full.sandbox.spawnThreadWorker());
-  const started = holdMessages(spawn());
+  let started: WorkerProcess | undefined;
+  try {
+    started = holdMessages(spawn());
+  } catch {
+    // A worker that cannot even be spawned: the pool tries again and fails the hooks by their on_error.
+  }
   return (await import("./emit-local.ts")).evaluateLocally(full, locations, call, { failClosed: options.failClosed }, { started, spawn });
 }
 

@@ -161,10 +161,12 @@ function failByOnError(state: ChainState, hookId: string, onError: "continue" | 
   if (onError === "deny" && !state.denied) state.denied = { hookId, reason: `hook ${hookId} failed (${why}) and is configured on_error: deny` };
 }
 
+/** Up to three of a broken hook's problems, each at file:line:col. */
 function describeProblems(entry: BrokenHook): string {
-  const [first, ...rest] = entry.problems;
-  if (!first) return `${entry.file}: did not load`;
-  return `${formatDiagnostic(first)}${rest.length > 0 ? ` (and ${rest.length} more problem${rest.length === 1 ? "" : "s"})` : ""}`;
+  if (entry.problems.length === 0) return `${entry.file}: did not load`;
+  const shown = entry.problems.slice(0, 3).map(formatDiagnostic).join("; ");
+  const more = entry.problems.length - 3;
+  return `${shown}${more > 0 ? ` (and ${more} more problem${more === 1 ? "" : "s"})` : ""}`;
 }
 
 function brokenRecord(base: RecordBase, entry: BrokenHook, onError: "continue" | "deny", at: number): AuditRecordV1 {

@@ -16,6 +16,8 @@ export interface AgentCall {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Set when the payload could not even be read whole (too large): the rule answers. */
   readonly unreadable?: Incomplete;
+  /** The first bytes of a payload too large to read: where its project and event can still be found. */
+  readonly head?: string;
 }
 
 export interface AgentAnswer {
@@ -64,7 +66,7 @@ function projectEnv(env: Readonly<Record<string, string | undefined>>): Record<s
 
 /** What can still be read of a payload that did not decode: its project and its event. */
 function hintOf(protocol: AgentProtocol, payload: unknown, call: AgentCall): EventHint {
-  const record = payload !== null && typeof payload === "object" && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
+  const record = payload !== null && typeof payload === "object" && !Array.isArray(payload) ? (payload as Record<string, unknown>) : call.head !== undefined ? leadingFields(call.head) : {};
   const text = (key: string): string | undefined => {
     const value = record[key];
     return typeof value === "string" && value.length <= 4096 ? value : undefined;
@@ -87,4 +89,22 @@ function skeletonEvent(hint: EventHint, protocol: AgentProtocol): NativeEvent | 
     agent: protocol.name,
     ...(protocol.events?.toAgent.get(hint.eventType) ? { agent_event_name: protocol.events.toAgent.get(hint.eventType) } : {}),
   } as NativeEvent;
+}
+
+/**
+ * The string fields at the start of a JSON object cut short: agents write cwd and the event name
+ * before the tool input, so the first occurrence of each is the agent's own, not text inside it.
+ */
+function leadingFields(head: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of ["cwd", "hook_event_name", "hookEventName", "session_id", "sessionId"]) {
+    const match = new RegExp(`"${key}"\\s*:\\s*("(?:[^"\\\\]|\\\\.){0,4096}")`).exec(head);
+    if (!match) continue;
+    try {
+      fields[key] = JSON.parse(match[1] as string);
+    } catch {
+      // not a JSON string after all: leave it out
+    }
+  }
+  return fields;
 }

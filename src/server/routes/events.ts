@@ -45,7 +45,8 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
         payload: body.text,
         ...(c.req.header(AGENT_CALL_HEADERS.event) ? { eventName: c.req.header(AGENT_CALL_HEADERS.event) } : {}),
         env: isStringRecord(env) ? env : {},
-        ...(body.tooLarge ? { unreadable: { code: "request_too_large", cause: `the request body is larger than the daemon's limit of ${deps.bodyLimitBytes} bytes` } } : {}),
+        ...(body.tooLarge ? { unreadable: { code: "request_too_large", cause: `the request body is larger than the daemon's limit of ${deps.bodyLimitBytes} bytes` }, ...(body.head !== undefined ? { head: body.head } : {}) } : {}),
+        ...(body.notUtf8 ? { unreadable: { code: "event_invalid", cause: "the request body is not valid UTF-8" } } : {}),
       },
       { ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c) },
     );
