@@ -5,4 +5,7 @@ import { serveSandboxWorker } from "../sandbox/worker/serve.ts";
 import { continueChain } from "./dispatch/chain.ts";
 import { detectThreadRuntime } from "./runtime/index.ts";
 
-void detectThreadRuntime().then(async (sandbox) => serveSandboxWorker(sandbox.threadWorkerIO(), { wasmBytes: await sandbox.loadQuickJsWasm(), continuation: continueChain }));
+void detectThreadRuntime().then(async (sandbox) => {
+  const threadCpuMs = (await import("./runtime/cpu-time.ts")).selfThreadCpuClock();
+  await serveSandboxWorker(sandbox.threadWorkerIO(), { wasmBytes: await sandbox.loadQuickJsWasm(), continuation: continueChain, ...(threadCpuMs ? { threadCpuMs } : {}) });
+});

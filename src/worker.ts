@@ -10,6 +10,7 @@ import { detectRuntime } from "./runtime/index.ts";
 void detectRuntime().then(async (host) => {
   const wasmBytes = await host.sandbox.loadQuickJsWasm();
   const compiling = compileQuickJs(wasmBytes);
-  const [{ serveSandboxWorker }, { continueChain }] = await Promise.all([import("../sandbox/worker/serve.ts"), import("./dispatch/chain.ts")]);
-  await serveSandboxWorker(host.sandbox.workerIO(), { wasmBytes, compiling, continuation: continueChain });
+  const [{ serveSandboxWorker }, { continueChain }, { selfThreadCpuClock }] = await Promise.all([import("../sandbox/worker/serve.ts"), import("./dispatch/chain.ts"), import("./runtime/cpu-time.ts")]);
+  const threadCpuMs = selfThreadCpuClock();
+  await serveSandboxWorker(host.sandbox.workerIO(), { wasmBytes, compiling, continuation: continueChain, ...(threadCpuMs ? { threadCpuMs } : {}) });
 });

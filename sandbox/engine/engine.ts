@@ -24,6 +24,8 @@ export interface EngineOptions {
   readonly heapHeadroomBytes?: number;
   /** `wasmBytes` already being compiled (compileQuickJs), started while the caller loaded its code. */
   readonly compiling?: Promise<WebAssembly.Module>;
+  /** This thread's CPU time in ms, where the runtime can read it: cpu_ms is judged by it on a busy machine (InvocationGuard). */
+  readonly threadCpuMs?: () => number | undefined;
 }
 
 export interface EngineStats extends EngineCounters {
@@ -44,11 +46,12 @@ export class SandboxEngine {
   private constructor(
     private readonly factory: QuickJsFactory,
     private readonly maxSlots: number,
+    private readonly threadCpuMs: (() => number | undefined) | undefined,
   ) {}
 
   static async create(options: EngineOptions): Promise<SandboxEngine> {
     const factory = await QuickJsFactory.create(options.wasmBytes, options.variant, options.heapHeadroomBytes, options.compiling);
-    return new SandboxEngine(factory, options.maxSlots ?? DEFAULT_MAX_SLOTS);
+    return new SandboxEngine(factory, options.maxSlots ?? DEFAULT_MAX_SLOTS, options.threadCpuMs);
   }
 
   invoke(spec: HandlerSpec, event: unknown, limits: SandboxLimits, call: HostCallFn): Promise<InvocationOutcome> {
@@ -61,7 +64,7 @@ export class SandboxEngine {
     const active = slot;
     return active.exclusive(async () => {
       try {
-        return await runInvocation(active, event, limits, call);
+        return await runInvocation(active, event, limits, call, this.threadCpuMs);
       } finally {
         this.trim();
       }

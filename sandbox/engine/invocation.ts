@@ -142,7 +142,7 @@ class ActiveInvocation implements GuestBridge {
 }
 
 /** Run one invocation of `slot`. Never throws for anything the guest does. */
-export async function runInvocation(slot: HookSlot, event: unknown, limits: SandboxLimits, call: HostCallFn): Promise<InvocationOutcome> {
+export async function runInvocation(slot: HookSlot, event: unknown, limits: SandboxLimits, call: HostCallFn, threadCpuMs?: () => number | undefined): Promise<InvocationOutcome> {
   let module: HookModule;
   const started = performance.now();
   try {
@@ -152,7 +152,7 @@ export async function runInvocation(slot: HookSlot, event: unknown, limits: Sand
     return { ok: false, failure: failure("sandbox_crashed", `could not create a QuickJS instance: ${errorText(error)}`), logs: [], stats };
   }
   module.resetHeapExhausted();
-  const guard = new InvocationGuard(limits, () => (module.heapExhausted() ? "memoryBytes" : undefined));
+  const guard = new InvocationGuard(limits, () => (module.heapExhausted() ? "memoryBytes" : undefined), threadCpuMs);
   const invocation = new ActiveInvocation(guard, limits, call, new Set(slot.spec.hostFunctions));
   let cold = false;
   let keep = false;

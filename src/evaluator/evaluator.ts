@@ -39,6 +39,12 @@ export interface EvaluateOptions {
   readonly failClosed?: boolean;
   /** How long the caller waits for the answer: a held approval times out before it. */
   readonly callerTimeoutMs?: number;
+  /**
+   * Hold an ask for a person to answer (an orchestrator on the HTTP API). Agents are never held:
+   * the ones with a permission prompt get their own ask at once, the others the block their
+   * adapter makes of an ask — the same whether a daemon or emit answers.
+   */
+  readonly holdApprovals?: boolean;
 }
 
 /** What is known of an event that could not be decoded: enough to find its project and its event type. */
@@ -95,7 +101,7 @@ export class Evaluator {
     const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, { failClosed: failClosed !== undefined });
     let decision = this.withOperatorNotice(outcome.decision, set.snapshot);
     let records = outcome.records;
-    if (decision.decision === "ask" && decision.approval && this.holdsApprovalsFor(event)) {
+    if (decision.decision === "ask" && decision.approval && options.holdApprovals && this.options.approvals) {
       const resolved = await this.resolveApproval(event, decision, options);
       decision = resolved.decision;
       records = records.map((r) => (r.hook_id === resolved.hookId ? { ...r, notes: [...(r.notes ?? []), resolved.note] } : r));
@@ -189,14 +195,6 @@ export class Evaluator {
     if (snapshot.operatorStatus.state !== "last-good") return decision;
     const message = `Hookbox's operator file is invalid (${describeOperatorProblems(snapshot.operatorStatus.problems)}); the last valid version stays in force until it is fixed (check it with: hookbox validate).`;
     return { ...decision, user_messages: [...decision.user_messages, { hook_id: "hookbox", level: "warning", message }] };
-  }
-
-  /**
-   * Held approvals are for native callers and orchestrators. An agent with a permission prompt of
-   * its own gets its own ask, at once; one without gets the block its adapter makes of an ask.
-   */
-  private holdsApprovalsFor(event: NativeEvent): boolean {
-    return this.options.approvals !== undefined && (event.agent === undefined || event.agent === "native");
   }
 
   private async resolveApproval(event: NativeEvent, decision: Decision, options: EvaluateOptions): Promise<{ decision: Decision; hookId: string; note: string }> {

@@ -69,3 +69,14 @@ export function currentThreadId(): number | undefined {
     return undefined; // no /proc here
   }
 }
+
+/**
+ * The calling thread's own CPU clock (ms), for the in-guest `cpu_ms` check of a sandbox worker:
+ * undefined where it cannot be read.
+ */
+export function selfThreadCpuClock(): (() => number | undefined) | undefined {
+  source ??= detectSource();
+  const from = source;
+  if (from === "none") return undefined;
+  return () => readMs("/proc/thread-self", from);
+}

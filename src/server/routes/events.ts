@@ -15,7 +15,7 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
   app.post("/v1/events/:event_type", async (c) => {
     const body = await readJson(c);
     const event = parseEvent(body, c.req.param("event_type"));
-    const { decision } = await deps.evaluator.evaluate(event, { ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c) });
+    const { decision } = await deps.evaluator.evaluate(event, { holdApprovals: true, ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c) });
     return c.json(decision);
   });
 
