@@ -103,7 +103,7 @@ export interface HookSettingsOptions {
   readonly detect?: boolean;
 }
 
-/** The events each client is wired for, in its own names; seconds unless the client reads milliseconds. */
+/** The events each client is wired for, in its own names. */
 const EVENTS: Readonly<Record<Exclude<SettingsAgent, "opencode">, readonly string[]>> = {
   claude: ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"],
   codex: ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"],
@@ -134,7 +134,7 @@ function groupedHooks(events: readonly string[], handler: (event: string) => Rec
  * Each client's hook settings calling `hookbox emit` for the events of EVENTS, where that client
  * reads them: Claude Code (and the Agent SDK) `.claude/settings.json`; Codex `$CODEX_HOME/hooks.json`
  (trusted separately: codex-cli.ts); Copilot CLI `~/.copilot/hooks/hookbox.json`;
- * Qwen Code `~/.qwen/settings.json` (milliseconds, as Gemini CLI); opencode a plugin in
+ * Qwen Code `~/.qwen/settings.json` (seconds since 0.24: 1000 and more still read as milliseconds); opencode a plugin in
  * `~/.config/opencode/plugin/` (it has no command hooks).
  */
 export function hookSettingsFor(agent: SettingsAgent, hookbox: string, options: HookSettingsOptions = {}): HookInstaller {
@@ -150,7 +150,7 @@ export function hookSettingsFor(agent: SettingsAgent, hookbox: string, options: 
           hooks: Object.fromEntries(EVENTS.copilot.map((event) => [event, [{ type: "command", bash: emitCommand(hookbox, event, "copilot", options), timeoutSec: timeoutSec(event) }]])),
         });
     case "qwen":
-      return (ws) => ws.mergeJson("home", ".qwen/settings.json", groupedHooks(EVENTS.qwen, (event) => ({ type: "command", command: emitCommand(hookbox, event, "qwen", options), timeout: timeoutSec(event) * 1000 })));
+      return (ws) => ws.mergeJson("home", ".qwen/settings.json", groupedHooks(EVENTS.qwen, (event) => ({ type: "command", command: emitCommand(hookbox, event, "qwen", options), timeout: timeoutSec(event) })));
     case "opencode":
       return (ws) => ws.write("home", { ".config/opencode/plugin/hookbox.js": opencodePlugin(hookbox) });
   }

@@ -96,9 +96,9 @@ export interface MockOpenAIOptions {
 }
 
 /**
- * Tool calls: a block whose `input` holds only a string under `CUSTOM_INPUT` becomes a Responses
- * `custom_tool_call` (free-form input, how Codex's apply_patch is called); any other becomes a
- * function call with JSON arguments.
+ * Tool calls: a block whose `input` holds a string under `CUSTOM_INPUT` becomes a custom tool call
+ * (free-form input: how Codex and Copilot CLI call apply_patch) — a Responses `custom_tool_call`,
+ * a Chat Completions `type: "custom"` call; any other becomes a function call with JSON arguments.
  */
 export const CUSTOM_INPUT = "$custom_input";
 
@@ -202,7 +202,11 @@ export class MockOpenAI {
   /** A Chat Completions `chat.completion` object: one message with the text and the tool calls. */
   private completion(model: string, turn: ModelTurn): ChatCompletion {
     const text = turn.blocks.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-    const calls = turn.blocks.flatMap((block) => (block.type === "tool_use" ? [{ id: this.callId(block), type: "function" as const, function: { name: block.name, arguments: JSON.stringify(block.input) } }] : []));
+    const calls = turn.blocks.flatMap((block): ChatToolCall[] => {
+      if (block.type !== "tool_use") return [];
+      const custom = customInput(block);
+      return [custom !== undefined ? { id: this.callId(block), type: "custom", custom: { name: block.name, input: custom } } : { id: this.callId(block), type: "function", function: { name: block.name, arguments: JSON.stringify(block.input) } }];
+    });
     return {
       id: `chatcmpl-mock${++this.responseCount}`,
       object: "chat.completion",
@@ -229,12 +233,15 @@ interface ResponseObject {
   readonly usage: Record<string, unknown>;
 }
 
+/** A function call, or a custom (free-form input) tool call — how Copilot CLI offers apply_patch. */
+type ChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } } | { id: string; type: "custom"; custom: { name: string; input: string } };
+
 interface ChatCompletion {
   readonly id: string;
   readonly object: "chat.completion";
   readonly created: number;
   readonly model: string;
-  readonly choices: [{ index: 0; message: { role: "assistant"; content: string | null; tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[] }; finish_reason: string; logprobs: null }];
+  readonly choices: [{ index: 0; message: { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }; finish_reason: string; logprobs: null }];
   readonly usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
@@ -293,7 +300,7 @@ function streamChat(res: ServerResponse, completion: ChatCompletion, body: OpenA
   const { message, finish_reason } = completion.choices[0];
   chunk({ role: "assistant", content: "" });
   if (message.content) chunk({ content: message.content });
-  (message.tool_calls ?? []).forEach((call, index) => chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } }] }));
+  (message.tool_calls ?? []).forEach((call, index) => chunk({ tool_calls: [{ index, ...call }] }));
   chunk({}, finish_reason);
   const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
   if (streamOptions?.include_usage) send({ choices: [], usage: completion.usage });
