@@ -16,6 +16,8 @@ export interface ClientPackage {
   readonly bin?: string;
   /** Env var whose value, if set, is used instead of the cached install (a binary or a package dir). */
   readonly override: string;
+  /** Installed with a package.json and lock file (`npm install --save`), as a project would be. */
+  readonly saved?: boolean;
 }
 
 export const CLIENTS = {
@@ -23,6 +25,8 @@ export const CLIENTS = {
   copilot: { pkg: "@github/copilot", version: "1.0.102", bin: "copilot", override: "HOOKBOX_COPILOT_BIN" },
   qwen: { pkg: "@qwen-code/qwen-code", version: "0.24.4", bin: "qwen", override: "HOOKBOX_QWEN_BIN" },
   opencode: { pkg: "opencode-ai", version: "1.18.33", bin: "opencode", override: "HOOKBOX_OPENCODE_BIN" },
+  // What opencode installs into its config dir for any plugin; installed here so it never has to (opencode.ts).
+  "opencode-plugin": { pkg: "@opencode-ai/plugin", version: "1.18.33", override: "HOOKBOX_OPENCODE_PLUGIN_DIR", saved: true },
   "claude-agent-sdk": { pkg: "@anthropic-ai/claude-agent-sdk", version: "0.3.331", override: "HOOKBOX_CLAUDE_AGENT_SDK_DIR" },
 } as const satisfies Record<string, ClientPackage>;
 

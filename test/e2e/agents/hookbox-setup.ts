@@ -5,7 +5,9 @@
 // function becomes a call to install-agent).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runProgram } from "../../helpers/binary.ts";
 import { DaemonProcess, call, type DaemonWorld } from "../../helpers/daemon.ts";
+import type { SdkHookCallback } from "./claude-agent-sdk.ts";
 import type { CodexHooksFile } from "./codex-trust.ts";
 import { shellQuote } from "./hook-recorder.ts";
 import { opencodePlugin } from "./opencode-plugin.ts";
@@ -154,4 +156,19 @@ export function hookSettingsFor(agent: SettingsAgent, hookbox: string, options: 
     case "opencode":
       return (ws) => ws.write("home", { ".config/opencode/plugin/hookbox.js": opencodePlugin(hookbox) });
   }
+}
+
+/**
+ * A Claude Agent SDK hook callback that asks Hookbox: the SDK's hook input goes to
+ * `hookbox emit <event> --agent claude` (through the workspace's daemon when one runs) and
+ * Claude's hook JSON comes back, which the SDK reads as it reads a command hook's answer. If
+ * Hookbox cannot answer, the callback throws, and a matcher with `onFailure: "block"` blocks.
+ */
+export function hookboxCallback(hookbox: string, ws: AgentWorkspace, event: string): SdkHookCallback {
+  return async (input) => {
+    const run = await runProgram([hookbox, "emit", event, "--agent", "claude"], { stdin: JSON.stringify(input), env: ws.baseEnv(), cwd: ws.project, timeoutMs: 120_000 });
+    if (run.code === 2) return { decision: "block", reason: run.stderr.trim() };
+    if (run.code !== 0) throw new Error(`hookbox emit ${event} exited ${run.code}: ${run.stderr.trim()}`);
+    return run.stdout.trim() === "" ? {} : (JSON.parse(run.stdout) as Record<string, unknown>);
+  };
 }

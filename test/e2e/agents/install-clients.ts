@@ -3,15 +3,15 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CLIENTS, clientPrefix, type ClientName } from "./clients.ts";
+import { CLIENTS, clientPrefix, type ClientName, type ClientPackage } from "./clients.ts";
 
 function install(name: ClientName): Promise<string> {
-  const client = CLIENTS[name];
+  const client: ClientPackage = CLIENTS[name];
   const prefix = clientPrefix(client);
   if (existsSync(join(prefix, "node_modules", client.pkg, "package.json"))) return Promise.resolve(`${name}: already in ${prefix}`);
   mkdirSync(prefix, { recursive: true });
   const started = Date.now();
-  const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `${client.pkg}@${client.version}`];
+  const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", client.saved ? "--save-exact" : "--no-save", "--loglevel=error", `${client.pkg}@${client.version}`];
   return new Promise((resolve, reject) => {
     const child = spawn("npm", args, { stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);

@@ -1,0 +1,93 @@
+// Drives the real opencode headless (`opencode run --format json`) against MockOpenAI's Chat
+// Completions API (its provider given in OPENCODE_CONFIG_CONTENT), in an AgentWorkspace. opencode
+// has no command hooks: Hookbox reaches it as a plugin (opencode-plugin.ts) the test installs.
+import { cpSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { clientPrefix, CLIENTS } from "./clients.ts";
+import type { HookInstaller } from "./hookbox-setup.ts";
+import { MockOpenAI, type MockOpenAIOptions } from "./mock-openai.ts";
+import { parseJsonLines, runBounded } from "./run-bounded.ts";
+import type { AgentWorkspace } from "./workspace.ts";
+
+export interface OpencodeRunOptions {
+  readonly prompt: string;
+  readonly model: MockOpenAIOptions;
+  /** Writes the plugin (into ~/.config/opencode/plugin/, which opencode loads by itself). */
+  readonly install?: HookInstaller;
+  readonly env?: Readonly<Record<string, string>>;
+  /** Wall-clock bound for `opencode run`, in milliseconds (default 90 000). */
+  readonly timeoutMs?: number;
+}
+
+/** One line of `--format json`: step_start, text, tool_use, step_finish, error. */
+export interface OpencodeEvent {
+  readonly type: string;
+  readonly part?: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+export interface OpencodeRun {
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly events: OpencodeEvent[];
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly model: MockOpenAI;
+  readonly durationMs: number;
+}
+
+/**
+ * opencode's config dir as opencode itself would make it for a plugin (package.json naming
+ * @opencode-ai/plugin, its lock file and node_modules), installed once into the client cache
+ * (clients.ts: opencode-plugin), copied into each scratch HOME.
+ */
+export function opencodePluginDir(): string {
+  return clientPrefix(CLIENTS["opencode-plugin"]);
+}
+
+/**
+ * A provider "mock" of the OpenAI-compatible kind pointing at the mock, its one model able to call
+ * tools; bash and edits allowed without asking (nobody is there to answer).
+ */
+function opencodeConfig(origin: string): string {
+  return JSON.stringify({
+    $schema: "https://opencode.ai/config.json",
+    provider: { mock: { npm: "@ai-sdk/openai-compatible", name: "Mock", options: { baseURL: `${origin}/v1`, apiKey: "mock-openai-key-for-e2e" }, models: { "mock-model": { name: "Mock", tool_call: true } } } },
+    model: "mock/mock-model",
+    permission: { bash: "allow", edit: "allow", webfetch: "deny" },
+    autoupdate: false,
+    share: "disabled",
+  });
+}
+
+/**
+ * Run `opencode run` once in the workspace; always resolves. With any plugin, opencode runs
+ * `npm install @opencode-ai/plugin` in its config dir at start (offline, that hangs; online it
+ * costs ~15 s), so that dir is put in place first, complete, and npm is told to stay offline.
+ * No proxy variables reach it: its Bun fetch would send 127.0.0.1 through them.
+ */
+export async function runOpencode(binary: string, ws: AgentWorkspace, options: OpencodeRunOptions): Promise<OpencodeRun> {
+  const pluginDir = opencodePluginDir();
+  if (!existsSync(join(pluginDir, "package-lock.json"))) throw new Error(`${pluginDir} is not installed: run install-clients.ts`);
+  for (const entry of ["package.json", "package-lock.json", "node_modules"]) cpSync(join(pluginDir, entry), join(ws.home, ".config/opencode", entry), { recursive: true });
+  const model = new MockOpenAI({ models: ["mock-model"], ...options.model });
+  const origin = await model.start();
+  options.install?.(ws);
+  const env = {
+    ...ws.baseEnv(),
+    OPENCODE_CONFIG_CONTENT: opencodeConfig(origin),
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    npm_config_offline: "true",
+    NO_COLOR: "1",
+    ...options.env,
+  };
+  const started = Date.now();
+  try {
+    const { code, stdout, stderr, timedOut } = await runBounded(binary, ["run", "--format", "json", options.prompt], { cwd: ws.project, env, timeoutMs: options.timeoutMs ?? 90_000 });
+    return { exitCode: code, timedOut, events: parseJsonLines<OpencodeEvent>(stdout), stdout, stderr, model, durationMs: Date.now() - started };
+  } finally {
+    await model.close();
+  }
+}
