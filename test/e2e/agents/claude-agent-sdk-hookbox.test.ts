@@ -4,42 +4,18 @@
 // evaluated in emit's own process and through a daemon. Skipped, saying why, when the SDK is not installed.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
 import { runAgentSdk, type SdkHooks, type SdkRun, type SdkRunOptions } from "./claude-agent-sdk.ts";
-import { findClient, type FoundClient } from "./clients.ts";
-import { contextMarker, daemonEvents, hookboxCallback, hookSettingsFor, setUpHookbox, startDaemon, witnessedEvents } from "./hookbox-setup.ts";
+import { EVALUATION_MODES, clientSuite } from "./client-suite.ts";
+import { contextMarker, daemonEvents, hookboxCallback, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
 import { systemMessageText, toolResultText, useTool } from "./mock-anthropic.ts";
-import { AgentWorkspace } from "./workspace.ts";
+import type { AgentWorkspace } from "./workspace.ts";
 
 const ENV_WRITE = "toolu_01HOOKBOXSDKENV0000000001";
 const ALLOWED = "toolu_01HOOKBOXSDKALLOWED00001";
 
-let sdk: FoundClient;
-const cleanups: (() => unknown)[] = [];
-beforeAll(() => {
-  sdk = findClient("claude-agent-sdk");
-  if (!sdk.ok) console.warn(`[claude-agent-sdk-hookbox] skipping: ${sdk.reason}`);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function requireSdk(ctx: TestContext): string {
-  if (!sdk.ok) ctx.skip(sdk.reason);
-  return (sdk as Extract<FoundClient, { ok: true }>).path;
-}
-
-async function workspace(withDaemon: boolean): Promise<AgentWorkspace> {
-  const ws = new AgentWorkspace("hookbox-sdk-e2e-");
-  cleanups.push(() => ws.cleanup());
-  setUpHookbox(ws);
-  if (withDaemon) {
-    const daemon = await startDaemon(ws, BUILT_BINARY);
-    cleanups.push(() => daemon.stop());
-  }
-  return ws;
-}
+const suite = clientSuite("claude-agent-sdk");
 
 /** The model asks to write .env, then runs an allowed command; the script then echoes the last tool result. */
 function script(ws: AgentWorkspace): SdkRunOptions["model"] {
@@ -79,20 +55,17 @@ async function expectGuardedRun(result: SdkRun, ws: AgentWorkspace, withDaemon: 
   if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThanOrEqual(2);
 }
 
-describe.each([
-  ["in emit's own process", false],
-  ["through a daemon", true],
-] as const)("Claude Agent SDK with Hookbox, evaluated %s", (_mode, withDaemon) => {
+describe.each(EVALUATION_MODES)("Claude Agent SDK with Hookbox, evaluated %s", (_mode, withDaemon) => {
   it("loads the hooks .claude/settings.json holds (settingSources: project): .env blocked, allowed command run, context reached", async (ctx) => {
-    const sdkDir = requireSdk(ctx);
-    const ws = await workspace(withDaemon);
+    const sdkDir = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const result = await run(sdkDir, ws, { install: hookSettingsFor("claude", BUILT_BINARY), settingSources: ["project"] });
     await expectGuardedRun(result, ws, withDaemon, true);
   });
 
   it("in-process hook callbacks calling hookbox emit: .env blocked, allowed command run, context reached (SessionStart callbacks are never called)", async (ctx) => {
-    const sdkDir = requireSdk(ctx);
-    const ws = await workspace(withDaemon);
+    const sdkDir = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const hooks: SdkHooks = Object.fromEntries(
       ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"].map((event) => [event, [{ hooks: [hookboxCallback(BUILT_BINARY, ws, event)], ...(event === "PreToolUse" && { onFailure: "block" as const }) }]]),
     );

@@ -4,6 +4,7 @@
 // callbacks, which the test passes (hookbox-setup.ts: hookboxCallback calls `hookbox emit`).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { claudeOfflineEnv } from "./claude-code.ts";
 import type { HookInstaller } from "./hookbox-setup.ts";
 import { MockAnthropic, type MockAnthropicOptions } from "./mock-anthropic.ts";
 import type { AgentWorkspace } from "./workspace.ts";
@@ -65,16 +66,7 @@ export async function runAgentSdk(sdkDir: string, ws: AgentWorkspace, options: S
   const messages: SdkMessage[] = [];
   const started = Date.now();
   try {
-    const env = {
-      ...ws.baseEnv(),
-      ANTHROPIC_BASE_URL: baseUrl,
-      ANTHROPIC_API_KEY: "sk-ant-mock-key-for-e2e",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_AUTOUPDATER: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      IS_SANDBOX: "1",
-    };
+    const env = { ...ws.baseEnv(), ...claudeOfflineEnv(baseUrl) };
     const query = sdk.query({
       prompt: options.prompt,
       options: {

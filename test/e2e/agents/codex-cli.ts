@@ -5,24 +5,15 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { codexTrustToml, type CodexHooksFile } from "./codex-trust.ts";
-import type { HookInstaller } from "./hookbox-setup.ts";
-import { MockOpenAI, type MockOpenAIOptions } from "./mock-openai.ts";
-import { parseJsonLines, runBounded } from "./run-bounded.ts";
+import { runAgainstMockOpenAI, type OpenAIClientOptions, type OpenAIClientRun } from "./openai-client-run.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
 /** The model Codex asks for; any name works with a custom provider (gpt-5.5 gets Codex's full tool set). */
 const MODEL = "gpt-5.5";
 
-export interface CodexRunOptions {
-  readonly prompt: string;
-  readonly model: MockOpenAIOptions;
-  /** Writes the hook settings (after Codex's own config.toml exists). */
-  readonly install?: HookInstaller;
+export interface CodexRunOptions extends OpenAIClientOptions {
   /** Record every hook in $CODEX_HOME/hooks.json as trusted (default true); false = as installed, never reviewed. */
   readonly trustHooks?: boolean;
-  readonly env?: Readonly<Record<string, string>>;
-  /** Wall-clock bound for `codex exec`, in milliseconds (default 60 000). */
-  readonly timeoutMs?: number;
 }
 
 /** One line of `codex exec --json`: thread.started, turn.started, item.started/completed, turn.completed. */
@@ -32,15 +23,7 @@ export interface CodexEvent {
   readonly [key: string]: unknown;
 }
 
-export interface CodexRun {
-  readonly exitCode: number | null;
-  readonly timedOut: boolean;
-  readonly events: CodexEvent[];
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly model: MockOpenAI;
-  readonly durationMs: number;
-}
+export type CodexRun = OpenAIClientRun<CodexEvent>;
 
 export function codexHome(ws: AgentWorkspace): string {
   return join(ws.home, ".codex");
@@ -77,19 +60,17 @@ export function trustCodexHooks(ws: AgentWorkspace): void {
  * Run `codex exec` once in the workspace; always resolves. `--dangerously-bypass-approvals-and-sandbox`:
  * Codex's own sandbox (bubblewrap) and approvals stay out of the way, so only hooks decide.
  */
-export async function runCodex(binary: string, ws: AgentWorkspace, options: CodexRunOptions): Promise<CodexRun> {
-  const model = new MockOpenAI(options.model);
-  const origin = await model.start();
-  ws.write("home", { ".codex/config.toml": codexConfig(origin) });
-  options.install?.(ws);
-  if (options.trustHooks !== false) trustCodexHooks(ws);
-  const args = ["exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", ws.project, options.prompt];
-  const env = { ...ws.baseEnv(), CODEX_HOME: codexHome(ws), MOCK_API_KEY: "mock-openai-key-for-e2e", ...options.env };
-  const started = Date.now();
-  try {
-    const { code, stdout, stderr, timedOut } = await runBounded(binary, args, { cwd: ws.project, env, timeoutMs: options.timeoutMs ?? 60_000 });
-    return { exitCode: code, timedOut, events: parseJsonLines<CodexEvent>(stdout), stdout, stderr, model, durationMs: Date.now() - started };
-  } finally {
-    await model.close();
-  }
+export function runCodex(binary: string, ws: AgentWorkspace, options: CodexRunOptions): Promise<CodexRun> {
+  const install = (w: AgentWorkspace): void => {
+    options.install?.(w);
+    if (options.trustHooks !== false) trustCodexHooks(w);
+  };
+  return runAgainstMockOpenAI(ws, { ...options, install }, (origin) => {
+    ws.write("home", { ".codex/config.toml": codexConfig(origin) });
+    return {
+      command: binary,
+      args: ["exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "-C", ws.project, options.prompt],
+      env: { CODEX_HOME: codexHome(ws), MOCK_API_KEY: "mock-openai-key-for-e2e" },
+    };
+  });
 }

@@ -4,58 +4,30 @@
 // Codex skips them without a word. Skipped, saying why, when Codex is not installed.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
-import { findClient, type FoundClient } from "./clients.ts";
+import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
 import { runCodex, type CodexRun, type CodexRunOptions } from "./codex-cli.ts";
-import { WITNESSED_EVENTS, auditRecords, contextMarker, daemonEvents, hookSettingsFor, setUpHookbox, startDaemon, witnessedEvents } from "./hookbox-setup.ts";
+import { WITNESSED_EVENTS, auditRecords, contextMarker, daemonEvents, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
 import { CUSTOM_INPUT, requestText, useTool } from "./mock-openai.ts";
-import { AgentWorkspace } from "./workspace.ts";
+import type { AgentWorkspace } from "./workspace.ts";
 
 const ENV_WRITE = "echo API_KEY=leaked > .env && echo wrote";
 const ENV_PATCH = "*** Begin Patch\n*** Add File: .env\n+API_KEY=leaked\n*** End Patch\n";
 const ALLOWED = "echo hookbox-was-here > allowed.txt && echo wrote";
 
-let codex: FoundClient;
-const cleanups: (() => unknown)[] = [];
-beforeAll(() => {
-  codex = findClient("codex");
-  if (!codex.ok) console.warn(`[codex-hookbox] skipping: ${codex.reason}`);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function requireCodex(ctx: TestContext): string {
-  if (!codex.ok) ctx.skip(codex.reason);
-  return (codex as Extract<FoundClient, { ok: true }>).path;
-}
-
-async function workspace(withDaemon: boolean): Promise<AgentWorkspace> {
-  const ws = new AgentWorkspace("hookbox-codex-e2e-");
-  cleanups.push(() => ws.cleanup());
-  setUpHookbox(ws);
-  if (withDaemon) {
-    const daemon = await startDaemon(ws, BUILT_BINARY);
-    cleanups.push(() => daemon.stop());
-  }
-  return ws;
-}
+const suite = clientSuite("codex");
 
 async function run(binary: string, ws: AgentWorkspace, options: Omit<CodexRunOptions, "install">): Promise<CodexRun> {
   const result = await runCodex(binary, ws, { install: hookSettingsFor("codex", BUILT_BINARY), ...options });
-  expect(result.timedOut, `codex exec timed out\nstderr: ${result.stderr}`).toBe(false);
-  expect(result.exitCode, `codex exec failed\nstderr: ${result.stderr}`).toBe(0);
+  expectFinished(result, "codex exec");
   return result;
 }
 
-describe.each([
-  ["in emit's own process", false],
-  ["through a daemon", true],
-] as const)("Codex CLI with Hookbox's hooks, evaluated %s", (_mode, withDaemon) => {
+describe.each(EVALUATION_MODES)("Codex CLI with Hookbox's hooks, evaluated %s", (_mode, withDaemon) => {
   it("guard-secrets blocks a .env write through the shell, and the model's next request carries the reason", async (ctx) => {
-    const binary = requireCodex(ctx);
-    const ws = await workspace(withDaemon);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const result = await run(binary, ws, { prompt: "store the key", model: { script: [useTool("exec_command", { cmd: ENV_WRITE }, "call_env_shell")] } });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     const next = result.model.resultOf("call_env_shell");
@@ -64,8 +36,8 @@ describe.each([
   });
 
   it("guard-secrets blocks a .env created through apply_patch", async (ctx) => {
-    const binary = requireCodex(ctx);
-    const ws = await workspace(withDaemon);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const result = await run(binary, ws, { prompt: "store the key", model: { script: [useTool("apply_patch", { [CUSTOM_INPUT]: ENV_PATCH }, "call_env_patch")] } });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     expect(result.model.resultOf("call_env_patch")?.output.text).toContain("guard-secrets");
@@ -73,8 +45,8 @@ describe.each([
   });
 
   it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
-    const binary = requireCodex(ctx);
-    const ws = await workspace(withDaemon);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("exec_command", { cmd: ALLOWED }, "call_allowed")] } });
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");
@@ -90,8 +62,8 @@ describe.each([
 
 describe("Codex CLI with Hookbox's hooks installed but never trusted in /hooks", () => {
   it("skips every hook without a word: the .env is written, Hookbox never hears of it, the run succeeds", async (ctx) => {
-    const binary = requireCodex(ctx);
-    const ws = await workspace(false);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(false);
     const result = await run(binary, ws, { prompt: "store the key", trustHooks: false, model: { script: [useTool("exec_command", { cmd: ENV_WRITE }, "call_env_shell")] } });
     expect(readFileSync(join(ws.project, ".env"), "utf8")).toBe("API_KEY=leaked\n");
     expect(result.model.resultOf("call_env_shell")?.output.text).toMatch(/Output:\nwrote\n/);

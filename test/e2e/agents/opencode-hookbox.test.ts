@@ -4,56 +4,28 @@
 // saying why, when opencode is not installed.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
-import { findClient, type FoundClient } from "./clients.ts";
-import { contextMarker, daemonEvents, hookSettingsFor, setUpHookbox, startDaemon, witnessedEvents } from "./hookbox-setup.ts";
+import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
+import { contextMarker, daemonEvents, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
 import { requestText, useTool } from "./mock-openai.ts";
-import { runOpencode, type OpencodeRun, type OpencodeRunOptions } from "./opencode.ts";
-import { AgentWorkspace } from "./workspace.ts";
+import { runOpencode, type OpencodeRun } from "./opencode.ts";
+import type { OpenAIClientOptions } from "./openai-client-run.ts";
+import type { AgentWorkspace } from "./workspace.ts";
 
-let opencode: FoundClient;
-const cleanups: (() => unknown)[] = [];
-beforeAll(() => {
-  opencode = findClient("opencode");
-  const plugin = findClient("opencode-plugin");
-  if (opencode.ok && !plugin.ok) opencode = plugin;
-  if (!opencode.ok) console.warn(`[opencode-hookbox] skipping: ${opencode.reason}`);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const INSTALL = hookSettingsFor("opencode", BUILT_BINARY);
+const suite = clientSuite("opencode", ["opencode-plugin"]);
 
-function requireOpencode(ctx: TestContext): string {
-  if (!opencode.ok) ctx.skip(opencode.reason);
-  return (opencode as Extract<FoundClient, { ok: true }>).path;
-}
-
-async function workspace(withDaemon: boolean): Promise<AgentWorkspace> {
-  const ws = new AgentWorkspace("hookbox-opencode-e2e-");
-  cleanups.push(() => ws.cleanup());
-  setUpHookbox(ws);
-  if (withDaemon) {
-    const daemon = await startDaemon(ws, BUILT_BINARY);
-    cleanups.push(() => daemon.stop());
-  }
-  return ws;
-}
-
-async function run(binary: string, ws: AgentWorkspace, options: Omit<OpencodeRunOptions, "install">): Promise<OpencodeRun> {
-  const result = await runOpencode(binary, ws, { install: hookSettingsFor("opencode", BUILT_BINARY), ...options });
-  expect(result.timedOut, `opencode timed out\nstderr: ${result.stderr}`).toBe(false);
-  expect(result.exitCode, `opencode failed\nstderr: ${result.stderr}`).toBe(0);
+async function run(binary: string, ws: AgentWorkspace, options: Omit<OpenAIClientOptions, "install">): Promise<OpencodeRun> {
+  const result = await runOpencode(binary, ws, { install: INSTALL, ...options });
+  expectFinished(result, "opencode run");
   return result;
 }
 
-describe.each([
-  ["in emit's own process", false],
-  ["through a daemon", true],
-] as const)("opencode with the Hookbox plugin, evaluated %s", (_mode, withDaemon) => {
+describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s", (_mode, withDaemon) => {
   it("guard-secrets blocks a .env write through bash and through the write tool; the model's next requests carry the reasons", async (ctx) => {
-    const binary = requireOpencode(ctx);
-    const ws = await workspace(withDaemon);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const result = await run(binary, ws, {
       prompt: "store the key",
       model: {
@@ -70,8 +42,8 @@ describe.each([
   });
 
   it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
-    const binary = requireOpencode(ctx);
-    const ws = await workspace(withDaemon);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] } });
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");

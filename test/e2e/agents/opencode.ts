@@ -4,20 +4,8 @@
 import { cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { clientPrefix, CLIENTS } from "./clients.ts";
-import type { HookInstaller } from "./hookbox-setup.ts";
-import { MockOpenAI, type MockOpenAIOptions } from "./mock-openai.ts";
-import { parseJsonLines, runBounded } from "./run-bounded.ts";
+import { runAgainstMockOpenAI, type OpenAIClientOptions, type OpenAIClientRun } from "./openai-client-run.ts";
 import type { AgentWorkspace } from "./workspace.ts";
-
-export interface OpencodeRunOptions {
-  readonly prompt: string;
-  readonly model: MockOpenAIOptions;
-  /** Writes the plugin (into ~/.config/opencode/plugin/, which opencode loads by itself). */
-  readonly install?: HookInstaller;
-  readonly env?: Readonly<Record<string, string>>;
-  /** Wall-clock bound for `opencode run`, in milliseconds (default 90 000). */
-  readonly timeoutMs?: number;
-}
 
 /** One line of `--format json`: step_start, text, tool_use, step_finish, error. */
 export interface OpencodeEvent {
@@ -26,15 +14,7 @@ export interface OpencodeEvent {
   readonly [key: string]: unknown;
 }
 
-export interface OpencodeRun {
-  readonly exitCode: number | null;
-  readonly timedOut: boolean;
-  readonly events: OpencodeEvent[];
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly model: MockOpenAI;
-  readonly durationMs: number;
-}
+export type OpencodeRun = OpenAIClientRun<OpencodeEvent>;
 
 /**
  * opencode's config dir as opencode itself would make it for a plugin (package.json naming
@@ -66,28 +46,20 @@ function opencodeConfig(origin: string): string {
  * costs ~15 s), so that dir is put in place first, complete, and npm is told to stay offline.
  * No proxy variables reach it: its Bun fetch would send 127.0.0.1 through them.
  */
-export async function runOpencode(binary: string, ws: AgentWorkspace, options: OpencodeRunOptions): Promise<OpencodeRun> {
+export function runOpencode(binary: string, ws: AgentWorkspace, options: OpenAIClientOptions): Promise<OpencodeRun> {
   const pluginDir = opencodePluginDir();
   if (!existsSync(join(pluginDir, "package-lock.json"))) throw new Error(`${pluginDir} is not installed: run install-clients.ts`);
   for (const entry of ["package.json", "package-lock.json", "node_modules"]) cpSync(join(pluginDir, entry), join(ws.home, ".config/opencode", entry), { recursive: true });
-  const model = new MockOpenAI({ models: ["mock-model"], ...options.model });
-  const origin = await model.start();
-  options.install?.(ws);
-  const env = {
-    ...ws.baseEnv(),
-    OPENCODE_CONFIG_CONTENT: opencodeConfig(origin),
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    npm_config_offline: "true",
-    NO_COLOR: "1",
-    ...options.env,
-  };
-  const started = Date.now();
-  try {
-    const { code, stdout, stderr, timedOut } = await runBounded(binary, ["run", "--format", "json", options.prompt], { cwd: ws.project, env, timeoutMs: options.timeoutMs ?? 90_000 });
-    return { exitCode: code, timedOut, events: parseJsonLines<OpencodeEvent>(stdout), stdout, stderr, model, durationMs: Date.now() - started };
-  } finally {
-    await model.close();
-  }
+  return runAgainstMockOpenAI(ws, { ...options, model: { models: ["mock-model"], ...options.model } }, (origin) => ({
+    command: binary,
+    args: ["run", "--format", "json", options.prompt],
+    env: {
+      OPENCODE_CONFIG_CONTENT: opencodeConfig(origin),
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      npm_config_offline: "true",
+      NO_COLOR: "1",
+    },
+  }));
 }

@@ -5,55 +5,28 @@
 // saying why, when Qwen Code is not installed.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
-import { findClient, type FoundClient } from "./clients.ts";
-import { contextMarker, daemonEvents, hookSettingsFor, setUpHookbox, startDaemon, witnessedEvents } from "./hookbox-setup.ts";
+import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
+import { contextMarker, daemonEvents, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
 import { requestText, useTool } from "./mock-openai.ts";
-import { runQwen, type QwenRun, type QwenRunOptions } from "./qwen-code.ts";
-import { AgentWorkspace } from "./workspace.ts";
+import { runQwen, type QwenRun } from "./qwen-code.ts";
+import type { OpenAIClientOptions } from "./openai-client-run.ts";
+import type { AgentWorkspace } from "./workspace.ts";
 
-let qwen: FoundClient;
-const cleanups: (() => unknown)[] = [];
-beforeAll(() => {
-  qwen = findClient("qwen");
-  if (!qwen.ok) console.warn(`[qwen-hookbox] skipping: ${qwen.reason}`);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const INSTALL = hookSettingsFor("qwen", BUILT_BINARY, { detect: true });
+const suite = clientSuite("qwen");
 
-function requireQwen(ctx: TestContext): string {
-  if (!qwen.ok) ctx.skip(qwen.reason);
-  return (qwen as Extract<FoundClient, { ok: true }>).path;
-}
-
-async function workspace(withDaemon: boolean): Promise<AgentWorkspace> {
-  const ws = new AgentWorkspace("hookbox-qwen-e2e-");
-  cleanups.push(() => ws.cleanup());
-  setUpHookbox(ws);
-  ws.write("project", { "src/keep.txt": "keep me\n" });
-  if (withDaemon) {
-    const daemon = await startDaemon(ws, BUILT_BINARY);
-    cleanups.push(() => daemon.stop());
-  }
-  return ws;
-}
-
-async function run(binary: string, ws: AgentWorkspace, options: Omit<QwenRunOptions, "install">): Promise<QwenRun> {
-  const result = await runQwen(binary, ws, { install: hookSettingsFor("qwen", BUILT_BINARY, { detect: true }), ...options });
-  expect(result.timedOut, `qwen timed out\nstderr: ${result.stderr}`).toBe(false);
-  expect(result.exitCode, `qwen failed\nstderr: ${result.stderr}`).toBe(0);
+async function run(binary: string, ws: AgentWorkspace, options: Omit<OpenAIClientOptions, "install">): Promise<QwenRun> {
+  const result = await runQwen(binary, ws, { install: INSTALL, ...options });
+  expectFinished(result, "qwen -p");
   return result;
 }
 
-describe.each([
-  ["in emit's own process", false],
-  ["through a daemon", true],
-] as const)("Qwen Code with Hookbox's hooks, the dialect auto-detected, evaluated %s", (_mode, withDaemon) => {
+describe.each(EVALUATION_MODES)("Qwen Code with Hookbox's hooks, the dialect auto-detected, evaluated %s", (_mode, withDaemon) => {
   it("guard-secrets blocks write_file on .env, and the model's next request carries the reason", async (ctx) => {
-    const binary = requireQwen(ctx);
-    const ws = await workspace(withDaemon);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const result = await run(binary, ws, { prompt: "store the key", model: { script: [useTool("write_file", { file_path: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, "call_env_write")] } });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     expect(result.model.resultOf("call_env_write")?.output.text).toMatch(/guard-secrets: Write on \S+\/\.env: blocked because dotenv files hold environment secrets/);
@@ -61,16 +34,17 @@ describe.each([
   });
 
   it("bash-guard blocks `rm -rf *` in run_shell_command: the project survives", async (ctx) => {
-    const binary = requireQwen(ctx);
-    const ws = await workspace(withDaemon);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
+    ws.write("project", { "src/keep.txt": "keep me\n" });
     const result = await run(binary, ws, { prompt: "clean up", model: { script: [useTool("run_shell_command", { command: "rm -rf *", description: "clean" }, "call_rm")] } });
     expect(readFileSync(join(ws.project, "src/keep.txt"), "utf8")).toBe("keep me\n");
     expect(result.model.resultOf("call_rm")?.output.text).toContain("bash-guard blocked `rm -rf *`");
   });
 
   it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
-    const binary = requireQwen(ctx);
-    const ws = await workspace(withDaemon);
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
     const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("run_shell_command", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] } });
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");
