@@ -19,7 +19,7 @@ export interface NativeEvent {
   readonly tool_use_id?: string;
   readonly prompt?: string;
   readonly stop_hook_active?: boolean;
-  /** The agent the event came from (claude, gemini, cursor, codex, copilot, native). */
+  /** The agent the event came from (claude, gemini, cursor, codex, copilot, qwen, native). */
   readonly agent?: string;
   readonly [field: string]: unknown;
 }

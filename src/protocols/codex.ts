@@ -2,6 +2,7 @@ import { CANONICAL_EVENTS } from "../events/names.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "./types.ts";
 import { joinText, summarize, type Answer } from "./shared/answer.ts";
+import { refineApplyPatch } from "./shared/apply-patch.ts";
 import { decodeClaudeShaped } from "./shared/claude-shaped-payload.ts";
 import { agentEventNameOf, eventTable } from "./shared/event-names.ts";
 import { failure } from "./shared/failure.ts";
@@ -11,27 +12,9 @@ import { CODEX_TOOLS } from "./shared/tool-names.ts";
 
 const EVENTS = eventTable(Object.fromEntries(CANONICAL_EVENTS.map((name) => [name, name])));
 
-/** `*** Add File: a`, `*** Update File: b`, `*** Delete File: c`, `*** Move to: d` (research §4.3). */
-const PATCH_FILE = /^\*\*\* (Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
-
-/**
- * Codex edits files with `apply_patch`, its path list inside a patch envelope. Codex itself
- * matches the tool as Edit and Write (openai/codex#18391): it becomes Write when it only adds
- * files, Edit otherwise, and the files it touches are listed in `patch_files` so path guards
- * see them. tool_input stays Codex's `{command}`, so a rewrite goes back as Codex expects.
- */
+/** Codex's patch tool is matched as Edit and Write, as Codex itself does (shared/apply-patch.ts). */
 function refine(parts: EventParts): EventParts {
-  if (parts.tool?.agent_tool_name !== "apply_patch") return parts;
-  const patch = parts.tool.input?.command;
-  if (typeof patch !== "string") return { ...parts, tool: { ...parts.tool, tool_name: "Edit" } };
-  const actions: string[] = [];
-  const files: string[] = [];
-  for (const match of patch.matchAll(PATCH_FILE)) {
-    actions.push(match[1] ?? "Move");
-    files.push(((match[2] ?? match[3]) as string).trim());
-  }
-  const onlyAdds = actions.length > 0 && actions.every((action) => action === "Add");
-  return { ...parts, tool: { ...parts.tool, tool_name: onlyAdds ? "Write" : "Edit" }, extra: { ...parts.extra, patch_files: files } };
+  return parts.tool?.agent_tool_name === "apply_patch" ? refineApplyPatch(parts, parts.tool.input?.command) : parts;
 }
 
 /**

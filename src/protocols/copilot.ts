@@ -1,11 +1,12 @@
 import { CANONICAL_EVENTS } from "../events/names.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "./types.ts";
-import { summarize } from "./shared/answer.ts";
+import { joinText, summarize } from "./shared/answer.ts";
+import { refineApplyPatch } from "./shared/apply-patch.ts";
 import { decodeClaudeShaped } from "./shared/claude-shaped-payload.ts";
 import { eventTable, resolveEvent } from "./shared/event-names.ts";
 import { failure } from "./shared/failure.ts";
-import { buildNativeEvent } from "./shared/native-event.ts";
+import { buildNativeEvent, type EventParts } from "./shared/native-event.ts";
 import { NO_OUTPUT, jsonOrNothing, jsonOutput } from "./shared/output.ts";
 import { MAX_ID_CHARS, MAX_PATH_CHARS, objectOrJsonObject, optionalString, readPayload, remainingFields, snakeCase, type Payload } from "./shared/payload.ts";
 import { timestampField } from "./shared/timestamp.ts";
@@ -53,28 +54,56 @@ function isCamelCase(payload: Payload): boolean {
   return typeof payload.sessionId === "string" || "toolName" in payload || "toolArgs" in payload;
 }
 
+/**
+ * Tool arguments are typed `unknown`: an object, a JSON string holding one (research §5), or — for
+ * a free-form tool such as apply_patch, which Copilot CLI 1.0.102 offers GPT models — the raw
+ * text (in both dialects; VS Code's names the tool Edit), which becomes `{ input: <text> }`, the
+ * field Chat Completions names it by.
+ */
+function toolArgs(payload: Payload, field: string): { readonly input: Record<string, unknown> | undefined; readonly freeForm: boolean } {
+  const value = payload[field];
+  if (typeof value === "string" && !/^\s*[[{]/.test(value)) return { input: { input: value }, freeForm: true };
+  return { input: objectOrJsonObject(payload, field), freeForm: false };
+}
+
+/** Marks a free-form input (a rewrite goes back as text), and reads a patch's files as Codex's apply_patch. */
+function freeFormParts(parts: EventParts, freeForm: boolean): EventParts {
+  if (!freeForm) return parts;
+  const marked = { ...parts, extra: { ...parts.extra, free_form_input: true } };
+  const text = parts.tool?.input?.input;
+  return typeof text === "string" && text.trimStart().startsWith("*** Begin Patch") ? refineApplyPatch(marked, text) : marked;
+}
+
 function decodeCamelCase(payload: Payload, hint: DecodeHint | undefined): NativeEvent {
   // Only the notification payload names its event; the rest rely on `hookbox emit <event>`.
   const { agentEventName, eventType } = resolveEvent("copilot", EVENTS, optionalString(payload, "hook_event_name", 100), hint?.eventName, "hook_event_name");
   const toolName = toolNameField(payload, "toolName", eventType === "PreToolUse" || eventType === "PostToolUse" || eventType === "PostToolUseFailure");
-  return buildNativeEvent(
-    {
-      agent: "copilot",
-      agentEventName,
-      eventType,
-      sessionId: optionalString(payload, "sessionId", MAX_ID_CHARS),
-      timestamp: timestampField(payload, "timestamp"),
-      cwd: optionalString(payload, "cwd", MAX_PATH_CHARS),
-      // toolArgs is typed `unknown` and has been seen as a JSON string (research §5, agent-apropos notes).
-      ...(toolName !== undefined && { tool: { ...normaliseToolName(toolName, COPILOT_TOOLS), input: objectOrJsonObject(payload, "toolArgs"), response: payload.toolResult } }),
-      prompt: optionalString(payload, "prompt"),
-      extra: remainingFields(payload, CAMEL_FIELDS, snakeCase),
-    },
-    hint,
-  );
+  const args = toolName === undefined ? undefined : toolArgs(payload, "toolArgs");
+  const parts: EventParts = {
+    agent: "copilot",
+    agentEventName,
+    eventType,
+    sessionId: optionalString(payload, "sessionId", MAX_ID_CHARS),
+    timestamp: timestampField(payload, "timestamp"),
+    cwd: optionalString(payload, "cwd", MAX_PATH_CHARS),
+    ...(toolName !== undefined && { tool: { ...normaliseToolName(toolName, COPILOT_TOOLS), input: args?.input, response: payload.toolResult } }),
+    prompt: optionalString(payload, "prompt"),
+    extra: remainingFields(payload, CAMEL_FIELDS, snakeCase),
+  };
+  return buildNativeEvent(freeFormParts(parts, args?.freeForm === true), hint);
 }
 
-/** What each event reads back (cli-hooks-reference "decision control"); everything else is ignored by Copilot. */
+/** A rewrite in the shape the tool took: a free-form tool's text goes back as text. */
+function modifiedArgs(rewrite: Readonly<Record<string, unknown>>, event: NativeEvent): unknown {
+  return event.free_form_input === true && typeof rewrite.input === "string" ? rewrite.input : rewrite;
+}
+
+/**
+ * What each event reads back (cli-hooks-reference "decision control", and the hook output types
+ * Copilot CLI 1.0.102 ships in copilot-sdk/types.d.ts: additionalContext on sessionStart,
+ * userPromptSubmitted, preToolUse and postToolUse, `decision: "block"` on userPromptSubmitted);
+ * everything else is ignored by Copilot.
+ */
 export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutput {
   const answer = summarize(decision);
   switch (event.event_type) {
@@ -84,8 +113,19 @@ export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutp
       const reason = answer.verdict !== "allow" ? answer.reason : answer.halt?.reason;
       return jsonOrNothing({
         ...(denied ? { permissionDecision: "deny", permissionDecisionReason: reason } : answer.verdict === "ask" ? { permissionDecision: "ask", permissionDecisionReason: reason } : {}),
-        ...(!denied && answer.rewrite && { modifiedArgs: answer.rewrite }),
+        ...(!denied && answer.rewrite && { modifiedArgs: modifiedArgs(answer.rewrite, event) }),
+        ...(!denied && answer.context && { additionalContext: answer.context }),
       });
+    }
+    case "PostToolUse": {
+      // The tool already ran: a no can only be told to the model, beside any context.
+      const context = joinText(answer.verdict !== "allow" ? answer.reason : undefined, answer.context);
+      return context ? jsonOutput({ additionalContext: context }) : NO_OUTPUT;
+    }
+    case "UserPromptSubmit": {
+      // An ask Copilot cannot put to the user here refuses the prompt, with the question as the reason; so does a halt, which Copilot has no word for.
+      const reason = answer.verdict !== "allow" ? answer.reason : answer.halt?.reason;
+      return jsonOrNothing({ ...(reason !== undefined && { decision: "block", reason }), ...(answer.context && { additionalContext: answer.context }) });
     }
     case "PermissionRequest":
       if (answer.verdict !== "deny" && !answer.halt) return NO_OUTPUT;
@@ -93,6 +133,7 @@ export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutp
     case "Stop":
     case "SubagentStop":
       return answer.verdict !== "allow" ? jsonOutput({ decision: "block", reason: answer.reason }) : NO_OUTPUT;
+    case "SessionStart":
     case "Notification":
     case "SubagentStart":
     case "PostToolUseFailure":
@@ -117,7 +158,9 @@ export const copilot: AgentProtocol = {
   decode(input: unknown, hint?: DecodeHint) {
     const payload = readPayload(input, "Copilot CLI");
     if (isCamelCase(payload)) return decodeCamelCase(payload, hint);
-    return decodeClaudeShaped({ agent: "copilot", label: "Copilot CLI", events: EVENTS, tools: COPILOT_TOOLS, projectDirEnv: [], toolResponseField: "tool_result" }, payload, hint);
+    const args = toolArgs(payload, "tool_input");
+    const dialect = { agent: "copilot", label: "Copilot CLI", events: EVENTS, tools: COPILOT_TOOLS, projectDirEnv: [], toolResponseField: "tool_result", refine: (parts: EventParts) => freeFormParts(parts, args.freeForm) } as const;
+    return decodeClaudeShaped(dialect, args.freeForm ? { ...payload, tool_input: args.input } : payload, hint);
   },
   encode: encodeCopilot,
   failure: (reason: string, event: NativeEvent | undefined, options: FailureOptions) =>

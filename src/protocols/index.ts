@@ -9,13 +9,14 @@ import { cursor } from "./cursor.ts";
 import { detectAgent } from "./detect.ts";
 import { geminiCli } from "./gemini-cli.ts";
 import { native } from "./native.ts";
+import { qwen } from "./qwen.ts";
 import { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type FailureOptions } from "./types.ts";
 
 export { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type DecodeHint, type FailureOptions } from "./types.ts";
 export { DETECTION_ORDER, detectAgent } from "./detect.ts";
 export { parseAgentStdin } from "./stdin.ts";
 
-export const PROTOCOLS: Readonly<Record<AgentName, AgentProtocol>> = { claude: claudeCode, gemini: geminiCli, cursor, codex, copilot, native };
+export const PROTOCOLS: Readonly<Record<AgentName, AgentProtocol>> = { claude: claudeCode, gemini: geminiCli, cursor, codex, copilot, qwen, native };
 
 /** Claude's dialect is what most agents speak (research §0): the answer for a payload nothing recognises. */
 export const FALLBACK_AGENT: AgentName = "claude";

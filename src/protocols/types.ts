@@ -2,7 +2,7 @@ import type { Decision, NativeEvent } from "../events/types.ts";
 import type { EventTable } from "./shared/event-names.ts";
 
 /** The dialects `hookbox emit --agent` speaks. "native" is Hookbox's own event and decision JSON. */
-export const AGENT_NAMES = ["claude", "gemini", "cursor", "codex", "copilot", "native"] as const;
+export const AGENT_NAMES = ["claude", "gemini", "cursor", "codex", "copilot", "qwen", "native"] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 /**

@@ -10,7 +10,7 @@ export const fixtureSchema = z
   .object({
     name: z.string().min(1).max(300),
     event: z.record(z.string(), z.unknown()),
-    agent: z.enum(["claude", "gemini", "cursor", "codex", "copilot", "native"]).optional(),
+    agent: z.enum(["claude", "gemini", "cursor", "codex", "copilot", "qwen", "native"]).optional(),
     /** Relative path → file content; created in a fresh temporary directory (the workspace). */
     workspace: z.record(z.string().min(1), z.string()).optional(),
     /** Merged over the hook's config for this fixture. */

@@ -22,7 +22,7 @@ function reference(args: readonly string[]): ReturnType<typeof parseEmitArgs> | 
       },
     });
     if (positionals.length > 1) return "error";
-    if (values.agent !== undefined && !["claude", "gemini", "cursor", "codex", "copilot", "native"].includes(values.agent)) return "error";
+    if (values.agent !== undefined && !["claude", "gemini", "cursor", "codex", "copilot", "qwen", "native"].includes(values.agent)) return "error";
     return {
       eventName: positionals[0],
       agent: values.agent as never,

@@ -67,6 +67,8 @@ describe.each(AGENT_NAMES)("the %s protocol", (agent) => {
   it("answers a decision it cannot encode with its failure answer instead of throwing", () => {
     // An event whose answer carries the rewritten input, so the unencodable data is reached.
     const event = decoded(agent).find(({ event }) => protocol.encode(decisionOf("modify", event.event_type), event).stdout.includes(REWRITE.command))?.event;
+    // Qwen Code applies no rewrite, so its answers never carry the data (a rewrite blocks instead).
+    if (!event && agent === "qwen") return;
     if (!event) throw new Error(`no ${agent} payload takes a rewrite`);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

@@ -70,3 +70,36 @@ export const COPILOT_TOOLS: ToolNameMap = {
 
 /** Codex sends Claude's names except for its patch tool, which Codex itself matches as Edit and Write (research §4.3). */
 export const CODEX_TOOLS: ToolNameMap = {};
+
+/**
+ * Qwen Code 0.24.4's built-ins (packages/core ToolNames, and the legacy names it still accepts:
+ * replace, search_file_content, task). Gemini CLI's names where Qwen kept them; its edit tool is
+ * `edit`, with Claude's file_path/old_string/new_string.
+ */
+export const QWEN_TOOLS: ToolNameMap = {
+  run_shell_command: "Bash",
+  write_file: "Write",
+  edit: "Edit",
+  replace: "Edit",
+  notebook_edit: "NotebookEdit",
+  read_file: "Read",
+  glob: "Glob",
+  grep_search: "Grep",
+  search_file_content: "Grep",
+  list_directory: "LS",
+  web_fetch: "WebFetch",
+  web_search: "WebSearch",
+  todo_write: "TodoWrite",
+  agent: "Agent",
+  task: "Agent",
+  skill: "Skill",
+  ask_user_question: "AskUserQuestion",
+  enter_plan_mode: "EnterPlanMode",
+  exit_plan_mode: "ExitPlanMode",
+};
+
+/** Claude Code's own tool names, old ones included (Task before Agent): never another dialect's, whatever the maps above say. */
+export const CLAUDE_TOOL_NAMES: ReadonlySet<string> = new Set([
+  "Bash", "PowerShell", "BashOutput", "KillShell", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Glob", "Grep", "LS",
+  "WebFetch", "WebSearch", "Agent", "Task", "TodoWrite", "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "Skill",
+]);

@@ -134,6 +134,14 @@ function claudeEnv(baseUrl: string, home: string, extra: Readonly<Record<string,
     HOME: home,
     TMPDIR: join(home, "tmp"),
     LANG: "C.UTF-8",
+    ...claudeOfflineEnv(baseUrl),
+    ...extra,
+  };
+}
+
+/** The mock as Claude Code's API, a dummy key, nothing nonessential sent; the Agent SDK's bundled Claude Code takes the same. */
+export function claudeOfflineEnv(baseUrl: string): Record<string, string> {
+  return {
     ANTHROPIC_BASE_URL: baseUrl,
     ANTHROPIC_API_KEY: "sk-ant-mock-key-for-e2e",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
@@ -141,7 +149,6 @@ function claudeEnv(baseUrl: string, home: string, extra: Readonly<Record<string,
     DISABLE_AUTOUPDATER: "1",
     DISABLE_ERROR_REPORTING: "1",
     IS_SANDBOX: "1",
-    ...extra,
   };
 }
 

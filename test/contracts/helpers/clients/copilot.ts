@@ -2,9 +2,13 @@ import type { AgentOutput } from "../../../../src/protocols/index.ts";
 import { noEffect, parseStdout, type Effect } from "./effect.ts";
 
 /**
- * Copilot CLI's reading of an answer (cli-hooks-reference): non-zero exits are logged and
- * skipped — except permissionRequest, where exit 2 denies — and only these fields are read.
+ * Copilot CLI's reading of an answer (cli-hooks-reference, and the hook output types 1.0.102 ships
+ * in copilot-sdk/types.d.ts, checked against the real CLI in test/e2e/agents/copilot-hookbox.test.ts):
+ * non-zero exits are logged and skipped — except permissionRequest, where exit 2 denies — and only
+ * these fields are read.
  */
+const READS_CONTEXT: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStart", "PostToolUseFailure"]);
+
 export function copilotReads(output: AgentOutput, eventType: string): Effect {
   const effect = noEffect();
   if (output.exitCode !== 0) {
@@ -23,7 +27,7 @@ export function copilotReads(output: AgentOutput, eventType: string): Effect {
     if (body.behavior === "allow") effect.approved = true;
     if (body.interrupt === true) effect.halted = true;
   }
-  if ((eventType === "Stop" || eventType === "SubagentStop") && body.decision === "block") effect.blocked = String(body.reason ?? "");
-  if (["Notification", "SubagentStart", "PostToolUseFailure"].includes(eventType) && typeof body.additionalContext === "string") effect.context = body.additionalContext;
+  if (["Stop", "SubagentStop", "UserPromptSubmit"].includes(eventType) && body.decision === "block") effect.blocked = String(body.reason ?? "");
+  if (READS_CONTEXT.has(eventType) && typeof body.additionalContext === "string") effect.context = body.additionalContext;
   return effect;
 }

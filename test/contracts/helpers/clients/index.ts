@@ -6,6 +6,7 @@ import { copilotReads } from "./copilot.ts";
 import { cursorReads } from "./cursor.ts";
 import type { Effect } from "./effect.ts";
 import { geminiReads } from "./gemini-cli.ts";
+import { qwenReads } from "./qwen-code.ts";
 
 export type { Effect } from "./effect.ts";
 
@@ -23,5 +24,7 @@ export function clientReads(agent: Exclude<AgentName, "native">, output: AgentOu
       return cursorReads(output, agentEventName);
     case "copilot":
       return copilotReads(output, event.event_type);
+    case "qwen":
+      return qwenReads(output, agentEventName);
   }
 }
