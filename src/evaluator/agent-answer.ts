@@ -39,7 +39,12 @@ export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, opt
   try {
     if (call.unreadable) throw call.unreadable;
     payload = parseAgentStdin(call.payload);
-    protocol = PROTOCOLS[call.agent ?? detectAgent(payload) ?? FALLBACK_AGENT];
+    const detected = call.agent ?? detectAgent(payload);
+    // A dialect that cannot be told (a shape and a tool name from two agents) is never read as
+    // the nearest known one: its tool would meet no guard. The rule answers, in Claude's form
+    // (the block most agents read).
+    if (detected === undefined) throw { code: "event_invalid", cause: "the payload is in no agent dialect Hookbox can tell (its shape and its tool name disagree, or it names no event); run emit with --agent" } satisfies Incomplete;
+    protocol = PROTOCOLS[detected];
     event = protocol.decode(payload, { ...(call.eventName !== undefined ? { eventName: call.eventName } : {}), env: projectEnv(call.env) });
   } catch (error) {
     const incomplete: Incomplete = isIncomplete(error) ? error : { code: error instanceof HookboxError ? error.code : "event_invalid", cause: errorMessage(error) };

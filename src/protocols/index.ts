@@ -25,13 +25,9 @@ export function isAgentName(name: string): name is AgentName {
   return (AGENT_NAMES as readonly string[]).includes(name);
 }
 
-/** The protocol `hookbox emit` speaks: the --agent given, else the payload's detected dialect, else Claude's. */
-export function protocolFor(agent: AgentName | undefined, payload: unknown): AgentProtocol {
-  return PROTOCOLS[agent ?? detectAgent(payload) ?? FALLBACK_AGENT];
-}
 
 /** Environment variables in which agents name the project (the hook's working directory moves with the agent's `cd`). */
-export const PROJECT_DIR_ENV: readonly string[] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"];
+export const PROJECT_DIR_ENV: readonly string[] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "QWEN_PROJECT_DIR"];
 
 /** The native event type an agent's event name decodes to, when the name is known to the dialect (or is native). */
 export function nativeEventName(protocol: AgentProtocol, name: string | undefined): string | undefined {

@@ -100,6 +100,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 
 export const qwen: AgentProtocol = {
   name: "qwen",
+  events: EVENTS,
   /**
    * Claude's event field with Gemini's ISO `timestamp` and a `permission_mode`: Qwen Code puts both
    * in every payload (hookEventHandler createBaseInput). Claude sends no timestamp, Gemini CLI no

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DETECTION_ORDER, FALLBACK_AGENT, PROTOCOLS, detectAgent, protocolFor } from "../../src/protocols/index.ts";
+import { DETECTION_ORDER, FALLBACK_AGENT, PROTOCOLS, detectAgent } from "../../src/protocols/index.ts";
 import { allPayloads } from "./helpers/payloads.ts";
 
 describe("auto-detection (`hookbox emit` without --agent)", () => {
@@ -41,12 +41,8 @@ describe("auto-detection (`hookbox emit` without --agent)", () => {
     expect(detectAgent(payload)).toBeUndefined();
   });
 
-  it.each([null, 7, "x", [], {}, { tool_name: "Bash" }])("recognises no dialect in %j, and emit then speaks Claude's", (payload) => {
+  it.each([null, 7, "x", [], {}, { tool_name: "Bash" }])("recognises no dialect in %j (emit then answers by the fail-closed rule, in Claude's form)", (payload) => {
     expect(detectAgent(payload)).toBeUndefined();
-    expect(protocolFor(undefined, payload)).toBe(PROTOCOLS[FALLBACK_AGENT]);
-  });
-
-  it("lets --agent win over detection", () => {
-    expect(protocolFor("gemini", { hook_event_name: "PreToolUse" }).name).toBe("gemini");
+    expect(PROTOCOLS[FALLBACK_AGENT].name).toBe("claude");
   });
 });

@@ -176,6 +176,15 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
       );
     });
 
+    it(`a payload in no dialect Hookbox can tell (Claude's shape, Gemini's shell tool), without --agent, on_error ${onError}`, async () => {
+      const dir = project(guardFiles(onError));
+      const text = JSON.stringify({ ...writeEnv(dir), tool_name: "run_shell_command", tool_input: { command: "echo A=1 > .env" } });
+      for (const out of [await runProgram([BUILT_BINARY, "emit", "--no-daemon"], { cwd: dir, env: world.env(), stdin: text }), await runProgram([BUILT_BINARY, "emit"], { cwd: dir, env: world.env(), stdin: text })]) {
+        expect(denied(out), `${out.stdout} ${out.stderr}`).toBe(onError === "deny");
+        expect(`${out.stdout}${out.stderr}`).toMatch(/no agent dialect Hookbox can tell/);
+      }
+    });
+
     it(`a request over the daemon's body limit (a 1.1 MB Write to .env), on_error ${onError}`, async () => {
       const dir = project(guardFiles(onError));
       const payload = JSON.stringify(writeEnv(dir, "x".repeat(1_100_000)));
