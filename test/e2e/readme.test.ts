@@ -25,8 +25,9 @@ describe("README", () => {
   it("the main job is `npm ci && npm run serve`: build, then serve the standard hooks on the default socket", () => {
     expect(readme).toContain("\nnpm ci && npm run serve\n");
     const scripts = (JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.serve).toBe("bun build.ts && ./dist/hookbox serve --builtin all");
-    expect(scripts.build).toBe("bun build.ts");
+    // scripts/bun.mjs runs the project's Bun whether or not its postinstall ran.
+    expect(scripts.serve).toBe("node scripts/bun.mjs build.ts && ./dist/hookbox serve --builtin all");
+    expect(scripts.build).toBe("node scripts/bun.mjs build.ts");
   });
 
   it("the curl shown gets a deny from the served standard hooks, on the default socket", async () => {
