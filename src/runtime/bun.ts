@@ -147,6 +147,7 @@ export function createBunHost(): RuntimeHost {
     net: bunNetHost,
     readStdin: readBunStdin,
     writeStdout: writeBunStdout,
+    executablePath: () => (compiled ? process.execPath : undefined),
     sandbox: {
       ...nodeSandboxHost,
       workerIO: bunWorkerIO,
