@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { README as readme, readmeCurl } from "../helpers/readme.ts";
 
 const root = resolve(import.meta.dirname, "../..");
-const readme = readFileSync(resolve(root, "README.md"), "utf8");
 
 // STYLE.md: README examples are executed by a test, so they stay true.
 describe("README", () => {
@@ -31,15 +31,14 @@ describe("README", () => {
   });
 
   it("the curl shown gets a deny from the served standard hooks, on the default socket", async () => {
-    const curl = /```sh\n(curl -s --unix-socket[\s\S]*?)```/.exec(readme)?.[1];
-    expect(curl).toBeDefined();
+    const curl = readmeCurl();
     const home = mkdtempSync(join(tmpdir(), "hookbox-readme-"));
     const env = { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), PATH: process.env.PATH ?? "/usr/bin:/bin" };
     const serve = spawn(resolve(root, "dist/hookbox"), ["serve", "--builtin", "all"], { env, stdio: "ignore" });
     try {
       const socket = join(home, "run/hookbox/hookbox.sock");
       for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
-      const answer = JSON.parse(execFileSync("bash", ["-c", curl as string], { env, encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+      const answer = JSON.parse(execFileSync("bash", ["-c", curl], { env, encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
       expect(answer.hookSpecificOutput?.permissionDecision).toBe("deny");
       expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain("guard-secrets");
     } finally {
