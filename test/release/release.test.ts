@@ -53,6 +53,26 @@ describe("npm run release", () => {
   });
 });
 
+describe("reproducibility", () => {
+  it("the same commit, rebuilt with the published startup profiles, gives the same bytes", (ctx) => {
+    needRelease(ctx);
+    const dirty = execFileSync("git", ["status", "--porcelain"], { cwd: ROOT, encoding: "utf8" }) !== "";
+    const stamp = /commit:"([0-9a-f]{40}(?:-dirty)?|unknown)",buildDate:"([^"]+)"/.exec(readFileSync(join(RELEASE, "hookbox-linux-x64")).toString("latin1"));
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    if (dirty || stamp?.[1] !== head) return ctx.skip("the sources changed since dist/release was built (uncommitted changes, or another commit): a rebuild would not be of the same sources");
+    const out = mkdtempSync(join(tmpdir(), "hookbox-rebuild-"));
+    try {
+      // windows-x64: a cross build that this machine does not run, so no self-check is repeated.
+      const epoch = String(Date.parse(stamp[2] as string) / 1000);
+      execFileSync("node", ["scripts/bun.mjs", "scripts/release.ts", "--targets", "windows-x64", "--profiles", RELEASE, "--out", out], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: epoch }, stdio: "ignore", timeout: 300_000 });
+      const line = (dir: string) => readFileSync(join(dir, "SHA256SUMS"), "utf8").split("\n").find((l) => l.endsWith("  hookbox-windows-x64.exe"));
+      expect(line(out)).toBe(line(RELEASE));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
+
 const LINUX = TARGETS.filter((target) => target.os === "linux");
 
 /** Why this machine cannot execute the target's binary, or undefined. */
