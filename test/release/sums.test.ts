@@ -33,6 +33,5 @@ describe("SHA256SUMS", () => {
     expect(signature).toBe(join(dir, "SHA256SUMS.minisig"));
     const verified = execFileSync("minisign", ["-V", "-m", join(dir, "SHA256SUMS"), "-p", `${key}.pub`], { encoding: "utf8" });
     expect(verified).toContain("Trusted comment: hookbox 0123abc 2026-01-01T00:00:00Z");
-    if (password) expect(() => signSums(dir, `${key}.key`, "x", "wrong password")).toThrow(/minisign could not sign SHA256SUMS/);
   });
 });
