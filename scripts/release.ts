@@ -9,7 +9,7 @@
 //   npm run release -- [--targets linux-x64,linux-arm64] [--out dir] [--profiles dir]
 //                      [--minisign-key file]   (password: $HOOKBOX_MINISIGN_PASSWORD, else asked)
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compileBinary, prepareSources, recordStartupProfile, verifyBinary } from "../build.ts";
@@ -49,6 +49,8 @@ async function startupProfiles(stamp: BuildStamp): Promise<string[]> {
     if (recorded.length !== PROFILES.length) throw new Error(`recording the startup profiles wrote ${recorded.length} of ${PROFILES.length} files`);
     recorded.forEach((file, index) => copyFileSync(file, join(out, PROFILES[index] as string)));
   }
+  // Bun writes the recordings private (0600); published files are readable like the binaries.
+  for (const name of PROFILES) chmodSync(join(out, name), 0o644);
   return PROFILES.map((name) => join(out, name));
 }
 
