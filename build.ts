@@ -1,20 +1,33 @@
-// Builds dist/hookbox, the single binary (`bun build.ts`), then proves it carries what it needs:
+// Builds dist/hookbox, the single binary (`npm run build`), then proves it carries what it needs:
 // copied alone into an empty directory, with no environment, beside a hostile .env and
 // bunfig.toml, it must pass its own `doctor` and must not load either file.
-import { createHash } from "node:crypto";
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
+// scripts/release.ts builds every platform's binary with the same functions.
+import { mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { embeddedHooksDigest, hostTarget, sourceIdentity, sourcesDigest } from "./scripts/build-stamp.ts";
 import { CATALOG_FILE, renderCatalog } from "./scripts/embed-handlers.ts";
+import type { BuildStamp } from "./src/version/index.ts";
 
 const root = import.meta.dir;
 const STARTUP_JIT_POLICY = 4;
-const outfile = resolve(root, "dist/hookbox");
 
-async function build(bytecodeOrder: readonly string[] = []): Promise<void> {
-  mkdirSync(resolve(root, "dist"), { recursive: true });
-  // The standard hooks (handlers/) go inside the binary as generated string constants.
+export interface BinaryBuild {
+  readonly outfile: string;
+  readonly stamp: BuildStamp;
+  /** Another platform's binary: Bun's name for it and the path of that platform's Bun runtime. */
+  readonly cross?: { readonly target: Bun.Build.CompileTarget; readonly executablePath: string };
+  readonly bytecodeOrder?: readonly string[];
+}
+
+/** The standard hooks (handlers/) go inside the binary as generated string constants: write them, then stamp. */
+export async function prepareSources(target: string): Promise<BuildStamp> {
   writeFileSync(CATALOG_FILE, renderCatalog());
+  return { ...sourceIdentity(), bun: Bun.version, target, standardHooksSha256: await embeddedHooksDigest(), sourcesSha256: sourcesDigest() };
+}
+
+export async function compileBinary({ outfile, stamp, cross, bytecodeOrder = [] }: BinaryBuild): Promise<void> {
+  mkdirSync(dirname(outfile), { recursive: true });
   const result = await Bun.build({
     // The second entry is the sandbox worker thread of emit without a daemon (new Worker needs a file).
     entrypoints: [resolve(root, "src/main.ts"), resolve(root, "src/sandbox-thread.ts")],
@@ -25,11 +38,12 @@ async function build(bytecodeOrder: readonly string[] = []): Promise<void> {
     // that are only loaded when imported. A hello-world binary starts in ~6 ms; so does emit's path.
     format: "esm",
     splitting: true,
-    // What identifies this build (src/build-info.ts): emit uses a daemon only of the same build.
-    define: { HOOKBOX_BUILD_ID: JSON.stringify(buildId()) },
     bytecode: true,
+    // What `hookbox version` reports (src/version).
+    define: { HOOKBOX_BUILD: JSON.stringify(stamp) },
     compile: {
       outfile,
+      ...(cross ? { target: cross.target, executablePath: cross.executablePath } : {}),
       // Profile-guided layout: the bytecode that starting the daemon and a sandbox worker runs
       // sits together at the front, so fewer of the binary's pages are read (~2 MiB less resident
       // per process) and startup is shorter. Recorded from this very build (recordStartupProfile).
@@ -52,22 +66,6 @@ async function build(bytecodeOrder: readonly string[] = []): Promise<void> {
   }
 }
 
-/** The version plus a hash of every source the binary is built from: same sources, same id. */
-function buildId(): string {
-  const hash = createHash("sha256");
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) hash.update(`${path.slice(root.length)}\0`).update(readFileSync(path));
-    }
-  };
-  for (const dir of ["src", "sandbox", "handlers"]) walk(resolve(root, dir));
-  hash.update(readFileSync(resolve(root, "package-lock.json")));
-  const version = (JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { version: string }).version;
-  return `${version}+${hash.digest("hex").slice(0, 12)}`;
-}
-
 interface Check {
   readonly name: string;
   readonly args: readonly string[];
@@ -77,8 +75,11 @@ interface Check {
 const CHECKS: readonly Check[] = [
   {
     name: "version",
-    args: ["--version"],
-    expect: (out) => (/^\d+\.\d+\.\d+/.test(out.trim()) ? undefined : `unexpected version output: ${out}`),
+    args: ["version", "--json"],
+    expect: (out) => {
+      const info = JSON.parse(out) as { version?: string; commit?: string };
+      return /^\d+\.\d+\.\d+/.test(info.version ?? "") && info.commit ? undefined : `unexpected version output: ${out}`;
+    },
   },
   {
     name: "doctor (embedded wasm in a worker process, TypeScript transpiler)",
@@ -91,7 +92,7 @@ const CHECKS: readonly Check[] = [
 ];
 
 /** Run every check on a lone copy of the binary, in an empty directory with a hostile .env and bunfig.toml. */
-function verify(): void {
+export function verifyBinary(outfile: string): void {
   const dir = mkdtempSync(join(tmpdir(), "hookbox-build-check-"));
   try {
     const binary = join(dir, "hookbox");
@@ -121,7 +122,7 @@ function verify(): void {
  * the files it wrote: a sandbox worker (every daemon start and every first event after idle
  * starts one), then `serve` with one hook up to its first answered event.
  */
-async function recordStartupProfile(dir: string): Promise<string[]> {
+export async function recordStartupProfile(outfile: string, dir: string): Promise<string[]> {
   const worker = join(dir, "worker.order");
   const serve = join(dir, "serve.order");
   const spawned = Bun.spawn([outfile, "__sandbox-worker"], { env: { BUN_BYTECODE_ORDER_OUT: worker }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
@@ -152,16 +153,24 @@ async function recordStartupProfile(dir: string): Promise<string[]> {
   return [serve, worker].filter((file) => existsSync(file));
 }
 
-const started = performance.now();
-await build();
-const profileDir = mkdtempSync(join(tmpdir(), "hookbox-build-profile-"));
-let profiles: string[];
-try {
-  profiles = await recordStartupProfile(profileDir);
-  await build(profiles);
-} finally {
-  rmSync(profileDir, { recursive: true, force: true });
+/** This machine's binary, its bytecode laid out by the startup profiles recorded from a first build of it into profileDir. */
+export async function buildProfiled(outfile: string, stamp: BuildStamp, profileDir: string): Promise<string[]> {
+  await compileBinary({ outfile, stamp });
+  const profiles = await recordStartupProfile(outfile, profileDir);
+  await compileBinary({ outfile, stamp, bytecodeOrder: profiles });
+  return profiles;
 }
-const size = statSync(outfile).size;
-console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB, bytecode laid out by ${profiles.length} startup profiles) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-verify();
+
+if (import.meta.main) {
+  const started = performance.now();
+  const outfile = resolve(root, "dist/hookbox");
+  const profileDir = mkdtempSync(join(tmpdir(), "hookbox-build-profile-"));
+  try {
+    const profiles = await buildProfiled(outfile, await prepareSources(hostTarget()), profileDir);
+    const size = statSync(outfile).size;
+    console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB, bytecode laid out by ${profiles.length} startup profiles) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    rmSync(profileDir, { recursive: true, force: true });
+  }
+  verifyBinary(outfile);
+}

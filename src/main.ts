@@ -2,9 +2,9 @@
 // started by the pool), `emit` (the agents' hook command: a lean path, it runs on every event),
 // or the full command line (for `serve`, with its first sandbox worker already starting).
 // No top-level await: the binary is precompiled to bytecode.
-import packageJson from "../package.json" with { type: "json" };
 import { prestartServeWorker } from "./daemon/prestart.ts";
 import { detectLeanRuntime } from "./runtime/index.ts";
+import { VERSION, versionFlag, versionInfo } from "./version/index.ts";
 
 async function main(): Promise<void> {
   // The lean host first: emit needs no more, and on Bun it loads no node:* module.
@@ -14,10 +14,11 @@ async function main(): Promise<void> {
     await import("./worker.ts");
     return;
   }
-  // The version alone needs none of the command line (~100 ms of modules): answer it here, as
-  // commander's --version would (the same package.json field, one line).
-  if (lean.args.length === 1 && (command === "--version" || command === "-V")) {
-    await lean.writeStdout(`${packageJson.version}\n`);
+  // The version needs none of the command line (~100 ms of modules): answered here, one line as
+  // commander's --version would, or with --json all of `hookbox version --json`.
+  const version = versionFlag(lean.args);
+  if (version) {
+    await lean.writeStdout(version === "json" ? `${JSON.stringify(await versionInfo(), null, 2)}\n` : `${VERSION}\n`);
     return lean.exit(0);
   }
   if (command === "emit") {

@@ -3,6 +3,11 @@ import { AGENT_NAMES } from "../protocols/index.ts";
 
 /** `hookbox emit --help`, rendered by commander like every other command's help. */
 export function emitHelp(): string {
+  return emitCommand().helpInformation();
+}
+
+/** emit's flags as a commander Command: for its help and for `hookbox completion` (emit itself parses with emit-args.ts). */
+export function emitCommand(): Command {
   return new Command("emit")
     .description("Answer an agent's hook call: its hook JSON on stdin, its answer on stdout (a drop-in for the hook command)")
     .argument("[event]", "the event name, when the payload does not carry it (e.g. PreToolUse)")
@@ -25,6 +30,5 @@ With a daemon on the socket the event is evaluated there (fast, approvals possib
 without one, in this process with the same hook directories. stdout carries only the
 agent's answer; every failure is answered in the agent's protocol: fail open by default,
 block with --fail-closed.`,
-    )
-    .helpInformation();
+    );
 }

@@ -1,4 +1,4 @@
-import { BUILD_ID } from "../build-info.ts";
+import { BUILD_ID } from "../version/index.ts";
 import { resolveLocations, type Locations } from "../config/locations.ts";
 import { errorMessage } from "../errors.ts";
 import { identityOf } from "../evaluator/identity.ts";

@@ -1,7 +1,6 @@
 // src/cli owns the command line: one file per command, exit codes mapped in exit-codes.ts only.
 // Commands receive a CliContext; they never touch runtime APIs directly.
 import { Command, CommanderError } from "commander";
-import packageJson from "../../package.json" with { type: "json" };
 import { HookboxError, errorMessage } from "../errors.ts";
 import { leanHostOf, type RuntimeHost } from "../runtime/index.ts";
 import { createCliContext } from "./context.ts";
@@ -21,8 +20,10 @@ import { registerSchema } from "./schema.ts";
 import { registerTest } from "./test.ts";
 import { registerTypes } from "./types.ts";
 import { registerValidate } from "./validate.ts";
-
-export const VERSION = packageJson.version;
+import { registerCompletion } from "./completion/index.ts";
+import { registerSelfInstall } from "./self-install.ts";
+import { registerVersion } from "./version.ts";
+import { VERSION } from "../version/index.ts";
 
 export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
   const ctx = createCliContext(host);
@@ -53,6 +54,10 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
   registerDoctor(program, ctx, setExit, factory);
+  registerVersion(program, ctx);
+  registerSelfInstall(program, ctx);
+  // Last: it reads the commands registered above.
+  registerCompletion(program, ctx);
   try {
     await program.parseAsync([...host.args], { from: "user" });
   } catch (error) {

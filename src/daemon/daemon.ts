@@ -4,7 +4,7 @@ import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type H
 import { ApprovalStore } from "../approvals/store.ts";
 import { openAuditLog, type AuditLog } from "../audit/open.ts";
 import { readRuns } from "../audit/read.ts";
-import { BUILD_ID } from "../build-info.ts";
+import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import { formatDiagnostic } from "../config/diagnostics.ts";
 import type { Locations } from "../config/locations.ts";

@@ -1,6 +1,6 @@
 import type { ApprovalOutcome, ApprovalStore } from "../approvals/store.ts";
 import { AUDIT_VERSION, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "../audit/record.ts";
-import { BUILD_ID } from "../build-info.ts";
+import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import { Dispatcher, type DispatchOutcome } from "../dispatch/dispatcher.ts";
 import { createInvoker, type SandboxExecutor } from "../dispatch/invoker.ts";

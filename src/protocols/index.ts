@@ -6,7 +6,6 @@ import { claudeCode } from "./claude-code.ts";
 import { codex } from "./codex.ts";
 import { copilot } from "./copilot.ts";
 import { cursor } from "./cursor.ts";
-import { detectAgent } from "./detect.ts";
 import { geminiCli } from "./gemini-cli.ts";
 import { native } from "./native.ts";
 import { qwen } from "./qwen.ts";

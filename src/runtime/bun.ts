@@ -173,6 +173,7 @@ export function createBunHost(): RuntimeHost {
     readStdin: readBunStdin,
     writeStdout: bunStdout.write,
     exit: bunStdout.exit,
+    executablePath: () => (compiled ? process.execPath : undefined),
     sandbox: {
       ...nodeSandboxHost,
       workerIO: bunWorkerIO,

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, watch as watchFs, writeSync, type FSWatcher } from "node:fs";
-import { access, chmod, lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, rmdir, stat, truncate, writeFile } from "node:fs/promises";
+import { access, chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, rmdir, stat, truncate, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { availableParallelism, homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -197,6 +197,18 @@ export const nodeFileHost: FileHost = {
     await writeFile(temporary, text, { mode });
     await rename(temporary, path);
   },
+  copyFileAtomic: async (from, to, mode) => {
+    const temporary = `${to}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      await copyFile(from, temporary);
+      await chmod(temporary, mode);
+      await rename(temporary, to);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  },
+  readBytes: async (path) => new Uint8Array(await readFile(path)),
   openAppend: async (path, mode) => {
     // Synchronous writes: an append of a few hundred bytes into the page cache takes
     // microseconds, while an async write waits its turn in the thread pool. Once write(2)
@@ -271,6 +283,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     },
     readStdin: (maxBytes) => readStream(process.stdin, maxBytes),
     stdinIsTTY: () => Boolean(process.stdin.isTTY),
+    executablePath: () => undefined,
     onSignal: (signal, listener) => {
       process.on(signal, listener);
       return () => process.off(signal, listener);

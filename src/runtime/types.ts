@@ -34,6 +34,8 @@ export interface RuntimeHost {
    */
   readStdin(maxBytes: number): Promise<string>;
   stdinIsTTY(): boolean;
+  /** The Hookbox binary this process runs as; undefined when running from sources (node, bun or deno with a script). */
+  executablePath(): string | undefined;
   /** Subscribe to a termination signal; returns the unsubscribe function. */
   onSignal(signal: "SIGTERM" | "SIGINT" | "SIGHUP", listener: () => void): () => void;
   readonly sandbox: SandboxHost;
@@ -125,6 +127,9 @@ export interface FileHost {
   mode(path: string): Promise<number | undefined>;
   /** Write via a temporary file and rename: readers see the old or the new content, never half. */
   writeTextAtomic(path: string, text: string, mode: number): Promise<void>;
+  /** Copy `from` over `to` the same way (a temporary file beside `to`, then rename), with `mode`. */
+  copyFileAtomic(from: string, to: string, mode: number): Promise<void>;
+  readBytes(path: string): Promise<Uint8Array>;
   /** Open for appending (created with `mode`); every append is one write(2) of the whole text. */
   openAppend(path: string, mode: number): Promise<AppendHandle>;
   rename(from: string, to: string): Promise<void>;

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { README as readme, readmeCurl } from "../helpers/readme.ts";
 
 const root = resolve(import.meta.dirname, "../..");
-const readme = readFileSync(resolve(root, "README.md"), "utf8");
 
 // STYLE.md: README examples are executed by a test, so they stay true.
 describe("README", () => {
@@ -25,8 +25,9 @@ describe("README", () => {
   it("the main job is `npm ci && npm run serve`: build, then serve the standard hooks on the default socket", () => {
     expect(readme).toContain("\nnpm ci && npm run serve\n");
     const scripts = (JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.serve).toBe("bun build.ts && ./dist/hookbox serve --builtin all");
-    expect(scripts.build).toBe("bun build.ts");
+    // scripts/bun.mjs runs the project's Bun whether or not its postinstall ran.
+    expect(scripts.serve).toBe("node scripts/bun.mjs build.ts && ./dist/hookbox serve --builtin all");
+    expect(scripts.build).toBe("node scripts/bun.mjs build.ts");
   });
 
   // The default socket differs in shape with and without XDG_RUNTIME_DIR (src/config/locations.ts):
@@ -36,8 +37,7 @@ describe("README", () => {
     ["XDG_RUNTIME_DIR unset", undefined, ".hookbox/run/hookbox.sock"],
   ] as const) {
     it(`the curl shown gets a deny from the served standard hooks, on the default socket (${name})`, async () => {
-      const curl = /```sh\n(curl -s --unix-socket[\s\S]*?)```/.exec(readme)?.[1];
-      expect(curl).toBeDefined();
+      const curl = readmeCurl();
       const home = mkdtempSync(join(tmpdir(), "hookbox-readme-"));
       const env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", ...(runtimeDir ? { XDG_RUNTIME_DIR: join(home, runtimeDir) } : {}) };
       const serve = spawn(resolve(root, "dist/hookbox"), ["serve", "--builtin", "all"], { env, stdio: "ignore" });
@@ -45,7 +45,7 @@ describe("README", () => {
         const socket = join(home, socketUnderHome);
         for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
         expect(existsSync(socket), `the daemon's socket at ${socket}`).toBe(true);
-        const answer = JSON.parse(execFileSync("bash", ["-c", curl as string], { env, encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+        const answer = JSON.parse(execFileSync("bash", ["-c", curl], { env, encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
         expect(answer.hookSpecificOutput?.permissionDecision).toBe("deny");
         expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain("guard-secrets");
       } finally {

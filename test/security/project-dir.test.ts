@@ -7,7 +7,7 @@ import { call, ROOT } from "../helpers/daemon.ts";
 import { Fortress, type HookDef } from "./harness.ts";
 
 /**
- * The binary started inside a hostile project directory (research §10 K1): a `.env` and a
+ * The binary started inside a hostile project directory (research/sandbox.md §10 K1): a `.env` and a
  * `bunfig.toml` with a preload there must not be loaded by the compiled binary — by `serve`
  * (whose working directory it is) nor by `emit` (which agents start in the project).
  */

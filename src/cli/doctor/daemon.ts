@@ -1,4 +1,4 @@
-import { BUILD_ID } from "../../build-info.ts";
+import { BUILD_ID } from "../../version/index.ts";
 import type { Locations } from "../../config/locations.ts";
 import { identityDifference, identityOf } from "../../evaluator/identity.ts";
 import type { HealthReport } from "../../server/deps.ts";

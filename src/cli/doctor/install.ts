@@ -1,11 +1,13 @@
 import { compileHandler, createHandlerSpec, DEFAULT_LIMITS } from "../../../sandbox/index.ts";
-import { BUILD_ID } from "../../build-info.ts";
+import { BUILD_ID, versionInfo } from "../../version/index.ts";
 import { openPool, type CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
 
 /** The binary carries what it needs: this build, the transpiler, QuickJS in a sandbox worker. */
 export async function installationChecks(ctx: CliContext): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [pass("build", `hookbox ${BUILD_ID} on ${ctx.host.name}${ctx.host.binaryPath() ? ` (${ctx.host.binaryPath()})` : " (from sources)"}`)];
+  const info = await versionInfo();
+  const where = ctx.host.binaryPath() ? ` (${ctx.host.binaryPath()})` : " (from sources)";
+  const checks: DoctorCheck[] = [pass("build", `hookbox ${BUILD_ID}, commit ${info.commit}, built ${info.buildDate}, ${info.target}, Bun ${info.bun}, QuickJS ${info.quickjs}${where}`)];
   const compiled = await compileHandler("export default (e: { a: number }): { sum: number } => ({ sum: e.a + 1 })", "doctor.ts");
   checks.push(compiled.ok ? pass("transpiler", "TypeScript compiles") : fail("transpiler", compiled.failure.message));
   if (!compiled.ok) return checks;

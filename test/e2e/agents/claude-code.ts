@@ -79,9 +79,9 @@ export interface ClaudeRun {
 export type ClaudeBinary = { readonly ok: true; readonly path: string; readonly version: string } | { readonly ok: false; readonly reason: string };
 
 /**
- * The native binary. npm's postinstall copies it to bin/claude.exe; with --ignore-scripts that file
- * stays a small stub, so the platform package's binary is preferred. HOOKBOX_CLAUDE_BIN, if set, is
- * the only candidate (point it at a missing file to see the skip path).
+ * The native binary: the platform package's (package.json's optionalDependencies), or an installed
+ * wrapper's bin/claude.exe once its postinstall copied it there (a small stub before).
+ * HOOKBOX_CLAUDE_BIN, if set, is the only candidate (point it at a missing file to see the skip path).
  */
 export function findClaudeBinary(): ClaudeBinary {
   const override = process.env.HOOKBOX_CLAUDE_BIN;

@@ -1,0 +1,14 @@
+import type { Command } from "commander";
+import { formatVersion, versionInfo } from "../version/index.ts";
+import type { CliContext } from "./context.ts";
+
+export function registerVersion(program: Command, ctx: CliContext): void {
+  program
+    .command("version")
+    .description("Print the version and how this binary was built: commit, date, target, Bun, QuickJS, the standard hooks' digest")
+    .option("--json", "print it as JSON (the same as hookbox --version --json)")
+    .action(async (options: { json?: boolean }) => {
+      const info = await versionInfo();
+      await ctx.out(options.json ? `${JSON.stringify(info, null, 2)}\n` : formatVersion(info));
+    });
+}
