@@ -27,7 +27,12 @@ let source: Source | undefined;
  * reads "0 0 0": this very thread has run, so a zero there means it is not kept).
  */
 function detectSource(): Source {
-  if (!existsSync("/proc/thread-self/stat")) return "none";
+  try {
+    // Deno's permission system may refuse the check itself: then there is no clock.
+    if (!existsSync("/proc/thread-self/stat")) return "none";
+  } catch {
+    return "none";
+  }
   try {
     return Number(readFileSync("/proc/thread-self/schedstat", "latin1").split(" ", 1)[0]) > 0 ? "schedstat" : "stat";
   } catch {

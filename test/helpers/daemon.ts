@@ -70,9 +70,14 @@ export class DaemonProcess {
     this.exited = new Promise((r) => child.on("exit", (code, signal) => r({ code, signal })));
   }
 
-  static async start(command: readonly string[], world: DaemonWorld, args: readonly string[] = [], env: Record<string, string> = {}): Promise<DaemonProcess> {
+  /**
+   * `serve --hooks <world.hooks>` by default; with `{ defaultHooks: true }`, the defaults instead
+   * (each event's project, the user's hooks, the operator file's): what an agent's `emit` resolves.
+   */
+  static async start(command: readonly string[], world: DaemonWorld, args: readonly string[] = [], env: Record<string, string> = {}, options: { defaultHooks?: boolean } = {}): Promise<DaemonProcess> {
     const [program, ...rest] = command as [string, ...string[]];
-    const child = spawn(program, [...rest, "serve", "--hooks", world.hooks, ...args], { cwd: world.dir, env: world.env(env), stdio: ["ignore", "pipe", "pipe"] });
+    const hooks = options.defaultHooks ? [] : ["--hooks", world.hooks];
+    const child = spawn(program, [...rest, "serve", ...hooks, ...args], { cwd: world.dir, env: world.env(env), stdio: ["ignore", "pipe", "pipe"] });
     const daemon = new DaemonProcess(child);
     const deadline = Date.now() + 30_000;
     for (;;) {

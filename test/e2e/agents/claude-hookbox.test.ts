@@ -130,3 +130,47 @@ describe("Claude Code's type: \"http\" hook served by `hookbox serve --listen`",
     expect(audited.some((r) => r.hook_id === "no-rm" && r.status === "denied")).toBe(true);
   });
 });
+
+describe("a guard that is installed is a guard that runs (issue 15), with the real Claude Code", () => {
+  it("a project guard whose handler has a syntax error and on_error: deny blocks the write; the model sees the reason naming the broken file", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const result = await run(binary, {
+      prompt: "store the key",
+      // The project directory is made by the run: the model reads it from its system prompt.
+      model: { script: [(request) => useTool("Write", { file_path: `${/\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0]}/.env`, content: "KEY=1\n" }, TOOL_ID)] },
+      files: {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".hookbox/hooks/env-guard/hook.yaml": "id: env-guard\nevents: [PreToolUse]\non_error: deny\nhandler: ./handler.ts\n",
+        ".hookbox/hooks/env-guard/handler.ts": "export default (e) => { if (e.tool_input.file_path.endsWith('.env') return { action: 'deny' };\n",
+      },
+      // No --hooks: the project's own hooks, found from the event's project.
+      hooks: [{ type: "command", events: CLAUDE_EVENTS, command: (event) => `${BUILT_BINARY} emit ${event} --agent claude`, timeoutSec: 60 }],
+    });
+    expect(existsSync(join(result.projectDir, ".env")), "the write went through").toBe(false);
+    const text = toolResultText(result.model.resultOf(TOOL_ID)!.result);
+    expect(text).toContain("env-guard");
+    expect(text).toMatch(/handler\.ts:\d+:\d+/);
+  });
+
+  it("an ask through the daemon is Claude Code's own ask at once, not a 60 s hold", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const world = new DaemonWorld();
+    cleanups.push(() => world.cleanup());
+    writeFileSync(join(world.hooks, "ask.yaml"), "id: ask-first\nevents: [PreToolUse]\nmatch: { tool: Bash }\nhandler: { code: \"export default () => ({ action: 'ask_user', approval_prompt: 'HOOKBOX_ASK: run this command?' })\" }\n");
+    const daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"]);
+    cleanups.push(() => void daemon.stop());
+    const started = Date.now();
+    const result = await run(binary, {
+      prompt: "list files",
+      model: { script: [useTool("Bash", { command: "echo asked > asked.txt", description: "list" }, TOOL_ID)] },
+      hooks: [{ type: "command", events: ["PreToolUse"], command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${world.hooks}`, timeoutSec: 120 }],
+      // Claude's hooks reach the daemon: the same HOME and runtime directory as the daemon's.
+      env: { HOME: world.home, XDG_RUNTIME_DIR: world.runtimeDir },
+    });
+    // Claude's permission flow answered (in -p mode it cannot prompt, so the command does not run).
+    expect(existsSync(join(result.projectDir, "asked.txt"))).toBe(false);
+    expect(Date.now() - started, "no approval was held for the hook timeout").toBeLessThan(45_000);
+    const decisions = readFileSync(world.auditFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { kind?: string; decision?: string; served_by?: { via: string } });
+    expect(decisions.filter((d) => d.kind === "decision")).toEqual(expect.arrayContaining([expect.objectContaining({ decision: "ask", served_by: expect.objectContaining({ via: "daemon" }) })]));
+  });
+});

@@ -57,7 +57,8 @@ export async function startDaemon(ws: AgentWorkspace, hookbox: string): Promise<
     env: (extra = {}) => ({ ...ws.baseEnv(), ...extra }),
     cleanup: () => undefined,
   } as unknown as DaemonWorld;
-  return DaemonProcess.start([hookbox], world, ["--workers", "1"]);
+  // No --hooks: the daemon resolves each event's project as emit does, so emit's hook set is its.
+  return DaemonProcess.start([hookbox], world, ["--workers", "1"], {}, { defaultHooks: true });
 }
 
 /**
