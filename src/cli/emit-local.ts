@@ -36,12 +36,15 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, e
     for (const problem of registry.current().diagnostics) host.writeStderr(`hookbox: ${formatDiagnostic(problem)}\n`);
     const audit = await openAudit(host, locations, registry.current().operator.audit);
     try {
-      // Nothing to run (most events of most agents): answer without the sandbox.
-      if (registry.current().match(event).length === 0) return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(unusedExecutor, capabilities)), audit }).evaluate(event)).decision;
+      // Nothing to run (most events of most agents): answer without the sandbox. Matched as the
+      // dispatcher will match it: with the targets of the symbolic links it names.
+      const links = { links: host.fs };
+      const idle = new Dispatcher(registry, createInvoker(unusedExecutor, capabilities), links);
+      if (registry.current().match(await idle.prepare(event)).length === 0) return (await new EventService({ dispatcher: idle, audit }).evaluate(event)).decision;
       const pool = new SandboxPool({ spawn, size: 1 });
       try {
         await pool.ready();
-        return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(pool, capabilities)), audit }).evaluate(event)).decision;
+        return (await new EventService({ dispatcher: new Dispatcher(registry, createInvoker(pool, capabilities), links), audit }).evaluate(event)).decision;
       } finally {
         await pool.close(0);
       }

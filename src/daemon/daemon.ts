@@ -84,7 +84,7 @@ export class Daemon {
         approvalsPending: () => approvals.list().length,
         registry: () => ({ version: registry.current().version, hooks: registry.current().hooks.length, problems: registry.current().diagnostics.length }),
       });
-      const dispatcher = new Dispatcher(registry, createInvoker(pool, options.capabilities));
+      const dispatcher = new Dispatcher(registry, createInvoker(pool, options.capabilities), { links: host.fs });
       const service = new EventService({ dispatcher, audit, metrics, approvals });
       const probe = await healthProbeSpec();
       const deps = {

@@ -83,11 +83,19 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
   try {
     const workspace = `${scratch}/workspace`;
     await host.fs.mkdirp(workspace, 0o700);
-    for (const [path, content] of Object.entries(fixture.workspace ?? {})) {
+    const inside = (path: string): string => {
       if (path.startsWith("/") || path.split("/").includes("..")) throw new Error(`workspace path ${path} must be relative and stay inside the workspace`);
-      const full = `${workspace}/${path}`;
+      return `${workspace}/${path}`;
+    };
+    for (const [path, content] of Object.entries(fixture.workspace ?? {})) {
+      const full = inside(path);
       await host.fs.mkdirp(full.slice(0, full.lastIndexOf("/")), 0o755);
       await host.fs.writeTextAtomic(full, content, 0o644);
+    }
+    for (const [path, target] of Object.entries(fixture.symlinks ?? {})) {
+      const full = inside(path);
+      await host.fs.mkdirp(full.slice(0, full.lastIndexOf("/")), 0o755);
+      await host.fs.symlink(target, full);
     }
     const capabilities = createCapabilityHost({
       io: host.capabilityIO,
@@ -107,8 +115,8 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
     const current = new RegistrySnapshot(registry.hooks, withConfig, [], 1, new Date().toISOString());
     const snapshot = { current: () => current };
     const records: AuditRecordV1[] = [];
-    const service = new EventService({ dispatcher: new Dispatcher(snapshot, createInvoker(deps.executor, capabilities)), audit: { write: async (r) => void records.push(...r) } });
-    const event = fixtureEvent(fixture, fixture.workspace ? workspace : undefined);
+    const service = new EventService({ dispatcher: new Dispatcher(snapshot, createInvoker(deps.executor, capabilities), { links: host.fs }), audit: { write: async (r) => void records.push(...r) } });
+    const event = fixtureEvent(fixture, fixture.workspace || fixture.symlinks ? workspace : undefined);
     const { decision } = await service.evaluate(event);
     return { hookId, problems: [] as string[], observed: { decision, run: records.find((r) => r.hook_id === hookId) } };
   } finally {
