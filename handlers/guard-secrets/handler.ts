@@ -4,7 +4,7 @@
 // touches come from hookbox:paths (symbolic links resolved by the host, in link_targets); a
 // Bash command's writes from hookbox:shell's shWrites (globs, variables, interpreters, git,
 // find — see the README for what it cannot see).
-import { type ShPattern, type ShTarget, shCommandText, shGlobPatterns, shNormalize, shNormalizeRelative, shOverlap, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import { type ShPattern, type ShTarget, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shPatternText, shResolve, shWrites } from "hookbox:shell";
 import { type Labelled, eventPaths, firstMatch, patchPaths, within } from "hookbox:paths";
 
 /** Secret files by glob: a glob without "/" matches the file name, one with "/" the path. */
@@ -130,7 +130,7 @@ function bashFinding(input: Record<string, unknown>, workspace: string | undefin
     if (seen.has(key)) continue;
     seen.add(key);
     const finding = target.path !== undefined ? literalFinding(target, workspace, content, cfg) : patternFinding(target, workspace, content, cfg);
-    if (finding) return finding;
+    if (finding) return target.by === "a redirection" || finding.rule === "unreadable" ? finding : { ...finding, path: `${finding.path} (${target.by})` };
   }
   return undefined;
 }
@@ -167,11 +167,11 @@ function patternFinding(target: ShTarget, workspace: string | undefined, content
   }
   if (target.named === "mentions") return undefined;
   for (const pattern of target.patterns) {
-    const system = cfg.systemPaths.find((dir) => compiledGlob(`${dir.replace(/\/+$/, "")}{,/**}`).some((p) => shOverlap(pattern, p)));
+    const system = cfg.systemPaths.find((dir) => shMayMatchGlob(pattern, dir.replace(/\/+$/, "")) || shMayMatchGlob(pattern, `${dir.replace(/\/+$/, "")}/**`));
     if (system) return { path: raw, why: `it may be a system path (under ${system})${unknown || ` (${shown})`}`, rule: target.unknown.length > 0 ? "unknown" : "system" };
   }
   for (const pattern of target.patterns) {
-    if (TOKEN_FILES.some((name) => compiledGlob(`**/${name}`).some((p) => shOverlap(pattern, p))) && TOKEN_TEXT.test(content().slice(0, MAX_TOKEN_SCAN))) {
+    if (TOKEN_FILES.some((name) => shMayMatchGlob(pattern, `**/${name}`)) && TOKEN_TEXT.test(content().slice(0, MAX_TOKEN_SCAN))) {
       return { path: raw, why: `it may be a token file (${TOKEN_FILES.join(", ")}) and the command carries a token or password${unknown}`, rule: "secret" };
     }
   }
@@ -183,20 +183,9 @@ function protectedBy(pattern: ShPattern, cfg: Config, pathsOnly: boolean): reado
   for (const [glob, why] of cfg.patterns) {
     const isPath = glob.includes("/");
     if (pathsOnly && !isPath) continue;
-    const anchored = glob.startsWith("/") ? glob : `**/${glob}`;
-    if (compiledGlob(anchored).some((p) => shOverlap(pattern, p))) return [glob, why];
+    if (shMayMatchGlob(pattern, glob.startsWith("/") ? glob : `**/${glob}`)) return [glob, why];
   }
   return undefined;
-}
-
-const compiledGlobs = new Map<string, ShPattern[]>();
-function compiledGlob(glob: string): ShPattern[] {
-  let patterns = compiledGlobs.get(glob);
-  if (!patterns) {
-    patterns = shGlobPatterns(glob.toLowerCase());
-    compiledGlobs.set(glob, patterns);
-  }
-  return patterns;
 }
 
 function deny(f: Finding, tool: string): HookResult {

@@ -1,6 +1,6 @@
 import type { NativeEvent } from "../events/types.ts";
 import type { FileHost } from "../runtime/types.ts";
-import { normalizePath, relativeTo, resolvePath } from "../text/posix-path.ts";
+import { dirname, isInside, normalizePath, relativeTo, resolvePath } from "../text/posix-path.ts";
 import { eventPaths } from "./tool-paths.ts";
 
 /** What resolving links needs from the runtime: lstat, readlink and realpath, nothing that opens a file. */
@@ -28,19 +28,35 @@ export async function withLinkTargets(event: NativeEvent, files: LinkFiles): Pro
   const named = eventPaths(rest);
   if (named.length === 0) return _sent === undefined ? event : rest;
   const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? normalizePath(event.cwd) : undefined;
-  const realCwd = cwd ? await files.realpath(cwd).catch(() => undefined) : undefined;
+  const reals = new Map<string, Promise<string | undefined>>();
+  const realOf = (dir: string): Promise<string | undefined> => {
+    const known = reals.get(dir) ?? physicalPath(files, dir);
+    reals.set(dir, known);
+    return known;
+  };
   const targets: Record<string, string> = {};
   for (const path of named.slice(0, MAX_LINKED_PATHS)) {
     if (path.length > MAX_PATH_CHARS || path.includes("\0")) continue;
     const lexical = path.startsWith("/") ? normalizePath(path) : cwd ? resolvePath(cwd, path) : undefined;
-    if (lexical === undefined) continue;
-    const real = await physicalPath(files, lexical);
+    if (lexical === undefined || lexical === "/") continue;
+    // Walked as written: after a link, ".." climbs from the link's target, as the kernel does.
+    const real = await physicalPath(files, path.startsWith("/") ? path : `${cwd}/${path}`);
     if (real === undefined) continue;
-    const inside = cwd && realCwd ? relativeTo(realCwd, real) : undefined;
-    const shown = cwd && inside !== undefined ? resolvePath(cwd, inside) : real;
+    // Links the machine's layout puts above the path (/home → /usr/home, /tmp → /private/tmp) are
+    // not the call's doing: a path is compared under its workspace, or under its own directory
+    // when outside it, so only links inside the workspace and the path's own last link count.
+    const anchor = cwd !== undefined && isInside(cwd, lexical) ? cwd : dirname(lexical);
+    const shown = (await under(anchor, real, realOf)) ?? (cwd !== undefined ? await under(cwd, real, realOf) : undefined) ?? real;
     if (shown !== lexical) targets[path] = shown;
   }
   return Object.keys(targets).length > 0 ? { ...rest, link_targets: targets } : rest;
+}
+
+/** `real` written under `dir` (as named) when it is inside dir's real path. */
+async function under(dir: string, real: string, realOf: (dir: string) => Promise<string | undefined>): Promise<string | undefined> {
+  const realDir = await realOf(dir);
+  const inside = realDir !== undefined ? relativeTo(realDir, real) : undefined;
+  return inside !== undefined ? resolvePath(dir, inside) : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { ShCommand } from "./analyze.ts";
 import { shBase } from "./analyze.ts";
 import type { ShWord } from "./lex.ts";
-import { type ShPattern, shGlobPatterns } from "./pattern.ts";
+import { type ShPattern, shGlobPatterns, shGlobTokens, shLiteralPattern } from "./pattern.ts";
 import { shJoin, shLiteral, shOperands, shWordBase, shWriteWords } from "./targets.ts";
 
 /** One file a command may write, as the word that names it. */
@@ -220,7 +220,15 @@ function shFindSelection(cmd: ShCommand): { roots: ShWord[]; patterns: ShPattern
   const patterns: ShPattern[] = [];
   for (const root of roots) {
     const base = root.text.replace(/\/+$/, "") || "/";
-    for (const n of names) patterns.push(...shGlobPatterns(`${base}/**/${n.replace(/\*+/g, "*")}`));
+    // find descends into hidden directories too; below a project directory (a relative root) those
+    // are .git, .venv …, not credential stores, so only a root at / or ~ reaches them here.
+    const hidden = base.startsWith("/") || base.startsWith("~");
+    const dir = shLiteralPattern(`${base}/`);
+    for (const n of names) {
+      // Read as bash reads a glob: a leading * is not a leading "." (find's own -name would match .env.log for *.log).
+      const name = shGlobTokens(n, true);
+      patterns.push([...dir, ...name], [...dir, { k: "deep", dot: hidden }, { k: "c", c: "/" }, ...name]);
+    }
     for (const p of paths) patterns.push(...shGlobPatterns(p.replace(/\*+/g, "**")));
   }
   return { roots, patterns };

@@ -103,23 +103,9 @@ export function shBraceAlternatives(text: string): string[] {
   return out.map((s) => s.replace(/\u0000/g, "{").replace(/\u0001/g, "}"));
 }
 
-/**
- * A hookbox:paths glob as patterns: its brace alternatives, and for each "**\/" both "no
- * directory" and "some directories" (so "**\/.env" names ".env" too).
- */
+/** A hookbox:paths glob as patterns, one per brace alternative ("**" a whole segment: any number of directories). */
 export function shGlobPatterns(glob: string): ShPattern[] {
-  const out: ShPattern[] = [];
-  for (const alternative of shBraceAlternatives(glob)) {
-    let variants = [alternative];
-    for (let guard = 0; guard < 4 && variants.some((v) => v.includes("**/")); guard++) {
-      variants = variants.flatMap((v) => {
-        const at = v.indexOf("**/");
-        return at < 0 ? [v] : [v.slice(0, at) + v.slice(at + 3), `${v.slice(0, at)}\u0002/${v.slice(at + 3)}`];
-      });
-    }
-    for (const v of variants) out.push(shGlobTokens(v.replace(/\u0002/g, "**"), false));
-  }
-  return out.slice(0, SH_MAX_ALTERNATIVES);
+  return shBraceAlternatives(glob).map((alternative) => shGlobTokens(alternative, false));
 }
 
 function shAccepts(tok: ShTok, ch: string, nameStart: boolean): boolean {
@@ -133,32 +119,202 @@ function shAccepts(tok: ShTok, ch: string, nameStart: boolean): boolean {
 
 const SH_GENERIC = "\u0001";
 
+function shRepeats(tok: ShTok): boolean {
+  return tok.k === "star" || tok.k === "deep";
+}
+
+const shEndsCache = new WeakMap<ShPattern, { head: string; tail: string; wild: boolean }>();
+
+/** The literal characters a pattern starts and ends with (lower-case): a cheap first test of two patterns. */
+function shEnds(p: ShPattern): { head: string; tail: string; wild: boolean } {
+  const cached = shEndsCache.get(p);
+  if (cached) return cached;
+  const ends = shEndsOf(p);
+  shEndsCache.set(p, ends);
+  return ends;
+}
+
+function shEndsOf(p: ShPattern): { head: string; tail: string; wild: boolean } {
+  // A "**" component may be no component at all ("**/.env" is ".env"): the "/" next to one is not certain.
+  let head = "";
+  let k = 0;
+  for (; k < p.length; k++) {
+    const t = p[k] as ShTok;
+    if (t.k !== "c") break;
+    head += t.c.toLowerCase();
+  }
+  if (p[k]?.k === "deep" && head.endsWith("/")) head = head.slice(0, -1);
+  let tail = "";
+  for (let i = p.length - 1; i >= 0; i--) {
+    const t = p[i] as ShTok;
+    if (t.k !== "c" || t.c === "/") break;
+    tail = t.c.toLowerCase() + tail;
+  }
+  return { head, tail, wild: k !== p.length };
+}
+
+/** One path component of a pattern: its tokens, its text when literal, or a whole-segment `**`. */
+interface ShSegment {
+  toks: ShPattern;
+  literal: string | undefined;
+  deep: { dot: boolean } | undefined;
+}
+
+const shSegmentCache = new WeakMap<ShPattern, ShSegment[] | null>();
+
+/** A pattern cut at its literal "/"; null when a `deep` shares a component with other tokens (report-$F.txt). */
+function shSegments(p: ShPattern): ShSegment[] | null {
+  const cached = shSegmentCache.get(p);
+  if (cached !== undefined) return cached;
+  const out: ShSegment[] = [];
+  let toks: ShTok[] = [];
+  const end = (): boolean => {
+    const deep = toks.length === 1 && toks[0]?.k === "deep" ? { dot: (toks[0] as { dot: boolean }).dot } : undefined;
+    if (!deep && toks.some((t) => t.k === "deep")) return false;
+    out.push({ toks, literal: toks.every((t) => t.k === "c") ? toks.map((t) => (t as { c: string }).c).join("").toLowerCase() : undefined, deep });
+    toks = [];
+    return true;
+  };
+  let ok = true;
+  for (const t of p) {
+    if (t.k === "c" && t.c === "/") ok = ok && end();
+    else toks.push(t);
+  }
+  ok = ok && end();
+  // A trailing "/**" is what is below a directory: at least one more component ("**/.ssh/**" is not ".ssh" itself).
+  if (ok && out.length > 1 && out[out.length - 1]?.deep) out.splice(out.length - 1, 0, { toks: [{ k: "star", dot: true }], literal: undefined, deep: undefined });
+  const result = ok ? out : null;
+  shSegmentCache.set(p, result);
+  return result;
+}
+
+/** Can a whole-segment ** stand for this component? Not for one that must start with "." when ** skips hidden ones. */
+function shDeepTakes(deep: { dot: boolean }, seg: ShSegment): boolean {
+  if (deep.dot || seg.deep) return true;
+  const first = seg.toks[0];
+  return !(first?.k === "c" && first.c === ".");
+}
+
 /**
- * May some path match both patterns? Both are walked together over one string, character by
- * character (a product automaton): linear in the product of their lengths, no backtracking.
+ * May some path match both patterns? Component by component (a ** component stands for any
+ * number of them), each pair of components walked character by character; most pairs differ
+ * in a literal start, end or component and are answered at once. No backtracking: the work is
+ * bounded by the product of the patterns' lengths.
  */
 export function shOverlap(a: ShPattern, b: ShPattern): boolean {
-  const seen = new Set<number>();
-  const width = b.length + 1;
-  const stack: [number, number, boolean][] = [[0, 0, true]];
+  const ea = shEnds(a);
+  const eb = shEnds(b);
+  if (!ea.wild && !eb.wild) return ea.head === eb.head;
+  const n = Math.min(ea.head.length, eb.head.length);
+  if (ea.head.slice(0, n) !== eb.head.slice(0, n)) return false;
+  const m = Math.min(ea.tail.length, eb.tail.length);
+  if (ea.tail.slice(ea.tail.length - m) !== eb.tail.slice(eb.tail.length - m)) return false;
+  const sa = shSegments(a);
+  const sb = shSegments(b);
+  if (!sa || !sb) return shZeroDirs(a).some((x) => shZeroDirs(b).some((y) => shOverlapChars(x, y)));
+  const width = sb.length + 1;
+  const seen = new Uint8Array((sa.length + 1) * width);
+  const stack: number[] = [0];
+  seen[0] = 1;
+  const push = (i: number, j: number): void => {
+    const key = i * width + j;
+    if (seen[key] === 0) {
+      seen[key] = 1;
+      stack.push(key);
+    }
+  };
   while (stack.length > 0) {
-    const [i, j, start] = stack.pop() as [number, number, boolean];
+    const key = stack.pop() as number;
+    const i = Math.floor(key / width);
+    const j = key - i * width;
+    if (i === sa.length && j === sb.length) return true;
+    const x = sa[i];
+    const y = sb[j];
+    if (x?.deep) {
+      push(i + 1, j);
+      if (y && shDeepTakes(x.deep, y)) push(i, j + 1);
+    }
+    if (y?.deep) {
+      push(i, j + 1);
+      if (x && shDeepTakes(y.deep, x)) push(i + 1, j);
+    }
+    if (x && y && !x.deep && !y.deep && (x.literal !== undefined && y.literal !== undefined ? x.literal === y.literal : shOverlapChars(x.toks, y.toks))) push(i + 1, j + 1);
+  }
+  return false;
+}
+
+/** For the character-level walk: each "**\/" also as nothing (zero directories), as many as 8 variants. */
+function shZeroDirs(p: ShPattern): ShPattern[] {
+  let variants: ShPattern[] = [p];
+  for (let k = 0; k < p.length - 1 && variants.length < 8; k++) {
+    const t = p[k] as ShTok;
+    const next = p[k + 1] as ShTok;
+    if (t.k !== "deep" || next.k !== "c" || next.c !== "/" || (k > 0 && !((p[k - 1] as ShTok).k === "c" && (p[k - 1] as { c: string }).c === "/"))) continue;
+    variants = variants.flatMap((v) => [v, [...v.slice(0, k - (p.length - v.length)), ...v.slice(k + 2 - (p.length - v.length))]]);
+  }
+  return variants;
+}
+
+/** The character-level walk of two patterns (the product automaton). */
+function shOverlapChars(a: ShPattern, b: ShPattern): boolean {
+  const width = b.length + 1;
+  const seen = new Uint8Array((a.length + 1) * width * 2);
+  // States as numbers: ((i * width) + j) * 2 + (at the start of a name ? 1 : 0).
+  const stack: number[] = [1];
+  const push = (i: number, j: number, start: boolean): void => {
     const key = (i * width + j) * 2 + (start ? 1 : 0);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen[key] === 0) {
+      seen[key] = 1;
+      stack.push(key);
+    }
+  };
+  seen[1] = 1;
+  while (stack.length > 0) {
+    const key = stack.pop() as number;
+    const start = (key & 1) === 1;
+    const i = Math.floor(key / 2 / width);
+    const j = (key >> 1) - i * width;
     if (i === a.length && j === b.length) return true;
     const ta = a[i];
     const tb = b[j];
-    if (ta && (ta.k === "star" || ta.k === "deep")) stack.push([i + 1, j, start]);
-    if (tb && (tb.k === "star" || tb.k === "deep")) stack.push([i, j + 1, start]);
+    if (ta && shRepeats(ta)) push(i + 1, j, start);
+    if (tb && shRepeats(tb)) push(i, j + 1, start);
     if (!ta || !tb) continue;
-    const candidates = ta.k === "c" ? [ta.c.toLowerCase()] : tb.k === "c" ? [tb.c.toLowerCase()] : [...new Set(["/", ".", SH_GENERIC, ...(ta.k === "set" ? ta.chars : ""), ...(tb.k === "set" ? tb.chars : "")])];
-    for (const ch of candidates) {
+    const candidates = ta.k === "c" ? ta.c.toLowerCase() : tb.k === "c" ? tb.c.toLowerCase() : `/.${SH_GENERIC}${ta.k === "set" ? ta.chars : ""}${tb.k === "set" ? tb.chars : ""}`;
+    for (let c = 0; c < candidates.length; c++) {
+      const ch = candidates[c] as string;
       if (!shAccepts(ta, ch, start) || !shAccepts(tb, ch, start)) continue;
-      stack.push([ta.k === "star" || ta.k === "deep" ? i : i + 1, tb.k === "star" || tb.k === "deep" ? j : j + 1, ch === "/"]);
+      push(shRepeats(ta) ? i : i + 1, shRepeats(tb) ? j : j + 1, ch === "/");
     }
   }
   return false;
+}
+
+const shGlobCache = new Map<string, ShPattern[]>();
+
+/**
+ * May the pattern name a path this hookbox:paths glob matches? The glob's literal start and end
+ * are compared first, so most globs are answered without being compiled; compiled ones are kept.
+ */
+export function shMayMatchGlob(pattern: ShPattern, glob: string): boolean {
+  const ends = shEnds(pattern);
+  const lower = glob.toLowerCase();
+  if (!/[{]/.test(lower)) {
+    // As shEnds: the tail within the last component, the head without a "/" before a "**".
+    const head = (/^[^*?[{]*/.exec(lower)?.[0] ?? "").replace(/\/$/, "");
+    const tail = /[^*?\]}/]*$/.exec(lower)?.[0] ?? "";
+    const n = Math.min(head.length, ends.head.length);
+    if (head.slice(0, n) !== ends.head.slice(0, n)) return false;
+    const m = Math.min(tail.length, ends.tail.length);
+    if (tail.slice(tail.length - m) !== ends.tail.slice(ends.tail.length - m)) return false;
+  }
+  let compiled = shGlobCache.get(lower);
+  if (!compiled) {
+    compiled = shGlobPatterns(lower);
+    if (shGlobCache.size > 512) shGlobCache.clear();
+    shGlobCache.set(lower, compiled);
+  }
+  return compiled.some((p) => shOverlap(pattern, p));
 }
 
 /** Does this concrete path match the pattern? */

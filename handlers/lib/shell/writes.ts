@@ -6,7 +6,7 @@ import { type ShCommand, type ShPipeline, shAnalyze } from "./analyze.ts";
 import { type ShWritten, SH_SLOT, shCommandWrites, shListed } from "./commands.ts";
 import { type ShScope, shExpand } from "./expand.ts";
 import type { ShWord } from "./lex.ts";
-import { type ShPattern, type ShTok, shGlobTokens, shLiteralPattern, shPatternLiteral } from "./pattern.ts";
+import { type ShPattern, type ShTok, shLiteralPattern, shPatternLiteral, shPatternText } from "./pattern.ts";
 import { shLiteral, shWordBase, shWordSlice } from "./targets.ts";
 
 /** One file a command line may write. */
@@ -225,7 +225,11 @@ function shSubstitution(script: string, cwd: string | undefined, scope: ShScope)
       const dir = dirAt >= 0 ? texts[dirAt + 1] : texts.find((t) => t.startsWith("--tmpdir="))?.slice(9);
       const template = texts.filter((t, k) => !t.startsWith("-") && (dirAt < 0 || k !== dirAt + 1))[0] ?? "tmp.XXXXXXXXXX";
       const place = dir !== undefined ? `${dir}/` : template.includes("/") ? "" : "/tmp/";
-      return [shGlobTokens(`${place}${template.replace(/X{3,}/, "*")}`, false)];
+      // Each X becomes a letter or a digit: tmp.XXXXXXXXXX is never tmp.pem.
+      const xs = /X{3,}/.exec(template);
+      const random: ShTok = { k: "set", chars: "abcdefghijklmnopqrstuvwxyz0123456789", neg: false, dot: false };
+      if (!xs) return [shLiteralPattern(`${place}${template}`)];
+      return [[...shLiteralPattern(`${place}${template.slice(0, xs.index)}`), ...Array.from({ length: xs[0].length }, () => random), ...shLiteralPattern(template.slice(xs.index + xs[0].length))]];
     }
   }
   const listed = shListed(cmd);
@@ -244,7 +248,7 @@ function shTarget(written: ShWritten, cmd: ShCommand, scope: ShScope): ShTarget 
   const patterns = expansion.patterns;
   const literal = patterns.length === 1 && unknown.length === 0 ? shPatternLiteral(patterns[0] as ShPattern) : undefined;
   return {
-    raw: written.word.text,
+    raw: slot ? patterns.map(shPatternText).join(", ") : written.word.text,
     by: written.by,
     ...(written.named ? { named: written.named } : {}),
     path: literal,
