@@ -15,6 +15,8 @@ export interface ShTarget {
   raw: string;
   /** What writes it: "a redirection", "cp", "git checkout", "python3 code" … */
   by: string;
+  /** The simple command it comes from, as written. */
+  command: string;
   /** Only named in an interpreter's code (see ShWritten.named). */
   named?: "writes" | "mentions";
   /** The path when it is one plain path (no glob, nothing unknown), as written or as its variable holds it. */
@@ -250,6 +252,7 @@ function shTarget(written: ShWritten, cmd: ShCommand, scope: ShScope): ShTarget 
   return {
     raw: slot ? patterns.map(shPatternText).join(", ") : written.word.text,
     by: written.by,
+    command: cmd.raw,
     ...(written.named ? { named: written.named } : {}),
     path: literal,
     cwd,
