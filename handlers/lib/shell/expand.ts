@@ -30,7 +30,10 @@ export function shExpand(word: ShWord, scope: ShScope, depth = 0): ShExpansion {
   for (const part of word.parts) {
     let options: ShPattern[];
     if (part.kind === "lit") options = [shLiteralPattern(part.text)];
-    else if (part.kind === "glob") options = shBraceAlternatives(part.text).map((text) => shGlobTokens(text, true));
+    else if (part.kind === "glob") {
+      // A glob that matches nothing stays as written: `> .env.loca[l]` then names the file ".env.loca[l]".
+      options = shBraceAlternatives(part.text).flatMap((text) => (/[*?[]/.test(text) ? [shGlobTokens(text, true), shLiteralPattern(text)] : [shGlobTokens(text, true)]));
+    }
     else if (part.kind === "arith") options = [[{ k: "star", dot: false }]];
     else if (part.kind === "sub") {
       const known = part.script !== undefined ? scope.substitution(part.script) : undefined;
@@ -52,7 +55,8 @@ export function shExpand(word: ShWord, scope: ShScope, depth = 0): ShExpansion {
         options.push(...inner.patterns);
         unknown.push(...inner.unknown);
       }
-      if (value.unknown || value.words.length === 0) {
+      // ${F:-word} is word when F is unset or empty.
+      if (value.unknown || value.words.length === 0 || value.words.some((w) => w.text === "")) {
         if (part.fallback !== undefined) options.push(...shBraceAlternatives(part.fallback).map((text) => shGlobTokens(text, true)));
         if (value.unknown) {
           unknown.push(part.text);
