@@ -4,6 +4,30 @@ import { protectedMisses } from "./differential.ts";
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, "⏎").replace(/`/g, "ˋ");
 
+/** What the reader does not see, whatever the cases above say: kept with the table so the two are read together. */
+const LIMITS = [
+  "## What the reader does not see",
+  "",
+  "- **Values it cannot know** are refused by guard-secrets rather than guessed: `> \"$F\"` with `F` set",
+  "  in an earlier call, `xargs` fed by anything but `find`/`ls`/`echo`/`git ls-files`/`grep -l`,",
+  "  `$(cat list)`. A variable set inside `if`/`while`/a subshell, or after `||`, counts as unknown.",
+  "- **Directories are judged by their own path**: `rm -rf build`, `rm build/*` and `find build -delete`",
+  "  do not expand what is inside (guard-secrets refuses them only for directories that hold",
+  "  credentials: `~/.ssh`, `~/.aws` …). A bare `*` is taken as its directory.",
+  "- **Code it does not run**: scripts run from files (`python3 x.py`, `make`, `npm run …`, `source",
+  "  x.sh`), `eval` of an unknown string, archives (`tar x`, `unzip`), `patch`/`git apply` of a file,",
+  "  and interpreter code that builds a name (`'.e' + 'nv'`). Interpreter one-liners are judged by the",
+  "  paths their code names (a read of `.env` in `python3 -c` is refused too).",
+  "- **The shell's own state**: aliases and functions from earlier calls, `shopt -s dotglob` or",
+  "  `extglob` set outside the line (a leading `*` is read as not matching `.env`, as bash does by",
+  "  default), zsh's extended globs (`^`, `~`, qualifiers). `find -name '*.x'` is read the same",
+  "  way (find itself would also match `.env.x`).",
+  "- **Links that already exist**, written through by a redirection (`echo > link`): judged by the",
+  "  link's own name. Tool calls (Write, Edit, MCP) do resolve links (docs/paths.md).",
+  "- **Heredoc and string bodies** are data, not commands, unless a shell or interpreter runs them",
+  "  (`bash <<EOF`, `python3 - <<EOF`, `echo '…' | bash`).",
+];
+
 export function renderTable(results: readonly CaseResult[], environment: string): string {
   const ran = results.filter((r) => !r.skipped);
   const skipped = results.filter((r) => r.skipped);
@@ -59,5 +83,6 @@ export function renderTable(results: readonly CaseResult[], environment: string)
   lines.push(overDenied.length === 0 ? "None." : "| command | wrote |", ...(overDenied.length === 0 ? [] : ["|---|---|"]));
   for (const r of overDenied) lines.push(`| \`${cell(r.command)}\` | ${cell(r.written.map((w) => w.path).join(", ") || "nothing")} |`);
   if (skipped.length > 0) lines.push("", "## Skipped", "", ...[...new Set(skipped.map((r) => `- ${r.form}: ${r.skipped}`))]);
+  lines.push("", ...LIMITS);
   return `${lines.join("\n")}\n`;
 }

@@ -31,8 +31,13 @@ export function shExpand(word: ShWord, scope: ShScope, depth = 0): ShExpansion {
     let options: ShPattern[];
     if (part.kind === "lit") options = [shLiteralPattern(part.text)];
     else if (part.kind === "glob") {
+      const texts = shBraceAlternatives(part.text);
       // A glob that matches nothing stays as written: `> .env.loca[l]` then names the file ".env.loca[l]".
-      options = shBraceAlternatives(part.text).flatMap((text) => (/[*?[]/.test(text) ? [shGlobTokens(text, true), shLiteralPattern(text)] : [shGlobTokens(text, true)]));
+      options = texts.flatMap((text) => (/[*?[]/.test(text) ? [shGlobTokens(text, true), shLiteralPattern(text)] : [shGlobTokens(text, true)]));
+      if (texts.length > SH_MAX_ALTERNATIVES) {
+        unknown.push(`${part.text} (more than ${SH_MAX_ALTERNATIVES} values)`);
+        options = [shAnyPattern()];
+      }
     }
     else if (part.kind === "arith") options = [[{ k: "star", dot: false }]];
     else if (part.kind === "sub") {
@@ -57,7 +62,7 @@ export function shExpand(word: ShWord, scope: ShScope, depth = 0): ShExpansion {
       }
       // ${F:-word} is word when F is unset or empty.
       if (value.unknown || value.words.length === 0 || value.words.some((w) => w.text === "")) {
-        if (part.fallback !== undefined) options.push(...shBraceAlternatives(part.fallback).map((text) => shGlobTokens(text, true)));
+        if (part.fallback !== undefined) options.push(...shBraceAlternatives(part.fallback).slice(0, SH_MAX_ALTERNATIVES).map((text) => shGlobTokens(text, true)));
         if (value.unknown) {
           unknown.push(part.text);
           options.push(shAnyPattern());

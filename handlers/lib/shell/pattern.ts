@@ -76,11 +76,14 @@ export function shGlobTokens(text: string, shell: boolean): ShPattern {
   return out;
 }
 
-/** {a,b} alternatives of a glob's text (nested, bounded): ".env{,.local}" → ".env", ".env.local". */
+/**
+ * {a,b} alternatives of a glob's text (nested): ".env{,.local}" → ".env", ".env.local". Bounded:
+ * past 64 it stops at 65, so a caller can tell there were more.
+ */
 export function shBraceAlternatives(text: string): string[] {
   const out: string[] = [];
   const walk = (s: string): void => {
-    if (out.length >= SH_MAX_ALTERNATIVES) return;
+    if (out.length > SH_MAX_ALTERNATIVES) return;
     const open = s.indexOf("{");
     if (open < 0) return void out.push(s);
     let depth = 0;

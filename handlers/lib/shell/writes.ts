@@ -6,7 +6,7 @@ import { type ShCommand, type ShPipeline, shAnalyze } from "./analyze.ts";
 import { type ShWritten, SH_SLOT, shCommandWrites, shListed } from "./commands.ts";
 import { type ShScope, shExpand } from "./expand.ts";
 import type { ShWord } from "./lex.ts";
-import { type ShPattern, type ShTok, shLiteralPattern, shPatternLiteral, shPatternText } from "./pattern.ts";
+import { type ShPattern, type ShTok, shAnyPattern, shLiteralPattern, shPatternLiteral, shPatternText } from "./pattern.ts";
 import { shLiteral, shWordBase, shWordSlice } from "./targets.ts";
 
 /** One file a command line may write. */
@@ -244,7 +244,7 @@ function shTarget(written: ShWritten, cmd: ShCommand, scope: ShScope): ShTarget 
   const cwd = "cwd" in written ? written.cwd : cmd.cwd;
   // find's {} and xargs' arguments stand for what find selects or the listing names; unknown when nothing says.
   const slot = written.bind ? written.bind[SH_SLOT] : undefined;
-  const bound: ShScope = written.bind ? { ...scope, patterns: (name) => (name === SH_SLOT ? slot : undefined) } : scope;
+  const bound: ShScope = written.bind ? { ...scope, patterns: (name) => (name === SH_SLOT ? (slot ?? [shAnyPattern()]) : undefined) } : scope;
   const expansion = shExpand(written.word, bound);
   const unknown = written.bind && !slot ? [`the files ${written.by} reads from its input`, ...expansion.unknown] : expansion.unknown;
   const patterns = expansion.patterns;
