@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILT_BINARY } from "../helpers/binary.ts";
+import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
 
 // Issue 16's forms, as an attacker tried them against the binary: each one through
@@ -30,23 +29,10 @@ afterAll(() => {
   world.cleanup();
 });
 
-interface Emitted {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function emit(agent: string, event: string, payload: object, env: Record<string, string> = world.env()): Promise<Emitted> {
-  return new Promise((done, reject) => {
-    const child = spawn(BUILT_BINARY, ["emit", event, "--agent", agent, "--builtin", "guard-secrets,bash-guard"], { cwd: ws, env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => done({ code, stdout, stderr }));
-    child.stdin.end(JSON.stringify(payload));
-  });
+/** `hookbox emit` as the agent runs it, from the workspace: without a daemon unless `daemon` (then the running serve answers). */
+function emit(agent: string, event: string, payload: object, daemon = false): Promise<RunResult> {
+  const args = ["emit", event, "--agent", agent, ...(daemon ? [] : ["--builtin", "guard-secrets,bash-guard"])];
+  return runProgram([BUILT_BINARY, ...args], { stdin: JSON.stringify(payload), env: world.env(), cwd: ws });
 }
 
 const claude = (tool_name: string, tool_input: object): object => ({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: ws, prompt_id: "p1", permission_mode: "default", hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "toolu_1" });
@@ -54,7 +40,7 @@ const codexPatch = (patch: string): object => ({ session_id: "s1", turn_id: "1",
 const cursor = (tool_name: string, tool_input: object): object => ({ conversation_id: "c1", generation_id: "g1", cursor_version: "2.0.77", workspace_roots: [ws], user_email: null, hook_event_name: "preToolUse", session_id: "c1", tool_name, tool_input, tool_use_id: "t1" });
 
 /** Claude's deny: JSON on stdout with permissionDecision "deny". */
-function claudeDenied(out: Emitted): string | undefined {
+function claudeDenied(out: RunResult): string | undefined {
   if (out.stdout.trim() === "") return undefined;
   const answer = JSON.parse(out.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
   return answer.hookSpecificOutput?.permissionDecision === "deny" ? answer.hookSpecificOutput.permissionDecisionReason : undefined;
@@ -120,16 +106,7 @@ describe("issue 16: the guards hold against these forms (the binary, --builtin g
     writeFileSync(join(world.dir, "hookbox.yaml"), "builtin: [guard-secrets, bash-guard]\n");
     const daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--config", join(world.dir, "hookbox.yaml")]);
     try {
-      const out = await new Promise<Emitted>((done, reject) => {
-        const child = spawn(BUILT_BINARY, ["emit", "PreToolUse", "--agent", "claude"], { cwd: ws, env: world.env(), stdio: ["pipe", "pipe", "pipe"] });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-        child.on("error", reject);
-        child.on("close", (code) => done({ code, stdout, stderr }));
-        child.stdin.end(JSON.stringify(claude("Write", { file_path: "notes.txt", content: "K=2" })));
-      });
+      const out = await emit("claude", "PreToolUse", claude("Write", { file_path: "notes.txt", content: "K=2" }), true);
       expect(claudeDenied(out), out.stderr).toContain("a symbolic link to");
     } finally {
       await daemon.stop();

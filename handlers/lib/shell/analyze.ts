@@ -2,6 +2,7 @@
 // removed, `cd` followed, and the scripts inside (sh -c '…', $(…), eval …) read the same way.
 // Part of hookbox:shell (./index.ts).
 import { type ShRedir, type ShToken, type ShWord, SH_MAX_BRACE_WORDS, SH_MAX_COMMANDS, SH_MAX_DEPTH, shLex } from "./lex.ts";
+import { shBraceAlternatives } from "./pattern.ts";
 
 export interface ShCommand {
   /** argv after wrappers (sudo, env, nohup, timeout, xargs …) and assignments are removed. */
@@ -34,32 +35,7 @@ export interface ShPipeline {
 export function shExpandBraces(text: string): string[] {
   // Only small words are expanded: a hostile {a,b}{a,b}… must not cost time, memory or stack.
   if (text.length > 512 || (text.match(/\{/g) ?? []).length > 8) return [text];
-  const out: string[] = [];
-  const walk = (s: string): void => {
-    if (out.length >= SH_MAX_BRACE_WORDS) return;
-    const open = s.indexOf("{");
-    if (open < 0) return void out.push(s);
-    let depth = 0;
-    const commas: number[] = [];
-    for (let j = open; j < s.length; j++) {
-      if (s[j] === "{") depth++;
-      else if (s[j] === "}" && --depth === 0) {
-        if (commas.length === 0) return void out.push(s);
-        const parts: string[] = [];
-        let from = open + 1;
-        for (const k of commas) {
-          parts.push(s.slice(from, k));
-          from = k + 1;
-        }
-        parts.push(s.slice(from, j));
-        for (const part of parts) walk(s.slice(0, open) + part + s.slice(j + 1));
-        return;
-      } else if (s[j] === "," && depth === 1) commas.push(j);
-    }
-    out.push(s);
-  };
-  walk(text);
-  return out;
+  return shBraceAlternatives(text).slice(0, SH_MAX_BRACE_WORDS);
 }
 
 /** Words as the command would receive them: brace expansion applied where it can be. */
