@@ -160,8 +160,9 @@ async function guardSecrets(): Promise<{ spec: HandlerSpec }> {
 }
 
 async function decide(engine: SandboxEngine, spec: HandlerSpec, cwd: string, tool: string, input: Record<string, unknown>): Promise<"deny" | "allow"> {
-  const outcome = await engine.invoke(spec, { event_type: "PreToolUse", session_id: "d", timestamp: "t", cwd, tool_name: tool, tool_input: input }, limits({ cpuMs: 5000, timeoutMs: 10_000 }), noHost);
-  if (!outcome.ok) throw new Error(`guard-secrets failed: ${outcome.failure.message}`);
+  // The limits guard-secrets ships with (hook.yaml): a command it cannot judge in time fails the test, not just denies.
+  const outcome = await engine.invoke(spec, { event_type: "PreToolUse", session_id: "d", timestamp: "t", cwd, tool_name: tool, tool_input: input }, limits({ cpuMs: 500, memoryBytes: 32 * 1024 * 1024, timeoutMs: 2000 }), noHost);
+  if (!outcome.ok) throw new Error(`guard-secrets failed on ${JSON.stringify(input).slice(0, 200)}: ${outcome.failure.message}`);
   return (outcome.value as { action?: string } | undefined)?.action === "deny" ? "deny" : "allow";
 }
 
