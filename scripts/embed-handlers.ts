@@ -41,11 +41,12 @@ ${guestModules(join(handlersDir, "lib")).join("\n")}
 
 function guestModules(libDir: string): string[] {
   if (!existsSync(libDir)) return [];
-  return readdirSync(libDir)
-    .filter((name) => name.endsWith(".ts") && !name.endsWith(".d.ts"))
+  return readdirSync(libDir, { withFileTypes: true })
+    .filter((entry) => (entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) || (entry.isDirectory() && existsSync(join(libDir, entry.name, "index.ts"))))
+    .map((entry) => entry.name)
     .sort()
     .map((name) => {
-      const source = readFileSync(join(libDir, name), "utf8");
+      const source = name.endsWith(".ts") ? readFileSync(join(libDir, name), "utf8") : bundleModule(join(libDir, name));
       // isolatedDeclarations: the declarations come from the file alone, as a reader would see it.
       const declared = ts.transpileDeclaration(source, { fileName: name, compilerOptions: { isolatedDeclarations: true } });
       const problems = (declared.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
@@ -53,6 +54,55 @@ function guestModules(libDir: string): string[] {
       const specifier = `hookbox:${basename(name, ".ts")}`;
       return `  ${JSON.stringify(specifier)}: { source: ${JSON.stringify(source)}, dts: ${JSON.stringify(declared.outputText)} },`;
     });
+}
+
+const RELATIVE_IMPORT = /^import\s+(?:type\s+)?\{[^}]*\}\s+from\s+["']\.\/([\w.-]+\.ts)["'];?[ \t]*\n/gm;
+const RE_EXPORT = /^export\s+(?:type\s+)?\{([^}]*)\}\s+from\s+["']\.\/([\w.-]+\.ts)["'];?[ \t]*$/gm;
+const DECLARATION = /^(export\s+)?(?:declare\s+)?(?:async\s+)?(function\*?|const|let|class|interface|type)\s+([\w$]+)/gm;
+
+/**
+ * A guest module written as a folder (handlers/lib/<name>/index.ts and its siblings) becomes one
+ * module: the guest linker takes one source per specifier and siblings cannot import each other
+ * in the sandbox. The files are concatenated in import order with their relative imports
+ * removed; what index.ts re-exports stays exported, the rest of each file becomes private. Node
+ * (tests) and the host import the files themselves, unchanged.
+ */
+export function bundleModule(dir: string): string {
+  const index = readFileSync(join(dir, "index.ts"), "utf8");
+  const publicNames = new Set<string>();
+  for (const m of index.matchAll(RE_EXPORT)) {
+    for (const item of (m[1] as string).split(",").map((n) => n.trim().replace(/^type\s+/, "")).filter(Boolean)) {
+      if (/\s+as\s+/.test(item)) throw new Error(`${dir}/index.ts: re-export ${item}: renaming is not supported in a guest module`);
+      publicNames.add(item);
+    }
+  }
+  const order: string[] = [];
+  const visit = (file: string, trail: string[]): void => {
+    if (order.includes(file)) return;
+    if (trail.includes(file)) throw new Error(`${dir}: import cycle ${[...trail, file].join(" → ")}`);
+    const text = readFileSync(join(dir, file), "utf8");
+    for (const m of text.matchAll(RELATIVE_IMPORT)) visit(m[1] as string, [...trail, file]);
+    order.push(file);
+  };
+  for (const m of index.matchAll(RE_EXPORT)) visit(m[2] as string, ["index.ts"]);
+  const declared = new Map<string, string>();
+  const parts = order.map((file) => {
+    let text = readFileSync(join(dir, file), "utf8").replace(RELATIVE_IMPORT, "");
+    if (/^\s*import\s/m.test(text)) throw new Error(`${dir}/${file}: a guest module imports nothing but its sibling files`);
+    text = text.replace(DECLARATION, (whole: string, exported: string | undefined, kind: string, name: string) => {
+      if (kind !== "interface" && kind !== "type") {
+        const first = declared.get(name);
+        if (first) throw new Error(`${dir}: ${name} is declared in both ${first} and ${file}; one module shares one scope`);
+        declared.set(name, file);
+      }
+      return exported && !publicNames.has(name) ? whole.replace(/^export\s+/, "") : whole;
+    });
+    return `// ---- ${basename(dir)}/${file} ----\n${text.trimEnd()}\n`;
+  });
+  const missing = [...publicNames].filter((name) => !parts.some((part) => new RegExp(`^export\\s+(?:declare\\s+)?(?:async\\s+)?(?:function\\*?|const|let|class|interface|type)\\s+${name.replace(/\$/g, "\\$")}\\b`, "m").test(part)));
+  if (missing.length) throw new Error(`${dir}/index.ts re-exports ${missing.join(", ")}, which no file exports`);
+  const header = index.replace(RE_EXPORT, "").trim();
+  return `${header}\n\n${parts.join("\n")}`;
 }
 
 if (import.meta.main || process.argv[1]?.endsWith("embed-handlers.ts")) {

@@ -4,7 +4,7 @@
 // event (no capabilities). The command is read the way bash would split it (hookbox:shell) —
 // best effort: what only the running shell knows ($VAR, aliases, globs against the disk) cannot
 // be seen here.
-import { type ShCommand, type ShPipeline, type ShWord, shAnalyze, shCommandText, shBase, shNormalize, shOperands, shResolve, shValues, shWriteTargets } from "hookbox:shell";
+import { type ShCommand, type ShPipeline, type ShTarget, type ShWord, shAnalyze, shCommandText, shBase, shMayMatchGlob, shNormalize, shOperands, shPatternText, shResolve, shValues, shWrites } from "hookbox:shell";
 
 type RuleId =
   | "rm-root"
@@ -78,10 +78,15 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
 
   const findings: Finding[] = [];
   findings.push(...forkBombs(command));
+  // What variables and substitutions the line itself sets hold: `T=/; rm -rf $T` is rm -rf /.
+  const writes = shWrites(command, workspace);
+  const resolved = new Map<string, string[]>();
+  for (const t of writes) if (t.path !== undefined && t.raw !== t.path) resolved.set(t.raw, [...(resolved.get(t.raw) ?? []), t.path]);
   for (const pipeline of shAnalyze(command, workspace)) {
     findings.push(...pipeToShell(pipeline));
-    for (const cmd of pipeline.commands) findings.push(...commandFindings(cmd, workspace, cfg));
+    for (const cmd of pipeline.commands) findings.push(...commandFindings(cmd, workspace, cfg, resolved));
   }
+  findings.push(...deviceWrites(writes));
   for (const { re, source } of cfg.extraPatterns) {
     if (re.test(command)) findings.push({ rule: "extra-pattern", segment: command, why: `it matches the configured pattern /${source}/`, hint: "The operator listed this pattern in bash-guard's extra_patterns." });
   }
@@ -112,7 +117,7 @@ function deny(f: Finding, command: string): HookResult {
   };
 }
 
-function commandFindings(cmd: ShCommand, workspace: string | undefined, cfg: Config): Finding[] {
+function commandFindings(cmd: ShCommand, workspace: string | undefined, cfg: Config, resolved: ReadonlyMap<string, string[]>): Finding[] {
   const out: Finding[] = [];
   const seg = cmd.raw;
   const { operands, options } = shOperands(cmd);
@@ -122,8 +127,8 @@ function commandFindings(cmd: ShCommand, workspace: string | undefined, cfg: Con
       if (options.includes("--no-preserve-root")) out.push({ rule: "rm-no-preserve-root", segment: seg, why: "--no-preserve-root lets rm delete the filesystem root", hint: "Never needed for project work." });
       const recursive = options.includes("--recursive") || shortFlag(/[rR]/);
       if (!recursive || cmd.viaXargs) break;
-      for (const w of operands) for (const value of shValues(w)) {
-        const danger = classify(value, w, cmd.cwd, workspace, cfg);
+      for (const w of operands) for (const value of [...shValues(w), ...(w.dynamic ? (resolved.get(w.text) ?? []) : [])]) {
+        const danger = classify(value, w.dynamic && resolved.get(w.text)?.includes(value) ? { ...w, dynamic: false } : w, cmd.cwd, workspace, cfg);
         if (danger) out.push({ rule: danger.rule, segment: seg, why: `rm -r ${value} deletes ${danger.what}`, hint: "Delete the specific directories you mean instead (for example rm -rf ./build)." });
       }
       break;
@@ -174,11 +179,28 @@ function commandFindings(cmd: ShCommand, workspace: string | undefined, cfg: Con
       break;
   }
   if (MKFS.test(cmd.name)) out.push({ rule: "mkfs", segment: seg, why: `${cmd.name} formats a filesystem, erasing what was on it`, hint: "Ask the user to do it." });
-  for (const target of shWriteTargets(cmd)) {
-    const path = shNormalize(target.replace(/\\/g, "/"));
-    if (!target.startsWith("/dev/") || SAFE_DEVICES.test(path)) continue;
-    const rule: RuleId = cmd.name === "dd" ? "dd-device" : "device-write";
-    out.push({ rule, segment: seg, why: `it writes to the device ${target}, destroying the data on it`, hint: "Write to a regular file instead." });
+  return out;
+}
+
+/** Disk devices under /dev that a write destroys (the rest of /dev is SAFE_DEVICES or not a disk). */
+const DISK_DEVICES = ["/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/dm-*", "/dev/md*", "/dev/loop*", "/dev/mapper/**", "/dev/block/**", "/dev/by-*/**", "/dev/disk/**", "/dev/mem", "/dev/kmem", "/dev/port"];
+
+/**
+ * Writes to a device: a plain /dev path that is not SAFE_DEVICES, or a glob or a variable the
+ * line sets that may name a disk (`> /dev/sd?`, `D=/dev/sda; dd of=$D`). A value the line does
+ * not give is left to guard-secrets, which refuses what it cannot know.
+ */
+function deviceWrites(writes: readonly ShTarget[]): Finding[] {
+  const out: Finding[] = [];
+  for (const t of writes) {
+    if (t.named || t.unknown.length > 0) continue;
+    const rule: RuleId = t.by === "dd" ? "dd-device" : "device-write";
+    if (t.path !== undefined) {
+      const path = shNormalize(t.path.replace(/\\/g, "/"));
+      if (t.path.startsWith("/dev/") && !SAFE_DEVICES.test(path)) out.push({ rule, segment: t.command, why: `it writes to the device ${t.path}, destroying the data on it`, hint: "Write to a regular file instead." });
+    } else if (t.patterns.some((p) => DISK_DEVICES.some((glob) => shMayMatchGlob(p, glob)))) {
+      out.push({ rule, segment: t.command, why: `${t.raw} may name a disk device (${t.patterns.map(shPatternText).join(", ")}), and writing to it destroys the data on it`, hint: "Write to a regular file instead." });
+    }
   }
   return out;
 }

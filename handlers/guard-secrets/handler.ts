@@ -1,9 +1,11 @@
 // guard-secrets: refuse tool calls that would write, edit, move or delete secret files (.env*,
 // keys, credentials), system paths (/etc, /usr …), or climb out of the workspace with "..".
-// It reads only the event: no file, command, network or environment access. Shell commands are
-// read best effort (hookbox:shell; see the README for what it cannot see).
-import { shAnalyze, shCommandText, shNormalize, shNormalizeRelative, shResolve, shWriteTargets } from "hookbox:shell";
-import { type Labelled, firstMatch, toolPaths, within } from "hookbox:paths";
+// It reads only the event: no file, command, network or environment access. The paths a call
+// touches come from hookbox:paths (symbolic links resolved by the host, in link_targets); a
+// Bash command's writes from hookbox:shell's shWrites (globs, variables, interpreters, git,
+// find — see the README for what it cannot see).
+import { type ShPattern, type ShTarget, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import { type Labelled, eventPaths, firstMatch, patchPaths, within } from "hookbox:paths";
 
 /** Secret files by glob: a glob without "/" matches the file name, one with "/" the path. */
 const SECRET_PATTERNS: readonly [string, string][] = [
@@ -66,7 +68,6 @@ const SYSTEM_PATHS = ["/etc", "/usr", "/bin", "/sbin", "/boot", "/lib", "/lib32"
 /** Devices every shell writes to in passing: `2>/dev/null` is not a system write. */
 const SYSTEM_EXCEPTIONS: Labelled = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd/**"].map((g) => [g, "device"] as const);
 
-const WRITE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "Delete"]);
 const MAX_PATH_CHARS = 4096;
 /** Token files are small; a larger write to one is refused rather than scanned at length. */
 const MAX_TOKEN_SCAN = 256 * 1024;
@@ -83,7 +84,7 @@ interface Config {
 interface Finding {
   path: string;
   why: string;
-  rule: "secret" | "system" | "traversal" | "unreadable";
+  rule: "secret" | "system" | "traversal" | "unknown" | "unreadable";
 }
 
 export default function handler(event: HookEvent, hook: Hook): HookResult {
@@ -91,35 +92,100 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
   const workspace = typeof event.cwd === "string" && event.cwd.startsWith("/") && event.cwd !== "/" ? shNormalize(event.cwd) : undefined;
   const input: Record<string, unknown> = isRecord(event.tool_input) ? event.tool_input : {};
   const tool = typeof event.tool_name === "string" ? event.tool_name : "";
+  const finding = tool === "Bash" ? bashFinding(input, workspace, cfg) : toolFinding(event, input, tool, workspace, cfg);
+  if (!finding) return { action: "continue" };
+  hook.log("info", `${finding.rule}: ${finding.path} (${finding.why})`);
+  return deny(finding, tool);
+}
 
-  let targets: { path: string; cwd: string | undefined }[];
+/** Write, Edit, MCP tools …: the paths the call names, and where those that are symbolic links lead. */
+function toolFinding(event: HookEvent, input: Record<string, unknown>, tool: string, workspace: string | undefined, cfg: Config): Finding | undefined {
   // What the call would write, read only for token files (.npmrc …): a big Write stays cheap.
-  let content: () => string;
-  if (tool === "Bash") {
-    if (!cfg.checkBash) return { action: "continue" };
-    const command = shCommandText(input.command);
-    if (command.length > cfg.maxCommandChars) {
-      return deny({ path: `a ${command.length}-character command`, why: `it is longer than max_command_chars (${cfg.maxCommandChars}), too long to check`, rule: "unreadable" }, tool);
-    }
-    targets = shAnalyze(command, workspace).flatMap((p) => p.commands.flatMap((c) => shWriteTargets(c).map((path) => ({ path, cwd: c.cwd }))));
-    content = () => command;
-  } else {
-    targets = toolPaths(input, event.patch_files).map((path) => ({ path, cwd: workspace }));
-    content = () => (WRITE_TOOLS.has(tool) || tool.startsWith("mcp__") ? safeJson(input) : "");
+  const content = (): string => safeJson(input);
+  const linkedFrom = new Map<string, string>();
+  if (isRecord(event.link_targets)) for (const [named, real] of Object.entries(event.link_targets)) if (typeof real === "string") linkedFrom.set(real, named);
+  for (const path of eventPaths(event)) {
+    const finding = check(path, workspace, workspace, content, cfg, "all");
+    const link = linkedFrom.get(path);
+    if (finding) return link !== undefined ? { ...finding, path: `${link} (a symbolic link to ${finding.path})` } : finding;
   }
+  return undefined;
+}
 
+/** A Bash command: every file it may write (shWrites), and the files a patch in it names (apply_patch <<EOF …). */
+function bashFinding(input: Record<string, unknown>, workspace: string | undefined, cfg: Config): Finding | undefined {
+  if (!cfg.checkBash) return undefined;
+  const command = shCommandText(input.command);
+  if (command.length > cfg.maxCommandChars) {
+    return { path: `a ${command.length}-character command`, why: `it is longer than max_command_chars (${cfg.maxCommandChars}), too long to check`, rule: "unreadable" };
+  }
+  const content = (): string => command;
   const seen = new Set<string>();
-  for (const target of targets) {
-    const key = `${target.cwd ?? ""}\0${target.path}`;
+  for (const path of patchPaths(command)) {
+    const finding = check(path, workspace, workspace, content, cfg, "all");
+    if (finding) return { ...finding, why: `${finding.why}; a patch in the command names it` };
+  }
+  for (const target of shWrites(command, workspace)) {
+    const key = `${target.cwd ?? ""}\0${target.raw}\0${target.by}\0${target.patterns.map(shPatternText).join("|")}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const finding = check(target.path, target.cwd, workspace, content, cfg);
-    if (finding) {
-      hook.log("info", `${finding.rule}: ${finding.path} (${finding.why})`);
-      return deny(finding, tool);
+    const finding = target.path !== undefined ? literalFinding(target, workspace, content, cfg) : patternFinding(target, workspace, content, cfg);
+    if (finding) return target.by === "a redirection" || finding.rule === "unreadable" ? finding : { ...finding, path: `${finding.path} (${target.by})` };
+  }
+  return undefined;
+}
+
+/** A target that is one plain path: judged as a tool's path is, and as a directory whose files it may hold. */
+function literalFinding(target: ShTarget, workspace: string | undefined, content: () => string, cfg: Config): Finding | undefined {
+  const rules = target.named === "mentions" ? "secrets" : target.named === "writes" ? "no-traversal" : "all";
+  const finding = check(target.path as string, target.cwd, workspace, content, cfg, rules);
+  if (finding) return target.named ? { ...finding, why: `${target.by} names it, and ${finding.why}` } : finding;
+  return target.named ? undefined : contentsFinding(target, cfg);
+}
+
+/** `rm -rf ~/.ssh`, `mv ~/.aws x`: a directory whose files a protected path names. */
+function contentsFinding(target: ShTarget, cfg: Config): Finding | undefined {
+  for (const pattern of target.patterns) {
+    const inside: ShPattern = [...pattern, { k: "c", c: "/" }, { k: "star", dot: true }];
+    const hit = protectedBy(inside, cfg, true);
+    if (hit) return { path: target.raw, why: `it holds files that ${hit[1]} (pattern "${hit[0]}")`, rule: "secret" };
+  }
+  return undefined;
+}
+
+/** A target with globs or values the command line does not give: protected if it may name a protected file. */
+function patternFinding(target: ShTarget, workspace: string | undefined, content: () => string, cfg: Config): Finding | undefined {
+  const raw = target.raw;
+  const forms = pathForms(raw.replace(/\\/g, "/"), target.cwd !== undefined ? shResolve(target.cwd, raw) : undefined, workspace);
+  if (firstMatch(cfg.exceptions, forms) || (target.unknown.length === 0 && isTemplate(forms.name))) return undefined;
+  const unknown = target.unknown.length > 0 ? ` — ${target.unknown.map((u) => `\`${u}\``).join(", ")} ${target.unknown.length > 1 ? "are" : "is"} not set in this command, so the file it names cannot be known` : "";
+  const shown = target.patterns.map(shPatternText).join(", ");
+  const named = target.named ? `${target.by} names ${raw}, and ` : "";
+  for (const pattern of target.patterns) {
+    const hit = protectedBy(pattern, cfg, false);
+    if (hit) return { path: raw, why: `${named}it may be a protected file${unknown || ` (${shown})`}: ${hit[1]} (pattern "${hit[0]}")`, rule: target.unknown.length > 0 ? "unknown" : "secret" };
+  }
+  if (target.named === "mentions") return undefined;
+  for (const pattern of target.patterns) {
+    const system = cfg.systemPaths.find((dir) => shMayMatchGlob(pattern, dir.replace(/\/+$/, "")) || shMayMatchGlob(pattern, `${dir.replace(/\/+$/, "")}/**`));
+    if (system) return { path: raw, why: `it may be a system path (under ${system})${unknown || ` (${shown})`}`, rule: target.unknown.length > 0 ? "unknown" : "system" };
+  }
+  for (const pattern of target.patterns) {
+    if (TOKEN_FILES.some((name) => shMayMatchGlob(pattern, `**/${name}`)) && TOKEN_TEXT.test(content().slice(0, MAX_TOKEN_SCAN))) {
+      return { path: raw, why: `it may be a token file (${TOKEN_FILES.join(", ")}) and the command carries a token or password${unknown}`, rule: "secret" };
     }
   }
-  return { action: "continue" };
+  return undefined;
+}
+
+/** The first protected glob a pattern may match: name globs against its last component, path globs against its path. */
+function protectedBy(pattern: ShPattern, cfg: Config, pathsOnly: boolean): readonly [string, string] | undefined {
+  for (const [glob, why] of cfg.patterns) {
+    const isPath = glob.includes("/");
+    if (pathsOnly && !isPath) continue;
+    if (shMayMatchGlob(pattern, glob.startsWith("/") ? glob : `**/${glob}`)) return [glob, why];
+  }
+  return undefined;
 }
 
 function deny(f: Finding, tool: string): HookResult {
@@ -132,7 +198,9 @@ function deny(f: Finding, tool: string): HookResult {
         ? "System files are outside the project; ask the user to make this change themselves."
         : f.rule === "traversal"
           ? "Use a path inside the project (without .. that climbs out of it)."
-          : "Split the command, or write the file with the Write tool.";
+          : f.rule === "unknown"
+            ? "Name the file in the command itself (or set the variable in the same command), so it can be checked."
+            : "Split the command, or write the file with the Write tool.";
   return {
     action: "deny",
     reason: `guard-secrets: ${what} ${f.path}: blocked because ${f.why}. ${fix}`,
@@ -141,7 +209,11 @@ function deny(f: Finding, tool: string): HookResult {
   };
 }
 
-function check(raw: string, cwd: string | undefined, workspace: string | undefined, content: () => string, cfg: Config): Finding | undefined {
+/**
+ * One plain path. `rules`: "all"; "no-traversal" (a path named in code that writes: its ".."
+ * is not the shell's); "secrets" (a path code only mentions: only secret files count).
+ */
+function check(raw: string, cwd: string | undefined, workspace: string | undefined, content: () => string, cfg: Config, rules: "all" | "no-traversal" | "secrets"): Finding | undefined {
   if (raw.length > MAX_PATH_CHARS) return { path: `${raw.slice(0, 80)}…`, why: `the path is longer than ${MAX_PATH_CHARS} characters`, rule: "unreadable" };
   if (raw.includes("\0")) return { path: JSON.stringify(raw.slice(0, 200)), why: "the path contains a NUL character", rule: "unreadable" };
   const path = trimName(raw.replace(/\\/g, "/").trim());
@@ -149,7 +221,7 @@ function check(raw: string, cwd: string | undefined, workspace: string | undefin
   const resolved = drive ? path.toLowerCase() : shResolve(cwd, path);
   const shown = raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
 
-  if (cfg.blockTraversal && path.split("/").includes("..")) {
+  if (rules === "all" && cfg.blockTraversal && path.split("/").includes("..")) {
     const outside = resolved === undefined ? shNormalizeRelative(path).startsWith("..") : workspace !== undefined && !within(resolved, workspace);
     if (outside) return { path: shown, why: `the path climbs out of the workspace with ".."${resolved ? ` (it resolves to ${resolved})` : ""}`, rule: "traversal" };
   }
@@ -157,7 +229,7 @@ function check(raw: string, cwd: string | undefined, workspace: string | undefin
   const forms = pathForms(path, resolved, workspace);
   const excepted = (): boolean => firstMatch(cfg.exceptions, forms) !== undefined;
   const absolute = resolved !== undefined && (resolved.startsWith("/") || drive) ? resolved : undefined;
-  if (absolute) {
+  if (absolute && rules !== "secrets") {
     const system = cfg.systemPaths.find((p) => within(absolute.toLowerCase(), p.toLowerCase().replace(/\/+$/, "")));
     if (system && firstMatch(SYSTEM_EXCEPTIONS, forms) === undefined && !excepted()) {
       return { path: shown, why: `${absolute} is a system path (under ${system})`, rule: "system" };
@@ -168,7 +240,7 @@ function check(raw: string, cwd: string | undefined, workspace: string | undefin
   if (isTemplate(name) || excepted()) return undefined;
   const hit = firstMatch(cfg.patterns, forms);
   if (hit) return { path: shown, why: `${hit[1]} (pattern "${hit[0]}")`, rule: "secret" };
-  if (TOKEN_FILES.includes(name)) {
+  if (TOKEN_FILES.includes(name) && rules !== "secrets") {
     const text = content();
     if (text.length > MAX_TOKEN_SCAN) return { path: shown, why: `the new content of ${name} is too large to check for tokens (over ${MAX_TOKEN_SCAN} characters)`, rule: "secret" };
     if (TOKEN_TEXT.test(text)) return { path: shown, why: `${name} would hold a token or password`, rule: "secret" };

@@ -48,6 +48,7 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     ...(setup.approvals ? { approvals: setup.approvals } : {}),
     ...(setup.metrics ? { metrics: setup.metrics } : {}),
     ...(setup.log ? { log: setup.log } : {}),
+    links: setup.host.fs,
   });
 }
 

@@ -7,6 +7,7 @@ import { createInvoker, type SandboxExecutor } from "../dispatch/invoker.ts";
 import { errorMessage } from "../errors.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import type { Metrics } from "../metrics/metrics.ts";
+import { withLinkTargets, type LinkFiles } from "../registry/link-targets.ts";
 import type { RegistrySnapshot } from "../registry/registry.ts";
 import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
@@ -32,6 +33,11 @@ export interface EvaluatorOptions {
   /** Where loud failures go besides the answer (the daemon's log, emit's stderr). */
   readonly log?: (line: string) => void;
   readonly newId?: () => string;
+  /**
+   * The host's files, to add `link_targets` (where the symbolic links a tool call names lead)
+   * before anything matches: without them a link is judged by its own name.
+   */
+  readonly links?: LinkFiles;
 }
 
 export interface EvaluateOptions {
@@ -93,8 +99,9 @@ export class Evaluator {
     return this.dispatcher.inFlight();
   }
 
-  async evaluate(event: NativeEvent, options: EvaluateOptions = {}): Promise<Evaluation> {
+  async evaluate(received: NativeEvent, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
+    const event = await this.prepare(received);
     const set = await this.options.hookSets.forEvent(event);
     const failClosed = failClosedBy(set.snapshot, options);
     if (set.snapshot.operatorStatus.state === "unusable") return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
@@ -110,12 +117,18 @@ export class Evaluator {
   }
 
   /** Run one hook by id, bypassing matcher and cooldown. Undefined when the event's project has no such hook. */
-  async fire(hookId: string, event: NativeEvent): Promise<Evaluation | undefined> {
+  async fire(hookId: string, received: NativeEvent): Promise<Evaluation | undefined> {
     const started = Date.now();
+    const event = await this.prepare(received);
     const set = await this.options.hookSets.forEvent(event);
     const outcome = await this.dispatcher.fire(hookId, event, set.snapshot);
     if (!outcome) return undefined;
     return this.finish({ set, event: hintOf(event), decision: outcome.decision, records: outcome.records, started, failClosed: failClosedBy(set.snapshot, {}) });
+  }
+
+  /** The event as hooks and matchers see it: with the real targets of the symbolic links its tool call names. */
+  private prepare(event: NativeEvent): Promise<NativeEvent> {
+    return this.options.links ? withLinkTargets(event, this.options.links) : Promise.resolve(event);
   }
 
   /**

@@ -3,7 +3,7 @@ import type { MatchConfig } from "../config/schema.ts";
 import { normalizePath, relativeTo, resolvePath } from "../text/posix-path.ts";
 import { compileGlob, type Glob } from "../text/glob.ts";
 import { compileRegex, type SafeRegex } from "../text/safe-regex.ts";
-import { toolPaths } from "./tool-paths.ts";
+import { eventPaths } from "./tool-paths.ts";
 
 /** Pure: does this event concern this hook? Built once per hook at load. */
 export interface Matcher {
@@ -79,7 +79,8 @@ function compileToolMatcher(pattern: string | undefined, errors: { field: string
 }
 
 /**
- * Globs over the paths in tool_input. An absolute glob matches the resolved absolute path; a
+ * Globs over the paths the tool call touches (eventPaths: tool_input's keys, patches,
+ * patch_files, link_targets). An absolute glob matches the resolved absolute path; a
  * relative glob ("**\/*.env", "src/**") matches the path relative to the workspace and, for paths
  * outside it, the absolute path without its leading slash — so "**\/*.pem" also catches /etc/x.pem.
  * Globs are hook-written and paths agent-written: they never backtrack (src/text/glob.ts, F9).
@@ -95,7 +96,7 @@ function compilePathMatcher(globs: readonly string[], errors: { field: string; m
   const relative = compiled.filter((glob) => !glob.absolute).map((glob) => glob.test);
   return (event) => {
     const cwd = typeof event.cwd === "string" ? event.cwd : undefined;
-    for (const raw of toolPaths(event.tool_input)) {
+    for (const raw of eventPaths(event)) {
       const full = cwd ? resolvePath(cwd, raw) : normalizePath(raw);
       if (absolute.some((test) => test(full))) return true;
       const inside = cwd ? relativeTo(cwd, full) : undefined;

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, watch as watchFs, writeSync, type FSWatcher } from "node:fs";
-import { access, chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, realpath, rename, rm, rmdir, stat, truncate, writeFile } from "node:fs/promises";
+import { access, chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { availableParallelism, homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -163,6 +163,8 @@ export const nodeFileHost: FileHost = {
       (s) => `${s.mtimeNs}:${s.ctimeNs}:${s.size}:${s.ino}`,
       () => "missing",
     ),
+  readLink: (path) => readlink(path),
+  symlink: (target, path) => symlink(target, path),
   watch: (dirs, onChange, debounceMs = 100) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const fire = (): void => {

@@ -119,6 +119,10 @@ export interface FileHost {
   exists(path: string): Promise<boolean>;
   listDir(path: string): Promise<DirEntry[]>;
   realpath(path: string): Promise<string>;
+  /** readlink(2): a symbolic link's target as stored (may be relative to the link's directory). */
+  readLink(path: string): Promise<string>;
+  /** Create a symbolic link at `path` pointing at `target` (stored as given). */
+  symlink(target: string, path: string): Promise<void>;
   /** Call `onChange` (debounced) when anything under these directories changes; missing ones are ignored. */
   watch(dirs: readonly string[], onChange: () => void, debounceMs?: number): { close(): void };
   /** mkdir -p with `mode` for what it creates; `enforceMode` also chmods the last directory if it existed (private dirs). */

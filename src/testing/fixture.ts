@@ -4,7 +4,7 @@ import { z } from "zod";
 /**
  * One fixture: an event in, the expected outcome out. `agent` marks `event` as that agent's
  * own payload (a captured Claude Code payload, say), decoded the way `hookbox emit` would.
- * `workspace` is a directory tree created for the run; the event's cwd points at it.
+ * `workspace` is a directory tree created for the run (with `symlinks`); the event's cwd points at it.
  */
 export const fixtureSchema = z
   .object({
@@ -13,6 +13,8 @@ export const fixtureSchema = z
     agent: z.enum(["claude", "gemini", "cursor", "codex", "copilot", "qwen", "native"]).optional(),
     /** Relative path → file content; created in a fresh temporary directory (the workspace). */
     workspace: z.record(z.string().min(1), z.string()).optional(),
+    /** Relative path → symbolic link target (as stored, may be relative or dangling); created in the workspace after its files. */
+    symlinks: z.record(z.string().min(1), z.string().min(1)).optional(),
     /** Merged over the hook's config for this fixture. */
     config: z.record(z.string(), z.unknown()).optional(),
     /** Operator file for this fixture (e.g. approvals the hook needs). */

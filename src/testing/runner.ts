@@ -81,11 +81,19 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
   try {
     const workspace = `${scratch}/workspace`;
     await host.fs.mkdirp(workspace, 0o700);
-    for (const [path, content] of Object.entries(fixture.workspace ?? {})) {
+    const inside = (path: string): string => {
       if (path.startsWith("/") || path.split("/").includes("..")) throw new Error(`workspace path ${path} must be relative and stay inside the workspace`);
-      const full = `${workspace}/${path}`;
+      return `${workspace}/${path}`;
+    };
+    for (const [path, content] of Object.entries(fixture.workspace ?? {})) {
+      const full = inside(path);
       await host.fs.mkdirp(full.slice(0, full.lastIndexOf("/")), 0o755);
       await host.fs.writeTextAtomic(full, content, 0o644);
+    }
+    for (const [path, target] of Object.entries(fixture.symlinks ?? {})) {
+      const full = inside(path);
+      await host.fs.mkdirp(full.slice(0, full.lastIndexOf("/")), 0o755);
+      await host.fs.symlink(target, full);
     }
     const capabilities = createCapabilityHost({
       io: host.capabilityIO,
@@ -117,7 +125,7 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
       const input = operatorInput as { hooks?: Record<string, Record<string, unknown>> };
       evaluator = await evaluatorFor({ ...input, hooks: { ...input.hooks, [hookId]: { ...input.hooks?.[hookId], config: fixture.config } } });
     }
-    const event = fixtureEvent(fixture, fixture.workspace ? workspace : undefined);
+    const event = fixtureEvent(fixture, fixture.workspace || fixture.symlinks ? workspace : undefined);
     const { decision } = await evaluator.evaluate(event);
     return { hookId, problems: [] as string[], observed: { decision, run: records.find((r): r is AuditRecordV1 => r.kind !== "decision" && r.hook_id === hookId) } };
   } finally {

@@ -1,6 +1,5 @@
-// hookbox:paths — a guest library for handlers that judge file paths: the paths a tool call names
-// (under every agent's keys and in patches) and case-insensitive globs over them. Runs inside the
-// sandbox with the handler, like hookbox:shell.
+// Case-insensitive globs over the forms of a path (its name, relative and absolute forms), for
+// handlers that judge file paths. Part of hookbox:paths (./index.ts).
 
 /** What a path is matched as: its file name, relative forms, and its absolute form when known. */
 export interface PathForms {
@@ -8,11 +7,6 @@ export interface PathForms {
   paths: string[];
   absolute: string | undefined;
 }
-
-const PATH_KEYS = new Set(["file_path", "filePath", "path", "notebook_path", "absolute_path", "target_file", "destination", "dest", "target", "target_path", "new_path", "newPath", "source", "old_path", "oldPath"]);
-const PATH_LIST_KEYS = new Set(["paths", "files", "file_paths"]);
-const PATCH_LINE = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+)$|^\+\+\+ (?:b\/)?(\S+)/gm;
-const MAX_PATHS = 256;
 
 /** Globs: ** any depth, * and ? within a name, {a,b}, [abc]; as a RegExp source, or null if malformed. */
 export function globSource(glob: string): string | null {
@@ -98,29 +92,4 @@ export function firstMatch(globs: Labelled, forms: PathForms): readonly [string,
 
 export function within(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
-}
-
-/** The file paths a tool call names, under every agent's keys (see docs/agents.md), bounded. */
-export function toolPaths(input: Record<string, unknown>, patchFiles: unknown): string[] {
-  const found: string[] = [];
-  const push = (s: unknown): void => {
-    if (typeof s === "string" && s.length > 0 && found.length < MAX_PATHS) found.push(s);
-  };
-  const walk = (value: unknown, depth: number): void => {
-    if (depth > 4 || found.length >= MAX_PATHS || value === null || typeof value !== "object") return;
-    if (Array.isArray(value)) {
-      for (const item of value.slice(0, MAX_PATHS)) walk(item, depth + 1);
-      return;
-    }
-    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-      if (typeof child === "string") {
-        if (PATH_KEYS.has(key)) push(child);
-        else if (child.includes("*** ") || child.includes("+++ ")) for (const m of child.slice(0, 1_000_000).matchAll(PATCH_LINE)) push((m[1] ?? m[2] ?? "").trim());
-      } else if (Array.isArray(child) && PATH_LIST_KEYS.has(key)) child.slice(0, MAX_PATHS).forEach(push);
-      else walk(child, depth + 1);
-    }
-  };
-  walk(input, 0);
-  if (Array.isArray(patchFiles)) patchFiles.slice(0, MAX_PATHS).forEach(push);
-  return [...new Set(found)];
 }

@@ -1,0 +1,97 @@
+import type { NativeEvent } from "../events/types.ts";
+import type { FileHost } from "../runtime/types.ts";
+import { dirname, isInside, normalizePath, relativeTo, resolvePath } from "../text/posix-path.ts";
+import { eventPaths } from "./tool-paths.ts";
+
+/** What resolving links needs from the runtime: lstat, readlink and realpath, nothing that opens a file. */
+export type LinkFiles = Pick<FileHost, "kind" | "readLink" | "realpath">;
+
+/** Paths of one tool call that are resolved; the rest are judged as written. */
+export const MAX_LINKED_PATHS = 32;
+/** Symbolic links followed for one path, as the kernel's ELOOP limit (40). */
+const MAX_HOPS = 40;
+const MAX_PATH_CHARS = 4096;
+
+/**
+ * The event with `link_targets`: for each path its tool call names (eventPaths) that is, or
+ * passes through, a symbolic link, where it really points — so a Write to `notes.txt → .env` is
+ * judged as a write to .env by `match.paths` and by every guard, without any hook being granted
+ * the file system. Runs on the host before matching, on every event with paths.
+ *
+ * - A target inside the workspace is shown under the workspace path (`cwd`), as paths are named.
+ * - Dangling links are followed too: writing through one creates its target.
+ * - Only lstat, readlink and realpath are used: nothing is opened, read or created.
+ * - A `link_targets` the agent sent is dropped: the field says what the host found.
+ */
+export async function withLinkTargets(event: NativeEvent, files: LinkFiles): Promise<NativeEvent> {
+  const { link_targets: _sent, ...rest } = event;
+  const named = eventPaths(rest);
+  if (named.length === 0) return _sent === undefined ? event : rest;
+  const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? normalizePath(event.cwd) : undefined;
+  const reals = new Map<string, Promise<string | undefined>>();
+  const realOf = (dir: string): Promise<string | undefined> => {
+    const known = reals.get(dir) ?? physicalPath(files, dir);
+    reals.set(dir, known);
+    return known;
+  };
+  const targets: Record<string, string> = {};
+  for (const path of named.slice(0, MAX_LINKED_PATHS)) {
+    if (path.length > MAX_PATH_CHARS || path.includes("\0")) continue;
+    const lexical = path.startsWith("/") ? normalizePath(path) : cwd ? resolvePath(cwd, path) : undefined;
+    if (lexical === undefined || lexical === "/") continue;
+    // Walked as written: after a link, ".." climbs from the link's target, as the kernel does.
+    const real = await physicalPath(files, path.startsWith("/") ? path : `${cwd}/${path}`);
+    if (real === undefined) continue;
+    // Links the machine's layout puts above the path (/home → /usr/home, /tmp → /private/tmp) are
+    // not the call's doing: a path is compared under its workspace, or under its own directory
+    // when outside it, so only links inside the workspace and the path's own last link count.
+    const anchor = cwd !== undefined && isInside(cwd, lexical) ? cwd : dirname(lexical);
+    const shown = (await under(anchor, real, realOf)) ?? (cwd !== undefined ? await under(cwd, real, realOf) : undefined) ?? real;
+    if (shown !== lexical) targets[path] = shown;
+  }
+  return Object.keys(targets).length > 0 ? { ...rest, link_targets: targets } : rest;
+}
+
+/** `real` written under `dir` (as named) when it is inside dir's real path. */
+async function under(dir: string, real: string, realOf: (dir: string) => Promise<string | undefined>): Promise<string | undefined> {
+  const realDir = await realOf(dir);
+  const inside = realDir !== undefined ? relativeTo(realDir, real) : undefined;
+  return inside !== undefined ? resolvePath(dir, inside) : undefined;
+}
+
+/**
+ * Where an absolute path really leads, every symbolic link resolved — also when the path does
+ * not exist yet (its missing tail is kept as written) or ends in a dangling link. Undefined for
+ * a link loop or an unreadable link.
+ */
+export async function physicalPath(files: LinkFiles, absolute: string): Promise<string | undefined> {
+  try {
+    return await files.realpath(absolute);
+  } catch {
+    // Something on the way is missing, or the path ends in a dangling link: walk it.
+  }
+  let real = "";
+  const pending = absolute.split("/").filter(Boolean).reverse();
+  let hops = 0;
+  while (pending.length > 0) {
+    const part = pending.pop() as string;
+    if (part === ".") continue;
+    if (part === "..") {
+      real = real.slice(0, real.lastIndexOf("/"));
+      continue;
+    }
+    const next = `${real}/${part}`;
+    const kind = await files.kind(next);
+    if (kind === "symlink") {
+      const target = ++hops > MAX_HOPS ? undefined : await files.readLink(next).catch(() => undefined);
+      if (target === undefined) return undefined;
+      if (target.startsWith("/")) real = "";
+      pending.push(...target.split("/").filter(Boolean).reverse());
+      continue;
+    }
+    real = next;
+    // Nothing below a missing entry exists, so nothing below it is a link.
+    if (kind === "missing") return normalizePath(`${real}/${pending.reverse().join("/")}`);
+  }
+  return real || "/";
+}
