@@ -26,6 +26,8 @@ export interface AuditRecordV1 {
   readonly reason?: string;
   readonly error_code?: string;
   readonly action?: HookAction;
+  /** "transform" for a run among the rewriters (permissions.modify), before the checks; absent for a check. */
+  readonly phase?: "transform";
   readonly duration_ms: number;
   readonly started_at: string;
   readonly completed_at: string;

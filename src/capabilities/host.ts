@@ -2,6 +2,7 @@ import type { OperatorFile } from "../config/schema.ts";
 import type { NativeEvent } from "../events/types.ts";
 import type { CapabilityDeps } from "./capability.ts";
 import { flagVerdict } from "./grants/flag.ts";
+import { mayModifyAnything, modifyVerdict } from "./modify/index.ts";
 import { grantSources } from "./grants/sources.ts";
 import { createInvocation } from "./invocation.ts";
 import { CAPABILITIES, CAPABILITY_NAMES, type Policies } from "./registry.ts";
@@ -40,6 +41,24 @@ export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
 
     mayInjectContext(grants: PreparedGrants): boolean {
       return flagVerdict(policiesOf(grants).inject_context).ok;
+    },
+
+    mayModify(grants: PreparedGrants, field: string) {
+      const verdict = modifyVerdict(policiesOf(grants).modify, field);
+      if (verdict.ok) return { ok: true } as const;
+      const why =
+        verdict.by === "declared"
+          ? `its permissions.modify does not list ${field}`
+          : verdict.by === "default"
+            ? `${verdict.reason}; the operator can allow it with hooks.${grants.hookId}.permissions.modify: [${field}]`
+            : verdict.by === "deny"
+              ? `the operator's deny list refuses it`
+              : `the operator's ${verdict.by === "approval" ? `hooks.${grants.hookId}.permissions.modify` : "ceilings.permissions.modify"} does not allow ${field}`;
+      return { ok: false, reason: why } as const;
+    },
+
+    isTransform(grants: PreparedGrants): boolean {
+      return mayModifyAnything(policiesOf(grants).modify);
     },
 
     forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities {

@@ -1,6 +1,7 @@
 import type { Capability } from "./capability.ts";
 import { contextCapability } from "./context/index.ts";
 import { envCapability } from "./env/index.ts";
+import { modifyCapability } from "./modify/index.ts";
 import { netCapability } from "./network/index.ts";
 import { readCapability } from "./read/index.ts";
 import { runCapability } from "./run/index.ts";
@@ -14,6 +15,7 @@ export const CAPABILITIES = {
   net: netCapability,
   inject_context: contextCapability,
   store: storeCapability,
+  modify: modifyCapability,
 } as const;
 
 type PolicyOf<C> = C extends Capability<infer P> ? P : never;

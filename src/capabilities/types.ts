@@ -1,4 +1,5 @@
 import type { HostCallFn } from "../../sandbox/index.ts";
+import type { HookOrigin } from "../config/resolve.ts";
 import type { OperatorFile, PermissionsConfig } from "../config/schema.ts";
 import type { InjectionRole, NativeEvent } from "../events/types.ts";
 
@@ -31,6 +32,8 @@ export interface GrantRequest {
   readonly permissions: PermissionsConfig;
   /** The hook file, for error messages. */
   readonly file: string;
+  /** Whose the hook is: some grants (modify) default to the operator's own hooks only. */
+  readonly origin: HookOrigin;
 }
 
 /** Grants parsed once into typed descriptors; opaque to everything but src/capabilities. */
@@ -68,6 +71,10 @@ export interface CapabilityHost {
   prepare(request: GrantRequest, operator: OperatorFile): Promise<PrepareResult>;
   /** Whether a prepared hook may inject context (the result's context_injection needs it too). */
   mayInjectContext(grants: PreparedGrants): boolean;
+  /** Whether a prepared hook may rewrite this field (`tool_input.command`); the reason when not. */
+  mayModify(grants: PreparedGrants, field: string): { readonly ok: true } | { readonly ok: false; readonly reason: string };
+  /** Whether it may rewrite anything at all: such hooks run among the transforms, before the checks. */
+  isTransform(grants: PreparedGrants): boolean;
   /** Bind grants to one event: `${workspace}` becomes the event's cwd. */
   forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities;
 }

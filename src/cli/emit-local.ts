@@ -20,7 +20,7 @@ export interface LocalWorkers {
   readonly spawn: () => WorkerProcess;
 }
 
-export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean }, workers: LocalWorkers): Promise<AgentOutput> {
+export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean; callerTimeoutMs: number }, workers: LocalWorkers): Promise<AgentOutput> {
   // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched).
   let unclaimed: WorkerProcess | undefined = workers.started;
   let pool: SandboxPool | undefined;
@@ -56,7 +56,7 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
       via: "emit",
       log: (line) => host.writeStderr(`hookbox: ${line}\n`),
     });
-    const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed });
+    const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed, callerTimeoutMs: options.callerTimeoutMs });
     for (const entry of answer.evaluation.decisionRecord.hook_set.broken) host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
     return answer.output;
   } finally {

@@ -2,7 +2,8 @@ import { BUILD_ID } from "../version/index.ts";
 import { resolveLocations, type Locations } from "../config/locations.ts";
 import { errorMessage } from "../errors.ts";
 import { identityOf } from "../evaluator/identity.ts";
-import { FALLBACK_AGENT, isAgentName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput } from "../protocols/index.ts";
+import { agentHookTimeoutSeconds } from "../events/hook-timeouts.ts";
+import { FALLBACK_AGENT, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput } from "../protocols/index.ts";
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
 import type { LeanHost } from "../runtime/index.ts";
@@ -80,7 +81,7 @@ async function viaDaemon(host: LeanHost, locations: Locations, call: AgentCall, 
     [AGENT_CALL_HEADERS.client]: "emit",
     [AGENT_CALL_HEADERS.identity]: encodeHeaderJson(identityOf(locations, BUILD_ID, host.homeDir())),
     [AGENT_CALL_HEADERS.env]: encodeHeaderJson(call.env),
-    [AGENT_CALL_HEADERS.timeoutMs]: String(DAEMON_TIMEOUT_MS),
+    [AGENT_CALL_HEADERS.timeoutMs]: String(callerTimeoutMs(call)),
     ...(call.eventName !== undefined ? { [AGENT_CALL_HEADERS.event]: call.eventName } : {}),
     ...(options.failClosed ? { [AGENT_CALL_HEADERS.failClosed]: "1" } : {}),
   };
@@ -118,7 +119,19 @@ async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCal
   } catch {
     // A worker that cannot even be spawned: the pool tries again and fails the hooks by their on_error.
   }
-  return (await import("./emit-local.ts")).evaluateLocally(full, locations, call, { failClosed: options.failClosed }, { started, spawn });
+  return (await import("./emit-local.ts")).evaluateLocally(full, locations, call, { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call) }, { started, spawn });
+}
+
+/**
+ * How long the agent waits for this emit: the timeout install-agent wrote for the event. The
+ * evaluation is budgeted inside it, so every hook has run (or failed by its on_error) before the
+ * agent would give up and go ahead. A native caller (no agent entry) waits as long as it likes.
+ */
+function callerTimeoutMs(call: AgentCall): number {
+  if (call.agent === "native") return DAEMON_TIMEOUT_MS;
+  const protocol = PROTOCOLS[call.agent ?? FALLBACK_AGENT];
+  const native = nativeEventName(protocol, call.eventName);
+  return native === undefined ? DAEMON_TIMEOUT_MS : agentHookTimeoutSeconds(native) * 1000;
 }
 
 function flagValue(args: readonly string[], flag: string): string | undefined {

@@ -13,6 +13,8 @@ export interface HookDefinition {
   readonly events: readonly string[];
   readonly enabled: boolean;
   readonly priority: number;
+  /** Set by the operator file (hooks.<id>.priority): the hook is ordered among the operator's own, whoever wrote it. */
+  readonly priorityPinned: boolean;
   readonly summary: string;
   readonly description: string | undefined;
   readonly match: MatchConfig;
@@ -80,12 +82,13 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
       events,
       enabled: override.enabled ?? file.enabled,
       priority: override.priority ?? file.priority,
+      priorityPinned: override.priority !== undefined,
       summary: file.summary,
       description: file.description,
       match: file.match,
       handler,
       permissions: file.permissions,
-      limits: limitsFromConfig(narrowLimits(file.limits, override.limits, operator.ceilings.limits)),
+      limits: limitsFromConfig(narrowLimits(file.limits, override.limits, operator.ceilings.limits, source.origin === "project" ? operator.ceilings.community_limits : undefined)),
       onError: override.on_error ?? file.on_error,
       cooldownMs: (override.cooldown_seconds ?? file.cooldown_seconds) * 1000,
       isolation: file.isolation,

@@ -89,6 +89,9 @@ export const runGrantSchema = z
   })
   .strict();
 
+/** A field of an event a hook may rewrite: `tool_input`, `tool_input.command`, `prompt`. */
+const fieldPath = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,7}$/, 'expected a dotted field path such as "tool_input.command"');
+
 export const permissionsSchema = z
   .object({
     read: z.array(pathGrant).max(256).default([]),
@@ -97,6 +100,8 @@ export const permissionsSchema = z
     net: z.array(netHost).max(64).default([]),
     inject_context: z.boolean().default(false),
     store: z.boolean().default(false),
+    /** Fields the hook may rewrite with action modify; the operator's own hooks only, unless the operator allows more. */
+    modify: z.array(fieldPath).max(64).default([]),
   })
   .strict();
 
@@ -118,6 +123,7 @@ export const permissionsOverrideSchema = z
     net: z.array(netHost).max(64).optional(),
     inject_context: z.boolean().optional(),
     store: z.boolean().optional(),
+    modify: z.array(fieldPath).max(64).optional(),
   })
   .strict();
 
@@ -233,9 +239,14 @@ export const operatorFileSchema = z
       .object({
         limits: limitsOverrideSchema.optional(),
         permissions: permissionsOverrideSchema.optional(),
+        /**
+         * The most time a hook that came with a project or a package may take: no community hook can
+         * spend the agent's hook timeout, whatever its YAML asks. The operator may raise it.
+         */
+        community_limits: limitsOverrideSchema.default({ cpu_ms: 1000, timeout_ms: 5000 }),
       })
       .strict()
-      .default({}),
+      .default({ community_limits: { cpu_ms: 1000, timeout_ms: 5000 } }),
     /** Refused for every hook, whatever was granted: deny always wins. */
     deny: denySchema.default(denySchema.parse({})),
     /**

@@ -33,22 +33,21 @@ export function applyModify(event: NativeEvent, data: Record<string, unknown>): 
 export type StepEffect =
   /** The hook failed (threw, broke a limit, returned something invalid): its on_error decides. */
   | { readonly kind: "failed"; readonly code: string; readonly message: string }
-  | { readonly kind: "ran"; readonly result: HookResult; readonly stops: boolean; readonly modified?: ReturnType<typeof applyModify> };
+  | { readonly kind: "ran"; readonly result: HookResult; readonly stops: boolean };
 
 /**
  * The chain's rules as one pure function, used by the worker running a chain (to know where to
  * stop and what the next hook sees) and by the dispatcher building the answer from the same
  * outcomes, so both agree: a deny or `continue: false` stops; a failure stops when the hook is
- * on_error: deny; a modify changes the event the next hook sees.
+ * on_error: deny. Whether a modify is applied is the host's to decide (permissions.modify).
  */
-export function stepEffect(outcome: InvocationOutcome, event: NativeEvent): StepEffect {
+export function stepEffect(outcome: InvocationOutcome, _event?: NativeEvent): StepEffect {
   if (!outcome.ok) return { kind: "failed", code: outcome.failure.code, message: outcome.failure.message };
   const parsed = parseHookResult(outcome.value);
   if (!parsed.ok) return { kind: "failed", code: "handler_result_invalid", message: parsed.message };
   const result = parsed.result;
   if (result.action === "modify" && !result.data) return { kind: "failed", code: "handler_result_invalid", message: "the handler returned action modify without data" };
-  const stops = result.action === "deny" || result.continue === false;
-  return { kind: "ran", result, stops, ...(result.action === "modify" && !stops ? { modified: applyModify(event, result.data as Record<string, unknown>) } : {}) };
+  return { kind: "ran", result, stops: result.action === "deny" || result.continue === false };
 }
 
 /**
@@ -57,12 +56,17 @@ export function stepEffect(outcome: InvocationOutcome, event: NativeEvent): Step
  */
 export const DEADLINE_SLACK_MS = 5;
 
+/**
+ * Between the steps of a chain in a worker: stop on a deny, a halt or a failure of an on_error:
+ * deny hook, or at the deadline. The event never changes inside a chain: a rewrite is decided
+ * by the host (permissions.modify), which runs each transform as a chain of its own.
+ */
 export const continueChain: ChainContinuation = (tag, outcome, event) => {
   if (!isStepTag(tag)) return { stop: false, event };
   const effect = stepEffect(outcome, event as NativeEvent);
   const stops = effect.kind === "failed" ? tag.onError === "deny" : effect.stops;
   if (stops || Date.now() >= tag.deadlineAt - DEADLINE_SLACK_MS) return { stop: true };
-  return { stop: false, event: effect.kind === "ran" && effect.modified ? effect.modified.event : event };
+  return { stop: false, event };
 };
 
 function isStepTag(tag: unknown): tag is StepTag {

@@ -25,8 +25,15 @@ export class Dispatcher {
     this.semaphore = new Semaphore(concurrency);
   }
 
-  async handle(event: NativeEvent, snapshot: RegistrySnapshot, options: { readonly failClosed?: boolean } = {}): Promise<DispatchOutcome> {
-    return { ...(await dispatch({ event, hooks: snapshot.match(event) }, { ...this.context(snapshot), failClosed: options.failClosed === true || snapshot.operator.fail_closed })), registryVersion: snapshot.version };
+  async handle(event: NativeEvent, snapshot: RegistrySnapshot, options: { readonly failClosed?: boolean; readonly rewritable?: boolean; readonly deadlineMs?: number } = {}): Promise<DispatchOutcome> {
+    const base = this.context(snapshot);
+    const context = {
+      ...base,
+      eventDeadlineMs: Math.min(base.eventDeadlineMs, options.deadlineMs ?? Number.POSITIVE_INFINITY),
+      failClosed: options.failClosed === true || snapshot.operator.fail_closed,
+      rewritable: options.rewritable !== false,
+    };
+    return { ...(await dispatch({ event, hooks: snapshot.match(event) }, context)), registryVersion: snapshot.version };
   }
 
   /** Run one hook on an event whatever its matcher and cooldown say (manual fire). Undefined: no such hook. */

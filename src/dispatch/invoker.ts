@@ -28,6 +28,10 @@ export interface HookInvoker {
   invokeChain(hooks: readonly { hook: LoadedHook; limits: SandboxLimits; onError: "continue" | "deny" }[], event: NativeEvent, deadlineAt: number): Promise<ChainRun>;
   /** Whether the hook's grants include inject_context (its result's context_injection needs it). */
   mayInjectContext(hook: LoadedHook): boolean;
+  /** Whether the hook may rewrite this field of the event (permissions.modify, decided by the operator). */
+  mayModify(hook: LoadedHook, field: string): { readonly ok: true } | { readonly ok: false; readonly reason: string };
+  /** Whether the hook may rewrite anything: it then runs among the transforms, before the checks. */
+  isTransform(hook: LoadedHook): boolean;
 }
 
 export function createInvoker(executor: SandboxExecutor, capabilities: CapabilityHost): HookInvoker {
@@ -50,5 +54,7 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
       return { runs, broken: chain.broken };
     },
     mayInjectContext: (hook) => capabilities.mayInjectContext(hook.grants),
+    mayModify: (hook, field) => capabilities.mayModify(hook.grants, field),
+    isTransform: (hook) => capabilities.isTransform(hook.grants),
   };
 }

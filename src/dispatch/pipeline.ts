@@ -7,8 +7,8 @@ import { DEADLINE_SLACK_MS } from "./chain.ts";
 import type { CooldownTracker, Semaphore } from "./concurrency.ts";
 import { decide } from "./decide.ts";
 import { InjectionCollector } from "./injections.ts";
-import type { HookInvoker } from "./invoker.ts";
-import { applyRun, newChainState, type ChainState } from "./run-rules.ts";
+import type { HookInvoker, HookRun } from "./invoker.ts";
+import { applyRun, newChainState, type ChainState, type Phase } from "./run-rules.ts";
 
 export interface DispatchContext {
   readonly invoker: HookInvoker;
@@ -19,6 +19,12 @@ export interface DispatchContext {
   readonly injectionBudgetBytes: number;
   /** fail_closed: a hook that fails or cannot run denies the event, whatever its own on_error says. */
   readonly failClosed?: boolean;
+  /**
+   * Whether the caller can apply a rewrite of this event (Cursor's beforeShellExecution cannot,
+   * nor any dialect without an updated input): when it cannot, every modify is refused, so the
+   * checks judge what will really run.
+   */
+  readonly rewritable?: boolean;
   readonly now?: () => number;
   readonly newId?: () => string;
 }
@@ -33,18 +39,21 @@ export interface DispatchRequest {
 
 export interface DispatchResult {
   readonly decision: Decision;
-  /** One audit record per matched entry, skipped ones included, in run order. */
+  /** The audit records of the event's runs, in run order: one per matched entry, two for a transform run again as a check. */
   readonly records: readonly AuditRecordV1[];
 }
 
 type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason">;
 
 /**
- * Run an event's matched hooks one after another (DESIGN §5): in run order, a deny stops the
- * chain, a modify changes what the next hook sees, injections are collected with their hook,
- * `continue: false` halts. A hook that cannot run — broken, past the event deadline, no
- * invocation slot, its worker lost — fails by its own on_error, and its record names the cause:
- * a guard that did not run never reads as a guard that allowed.
+ * Run an event's matched hooks in two passes, so that **guards see what will run**: first the
+ * transforms — hooks the operator lets rewrite fields (permissions.modify) — one after another,
+ * each on what the last one wrote; then the checks — every matched hook that has not yet seen
+ * the final input — on that final input, a deny stopping the chain. A modify in the check pass,
+ * or one the hook may not make, is refused and recorded: no input reaches the agent that every
+ * hook able to deny has not evaluated and allowed. A hook that cannot run — broken, past the
+ * event deadline, no invocation slot, its worker lost — fails by its own on_error, and its record
+ * names the cause: a guard that did not run never reads as a guard that allowed.
  */
 export async function dispatch(request: DispatchRequest, ctx: DispatchContext): Promise<DispatchResult> {
   const now = ctx.now ?? Date.now;
@@ -54,7 +63,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   const injections = new InjectionCollector(ctx.injectionBudgetBytes);
   const state = newChainState(request.event);
   const trigger = request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`;
-  const records = new Map<RegistryEntry, AuditRecordV1>();
+  const records = new Map<RegistryEntry, AuditRecordV1[]>();
+  const record = (entry: RegistryEntry, value: AuditRecordV1): void => void records.set(entry, [...(records.get(entry) ?? []), value]);
   const base = (entry: RegistryEntry): RecordBase => ({
     v: AUDIT_VERSION,
     kind: "run",
@@ -69,41 +79,42 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   /** A hook that did not run through no choice of its own: its on_error applies. */
   const cannotRun = (entry: RegistryEntry, cause: string, code: string): void => {
     const onError = onErrorOf(entry);
-    records.set(entry, { ...skipped(base(entry), cause, now()), error_code: code, notes: [`on_error: ${onError} applied`] });
+    record(entry, { ...skipped(base(entry), cause, now()), error_code: code, notes: [`on_error: ${onError} applied`] });
     failByOnError(state, entryId(entry), onError, `${code}: ${cause}`);
   };
-  const skip = (entry: RegistryEntry, reason: string): void => void records.set(entry, skipped(base(entry), reason, now()));
+  const skip = (entry: RegistryEntry, reason: string): void => record(entry, skipped(base(entry), reason, now()));
 
-  // Cooldown depends on time only; the rest of the chain runs as few sandbox round trips as it can.
-  let queue: RegistryEntry[] = [];
+  // Cooldown depends on time only.
+  const runnable: RegistryEntry[] = [];
   for (const entry of request.hooks) {
-    if (isBroken(entry)) {
-      queue.push(entry);
-      continue;
-    }
-    const wait = request.manual ? 0 : ctx.cooldowns.remainingMs(entry.definition.id, entry.definition.cooldownMs, now());
-    if (wait > 0) skip(entry, `cooldown: ${((entry.definition.cooldownMs - wait) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.definition.cooldownMs / 1000})`);
-    else queue.push(entry);
+    const wait = isBroken(entry) || request.manual ? 0 : ctx.cooldowns.remainingMs(entry.definition.id, entry.definition.cooldownMs, now());
+    if (wait > 0 && !isBroken(entry)) skip(entry, `cooldown: ${((entry.definition.cooldownMs - wait) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.definition.cooldownMs / 1000})`);
+    else runnable.push(entry);
   }
-  const needsSlot = queue.some((entry) => !isBroken(entry));
-  const acquired = needsSlot && (await ctx.semaphore.acquire(deadline - now()));
-  try {
+  const loaded = runnable.filter((entry): entry is LoadedHook => !isBroken(entry));
+  const acquired = loaded.length > 0 && (await ctx.semaphore.acquire(deadline - now()));
+  /** Which version of the input each hook last judged: 0 is the input as it came, each applied rewrite adds one. */
+  const seen = new Map<LoadedHook, number>();
+  let version = 0;
+
+  /** Run these hooks on the current input, in order, as few sandbox round trips as possible. */
+  const pass = async (queue: RegistryEntry[], phase: Phase): Promise<void> => {
     while (queue.length > 0) {
       const stopper = state.denied ? `${state.denied.hookId} denied the event` : state.halted ? `${state.halted.hookId} halted the agent (continue: false)` : undefined;
       if (stopper) {
         for (const entry of queue) skip(entry, stopper);
-        break;
+        return;
       }
       const head = queue[0] as RegistryEntry;
       if (isBroken(head)) {
         const onError = onErrorOf(head);
-        records.set(head, brokenRecord(base(head), head, onError, now()));
+        record(head, brokenRecord(base(head), head, onError, now()));
         failByOnError(state, head.id, onError, `it did not load: ${describeProblems(head)}`);
         if (onError === "continue") state.userMessages.push({ hook_id: head.id, level: "warning", message: `Hookbox: hook "${head.id}" did not load and did not run (${describeProblems(head)}). Fix it, then check with: hookbox validate` });
         queue = queue.slice(1);
         continue;
       }
-      if (needsSlot && !acquired) {
+      if (!acquired) {
         cannotRun(head, `no invocation slot became free before the event deadline (dispatch.concurrency ${ctx.semaphore.capacity})`, "dispatch_concurrency");
         queue = queue.slice(1);
         continue;
@@ -113,47 +124,67 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
         queue = queue.slice(1);
         continue;
       }
-      // The loaded hooks up to the next broken entry run as one chain in one round trip.
+      // Checks up to the next broken entry run as one chain in one round trip; a transform runs
+      // alone, so the host decides on its rewrite before the next hook sees anything.
       const brokenAt = queue.findIndex(isBroken);
-      const pending = (brokenAt < 0 ? queue : queue.slice(0, brokenAt)) as LoadedHook[];
+      const upTo = phase === "transform" ? 1 : brokenAt < 0 ? queue.length : brokenAt;
+      const pending = queue.slice(0, upTo) as LoadedHook[];
       const startedAt = now();
       for (const hook of pending) ctx.cooldowns.ran(hook.definition.id, startedAt);
+      const budgets = timeBudgets(queue, deadline - startedAt);
       const chain = await ctx.invoker.invokeChain(
-        pending.map((hook) => ({ hook, onError: onErrorOf(hook), limits: { ...hook.definition.limits, timeoutMs: Math.max(1, Math.min(hook.definition.limits.timeoutMs, deadline - startedAt)) } })),
+        pending.map((hook, index) => ({ hook, onError: onErrorOf(hook), limits: { ...hook.definition.limits, timeoutMs: budgets[index] as number } })),
         state.event,
         deadline,
       );
       let clock = startedAt;
       chain.runs.forEach((run, index) => {
         const hook = pending[index] as LoadedHook;
-        const verdict = applyRun(hook, onErrorOf(hook), run, state, injections, ctx.invoker.mayInjectContext(hook));
-        const duration = run.outcome.stats.wallMs;
-        records.set(hook, {
-          ...base(hook),
-          status: verdict.status,
-          ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
-          ...(verdict.errorCode ? { error_code: verdict.errorCode } : {}),
-          ...(verdict.action ? { action: verdict.action } : {}),
-          duration_ms: Math.round(duration * 1000) / 1000,
-          started_at: new Date(clock).toISOString(),
-          completed_at: new Date(clock + duration).toISOString(),
-          injections: verdict.injections,
-          host_calls: run.hostCalls,
-          logs: run.outcome.logs,
-          stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
-          ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
+        seen.set(hook, version);
+        const before = state.event;
+        const verdict = applyRun(hook, onErrorOf(hook), run, state, injections, {
+          mayInject: ctx.invoker.mayInjectContext(hook),
+          phase,
+          mayModify: (field) => (ctx.rewritable === false ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type} (it would run the original input)` } : ctx.invoker.mayModify(hook, field)),
         });
-        clock += duration;
+        if (state.event !== before) version++;
+        record(hook, runRecord(base(hook), run, verdict, clock, phase));
+        clock += run.outcome.stats.wallMs;
       });
       queue = queue.slice(chain.runs.length);
       // Otherwise the chain broke (a worker lost mid-chain: resume after it) or stopped at the
       // deadline (the loop fails the rest by their on_error).
     }
+  };
+
+  try {
+    const transforms = loaded.filter((hook) => ctx.invoker.isTransform(hook));
+    if (transforms.length > 0) await pass([...transforms], "transform");
+    // The checks: every hook (and broken entry) that has not judged the final input. A transform
+    // that failed or could not run has had its on_error applied already.
+    const checks = runnable.filter((entry) => {
+      const last = records.get(entry)?.at(-1);
+      return !last || (last.status === "completed" && seen.get(entry as LoadedHook) !== version);
+    });
+    await pass(checks, "check");
   } finally {
     if (acquired) ctx.semaphore.release();
   }
-  const ordered = request.hooks.map((entry) => records.get(entry) as AuditRecordV1);
+  const ordered = request.hooks.flatMap((entry) => records.get(entry) ?? []);
   return { decision: decide(eventId, request.event, state, injections, ordered), records: ordered };
+}
+
+/**
+ * What each hook of a queue may take of the time left: its own timeout, or — when the queue's
+ * timeouts add up to more than is left — its share of what is left, in proportion to its timeout.
+ * So no hook can use up another's time: one that needs more than its share fails itself (its
+ * own on_error), and every hook after it still gets its own share.
+ */
+export function timeBudgets(queue: readonly RegistryEntry[], leftMs: number): number[] {
+  const timeouts = queue.map((entry) => (isBroken(entry) ? 0 : entry.definition.limits.timeoutMs));
+  const total = timeouts.reduce((sum, t) => sum + t, 0);
+  const scale = total <= leftMs ? 1 : Math.max(0, leftMs) / total;
+  return timeouts.filter((_, index) => !isBroken(queue[index] as RegistryEntry)).map((t) => Math.max(1, Math.floor(t * scale)));
 }
 
 /** A failure decides by the failing hook's on_error: deny stops the event; continue lets it go on. */
@@ -167,6 +198,26 @@ function describeProblems(entry: BrokenHook): string {
   const shown = entry.problems.slice(0, 3).map(formatDiagnostic).join("; ");
   const more = entry.problems.length - 3;
   return `${shown}${more > 0 ? ` (and ${more} more problem${more === 1 ? "" : "s"})` : ""}`;
+}
+
+function runRecord(base: RecordBase, run: HookRun, verdict: ReturnType<typeof applyRun>, startedAt: number, phase: Phase): AuditRecordV1 {
+  const duration = run.outcome.stats.wallMs;
+  return {
+    ...base,
+    status: verdict.status,
+    ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
+    ...(verdict.errorCode ? { error_code: verdict.errorCode } : {}),
+    ...(verdict.action ? { action: verdict.action } : {}),
+    ...(phase === "transform" ? { phase } : {}),
+    duration_ms: Math.round(duration * 1000) / 1000,
+    started_at: new Date(startedAt).toISOString(),
+    completed_at: new Date(startedAt + duration).toISOString(),
+    injections: verdict.injections,
+    host_calls: run.hostCalls,
+    logs: run.outcome.logs,
+    stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
+    ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
+  };
 }
 
 function brokenRecord(base: RecordBase, entry: BrokenHook, onError: "continue" | "deny", at: number): AuditRecordV1 {

@@ -2,7 +2,7 @@ import type { AuditRecordV1 } from "../audit/record.ts";
 import { TOOL_EVENTS } from "../events/names.ts";
 import type { ApprovalRequest, HookAction, NativeEvent, RunStatus, UserMessage } from "../events/types.ts";
 import type { LoadedHook } from "../registry/load.ts";
-import { stepEffect } from "./chain.ts";
+import { applyModify, stepEffect } from "./chain.ts";
 import type { InjectionCollector } from "./injections.ts";
 import type { HookRun } from "./invoker.ts";
 
@@ -23,6 +23,9 @@ export function newChainState(event: NativeEvent): ChainState {
   return { event, suppressOutput: false, userMessages: [], abilities: new Set(), documents: new Set() };
 }
 
+/** transform: hooks allowed to rewrite, on each other's output; check: every hook, on the final input. */
+export type Phase = "transform" | "check";
+
 export interface Verdict {
   status: RunStatus;
   reason?: string;
@@ -32,8 +35,15 @@ export interface Verdict {
   injections: AuditRecordV1["injections"][number][];
 }
 
+export interface RunRights {
+  readonly mayInject: boolean;
+  readonly phase: Phase;
+  /** Whether this hook may rewrite a field, here and now (its grant, and whether the caller can apply a rewrite). */
+  readonly mayModify: (field: string) => { readonly ok: true } | { readonly ok: false; readonly reason: string };
+}
+
 /** One hook's run applied to the chain's state, by the rules of chain.ts's stepEffect. */
-export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: HookRun, state: ChainState, injections: InjectionCollector, mayInject: boolean): Verdict {
+export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: HookRun, state: ChainState, injections: InjectionCollector, rights: RunRights): Verdict {
   const id = hook.definition.id;
   const verdict: Verdict = { status: "completed", notes: [], injections: [] };
   // Injections made through hook.injectContext were permission-checked by the capability.
@@ -49,7 +59,7 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
   const result = effect.result;
   verdict.action = result.action ?? "continue";
   if (result.context_injection) {
-    if (mayInject) keep(result.context_injection, result.context_injection_role ?? "system");
+    if (rights.mayInject) keep(result.context_injection, result.context_injection_role ?? "system");
     else verdict.notes.push("context_injection dropped: the hook lacks permissions.inject_context");
   }
   if (result.user_message) state.userMessages.push({ hook_id: id, level: result.user_message_level ?? "info", message: result.user_message });
@@ -65,11 +75,7 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
       state.denied = { hookId: id, reason: verdict.reason };
       break;
     case "modify":
-      if (effect.modified) {
-        state.event = effect.modified.event;
-        state.modified = TOOL_EVENTS.has(state.event.event_type) ? effect.modified.changes : { ...(state.modified ?? {}), ...effect.modified.changes };
-        for (const key of effect.modified.ignored) verdict.notes.push(`modify of ${key} ignored: it identifies the event`);
-      }
+      rewrite(result.data as Record<string, unknown>);
       break;
     case "ask_user":
       state.asked ??= {
@@ -86,9 +92,37 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
   if (result.continue === false) state.halted = { hookId: id, reason: result.stop_reason ?? result.reason };
   return verdict;
 
+  /** A rewrite is made only by a transform, and only of the fields it may change; otherwise it is refused, with why. */
+  function rewrite(data: Record<string, unknown>): void {
+    if (rights.phase === "check") {
+      verdict.notes.push("modify refused: this run judged the final input; a rewrite here would reach the agent unchecked (rewrites come from transforms: permissions.modify, granted by the operator)");
+      return;
+    }
+    const applied = applyModify(state.event, data);
+    const refusals = changedFields(state.event, applied.event).flatMap((field) => {
+      const allowed = rights.mayModify(field);
+      return allowed.ok ? [] : [`${field}: ${allowed.reason}`];
+    });
+    if (refusals.length > 0) {
+      verdict.notes.push(`modify refused (the input stays as it was): ${refusals.join("; ")}`);
+      return;
+    }
+    state.event = applied.event;
+    state.modified = TOOL_EVENTS.has(state.event.event_type) ? applied.changes : { ...(state.modified ?? {}), ...applied.changes };
+    for (const key of applied.ignored) verdict.notes.push(`modify of ${key} ignored: it identifies the event`);
+  }
+
   function keep(content: string, role: "system" | "user" | "assistant"): void {
     const added = injections.add(id, content, role);
     if (added.kept) verdict.injections.push({ role, ...added.kept });
     if (added.note) verdict.notes.push(added.note);
   }
+}
+
+/** The fields a rewrite changes, as dotted paths: `tool_input.command` for a tool's input, `prompt` for other events. */
+export function changedFields(before: NativeEvent, after: NativeEvent): string[] {
+  const changed = (a: Record<string, unknown>, b: Record<string, unknown>, prefix: string): string[] =>
+    [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key])).map((key) => `${prefix}${key}`);
+  if (TOOL_EVENTS.has(before.event_type)) return changed((before.tool_input ?? {}) as Record<string, unknown>, (after.tool_input ?? {}) as Record<string, unknown>, "tool_input.");
+  return changed(before as Record<string, unknown>, after as Record<string, unknown>, "");
 }

@@ -54,7 +54,7 @@ export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, opt
     const output = protocol.failure(evaluation.incomplete?.message ?? incomplete.cause, skeleton, { block: evaluation.decision.decision === "deny" });
     return { output, evaluation, protocol: protocol.name };
   }
-  const evaluation = await evaluator.evaluate(event, options);
+  const evaluation = await evaluator.evaluate(event, { ...options, rewritable: protocol.acceptsRewrite(event) });
   if (evaluation.incomplete) {
     return { output: protocol.failure(evaluation.incomplete.message, event, { block: evaluation.incomplete.block }), evaluation, protocol: protocol.name };
   }

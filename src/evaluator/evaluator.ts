@@ -51,6 +51,8 @@ export interface EvaluateOptions {
    * adapter makes of an ask — the same whether a daemon or emit answers.
    */
   readonly holdApprovals?: boolean;
+  /** Whether the caller applies a rewritten input (the agent's dialect says, per event); default yes. */
+  readonly rewritable?: boolean;
 }
 
 /** What is known of an event that could not be decoded: enough to find its project and its event type. */
@@ -71,7 +73,7 @@ export interface Evaluation {
   readonly project: string | undefined;
 }
 
-/** Approvals held for a caller end this long before it gives up, so it reads their default rather than its own timeout. */
+/** Approvals held for a caller, and the event's hooks, end this long before it gives up: it reads their answer rather than its own timeout. */
 const CALLER_MARGIN_MS = 2000;
 
 /**
@@ -105,7 +107,9 @@ export class Evaluator {
     const set = await this.options.hookSets.forEvent(event);
     const failClosed = failClosedBy(set.snapshot, options);
     if (set.snapshot.operatorStatus.state === "unusable") return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
-    const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, { failClosed: failClosed !== undefined });
+    // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
+    const deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
+    const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, { failClosed: failClosed !== undefined, rewritable: options.rewritable !== false, ...(deadlineMs !== undefined ? { deadlineMs } : {}) });
     let decision = this.withOperatorNotice(outcome.decision, set.snapshot);
     let records = outcome.records;
     if (decision.decision === "ask" && decision.approval && options.holdApprovals && this.options.approvals) {

@@ -56,13 +56,5 @@ export function selectEvents(agent: string, known: AgentEvents, options: Install
   return [...new Set(selected)];
 }
 
-/**
- * How long an agent waits for `hookbox emit` before it gives up (and fails open). Tool and
- * permission events may hold for a hook's approval prompt (DESIGN §5), so they get longest;
- * SessionEnd runs while the agent exits (Claude shares a 1.5 s budget unless told, research §1.6).
- */
-export function timeoutSeconds(nativeEvent: string): number {
-  if (nativeEvent === "PreToolUse" || nativeEvent === "PermissionRequest") return 120;
-  if (nativeEvent === "SessionEnd") return 10;
-  return 30;
-}
+/** The timeout written into an agent's entry for this native event (one table for install-agent and emit). */
+export { agentHookTimeoutSeconds as timeoutSeconds } from "../events/hook-timeouts.ts";

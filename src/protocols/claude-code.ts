@@ -100,6 +100,8 @@ export function encodeClaude(decision: Decision, event: NativeEvent): AgentOutpu
 export const claudeCode: AgentProtocol = {
   name: "claude",
   events: EVENTS,
+  /** updatedInput, on PreToolUse only (permission style). */
+  acceptsRewrite: (event) => agentEventNameOf(event, EVENTS) === "PreToolUse",
   /** The lingua franca: any payload naming its event in Claude's field (VS Code's camelCase variant too). Asked last. */
   detect: (payload) =>
     typeof payload === "object" && payload !== null && (typeof (payload as Record<string, unknown>).hook_event_name === "string" || typeof (payload as Record<string, unknown>).hookEventName === "string"),

@@ -74,6 +74,8 @@ function encodePermissionRequest(answer: Answer): AgentOutput {
 export const codex: AgentProtocol = {
   name: "codex",
   events: EVENTS,
+  /** updatedInput beside "allow", on PreToolUse only. */
+  acceptsRewrite: (event) => agentEventNameOf(event, EVENTS) === "PreToolUse",
   /** Codex adds `turn_id` and `model` to turn events, allows a null transcript_path, and calls its edit tool apply_patch; Claude sends prompt_id instead. */
   detect(payload) {
     if (typeof payload !== "object" || payload === null) return false;

@@ -146,6 +146,8 @@ export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutp
 export const copilot: AgentProtocol = {
   name: "copilot",
   events: EVENTS,
+  /** modifiedArgs, on preToolUse only. */
+  acceptsRewrite: (event) => event.event_type === "PreToolUse",
   detect(payload) {
     if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return false;
     const record = payload as Payload;

@@ -52,6 +52,8 @@ export function encodeCursor(decision: Decision, event: NativeEvent): AgentOutpu
 export const cursor: AgentProtocol = {
   name: "cursor",
   events: CURSOR_EVENTS,
+  /** updated_input on preToolUse; beforeShellExecution and beforeMCPExecution run the original whatever the answer. */
+  acceptsRewrite: (event) => PERMISSION_EVENTS[agentEventNameOf(event, CURSOR_EVENTS)]?.rewrite === true,
   /** Cursor's common fields (research §3.3); no other agent sends them. */
   detect(payload) {
     if (typeof payload !== "object" || payload === null) return false;

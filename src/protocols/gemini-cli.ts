@@ -106,6 +106,8 @@ export function encodeGemini(decision: Decision, event: NativeEvent): AgentOutpu
 export const geminiCli: AgentProtocol = {
   name: "gemini",
   events: EVENTS,
+  /** hookSpecificOutput.tool_input, on BeforeTool only. */
+  acceptsRewrite: (event) => RULES[agentEventNameOf(event, EVENTS)]?.rewrite === true,
   /** Gemini's own event names, or a name it shares with Claude plus Gemini's ISO `timestamp` and `transcript_path` (Claude sends no timestamp; Copilot's VS Code mode no transcript on these). */
   detect(payload) {
     const record = asRecord(payload);

@@ -43,6 +43,8 @@ export const native: AgentProtocol = {
     const event = parseEvent(readPayload(payload, "native"), hint?.eventName, hint?.now);
     return event.agent === undefined ? { ...event, agent: "native" } : event;
   },
+  /** The decision carries `data`: the caller applies it. */
+  acceptsRewrite: () => true,
   encode: encodeNative,
   failure: nativeFailure,
 };

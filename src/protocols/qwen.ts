@@ -101,6 +101,8 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 export const qwen: AgentProtocol = {
   name: "qwen",
   events: EVENTS,
+  /** Never: Qwen drops a rewrite on PreToolUse (a rewrite Hookbox would pass on becomes a block instead). */
+  acceptsRewrite: () => false,
   /**
    * Claude's event field with Gemini's ISO `timestamp` and a `permission_mode`: Qwen Code puts both
    * in every payload (hookEventHandler createBaseInput). Claude sends no timestamp, Gemini CLI no

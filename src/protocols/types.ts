@@ -43,6 +43,12 @@ export interface AgentProtocol {
   decode(payload: unknown, hint?: DecodeHint): NativeEvent;
   /** The aggregated decision in exactly this agent's contract, for the event `decode` produced. */
   encode(decision: Decision, event: NativeEvent): AgentOutput;
+  /**
+   * Whether the agent applies a rewritten input for this event (Claude's updatedInput on
+   * PreToolUse, Gemini's tool_input on BeforeTool …). Where it does not, Hookbox refuses every
+   * modify, so the checks judge what will really run.
+   */
+  acceptsRewrite(event: NativeEvent): boolean;
   /** What to answer when Hookbox could not fully evaluate: a block with `reason`, or the agent's go-ahead with it shown. */
   failure(reason: string, event: NativeEvent | undefined, options: FailureOptions): AgentOutput;
 }

@@ -13,7 +13,8 @@ export { isBroken, type BrokenHook } from "./broken.ts";
 /**
  * Whose a hook is decides the order hooks run in before any author's `priority` does: the
  * operator's own and the standard hooks first, then installed packages, then the project's
- * (which arrive with a `git clone`). An author orders hooks within their tier only.
+ * (which arrive with a `git clone`). An author orders hooks within their tier only; a priority
+ * the operator file pins places the hook among the operator's own.
  */
 const TIER: Readonly<Record<HookOrigin, number>> = { builtin: 0, user: 0, dir: 0, project: 2 };
 
@@ -27,7 +28,7 @@ export function entryOnError(entry: RegistryEntry): "continue" | "deny" {
 
 function entryOrder(entry: RegistryEntry): [number, number, string] {
   if (isBroken(entry)) return [TIER[entry.origin], entry.priority, entry.id];
-  return [TIER[entry.definition.source.origin], entry.definition.priority, entry.definition.id];
+  return [entry.definition.priorityPinned ? 0 : TIER[entry.definition.source.origin], entry.definition.priority, entry.definition.id];
 }
 
 function compareEntries(a: RegistryEntry, b: RegistryEntry): number {

@@ -32,7 +32,7 @@ export function operator(parts: { hooks?: Record<string, { permissions?: Partial
   return {
     ...base,
     hooks: (parts.hooks ?? {}) as OperatorFile["hooks"],
-    ceilings: parts.ceilings ? { permissions: parts.ceilings } : {},
+    ceilings: parts.ceilings ? { ...base.ceilings, permissions: parts.ceilings } : base.ceilings,
     deny: { ...base.deny, ...parts.deny },
   };
 }
@@ -68,9 +68,9 @@ export function testHost(options: TestHostOptions = {}): CapabilityHost {
   });
 }
 
-export async function prepare(host: CapabilityHost, permissions: PartialPermissions, options: { hookId?: string; operator?: OperatorFile } = {}): Promise<PreparedGrants> {
+export async function prepare(host: CapabilityHost, permissions: PartialPermissions, options: { hookId?: string; operator?: OperatorFile; origin?: "builtin" | "user" | "dir" | "project" } = {}): Promise<PreparedGrants> {
   const result = await host.prepare(
-    { hookId: options.hookId ?? "test-hook", permissions: permissionsSchema.parse(permissions), file: "hooks/test-hook/hook.yaml" },
+    { hookId: options.hookId ?? "test-hook", origin: options.origin ?? "dir", permissions: permissionsSchema.parse(permissions), file: "hooks/test-hook/hook.yaml" },
     options.operator ?? operator(),
   );
   if (!result.ok) throw new Error(`prepare failed:\n${result.errors.join("\n")}`);

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { operator, prepare, testHost } from "./helpers.ts";
 import type { OperatorFile, PermissionsConfig } from "../../src/config/schema.ts";
 
-const none: PermissionsConfig = { read: [], run: [], env: [], net: [], inject_context: false, store: false };
+const none: PermissionsConfig = { read: [], run: [], env: [], net: [], inject_context: false, store: false, modify: [] };
 
 async function prepareErrors(permissions: Partial<PermissionsConfig>, op: OperatorFile = operator()): Promise<readonly string[]> {
-  const result = await testHost().prepare({ hookId: "h", file: "hooks/h/hook.yaml", permissions: { ...none, ...permissions } }, op);
+  const result = await testHost().prepare({ hookId: "h", origin: "dir", file: "hooks/h/hook.yaml", permissions: { ...none, ...permissions } }, op);
   return result.ok ? [] : result.errors;
 }
 

@@ -45,11 +45,12 @@ describe("hook chains in a worker process", () => {
     expect(pool.stats().workers[0]?.invocations).toBe(before + 1); // one job for the whole chain
   });
 
-  it("modify chains through the worker: each hook sees the previous one's data", async () => {
+  it("transforms through the worker: each sees the previous one's data, then all judge the final input", async () => {
     const hooks = Array.from({ length: 4 }, (_, i) => ({
       id: `m${i + 1}`,
       events: ["PreToolUse"],
       priority: i,
+      permissions: { modify: ["tool_input.seen"] },
       handler: { code: `export default (e) => ({ action: 'modify', data: { ...e.tool_input, seen: [...(e.tool_input.seen ?? []), ${i + 1}] } })` },
     }));
     const { decision } = await (await dispatcherFor(hooks)).handle(event());

@@ -47,7 +47,7 @@ describe("citations of research and design notes", () => {
     expect(all).toContainEqual({ where: "src/registry/matcher.ts", source: "research", section: "1.2" });
     expect(all).toContainEqual({ where: "test/security/cases/sandbox.ts", source: "sandbox", section: "10" });
     expect(all).toContainEqual({ where: "src/protocols/claude-code.ts", source: "real-clients", section: "2" });
-    expect(all).toContainEqual({ where: "src/dispatch/pipeline.ts", source: "DESIGN", section: "5" });
+    expect(all).toContainEqual({ where: "src/evaluator/evaluator.ts", source: "DESIGN", section: "8" });
   });
 
   it("each name a section of a file in the repository", () => {

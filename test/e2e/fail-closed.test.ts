@@ -204,7 +204,11 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
     });
 
     it(`a guard skipped by the event deadline applies its on_error (${onError})`, async () => {
-      const slow = "export default () => { const end = Date.now() + 3000; while (Date.now() < end) {} };\n";
+      // A built-in that never polls QuickJS's interrupt: its worker must be killed (or its thread
+      // given up on) and replaced, which takes the rest of the tight deadline: the guard after it
+      // cannot start. (A hook that merely spins gets its share of the deadline and fails alone:
+      // the guard still runs — test/e2e/guards-hold.test.ts.)
+      const slow = "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1);\n";
       const dir = project({
         ...guardFiles(onError, "priority: 50\n"),
         "slow/hook.yaml": "id: slow\nevents: [PreToolUse]\npriority: 1\nlimits: { cpu_ms: 5000, timeout_ms: 5000 }\nhandler: ./handler.ts\n",

@@ -1,5 +1,6 @@
 import type { CapabilityHost, HostCallRecord, PreparedGrants } from "../../src/capabilities/types.ts";
 import type { PermissionsConfig } from "../../src/config/schema.ts";
+import { mayModifyAnything, modifyVerdict, type ModifyPolicy } from "../../src/capabilities/modify/index.ts";
 import type { InjectionRole } from "../../src/events/types.ts";
 
 /**
@@ -9,8 +10,18 @@ import type { InjectionRole } from "../../src/events/types.ts";
  */
 export function fakeCapabilities(): CapabilityHost {
   return {
-    prepare: async (request) => ({ ok: true, grants: { hookId: request.hookId, summary: [], permissions: request.permissions } as PreparedGrants }),
+    prepare: async (request, operator) => {
+      const override = Object.hasOwn(operator.hooks, request.hookId) ? operator.hooks[request.hookId] : undefined;
+      // The real modify rule (capabilities/modify), on what the hook and the operator wrote.
+      const modify: ModifyPolicy = { declared: request.permissions.modify, approval: override?.permissions?.modify, ceiling: operator.ceilings.permissions?.modify, operatorOwn: request.origin !== "project" };
+      return { ok: true, grants: { hookId: request.hookId, summary: [], permissions: request.permissions, modify } as PreparedGrants };
+    },
     mayInjectContext: (grants) => (grants as PreparedGrants & { permissions: PermissionsConfig }).permissions.inject_context,
+    mayModify: (grants, field) => {
+      const verdict = modifyVerdict((grants as PreparedGrants & { modify: ModifyPolicy }).modify, field);
+      return verdict.ok ? { ok: true } : { ok: false, reason: `modify of ${field} not allowed (${verdict.by})` };
+    },
+    isTransform: (grants) => mayModifyAnything((grants as PreparedGrants & { modify: ModifyPolicy }).modify),
     forInvocation: (grants) => {
       const permissions = (grants as PreparedGrants & { permissions: PermissionsConfig }).permissions;
       const hostCalls: HostCallRecord[] = [];

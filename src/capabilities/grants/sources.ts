@@ -14,6 +14,8 @@ export interface GrantSources {
   /** `ceilings.permissions`: a kind absent here gets the default ceiling. */
   readonly ceiling: Partial<PermissionsConfig> | undefined;
   readonly deny: OperatorFile["deny"];
+  /** The operator's own hook (standard, user, --hooks or hooks_dirs), not a project's or a package's. */
+  readonly operatorOwn: boolean;
 }
 
 export function grantSources(request: GrantRequest, operator: OperatorFile): GrantSources {
@@ -26,6 +28,7 @@ export function grantSources(request: GrantRequest, operator: OperatorFile): Gra
     approval: override?.permissions,
     ceiling: operator.ceilings.permissions,
     deny: operator.deny,
+    operatorOwn: request.origin !== "project",
   };
 }
 
