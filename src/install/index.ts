@@ -2,14 +2,25 @@
 import { HookboxError } from "../errors.ts";
 import { claudeInstaller } from "./claude.ts";
 import { codexInstaller } from "./codex.ts";
+import { copilotInstaller } from "./copilot.ts";
 import { cursorInstaller } from "./cursor.ts";
 import { geminiInstaller } from "./gemini.ts";
+import { opencodeInstaller } from "./opencode.ts";
+import { qwenInstaller } from "./qwen.ts";
 import { INSTALL_AGENTS, INSTALL_SCOPES, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
 
 export { INSTALL_AGENTS, INSTALL_SCOPES, type HttpHookOptions, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
 export { runsHookboxEmit } from "./command.ts";
 
-export const INSTALLERS: Readonly<Record<InstallAgent, InstallPlanner>> = { claude: claudeInstaller, gemini: geminiInstaller, cursor: cursorInstaller, codex: codexInstaller };
+export const INSTALLERS: Readonly<Record<InstallAgent, InstallPlanner>> = {
+  claude: claudeInstaller,
+  gemini: geminiInstaller,
+  cursor: cursorInstaller,
+  codex: codexInstaller,
+  copilot: copilotInstaller,
+  qwen: qwenInstaller,
+  opencode: opencodeInstaller,
+};
 
 export function isInstallAgent(name: string): name is InstallAgent {
   return (INSTALL_AGENTS as readonly string[]).includes(name);

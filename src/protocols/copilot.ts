@@ -13,10 +13,10 @@ import { timestampField } from "./shared/timestamp.ts";
 import { COPILOT_TOOLS, normaliseToolName, toolNameField } from "./shared/tool-names.ts";
 
 /**
- * Copilot CLI picks the payload's casing from how the event is spelled in its config (research §5):
- * `preToolUse` sends camelCase fields and no event name, `PreToolUse` sends VS Code's snake_case.
+ * Copilot CLI's camelCase event names → native (research §5): the spelling `install-agent copilot`
+ * writes, which sends camelCase payloads (`sessionId`, `toolName`, `toolArgs`).
  */
-const EVENTS = eventTable({
+export const COPILOT_EVENT_NAMES: Readonly<Record<string, string>> = {
   sessionStart: "SessionStart",
   sessionEnd: "SessionEnd",
   userPromptSubmitted: "UserPromptSubmit",
@@ -30,6 +30,14 @@ const EVENTS = eventTable({
   preCompact: "PreCompact",
   permissionRequest: "PermissionRequest",
   notification: "Notification",
+};
+
+/**
+ * Copilot CLI picks the payload's casing from how the event is spelled in its config (research §5):
+ * `preToolUse` sends camelCase fields and no event name, `PreToolUse` sends VS Code's snake_case.
+ */
+const EVENTS = eventTable({
+  ...COPILOT_EVENT_NAMES,
   SessionStart: "SessionStart",
   SessionEnd: "SessionEnd",
   UserPromptSubmit: "UserPromptSubmit",
