@@ -7,7 +7,8 @@ import { FALLBACK_AGENT, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOL
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
 import type { LeanHost } from "../runtime/index.ts";
-import { AGENT_CALL_HEADERS, encodeHeaderJson, type AgentCallReplyV1 } from "../wire/agent-call.ts";
+import { AGENT_CALL_HEADERS, agentCallReplyOf, encodeHeaderJson } from "../wire/agent-call.ts";
+import { errorOfBody } from "../wire/errors.ts";
 import { parseEmitArgs, type EmitOptions } from "./emit-args.ts";
 import type { AgentCall } from "../evaluator/agent-answer.ts";
 
@@ -92,16 +93,16 @@ async function viaDaemon(host: LeanHost, locations: Locations, call: AgentCall, 
   } catch {
     return { answered: false }; // no socket, or a stale one: nobody listens
   }
-  let body: Partial<AgentCallReplyV1> & { error?: { code?: string; message?: string } };
+  let body: unknown;
   try {
-    body = JSON.parse(reply.body) as typeof body;
+    body = JSON.parse(reply.body);
   } catch {
     return { answered: false, why: `the daemon answered ${reply.status} with a body that is not JSON` };
   }
-  if (reply.status === 200 && body.v === 1 && typeof body.stdout === "string" && typeof body.stderr === "string" && typeof body.exit_code === "number") {
-    return { answered: true, output: { stdout: body.stdout, stderr: body.stderr, exitCode: body.exit_code } };
-  }
-  return { answered: false, why: body.error?.message ? `${body.error.code ?? reply.status}: ${body.error.message}` : `the daemon answered ${reply.status}` };
+  const answer = reply.status === 200 ? agentCallReplyOf(body) : undefined;
+  if (answer) return { answered: true, output: { stdout: answer.stdout, stderr: answer.stderr, exitCode: answer.exit_code } };
+  const error = errorOfBody(body);
+  return { answered: false, why: error ? `${error.code}: ${error.message}` : `the daemon answered ${reply.status}` };
 }
 
 /**

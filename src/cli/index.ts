@@ -16,6 +16,7 @@ import { registerRuns } from "./runs.ts";
 import { registerServe } from "./serve.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { registerNew } from "./new.ts";
+import { registerOpenApi } from "./openapi.ts";
 import { registerSchema } from "./schema.ts";
 import { registerTest } from "./test.ts";
 import { registerTypes } from "./types.ts";
@@ -44,6 +45,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerValidate(program, ctx, setExit, factory);
   registerList(program, ctx, setExit, factory);
   registerSchema(program, ctx);
+  registerOpenApi(program, ctx);
   registerTypes(program, ctx, setExit);
   registerTest(program, ctx, setExit);
   registerNew(program, ctx, setExit);

@@ -5,9 +5,11 @@ import { bodyLimit } from "hono/body-limit";
 import { HookboxError } from "../errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { errorResponse, toErrorResponse } from "./error-response.ts";
+import { OPENAPI_ROUTE, openApiDocument } from "./openapi.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { hookRoutes } from "./routes/hooks.ts";
 import { operationRoutes } from "./routes/operations.ts";
+import { route } from "./routes/spec.ts";
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -35,6 +37,8 @@ export function createApp(deps: AppDeps): Hono {
   eventRoutes(app, deps);
   hookRoutes(app, deps);
   operationRoutes(app, deps);
+  let document: unknown;
+  route(app, OPENAPI_ROUTE, (c) => c.json((document ??= openApiDocument(deps.version)) as Record<string, unknown>));
   app.notFound((c) => {
     countError("not_found");
     return errorResponse(c, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`);

@@ -1,0 +1,46 @@
+import type { ErrorCode } from "../errors.ts";
+
+/**
+ * Every stable error code, as a list: what an error body's `error.code` may be (ErrorBodyV1),
+ * listed in the OpenAPI document. Lean (no zod): `emit` and the client read error bodies with it.
+ */
+export const ERROR_CODES = [
+  "usage",
+  "file_unreadable",
+  "config_invalid",
+  "event_invalid",
+  "request_too_large",
+  "not_found",
+  "unauthorized",
+  "conflict",
+  "capability_denied",
+  "daemon_unavailable",
+  "audit_unavailable",
+  "hook_set_mismatch",
+  "internal",
+  "sandbox_cpu",
+  "sandbox_memory",
+  "sandbox_stack",
+  "sandbox_timeout",
+  "sandbox_result_size",
+  "sandbox_log_size",
+  "sandbox_host_calls",
+  "handler_syntax",
+  "handler_invalid",
+  "handler_threw",
+  "handler_result_invalid",
+  "handler_hung",
+  "sandbox_crashed",
+  "sandbox_queue_full",
+  "sandbox_closed",
+] as const satisfies readonly ErrorCode[];
+
+/** Compile-time: the list holds every ErrorCode (a code added to src/errors.ts and not here fails to build). */
+type Unlisted = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;
+export const ERROR_CODES_COMPLETE: [Unlisted] extends [never] ? true : Unlisted = true;
+
+const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && KNOWN.has(value);
+}
