@@ -18,6 +18,11 @@ export class HttpProtocolError extends Error {
   override readonly name = "HttpProtocolError";
 }
 
+/** No whole answer within the exchange's timeoutMs. */
+export class HttpTimeoutError extends Error {
+  override readonly name = "HttpTimeoutError";
+}
+
 const encoder = new TextEncoder();
 
 /** The request's bytes: `connection: close`, a content-length when there is a body. */
@@ -278,7 +283,7 @@ export function exchange(open: (events: ConnectionEvents) => Connection, init: H
     const timer = setTimeout(
       () =>
         settle(() => {
-          throw new Error(`no answer within ${init.timeoutMs} ms`);
+          throw new HttpTimeoutError(`no answer within ${init.timeoutMs} ms`);
         }),
       init.timeoutMs,
     );
