@@ -1,6 +1,6 @@
 import type { LogEntry } from "../../sandbox/index.ts";
 import type { HostCallRecord } from "../capabilities/types.ts";
-import type { HookAction, InjectionRole, RunStatus } from "../events/types.ts";
+import type { Decision, HookAction, InjectionRole, RunStatus } from "../events/types.ts";
 
 export const AUDIT_VERSION = 1;
 
@@ -61,6 +61,8 @@ export interface AuditDecisionV1 {
   readonly decided_by?: string;
   /** Set when Hookbox could not fully evaluate the event (undecodable, over a limit, unusable operator file): why, and what the rule answered. */
   readonly incomplete?: { readonly code: string; readonly cause: string; readonly rule: string };
+  /** What the hooks returned for the caller besides the decision (the repository template's hints), as answered. */
+  readonly hints?: Pick<Decision, "suggested_abilities" | "suggested_documents" | "new_intent" | "follow_up_actions">;
   readonly hook_set: { readonly registry_version: number; readonly hooks: number; readonly broken: readonly string[]; readonly operator: "ok" | "last-good" | "unusable" };
   /** Who answered: the daemon, or `emit` in its own process, or `hookbox test`. */
   readonly served_by: { readonly via: "daemon" | "emit" | "test"; readonly pid: number; readonly build: string };

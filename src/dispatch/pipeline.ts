@@ -214,7 +214,7 @@ function runRecord(base: RecordBase, run: HookRun, verdict: ReturnType<typeof ap
     completed_at: new Date(startedAt + duration).toISOString(),
     injections: verdict.injections,
     host_calls: run.hostCalls,
-    logs: run.outcome.logs,
+    logs: [...run.outcome.logs, ...verdict.logs],
     stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
     ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
   };

@@ -180,6 +180,7 @@ export class Evaluator {
       ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
       ...(decision.decided_by !== undefined ? { decided_by: decision.decided_by } : {}),
       ...(input.incomplete ? { incomplete: input.incomplete } : {}),
+      ...hintsOf(decision),
       hook_set: { registry_version: set.snapshot.version, hooks: set.snapshot.hooks.length, broken, operator: set.snapshot.operatorStatus.state },
       served_by: { ...this.options.servedBy, build: BUILD_ID },
       runs: records.length,
@@ -251,4 +252,11 @@ function failClosedBy(snapshot: RegistrySnapshot, options: EvaluateOptions): { b
   if (options.failClosed) return { by: "--fail-closed" };
   if (snapshot.operator.fail_closed) return { by: "fail_closed: true in the operator file" };
   return undefined;
+}
+
+/** The hooks' hints for the caller, when there are any: recorded with the decision. */
+function hintsOf(decision: Decision): Pick<AuditDecisionV1, "hints"> {
+  const { suggested_abilities, suggested_documents, new_intent, follow_up_actions } = decision;
+  const hints = { ...(suggested_abilities ? { suggested_abilities } : {}), ...(suggested_documents ? { suggested_documents } : {}), ...(new_intent ? { new_intent } : {}), ...(follow_up_actions ? { follow_up_actions } : {}) };
+  return Object.keys(hints).length > 0 ? { hints } : {};
 }

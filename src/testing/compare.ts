@@ -39,7 +39,8 @@ export function compare(expected: Expectation, observed: Observed): Mismatch[] {
   if (expected.continue !== undefined) check("continue", decision.continue === expected.continue, expected.continue, decision.continue);
   if (expected.approval !== undefined) check("approval", partialMatch(expected.approval, decision.approval), expected.approval, decision.approval);
   if (expected.suggested_abilities !== undefined) {
-    check("suggested_abilities", JSON.stringify(decision.suggested_abilities ?? []) === JSON.stringify(expected.suggested_abilities), expected.suggested_abilities, decision.suggested_abilities);
+    const ids = (decision.suggested_abilities ?? []).map((ability) => ability.id);
+    check("suggested_abilities", JSON.stringify(ids) === JSON.stringify(expected.suggested_abilities), expected.suggested_abilities, ids);
   }
   const logs = (run?.logs ?? []).map((l) => l.message).join("\n");
   for (const part of list(expected.logs_contain)) check("logs_contain", logs.includes(part), part, logs);
