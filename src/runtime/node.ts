@@ -235,9 +235,9 @@ export const nodeFileHost: FileHost = {
     try {
       const { size } = await handle.stat();
       const length = Math.min(bytes, size);
-      const buffer = Buffer.alloc(length);
+      const buffer = new Uint8Array(length);
       await handle.read(buffer, 0, length, size - length);
-      return buffer.toString("utf8");
+      return buffer;
     } finally {
       await handle.close();
     }
@@ -255,6 +255,15 @@ export const nodeFileHost: FileHost = {
     const info = await lstat(path).catch(() => undefined);
     if (!info) return "missing";
     return info.isFile() ? "file" : info.isDirectory() ? "dir" : info.isSocket() ? "socket" : info.isSymbolicLink() ? "symlink" : "other";
+  },
+  processExists: (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      // EPERM: it exists, as another user's process.
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
   },
 };
 

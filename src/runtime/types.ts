@@ -140,8 +140,8 @@ export interface FileHost {
   remove(path: string): Promise<void>;
   /** Size in bytes, or undefined when the file does not exist. */
   size(path: string): Promise<number | undefined>;
-  /** The last `bytes` bytes of a file, as UTF-8. */
-  readTail(path: string, bytes: number): Promise<string>;
+  /** The last `bytes` bytes of a file, as they are (a window may start inside a UTF-8 sequence). */
+  readTail(path: string, bytes: number): Promise<Uint8Array>;
   truncate(path: string, size: number): Promise<void>;
   chmod(path: string, mode: number): Promise<void>;
   /** A new private (0700) directory under the system's temporary directory. */
@@ -157,6 +157,11 @@ export interface FileHost {
   removeEmptyDir(path: string): Promise<boolean>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
+  /**
+   * Whether a process with this id exists (kill(pid, 0); one the user may not signal exists too):
+   * lock files name their holder by pid, and a holder that no longer exists left its lock behind.
+   */
+  processExists(pid: number): boolean;
 }
 
 export interface AppendHandle {
