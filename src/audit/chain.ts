@@ -201,7 +201,7 @@ export function describeProblem(problem: ChainProblem): string {
       const previous = sameFile(problem.previous, problem.file);
       const what = problem.linksTo
         ? `it links to ${sameFile(problem.linksTo, problem.file)} instead: records were moved or reordered`
-        : `${previous} was changed after it was written, or records between ${previous} and ${at} were removed`;
+        : `${previous} was changed after it was written, or records between ${previous} and line ${problem.line} were removed`;
       return `${at}${nameRecord(problem.record)} links to ${problem.expected}, but ${previous} hashes to ${problem.found}: ${what}`;
     }
     case "not_json":

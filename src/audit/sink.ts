@@ -154,7 +154,7 @@ export class AuditSink {
       this.chain = {
         tail: "broken",
         checkedLinks: check.checkedLinks,
-        broken: { problem: describeProblem(check.problem), file: check.problem.file, line: check.problem.line, restartedWith: appended ? restart.id : undefined },
+        broken: { problem: describeProblem(check.problem), file: `${path.slice(0, path.lastIndexOf("/") + 1)}${check.problem.file}`, line: check.problem.line, restartedWith: appended ? restart.id : undefined },
         head: this.position?.head,
       };
       return appended;

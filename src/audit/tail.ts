@@ -48,7 +48,7 @@ async function lastLineOf(fs: FileHost, path: string, size: number): Promise<{ l
 
 export interface TailCheck {
   readonly checkedLinks: number;
-  /** The first problem among the last records (line numbers counted from the file's start). */
+  /** The first problem among the last records (files by name, lines counted from the file's start). */
   readonly problem: ChainProblem | undefined;
 }
 
@@ -63,14 +63,15 @@ export async function checkTail(fs: FileHost, path: string, maxLines: number): P
   const window = await fs.readTail(path, Math.min(size, CHECK_WINDOW_BYTES));
   const covered = window.length >= size;
   const lines = splitLines(window).lines;
+  const name = path.slice(path.lastIndexOf("/") + 1);
   // A window that starts inside the file starts inside a line: that one is not whole.
   const first = Math.max(covered ? 0 : 1, lines.length - maxLines - 1);
   const check = async (lineOffset: number): Promise<TailCheck> => {
     const summaries: LineSummary[] = [];
-    for (let i = first; i < lines.length; i++) summaries.push(await summarizeLine(path, lineOffset + i + 1, lines[i] as Uint8Array));
+    for (let i = first; i < lines.length; i++) summaries.push(await summarizeLine(name, lineOffset + i + 1, lines[i] as Uint8Array));
     const restart = summaries.findLastIndex((s) => s.record?.kind === "chain");
     const from = restart > 0 ? restart : first === 0 && covered ? 0 : 1;
-    const before = from > 0 ? summaries[from - 1] : await rotatedLast(fs, `${path}.1`);
+    const before = from > 0 ? summaries[from - 1] : await rotatedLast(fs, path);
     const result = checkChain(summaries.slice(from), before);
     return { checkedLinks: result.checkedLinks, problem: result.problems[0] };
   };
@@ -83,8 +84,10 @@ export async function checkTail(fs: FileHost, path: string, maxLines: number): P
   return check(before);
 }
 
+/** The last line of the file rotated out before `path`, numbered 0 (its number is not counted). */
 async function rotatedLast(fs: FileHost, path: string): Promise<LineSummary | undefined> {
-  const size = (await fs.size(path)) ?? 0;
-  const line = size > 0 ? (await lastLineOf(fs, path, size)).line : undefined;
-  return line ? summarizeLine(path, 0, line) : undefined;
+  const rotated = `${path}.1`;
+  const size = (await fs.size(rotated)) ?? 0;
+  const line = size > 0 ? (await lastLineOf(fs, rotated, size)).line : undefined;
+  return line ? summarizeLine(rotated.slice(rotated.lastIndexOf("/") + 1), 0, line) : undefined;
 }

@@ -45,9 +45,9 @@ function describeReport(report: VerifyReport): string {
     lines.push(`unchained: the first ${count(report.unchained.count, "record")}${report.unchained.lastAt ? ` (before ${report.unchained.lastAt})` : ""} were written before records were chained; nothing can verify them`);
   }
   if (report.origin === "continued") lines.push("the oldest file continues one no longer kept (rotated out): its first link cannot be checked");
-  for (const restart of report.restarts) lines.push(`${restart.file} line ${restart.line}: a writer found the chain broken there and went on from it`);
   for (const problem of report.problems.slice(0, SHOWN_PROBLEMS)) lines.push(`BROKEN: ${problem.message}`);
   if (report.problems.length > SHOWN_PROBLEMS) lines.push(`… and ${count(report.problems.length - SHOWN_PROBLEMS, "more problem")} (--json lists all)`);
+  for (const restart of report.restarts) lines.push(`${restart.file} line ${restart.line}: a Hookbox daemon found the chain broken before this record at its start, and went on from it`);
   if (report.anchor) {
     lines.push(report.anchor.found ? `anchor ${report.anchor.hash}: ${report.anchor.found.file} line ${report.anchor.found.line}` : `BROKEN: anchor ${report.anchor.hash} is no line of the kept files: the log was rewritten up to it, truncated, or that line was rotated out`);
   }
