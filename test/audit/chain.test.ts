@@ -49,7 +49,7 @@ describe("the hash chain", () => {
     const { problems } = await check(tampered);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ kind: "broken_link", line: 4, previous: { line: 3 }, record: { id: "r4" } });
-    expect(describeProblem(problems[0] as never)).toMatch(/^log line 4 \(decision, id r4\) links to sha256:[0-9a-f]{64}, but line 3 hashes to sha256:[0-9a-f]{64}: line 3 was changed after it was written, or records between line 3 and log line 4 were removed$/);
+    expect(describeProblem(problems[0] as never)).toMatch(/^log line 4 \(decision, id r4\) links to sha256:[0-9a-f]{64}, but line 3 hashes to sha256:[0-9a-f]{64}: line 3 was changed after it was written, or records between line 3 and line 4 were removed$/);
   });
 
   it("detects a removed line", async () => {
