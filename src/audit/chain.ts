@@ -9,13 +9,12 @@ export const GENESIS = `sha256:${"0".repeat(64)}`;
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
 
+/** SHA-256 as lowercase hex, synchronously (FileHost.lock.sha256). */
+export type Sha256 = (bytes: Uint8Array) => string;
+
 /** The link to a line: `sha256:<hex>` of its bytes as written, without the newline that ends it. */
-export async function linkTo(line: Uint8Array | string): Promise<string> {
-  const bytes = typeof line === "string" ? encoder.encode(line) : line;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-  let hex = "";
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
-  return `sha256:${hex}`;
+export function linkTo(sha256: Sha256, line: Uint8Array | string): string {
+  return `sha256:${sha256(typeof line === "string" ? encoder.encode(line) : line)}`;
 }
 
 /**
@@ -23,13 +22,13 @@ export async function linkTo(line: Uint8Array | string): Promise<string> {
  * file ends with): each line gets `"prev"` as its last field. Returns the text to append and the
  * link to its last line, the next batch's head.
  */
-export async function linkLines(bodies: readonly string[], head: string): Promise<{ text: string; head: string }> {
+export function linkLines(sha256: Sha256, bodies: readonly string[], head: string): { text: string; head: string } {
   let prev = head;
   let text = "";
   for (const body of bodies) {
     const line = body === "{}" ? `{"prev":"${prev}"}` : `${body.slice(0, -1)},"prev":"${prev}"}`;
     text += `${line}\n`;
-    prev = await linkTo(line);
+    prev = linkTo(sha256, line);
   }
   return { text, head: prev };
 }
@@ -81,8 +80,8 @@ export interface RecordRef {
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
-export async function summarizeLine(file: string, line: number, bytes: Uint8Array): Promise<LineSummary> {
-  const hash = await linkTo(bytes);
+export function summarizeLine(sha256: Sha256, file: string, line: number, bytes: Uint8Array): LineSummary {
+  const hash = linkTo(sha256, bytes);
   let value: unknown;
   try {
     value = JSON.parse(strictDecoder.decode(bytes));

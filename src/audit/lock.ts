@@ -1,4 +1,4 @@
-import type { FileHost } from "../runtime/index.ts";
+import type { LockIO } from "../runtime/index.ts";
 
 /**
  * The advisory lock every writer of one audit log takes around "read the link to the last line,
@@ -15,7 +15,7 @@ import type { FileHost } from "../runtime/index.ts";
  * was broken while it was stopped finds out before it appends (`stillHeld`) and starts over.
  */
 export interface AppendLockOptions {
-  readonly fs: FileHost;
+  readonly io: LockIO;
   /** The lock file: `<log>.lock`. */
   readonly path: string;
   readonly pid: number;
@@ -27,8 +27,8 @@ export interface AppendLockOptions {
 
 export interface HeldLock {
   /** False when another writer broke this lock as stale: what was read under it is no longer current. */
-  stillHeld(): Promise<boolean>;
-  release(): Promise<void>;
+  stillHeld(): boolean;
+  release(): void;
 }
 
 export const LOCK_STALE_MS = 5000;
@@ -54,13 +54,13 @@ export class AppendLock {
   }
 
   async acquire(): Promise<HeldLock> {
-    const { path } = this.options;
+    const { io, path } = this.options;
     const token = this.newToken();
     const deadline = Date.now() + this.timeoutMs;
     let step = 1;
     for (;;) {
-      if (await this.create(path, token)) return { stillHeld: async () => (await this.holder(path))?.token === token, release: () => this.removeIfOurs(path, token) };
-      const holder = await this.holder(path);
+      if (io.create(path, token)) return { stillHeld: () => io.holder(path) === token, release: () => this.removeIfOurs(path, token) };
+      const holder = this.holder(path);
       if (holder && this.isStale(holder, this.staleMs)) {
         await this.breakStale(holder);
         continue;
@@ -77,24 +77,9 @@ export class AppendLock {
     return `${this.options.pid}:${Date.now()}:${++this.sequence}${Math.random().toString(36).slice(2, 8)}`;
   }
 
-  /** Create the lock with our token; false when one is there already. */
-  private async create(path: string, token: string): Promise<boolean> {
-    try {
-      await this.options.fs.symlink(token, path);
-      return true;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === "EEXIST") return false;
-      throw error;
-    }
-  }
-
-  private async holder(path: string): Promise<Holder | undefined> {
-    let token: string;
-    try {
-      token = await this.options.fs.readLink(path);
-    } catch {
-      return undefined; // released between our attempt and this read
-    }
+  private holder(path: string): Holder | undefined {
+    const token = this.options.io.holder(path);
+    if (token === undefined) return undefined; // released between our attempt and this read
     const [pid, since] = token.split(":").map(Number);
     return { token, pid: Number.isInteger(pid) && (pid as number) > 0 ? pid : undefined, since: Number.isFinite(since) ? since : undefined };
   }
@@ -104,29 +89,30 @@ export class AppendLock {
     if (holder.pid === undefined || holder.since === undefined) return true;
     const age = Date.now() - holder.since;
     if (age > staleMs) return true;
-    return age > this.deadHolderGraceMs && !this.options.fs.processExists(holder.pid);
+    return age > this.deadHolderGraceMs && !this.options.io.processExists(holder.pid);
   }
 
   /** Remove a lock judged stale, unless another waiter did first (and a fresh holder took it since). */
   private async breakStale(stale: Holder): Promise<void> {
-    const breaker = `${this.options.path}.break`;
+    const { io, path } = this.options;
+    const breaker = `${path}.break`;
     const token = this.newToken();
-    if (!(await this.create(breaker, token))) {
+    if (!io.create(breaker, token)) {
       // Another waiter is breaking it; one that died doing so left this lock behind.
-      const other = await this.holder(breaker);
-      if (other && this.isStale(other, this.deadHolderGraceMs * 2)) await this.removeIfOurs(breaker, other.token);
+      const other = this.holder(breaker);
+      if (other && this.isStale(other, this.deadHolderGraceMs * 2)) this.removeIfOurs(breaker, other.token);
       else await sleep(1);
       return;
     }
     try {
-      if ((await this.holder(this.options.path))?.token === stale.token) await this.options.fs.remove(this.options.path);
+      if (io.holder(path) === stale.token) io.remove(path);
     } finally {
-      await this.removeIfOurs(breaker, token);
+      this.removeIfOurs(breaker, token);
     }
   }
 
-  private async removeIfOurs(path: string, token: string): Promise<void> {
-    if ((await this.holder(path))?.token === token) await this.options.fs.remove(path);
+  private removeIfOurs(path: string, token: string): void {
+    if (this.options.io.holder(path) === token) this.options.io.remove(path);
   }
 }
 

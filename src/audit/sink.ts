@@ -87,7 +87,7 @@ export class AuditSink {
   private readonly lock: AppendLock;
 
   private constructor(private readonly options: AuditSinkOptions) {
-    this.lock = new AppendLock({ fs: options.fs, path: `${options.path}.lock`, pid: options.pid, ...options.lock });
+    this.lock = new AppendLock({ io: options.fs.lock, path: `${options.path}.lock`, pid: options.pid, ...options.lock });
   }
 
   static async open(options: AuditSinkOptions): Promise<AuditSink> {
@@ -143,6 +143,7 @@ export class AuditSink {
     await fs.mkdirp(path.slice(0, path.lastIndexOf("/")) || "/", 0o700, true);
     if (this.options.repairTail === false) return;
     await this.locked(async (held) => {
+      if (fs.lock.stamp(path)) await fs.chmod(path, 0o600);
       await this.current();
       const check = await checkTail(fs, path, this.options.tailLines ?? DEFAULT_TAIL_LINES);
       if (!check.problem) {
@@ -200,7 +201,7 @@ export class AuditSink {
       try {
         if (await step(held)) return;
       } finally {
-        await held.release();
+        held.release();
       }
       this.position = undefined;
       if (attempt === MAX_LOCK_ATTEMPTS) throw new Error(`the append lock ${this.options.path}.lock was taken from this writer ${attempt} times`);
@@ -211,31 +212,31 @@ export class AuditSink {
   private async append(bodies: readonly string[], held: HeldLock): Promise<boolean> {
     const { fs, path, maxFileBytes } = this.options;
     let at = await this.current();
-    const { text, head } = await linkLines(bodies, at.head);
+    const { text, head } = linkLines(fs.lock.sha256, bodies, at.head);
     const size = new TextEncoder().encode(text).byteLength;
     if (at.size > 0 && at.size + size > maxFileBytes) {
       await this.rotate();
       at = { ...at, size: 0 };
     }
-    if (!(await held.stillHeld())) return false;
+    if (!held.stillHeld()) return false;
     if (!this.handle) throw new Error("the audit log is not open");
     await this.handle.append(text);
-    this.position = { stamp: await fs.stamp(path), size: at.size + size, head };
+    this.position = { stamp: fs.lock.stamp(path)?.token ?? "missing", size: at.size + size, head };
     return true;
   }
 
   /** Under the lock: where the file ends now. Re-read unless this writer was the last to touch it. */
   private async current(): Promise<Position> {
     const { fs, path } = this.options;
-    const stamp = await fs.stamp(path);
-    if (this.position && this.handle && stamp === this.position.stamp) return this.position;
+    const seen = fs.lock.stamp(path);
+    if (this.position && this.handle && seen?.token === this.position.stamp) return this.position;
     await this.handle?.close().catch(() => undefined);
     this.handle = undefined;
-    const tail = await prepareTail(fs, path);
+    const tail = await prepareTail(fs, path, seen?.size ?? 0);
     if (tail.cutBytes > 0) this.counts.repairedTornLines++;
+    // Created 0600; one that exists with a looser mode is made 0600 by the daemon at start.
     this.handle = await fs.openAppend(path, 0o600);
-    await fs.chmod(path, 0o600);
-    this.position = { stamp: await fs.stamp(path), size: tail.size, head: tail.head };
+    this.position = { stamp: fs.lock.stamp(path)?.token ?? "missing", size: tail.size, head: tail.head };
     return this.position;
   }
 

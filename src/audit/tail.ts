@@ -4,7 +4,8 @@ import type { FileHost } from "../runtime/index.ts";
 import { checkChain, GENESIS, linkTo, splitLines, summarizeLine, type ChainProblem, type LineSummary } from "./chain.ts";
 
 const NEWLINE = 0x0a;
-const FIRST_WINDOW_BYTES = 64 * 1024;
+/** Records are ~0.5–2 KiB; a larger one (a run with many logs) takes another read, eight times larger. */
+const FIRST_WINDOW_BYTES = 8 * 1024;
 const CHECK_WINDOW_BYTES = 1024 * 1024;
 
 export interface TailState {
@@ -19,21 +20,24 @@ export interface TailState {
 /**
  * Cut a torn last line (a writer that crashed mid-append: under the lock no writer is appending,
  * so bytes after the last newline belong to nobody), then find the link to the last line. An empty
- * live file continues the file rotated out before it (`<path>.1`).
+ * live file continues the file rotated out before it (`<path>.1`). `size`: the file's, as just seen.
  */
-export async function prepareTail(fs: FileHost, path: string): Promise<TailState> {
-  const size = (await fs.size(path)) ?? 0;
+export async function prepareTail(fs: FileHost, path: string, size: number): Promise<TailState> {
   const last = size > 0 ? await lastLineOf(fs, path, size) : { line: undefined, torn: 0 };
   if (last.torn > 0) await fs.truncate(path, size - last.torn);
-  if (last.line) return { size: size - last.torn, head: await linkTo(last.line), cutBytes: last.torn };
-  const rotatedSize = (await fs.size(`${path}.1`)) ?? 0;
-  const rotated = rotatedSize > 0 ? (await lastLineOf(fs, `${path}.1`, rotatedSize)).line : undefined;
-  return { size: size - last.torn, head: rotated ? await linkTo(rotated) : GENESIS, cutBytes: last.torn };
+  if (last.line) return { size: size - last.torn, head: linkTo(fs.lock.sha256, last.line), cutBytes: last.torn };
+  const rotated = await lastLineOfRotated(fs, path);
+  return { size: size - last.torn, head: rotated ? linkTo(fs.lock.sha256, rotated) : GENESIS, cutBytes: last.torn };
+}
+
+async function lastLineOfRotated(fs: FileHost, path: string): Promise<Uint8Array | undefined> {
+  const size = fs.lock.stamp(`${path}.1`)?.size ?? 0;
+  return size > 0 ? (await lastLineOf(fs, `${path}.1`, size)).line : undefined;
 }
 
 /** The last complete line (without its newline) and how many bytes follow it. */
 async function lastLineOf(fs: FileHost, path: string, size: number): Promise<{ line: Uint8Array | undefined; torn: number }> {
-  for (let window = FIRST_WINDOW_BYTES; ; window *= 4) {
+  for (let window = FIRST_WINDOW_BYTES; ; window *= 8) {
     const bytes = await fs.readTail(path, Math.min(window, size));
     const whole = bytes.length >= size;
     const end = bytes.lastIndexOf(NEWLINE);
@@ -68,7 +72,7 @@ export async function checkTail(fs: FileHost, path: string, maxLines: number): P
   const first = Math.max(covered ? 0 : 1, lines.length - maxLines - 1);
   const check = async (lineOffset: number): Promise<TailCheck> => {
     const summaries: LineSummary[] = [];
-    for (let i = first; i < lines.length; i++) summaries.push(await summarizeLine(name, lineOffset + i + 1, lines[i] as Uint8Array));
+    for (let i = first; i < lines.length; i++) summaries.push(summarizeLine(fs.lock.sha256, name, lineOffset + i + 1, lines[i] as Uint8Array));
     const restart = summaries.findLastIndex((s) => s.record?.kind === "chain");
     const from = restart > 0 ? restart : first === 0 && covered ? 0 : 1;
     const before = from > 0 ? summaries[from - 1] : await rotatedLast(fs, path);
@@ -86,8 +90,6 @@ export async function checkTail(fs: FileHost, path: string, maxLines: number): P
 
 /** The last line of the file rotated out before `path`, numbered 0 (its number is not counted). */
 async function rotatedLast(fs: FileHost, path: string): Promise<LineSummary | undefined> {
-  const rotated = `${path}.1`;
-  const size = (await fs.size(rotated)) ?? 0;
-  const line = size > 0 ? (await lastLineOf(fs, rotated, size)).line : undefined;
-  return line ? summarizeLine(rotated.slice(rotated.lastIndexOf("/") + 1), 0, line) : undefined;
+  const line = await lastLineOfRotated(fs, path);
+  return line ? summarizeLine(fs.lock.sha256, `${path.slice(path.lastIndexOf("/") + 1)}.1`, 0, line) : undefined;
 }

@@ -59,7 +59,7 @@ async function takeSnapshot(options: VerifyOptions): Promise<Snapshot> {
   const slash = path.lastIndexOf("/");
   const directory = path.slice(0, slash) || "/";
   const live = path.slice(slash + 1);
-  const lock = await new AppendLock({ fs, path: `${path}.lock`, pid: options.pid }).acquire();
+  const lock = await new AppendLock({ io: fs.lock, path: `${path}.lock`, pid: options.pid }).acquire();
   try {
     const entries = (await fs.listDir(directory).catch(() => [])).filter((e) => e.kind === "file");
     const rotated = entries
@@ -69,7 +69,7 @@ async function takeSnapshot(options: VerifyOptions): Promise<Snapshot> {
     const names = [...rotated.map((e) => e.name), ...(entries.some((e) => e.name === live) ? [live] : [])];
     return { directory, files: await Promise.all(names.map(async (name) => ({ name, stamp: await fs.stamp(`${directory}/${name}`), size: (await fs.size(`${directory}/${name}`)) ?? 0 }))) };
   } finally {
-    await lock.release();
+    lock.release();
   }
 }
 
@@ -97,7 +97,7 @@ async function readSnapshot(fs: FileHost, snapshot: Snapshot): Promise<Read | un
     const bytes = (await fs.readBytes(full).catch(() => new Uint8Array())).subarray(0, file.size);
     if (index !== last && (await fs.stamp(full)) !== file.stamp) return undefined;
     const split = splitLines(bytes);
-    for (const [i, line] of split.lines.entries()) lines.push(await summarizeLine(file.name, i + 1, line));
+    for (const [i, line] of split.lines.entries()) lines.push(summarizeLine(fs.lock.sha256, file.name, i + 1, line));
     if (split.torn) torn.push({ kind: "torn_tail", file: file.name, line: split.lines.length + 1, bytes: split.torn.length });
     perFile.push({ name: file.name, lines: split.lines.length });
   }

@@ -1,17 +1,22 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkChain, describeProblem, GENESIS, linkLines, linkTo, recordBody, splitLines, summarizeLine, type LineSummary } from "../../src/audit/chain.ts";
+import { checkChain, describeProblem, GENESIS, linkLines, linkTo as linkWith, recordBody, splitLines, summarizeLine, type LineSummary } from "../../src/audit/chain.ts";
+import { nodeFileHost } from "../../src/runtime/node.ts";
+
+const sha256 = nodeFileHost.lock.sha256;
+const linkTo = (line: string | Uint8Array): string => linkWith(sha256, line);
 
 const encoder = new TextEncoder();
 
 /** A chained log of `n` small records, as the sink writes it. */
 async function chainedLog(n: number, head = GENESIS): Promise<string> {
   const bodies = Array.from({ length: n }, (_, i) => recordBody({ v: 1, kind: "decision", id: `r${i + 1}`, event_id: `e${i + 1}`, reason: `reason ${i + 1}` }));
-  return (await linkLines(bodies, head)).text;
+  return linkLines(sha256, bodies, head).text;
 }
 
 async function summaries(text: string, file = "log"): Promise<LineSummary[]> {
   const { lines } = splitLines(encoder.encode(text));
-  return Promise.all(lines.map((line, i) => summarizeLine(file, i + 1, line)));
+  return Promise.all(lines.map((line, i) => summarizeLine(sha256, file, i + 1, line)));
 }
 
 async function check(text: string) {
@@ -30,17 +35,22 @@ describe("the hash chain", () => {
     const text = await chainedLog(3);
     const lines = text.trimEnd().split("\n");
     expect(JSON.parse(lines[0] as string).prev).toBe(GENESIS);
-    expect(JSON.parse(lines[1] as string).prev).toBe(await linkTo(lines[0] as string));
-    expect(JSON.parse(lines[2] as string).prev).toBe(await linkTo(lines[1] as string));
+    expect(JSON.parse(lines[1] as string).prev).toBe(linkTo(lines[0] as string));
+    expect(JSON.parse(lines[2] as string).prev).toBe(linkTo(lines[1] as string));
     // prev is the last field, so a person reading the log sees the record first.
     expect(lines[0]).toMatch(/^\{"v":1,"kind":"decision".*,"prev":"sha256:0{64}"\}$/);
     const result = await check(text);
     expect(result).toMatchObject({ problems: [], chained: 3, checkedLinks: 2, origin: "genesis" });
-    expect(result.head).toBe(await linkTo(lines[2] as string));
+    expect(result.head).toBe(linkTo(lines[2] as string));
+  });
+
+  it("is SHA-256 of the line's UTF-8 bytes, as any tool computes it", () => {
+    const line = '{"v":1,"reason":"é ✓"}';
+    expect(linkTo(line)).toBe(`sha256:${createHash("sha256").update(Buffer.from(line, "utf8")).digest("hex")}`);
   });
 
   it("replaces a prev the record carried: the link is the writer's to set", async () => {
-    const { text } = await linkLines([recordBody({ v: 1, id: "x", prev: "sha256:forged" })], GENESIS);
+    const { text } = linkLines(sha256, [recordBody({ v: 1, id: "x", prev: "sha256:forged" })], GENESIS);
     expect(text).toBe(`{"v":1,"id":"x","prev":"${GENESIS}"}\n`);
   });
 
@@ -80,7 +90,7 @@ describe("the hash chain", () => {
   it("counts records written before the chain as unchained, not as tampering; one without a link later is a problem", async () => {
     const legacy = `${JSON.stringify({ v: 1, id: "old1", hook_id: "h", started_at: "2026-01-01T00:00:00.000Z" })}\n${JSON.stringify({ v: 1, id: "old2", hook_id: "h", started_at: "2026-01-02T00:00:00.000Z" })}\n`;
     const last = legacy.trimEnd().split("\n")[1] as string;
-    const text = legacy + (await chainedLog(2, await linkTo(last)));
+    const text = legacy + (await chainedLog(2, linkTo(last)));
     const result = await check(text);
     expect(result).toMatchObject({ problems: [], chained: 2, checkedLinks: 2, origin: "unchained", unchained: { count: 2, lastAt: "2026-01-02T00:00:00.000Z" } });
     const inserted = `${text}${JSON.stringify({ v: 1, id: "late", hook_id: "h" })}\n`;
@@ -88,7 +98,7 @@ describe("the hash chain", () => {
   });
 
   it("says when the oldest kept line continues a file no longer kept", async () => {
-    const result = await check(await chainedLog(2, await linkTo("a line rotated out long ago")));
+    const result = await check(await chainedLog(2, linkTo("a line rotated out long ago")));
     expect(result).toMatchObject({ problems: [], origin: "continued", checkedLinks: 1 });
   });
 
@@ -101,8 +111,8 @@ describe("the hash chain", () => {
 
   it("hashes bytes, not their decoding: a line that is not UTF-8 still gets its own link", async () => {
     const bad = new Uint8Array([0x7b, 0xff, 0x7d]);
-    const summary = await summarizeLine("log", 1, bad);
+    const summary = summarizeLine(sha256, "log", 1, bad);
     expect(summary.json).toBe(false);
-    expect(summary.hash).not.toBe(await linkTo(new TextDecoder().decode(bad)));
+    expect(summary.hash).not.toBe(linkTo(new TextDecoder().decode(bad)));
   });
 });

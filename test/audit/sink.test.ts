@@ -2,12 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GENESIS, linkTo } from "../../src/audit/chain.ts";
+import { GENESIS, linkTo as linkWith } from "../../src/audit/chain.ts";
 import { AppendLock } from "../../src/audit/lock.ts";
 import type { AuditEntry } from "../../src/audit/record.ts";
 import { AuditSink, type AuditSinkOptions } from "../../src/audit/sink.ts";
 import { verifyAuditLog } from "../../src/audit/verify.ts";
 import { nodeFileHost } from "../../src/runtime/node.ts";
+
+const linkTo = (line: string): string => linkWith(nodeFileHost.lock.sha256, line);
 
 let dir: string;
 let path: string;
@@ -38,7 +40,7 @@ describe("the audit sink's chain", () => {
     await daemon.close();
     expect(daemon.stats().rotations).toBeGreaterThan(0);
     const rotated = lines(`${path}.1`);
-    expect(JSON.parse(lines()[0] as string).prev).toBe(await linkTo(rotated.at(-1) as string));
+    expect(JSON.parse(lines()[0] as string).prev).toBe(linkTo(rotated.at(-1) as string));
     const report = await verify();
     expect(report).toMatchObject({ ok: true, problems: [], origin: "genesis", records: 10, chained: 10, checkedLinks: 9 });
     expect(report.files.map((f) => f.name)).toEqual(["hookbox-audit.jsonl.2", "hookbox-audit.jsonl.1", "hookbox-audit.jsonl"].slice(-report.files.length));
@@ -92,7 +94,7 @@ describe("the audit sink's chain", () => {
     expect(sink.stats().chain.tail).toBe("intact");
     await sink.write([decision("new")]);
     await sink.close();
-    expect(JSON.parse(lines()[1] as string).prev).toBe(await linkTo(legacy.trimEnd()));
+    expect(JSON.parse(lines()[1] as string).prev).toBe(linkTo(legacy.trimEnd()));
     expect(await verify()).toMatchObject({ ok: true, origin: "unchained", unchained: { count: 1, lastAt: "2026-01-01T00:00:00.000Z" } });
   });
 });
@@ -113,13 +115,13 @@ describe("the append lock", () => {
 
   it("waits for a live holder, and takes the lock once it is released", async () => {
     mkdirp(join(dir, "audit"));
-    const held = await new AppendLock({ fs: nodeFileHost, path: lockPath(), pid: process.pid }).acquire();
+    const held = await new AppendLock({ io: nodeFileHost.lock, path: lockPath(), pid: process.pid }).acquire();
     const sink = await open({ repairTail: false });
     let written = false;
     const writing = sink.write([decision("a")]).then(() => (written = true));
     await new Promise((r) => setTimeout(r, 100));
     expect(written).toBe(false);
-    await held.release();
+    held.release();
     await writing;
     await sink.close();
     expect(lines()).toHaveLength(1);
@@ -127,25 +129,25 @@ describe("the append lock", () => {
 
   it("takes a live holder's lock only when it is older than staleMs; the holder notices before it appends", async () => {
     mkdirp(join(dir, "audit"));
-    const slow = new AppendLock({ fs: nodeFileHost, path: lockPath(), pid: process.pid, staleMs: 50 });
+    const slow = new AppendLock({ io: nodeFileHost.lock, path: lockPath(), pid: process.pid, staleMs: 50 });
     const held = await slow.acquire();
-    const other = await new AppendLock({ fs: nodeFileHost, path: lockPath(), pid: process.pid, staleMs: 50 }).acquire();
-    expect(await held.stillHeld()).toBe(false);
-    expect(await other.stillHeld()).toBe(true);
+    const other = await new AppendLock({ io: nodeFileHost.lock, path: lockPath(), pid: process.pid, staleMs: 50 }).acquire();
+    expect(held.stillHeld()).toBe(false);
+    expect(other.stillHeld()).toBe(true);
     // Releasing a lock that was taken from us leaves the new holder's alone.
-    await held.release();
+    held.release();
     expect(readlinkSync(lockPath())).toMatch(new RegExp(`^${process.pid}:`));
-    await other.release();
+    other.release();
     expect(existsSync(lockPath())).toBe(false);
   });
 
   it("fails a write, loudly and counted, when a live holder never lets go", async () => {
     mkdirp(join(dir, "audit"));
-    const held = await new AppendLock({ fs: nodeFileHost, path: lockPath(), pid: process.pid }).acquire();
+    const held = await new AppendLock({ io: nodeFileHost.lock, path: lockPath(), pid: process.pid }).acquire();
     const sink = await open({ repairTail: false, lock: { staleMs: 60_000, timeoutMs: 100 } });
     await expect(sink.write([decision("a")])).rejects.toThrow(/hookbox-audit\.jsonl\.lock has been held by process \d+ for longer than 100 ms/);
     expect(sink.stats()).toMatchObject({ dropped: 1, failing: true });
-    await held.release();
+    held.release();
   });
 });
 
