@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GENESIS, linkTo as linkWith } from "../../src/audit/chain.ts";
 import { AppendLock } from "../../src/audit/lock.ts";
+import { readRuns } from "../../src/audit/read.ts";
 import type { AuditEntry } from "../../src/audit/record.ts";
 import { AuditSink, type AuditSinkOptions } from "../../src/audit/sink.ts";
 import { verifyAuditLog } from "../../src/audit/verify.ts";
@@ -80,6 +81,8 @@ describe("the audit sink's chain", () => {
     expect(report.ok).toBe(false);
     expect(report.problems).toMatchObject([{ kind: "broken_link", line: 3, previous: { line: 2 } }]);
     expect(report.restarts).toEqual([{ file: "hookbox-audit.jsonl", line: 4 }]);
+    // Readers of runs pass over the marker: it is neither a run nor a line they cannot read.
+    expect(await readRuns(nodeFileHost, path, { limit: 10 })).toEqual({ records: [], skippedLines: 0 });
     // The next start checks back to the marker only (its own link and the one after it): the break is on record already.
     const third = await open();
     expect(third.stats().chain).toMatchObject({ tail: "intact", checkedLinks: 2 });
