@@ -99,32 +99,54 @@ daemon; with eight events in one batch the daemon's whole write is ${fmtUs(batch
 ${processes}`;
 }
 
-/** emit as the agent runs it, this build and the baseline side by side (each with its own daemon). */
+/**
+ * Against a build from before the chain (each with its own daemon and data directory): a
+ * request to the daemon as emit sends it (the daemon's whole answer, its audit write included),
+ * and emit as the agent runs it, a whole process per event.
+ */
 async function wholeProcesses(): Promise<string> {
   const baseline = process.env.BENCH_AUDIT_BASELINE;
   if (!baseline || !existsSync(baseline)) {
-    return "Whole processes: set `BENCH_AUDIT_BASELINE` to a binary built from the commit before the chain to compare `hookbox emit` with and without a daemon.";
+    return "Against the build before the chain: set `BENCH_AUDIT_BASELINE` to a binary built from the commit before it.";
   }
   ensureBinary();
   const payload = JSON.stringify(WRITE_EVENT);
-  const worlds = await Promise.all([
+  const worlds = [];
+  for (const b of [
     { name: "this build", binary: BINARY },
     { name: "before the chain", binary: baseline },
-  ].map(async (b) => ({ ...b, ...(await world(b.binary)) })));
-  const contenders = worlds.flatMap((w) => [
-    { name: `emit, daemon running (${w.name})`, run: () => runProcess([w.binary, "emit", "--agent", "claude", "--hooks", w.hooks], payload, w.env) },
-    { name: `emit --no-daemon (${w.name})`, run: () => runProcess([w.binary, "emit", "--agent", "claude", "--hooks", w.hooks, "--no-daemon"], payload, w.env) },
-  ]);
-  const rows = await sideBySide(contenders, QUICK ? { rounds: 2, perRound: 3, warmup: 1 } : { rounds: 10, perRound: 10, warmup: 3 });
+  ]) {
+    worlds.push({ ...b, ...(await world(b.binary)) });
+  }
+  const requests = await sideBySide(
+    worlds.map((w) => ({
+      name: `POST /v1/agents/claude (${w.name})`,
+      run: async () => {
+        const reply = await post(w.socket, "/v1/agents/claude", WRITE_EVENT);
+        if (reply.status !== 200) throw new Error(`${w.name}: ${reply.status} ${reply.text}`);
+      },
+    })),
+    QUICK ? { rounds: 2, perRound: 20, warmup: 5 } : { rounds: 20, perRound: 100, warmup: 100 },
+  );
+  const processes = await sideBySide(
+    worlds.flatMap((w) => [
+      { name: `emit, daemon running (${w.name})`, run: () => runProcess([w.binary, "emit", "--agent", "claude", "--hooks", w.hooks], payload, w.env) },
+      { name: `emit --no-daemon (${w.name})`, run: () => runProcess([w.binary, "emit", "--agent", "claude", "--hooks", w.hooks, "--no-daemon"], payload, w.env) },
+    ]),
+    QUICK ? { rounds: 2, perRound: 3, warmup: 1 } : { rounds: 10, perRound: 10, warmup: 3 },
+  );
   for (const w of worlds) await w.stop();
-  return `Whole processes: \`hookbox emit --agent claude\` with one hook, spawned per event, this build and a
-build from before the chain side by side (each with its own daemon and data directory; the
-daemon's records and emit's own are chained in this build).
+  return `Against a build from before the chain, each with its own daemon (one hook) and data directory:
+the daemon's answer to one request as emit sends it (its audit write included), and
+\`hookbox emit --agent claude\` spawned per event. The processes' times vary by milliseconds
+from run to run on a shared machine: the in-process rows above are the cost.
 
-${table(rows)}`;
+${table(requests, requests[1]?.name)}
+
+${table(processes)}`;
 }
 
-async function world(binary: string): Promise<{ hooks: string; env: Record<string, string>; stop: () => Promise<void> }> {
+async function world(binary: string): Promise<{ socket: string; hooks: string; env: Record<string, string>; stop: () => Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), "hookbox-bench-audit-world-"));
   const hooks = join(home, "hooks");
   writeHooks(hooks, 1);
@@ -137,6 +159,7 @@ async function world(binary: string): Promise<{ hooks: string; env: Record<strin
     await new Promise((r) => setTimeout(r, 20));
   }
   return {
+    socket,
     hooks,
     env,
     stop: async () => {
