@@ -214,11 +214,12 @@ export class AuditSink {
     let at = await this.current();
     const { text, head } = linkLines(fs.lock.sha256, bodies, at.head);
     const size = new TextEncoder().encode(text).byteLength;
+    // As late as it can be, and before anything changes on disk.
+    if (!held.stillHeld()) return false;
     if (at.size > 0 && at.size + size > maxFileBytes) {
       await this.rotate();
       at = { ...at, size: 0 };
     }
-    if (!held.stillHeld()) return false;
     if (!this.handle) throw new Error("the audit log is not open");
     await this.handle.append(text);
     this.position = { stamp: fs.lock.stamp(path)?.token ?? "missing", size: at.size + size, head };

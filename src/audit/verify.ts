@@ -1,7 +1,7 @@
 // `hookbox audit verify`: every link of the live log and its rotated files, oldest first.
 import type { FileHost } from "../runtime/index.ts";
 import { checkChain, describeProblem, splitLines, summarizeLine, type ChainProblem, type LineSummary, type Place } from "./chain.ts";
-import { AppendLock } from "./lock.ts";
+import { AppendLock, type HeldLock } from "./lock.ts";
 
 export interface VerifyOptions {
   readonly fs: FileHost;
@@ -30,6 +30,8 @@ export interface VerifyReport {
   readonly restarts: readonly Place[];
   readonly problems: readonly (ChainProblem & { readonly message: string })[];
   readonly anchor?: { readonly hash: string; readonly found: Place | undefined };
+  /** Set when the files were read without the append lock (a directory this user cannot write): a record being appended may show as a torn line. */
+  readonly unlocked?: string;
 }
 
 const ROTATION_RETRIES = 3;
@@ -48,28 +50,39 @@ interface Snapshot {
   readonly directory: string;
   /** Oldest first; the live file last. */
   readonly files: readonly { readonly name: string; readonly stamp: string; readonly size: number }[];
+  /** Why the files were read without the append lock, when they were. */
+  readonly unlocked: string | undefined;
 }
 
 /**
  * Under the append lock (held for a few stats): which files there are and how far the live file
- * goes, so a record being appended right now is neither half-read nor taken for a torn line.
+ * goes, so a record being appended right now is neither half-read nor taken for a torn line. A
+ * directory this user cannot write (someone else's log, a read-only copy) is read without it.
  */
 async function takeSnapshot(options: VerifyOptions): Promise<Snapshot> {
   const { fs, path } = options;
   const slash = path.lastIndexOf("/");
   const directory = path.slice(0, slash) || "/";
   const live = path.slice(slash + 1);
-  const lock = await new AppendLock({ io: fs.lock, path: `${path}.lock`, pid: options.pid }).acquire();
+  if ((await fs.kind(directory)) !== "dir") return { directory, files: [], unlocked: undefined };
+  let lock: HeldLock | undefined;
+  let unlocked: string | undefined;
   try {
-    const entries = (await fs.listDir(directory).catch(() => [])).filter((e) => e.kind === "file");
+    lock = await new AppendLock({ io: fs.lock, path: `${path}.lock`, pid: options.pid }).acquire();
+  } catch (error) {
+    unlocked = (error as Error).message;
+  }
+  try {
+    const entries = (await fs.listDir(directory)).filter((e) => e.kind === "file");
     const rotated = entries
       .map((e) => ({ name: e.name, n: rotationNumber(live, e.name) }))
       .filter((e): e is { name: string; n: number } => e.n !== undefined)
       .sort((a, b) => b.n - a.n);
     const names = [...rotated.map((e) => e.name), ...(entries.some((e) => e.name === live) ? [live] : [])];
-    return { directory, files: await Promise.all(names.map(async (name) => ({ name, stamp: await fs.stamp(`${directory}/${name}`), size: (await fs.size(`${directory}/${name}`)) ?? 0 }))) };
+    const files = names.map((name) => ({ name, ...(fs.lock.stamp(`${directory}/${name}`) ?? { token: "missing", size: 0 }) }));
+    return { directory, files: files.map((f) => ({ name: f.name, stamp: f.token, size: f.size })), unlocked };
   } finally {
-    lock.release();
+    lock?.release();
   }
 }
 
@@ -95,7 +108,7 @@ async function readSnapshot(fs: FileHost, snapshot: Snapshot): Promise<Read | un
     const full = `${snapshot.directory}/${file.name}`;
     // The live file grows while it is read: only what it held under the lock counts.
     const bytes = (await fs.readBytes(full).catch(() => new Uint8Array())).subarray(0, file.size);
-    if (index !== last && (await fs.stamp(full)) !== file.stamp) return undefined;
+    if (index !== last && fs.lock.stamp(full)?.token !== file.stamp) return undefined;
     const split = splitLines(bytes);
     for (const [i, line] of split.lines.entries()) lines.push(summarizeLine(fs.lock.sha256, file.name, i + 1, line));
     if (split.torn) torn.push({ kind: "torn_tail", file: file.name, line: split.lines.length + 1, bytes: split.torn.length });
@@ -127,5 +140,6 @@ function report(options: VerifyOptions, snapshot: Snapshot, read: Read): VerifyR
     restarts: check.restarts,
     problems,
     ...(anchor ? { anchor } : {}),
+    ...(snapshot.unlocked ? { unlocked: snapshot.unlocked } : {}),
   };
 }

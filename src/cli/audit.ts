@@ -41,6 +41,7 @@ function describeReport(report: VerifyReport): string {
     lines.push(`${report.directory}: ${count(report.records, "record")} in ${count(report.files.length, "file")}`);
     for (const file of report.files) lines.push(`  ${file.name.padEnd(28)} ${count(file.lines, "line")}`);
   }
+  if (report.unlocked) lines.push(`read without the append lock (${report.unlocked}): a record being appended now may show as a torn line`);
   if (report.unchained.count > 0) {
     lines.push(`unchained: the first ${count(report.unchained.count, "record")}${report.unchained.lastAt ? ` (before ${report.unchained.lastAt})` : ""} were written before records were chained; nothing can verify them`);
   }

@@ -270,8 +270,9 @@ export const nodeFileHost: FileHost = {
     holder: (path) => {
       try {
         return readlinkSync(path);
-      } catch {
-        return undefined;
+      } catch (error) {
+        // EINVAL: a file that is not a symbolic link, which no Hookbox lock is.
+        return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : "";
       }
     },
     remove: (path) => {

@@ -169,7 +169,7 @@ export interface FileHost {
 export interface LockIO {
   /** symlink(2) `path` → `token`: a lock file created with its content in one step; false when something is at `path`. */
   create(path: string, token: string): boolean;
-  /** The token of the lock at `path`, or undefined when there is none. */
+  /** The token of the lock at `path`; undefined when there is none; "" for something there that is not a lock (not a symbolic link). */
   holder(path: string): string | undefined;
   /** unlink(2); nothing when it is gone already. */
   remove(path: string): void;

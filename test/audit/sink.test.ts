@@ -144,6 +144,16 @@ describe("the append lock", () => {
     expect(existsSync(lockPath())).toBe(false);
   });
 
+  it("removes a plain file in the lock's place: no Hookbox lock is one", async () => {
+    mkdirp(join(dir, "audit"));
+    writeFileSync(lockPath(), "");
+    const sink = await open({ repairTail: false, lock: { timeoutMs: 1000 } });
+    await sink.write([decision("a")]);
+    await sink.close();
+    expect(lines()).toHaveLength(1);
+    expect(existsSync(lockPath())).toBe(false);
+  });
+
   it("fails a write, loudly and counted, when a live holder never lets go", async () => {
     mkdirp(join(dir, "audit"));
     const held = await new AppendLock({ io: nodeFileHost.lock, path: lockPath(), pid: process.pid }).acquire();
@@ -151,6 +161,12 @@ describe("the append lock", () => {
     await expect(sink.write([decision("a")])).rejects.toThrow(/hookbox-audit\.jsonl\.lock has been held by process \d+ for longer than 100 ms/);
     expect(sink.stats()).toMatchObject({ dropped: 1, failing: true });
     held.release();
+  });
+});
+
+describe("verify", () => {
+  it("reports an empty log where there is no audit directory at all", async () => {
+    expect(await verify()).toMatchObject({ ok: true, files: [], records: 0, origin: "empty", head: undefined });
   });
 });
 
