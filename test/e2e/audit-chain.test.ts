@@ -35,7 +35,6 @@ async function verify(world: DaemonWorld, args: readonly string[] = []): Promise
   return { result, report: JSON.parse(result.stdout) as Report };
 }
 
-
 describe("hookbox audit verify (the binary, on records written by a daemon and by emit)", () => {
   let world: DaemonWorld;
   let daemon: DaemonProcess;
