@@ -154,6 +154,7 @@ export class Daemon {
 
 /** The start's log line on the chain's tail: quiet when intact, loud when broken (the daemon serves on). */
 function describeChainAtStart(chain: ChainStats): string {
+  if (!chain.broken && chain.checkedLinks === 0) return `audit chain: no links to check yet; the next record links to ${chain.head ?? "the genesis value"}`;
   if (!chain.broken) return `audit chain: the last ${chain.checkedLinks} link${chain.checkedLinks === 1 ? "" : "s"} hold (head ${chain.head ?? "none yet"})`;
   const restarted = chain.broken.restartedWith ? `a record of kind "chain" (id ${chain.broken.restartedWith}) now marks the break and the chain goes on from it` : "the marker record could not be written";
   return `AUDIT CHAIN BROKEN: ${chain.broken.problem}; ${restarted}; /healthz reports it until restart; run \`hookbox audit verify\` to check the whole log`;
