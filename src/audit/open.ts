@@ -18,9 +18,11 @@ export interface AuditLog {
 export interface AuditLogOptions {
   readonly fs: FileHost;
   readonly dataDir: string;
+  /** This process (the append lock names its holder). */
+  readonly pid: number;
   readonly maxFileBytes: number;
   readonly keepFiles: number;
-  /** A one-shot writer sharing the file with others must not cut a torn tail (another may be mid-append). */
+  /** Check the chain's tail (and cut a torn line) at open: the daemon; a one-shot writer (emit) does it when it writes. */
   readonly repairTail: boolean;
 }
 
@@ -28,7 +30,7 @@ export interface AuditLogOptions {
 export async function openAuditLog(options: AuditLogOptions): Promise<AuditLog> {
   const path = auditFilePath(options.dataDir);
   try {
-    return await AuditSink.open({ fs: options.fs, path, maxFileBytes: options.maxFileBytes, keepFiles: options.keepFiles, repairTail: options.repairTail });
+    return await AuditSink.open({ fs: options.fs, path, pid: options.pid, maxFileBytes: options.maxFileBytes, keepFiles: options.keepFiles, repairTail: options.repairTail });
   } catch (error) {
     return unopenedLog(path, `cannot open ${path}: ${(error as Error).message}`);
   }
@@ -43,6 +45,6 @@ function unopenedLog(path: string, cause: string): AuditLog {
     },
     flush: async () => undefined,
     close: async () => undefined,
-    stats: () => ({ path, written: counts.written, dropped: counts.dropped, rotations: 0, repairedTornLines: 0, lastError: cause, failing: true }),
+    stats: () => ({ path, written: counts.written, dropped: counts.dropped, rotations: 0, repairedTornLines: 0, lastError: cause, failing: true, chain: { tail: "unchecked", checkedLinks: 0, head: undefined } }),
   };
 }

@@ -5,10 +5,20 @@ import type { Decision, HookAction, InjectionRole, RunStatus } from "../events/t
 export const AUDIT_VERSION = 1;
 
 /**
+ * Every record written since the chain was added carries `prev` (its last field): the link to
+ * the line before it, `sha256:<hex>` of that line's exact bytes (src/audit/chain.ts). The writer
+ * sets it; readers that do not check the chain ignore it, as they ignore any field they do not
+ * know. Records written before the chain have none.
+ */
+export interface Chained {
+  readonly prev?: string;
+}
+
+/**
  * One record per hook run (skipped ones included), appended to the audit log before the answer
  * leaves (DESIGN §7). Versioned: readers switch on `v`.
  */
-export interface AuditRecordV1 {
+export interface AuditRecordV1 extends Chained {
   readonly v: typeof AUDIT_VERSION;
   /** A hook's run. Records written before decisions were audited have no kind: they are runs. */
   readonly kind?: "run";
@@ -45,7 +55,7 @@ export interface AuditRecordV1 {
  * One record per event, beside the records of its hook runs: what was decided, by which hook
  * set, served by what — written even when no hook matched, so a decision is never unaudited.
  */
-export interface AuditDecisionV1 {
+export interface AuditDecisionV1 extends Chained {
   readonly v: typeof AUDIT_VERSION;
   readonly kind: "decision";
   readonly id: string;
@@ -73,6 +83,22 @@ export interface AuditDecisionV1 {
 }
 
 export type AuditEntry = AuditRecordV1 | AuditDecisionV1;
+
+/**
+ * Written by a writer that found the chain's tail broken at open (the daemon): the break stays in
+ * the log, where `hookbox audit verify` reports it, and the chain goes on from this record, so one
+ * break is reported once at start rather than at every start after it.
+ */
+export interface AuditChainV1 extends Chained {
+  readonly v: typeof AUDIT_VERSION;
+  readonly kind: "chain";
+  readonly id: string;
+  readonly at: string;
+  /** What the check found: a problem kind of chain.ts, where, and its description. */
+  readonly found: { readonly problem: string; readonly file: string; readonly line: number; readonly detail: string };
+  /** The writer that found it. */
+  readonly pid: number;
+}
 
 export function isDecisionRecord(entry: { readonly kind?: string }): entry is AuditDecisionV1 {
   return entry.kind === "decision";

@@ -42,9 +42,9 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
     },
   };
   const runtime = hookRuntime(host);
-  // A one-shot writer appends only: rotating, or cutting a torn tail, is the daemon's job (another
-  // process may be appending right now).
-  const audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, maxFileBytes: Number.POSITIVE_INFINITY, keepFiles: 0, repairTail: false });
+  // A one-shot writer appends only (under the append lock shared with the daemon): rotating, and
+  // checking the chain's tail at open, are the daemon's job.
+  const audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, pid: host.pid, maxFileBytes: Number.POSITIVE_INFINITY, keepFiles: 0, repairTail: false });
   try {
     const evaluator = await composeEvaluator({
       host,

@@ -7,6 +7,7 @@ import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { registerApprovals } from "./approvals.ts";
+import { registerAudit } from "./audit.ts";
 import { runEmit } from "./emit.ts";
 import { registerInstallAgent } from "./install-agent.ts";
 import { registerUninstallAgent } from "./uninstall-agent.ts";
@@ -49,6 +50,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerNew(program, ctx, setExit);
   registerServe(program, ctx, setExit, factory, VERSION);
   registerRuns(program, ctx, setExit);
+  registerAudit(program, ctx, setExit);
   registerApprovals(program, ctx, setExit);
   registerInstallAgent(program, ctx, setExit);
   registerUninstallAgent(program, ctx, setExit);

@@ -3,6 +3,7 @@
 import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../sandbox/index.ts";
 import { ApprovalStore } from "../approvals/store.ts";
 import { openAuditLog, type AuditLog } from "../audit/open.ts";
+import type { ChainStats } from "../audit/sink.ts";
 import { readRuns } from "../audit/read.ts";
 import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
@@ -62,9 +63,10 @@ export class Daemon {
       const approvals = new ApprovalStore();
       // Audit settings are read once, at start: rotation limits of a running log do not change under it.
       const probeOperator = await readAuditSettings(host, locations);
-      audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
+      audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, pid: host.pid, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
       const sink = audit;
       if (sink.stats().failing) log(`the audit log cannot be written: ${sink.stats().lastError}; answers still leave, each one says so`);
+      else log(describeChainAtStart(sink.stats().chain));
       // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
       const holder: { evaluator?: Evaluator } = {};
       const metrics = new Metrics({
@@ -150,6 +152,14 @@ export class Daemon {
   }
 }
 
+/** The start's log line on the chain's tail: quiet when intact, loud when broken (the daemon serves on). */
+function describeChainAtStart(chain: ChainStats): string {
+  if (!chain.broken && chain.checkedLinks === 0) return `audit chain: no links to check yet; the next record links to ${chain.head ?? "the genesis value"}`;
+  if (!chain.broken) return `audit chain: the last ${chain.checkedLinks} link${chain.checkedLinks === 1 ? "" : "s"} hold (head ${chain.head ?? "none yet"})`;
+  const restarted = chain.broken.restartedWith ? `a record of kind "chain" (id ${chain.broken.restartedWith}) now marks the break and the chain goes on from it` : "the marker record could not be written";
+  return `AUDIT CHAIN BROKEN: ${chain.broken.problem}; ${restarted}; /healthz reports it until restart; run \`hookbox audit verify\` to check the whole log`;
+}
+
 async function readAuditSettings(host: RuntimeHost, locations: Locations): Promise<{ max_file_mb: number; keep_files: number }> {
   const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds: [], keepLastGood: false }).read();
   return view.operator.audit;
@@ -185,7 +195,7 @@ async function health(who: Pick<HealthReport, "version" | "identity" | "pid">, p
   const checks = {
     sandbox: { ok: sandboxOk, detail: { ms: Math.round((performance.now() - started) * 100) / 100, ...(outcome.ok ? {} : { error: outcome.failure }), pool: pool.stats() } },
     hooks: { ok: sets.every(({ snapshot }) => snapshot.healthy()), detail: hookSets },
-    audit: { ok: !auditStats.failing, detail: auditStats },
+    audit: { ok: !auditStats.failing && auditStats.chain.tail !== "broken", detail: auditStats },
     approvals: { ok: true, detail: { pending: approvals.list().length } },
   };
   return { status: Object.values(checks).every((c) => c.ok) ? "ok" : "degraded", ...who, checks };

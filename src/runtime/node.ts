@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, watch as watchFs, writeSync, type FSWatcher } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync, watch as watchFs, writeSync, type BigIntStats, type FSWatcher } from "node:fs";
 import { access, chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, symlink, truncate, writeFile } from "node:fs/promises";
+import type * as NodeCryptoModule from "node:crypto";
 import { createRequire } from "node:module";
 import { availableParallelism, homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -160,7 +161,7 @@ export const nodeFileHost: FileHost = {
   realpath: (path) => realpath(path),
   stamp: (path) =>
     stat(path, { bigint: true }).then(
-      (s) => `${s.mtimeNs}:${s.ctimeNs}:${s.size}:${s.ino}`,
+      (s) => stampOf(s),
       () => "missing",
     ),
   readLink: (path) => readlink(path),
@@ -235,9 +236,9 @@ export const nodeFileHost: FileHost = {
     try {
       const { size } = await handle.stat();
       const length = Math.min(bytes, size);
-      const buffer = Buffer.alloc(length);
+      const buffer = new Uint8Array(length);
       await handle.read(buffer, 0, length, size - length);
-      return buffer.toString("utf8");
+      return buffer;
     } finally {
       await handle.close();
     }
@@ -256,7 +257,54 @@ export const nodeFileHost: FileHost = {
     if (!info) return "missing";
     return info.isFile() ? "file" : info.isDirectory() ? "dir" : info.isSocket() ? "socket" : info.isSymbolicLink() ? "symlink" : "other";
   },
+  lock: {
+    create: (path, token) => {
+      try {
+        symlinkSync(token, path);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        throw error;
+      }
+    },
+    holder: (path) => {
+      try {
+        return readlinkSync(path);
+      } catch (error) {
+        // EINVAL: a file that is not a symbolic link, which no Hookbox lock is.
+        return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : "";
+      }
+    },
+    remove: (path) => {
+      try {
+        unlinkSync(path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    },
+    processExists: (pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (error) {
+        // EPERM: it exists, as another user's process.
+        return (error as NodeJS.ErrnoException).code === "EPERM";
+      }
+    },
+    stamp: (path) => {
+      const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+      return info ? { token: stampOf(info), size: Number(info.size) } : undefined;
+    },
+    // Required on first use: most processes never hash.
+    sha256: (bytes) => (require("node:crypto") as NodeCrypto).createHash("sha256").update(bytes).digest("hex"),
+  },
 };
+
+type NodeCrypto = typeof NodeCryptoModule;
+
+function stampOf(s: BigIntStats): string {
+  return `${s.mtimeNs}:${s.ctimeNs}:${s.size}:${s.ino}`;
+}
 
 const nodeStdout = stdoutQueue(
   (text) =>

@@ -140,8 +140,8 @@ export interface FileHost {
   remove(path: string): Promise<void>;
   /** Size in bytes, or undefined when the file does not exist. */
   size(path: string): Promise<number | undefined>;
-  /** The last `bytes` bytes of a file, as UTF-8. */
-  readTail(path: string, bytes: number): Promise<string>;
+  /** The last `bytes` bytes of a file, as they are (a window may start inside a UTF-8 sequence). */
+  readTail(path: string, bytes: number): Promise<Uint8Array>;
   truncate(path: string, size: number): Promise<void>;
   chmod(path: string, mode: number): Promise<void>;
   /** A new private (0700) directory under the system's temporary directory. */
@@ -157,6 +157,31 @@ export interface FileHost {
   removeEmptyDir(path: string): Promise<boolean>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
+  /** The audit log's append lock and the check made under it (src/audit/lock.ts, sink.ts). */
+  readonly lock: LockIO;
+}
+
+/**
+ * Synchronous primitives for a lock held for microseconds and the work done under it: each is one
+ * system call (or a hash), where an asynchronous one would first wait its turn in the thread pool
+ * (~15 µs each under Bun).
+ */
+export interface LockIO {
+  /** symlink(2) `path` → `token`: a lock file created with its content in one step; false when something is at `path`. */
+  create(path: string, token: string): boolean;
+  /** The token of the lock at `path`; undefined when there is none; "" for something there that is not a lock (not a symbolic link). */
+  holder(path: string): string | undefined;
+  /** unlink(2); nothing when it is gone already. */
+  remove(path: string): void;
+  /**
+   * Whether a process with this id exists (kill(pid, 0); one the user may not signal exists too):
+   * a lock names its holder by pid, and a holder that no longer exists left its lock behind.
+   */
+  processExists(pid: number): boolean;
+  /** FileHost.stamp, synchronously, with the size it saw; undefined when there is no file. */
+  stamp(path: string): { readonly token: string; readonly size: number } | undefined;
+  /** SHA-256 of `bytes` as lowercase hex: the audit chain hashes each line under the lock (WebCrypto's digest is asynchronous). */
+  sha256(bytes: Uint8Array): string;
 }
 
 export interface AppendHandle {
