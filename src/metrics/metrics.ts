@@ -11,7 +11,7 @@ const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 /** Live counters that other components own, sampled at scrape time. */
 export interface MetricSources {
   sandbox(): { timeoutKills: number; cpuKills: number; crashes: number; respawns: number; queueRejections: number; queued: number };
-  audit(): { written: number; dropped: number; rotations: number; failing: boolean };
+  audit(): { written: number; dropped: number; rotations: number; failing: boolean; chain: { tail: string } };
   approvalsPending(): number;
   hookSets(): { projects: number };
 }
@@ -44,6 +44,7 @@ export class Metrics {
       sampled("hookbox_audit_records_total", "Audit records written.", () => sources.audit().written, "counter"),
       sampled("hookbox_audit_dropped_total", "Audit records that could not be written (their requests were refused).", () => sources.audit().dropped, "counter"),
       sampled("hookbox_audit_failing", "1 while the audit log cannot be written (decisions are answered unrecorded).", () => (sources.audit().failing ? 1 : 0)),
+      sampled("hookbox_audit_chain_broken", "1 when the daemon found the audit log's hash chain broken at start (hookbox audit verify says where).", () => (sources.audit().chain.tail === "broken" ? 1 : 0)),
       sampled("hookbox_approvals_pending", "Approvals waiting for a user.", () => sources.approvalsPending()),
       sampled("hookbox_projects_loaded", "Projects whose hook sets are loaded.", () => sources.hookSets().projects),
     ];

@@ -1,4 +1,5 @@
 import { auditFilePath } from "../../audit/open.ts";
+import { verifyAuditLog } from "../../audit/verify.ts";
 import { formatDiagnostic } from "../../config/diagnostics.ts";
 import type { Locations } from "../../config/locations.ts";
 import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
@@ -24,7 +25,19 @@ export async function hookSetChecks(ctx: CliContext, locations: Locations, runti
     }
   }
   checks.push(await auditCheck(ctx, locations));
+  checks.push(await chainCheck(ctx, locations));
   return checks;
+}
+
+/** The audit log's hash chain holds (hookbox audit verify, in full). */
+async function chainCheck(ctx: CliContext, locations: Locations): Promise<DoctorCheck> {
+  try {
+    const report = await verifyAuditLog({ fs: ctx.host.fs, path: auditFilePath(locations.dataDir), pid: ctx.host.pid });
+    if (report.ok) return pass("audit chain", `${report.records} records in ${report.files.length} file${report.files.length === 1 ? "" : "s"} verify`);
+    return fail("audit chain", `${report.problems[0]?.message ?? "broken"}${report.problems.length > 1 ? ` (and ${report.problems.length - 1} more)` : ""}: run hookbox audit verify`);
+  } catch (error) {
+    return fail("audit chain", `cannot be verified: ${(error as Error).message}`);
+  }
 }
 
 /** The audit log can be appended to (without writing a record: doctor's own runs are audited by emit). */
