@@ -68,8 +68,13 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
       ctx.err(`error[${error.code}]: ${error.message}\n`);
       return exitCodeFor(error.code);
     }
+    // The reader went away (`hookbox … | head`): nobody is left to tell, as with SIGPIPE.
+    if ((error as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return EXIT_BROKEN_PIPE;
     ctx.err(`internal error: ${errorMessage(error)}\n${error instanceof Error && error.stack ? error.stack : ""}\n`);
     return EXIT.internal;
   }
   return exitCode;
 }
+
+/** What a shell reports for a process killed by SIGPIPE (128 + 13). */
+const EXIT_BROKEN_PIPE = 141;

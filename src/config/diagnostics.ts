@@ -49,11 +49,37 @@ export function parseYaml<S extends z.ZodType>(text: string, file: string, schem
   if (data === null || data === undefined) {
     return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: "the file is empty: expected a YAML mapping" }] };
   }
+  if (!isPlainMapping(data)) {
+    return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: `found ${describe(data)} at the top of the file: expected a YAML mapping of keys` }] };
+  }
   const parsed = schema.safeParse(data, { reportInput: true });
   if (parsed.success) return { ok: true, value: parsed.data };
   const diagnostics = parsed.error.issues.flatMap((issue) => describeIssue(issue, doc, file, at, schema));
   diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { ok: false, diagnostics };
+  return { ok: false, diagnostics: capped(diagnostics, file) };
+}
+
+/**
+ * A hostile or mangled file can hold thousands of problems (a `!!binary` blob decodes to one key
+ * per byte); past this many the rest are summed up in one line, so the report stays readable
+ * and bounded.
+ */
+const MAX_DIAGNOSTICS_PER_FILE = 50;
+
+function capped(diagnostics: Diagnostic[], file: string): Diagnostic[] {
+  if (diagnostics.length <= MAX_DIAGNOSTICS_PER_FILE) return diagnostics;
+  const last = diagnostics[MAX_DIAGNOSTICS_PER_FILE - 1] as Diagnostic;
+  const more = diagnostics.length - MAX_DIAGNOSTICS_PER_FILE;
+  return [
+    ...diagnostics.slice(0, MAX_DIAGNOSTICS_PER_FILE),
+    { file, line: last.line, column: last.column, field: "", message: `and ${more} more problem${more === 1 ? "" : "s"} in this file (fix the ones above first)` },
+  ];
+}
+
+function isPlainMapping(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 /** The position of a field in YAML text, for problems found after the schema (e.g. a handler that fails to compile). */
@@ -108,6 +134,9 @@ function issueMessage(issue: z.core.$ZodIssue, missing: boolean): string {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
+  if (value instanceof Uint8Array) return "binary data (!!binary)";
+  if (value instanceof Map || value instanceof Set) return "a YAML 1.1 set or ordered map";
+  if (value instanceof Date) return "a timestamp";
   if (typeof value === "object") return "a mapping";
   const text = JSON.stringify(value);
   return `${typeof value} ${text && text.length > 60 ? `${text.slice(0, 57)}…` : text}`;
