@@ -110,6 +110,13 @@ describe("issue 16: self-protect is on by default and refuses every target, thro
     }
   });
 
+  it("an event built to be undecodable (MCP arguments nested past the depth limit) is denied: self-protect could have run and is on_error: deny", async () => {
+    let nested: unknown = "x";
+    for (let i = 0; i < 80; i++) nested = { a: nested };
+    const out = await emit("claude", claude("mcp__files__write", { path: `${home}/.config/hookbox/hookbox.yaml`, content: "{}", nested }));
+    expect(denied("claude", out)).toMatch(/could not evaluate.*nested deeper than 64.*"self-protect".*on_error: deny/);
+  });
+
   it("a Write through a symbolic link into the data directory is denied (the host resolves it)", async () => {
     mkdirSync(join(data, "audit"), { recursive: true });
     writeFileSync(join(data, "audit/hookbox-audit.jsonl"), "");
