@@ -4,7 +4,7 @@
 // cannot be switched off by the agent it guards. Reads stay allowed. It reads only the event:
 // where that state lives on this machine comes in `config.locations`, set by Hookbox when it
 // loads the standard hook (never by a hook file); what is protected is `config.protect`.
-import { type ShCommand, type ShPattern, type ShTarget, type ShWord, shAnalyze, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shOperands, shPatternLiteral, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import { SH_MAX_COMMANDS, type ShCommand, type ShPattern, type ShTarget, type ShWord, shAnalyze, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shOperands, shPatternLiteral, shPatternText, shResolve, shWrites } from "hookbox:shell";
 import { eventPaths, globSource, patchPaths } from "hookbox:paths";
 
 /** One protected place: a glob (absolute with the machine's locations filled in, or `**\/…` anywhere). */
@@ -131,6 +131,11 @@ function bashFinding(command: string, cwd: string | undefined, cfg: Config): Fin
   if (command.length > cfg.maxCommandChars) {
     return { shown: `A ${command.length}-character command`, what: `is too long to check for changes to Hookbox's own state (max_command_chars: ${cfg.maxCommandChars})`, may: "run it unchecked: split it into shorter commands" };
   }
+  // The reader stops at SH_MAX_COMMANDS simple commands: what lies beyond would go unread.
+  const commands = shAnalyze(command, cwd).flatMap((p) => p.commands);
+  if (commands.length >= SH_MAX_COMMANDS) {
+    return { shown: `A command of more than ${SH_MAX_COMMANDS} simple commands`, what: "is too complex to check for changes to Hookbox's own state", may: "run it unchecked: split it, or put it in a script file" };
+  }
   for (const path of patchPaths(command)) {
     const place = pathPlace(path, cwd, cfg, "none");
     if (place) return { shown: path, what: is(place), how: "a patch in the command names it" };
@@ -143,8 +148,6 @@ function bashFinding(command: string, cwd: string | undefined, cfg: Config): Fin
     const finding = targetFinding(target, cfg);
     if (finding) return finding;
   }
-  const pipelines = shAnalyze(command, cwd);
-  const commands = pipelines.flatMap((p) => p.commands);
   const namesHookbox = mentionsHookbox(commands, cfg);
   for (const cmd of commands) {
     const finding = processFinding(cmd, namesHookbox, cfg) ?? cliFinding(cmd, cfg) ?? socketFinding(cmd, cfg) ?? gitFinding(cmd, cfg);
@@ -475,7 +478,7 @@ function buildConfig(c: Readonly<Record<string, unknown>>): Config {
     }
   }
   const operatorFile = text("operator_file") ?? "~/.config/hookbox/hookbox.yaml";
-  const max = typeof c.max_command_chars === "number" && c.max_command_chars > 0 ? c.max_command_chars : 50_000;
+  const max = typeof c.max_command_chars === "number" && c.max_command_chars > 0 ? c.max_command_chars : 500_000;
   return {
     places,
     exceptions: strings(c.exceptions).map((g) => globRe(g)),
