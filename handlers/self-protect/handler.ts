@@ -438,6 +438,9 @@ function gitFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
   if (rest.includes("-e") || rest.includes("--edit") || verb === "edit") return { shown, what: "lets an editor rewrite git's configuration, core.hooksPath included", may: "run it" };
   const key = operands[0] ?? "";
   const section = rest.includes("--rename-section") || rest.includes("--remove-section") || verb === "rename-section" || verb === "remove-section";
+  // An alias runs a program only when its value starts with "!" (or is not known here).
+  const value = operands[1];
+  if (!section && /^alias\./i.test(key) && value !== undefined && !/^\s*!|[$`]/.test(value)) return undefined;
   if (section ? GIT_CODE_SECTIONS.test(key.toLowerCase()) : GIT_RUNS_CODE.test(key.toLowerCase())) {
     return { shown: key, what: `is ${section ? "a section of " : ""}a git setting that runs programs or moves git's hooks (core.hooksPath, aliases, filters, editors …), which git runs outside any agent's hooks`, may: "set or remove it", how: shown };
   }
