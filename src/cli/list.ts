@@ -7,6 +7,7 @@ import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { currentHookSet, problemsOf } from "./hook-set.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
+import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
 
 export function registerList(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
   addHookOptions(
@@ -29,7 +30,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
     const events = snapshot.eventTypes();
     const problems = problemsOf(set);
     if (options.json) {
-      await ctx.out(`${JSON.stringify({ ...registrationByEvent(snapshot), project: set.project ?? null }, null, 2)}\n`);
+      await ctx.out(`${JSON.stringify({ ...registrationByEvent(snapshot), project: set.project ?? null, self_protect: selfProtectState(snapshot.operator) }, null, 2)}\n`);
     } else {
       const lines: string[] = [];
       if (snapshot.operatorStatus.state === "unusable") lines.push("the operator file is invalid: every event is denied until it is fixed (hookbox validate)");
@@ -49,6 +50,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
         }
       }
       if (lines.length === 0) lines.push(`no hooks found (project: ${set.project ?? "none"})`);
+      lines.push(`self-protection ${describeSelfProtection(snapshot.operator, ctx.host.homeDir())}`);
       await ctx.out(`${lines.join("\n")}\n`);
       if (problems.length > 0) ctx.err(`${problems.length} problem(s) — run hookbox validate\n`);
     }

@@ -3,6 +3,7 @@ import { formatDiagnostic } from "../config/diagnostics.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { currentHookSet, problemsOf } from "./hook-set.ts";
+import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
@@ -27,7 +28,7 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
     const warned = warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : "";
     const failed = errors.length > 0 || broken > 0;
     if (options.json) {
-      await ctx.out(`${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, problems: diagnostics }, null, 2)}\n`);
+      await ctx.out(`${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, self_protect: selfProtectState(set.snapshot.operator), problems: diagnostics }, null, 2)}\n`);
     } else {
       for (const diagnostic of diagnostics) ctx.err(`${formatDiagnostic(diagnostic)}\n`);
       const files = new Set(errors.map((d) => d.file)).size;
@@ -37,6 +38,7 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
           ? `ok: ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}\n`
           : `${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}; ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}${brokenText}\n`,
       );
+      await ctx.out(`self-protection ${describeSelfProtection(set.snapshot.operator, ctx.host.homeDir())}\n`);
     }
     setExit(failed ? EXIT.failed : EXIT.ok);
   });

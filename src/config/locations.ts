@@ -1,5 +1,7 @@
 import type { RuntimeHost } from "../runtime/index.ts";
 import type { HookSource } from "../registry/sources.ts";
+import { agentConfigDir } from "../install/paths.ts";
+import { dirname, resolvePath } from "../text/posix-path.ts";
 
 /**
  * Where Hookbox looks for things, from flags and the XDG environment. The operator file is
@@ -16,6 +18,10 @@ export interface Locations {
   readonly builtin: readonly string[];
   /** The user's own hooks, part of every project's hook set (unless --hooks replaces the defaults). */
   readonly userHooksDir: string;
+  /** $XDG_CONFIG_HOME, or ~/.config. */
+  readonly configHome: string;
+  /** Where the agents whose config directory an environment variable moves keep it: CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex). */
+  readonly agentDirs: { readonly claude: string; readonly codex: string };
 }
 
 export interface LocationFlags {
@@ -47,10 +53,17 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
     dataDir: flags.dataDir ? absolute(flags.dataDir) : `${env.XDG_DATA_HOME || `${home}/.local/share`}/hookbox`,
     socketPath: flags.socket ? absolute(flags.socket) : defaultSocketPath(env, home),
     userHooksDir: `${configHome}/hookbox/hooks`,
+    configHome,
+    agentDirs: { claude: agentConfigDir(env.CLAUDE_CONFIG_DIR, project, `${home}/.claude`), codex: agentConfigDir(env.CODEX_HOME, project, `${home}/.codex`) },
     builtin: (flags.builtin ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean),
   };
 }
 
 export function defaultSocketPath(env: Readonly<Record<string, string | undefined>>, home: string): string {
   return env.XDG_RUNTIME_DIR ? `${env.XDG_RUNTIME_DIR}/hookbox/hookbox.sock` : `${home}/.hookbox/run/hookbox.sock`;
+}
+
+/** The operator file's hooks_dirs as directories: relative to the file (or to where it would be). */
+export function operatorHooksDirs(operatorFile: string | undefined, userHooksDir: string, dirs: readonly string[]): string[] {
+  return dirs.map((dir) => resolvePath(dirname(operatorFile ?? `${userHooksDir}/..`), dir));
 }

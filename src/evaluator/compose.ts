@@ -8,13 +8,15 @@ import type { RuntimeHost } from "../runtime/index.ts";
 import { Evaluator, type AuditWriter } from "./evaluator.ts";
 import { HookSets } from "./hook-sets.ts";
 import { operatorFileSource, type OperatorSource } from "./operator-source.ts";
+import { selfProtectMachine } from "./self-protect.ts";
 import type { ReloadReport } from "../registry/registry.ts";
 
 /** Projects whose hook sets a daemon keeps loaded at once (the least recently used is dropped). */
 export const MAX_PROJECTS = 32;
 
 export interface EvaluatorSetup {
-  readonly host: Pick<RuntimeHost, "fs" | "homeDir" | "pid">;
+  /** binaryPath and executablePath: the binary self-protect keeps the agent from replacing (absent when running from sources or in tests). */
+  readonly host: Pick<RuntimeHost, "fs" | "homeDir" | "pid"> & Partial<Pick<RuntimeHost, "binaryPath" | "executablePath">>;
   readonly locations: Locations;
   readonly capabilities: CapabilityHost;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
@@ -67,6 +69,7 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
       embeddedIds: [...setup.embedded.keys()],
       // Only a long-lived daemon has a last good operator file to keep.
       keepLastGood: setup.via === "daemon",
+      machine: selfProtectMachine(locations, host.homeDir(), { binaries: [host.binaryPath?.(), host.executablePath?.()], ...(setup.via === "daemon" ? { daemonPid: host.pid } : {}) }),
     });
   const explicit = locations.hookSources.every((source) => source.origin === "dir");
   const hookSets = new HookSets({

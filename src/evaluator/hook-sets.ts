@@ -3,7 +3,7 @@ import type { NativeEvent } from "../events/types.ts";
 import { Registry, type RegistryInputs, type RegistrySnapshot, type ReloadReport } from "../registry/registry.ts";
 import type { EmbeddedHook, HookFileReader, HookSource } from "../registry/sources.ts";
 import type { FileHost } from "../runtime/index.ts";
-import { dirname, resolvePath } from "../text/posix-path.ts";
+import { operatorHooksDirs } from "../config/locations.ts";
 import type { OperatorSource } from "./operator-source.ts";
 import { findProjectRoot } from "./project.ts";
 
@@ -91,7 +91,7 @@ export class HookSets {
 
   private sources(project: string | undefined, hooksDirs: readonly string[], operatorFile: string | undefined): HookSource[] {
     if (this.options.explicitDirs) return this.options.explicitDirs.map((dir) => ({ dir, origin: "dir", required: true }));
-    const fromOperator = hooksDirs.map((dir) => ({ dir: resolvePath(dirname(operatorFile ?? `${this.options.userHooksDir}/..`), dir), origin: "dir" as const, required: true }));
+    const fromOperator = operatorHooksDirs(operatorFile, this.options.userHooksDir, hooksDirs).map((dir) => ({ dir, origin: "dir" as const, required: true }));
     // The operator's hooks come before the project's: a project hook cannot take a guard's id.
     return [
       { dir: this.options.userHooksDir, origin: "user", required: false },

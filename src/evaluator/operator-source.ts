@@ -3,6 +3,7 @@ import { operatorFileSchema, type OperatorFile } from "../config/schema.ts";
 import type { OperatorStatus } from "../registry/registry.ts";
 import type { FileHost } from "../runtime/index.ts";
 import { closest } from "../text/suggest.ts";
+import { withSelfProtect, type SelfProtectMachine } from "./self-protect.ts";
 
 /** The operator file as the hook sets see it: what is in force, and how it stands. */
 export interface OperatorView {
@@ -32,6 +33,8 @@ export interface OperatorFileOptions {
    * cannot be known and Hookbox does not guess it.
    */
   readonly keepLastGood: boolean;
+  /** Where Hookbox's state is on this machine: self-protect's locations (it is on by default). */
+  readonly machine?: SelfProtectMachine;
 }
 
 /** The operator file on disk, re-read when its stamp changes. */
@@ -59,10 +62,10 @@ export function operatorFileSource(options: OperatorFileOptions): OperatorSource
 }
 
 /** An operator given as data (fixtures of `hookbox test`). */
-export function inlineOperatorSource(input: unknown, embeddedIds: readonly string[], builtinFlags: readonly string[] = []): OperatorSource {
+export function inlineOperatorSource(input: unknown, embeddedIds: readonly string[], builtinFlags: readonly string[] = [], machine?: SelfProtectMachine): OperatorSource {
   const parsed = operatorFileSchema.safeParse(input ?? {});
   const problems: Diagnostic[] = parsed.success ? [] : parsed.error.issues.map((issue) => ({ file: "operator", line: 1, column: 1, field: issue.path.join("."), message: issue.message }));
-  const operator = parsed.success ? withBuiltins(parsed.data, builtinFlags, embeddedIds, "operator", problems) : operatorFileSchema.parse({});
+  const operator = parsed.success ? withSelfProtect(withBuiltins(parsed.data, builtinFlags, embeddedIds, "operator", problems), embeddedIds, machine, undefined) : operatorFileSchema.parse({});
   const view: OperatorView = { operator, file: undefined, status: problems.length ? { state: "unusable", problems } : { state: "ok" }, watched: [] };
   return { read: async () => view };
 }
@@ -74,7 +77,7 @@ async function readOperator(options: OperatorFileOptions, stamp: string): Promis
   if (stamp === "missing") {
     if (options.explicit) return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: "operator file not found (given with --config)" }] };
     const problems: Diagnostic[] = [];
-    const operator = withBuiltins(operatorFileSchema.parse({}), options.builtinFlags, options.embeddedIds, path, problems);
+    const operator = withSelfProtect(withBuiltins(operatorFileSchema.parse({}), options.builtinFlags, options.embeddedIds, path, problems), options.embeddedIds, options.machine, undefined);
     return problems.length ? { ok: false, problems } : { ok: true, operator, file: undefined };
   }
   let text: string;
@@ -86,7 +89,7 @@ async function readOperator(options: OperatorFileOptions, stamp: string): Promis
   const parsed = parseYaml(text, path, operatorFileSchema);
   if (!parsed.ok) return { ok: false, problems: parsed.diagnostics };
   const problems: Diagnostic[] = [];
-  const operator = withBuiltins(parsed.value, options.builtinFlags, options.embeddedIds, path, problems, text);
+  const operator = withSelfProtect(withBuiltins(parsed.value, options.builtinFlags, options.embeddedIds, path, problems, text), options.embeddedIds, options.machine, path);
   return problems.length ? { ok: false, problems } : { ok: true, operator, file: path };
 }
 

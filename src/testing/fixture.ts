@@ -19,7 +19,7 @@ export const fixtureSchema = z
     config: z.record(z.string(), z.unknown()).optional(),
     /** Operator file for this fixture (e.g. approvals the hook needs). */
     operator: z.record(z.string(), z.unknown()).optional(),
-    /** Extra environment the capability host sees (hook.env). */
+    /** Extra environment the capability host sees (hook.env); also the machine self-protect's locations describe (HOME defaults to /home/dev). */
     env: z.record(z.string(), z.string()).optional(),
     expect: z
       .object({

@@ -1,10 +1,11 @@
 import type { AuditEntry, AuditRecordV1 } from "../audit/record.ts";
 import { createCapabilityHost } from "../capabilities/index.ts";
 import { formatDiagnostic, parseYaml } from "../config/diagnostics.ts";
-import type { Locations } from "../config/locations.ts";
+import { resolveLocations, type Locations } from "../config/locations.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import { composeEvaluator } from "../evaluator/compose.ts";
 import { inlineOperatorSource } from "../evaluator/operator-source.ts";
+import { selfProtectMachine, type SelfProtectMachine } from "../evaluator/self-protect.ts";
 import { errorMessage } from "../errors.ts";
 import { parseEvent } from "../events/parse.ts";
 import type { NativeEvent } from "../events/types.ts";
@@ -113,7 +114,7 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
         executor: deps.executor,
         audit: { write: async (r) => void records.push(...r) },
         via: "test",
-        operator: inlineOperatorSource(operator, []),
+        operator: inlineOperatorSource(operator, [], [], fixtureMachine(fixture.env, workspace)),
       });
     const operatorInput = fixture.operator ?? {};
     let evaluator = await evaluatorFor(operatorInput);
@@ -140,6 +141,16 @@ function fixtureEvent(fixture: Fixture, workspace: string | undefined): NativeEv
   return parseEvent({ session_id: "fixture", ...raw });
 }
 
+/**
+ * The machine self-protect's fixtures describe (its config.locations): HOME=/home/dev with the
+ * fixture's `env` (XDG_*, CLAUDE_CONFIG_DIR, CODEX_HOME …), never the tester's own machine.
+ */
+function fixtureMachine(env: Readonly<Record<string, string>> | undefined, workspace: string): SelfProtectMachine {
+  const home = env?.HOME ?? "/home/dev";
+  const locations = resolveLocations({ env: { ...env, HOME: home }, homeDir: () => home, cwd: () => workspace }, {});
+  return selfProtectMachine(locations, home, {});
+}
+
 /** Where a fixture's evaluation looks: only the hook's own directory, state in the scratch directory. */
 function fixtureLocations(dir: string, scratch: string): Locations {
   return {
@@ -150,5 +161,7 @@ function fixtureLocations(dir: string, scratch: string): Locations {
     socketPath: `${scratch}/hookbox.sock`,
     builtin: [],
     userHooksDir: `${scratch}/hooks`,
+    configHome: scratch,
+    agentDirs: { claude: `${scratch}/home/.claude`, codex: `${scratch}/home/.codex` },
   };
 }

@@ -15,6 +15,15 @@ import { call } from "../helpers/daemon.ts";
  */
 const HANDLERS = resolve(import.meta.dirname, "../../handlers");
 
+/**
+ * The hook directory a hook's fixtures run from: `--hooks handlers/<id>`, except for self-protect,
+ * which is on by default and built in — a second copy of it would be a duplicate (broken) entry —
+ * so its fixtures run against the embedded one, with no --hooks.
+ */
+function hooksArgs(hook: string): string[] {
+  return hook === "self-protect" ? [] : ["--hooks", join(HANDLERS, hook)];
+}
+
 interface Fixture {
   name: string;
   event: Record<string, unknown>;
@@ -85,7 +94,7 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
       renameSync(`${config}.tmp`, config); // a new file: the daemon's stamp check sees the change
     };
     writeOperator("");
-    const child = spawn(BUILT_BINARY, ["serve", "--hooks", join(HANDLERS, hook), "--config", config, "--socket", socket, "--workers", "1"], { cwd: root, env, stdio: "ignore" });
+    const child = spawn(BUILT_BINARY, ["serve", ...hooksArgs(hook), "--config", config, "--socket", socket, "--workers", "1"], { cwd: root, env, stdio: "ignore" });
     try {
       const deadline = Date.now() + 60_000;
       while (!(await call(socket, "GET", "/healthz").then(() => true, () => false))) {
@@ -110,7 +119,7 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
           const agent = c.fixture.agent ?? "native";
           const payload = agent === "native" ? { session_id: session, ...event } : { ...event, session_id: session };
           const eventArg = agent === "native" ? [String(event.event_type)] : [];
-          const out = await runProgram([BUILT_BINARY, "emit", ...eventArg, "--agent", agent, "--hooks", join(HANDLERS, c.hook), "--config", config, "--socket", socket, ...extra], {
+          const out = await runProgram([BUILT_BINARY, "emit", ...eventArg, "--agent", agent, ...hooksArgs(c.hook), "--config", config, "--socket", socket, ...extra], {
             cwd: c.fixture.workspace ? workspace : root,
             env,
             stdin: JSON.stringify(payload),

@@ -43,9 +43,9 @@ function auditEntries(world: DaemonWorld): Entry[] {
   return readFileSync(world.auditFile, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }
 
-/** Run records only: each event also has its decision record. */
+/** Run records of the hooks under test: each event also has its decision record, and self-protect's run (on by default, first on every PreToolUse). */
 function auditRecords(world: DaemonWorld): Entry[] {
-  return auditEntries(world).filter((entry) => entry.kind !== "decision");
+  return auditEntries(world).filter((entry) => entry.kind !== "decision" && entry.hook_id !== "self-protect");
 }
 
 describe("emit without a daemon: a guest stuck in a built-in (worker thread abandoned, or worker process killed)", () => {
@@ -88,7 +88,7 @@ describe("emit without a daemon: a guest stuck in a built-in (worker thread aban
       expect(out.code).toBe(0);
       expect(JSON.parse(out.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/wedged-deny.*300 ms|300 ms.*wedged-deny|timeout/i) } });
       const entries = auditEntries(world).slice(before);
-      expect(entries.filter((r) => r.kind !== "decision").map((r) => [r.hook_id, r.status, r.error_code])).toEqual([["wedged-deny", "failed", "sandbox_timeout"]]);
+      expect(entries.filter((r) => r.kind !== "decision").map((r) => [r.hook_id, r.status, r.error_code])).toEqual([["self-protect", "completed", undefined], ["wedged-deny", "failed", "sandbox_timeout"]]);
       expect(entries.filter((r) => r.kind === "decision")).toMatchObject([{ decision: "deny", served_by: { via: "emit" } }]);
     });
   }

@@ -61,12 +61,15 @@ describe("hookbox validate / list / schema on the binary", () => {
     const env = { HOME: bin.dir };
     const ok = await bin.run(["validate", "--hooks", "good"], { env });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toContain("ok: 2 hooks valid");
+    // Two of them, and self-protect, on by default (--hooks replaces the hook directories, not the standard hooks).
+    expect(ok.stdout).toContain("ok: 3 hooks valid\nself-protection on: ");
     const list = await bin.run(["list", "--hooks", "good", "--json"], { env });
     expect(list.code, list.stderr).toBe(0);
     const registration = JSON.parse(list.stdout);
     expect(Object.keys(registration.hooks)).toEqual(["PreToolUse", "UserPromptSubmit"]);
-    expect(registration.hooks.PreToolUse[0]).toMatchObject({ id: "guard", priority: 5, match: { tool: "Write|Edit" }, summary: "Block secrets" });
+    expect(registration.self_protect).toBe("on");
+    expect(registration.hooks.PreToolUse.map((h: { id: string }) => h.id)).toEqual(["self-protect", "guard"]);
+    expect(registration.hooks.PreToolUse[1]).toMatchObject({ id: "guard", priority: 5, match: { tool: "Write|Edit" }, summary: "Block secrets" });
   });
 
   it("a missing --hooks directory is an error, and the default directories may be absent", async () => {
@@ -85,7 +88,7 @@ describe("hookbox validate / list / schema on the binary", () => {
     const result = await bin.run(["validate", "--hooks", "inert"], { env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/inert\/lint\/hook\.yaml:\d+:\d+: warning: .*no-such-linter-xyz/);
-    expect(result.stdout).toBe("ok: 1 hook valid (1 warning)\n");
+    expect(result.stdout).toMatch(/^ok: 2 hooks valid \(1 warning\)\nself-protection on: /);
   });
 
   it("schema prints a JSON Schema an editor can use", async () => {

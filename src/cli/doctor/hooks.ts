@@ -6,7 +6,8 @@ import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
 import type { CliContext } from "../context.ts";
 import { currentHookSet } from "../hook-set.ts";
 import type { HookRuntimeFactory } from "../runtime-factory.ts";
-import { fail, pass, type DoctorCheck } from "./check.ts";
+import { describeSelfProtection, selfProtectState } from "../../evaluator/self-protect.ts";
+import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /** What an event from this project would be evaluated with: the operator file, every hook, the audit log. */
 export async function hookSetChecks(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory): Promise<DoctorCheck[]> {
@@ -24,6 +25,8 @@ export async function hookSetChecks(ctx: CliContext, locations: Locations, runti
       checks.push(fail(`hook ${entry.id}`, `broken, fails by on_error: ${entry.onError} wherever it would run: ${entry.problems.slice(0, 2).map(formatDiagnostic).join("; ")}`));
     }
   }
+  const protection = describeSelfProtection(snapshot.operator, ctx.host.homeDir());
+  checks.push(selfProtectState(snapshot.operator) === "on" ? pass("self-protection", protection) : note("self-protection", protection));
   checks.push(await auditCheck(ctx, locations));
   checks.push(await chainCheck(ctx, locations));
   return checks;
