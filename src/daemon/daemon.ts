@@ -107,6 +107,7 @@ export class Daemon {
         metrics,
         health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
         bodyLimitBytes: options.bodyLimitBytes,
+        ...(host.uid() !== undefined ? { ownerUid: host.uid() as number } : {}),
       };
       await pool.ready();
       await claimSocketPath(host, locations.socketPath);

@@ -273,6 +273,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     args: process.argv.slice(2),
     env: process.env,
     pid: process.pid,
+    uid: () => process.geteuid?.(),
     cwd: () => process.cwd(),
     homeDir: () => homedir(),
     // node runs Hookbox from sources: process.execPath is node itself.

@@ -13,6 +13,8 @@ export interface RuntimeHost {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly pid: number;
+  /** This process's effective uid (whom the daemon serves); undefined where there is none (Windows). */
+  uid(): number | undefined;
   cwd(): string;
   homeDir(): string;
   /**
@@ -56,7 +58,16 @@ export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "c
   full(): Promise<RuntimeHost>;
 }
 
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/**
+ * Who is on the other end of a connection, as the kernel tells it (SO_PEERCRED, getpeereid):
+ * `peer` is set on listeners that can read it (`Listener.peerCredentials`), with `error` when the
+ * credentials of this one connection could not be read.
+ */
+export interface ConnectionInfo {
+  readonly peer?: { readonly uid: number; readonly pid?: number } | { readonly error: string };
+}
+
+export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Response | Promise<Response>;
 
 /** A unix socket path, or a loopback TCP address. */
 export type ListenTarget = { readonly unix: string } | { readonly hostname: string; readonly port: number };
@@ -64,6 +75,8 @@ export type ListenTarget = { readonly unix: string } | { readonly hostname: stri
 export interface Listener {
   /** "unix:/path" or "http://127.0.0.1:port". */
   readonly address: string;
+  /** Whether each connection's handler is told its peer's uid (unix sockets on Bun, Linux and macOS). */
+  readonly peerCredentials: boolean;
   /** Stop accepting; in-flight requests get up to `graceMs` to finish, then connections are closed. */
   close(graceMs: number): Promise<void>;
 }

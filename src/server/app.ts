@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HookboxError } from "../errors.ts";
 import type { AppDeps } from "./deps.ts";
+import { ownerOnly } from "./owner-only.ts";
 import { errorResponse, toErrorResponse } from "./error-response.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { hookRoutes } from "./routes/hooks.ts";
@@ -13,6 +14,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const countError = (code: string): void => deps.metrics.recordHttpError(code);
 
+  if (deps.ownerUid !== undefined) app.use("*", ownerOnly(deps.ownerUid, countError));
   if (deps.bearerToken) {
     const expected = `Bearer ${deps.bearerToken}`;
     app.use("*", async (c, next) => {

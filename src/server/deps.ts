@@ -24,6 +24,11 @@ export interface AppDeps {
   readonly runs: (query: RunQuery) => Promise<RunsRead>;
   readonly metrics: Metrics;
   readonly health: () => Promise<HealthReport>;
+  /**
+   * The uid the daemon serves: a connection whose peer credentials name another uid is refused
+   * (listeners that cannot read them leave this to the socket's permissions).
+   */
+  readonly ownerUid?: number;
   /** Requests must carry `Authorization: Bearer <token>` (the loopback TCP listener). */
   readonly bearerToken?: string;
   readonly bodyLimitBytes: number;
