@@ -23,7 +23,10 @@ const encoder = new TextEncoder();
 const WHAT = "the request's";
 const REASONS: Readonly<Record<number, string>> = { 100: "Continue", 200: "OK", 400: "Bad Request", 413: "Content Too Large", 431: "Request Header Fields Too Large", 500: "Internal Server Error" };
 
-type Phase = "head" | "body" | "answering" | "closed";
+type Phase = "head" | "body" | "answering" | "draining" | "closed";
+
+/** How long the rest of a body answered early is read before the connection is closed anyway. */
+const DRAIN_MS = 5000;
 
 export class HttpServerConnection {
   private phase: Phase = "head";
@@ -56,7 +59,7 @@ export class HttpServerConnection {
 
   /** The peer closed its side: nothing more will arrive. */
   end(): void {
-    if (this.phase === "body") this.stream?.error(new HttpProtocolError("the connection closed before the whole request body arrived"));
+    if (this.phase === "body") this.endStream(new HttpProtocolError("the connection closed before the whole request body arrived"));
     if (!this.busy) this.close();
     else this.keepAlive = false;
   }
@@ -76,16 +79,17 @@ export class HttpServerConnection {
   private pump(): void {
     try {
       while (this.phase !== "closed") {
-        if (this.phase === "body") {
+        if (this.phase === "body" || this.phase === "draining") {
           const rest = (this.body as BodyReader).push(this.inbox);
           if (!rest) {
             this.inbox = new Uint8Array(0);
             return;
           }
           this.inbox = rest;
-          this.stream?.close();
-          this.stream = undefined;
+          this.endStream();
           this.body = undefined;
+          // Answered before its body had all arrived: the rest is read, then the connection ends.
+          if (this.phase === "draining") return this.close();
           this.phase = "answering";
         }
         if (this.phase === "answering" || !this.readHead()) return;
@@ -143,8 +147,26 @@ export class HttpServerConnection {
     return true;
   }
 
+  /** Close the body stream the handler reads (or error it); a stream the handler cancelled is left alone. */
+  private endStream(error?: unknown): void {
+    const stream = this.stream;
+    this.stream = undefined;
+    if (!stream || this.streamCancelled) return;
+    try {
+      if (error === undefined) stream.close();
+      else stream.error(error);
+    } catch {
+      // already closed by its reader
+    }
+  }
+
   private enqueue(bytes: Uint8Array): void {
-    if (!this.streamCancelled) this.stream?.enqueue(bytes.slice());
+    if (this.streamCancelled) return;
+    try {
+      this.stream?.enqueue(bytes.slice());
+    } catch {
+      this.streamCancelled = true; // its reader is gone: the rest is dropped
+    }
   }
 
   private async answer(request: Request, head: boolean): Promise<void> {
@@ -167,8 +189,16 @@ export class HttpServerConnection {
     this.onBusy(false);
     if (this.phase === "closed") return;
     this.socket.write(bytes);
-    // A handler that answered before its body had all arrived leaves the connection out of step.
-    if (!this.keepAlive || this.phase === "body") return this.close();
+    // A handler that answered before its body had all arrived (a 413 on the announced length):
+    // the rest is read and dropped before the connection is closed, or the client, still
+    // sending, would see it reset instead of the answer. Bounded by the body cap and DRAIN_MS.
+    if (this.phase === "body") {
+      this.phase = "draining";
+      this.streamCancelled = true;
+      setTimeout(() => this.close(), DRAIN_MS).unref?.();
+      return;
+    }
+    if (!this.keepAlive) return this.close();
     this.phase = "head";
     this.pump();
   }
@@ -176,8 +206,7 @@ export class HttpServerConnection {
   private refuse(error: unknown): void {
     if (this.phase === "closed") return;
     const status = error instanceof HeadTooLarge ? 431 : error instanceof HttpProtocolError && /larger than/.test(error.message) ? 413 : 400;
-    this.stream?.error(error);
-    this.stream = undefined;
+    this.endStream(error);
     const text = `${error instanceof Error ? error.message : String(error)}\n`;
     if (!this.busy) this.socket.write(encoder.encode(`HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${encoder.encode(text).byteLength}\r\nconnection: close\r\n\r\n${text}`));
     this.close();
