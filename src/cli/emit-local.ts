@@ -8,6 +8,7 @@ import { answerAgentCall, type AgentCall } from "../evaluator/agent-answer.ts";
 import { composeEvaluator } from "../evaluator/compose.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import type { AgentOutput } from "../protocols/index.ts";
+import type { AutoStartSettings } from "../daemon/lifecycle.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 
 /**
@@ -20,7 +21,7 @@ export interface LocalWorkers {
   readonly spawn: () => WorkerProcess;
 }
 
-export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean }, workers: LocalWorkers): Promise<AgentOutput> {
+export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean }, workers: LocalWorkers): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined }> {
   // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched).
   let unclaimed: WorkerProcess | undefined = workers.started;
   let pool: SandboxPool | undefined;
@@ -58,7 +59,8 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
     });
     const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed });
     for (const entry of answer.evaluation.decisionRecord.hook_set.broken) host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
-    return answer.output;
+    const operator = await evaluator.hookSets.operatorView();
+    return { output: answer.output, autoStart: operator.status.state === "unusable" ? undefined : operator.operator.daemon };
   } finally {
     await audit.close();
     await pool?.close(0);

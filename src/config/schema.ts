@@ -254,6 +254,16 @@ export const operatorFileSchema = z
       })
       .strict()
       .default({ concurrency: 16, event_deadline_ms: 60_000, injection_budget_kb: 32 }),
+    /** `hookbox emit` starting a daemon of its own when none answers (see README, "The daemon"). */
+    daemon: z
+      .object({
+        /** Off: emit evaluates in its own process when no daemon answers, and starts none. */
+        auto_start: z.boolean().default(true),
+        /** An auto-started daemon exits after this long without events. */
+        idle_exit_seconds: intIn(1, 7 * 24 * 3600, 900, "s"),
+      })
+      .strict()
+      .default({ auto_start: true, idle_exit_seconds: 900 }),
     audit: z
       .object({
         /** The live audit file is rotated when it would grow past this. */

@@ -4,7 +4,7 @@ import { Registry, type RegistryInputs, type RegistrySnapshot, type ReloadReport
 import type { EmbeddedHook, HookFileReader, HookSource } from "../registry/sources.ts";
 import type { FileHost } from "../runtime/index.ts";
 import { dirname, resolvePath } from "../text/posix-path.ts";
-import type { OperatorSource } from "./operator-source.ts";
+import type { OperatorSource, OperatorView } from "./operator-source.ts";
 import { findProjectRoot } from "./project.ts";
 
 export interface HookSetsOptions {
@@ -54,6 +54,11 @@ export class HookSets {
   async forProject(project: string | undefined): Promise<ProjectHookSet> {
     const registry = await this.registry(project);
     return { project, snapshot: await registry.fresh() };
+  }
+
+  /** The operator file as every project's hook set sees it now (re-read when it changed). */
+  operatorView(): Promise<OperatorView> {
+    return this.options.operator.read();
   }
 
   /** The projects loaded now, most recently used last. */

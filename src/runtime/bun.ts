@@ -4,6 +4,7 @@ import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { bunRequest } from "./bun-http.ts";
+import { bunDaemonHost } from "./bun-daemon.ts";
 import { serveUnixHttp } from "./bun-unix-server.ts";
 import { threadCpuClock } from "./cpu-time.ts";
 import { bunStdout, readBunStdin } from "./bun-lean.ts";
@@ -177,6 +178,7 @@ export function createBunHost(): RuntimeHost {
     writeStdout: bunStdout.write,
     exit: bunStdout.exit,
     executablePath: () => (compiled ? process.execPath : undefined),
+    ...(compiled ? { daemon: bunDaemonHost(process.execPath) } : {}),
     sandbox: {
       ...nodeSandboxHost,
       workerIO: bunWorkerIO,

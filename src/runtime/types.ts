@@ -45,6 +45,27 @@ export interface RuntimeHost {
   /** Primitives for the handlers' host APIs (src/capabilities). */
   readonly capabilityIO: CapabilityIO;
   readonly net: NetHost;
+  /** Starting a background daemon; absent where Hookbox does not run as its binary (node, deno, bun run). */
+  readonly daemon?: DaemonHost;
+}
+
+/** An exclusive advisory lock (flock) held through an open descriptor; released when closed or when the process exits. */
+export interface FileLock {
+  readonly fd: number;
+  release(): void;
+}
+
+/** What `emit` needs to start a daemon, and the daemon to keep the lock it was handed. */
+export interface DaemonHost {
+  /** Lock `path` (created 0600) without waiting: the lock, or undefined when another process holds it. */
+  tryLock(path: string): Promise<FileLock | undefined>;
+  /** In the started daemon: keep descriptor `fd` (the lock it inherited) from its own children; false when it holds no lock. */
+  holdInheritedLock(fd: number): boolean;
+  /**
+   * Start this binary with `args` in its own session, stdin closed, stdout and stderr appended
+   * to `logFile` (0600), `lock` handed over as descriptor 3; returns its pid without waiting.
+   */
+  spawnDetached(options: { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly logFile: string; readonly lock: FileLock; readonly cwd: string }): number;
 }
 
 /**

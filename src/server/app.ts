@@ -8,6 +8,7 @@ import { ownerOnly } from "./owner-only.ts";
 import { errorResponse, toErrorResponse } from "./error-response.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { hookRoutes } from "./routes/hooks.ts";
+import { daemonRoutes } from "./routes/daemon.ts";
 import { operationRoutes } from "./routes/operations.ts";
 
 export function createApp(deps: AppDeps): Hono {
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Hono {
   eventRoutes(app, deps);
   hookRoutes(app, deps);
   operationRoutes(app, deps);
+  daemonRoutes(app, deps);
   app.notFound((c) => {
     countError("not_found");
     return errorResponse(c, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`);
