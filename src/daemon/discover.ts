@@ -65,7 +65,7 @@ export async function autoStartHere(host: Pick<RuntimeHost, "fs" | "env" | "daem
   if (view.status.state === "unusable") return { on: false, why: `the operator file ${locations.operatorFile.path} is invalid: no daemon is started until it is fixed` };
   const settings = view.operator.daemon;
   if (!settings.auto_start) return { on: false, why: `daemon.auto_start is false in ${locations.operatorFile.path}`, settings };
-  return { on: true, why: `emit starts one when none answers; it exits after ${formatSeconds(settings.idle_exit_seconds)} without events (daemon.idle_exit_seconds)`, settings };
+  return { on: true, why: `a daemon emit starts exits after ${formatSeconds(settings.idle_exit_seconds)} without events (daemon.idle_exit_seconds)`, settings };
 }
 
 export function formatSeconds(seconds: number): string {
