@@ -9,6 +9,9 @@ import { composeEvaluator } from "../evaluator/compose.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import type { AgentOutput } from "../protocols/index.ts";
 import type { AutoStartSettings } from "../daemon/lifecycle.ts";
+import { identityOf } from "../evaluator/identity.ts";
+import { SnapshotCache } from "../registry/snapshot/index.ts";
+import { BUILD_ID } from "../version/index.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 
 /**
@@ -50,6 +53,7 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
     const evaluator = await composeEvaluator({
       host,
       locations,
+      snapshots: new SnapshotCache({ fs: host.fs, digest: host.digest, dir: `${locations.dataDir}/cache`, material: { build: BUILD_ID, identity: identityOf(locations, BUILD_ID, host.homeDir()), env: host.env } }),
       capabilities: runtime.capabilities(locations),
       embedded: runtime.embedded(),
       executor,
@@ -59,8 +63,9 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
     });
     const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed });
     for (const entry of answer.evaluation.decisionRecord.hook_set.broken) host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
-    const operator = await evaluator.hookSets.operatorView();
-    return { output: answer.output, autoStart: operator.status.state === "unusable" ? undefined : operator.operator.daemon };
+    // The operator file as this event's hook set had it (already loaded, perhaps from the cache: not parsed again).
+    const { snapshot } = await evaluator.hookSets.forProject(answer.evaluation.project);
+    return { output: answer.output, autoStart: snapshot.operatorStatus.state === "unusable" ? undefined : snapshot.operator.daemon };
   } finally {
     await audit.close();
     await pool?.close(0);

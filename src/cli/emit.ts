@@ -49,7 +49,7 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     let startOn: string | undefined;
     const whys: string[] = [];
     if (useDaemon) {
-      const sockets = await daemonSockets(locations, options.socket !== undefined, identity);
+      const sockets = daemonSockets(locations, options.socket !== undefined, identity);
       for (const socket of sockets.ask) {
         const reply = await viaDaemon(host, socket, identity, call, options);
         if (reply.answered) return out(reply.output);

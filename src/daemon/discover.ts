@@ -24,7 +24,7 @@ export interface FoundDaemon {
  * and every auto-started daemon's socket in the same directory.
  */
 export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net">, locations: Locations, identity: HookSetIdentity, explicitSocket: boolean): Promise<FoundDaemon[]> {
-  const sockets = await daemonSockets(locations, explicitSocket, identity);
+  const sockets = daemonSockets(locations, explicitSocket, identity);
   const dir = locations.socketPath.slice(0, locations.socketPath.lastIndexOf("/"));
   const paths = new Set<string>(sockets.ask);
   if (!explicitSocket) for (const entry of await host.fs.listDir(dir).catch(() => [])) if (AUTO_SOCKET_NAME.test(entry.name)) paths.add(`${dir}/${entry.name}`);

@@ -9,6 +9,14 @@ import { Evaluator, type AuditWriter } from "./evaluator.ts";
 import { HookSets } from "./hook-sets.ts";
 import { operatorFileSource, type OperatorSource } from "./operator-source.ts";
 import type { ReloadReport } from "../registry/registry.ts";
+import type { SnapshotCache } from "../registry/snapshot/index.ts";
+
+/**
+ * The cap on hook chains running at once in `emit`'s own process, which evaluates one event: its
+ * chain runs on one sandbox worker anyway (the operator's dispatch.concurrency is a daemon's cap
+ * across events).
+ */
+const ONE_EVENT_CONCURRENCY = 1024;
 
 /** Projects whose hook sets a daemon keeps loaded at once (the least recently used is dropped). */
 export const MAX_PROJECTS = 32;
@@ -28,6 +36,8 @@ export interface EvaluatorSetup {
   readonly metrics?: Metrics;
   readonly log?: (line: string) => void;
   readonly onReload?: (project: string | undefined, report: ReloadReport) => void;
+  /** Loads kept on disk between processes: `emit` without a daemon. */
+  readonly snapshots?: SnapshotCache;
 }
 
 /**
@@ -37,14 +47,16 @@ export interface EvaluatorSetup {
  */
 export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator> {
   const { hookSets, operator } = createHookSets(setup);
-  const { operator: settings } = await operator.read();
+  // One event in its own process (emit) needs no cap shared across events, nor the operator file
+  // read before its hook set is (from the snapshot cache, it may never be parsed at all).
+  const concurrency = setup.via === "emit" ? ONE_EVENT_CONCURRENCY : (await operator.read()).operator.dispatch.concurrency;
   return new Evaluator({
     hookSets,
     executor: setup.executor,
     capabilities: setup.capabilities,
     audit: setup.audit,
     servedBy: { via: setup.via === "cli" ? "emit" : setup.via, pid: setup.host.pid },
-    concurrency: settings.dispatch.concurrency,
+    concurrency,
     ...(setup.approvals ? { approvals: setup.approvals } : {}),
     ...(setup.metrics ? { metrics: setup.metrics } : {}),
     ...(setup.log ? { log: setup.log } : {}),
@@ -52,7 +64,7 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
   });
 }
 
-export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload">;
+export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload" | "snapshots">;
 
 /** The hook sets as the evaluator resolves them: what `list`, `validate` and `doctor` show is what runs. */
 export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; operator: OperatorSource } {
@@ -79,6 +91,7 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
     capabilities: setup.capabilities,
     maxProjects: setup.via === "daemon" ? MAX_PROJECTS : 1,
     ...(setup.onReload ? { onReload: setup.onReload } : {}),
+    ...(setup.snapshots ? { snapshots: setup.snapshots } : {}),
   });
   return { hookSets, operator };
 }

@@ -45,8 +45,18 @@ export interface RuntimeHost {
   /** Primitives for the handlers' host APIs (src/capabilities). */
   readonly capabilityIO: CapabilityIO;
   readonly net: NetHost;
+  readonly digest: DigestHost;
   /** Starting a background daemon; absent where Hookbox does not run as its binary (node, deno, bun run). */
   readonly daemon?: DaemonHost;
+}
+
+/** Hashes for content addressing and for authenticating what Hookbox wrote itself (the snapshot cache). */
+export interface DigestHost {
+  sha256Hex(data: string | Uint8Array): Promise<string>;
+  hmacSha256Hex(key: string, data: string): Promise<string>;
+  /** Compare two hex digests in constant time. */
+  equalHex(a: string, b: string): Promise<boolean>;
+  randomHex(bytes: number): Promise<string>;
 }
 
 /** An exclusive advisory lock (flock) held through an open descriptor; released when closed or when the process exits. */
