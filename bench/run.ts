@@ -8,6 +8,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<string> }>> = {
   throughput: () => import("./suites/throughput.ts"),
   emit: () => import("./suites/emit.ts"),
   memory: () => import("./suites/memory.ts"),
+  daemon: () => import("./suites/daemon.ts"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

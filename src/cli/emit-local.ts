@@ -5,13 +5,10 @@ import { openAuditLog } from "../audit/open.ts";
 import { hookRuntime } from "../compose.ts";
 import type { Locations } from "../config/locations.ts";
 import { answerAgentCall, type AgentCall } from "../evaluator/agent-answer.ts";
-import { composeEvaluator } from "../evaluator/compose.ts";
+import { composeEvaluator, snapshotCacheFor } from "../evaluator/compose.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import type { AgentOutput } from "../protocols/index.ts";
 import type { AutoStartSettings } from "../daemon/lifecycle.ts";
-import { identityOf } from "../evaluator/identity.ts";
-import { SnapshotCache } from "../registry/snapshot/index.ts";
-import { BUILD_ID } from "../version/index.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 
 /**
@@ -53,7 +50,7 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
     const evaluator = await composeEvaluator({
       host,
       locations,
-      snapshots: new SnapshotCache({ fs: host.fs, digest: host.digest, dir: `${locations.dataDir}/cache`, material: { build: BUILD_ID, identity: identityOf(locations, BUILD_ID, host.homeDir()), env: host.env } }),
+      snapshots: snapshotCacheFor(host, locations),
       capabilities: runtime.capabilities(locations),
       embedded: runtime.embedded(),
       executor,

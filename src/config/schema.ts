@@ -278,5 +278,4 @@ export const operatorFileSchema = z
 
 export type OperatorFile = z.output<typeof operatorFileSchema>;
 
-/** One injection may be at most this long (the seed engine's number). */
-export const MAX_INJECTION_BYTES = 10 * KiB;
+export { MAX_INJECTION_BYTES } from "./bounds.ts";

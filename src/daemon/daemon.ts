@@ -6,9 +6,9 @@ import { openAuditLog, type AuditLog } from "../audit/open.ts";
 import { readRuns } from "../audit/read.ts";
 import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
 import type { Locations } from "../config/locations.ts";
-import { composeEvaluator } from "../evaluator/compose.ts";
+import { composeEvaluator, snapshotCacheFor } from "../evaluator/compose.ts";
 import type { Evaluator } from "../evaluator/evaluator.ts";
 import { identityOf } from "../evaluator/identity.ts";
 import { describeOperatorProblems, operatorFileSource } from "../evaluator/operator-source.ts";
@@ -97,6 +97,8 @@ export class Daemon {
         executor: pool,
         audit: sink,
         via: "daemon",
+        // Each project's first load from the snapshot cache (the emit that started this daemon has just written its project's).
+        snapshots: snapshotCacheFor(host, locations),
         approvals,
         metrics,
         log,

@@ -9,7 +9,9 @@ import { Evaluator, type AuditWriter } from "./evaluator.ts";
 import { HookSets } from "./hook-sets.ts";
 import { operatorFileSource, type OperatorSource } from "./operator-source.ts";
 import type { ReloadReport } from "../registry/registry.ts";
-import type { SnapshotCache } from "../registry/snapshot/index.ts";
+import { SnapshotCache } from "../registry/snapshot/index.ts";
+import { BUILD_ID } from "../version/index.ts";
+import { identityOf } from "./identity.ts";
 
 /**
  * The cap on hook chains running at once in `emit`'s own process, which evaluates one event: its
@@ -94,4 +96,12 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
     ...(setup.snapshots ? { snapshots: setup.snapshots } : {}),
   });
   return { hookSets, operator };
+}
+
+/**
+ * The snapshot cache of this user's data directory (`<data dir>/cache`) for this build and hook
+ * set: `emit` without a daemon reads and writes it, a daemon seeds each project's first load from it.
+ */
+export function snapshotCacheFor(host: Pick<RuntimeHost, "fs" | "digest" | "env" | "homeDir">, locations: Locations): SnapshotCache {
+  return new SnapshotCache({ fs: host.fs, digest: host.digest, dir: `${locations.dataDir}/cache`, material: { build: BUILD_ID, identity: identityOf(locations, BUILD_ID, host.homeDir()), env: host.env } });
 }

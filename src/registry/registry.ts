@@ -1,14 +1,14 @@
-import type { Diagnostic } from "../config/diagnostics.ts";
+import type { Diagnostic } from "../config/diagnostic.ts";
 import type { HookOrigin } from "../config/resolve.ts";
 import type { OperatorFile } from "../config/schema.ts";
 import type { NativeEvent } from "../events/types.ts";
-import { isBroken, type BrokenHook } from "./broken.ts";
+import { isBroken, type BrokenHook } from "./broken-entry.ts";
 import type { LoadDeps, LoadedHook, LoadInputs, LoadResult } from "./load.ts";
 
 /** What the registry holds per hook: a hook ready to run, or one that did not load (and fails where it would have run). */
 export type RegistryEntry = LoadedHook | BrokenHook;
 
-export { isBroken, type BrokenHook } from "./broken.ts";
+export { isBroken, type BrokenHook } from "./broken-entry.ts";
 
 /**
  * Whose a hook is decides the order hooks run in before any author's `priority` does: the

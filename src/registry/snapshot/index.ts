@@ -114,6 +114,21 @@ function fileName(key: string): string {
   return `snapshot-${key.slice(0, 32)}.json`;
 }
 
+/**
+ * Compiled handlers by code hash: the standard hooks' code (most of a cached load) is one string
+ * per process, however many projects' hook sets a daemon holds. Bounded like the transpiler's cache.
+ */
+const interned = new Map<string, CompiledHandler>();
+const INTERNED_ENTRIES = 512;
+
+function intern(handler: CompiledHandler): CompiledHandler {
+  const known = interned.get(handler.codeHash);
+  if (known && known.code === handler.code && known.filename === handler.filename) return known;
+  interned.set(handler.codeHash, handler);
+  if (interned.size > INTERNED_ENTRIES) interned.delete(interned.keys().next().value as string);
+  return handler;
+}
+
 /** Grants, matchers and specs, built again from the cached definitions; undefined (a miss) if any would not build cleanly. */
 async function rebuild(cached: CachedLoadV1, capabilities: CapabilityHost, embedded: RegistryInputs["embedded"]): Promise<SeededLoad | undefined> {
   const operator = cached.operator.operator;
@@ -123,7 +138,7 @@ async function rebuild(cached: CachedLoadV1, capabilities: CapabilityHost, embed
     if (!prepared.ok || (prepared.warnings?.length ?? 0) > 0) return undefined;
     const matcher = compileMatcher(definition.match);
     if (!matcher.ok) return undefined;
-    const spec = await createHandlerSpec({ id: definition.id, handler, hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation });
+    const spec = await createHandlerSpec({ id: definition.id, handler: intern(handler), hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation });
     hooks.push({ definition, spec, grants: prepared.grants, matcher: matcher.matcher, file });
   }
   const operatorFile = cached.operator.file ?? undefined;
