@@ -1,4 +1,4 @@
-import { transform } from "sucrase";
+import type { transform } from "sucrase";
 import { failure, type SandboxFailure } from "./failure.ts";
 import { codeHashOf, sha256Hex } from "./hash.ts";
 import { formatBytes, MAX_SOURCE_BYTES } from "./limits.ts";
@@ -25,6 +25,8 @@ export type GuestModules = Readonly<Record<string, string>>;
 
 export type CompileResult = { readonly ok: true; readonly handler: CompiledHandler } | { readonly ok: false; readonly failure: SandboxFailure };
 
+type Transform = typeof transform;
+
 const CACHE_ENTRIES = 512;
 const cache = new Map<string, CompiledHandler>();
 
@@ -47,13 +49,16 @@ export async function compileHandler(source: string, filename: string, modules: 
     cache.set(key, hit);
     return { ok: true, handler: hit };
   }
+  // Loaded at the first compile: a process whose handlers all come compiled (the snapshot cache,
+  // the daemon's workers) never loads the transpiler.
+  const transform = (await import("sucrase")).transform;
   let code: string;
   try {
     code = transform(source, { transforms: ["typescript"], disableESTransforms: true, filePath: filename }).code;
   } catch (error) {
     return { ok: false, failure: syntaxFailure(error, filename) };
   }
-  const linked = link(code, modules);
+  const linked = link(code, modules, transform);
   if (!linked.ok) {
     const location = { file: filename, line: linked.line, column: 1 };
     return { ok: false, failure: failure("handler_invalid", `${filename}:${linked.line}:1: ${linked.message}`, { location }) };
@@ -78,7 +83,7 @@ const IMPORT_STATEMENT = /^[ \t]*import\s*(\{[^}]*\}|\*\s*as\s+[\w$]+|[\w$]+)\s*
  * number. Sucrase has already removed type-only imports; any other import is refused here,
  * because QuickJS would refuse it at load with a less useful message.
  */
-function link(code: string, modules: GuestModules): Linked {
+function link(code: string, modules: GuestModules, transform: Transform): Linked {
   const used = new Map<string, string>();
   let problem: { index: number; message: string } | undefined;
   const rewritten = code.replace(IMPORT_STATEMENT, (statement, clause: string, _quote, specifier: string, index: number) => {
@@ -99,7 +104,7 @@ function link(code: string, modules: GuestModules): Linked {
   if (problem) return { ok: false, line: lineAt(code, problem.index), message: problem.message };
   const strayLine = rewritten.split("\n").findIndex((line) => STATIC_IMPORT.test(line)) + 1;
   if (strayLine > 0) return { ok: false, line: strayLine, message: `this import cannot be loaded in the sandbox: write \`import { name } from "module"\` with one of: ${available(modules)}` };
-  const bodies = [...used].map(([specifier, fn]) => moduleFunction(specifier, fn, modules[specifier] as string));
+  const bodies = [...used].map(([specifier, fn]) => moduleFunction(specifier, fn, modules[specifier] as string, transform));
   return { ok: true, code: bodies.length ? `${rewritten}\n${bodies.join("\n")}\n` : rewritten };
 }
 
@@ -117,7 +122,7 @@ function lineAt(code: string, index: number): number {
 }
 
 /** A library module as a function returning its exports: its top level runs on first import. */
-function moduleFunction(specifier: string, fn: string, source: string): string {
+function moduleFunction(specifier: string, fn: string, source: string, transform: Transform): string {
   const js = transform(source, { transforms: ["typescript"], disableESTransforms: true, filePath: specifier }).code;
   const exported: string[] = [];
   const body = js.replace(/^export\s+(?:(async\s+)?function\*?|const|let|class)\s+([\w$]+)/gm, (declaration: string, _async, name: string) => {

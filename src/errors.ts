@@ -14,6 +14,8 @@ export type ErrorCode =
   | "request_too_large"
   | "not_found"
   | "unauthorized"
+  /** A process of another user connected to a daemon's unix socket: each user's daemon serves its owner only. */
+  | "peer_refused"
   | "conflict"
   | "capability_denied"
   | "daemon_unavailable"

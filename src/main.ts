@@ -27,6 +27,11 @@ async function main(): Promise<void> {
   }
   const host = await lean.full();
   prestartServeWorker(host);
+  // The daemon starts without the command line's other commands (commander, the transpiler's users …).
+  if (command === "serve" && !lean.args.includes("--help") && !lean.args.includes("-h")) {
+    const [{ runServe }, { hookRuntime }] = await Promise.all([import("./cli/serve-run.ts"), import("./compose.ts")]);
+    return host.exit(await runServe(host, lean.args.slice(1), hookRuntime(host), VERSION));
+  }
   const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
   // exit waits for every stdout write: commander prints help without waiting for its write.
   return host.exit(await runCli(host, hookRuntime(host)));

@@ -15,6 +15,7 @@ import { registerList } from "./list.ts";
 import { registerRun } from "./run.ts";
 import { registerRuns } from "./runs.ts";
 import { registerServe } from "./serve.ts";
+import { registerDaemon } from "./daemon.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { registerNew } from "./new.ts";
 import { registerSchema } from "./schema.ts";
@@ -49,6 +50,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerTest(program, ctx, setExit);
   registerNew(program, ctx, setExit);
   registerServe(program, ctx, setExit, factory, VERSION);
+  registerDaemon(program, ctx, setExit, factory);
   registerRuns(program, ctx, setExit);
   registerAudit(program, ctx, setExit);
   registerApprovals(program, ctx, setExit);

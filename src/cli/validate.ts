@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { currentHookSet, problemsOf } from "./hook-set.ts";

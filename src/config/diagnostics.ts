@@ -1,22 +1,9 @@
 import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { z } from "zod";
 import { closest } from "../text/suggest.ts";
+import type { Diagnostic } from "./diagnostic.ts";
 
-/** One problem in a config file, precise enough to jump to: file:line:col, the field, and what is wrong. */
-export interface Diagnostic {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  /** Dotted path of the field ("limits.cpu_ms"), or "" for the whole file. */
-  readonly field: string;
-  readonly message: string;
-  /** Absent: an error (what it concerns did not load). "warning": it loaded, with this caveat. */
-  readonly severity?: "warning";
-}
-
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity === "warning" ? "warning: " : ""}${d.field ? `${d.field}: ` : ""}${d.message}`;
-}
+export { formatDiagnostic, type Diagnostic } from "./diagnostic.ts";
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 

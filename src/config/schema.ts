@@ -265,6 +265,16 @@ export const operatorFileSchema = z
       })
       .strict()
       .default({ concurrency: 16, event_deadline_ms: 60_000, injection_budget_kb: 32 }),
+    /** `hookbox emit` starting a daemon of its own when none answers (see README, "The daemon"). */
+    daemon: z
+      .object({
+        /** Off: emit evaluates in its own process when no daemon answers, and starts none. */
+        auto_start: z.boolean().default(true),
+        /** An auto-started daemon exits after this long without events. */
+        idle_exit_seconds: intIn(1, 7 * 24 * 3600, 900, "s"),
+      })
+      .strict()
+      .default({ auto_start: true, idle_exit_seconds: 900 }),
     audit: z
       .object({
         /** The live audit file is rotated when it would grow past this. */
@@ -279,5 +289,4 @@ export const operatorFileSchema = z
 
 export type OperatorFile = z.output<typeof operatorFileSchema>;
 
-/** One injection may be at most this long (the seed engine's number). */
-export const MAX_INJECTION_BYTES = 10 * KiB;
+export { MAX_INJECTION_BYTES } from "./bounds.ts";

@@ -7,7 +7,7 @@ import type { ChainStats } from "../audit/sink.ts";
 import { readRuns } from "../audit/read.ts";
 import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
 import type { Locations } from "../config/locations.ts";
 import { composeEvaluator } from "../evaluator/compose.ts";
 import type { Evaluator } from "../evaluator/evaluator.ts";
@@ -18,8 +18,12 @@ import type { EmbeddedHook } from "../registry/sources.ts";
 import type { Listener, RuntimeHost } from "../runtime/index.ts";
 import { createApp } from "../server/app.ts";
 import type { HealthReport } from "../server/deps.ts";
+import { daemonControl, countingEvents } from "./control.ts";
+import { Lifecycle } from "./lifecycle.ts";
 import { takePrestartedWorker } from "./prestart.ts";
-import { claimSocketPath } from "./socket.ts";
+import { claimSocketPath, lockSocketPath } from "./socket.ts";
+import { retireOtherBuilds } from "./succession.ts";
+import type { DaemonOrigin } from "../wire/daemon.ts";
 
 export interface DaemonOptions {
   readonly host: RuntimeHost;
@@ -34,6 +38,12 @@ export interface DaemonOptions {
   readonly bodyLimitBytes: number;
   readonly capabilities: CapabilityHost;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
+  /** A person's `hookbox serve`, or started by `emit` (auto): see lifecycle.ts. */
+  readonly origin: DaemonOrigin;
+  /** Exit after this long without events; undefined: never. */
+  readonly idleExitSeconds: number | undefined;
+  /** An auto-started daemon's lock on its socket, inherited from the emit that started it (a descriptor). */
+  readonly inheritedLockFd?: number;
   /** Loopback TCP listener with a bearer token, for clients without unix sockets. */
   readonly tcp?: { readonly hostname: string; readonly port: number; readonly token: string };
   readonly log: (line: string) => void;
@@ -41,6 +51,9 @@ export interface DaemonOptions {
 
 export class Daemon {
   private stopping: Promise<void> | undefined;
+  private finished: () => void = () => undefined;
+  /** Settles once the daemon has stopped, whoever stopped it (a signal, idle, POST /v1/daemon/stop). */
+  readonly done = new Promise<void>((resolve) => (this.finished = resolve));
 
   private constructor(
     private readonly options: DaemonOptions,
@@ -49,10 +62,13 @@ export class Daemon {
     private readonly audit: AuditLog,
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
+    private readonly lifecycle: Lifecycle,
   ) {}
 
   static async start(options: DaemonOptions): Promise<Daemon> {
     const { host, locations, log } = options;
+    // First: the one daemon of this socket is whoever holds its lock (held until this process exits).
+    await lockSocketPath(host, locations.socketPath, options.inheritedLockFd);
     // The first worker starts before anything else (main.ts may have spawned it already): its
     // start runs on the other core while this process loads the hooks.
     const { min, max, idleMs } = options.workers;
@@ -62,7 +78,7 @@ export class Daemon {
     try {
       const approvals = new ApprovalStore();
       // Audit settings are read once, at start: rotation limits of a running log do not change under it.
-      const probeOperator = await readAuditSettings(host, locations);
+      const probeOperator = await readAuditSettings(host, locations, [...options.embedded.keys()]);
       audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, pid: host.pid, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
       const sink = audit;
       if (sink.stats().failing) log(`the audit log cannot be written: ${sink.stats().lastError}; answers still leave, each one says so`);
@@ -100,6 +116,19 @@ export class Daemon {
       if (shared.operatorStatus.state === "unusable") log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
       const probe = await healthProbeSpec();
       const identity = identityOf(locations, BUILD_ID, host.homeDir());
+      const self: { daemon?: Daemon } = {};
+      const lifecycle = new Lifecycle({
+        origin: options.origin,
+        socketPath: locations.socketPath,
+        idleExitSeconds: options.idleExitSeconds,
+        settings: async () => {
+          const view = await ready.hookSets.operatorView();
+          return view.status.state === "unusable" ? undefined : view.operator.daemon;
+        },
+        fs: host.fs,
+        onExpired: (why) => self.daemon?.stopFor(why),
+      });
+      const control = daemonControl({ host, options, identity, lifecycle, evaluator: ready, listeners, stop: (why) => self.daemon?.stopFor(why) });
       const deps = {
         version: options.version,
         evaluator: ready,
@@ -109,10 +138,12 @@ export class Daemon {
         metrics,
         health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
         bodyLimitBytes: options.bodyLimitBytes,
+        ...(host.uid() !== undefined ? { ownerUid: host.uid() as number } : {}),
+        daemon: control,
       };
       await pool.ready();
       await claimSocketPath(host, locations.socketPath);
-      listeners.push(await host.net.serve(createApp(deps).fetch, { unix: locations.socketPath }));
+      listeners.push(await host.net.serve(countingEvents(createApp(deps), lifecycle), { unix: locations.socketPath }));
       await host.fs.chmod(locations.socketPath, 0o600);
       if (options.tcp) {
         const { hostname, port, token } = options.tcp;
@@ -123,7 +154,12 @@ export class Daemon {
       log(
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
-      return new Daemon(options, ready, pool, audit, approvals, listeners);
+      if (listeners[0]?.peerCredentials === false) log("the connecting process's uid cannot be read here: the socket's permissions alone keep other users out");
+      const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle);
+      self.daemon = daemon;
+      await lifecycle.start();
+      if (options.origin === "auto") void retireOtherBuilds(host, locations.socketPath, identity, log);
+      return daemon;
     } catch (error) {
       for (const listener of listeners) await listener.close(0);
       await audit?.close();
@@ -141,14 +177,25 @@ export class Daemon {
   /** Stop accepting, let in-flight requests finish within `graceMs`, flush the audit log, remove the socket. */
   stop(graceMs = 10_000): Promise<void> {
     this.stopping ??= (async () => {
+      this.lifecycle.stop();
       this.approvals.close();
+      // The socket goes first: an emit arriving now finds nobody and answers itself, rather than
+      // wait on a daemon that is leaving. A socket another daemon put there since is not ours.
+      const socket = this.options.locations.socketPath;
+      if ((await this.options.host.fs.stamp(socket)) === this.lifecycle.socketStamp()) await this.options.host.fs.remove(socket);
       await Promise.all(this.listeners.map((listener) => listener.close(graceMs)));
       await this.audit.close();
       await this.pool.close(1000);
-      await this.options.host.fs.remove(this.options.locations.socketPath);
       this.options.log("stopped");
+      this.finished();
     })();
     return this.stopping;
+  }
+
+  /** Stop, saying why (idle, a stop request, its socket gone). */
+  stopFor(why: string): void {
+    this.options.log(`stopping: ${why}`);
+    void this.stop();
   }
 }
 
@@ -160,8 +207,8 @@ function describeChainAtStart(chain: ChainStats): string {
   return `AUDIT CHAIN BROKEN: ${chain.broken.problem}; ${restarted}; /healthz reports it until restart; run \`hookbox audit verify\` to check the whole log`;
 }
 
-async function readAuditSettings(host: RuntimeHost, locations: Locations): Promise<{ max_file_mb: number; keep_files: number }> {
-  const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds: [], keepLastGood: false }).read();
+async function readAuditSettings(host: RuntimeHost, locations: Locations, embeddedIds: readonly string[]): Promise<{ max_file_mb: number; keep_files: number }> {
+  const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds, keepLastGood: false }).read();
   return view.operator.audit;
 }
 

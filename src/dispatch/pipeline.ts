@@ -1,5 +1,5 @@
 import { AUDIT_VERSION, type AuditRecordV1 } from "../audit/record.ts";
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import type { LoadedHook } from "../registry/load.ts";
 import { entryId, entryOnError, isBroken, type BrokenHook, type RegistryEntry } from "../registry/registry.ts";

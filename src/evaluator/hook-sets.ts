@@ -1,10 +1,11 @@
 import type { CapabilityHost } from "../capabilities/types.ts";
 import type { NativeEvent } from "../events/types.ts";
 import { Registry, type RegistryInputs, type RegistrySnapshot, type ReloadReport } from "../registry/registry.ts";
+import type { SeededLoad, SnapshotCache } from "../registry/snapshot/index.ts";
 import type { EmbeddedHook, HookFileReader, HookSource } from "../registry/sources.ts";
 import type { FileHost } from "../runtime/index.ts";
 import { operatorHooksDirs } from "../config/locations.ts";
-import type { OperatorSource } from "./operator-source.ts";
+import type { OperatorSource, OperatorView } from "./operator-source.ts";
 import { findProjectRoot } from "./project.ts";
 
 export interface HookSetsOptions {
@@ -20,6 +21,8 @@ export interface HookSetsOptions {
   /** Projects kept loaded at once; the least recently used one is dropped (and loaded again when next asked for). */
   readonly maxProjects: number;
   readonly onReload?: (project: string | undefined, report: ReloadReport) => void;
+  /** `emit` without a daemon: loads kept on disk between processes (src/registry/snapshot). */
+  readonly snapshots?: SnapshotCache;
 }
 
 /** One project's hooks, ready for an event. */
@@ -56,6 +59,11 @@ export class HookSets {
     return { project, snapshot: await registry.fresh() };
   }
 
+  /** The operator file as every project's hook set sees it now (re-read when it changed). */
+  operatorView(): Promise<OperatorView> {
+    return this.options.operator.read();
+  }
+
   /** The projects loaded now, most recently used last. */
   projects(): (string | undefined)[] {
     return [...this.loaded.keys()].map((key) => (key === "" ? undefined : key));
@@ -73,11 +81,24 @@ export class HookSets {
       // Most recently used last: Map keeps insertion order.
       this.loaded.delete(key);
     } else {
-      registry = Registry.load(() => this.inputs(project), { fs: this.options.fs, capabilities: this.options.capabilities }, (report) => this.options.onReload?.(project, report));
+      registry = this.load(project);
       registry.catch(() => this.loaded.delete(key));
     }
     this.loaded.set(key, registry);
     while (this.loaded.size > this.options.maxProjects) this.loaded.delete(this.loaded.keys().next().value as string);
+    return registry;
+  }
+
+  private async load(project: string | undefined): Promise<Registry> {
+    const deps = { fs: this.options.fs, capabilities: this.options.capabilities };
+    const onReload = (report: ReloadReport): void => this.options.onReload?.(project, report);
+    const cache = this.options.snapshots;
+    if (!cache) return Registry.load(() => this.inputs(project), deps, onReload);
+    // A cache that cannot be read or written is a miss: the load itself decides, as without one.
+    const seed = await cache.lookup(project, this.options.capabilities, this.options.embedded).catch(() => undefined);
+    let loaded: SeededLoad | undefined;
+    const registry = await Registry.load(() => this.inputs(project), deps, onReload, seed ? { seed } : { loaded: (load) => (loaded = load) });
+    if (loaded) await cache.save(project, loaded).catch(() => undefined);
     return registry;
   }
 

@@ -1,5 +1,6 @@
-import { formatDiagnostic, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
-import { operatorFileSchema, type OperatorFile } from "../config/schema.ts";
+import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.ts";
+import type { parseYaml } from "../config/diagnostics.ts";
+import type { OperatorFile, operatorFileSchema } from "../config/schema.ts";
 import type { OperatorStatus } from "../registry/registry.ts";
 import type { FileHost } from "../runtime/index.ts";
 import { closest } from "../text/suggest.ts";
@@ -53,7 +54,7 @@ export function operatorFileSource(options: OperatorFileOptions): OperatorSource
       } else if (options.keepLastGood && lastGood) {
         view = { ...lastGood, status: { state: "last-good", problems: read.problems }, watched: [options.path] };
       } else {
-        view = { operator: operatorFileSchema.parse({}), file: options.path, status: { state: "unusable", problems: read.problems }, watched: [options.path] };
+        view = { operator: (await schemas()).operatorFileSchema.parse({}), file: options.path, status: { state: "unusable", problems: read.problems }, watched: [options.path] };
       }
       cached = { stamp, view };
       return view;
@@ -63,17 +64,31 @@ export function operatorFileSource(options: OperatorFileOptions): OperatorSource
 
 /** An operator given as data (fixtures of `hookbox test`). */
 export function inlineOperatorSource(input: unknown, embeddedIds: readonly string[], builtinFlags: readonly string[] = [], machine?: SelfProtectMachine): OperatorSource {
-  const parsed = operatorFileSchema.safeParse(input ?? {});
-  const problems: Diagnostic[] = parsed.success ? [] : parsed.error.issues.map((issue) => ({ file: "operator", line: 1, column: 1, field: issue.path.join("."), message: issue.message }));
-  const operator = parsed.success ? withSelfProtect(withBuiltins(parsed.data, builtinFlags, embeddedIds, "operator", problems), embeddedIds, machine, undefined) : operatorFileSchema.parse({});
-  const view: OperatorView = { operator, file: undefined, status: problems.length ? { state: "unusable", problems } : { state: "ok" }, watched: [] };
-  return { read: async () => view };
+  let view: Promise<OperatorView> | undefined;
+  const build = async (): Promise<OperatorView> => {
+    const { operatorFileSchema } = await schemas();
+    const parsed = operatorFileSchema.safeParse(input ?? {});
+    const problems: Diagnostic[] = parsed.success ? [] : parsed.error.issues.map((issue) => ({ file: "operator", line: 1, column: 1, field: issue.path.join("."), message: issue.message }));
+    const operator = parsed.success ? withSelfProtect(withBuiltins(parsed.data, builtinFlags, embeddedIds, "operator", problems), embeddedIds, machine, undefined) : operatorFileSchema.parse({});
+    return { operator, file: undefined, status: problems.length ? { state: "unusable", problems } : { state: "ok" }, watched: [] };
+  };
+  return { read: () => (view ??= build()) };
+}
+
+/**
+ * The YAML reader and the config schemas, loaded when an operator file is really read: a
+ * process whose hook sets come from the snapshot cache never needs them.
+ */
+async function schemas(): Promise<{ parseYaml: typeof parseYaml; operatorFileSchema: typeof operatorFileSchema }> {
+  const [yaml, schema] = await Promise.all([import("../config/diagnostics.ts"), import("../config/schema.ts")]);
+  return { parseYaml: yaml.parseYaml, operatorFileSchema: schema.operatorFileSchema };
 }
 
 type Read = { ok: true; operator: OperatorFile; file: string | undefined } | { ok: false; problems: readonly Diagnostic[] };
 
 async function readOperator(options: OperatorFileOptions, stamp: string): Promise<Read> {
   const { path } = options;
+  const { parseYaml, operatorFileSchema } = await schemas();
   if (stamp === "missing") {
     if (options.explicit) return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: "operator file not found (given with --config)" }] };
     const problems: Diagnostic[] = [];

@@ -1,7 +1,8 @@
 import { compileHandler, createHandlerSpec, type HandlerSpec } from "../../sandbox/index.ts";
 import { guestModuleSources } from "../builtin/index.ts";
 import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../capabilities/types.ts";
-import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
+import { locate, parseYaml } from "../config/diagnostics.ts";
+import { type Diagnostic } from "../config/diagnostic.ts";
 import { resolveHook, type HookDefinition } from "../config/resolve.ts";
 import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
 import { dirname, isInside } from "../text/posix-path.ts";

@@ -1,4 +1,4 @@
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
 import { isBroken, type RegistryEntry, type RegistrySnapshot } from "./registry.ts";
 
 /** One hook as registered for an event: the shape of `hookbox list --json` (and GET /v1/hooks). */

@@ -13,7 +13,7 @@ import { lazyAsyncMethods } from "./lazy.ts";
 import { stdoutQueue } from "./stdout-queue.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
-import type { FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
+import type { DigestHost, FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -321,6 +321,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     args: process.argv.slice(2),
     env: process.env,
     pid: process.pid,
+    uid: () => process.geteuid?.(),
     cwd: () => process.cwd(),
     homeDir: () => homedir(),
     // node runs Hookbox from sources: process.execPath is node itself.
@@ -342,6 +343,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     fs: nodeFileHost,
     capabilityIO: lazyAsyncMethods<CapabilityIO>(() => import("./node-capability-io.ts").then((m) => m.nodeCapabilityIO)),
     net: lazyAsyncMethods<NetHost>(() => import("./node-net.ts").then((m) => m.nodeNetHost)),
+    digest: lazyAsyncMethods<DigestHost>(() => import("./node-digest.ts").then((m) => m.nodeDigestHost)),
     ...overrides,
   };
 }

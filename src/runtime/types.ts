@@ -13,6 +13,8 @@ export interface RuntimeHost {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly pid: number;
+  /** This process's effective uid (whom the daemon serves); undefined where there is none (Windows). */
+  uid(): number | undefined;
   cwd(): string;
   homeDir(): string;
   /**
@@ -43,6 +45,37 @@ export interface RuntimeHost {
   /** Primitives for the handlers' host APIs (src/capabilities). */
   readonly capabilityIO: CapabilityIO;
   readonly net: NetHost;
+  readonly digest: DigestHost;
+  /** Starting a background daemon; absent where Hookbox does not run as its binary (node, deno, bun run). */
+  readonly daemon?: DaemonHost;
+}
+
+/** Hashes for content addressing and for authenticating what Hookbox wrote itself (the snapshot cache). */
+export interface DigestHost {
+  sha256Hex(data: string | Uint8Array): Promise<string>;
+  hmacSha256Hex(key: string, data: string): Promise<string>;
+  /** Compare two hex digests in constant time. */
+  equalHex(a: string, b: string): Promise<boolean>;
+  randomHex(bytes: number): Promise<string>;
+}
+
+/** An exclusive advisory lock (flock) held through an open descriptor; released when closed or when the process exits. */
+export interface FileLock {
+  readonly fd: number;
+  release(): void;
+}
+
+/** What `emit` needs to start a daemon, and the daemon to keep the lock it was handed. */
+export interface DaemonHost {
+  /** Lock `path` (created 0600) without waiting: the lock, or undefined when another process holds it. */
+  tryLock(path: string): Promise<FileLock | undefined>;
+  /** In the started daemon: keep descriptor `fd` (the lock it inherited) from its own children; false when it holds no lock. */
+  holdInheritedLock(fd: number): boolean;
+  /**
+   * Start this binary with `args` in its own session, stdin closed, stdout and stderr appended
+   * to `logFile` (0600), `lock` handed over as descriptor 3; returns its pid without waiting.
+   */
+  spawnDetached(options: { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly logFile: string; readonly lock: FileLock; readonly cwd: string }): number;
 }
 
 /**
@@ -56,7 +89,16 @@ export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "c
   full(): Promise<RuntimeHost>;
 }
 
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/**
+ * Who is on the other end of a connection, as the kernel tells it (SO_PEERCRED, getpeereid):
+ * `peer` is set on listeners that can read it (`Listener.peerCredentials`), with `error` when the
+ * credentials of this one connection could not be read.
+ */
+export interface ConnectionInfo {
+  readonly peer?: { readonly uid: number; readonly pid?: number } | { readonly error: string };
+}
+
+export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Response | Promise<Response>;
 
 /** A unix socket path, or a loopback TCP address. */
 export type ListenTarget = { readonly unix: string } | { readonly hostname: string; readonly port: number };
@@ -64,6 +106,8 @@ export type ListenTarget = { readonly unix: string } | { readonly hostname: stri
 export interface Listener {
   /** "unix:/path" or "http://127.0.0.1:port". */
   readonly address: string;
+  /** Whether each connection's handler is told its peer's uid (unix sockets on Bun, Linux and macOS). */
+  readonly peerCredentials: boolean;
   /** Stop accepting; in-flight requests get up to `graceMs` to finish, then connections are closed. */
   close(graceMs: number): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { AuditEntry, AuditRecordV1 } from "../audit/record.ts";
 import { createCapabilityHost } from "../capabilities/index.ts";
-import { formatDiagnostic, parseYaml } from "../config/diagnostics.ts";
+import { parseYaml } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
 import { resolveLocations, type Locations } from "../config/locations.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import { composeEvaluator } from "../evaluator/compose.ts";

@@ -18,9 +18,9 @@ const hook = (id: string, priority: number, code: string, extra = ""): string =>
 
 async function emit(world: DaemonWorld, hooks: string, args: readonly string[] = []): Promise<RunResult> {
   const payload = { session_id: "wedge", cwd: world.dir, hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: join(world.dir, "a.txt"), content: "x" } };
-  // No daemon listens on the world's socket: emit evaluates in-process. The wedge would run for
+  // --no-daemon: emit evaluates in-process (and starts no daemon). The wedge would run for
   // minutes: an emit still alive after 30 s has hung (and is killed).
-  const out = await runProgram([BUILT_BINARY, "emit", "--agent", "claude", "--hooks", hooks, ...args], { cwd: world.dir, env: world.env(), stdin: JSON.stringify(payload) });
+  const out = await runProgram([BUILT_BINARY, "emit", "--agent", "claude", "--hooks", hooks, "--no-daemon", ...args], { cwd: world.dir, env: world.env(), stdin: JSON.stringify(payload) });
   if (out.signal) throw new Error(`emit hung and was killed (${out.signal}); stderr: ${out.stderr}`);
   return out;
 }

@@ -49,7 +49,8 @@ const fixture = (agent: string, name: string): string => readFileSync(join(FIXTU
 describe("hookbox emit (the binary, as the agents run it)", () => {
   let world: DaemonWorld;
   beforeAll(() => {
-    world = new DaemonWorld();
+    // emit's own evaluation and its reading of a daemon's answers: no daemon of its own in between.
+    world = new DaemonWorld().withoutAutoStart();
     writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
     writeFileSync(join(world.hooks, "context.yaml"), CONTEXT);
   });

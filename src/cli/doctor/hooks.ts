@@ -1,6 +1,6 @@
 import { auditFilePath } from "../../audit/open.ts";
 import { verifyAuditLog } from "../../audit/verify.ts";
-import { formatDiagnostic } from "../../config/diagnostics.ts";
+import { formatDiagnostic } from "../../config/diagnostic.ts";
 import type { Locations } from "../../config/locations.ts";
 import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
 import type { CliContext } from "../context.ts";
