@@ -8,6 +8,7 @@ import { createCapabilityHost } from "../../src/capabilities/index.ts";
 import { standardHooks } from "../../src/builtin/index.ts";
 import { resolveLocations, type Locations } from "../../src/config/locations.ts";
 import { createHookSets } from "../../src/evaluator/compose.ts";
+import { selfProtectMachine } from "../../src/evaluator/self-protect.ts";
 import { identityOf } from "../../src/evaluator/identity.ts";
 import type { RegistrySnapshot } from "../../src/registry/registry.ts";
 import { SnapshotCache, type SeededLoad } from "../../src/registry/snapshot/index.ts";
@@ -56,7 +57,7 @@ function world(env: Record<string, string> = {}, build = "test-build", builtin: 
   const fullEnv = { HOME: home, PATH: "/usr/bin:/bin", ...env };
   const host = createNodeHost({ env: fullEnv, homeDir: () => fullEnv.HOME, cwd: () => project });
   const locations = resolveLocations(host, { builtin });
-  const cache = new SnapshotCache({ fs: host.fs, digest: host.digest, dir: `${locations.dataDir}/cache`, material: { build, identity: identityOf(locations, build, fullEnv.HOME), env: fullEnv } });
+  const cache = new SnapshotCache({ fs: host.fs, digest: host.digest, dir: `${locations.dataDir}/cache`, material: { build, identity: identityOf(locations, build, fullEnv.HOME), env: fullEnv, machine: selfProtectMachine(locations, fullEnv.HOME, {}) } });
   return { host, locations, cache, env: fullEnv };
 }
 
@@ -107,7 +108,7 @@ describe("the snapshot cache", () => {
     const w = world();
     const first = await load(w);
     expect(first.hit).toBe(false);
-    expect(first.snapshot.hooks.map((h) => h.definition.id).sort()).toEqual(["guard-secrets", "inline", "project-guard", "user-guard"]);
+    expect(first.snapshot.hooks.map((h) => h.definition.id).sort()).toEqual(["guard-secrets", "inline", "project-guard", "self-protect", "user-guard"]);
     const second = await load(w);
     expect(second.hit).toBe(true);
     expect(described(second.snapshot)).toEqual(described(first.snapshot));
@@ -171,7 +172,7 @@ describe("the snapshot cache", () => {
     expect(described(after.snapshot)).toEqual(described((await load(world({}, "fresh"))).snapshot));
   });
 
-  it("the key: another build, --builtin, home, XDG directories, PATH or project is another cache entry", async () => {
+  it("the key: another build, --builtin, home, XDG directories, PATH, an agent's config directory (self-protect's locations) or project is another cache entry", async () => {
     writeWorld();
     await load(world());
     expect((await load(world())).hit).toBe(true);
@@ -181,6 +182,7 @@ describe("the snapshot cache", () => {
       world({ XDG_CONFIG_HOME: join(home, ".config") }),
       world({ XDG_DATA_HOME: join(home, ".local/share") }),
       world({ PATH: "/bin" }),
+      world({ CLAUDE_CONFIG_DIR: join(home, "claude-elsewhere") }),
     ]) {
       expect((await load(other)).hit, JSON.stringify(other.env) + other.locations.builtin.join()).toBe(false);
     }
