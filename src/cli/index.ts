@@ -21,6 +21,7 @@ import { registerSchema } from "./schema.ts";
 import { registerTest } from "./test.ts";
 import { registerTypes } from "./types.ts";
 import { registerValidate } from "./validate.ts";
+import { registerCheck } from "./check.ts";
 import { registerCompletion } from "./completion/index.ts";
 import { registerSelfInstall } from "./self-install.ts";
 import { registerVersion } from "./version.ts";
@@ -43,6 +44,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
     .configureOutput({ writeOut: (text) => void ctx.out(text), writeErr: (text) => ctx.err(text) });
   registerRun(program, ctx, setExit);
   registerValidate(program, ctx, setExit, factory);
+  registerCheck(program, ctx, setExit, factory);
   registerList(program, ctx, setExit, factory);
   registerSchema(program, ctx);
   registerTypes(program, ctx, setExit);
