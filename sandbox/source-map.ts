@@ -1,13 +1,42 @@
-import { decode } from "@jridgewell/sourcemap-codec";
+import { decode, encode, type SourceMapSegment } from "@jridgewell/sourcemap-codec";
+import { diffChars } from "diff";
 import type { SandboxFailure, SourceLocation } from "./failure.ts";
 import type { CompiledHandler } from "./transpile.ts";
 
 /**
- * Guest stack traces point into the transpiled JavaScript. Sucrase and the linker keep every
- * line where it was, but removing types moves columns (`const n: number = x.y` → `const n = x.y`):
- * the compiled handler carries sucrase's source map (`sourceMap`, the `mappings` of a v3 map)
- * and failures are reported in TypeScript coordinates with it. Lines past the handler's own are
- * the linked guest library modules: they are left as they are.
+ * Where each column of the transpiled JavaScript comes from in the TypeScript, as the `mappings`
+ * of a v3 source map. Sucrase keeps every line where it was and mostly removes text (types, `as
+ * T`, `!`), so each changed line is aligned with its source by a character diff. (Sucrase's own
+ * source maps lose their place after a template literal on an earlier line.)
+ */
+export function columnMap(typescript: string, javascript: string): string {
+  const sourceLines = typescript.split("\n");
+  const lines = javascript.split("\n").map((generated, line): SourceMapSegment[] => {
+    const source = sourceLines[line];
+    if (source === undefined || source === generated) return [];
+    const segments: SourceMapSegment[] = [];
+    let sourceColumn = 0;
+    let generatedColumn = 0;
+    for (const part of diffChars(source, generated)) {
+      if (part.removed) sourceColumn += part.value.length;
+      else if (part.added) generatedColumn += part.value.length;
+      else {
+        if (segments.at(-1)?.[0] === generatedColumn) segments.pop();
+        segments.push([generatedColumn, 0, line, sourceColumn]);
+        sourceColumn += part.value.length;
+        generatedColumn += part.value.length;
+      }
+    }
+    return segments;
+  });
+  return encode(lines);
+}
+
+/**
+ * Guest stack traces point into the transpiled JavaScript, where removing types moved columns
+ * (`const n: number = x.y` → `const n = x.y`): failures are reported in TypeScript coordinates
+ * with the compiled handler's column map (`sourceMap`). Lines past the handler's own are the
+ * linked guest library modules: they are left as they are.
  */
 export function failureInSource(failure: SandboxFailure, handler: Pick<CompiledHandler, "filename" | "sourceMap">): SandboxFailure {
   if (!failure.guestStack) return failure;

@@ -1,12 +1,13 @@
 import { transform } from "sucrase";
 import { failure, type SandboxFailure } from "./failure.ts";
 import { codeHashOf, sha256Hex } from "./hash.ts";
+import { columnMap } from "./source-map.ts";
 import { formatBytes, MAX_SOURCE_BYTES } from "./limits.ts";
 
 /**
  * TypeScript → JavaScript for the guest. Sucrase is pure JavaScript (it bundles into the binary
  * and runs offline), strips types without type-checking and keeps line numbers, so guest stack
- * traces point at the right line of the .ts file (and its source map, at the right column). The output stays an ES module: QuickJS
+ * traces point at the right line of the .ts file (and with a column map, at the right column). The output stays an ES module: QuickJS
  * evaluates `export default` natively. A handler may import only the guest library modules its
  * caller supplies (e.g. "hookbox:shell"); they are linked into the same program (see link()),
  * so the sandbox never loads anything the host did not hand it.
@@ -19,8 +20,8 @@ export interface CompiledHandler {
   /** SHA-256 of `filename` and `code`: the identity of a compiled handler across processes. */
   readonly codeHash: string;
   /**
-   * Where `code`'s columns come from in the TypeScript source: the `mappings` of sucrase's source
-   * map (lines are kept as they are). Failures are reported in source coordinates with it
+   * Where `code`'s columns come from in the TypeScript source: the `mappings` of a source map
+   * (lines are kept as they are). Failures are reported in source coordinates with it
    * (source-map.ts). Derived from the code, so not part of its hash.
    */
   readonly sourceMap?: string;
@@ -54,21 +55,19 @@ export async function compileHandler(source: string, filename: string, modules: 
     return { ok: true, handler: hit };
   }
   let code: string;
-  let sourceMap: string | undefined;
   try {
-    const output = transform(source, { transforms: ["typescript"], disableESTransforms: true, filePath: filename, sourceMapOptions: { compiledFilename: filename } });
-    code = output.code;
-    sourceMap = output.sourceMap?.mappings;
+    code = transform(source, { transforms: ["typescript"], disableESTransforms: true, filePath: filename }).code;
   } catch (error) {
     return { ok: false, failure: syntaxFailure(error, filename) };
   }
+  const sourceMap = columnMap(source, code);
   const linked = link(code, modules);
   if (!linked.ok) {
     const location = { file: filename, line: linked.line, column: 1 };
     return { ok: false, failure: failure("handler_invalid", `${filename}:${linked.line}:1: ${linked.message}`, { location }) };
   }
   code = linked.code;
-  const handler: CompiledHandler = { filename, code, codeHash: await codeHashOf(filename, code), ...(sourceMap !== undefined ? { sourceMap } : {}) };
+  const handler: CompiledHandler = { filename, code, codeHash: await codeHashOf(filename, code), sourceMap };
   cache.set(key, handler);
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   return { ok: true, handler };

@@ -28,7 +28,7 @@ describe("a pool of worker processes", () => {
   });
 
   it("a failure in a worker is in TypeScript coordinates too (the source map travels with the code)", async () => {
-    const source = `export default function (event: { a?: any }): number {\n  const skip: readonly string[] = []; return event.a.b + skip.length;\n}\n`;
+    const source = `export default function (event: { a?: { b: number } }): number {\n  const skip: readonly string[] = []; return event.a!.b + skip.length;\n}\n`;
     const outcome = await pool.invoke(await handlerSpec(source), {}, limits(), noHost);
     const column = (source.split("\n")[1] as string).indexOf(".b") + 1;
     expect(outcome).toMatchObject({ ok: false, failure: { code: "handler_threw", location: { line: 2, column } } });
