@@ -6,9 +6,13 @@
  */
 export function sourceExcerpt(source: string, line: number, column: number, indent = "    "): string {
   const text = source.split("\n")[line - 1];
-  if (text === undefined) return "";
+  return text === undefined ? "" : lineExcerpt(text, line, column, indent);
+}
+
+/** The same, from the line's text and number. */
+export function lineExcerpt(text: string, line: number, column: number, indent = "    "): string {
   const number = String(line);
-  const shown = text.replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f]/g, " ");
+  const shown = text.replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f]/g, " ").trimEnd();
   const caret = `${" ".repeat(Math.max(0, Math.min(column, shown.length + 1) - 1))}^`;
-  return `${indent}${number} | ${shown.trimEnd()}\n${indent}${" ".repeat(number.length)} | ${caret}\n`;
+  return `${indent}${number} | ${shown}\n${indent}${" ".repeat(number.length)} | ${caret}\n`;
 }
