@@ -15,6 +15,8 @@ export interface RuntimeHost {
   readonly pid: number;
   cwd(): string;
   homeDir(): string;
+  /** The user this process runs as (getuid), undefined where there is none (Windows). */
+  uid(): number | undefined;
   /**
    * The absolute path of the hookbox executable this process is, when it runs as the compiled
    * binary (what `install-agent` writes into an agent's settings): the path it was invoked by
@@ -157,6 +159,8 @@ export interface FileHost {
   removeEmptyDir(path: string): Promise<boolean>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
+  /** lstat(2): what is at a path and who owns it. Rejects with the OS's error (its `code`: ENOENT, EACCES …). */
+  owner(path: string): Promise<{ readonly kind: "file" | "dir" | "socket" | "symlink" | "other"; readonly uid: number }>;
   /** The audit log's append lock and the check made under it (src/audit/lock.ts, sink.ts). */
   readonly lock: LockIO;
 }
