@@ -10,7 +10,7 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
   program
     .command("approvals")
     .description("List approvals waiting for an answer")
-    .option("--socket <path>", "the daemon's socket")
+    .option("--socket <path>", "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
     .option("--json", "print as JSON")
     .action(async (options: { socket?: string; json?: boolean }) => {
       const { approvals } = await daemonRequest<{ approvals: PendingApproval[] }>(ctx.host, locationsFrom(ctx, options), "GET", "/v1/approvals");
@@ -34,7 +34,7 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
       .command(name)
       .description(description)
       .argument("<id>", "the approval id (from hookbox approvals)")
-      .option("--socket <path>", "the daemon's socket");
+      .option("--socket <path>", "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock");
     if (name === "approve") command.option("--always", "allow always for this session");
     command.action(async (id: string, options: { socket?: string; always?: boolean }) => {
       const decision = name === "deny" ? "deny" : options.always ? "allow_always" : "allow";

@@ -12,7 +12,7 @@ export function registerServe(program: Command, ctx: CliContext, setExit: (code:
   const command = program
     .command("serve")
     .description("Serve the hooks on a unix socket (and optionally loopback TCP) until SIGTERM/SIGINT")
-    .option("--socket <path>", "unix socket; default: $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
+    .option("--socket <path>", "unix socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
     .option("--listen <host:port>", "also listen on loopback TCP (for Claude Code http hooks); requests need the bearer token")
     .option("--token-file <file>", "the bearer token for --listen (created, 0600, when missing); default: <data dir>/http-token")
     .option("--data-dir <dir>", "audit log and hook stores; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox")
