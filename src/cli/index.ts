@@ -22,6 +22,7 @@ import { registerTest } from "./test.ts";
 import { registerTypes } from "./types.ts";
 import { registerValidate } from "./validate.ts";
 import { registerCheck } from "./check.ts";
+import { registerShow } from "./show.ts";
 import { registerCompletion } from "./completion/index.ts";
 import { registerSelfInstall } from "./self-install.ts";
 import { registerVersion } from "./version.ts";
@@ -47,6 +48,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerValidate(program, ctx, setExit, factory);
   registerCheck(program, ctx, setExit, factory);
   registerList(program, ctx, setExit, factory);
+  registerShow(program, ctx, setExit, factory);
   registerSchema(program, ctx);
   registerTypes(program, ctx, setExit);
   registerTest(program, ctx, setExit);
