@@ -260,6 +260,41 @@ describe("OS errors: one line with the path, the cause and the fix; permission d
   });
 });
 
+describe("one key style", () => {
+  /** Keys that are data, not Hookbox's: a hook's config, a handler's returned value, an event. */
+  const DATA = new Set(["config", "value", "data", "tool_input", "event"]);
+  const camelKeys = (value: unknown, path = ""): string[] => {
+    if (Array.isArray(value)) return value.flatMap((item, index) => camelKeys(item, `${path}[${index}]`));
+    if (value === null || typeof value !== "object") return [];
+    // camelCase is a key style; PascalCase keys are event names (PreToolUse), data.
+    return Object.entries(value).flatMap(([key, inner]) => [...(/^[a-z][a-z0-9]*[A-Z]/.test(key) ? [`${path}.${key}`] : []), ...(DATA.has(key) ? [] : camelKeys(inner, `${path}.${key}`))]);
+  };
+
+  it("every --json a user can run without a daemon is snake_case", async () => {
+    const project = join(dir, "snake-project");
+    mkdirSync(project);
+    const handler = join(project, ".hookbox/hooks/snake/handler.ts");
+    const commands = [
+      ["new", "snake", "--json"],
+      ["list", "--json"],
+      ["list", "--builtin", "--json"],
+      ["validate", "--json", "--builtin", "all"],
+      ["check", "--json"],
+      ["show", "bash-guard", "--json"],
+      ["version", "--json"],
+      ["doctor", "--json"],
+      ["test", "--json"],
+      ["run", handler, "--event", "-", "--json"],
+      ["self-install", "--json", "--dir", join(dir, "bin")],
+    ];
+    for (const args of commands) {
+      const result = await run(args, { cwd: project, stdin: '{"tool_name":"Write","tool_input":{"file_path":"tmp/x"}}' });
+      expect(result.stdout, `hookbox ${args.join(" ")}: ${result.stderr}`).not.toBe("");
+      expect(camelKeys(JSON.parse(result.stdout)), `hookbox ${args.join(" ")}`).toEqual([]);
+    }
+  });
+});
+
 describe("hookbox show", () => {
   it("a standard hook: what it may do here, its YAML and its README, from the binary alone", async () => {
     const result = await run(["show", "git-status"]);
