@@ -73,17 +73,17 @@ Examples:
 Exit status: 0 when every handler type-checks, 1 when one does not, 2 on a usage error.`,
       ),
   ).action(async (files: string[], options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean }) => {
-    const handlers =
-      files.length > 0
-        ? await Promise.all(files.map(async (file) => ({ file, source: await readTextFile(ctx, file, "handler") })))
-        : await handlersOf(ctx, await currentHookSet(ctx, locationsFrom(ctx, options), runtime), runtime);
-    const report = await typeCheck(handlers);
+    const set = files.length > 0 ? undefined : await currentHookSet(ctx, locationsFrom(ctx, options), runtime);
+    const handlers = set ? await handlersOf(ctx, set, runtime) : await Promise.all(files.map(async (file) => ({ file, source: await readTextFile(ctx, file, "handler") })));
+    const checked = await typeCheck(handlers);
+    // A hook that does not load (its handler does not even compile) has nothing to type-check: its problems are the answer.
+    const report = { ...checked, problems: [...(set?.snapshot.broken.flatMap((hook) => hook.problems) ?? []), ...checked.problems] };
     const ok = report.problems.length === 0;
     if (options.json) await ctx.out(`${JSON.stringify({ ok, ...report }, null, 2)}\n`);
     else {
       if (!ok) ctx.err(formatTypeProblems(report.problems, handlers));
       const count = `${report.handlers} handler${report.handlers === 1 ? "" : "s"}`;
-      await ctx.out(ok ? `ok: ${count} type-check (TypeScript ${report.typescript})\n` : `${report.problems.length} type error${report.problems.length === 1 ? "" : "s"} in ${count} (TypeScript ${report.typescript})\n`);
+      await ctx.out(ok ? `ok: ${count} type-check${report.handlers === 1 ? "s" : ""} (TypeScript ${report.typescript})\n` : `${report.problems.length} problem${report.problems.length === 1 ? "" : "s"} in ${count} (TypeScript ${report.typescript})\n`);
     }
     setExit(ok ? EXIT.ok : EXIT.failed);
   });

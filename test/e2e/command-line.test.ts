@@ -130,7 +130,15 @@ describe("a hook whose handler throws on one fixture", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${untyped}:2:44: TS2820: Type '"dny"' is not assignable to type 'HookAction | undefined'. Did you mean '"deny"'?`);
     expect(result.stderr).toContain('    2 |   if (event.tool_name === "Bash") return { action: "dny" };\n      |                                            ^');
-    expect(result.stdout).toMatch(/^1 type error in 1 handler/);
+    expect(result.stdout).toMatch(/^1 problem in 1 handler/);
+    // A handler that does not compile is no pass either: its hook does not load.
+    const broken = join(dir, "broken-project/.hookbox/hooks/broken");
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, "hook.yaml"), "id: broken\nevents: [PreToolUse]\nhandler: ./handler.ts\n");
+    writeFileSync(join(broken, "handler.ts"), "export default () => ({ action: \"deny\" ;\n");
+    const notLoaded = await run(["check"], { cwd: join(dir, "broken-project") });
+    expect(notLoaded.code).toBe(1);
+    expect(notLoaded.stderr).toContain(`${join(broken, "handler.ts")}:1:`);
     // validate --types: the same check beside validation.
     writeFileSync(typed, `${readFileSync(typed, "utf8").replace('return { action: "continue" };\n}', 'return { action: "dny" };\n}')}`);
     const validated = await run(["validate", "--types", "--json"], { cwd: project });
