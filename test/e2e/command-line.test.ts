@@ -209,6 +209,10 @@ describe("OS errors: one line with the path, the cause and the fix; permission d
       expect(client.stderr).not.toMatch(/no Hookbox daemon|hookbox serve/);
       const debug = await run(["approvals", "--socket", join(locked, "hookbox.sock"), "--debug"], { ...(as && { as }) });
       expect(debug.stderr.split("\n").length).toBeGreaterThan(2);
+      // doctor says the same instead of "no daemon".
+      const doctor = await run(["doctor", "--json"], { ...(as && { as }), env: { HOOKBOX_SOCKET: join(locked, "hookbox.sock") } });
+      const daemon = (JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks.find((c) => c.name === "daemon");
+      expect(daemon).toMatchObject({ ok: false, detail: expect.stringContaining(`${join(locked, "hookbox.sock")}: permission denied (EACCES`) });
       if (!as) return;
       // Following the advice elsewhere: serve on a directory of another user's is one line too.
       const serve = await run(["serve", "--socket", join(locked, "hookbox.sock")], { as });

@@ -2,7 +2,9 @@ import { BUILD_ID } from "../../version/index.ts";
 import type { Locations } from "../../config/locations.ts";
 import { identityDifference, identityOf } from "../../evaluator/identity.ts";
 import type { HealthReport } from "../../server/deps.ts";
+import { errorMessage } from "../../errors.ts";
 import type { CliContext } from "../context.ts";
+import { whyUnreachable } from "../daemon-client.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /** Whether a daemon answers on the socket, and whether it serves the hook set `emit` resolves here. */
@@ -10,7 +12,10 @@ export async function daemonCheck(ctx: CliContext, locations: Locations): Promis
   let reply;
   try {
     reply = await ctx.host.net.request({ unix: locations.socketPath }, { method: "GET", path: "/healthz", timeoutMs: 5000 });
-  } catch {
+  } catch (error) {
+    // Another user's socket, or a directory this user may not enter, is not "no daemon": say so.
+    const why = await whyUnreachable(ctx.host, locations.socketPath, errorMessage(error));
+    if (why.code === "permission_denied") return fail("daemon", why.message);
     return note("daemon", `none on ${locations.socketPath}: emit evaluates each event in its own process`);
   }
   let report: Partial<HealthReport>;
