@@ -1,12 +1,13 @@
 import type { transform } from "sucrase";
 import { failure, type SandboxFailure } from "./failure.ts";
 import { codeHashOf, sha256Hex } from "./hash.ts";
+import { columnMap } from "./source-map.ts";
 import { formatBytes, MAX_SOURCE_BYTES } from "./limits.ts";
 
 /**
  * TypeScript → JavaScript for the guest. Sucrase is pure JavaScript (it bundles into the binary
  * and runs offline), strips types without type-checking and keeps line numbers, so guest stack
- * traces point at the right line of the .ts file. The output stays an ES module: QuickJS
+ * traces point at the right line of the .ts file (and with a column map, at the right column). The output stays an ES module: QuickJS
  * evaluates `export default` natively. A handler may import only the guest library modules its
  * caller supplies (e.g. "hookbox:shell"); they are linked into the same program (see link()),
  * so the sandbox never loads anything the host did not hand it.
@@ -18,6 +19,12 @@ export interface CompiledHandler {
   readonly code: string;
   /** SHA-256 of `filename` and `code`: the identity of a compiled handler across processes. */
   readonly codeHash: string;
+  /**
+   * Where `code`'s columns come from in the TypeScript source: the `mappings` of a source map
+   * (lines are kept as they are). Failures are reported in source coordinates with it
+   * (source-map.ts). Derived from the code, so not part of its hash.
+   */
+  readonly sourceMap?: string;
 }
 
 /** Guest library modules a handler may import by specifier: TypeScript source, run in the guest. */
@@ -58,13 +65,14 @@ export async function compileHandler(source: string, filename: string, modules: 
   } catch (error) {
     return { ok: false, failure: syntaxFailure(error, filename) };
   }
+  const sourceMap = columnMap(source, code);
   const linked = link(code, modules, transform);
   if (!linked.ok) {
     const location = { file: filename, line: linked.line, column: 1 };
     return { ok: false, failure: failure("handler_invalid", `${filename}:${linked.line}:1: ${linked.message}`, { location }) };
   }
   code = linked.code;
-  const handler: CompiledHandler = { filename, code, codeHash: await codeHashOf(filename, code) };
+  const handler: CompiledHandler = { filename, code, codeHash: await codeHashOf(filename, code), sourceMap };
   cache.set(key, handler);
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   return { ok: true, handler };

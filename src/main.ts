@@ -4,7 +4,7 @@
 // No top-level await: the binary is precompiled to bytecode.
 import { prestartServeWorker } from "./daemon/prestart.ts";
 import { detectLeanRuntime } from "./runtime/index.ts";
-import { VERSION, versionFlag, versionInfo } from "./version/index.ts";
+import { VERSION, versionFlag, versionInfo, versionJson } from "./version/index.ts";
 
 async function main(): Promise<void> {
   // The lean host first: emit needs no more, and on Bun it loads no node:* module.
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   // commander's --version would, or with --json all of `hookbox version --json`.
   const version = versionFlag(lean.args);
   if (version) {
-    await lean.writeStdout(version === "json" ? `${JSON.stringify(await versionInfo(), null, 2)}\n` : `${VERSION}\n`);
+    await lean.writeStdout(version === "json" ? versionJson(await versionInfo()) : `${VERSION}\n`);
     return lean.exit(0);
   }
   if (command === "emit") {

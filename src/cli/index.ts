@@ -1,11 +1,11 @@
 // src/cli owns the command line: one file per command, exit codes mapped in exit-codes.ts only.
 // Commands receive a CliContext; they never touch runtime APIs directly.
 import { Command, CommanderError } from "commander";
-import { HookboxError, errorMessage } from "../errors.ts";
+import { HookboxError, errorMessage, fromOsError } from "../errors.ts";
 import { leanHostOf, type RuntimeHost } from "../runtime/index.ts";
-import { createCliContext } from "./context.ts";
+import { createCliContext, type CliContext } from "./context.ts";
 import { registerDoctor } from "./doctor/index.ts";
-import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { EXIT, exitCodeFor, exitStatusHelp } from "./exit-codes.ts";
 import { registerApprovals } from "./approvals.ts";
 import { registerAudit } from "./audit.ts";
 import { runEmit } from "./emit.ts";
@@ -22,6 +22,8 @@ import { registerSchema } from "./schema.ts";
 import { registerTest } from "./test.ts";
 import { registerTypes } from "./types.ts";
 import { registerValidate } from "./validate.ts";
+import { registerCheck } from "./check.ts";
+import { registerShow } from "./show.ts";
 import { registerCompletion } from "./completion/index.ts";
 import { registerSelfInstall } from "./self-install.ts";
 import { registerVersion } from "./version.ts";
@@ -38,13 +40,16 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   const program = new Command("hookbox")
     .description("Run untrusted AI-agent hooks as sandboxed TypeScript handlers (QuickJS in WebAssembly).")
     .version(VERSION, "-V, --version")
+    .option("--debug", "on an error, also print where in Hookbox it happened (the stack)")
     .exitOverride()
     .showHelpAfterError("(run hookbox --help for usage)")
     // commander writes through a synchronous callback: the write is queued, and the host's exit waits for it.
     .configureOutput({ writeOut: (text) => void ctx.out(text), writeErr: (text) => ctx.err(text) });
   registerRun(program, ctx, setExit);
   registerValidate(program, ctx, setExit, factory);
+  registerCheck(program, ctx, setExit, factory);
   registerList(program, ctx, setExit, factory);
+  registerShow(program, ctx, setExit, factory);
   registerSchema(program, ctx);
   registerTypes(program, ctx, setExit);
   registerTest(program, ctx, setExit);
@@ -62,20 +67,45 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerSelfInstall(program, ctx);
   // Last: it reads the commands registered above.
   registerCompletion(program, ctx);
+  program.addHelpText("after", `\n${ENVIRONMENT_HELP}\n${exitStatusHelp()}`);
   try {
+    // Bare `hookbox` asks what it can do: the help, on stdout, and that is a success.
+    if (host.args.length === 0) {
+      program.outputHelp();
+      return EXIT.ok;
+    }
     await program.parseAsync([...host.args], { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (error instanceof HookboxError) {
-      ctx.err(`error[${error.code}]: ${error.message}\n`);
-      return exitCodeFor(error.code);
-    }
-    // The reader went away (`hookbox … | head`): nobody is left to tell, as with SIGPIPE.
-    if ((error as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return EXIT_BROKEN_PIPE;
-    ctx.err(`internal error: ${errorMessage(error)}\n${error instanceof Error && error.stack ? error.stack : ""}\n`);
-    return EXIT.internal;
+    return reportError(ctx, error, program.opts<{ debug?: boolean }>().debug === true || host.args.includes("--debug"));
   }
   return exitCode;
+}
+
+const ENVIRONMENT_HELP = `Environment (a flag wins over its variable, the variable over the default):
+  HOOKBOX_SOCKET   the daemon's socket (--socket)
+  HOOKBOX_CONFIG   the operator file (--config)
+  XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR   where the user's hooks, the audit log and the socket are by default
+
+Every command that prints data takes --json (keys in snake_case). --debug adds the stack to an error.
+`;
+
+/**
+ * Every error a command did not handle, as one line: `error[code]: what, where, how to fix`.
+ * An OS error names its path, cause and fix (errors.ts maps errno codes); a stack is printed
+ * only with --debug, for an error that is a bug in Hookbox.
+ */
+function reportError(ctx: CliContext, error: unknown, debug: boolean): number {
+  // The reader went away (`hookbox … | head`): nobody is left to tell, as with SIGPIPE.
+  if ((error as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return EXIT_BROKEN_PIPE;
+  const known = error instanceof HookboxError ? error : fromOsError(error);
+  const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
+  if (known) {
+    ctx.err(`error[${known.code}]: ${known.message}\n${stack}`);
+    return exitCodeFor(known.code);
+  }
+  ctx.err(`error[internal]: ${errorMessage(error).split("\n")[0]} (a bug in Hookbox: run again with --debug for where it happened, and report it)\n${stack}`);
+  return EXIT.internal;
 }
 
 /** What a shell reports for a process killed by SIGPIPE (128 + 13). */

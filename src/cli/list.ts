@@ -9,6 +9,27 @@ import { currentHookSet, problemsOf } from "./hook-set.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
 import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
 
+/**
+ * The standard hooks in this binary, each with what it may do: its permissions as the operator
+ * file would narrow them (loaded alone, as `hookbox show` does), whether or not it is enabled.
+ */
+async function standardHooksListing(ctx: CliContext, options: { hooks?: string[]; config?: string; json?: boolean }, runtime: HookRuntimeFactory): Promise<string> {
+  const locations = { ...locationsFrom(ctx, { ...options, builtin: undefined }), hookSources: [], builtin: ["all"] };
+  const { snapshot } = await currentHookSet(ctx, locations, runtime);
+  const hooks = [...runtime.embedded().values()]
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map((h) => {
+      const loaded = snapshot.hooks.find((l) => l.definition.id === h.id);
+      return { id: h.id, summary: loaded?.definition.summary ?? /^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? "", grants: loaded ? [...loaded.grants.summary] : [], loads: loaded !== undefined };
+    });
+  if (options.json) return `${JSON.stringify(hooks, null, 2)}\n`;
+  const lines = hooks.flatMap((h) => [
+    `${h.id.padEnd(26)} ${h.summary}`,
+    ...(!h.loads ? ["    does not load under this operator file: hookbox show " + h.id] : h.grants.length ? h.grants.map((g) => `    may: ${g}`) : ["    may: nothing (it decides from the event alone)"]),
+  ]);
+  return `${lines.join("\n")}\nEnable them by id in hookbox.yaml:  builtin: [${hooks.slice(0, 2).map((h) => h.id).join(", ")}]; hookbox show <id> for one's README\n`;
+}
+
 export function registerList(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
   addHookOptions(
     program
@@ -19,9 +40,8 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
     { builtinOption: false },
   ).action(async (options: { hooks?: string[]; config?: string; json?: boolean; builtin?: boolean }) => {
     if (options.builtin) {
-      const embedded = [...runtime.embedded().values()].sort((a, b) => a.id.localeCompare(b.id));
-      if (options.json) await ctx.out(`${JSON.stringify(embedded.map((h) => ({ id: h.id, summary: /^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? "" })), null, 2)}\n`);
-      else await ctx.out(`${embedded.map((h) => `${h.id.padEnd(26)} ${/^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? ""}`).join("\n")}\nEnable them by id in hookbox.yaml:  builtin: [${embedded.slice(0, 2).map((h) => h.id).join(", ")}]\n`);
+      await ctx.out(await standardHooksListing(ctx, options, runtime));
+      setExit(EXIT.ok);
       return;
     }
     const locations = locationsFrom(ctx, { ...options, builtin: undefined });

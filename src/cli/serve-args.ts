@@ -15,7 +15,7 @@ export interface ServeFlag {
  * lean path for serve), and `hookbox serve --help` and shell completion read the same table.
  */
 export const SERVE_FLAGS: readonly ServeFlag[] = [
-  { flags: "--socket <path>", description: "unix socket; default: $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock" },
+  { flags: "--socket <path>", description: "unix socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock" },
   { flags: "--listen <host:port>", description: "also listen on loopback TCP (for Claude Code http hooks); requests need the bearer token" },
   { flags: "--token-file <file>", description: "the bearer token for --listen (created, 0600, when missing); default: <data dir>/http-token" },
   { flags: "--data-dir <dir>", description: "audit log and hook stores; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox" },

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync, watch as watchFs, writeSync, type BigIntStats, type FSWatcher } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync, watch as watchFs, writeSync, type BigIntStats, type FSWatcher, type Stats } from "node:fs";
 import { access, chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import type * as NodeCryptoModule from "node:crypto";
 import { createRequire } from "node:module";
@@ -254,8 +254,11 @@ export const nodeFileHost: FileHost = {
     ),
   kind: async (path) => {
     const info = await lstat(path).catch(() => undefined);
-    if (!info) return "missing";
-    return info.isFile() ? "file" : info.isDirectory() ? "dir" : info.isSocket() ? "socket" : info.isSymbolicLink() ? "symlink" : "other";
+    return info ? kindOf(info) : "missing";
+  },
+  owner: async (path) => {
+    const info = await lstat(path);
+    return { kind: kindOf(info), uid: info.uid };
   },
   lock: {
     create: (path, token) => {
@@ -304,6 +307,10 @@ type NodeCrypto = typeof NodeCryptoModule;
 
 function stampOf(s: BigIntStats): string {
   return `${s.mtimeNs}:${s.ctimeNs}:${s.size}:${s.ino}`;
+}
+
+function kindOf(info: Stats): "file" | "dir" | "socket" | "symlink" | "other" {
+  return info.isFile() ? "file" : info.isDirectory() ? "dir" : info.isSocket() ? "socket" : info.isSymbolicLink() ? "symlink" : "other";
 }
 
 const nodeStdout = stdoutQueue(

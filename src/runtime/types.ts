@@ -201,6 +201,8 @@ export interface FileHost {
   removeEmptyDir(path: string): Promise<boolean>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
+  /** lstat(2): what is at a path and who owns it. Rejects with the OS's error (its `code`: ENOENT, EACCES …). */
+  owner(path: string): Promise<{ readonly kind: "file" | "dir" | "socket" | "symlink" | "other"; readonly uid: number }>;
   /** The audit log's append lock and the check made under it (src/audit/lock.ts, sink.ts). */
   readonly lock: LockIO;
 }

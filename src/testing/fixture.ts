@@ -26,7 +26,10 @@ export const fixtureSchema = z
         decision: z.enum(["allow", "deny", "ask"]).optional(),
         reason: z.string().optional(),
         reason_contains: z.union([z.string(), z.array(z.string())]).optional(),
-        /** The hook's own run: completed, denied, failed or skipped (or "none": it did not match). */
+        /**
+         * The hook's own run: completed, denied, failed or skipped (or "none": it did not match).
+         * A run that failed fails the fixture unless this says failed or error_code is given.
+         */
         status: z.enum(["completed", "failed", "skipped", "denied", "none"]).optional(),
         error_code: z.string().optional(),
         context_contains: z.union([z.string(), z.array(z.string())]).optional(),

@@ -4,6 +4,7 @@ import type { Locations } from "../../config/locations.ts";
 import { identityOf } from "../../evaluator/identity.ts";
 import type { HealthReport } from "../../server/deps.ts";
 import type { CliContext } from "../context.ts";
+import { whyUnreachable } from "../daemon-client.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /**
@@ -16,6 +17,11 @@ export async function daemonCheck(ctx: CliContext, locations: Locations, embedde
   const auto = await autoStartHere(ctx.host, locations, embeddedIds);
   const foreign = found.find((d) => d.problem && d.socket === locations.socketPath);
   if (foreign) return fail("daemon", `something on ${foreign.socket} ${foreign.problem}; stop it or remove the socket`);
+  if (!found.some((d) => d.info && d.socket === locations.socketPath)) {
+    // Another user's socket, or a directory this user may not enter, is not "no daemon": say so.
+    const why = await whyUnreachable(ctx.host, locations.socketPath, "no answer");
+    if (why.code === "permission_denied") return fail("daemon", why.message);
+  }
   const serving = found.find((d) => d.servesThisHookSet && d.info);
   if (serving?.info) {
     const info = serving.info;
