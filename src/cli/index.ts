@@ -1,11 +1,11 @@
 // src/cli owns the command line: one file per command, exit codes mapped in exit-codes.ts only.
 // Commands receive a CliContext; they never touch runtime APIs directly.
 import { Command, CommanderError } from "commander";
-import { HookboxError, errorMessage, fromOsError } from "../errors.ts";
 import { leanHostOf, type RuntimeHost } from "../runtime/index.ts";
-import { createCliContext, type CliContext } from "./context.ts";
+import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor/index.ts";
-import { EXIT, exitCodeFor, exitStatusHelp } from "./exit-codes.ts";
+import { EXIT, exitStatusHelp } from "./exit-codes.ts";
+import { reportError } from "./report-error.ts";
 import { registerApprovals } from "./approvals.ts";
 import { registerAudit } from "./audit.ts";
 import { runEmit } from "./emit.ts";
@@ -77,7 +77,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
     await program.parseAsync([...host.args], { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    return reportError(ctx, error, program.opts<{ debug?: boolean }>().debug === true || host.args.includes("--debug"));
+    return reportError((text) => ctx.err(text), error, program.opts<{ debug?: boolean }>().debug === true || host.args.includes("--debug"));
   }
   return exitCode;
 }
@@ -89,24 +89,3 @@ const ENVIRONMENT_HELP = `Environment (a flag wins over its variable, the variab
 
 Every command that prints data takes --json (keys in snake_case). --debug adds the stack to an error.
 `;
-
-/**
- * Every error a command did not handle, as one line: `error[code]: what, where, how to fix`.
- * An OS error names its path, cause and fix (errors.ts maps errno codes); a stack is printed
- * only with --debug, for an error that is a bug in Hookbox.
- */
-function reportError(ctx: CliContext, error: unknown, debug: boolean): number {
-  // The reader went away (`hookbox … | head`): nobody is left to tell, as with SIGPIPE.
-  if ((error as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return EXIT_BROKEN_PIPE;
-  const known = error instanceof HookboxError ? error : fromOsError(error);
-  const stack = debug && error instanceof Error && error.stack ? `${error.stack}\n` : "";
-  if (known) {
-    ctx.err(`error[${known.code}]: ${known.message}\n${stack}`);
-    return exitCodeFor(known.code);
-  }
-  ctx.err(`error[internal]: ${errorMessage(error).split("\n")[0]} (a bug in Hookbox: run again with --debug for where it happened, and report it)\n${stack}`);
-  return EXIT.internal;
-}
-
-/** What a shell reports for a process killed by SIGPIPE (128 + 13). */
-const EXIT_BROKEN_PIPE = 141;

@@ -3,9 +3,10 @@
 import { resolveLocations } from "../config/locations.ts";
 import { Daemon } from "../daemon/daemon.ts";
 import { parseListen } from "../daemon/socket.ts";
-import { HookboxError, errorMessage } from "../errors.ts";
+import { HookboxError } from "../errors.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
-import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { EXIT } from "./exit-codes.ts";
+import { reportError } from "./report-error.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { parseServeArgs, parseWorkers, type ServeOptions } from "./serve-args.ts";
 
@@ -15,12 +16,7 @@ export async function runServe(host: RuntimeHost, args: readonly string[], runti
   try {
     return await serve(host, parseServeArgs(args), runtime, version);
   } catch (error) {
-    if (error instanceof HookboxError) {
-      err(`error[${error.code}]: ${error.message}\n`);
-      return exitCodeFor(error.code);
-    }
-    err(`internal error: ${errorMessage(error)}\n${error instanceof Error && error.stack ? error.stack : ""}\n`);
-    return EXIT.internal;
+    return reportError(err, error, args.includes("--debug"));
   }
 }
 

@@ -36,8 +36,8 @@ export function parseYaml<S extends z.ZodType>(text: string, file: string, schem
   if (data === null || data === undefined) {
     return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: "the file is empty: expected a YAML mapping" }] };
   }
-  if (!isPlainMapping(data)) {
-    return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: `found ${describe(data)} at the top of the file: expected a YAML mapping of keys` }] };
+  if (isExotic(data)) {
+    return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: `found ${describe(data)} at the top of the file: expected a YAML mapping` }] };
   }
   const parsed = schema.safeParse(data, { reportInput: true });
   if (parsed.success) return { ok: true, value: parsed.data };
@@ -63,10 +63,11 @@ function capped(diagnostics: Diagnostic[], file: string): Diagnostic[] {
   ];
 }
 
-function isPlainMapping(value: unknown): value is Record<string, unknown> {
+/** A YAML 1.1 value that is neither a mapping nor a list (`!!binary`, `!!set`, a timestamp): no schema takes one at the top. */
+function isExotic(value: unknown): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+  return proto !== Object.prototype && proto !== null;
 }
 
 /** The position of a field in YAML text, for problems found after the schema (e.g. a handler that fails to compile). */
