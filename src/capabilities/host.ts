@@ -5,6 +5,8 @@ import { flagVerdict } from "./grants/flag.ts";
 import { grantSources } from "./grants/sources.ts";
 import { createInvocation } from "./invocation.ts";
 import { CAPABILITIES, CAPABILITY_NAMES, type Policies } from "./registry.ts";
+import { reviewPolicies } from "./review/index.ts";
+import type { GrantReport } from "./review/types.ts";
 import { StoreLocks } from "./store/locks.ts";
 import type { CapabilityHost, GrantRequest, InvocationCapabilities, PreparedGrants, PrepareResult } from "./types.ts";
 
@@ -15,6 +17,7 @@ import type { CapabilityHost, GrantRequest, InvocationCapabilities, PreparedGran
  */
 export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
   const prepared = new WeakMap<PreparedGrants, Policies>();
+  const untrusted = new WeakMap<PreparedGrants, { readonly project: string }>();
   const stores = new StoreLocks();
 
   const policiesOf = (grants: PreparedGrants): Policies => {
@@ -35,15 +38,22 @@ export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
       const summary = CAPABILITY_NAMES.flatMap((name) => CAPABILITIES[name].summary(parsed[name] as never));
       const grants: PreparedGrants = Object.freeze({ hookId: request.hookId, summary: Object.freeze(summary) });
       prepared.set(grants, parsed);
+      if (request.untrusted) untrusted.set(grants, request.untrusted);
       return warnings.length > 0 ? { ok: true, grants, warnings } : { ok: true, grants };
     },
 
     mayInjectContext(grants: PreparedGrants): boolean {
-      return flagVerdict(policiesOf(grants).inject_context).ok;
+      return !untrusted.has(grants) && flagVerdict(policiesOf(grants).inject_context).ok;
+    },
+
+    review(grants: PreparedGrants): GrantReport {
+      const lines = reviewPolicies(policiesOf(grants), { hookId: grants.hookId, home: deps.home });
+      const project = untrusted.get(grants);
+      return project ? { lines, untrusted: project } : { lines };
     },
 
     forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities {
-      return createInvocation(grants.hookId, policiesOf(grants), deps, event, stores);
+      return createInvocation(grants.hookId, policiesOf(grants), deps, event, stores, untrusted.get(grants));
     },
   };
 }

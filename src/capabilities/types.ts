@@ -1,4 +1,5 @@
 import type { HostCallFn } from "../../sandbox/index.ts";
+import type { GrantReport } from "./review/types.ts";
 import type { OperatorFile, PermissionsConfig } from "../config/schema.ts";
 import type { InjectionRole, NativeEvent } from "../events/types.ts";
 
@@ -31,6 +32,12 @@ export interface GrantRequest {
   readonly permissions: PermissionsConfig;
   /** The hook file, for error messages. */
   readonly file: string;
+  /**
+   * A project hook the user has not trusted (`hookbox trust`): its grants are parsed and reviewed
+   * as declared, but it gets none of them — every hook.* call is refused naming `hookbox trust`,
+   * and it cannot inject context.
+   */
+  readonly untrusted?: { readonly project: string };
 }
 
 /** Grants parsed once into typed descriptors; opaque to everything but src/capabilities. */
@@ -68,6 +75,8 @@ export interface CapabilityHost {
   prepare(request: GrantRequest, operator: OperatorFile): Promise<PrepareResult>;
   /** Whether a prepared hook may inject context (the result's context_injection needs it too). */
   mayInjectContext(grants: PreparedGrants): boolean;
+  /** The effective grants, one line per declared grant (granted, capped or refused, and what would allow it). */
+  review(grants: PreparedGrants): GrantReport;
   /** Bind grants to one event: `${workspace}` becomes the event's cwd. */
   forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities;
 }

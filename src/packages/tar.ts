@@ -195,7 +195,6 @@ export function checkPath(raw: string): string | { error: string } {
   if (path === "" || path === ".") return { error: "an empty path" };
   if (path.startsWith("/")) return { error: "an absolute path" };
   if (path.length > MAX_PATH_CHARS) return { error: `a path longer than ${MAX_PATH_CHARS} characters` };
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f\\]/.test(path)) return { error: "a control character or backslash in the path" };
   const segments = path.split("/");
   if (segments.length > MAX_DEPTH) return { error: `more than ${MAX_DEPTH} directories deep` };

@@ -1,5 +1,6 @@
 import { compileHandler, createHandlerSpec, type HandlerSpec } from "../../sandbox/index.ts";
 import { guestModuleSources } from "../builtin/index.ts";
+import type { GrantReport } from "../capabilities/review/types.ts";
 import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../capabilities/types.ts";
 import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
 import { resolveHook, type HookDefinition } from "../config/resolve.ts";
@@ -14,6 +15,8 @@ export interface LoadedHook {
   readonly definition: HookDefinition;
   readonly spec: HandlerSpec;
   readonly grants: PreparedGrants;
+  /** The effective grants (capabilities' review, computed once at load): what list, validate and doctor show. */
+  readonly review: GrantReport;
   readonly matcher: Matcher;
   readonly file: string;
 }
@@ -171,7 +174,8 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     hookData: { id: definition.id, config: definition.config },
     isolation: definition.isolation,
   });
-  return { hook: { definition, spec, grants: prepared.grants, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
+  const review = deps.capabilities.review(prepared.grants);
+  return { hook: { definition, spec, grants: prepared.grants, review, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
 }
 
 /**

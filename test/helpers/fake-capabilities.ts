@@ -10,6 +10,7 @@ import type { InjectionRole } from "../../src/events/types.ts";
 export function fakeCapabilities(): CapabilityHost {
   return {
     prepare: async (request) => ({ ok: true, grants: { hookId: request.hookId, summary: [], permissions: request.permissions } as PreparedGrants }),
+    review: () => ({ lines: [] }),
     mayInjectContext: (grants) => (grants as PreparedGrants & { permissions: PermissionsConfig }).permissions.inject_context,
     forInvocation: (grants) => {
       const permissions = (grants as PreparedGrants & { permissions: PermissionsConfig }).permissions;

@@ -5,7 +5,8 @@ import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
 import type { CliContext } from "../context.ts";
 import { currentHookSet } from "../hook-set.ts";
 import type { HookRuntimeFactory } from "../runtime-factory.ts";
-import { fail, pass, type DoctorCheck } from "./check.ts";
+import { withheldGrants } from "../review-lines.ts";
+import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /** What an event from this project would be evaluated with: the operator file, every hook, the audit log. */
 export async function hookSetChecks(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory): Promise<DoctorCheck[]> {
@@ -22,6 +23,10 @@ export async function hookSetChecks(ctx: CliContext, locations: Locations, runti
     for (const entry of snapshot.broken) {
       checks.push(fail(`hook ${entry.id}`, `broken, fails by on_error: ${entry.onError} wherever it would run: ${entry.problems.slice(0, 2).map(formatDiagnostic).join("; ")}`));
     }
+  }
+  for (const hook of snapshot.hooks) {
+    const lines = withheldGrants(hook);
+    if (lines.length > 0) checks.push(note(`grants of ${hook.definition.id}`, `it will not get all it declares:\n    ${lines.join("\n    ")}`));
   }
   checks.push(await auditCheck(ctx, locations));
   return checks;
