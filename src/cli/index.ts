@@ -23,6 +23,7 @@ import { registerValidate } from "./validate.ts";
 import { registerCompletion } from "./completion/index.ts";
 import { registerSelfInstall } from "./self-install.ts";
 import { registerVersion } from "./version.ts";
+import { registerTrust } from "./trust.ts";
 import { VERSION } from "../version/index.ts";
 
 export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
@@ -54,6 +55,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
   registerDoctor(program, ctx, setExit, factory);
+  registerTrust(program, ctx, setExit, factory);
   registerVersion(program, ctx);
   registerSelfInstall(program, ctx);
   // Last: it reads the commands registered above.

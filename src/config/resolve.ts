@@ -3,8 +3,11 @@ import { checkEventName } from "../events/names.ts";
 import { dirname, isInside, resolvePath } from "../text/posix-path.ts";
 import type { HookFile, LimitsConfig, MatchConfig, OperatorFile, PermissionsConfig } from "./schema.ts";
 
-/** Where a hook came from: decides nothing by itself, but is shown and audited. */
-export type HookOrigin = "builtin" | "user" | "project" | "dir";
+/**
+ * Where a hook came from: shown and audited, and it orders hooks (registry TIER): the operator's
+ * and standard hooks, then installed packages (a hookbox.lock describes them), then the project's.
+ */
+export type HookOrigin = "builtin" | "user" | "project" | "dir" | "package";
 
 /** A hook with every default and operator override applied: no optional settings left. */
 export interface HookDefinition {

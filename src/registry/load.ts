@@ -8,7 +8,10 @@ import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
 import { dirname, isInside } from "../text/posix-path.ts";
 import { brokenHook, type BrokenHook } from "./broken.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
+import { checkPackage, packageOf, readSourceLock } from "./packages.ts";
 import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileReader, type HookFileRef, type HookSource } from "./sources.ts";
+import { hookDigest, isTrusted, type ProjectTrust } from "./trust.ts";
+import { grantKeys } from "../capabilities/grants/keys.ts";
 
 /** A hook ready to run: its definition, compiled handler, prepared grants and matcher. */
 export interface LoadedHook {
@@ -17,6 +20,8 @@ export interface LoadedHook {
   readonly grants: PreparedGrants;
   /** The effective grants (capabilities' review, computed once at load): what list, validate and doctor show. */
   readonly review: GrantReport;
+  /** Its YAML and handler source, hashed (trust.ts hookDigest): what `hookbox trust` records. */
+  readonly digest: string;
   readonly matcher: Matcher;
   readonly file: string;
 }
@@ -30,6 +35,8 @@ export interface LoadInputs {
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
   /** Problems found while gathering these inputs (the operator file's warnings), reported with the hooks'. */
   readonly diagnostics?: readonly Diagnostic[];
+  /** Which of the project's hooks the user trusted; absent, a project hook that declares grants gets none. */
+  readonly trust?: ProjectTrust;
 }
 
 export interface LoadDeps {
@@ -58,6 +65,8 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
   const diagnostics: Diagnostic[] = [...(inputs.diagnostics ?? [])];
   const refs: HookFileRef[] = [];
   const looked: string[] = [];
+  const packages = new Map<HookFileRef, Parameters<typeof checkPackage>>();
+  const missingPackages: BrokenHook[] = [];
   for (const id of inputs.operator.builtin) {
     const hook = inputs.embedded.get(id);
     if (hook) refs.push(embeddedFile(hook));
@@ -67,14 +76,45 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
     const { files, missing, dirs } = await hookFilesIn(deps.fs, source);
     looked.push(source.dir, ...dirs);
     if (missing && source.required) diagnostics.push({ file: source.dir, line: 1, column: 1, field: "", message: "hook directory not found" });
-    refs.push(...files);
+    const lock = await readSourceLock(deps.fs, source);
+    looked.push(lock.path);
+    for (const file of files) {
+      const pkg = packageOf(lock, source, file.file);
+      // Installed packages are their own tier, between the operator's hooks and the project's.
+      const ref = pkg && source.origin !== "project" ? { ...file, origin: "package" as const } : file;
+      if (pkg) packages.set(ref, [deps.fs, ref, lock, pkg.name, pkg.entry, inputs.operator]);
+      refs.push(ref);
+    }
+    if (typeof lock.lock === "object") {
+      const present = new Set(files.map((file) => packageOf(lock, source, file.file)?.name));
+      for (const [name, entry] of Object.entries(lock.lock.packages)) {
+        if (present.has(name)) continue;
+        const file = `${source.dir.replace(/\/+$/, "")}/${name}/hook.yaml`;
+        const problem: Diagnostic = { file, line: 1, column: 1, field: "", message: `the package ${name} in ${lock.path} is not installed any more (its directory is gone); reinstall it (hookbox update ${name}) or forget it (hookbox remove ${name})` };
+        diagnostics.push(problem);
+        const entryBroken = brokenHook(file, source.origin === "project" ? "project" : "package", undefined, [problem], inputs.operator, name);
+        missingPackages.push({ ...entryBroken, onError: inputs.operator.hooks[name]?.on_error ?? entry.on_error });
+      }
+    }
   }
   const hooks: LoadedHook[] = [];
-  const broken: BrokenHook[] = [];
+  const broken: BrokenHook[] = [...missingPackages];
   const files = new Map<string, string | undefined>();
   const seen = new Map<string, string>();
   for (const ref of refs) {
     const before = diagnostics.length;
+    const pkg = packages.get(ref);
+    if (pkg) {
+      const check = await checkPackage(...pkg);
+      looked.push(...check.read);
+      if (check.broken) {
+        diagnostics.push(...check.broken.problems);
+        files.set(ref.file, check.broken.id);
+        if (!seen.has(check.broken.id)) seen.set(check.broken.id, ref.file);
+        broken.push(check.broken);
+        continue;
+      }
+    }
     const loaded = await loadOne(ref, inputs, deps, diagnostics);
     if (ref.origin !== "builtin") looked.push(ref.file, ...loaded.read);
     files.set(ref.file, loaded.id);
@@ -161,7 +201,11 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     for (const error of matcher.errors) diagnostics.push({ file: ref.file, ...at(error.field.split(".")), field: error.field, message: error.message });
     return failed();
   }
-  const prepared = await deps.capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file: ref.file }, inputs.operator);
+  const digest = await hookDigest(text, source);
+  // A project's hooks arrive with a `git clone`: they get their grants once the user trusts them.
+  const untrusted = ref.origin === "project" && grantKeys(definition.permissions).length > 0 && !(inputs.trust && isTrusted(inputs.trust, definition.id, digest));
+  const project = inputs.trust?.project ?? ref.file.slice(0, Math.max(0, ref.file.lastIndexOf("/.hookbox/hooks/")));
+  const prepared = await deps.capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file: ref.file, ...(untrusted ? { untrusted: { project } } : {}) }, inputs.operator);
   if (!prepared.ok) {
     for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
     return failed();
@@ -175,7 +219,7 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     isolation: definition.isolation,
   });
   const review = deps.capabilities.review(prepared.grants);
-  return { hook: { definition, spec, grants: prepared.grants, review, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
+  return { hook: { definition, spec, grants: prepared.grants, review, digest, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
 }
 
 /**

@@ -15,7 +15,7 @@ export { isBroken, type BrokenHook } from "./broken.ts";
  * operator's own and the standard hooks first, then installed packages, then the project's
  * (which arrive with a `git clone`). An author orders hooks within their tier only.
  */
-const TIER: Readonly<Record<HookOrigin, number>> = { builtin: 0, user: 0, dir: 0, project: 2 };
+const TIER: Readonly<Record<HookOrigin, number>> = { builtin: 0, user: 0, dir: 0, package: 1, project: 2 };
 
 export function entryId(entry: RegistryEntry): string {
   return isBroken(entry) ? entry.id : entry.definition.id;
