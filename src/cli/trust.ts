@@ -5,7 +5,9 @@ import type { LoadedHook } from "../registry/load.ts";
 import { parseTrustRecord, setDigest, trustRecordPath, TRUST_VERSION, type TrustedHook, type TrustRecord } from "../registry/trust.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
-import { currentHookSet } from "./hook-set.ts";
+import type { Locations } from "../config/locations.ts";
+import { createHookSets } from "../evaluator/compose.ts";
+import type { BrokenHook } from "../registry/broken.ts";
 import { reviewLines } from "./review-lines.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { locationsFrom } from "./setup.ts";
@@ -33,16 +35,7 @@ export function registerTrust(program: Command, ctx: CliContext, setExit: (code:
         await (options.json ? ctx.out(`${JSON.stringify({ project, revoked: true, file }, null, 2)}\n`) : ctx.out(`${project}: its hooks run without grants again\n`));
         return setExit(EXIT.ok);
       }
-      const { snapshot } = await currentHookSet(ctx, locations, runtime);
-      const mine = snapshot.hooks.filter((hook) => hook.definition.source.origin === "project");
-      const broken = snapshot.broken.filter((entry) => entry.origin === "project");
-      if (mine.length === 0 && broken.length === 0) throw new HookboxError("not_found", `${project} has no hooks of its own (${project}/.hookbox/hooks): nothing to trust`);
-      const previous = parseTrustRecord(await ctx.host.fs.readText(file).catch(() => undefined), project);
-      const hooks: Record<string, TrustedHook> = {};
-      for (const hook of mine) hooks[hook.definition.id] = { file: hook.file, digest: hook.digest, grants: trustedGrants(hook) };
-      const record: TrustRecord = { v: TRUST_VERSION, project, trusted_at: new Date().toISOString(), set_digest: await setDigest(hooks), hooks };
-      await ctx.host.fs.mkdirp(file.slice(0, file.lastIndexOf("/")), 0o700, true);
-      await ctx.host.fs.writeTextAtomic(file, `${JSON.stringify(record, null, 2)}\n`, 0o600);
+      const { record, previous, mine, broken } = await recordTrust(ctx, locations, runtime, project);
       if (options.json) {
         await ctx.out(`${JSON.stringify({ ...record, file, broken: broken.map((entry) => entry.id) }, null, 2)}\n`);
       } else {
@@ -57,6 +50,27 @@ export function registerTrust(program: Command, ctx: CliContext, setExit: (code:
       }
       setExit(EXIT.ok);
     });
+}
+
+/**
+ * Record trust in a project's hooks (all of them, or only `ids`: the others keep what the
+ * record said of them). The hook set is loaded as the evaluator loads it, so the digests are the
+ * ones the loader will compare.
+ */
+export async function recordTrust(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory, project: string, ids?: readonly string[]): Promise<{ record: TrustRecord; previous: TrustRecord | undefined; mine: LoadedHook[]; broken: BrokenHook[]; file: string }> {
+  const file = await trustRecordPath(locations.dataDir, project);
+  const { hookSets } = createHookSets({ host: ctx.host, locations, capabilities: runtime.capabilities(locations), embedded: runtime.embedded(), via: "cli" });
+  const { snapshot } = await hookSets.forProject(project);
+  const mine = snapshot.hooks.filter((hook) => hook.definition.source.origin === "project" && (ids === undefined || ids.includes(hook.definition.id)));
+  const broken = snapshot.broken.filter((entry) => entry.origin === "project" && (ids === undefined || ids.includes(entry.id)));
+  if (mine.length === 0 && broken.length === 0) throw new HookboxError("not_found", `${project} has no hooks of its own (${project}/.hookbox/hooks): nothing to trust`);
+  const previous = parseTrustRecord(await ctx.host.fs.readText(file).catch(() => undefined), project);
+  const hooks: Record<string, TrustedHook> = ids === undefined ? {} : { ...previous?.hooks };
+  for (const hook of mine) hooks[hook.definition.id] = { file: hook.file, digest: hook.digest, grants: trustedGrants(hook) };
+  const record: TrustRecord = { v: TRUST_VERSION, project, trusted_at: new Date().toISOString(), set_digest: await setDigest(hooks), hooks };
+  await ctx.host.fs.mkdirp(file.slice(0, file.lastIndexOf("/")), 0o700, true);
+  await ctx.host.fs.writeTextAtomic(file, `${JSON.stringify(record, null, 2)}\n`, 0o600);
+  return { record, previous, mine, broken, file };
 }
 
 /** The grants a trusted hook gets: its review lines the operator's rules do not refuse outright. */
