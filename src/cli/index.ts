@@ -29,6 +29,7 @@ import { registerUpdate } from "./update.ts";
 import { registerRemove } from "./remove.ts";
 import { registerPack } from "./pack.ts";
 import { registerVerify } from "./verify.ts";
+import { registerImport } from "./import.ts";
 import { VERSION } from "../version/index.ts";
 
 export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
@@ -65,6 +66,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerRemove(program, ctx, setExit, factory);
   registerPack(program, ctx, setExit, factory);
   registerVerify(program, ctx, setExit, factory);
+  registerImport(program, ctx, setExit, factory);
   registerTrust(program, ctx, setExit, factory);
   registerVersion(program, ctx);
   registerSelfInstall(program, ctx);
