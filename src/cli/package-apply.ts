@@ -2,13 +2,13 @@ import { createHookSets } from "../evaluator/compose.ts";
 import { HookboxError } from "../errors.ts";
 import { grantDiff } from "../packages/consent.ts";
 import { installPackage, lockPath, readLock } from "../packages/install.ts";
-import { treeDigest } from "../packages/tree.ts";
+import { readTree, treeDigest } from "../packages/tree.ts";
 import { entryId } from "../registry/registry.ts";
 import { describeCandidate, obtainConsent, type Candidate, type ConsentOptions, type PackageSession } from "./package-session.ts";
 import { recordTrust } from "./trust.ts";
 
 export interface Applied {
-  readonly action: "installed" | "updated" | "unchanged";
+  readonly action: "installed" | "updated" | "repaired" | "unchanged";
   readonly id: string;
   readonly version: string | null;
   readonly previous_version: string | null;
@@ -36,7 +36,9 @@ export async function applyCandidate(session: PackageSession, candidate: Candida
   const digest = await treeDigest(tree);
   const diff = grantDiff(previous?.grants ?? [], inspected.grants);
   const base = { id, version: inspected.version, previous_version: previous?.version ?? null, source: acquired.source, signer, dir: `${hooksDir}/${id}`, lock: lockPath(hooksDir), grants: inspected.hook.review.lines, added: previous ? diff.added : inspected.grants, removed: diff.removed };
-  if (previous && previous.integrity === digest.integrity) return { action: "unchanged", ...base };
+  const same = previous !== undefined && previous.integrity === digest.integrity;
+  // The same version over an installed copy that was edited: put the files back as they were signed.
+  if (same && (await installedIntact(session, id, previous.integrity))) return { action: "unchanged", ...base };
   const report = describeCandidate(candidate);
   if (previous) {
     report.push(`  installed now: ${previous.version ?? "(no version)"} from ${previous.source}`);
@@ -51,7 +53,15 @@ export async function applyCandidate(session: PackageSession, candidate: Candida
   await installPackage(ctx.host.fs, hooksDir, id, tree, { version: inspected.version, source: acquired.source, grants: inspected.grants, signer, onError: inspected.onError });
   // The user just consented to this hook's grants: in a project, that is trusting it there.
   if (session.project) await recordTrust(ctx, session.locations, session.runtime, session.project, [id]);
-  return { action: previous ? "updated" : "installed", ...base };
+  return { action: same ? "repaired" : previous ? "updated" : "installed", ...base };
+}
+
+async function installedIntact(session: PackageSession, id: string, integrity: string): Promise<boolean> {
+  try {
+    return (await treeDigest(await readTree(session.ctx.host.fs, `${session.hooksDir}/${id}`))).integrity === integrity;
+  } catch {
+    return false;
+  }
 }
 
 /** Another hook with the same id (not this package) would make both duplicates: refuse before writing anything. */
@@ -66,6 +76,6 @@ async function refuseConflicts(session: PackageSession, id: string): Promise<voi
 export function appliedText(applied: Applied): string {
   const version = applied.version ?? "(no version)";
   if (applied.action === "unchanged") return `${applied.id} ${version} is already installed, unchanged (${applied.dir})\n`;
-  const what = applied.action === "installed" ? `installed ${applied.id} ${version}` : `updated ${applied.id} from ${applied.previous_version ?? "(no version)"} to ${version}`;
+  const what = applied.action === "installed" ? `installed ${applied.id} ${version}` : applied.action === "repaired" ? `reinstalled ${applied.id} ${version} over an edited copy` : `updated ${applied.id} from ${applied.previous_version ?? "(no version)"} to ${version}`;
   return `${what} in ${applied.dir} (recorded in ${applied.lock})\n`;
 }

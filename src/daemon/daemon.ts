@@ -17,6 +17,8 @@ import type { EmbeddedHook } from "../registry/sources.ts";
 import type { Listener, RuntimeHost } from "../runtime/index.ts";
 import { createApp } from "../server/app.ts";
 import type { HealthReport } from "../server/deps.ts";
+import type { FleetPoller } from "../packages/fleet.ts";
+import { startBundleSources } from "./bundle-sources.ts";
 import { takePrestartedWorker } from "./prestart.ts";
 import { claimSocketPath } from "./socket.ts";
 
@@ -48,6 +50,7 @@ export class Daemon {
     private readonly audit: AuditLog,
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
+    private readonly bundleSources: FleetPoller,
   ) {}
 
   static async start(options: DaemonOptions): Promise<Daemon> {
@@ -121,7 +124,7 @@ export class Daemon {
       log(
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
-      return new Daemon(options, ready, pool, audit, approvals, listeners);
+      return new Daemon(options, ready, pool, audit, approvals, listeners, startBundleSources(host, locations, options.capabilities, log));
     } catch (error) {
       for (const listener of listeners) await listener.close(0);
       await audit?.close();
@@ -140,6 +143,7 @@ export class Daemon {
   stop(graceMs = 10_000): Promise<void> {
     this.stopping ??= (async () => {
       this.approvals.close();
+      await this.bundleSources.stop();
       await Promise.all(this.listeners.map((listener) => listener.close(graceMs)));
       await this.audit.close();
       await this.pool.close(1000);

@@ -11,7 +11,7 @@ export const LOCK_FILE = "hookbox.lock";
 export const LOCK_VERSION = 1;
 
 export interface LockSigner {
-  /** The minisign key id, 16 hex digits. */
+  /** The minisign key id, as minisign prints it (hex). */
   readonly key_id: string;
   readonly trusted_comment: string;
 }

@@ -12,7 +12,7 @@ import type { PackageIO } from "../runtime/index.ts";
  */
 
 export interface PublicKey {
-  /** As minisign prints it: 16 upper-case hex digits (the id's bytes in reverse order). */
+  /** As minisign prints it: upper-case hex of the id's bytes read little-endian, without leading zeros. */
   readonly keyId: string;
   readonly key: Uint8Array;
   /** The base64 line, as written in trusted_keys. */
@@ -39,11 +39,12 @@ function decodeBase64(text: string): Uint8Array | undefined {
 }
 
 function keyIdOf(bytes: Uint8Array): string {
-  return [...bytes]
+  const digits = [...bytes]
     .reverse()
     .map((byte) => byte.toString(16).padStart(2, "0"))
     .join("")
     .toUpperCase();
+  return digits.replace(/^0+(?=.)/, "");
 }
 
 /** A public key from its base64 line or a whole `.pub` file; a message when it is not one. */

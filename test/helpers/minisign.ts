@@ -26,7 +26,7 @@ export function newMinisignKey(dir: string, name: string): MinisignKey {
   const publicKeyFile = join(dir, `${name}.pub`);
   execFileSync("minisign", ["-G", "-W", "-f", "-p", publicKeyFile, "-s", secretKeyFile], { stdio: "ignore" });
   const [comment, publicKey] = readFileSync(publicKeyFile, "utf8").trim().split("\n") as [string, string];
-  return { secretKeyFile, publicKeyFile, publicKey, keyId: /([0-9A-F]{16})/.exec(comment)?.[1] ?? "" };
+  return { secretKeyFile, publicKeyFile, publicKey, keyId: /public key ([0-9A-F]{1,16})$/.exec(comment)?.[1] ?? "" };
 }
 
 /** minisign -S: `<file>.minisig` beside the file. */
