@@ -161,7 +161,7 @@ export class FleetPoller {
     if (!verified.ok) return refuse(verified.reason);
     const unpacked = await unpackBundle(bytes, this.deps.packageIO);
     if (!unpacked.ok) return refuse(unpacked.error);
-    const inspected = await inspectPackage(unpacked.tree, `${sourceName(source)}/${bundle.file}`, operator, this.deps.capabilities).catch((error: unknown) => errorMessage(error));
+    const inspected = await inspectPackage(unpacked.tree, `${base(sourceName(source))}${bundle.file}`, operator, this.deps.capabilities).catch((error: unknown) => errorMessage(error));
     if (typeof inspected === "string") return refuse(inspected);
     if (inspected.id !== bundle.id || inspected.version !== bundle.version) return refuse(`it holds ${inspected.id} ${inspected.version ?? "(no version)"}, not what its name says`);
     const accepted = new Set([...(entry?.grants ?? []), ...grantKeys(permissionsSchema.parse(source.accept))]);

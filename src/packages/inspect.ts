@@ -1,6 +1,6 @@
 import { grantKeys } from "../capabilities/grants/keys.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
-import { formatDiagnostic, parseYaml } from "../config/diagnostics.ts";
+import { formatDiagnostic, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
 import { hookFileSchema, HOOK_ID, type OperatorFile } from "../config/schema.ts";
 import { HookboxError } from "../errors.ts";
 import { loadHooks, type LoadedHook } from "../registry/load.ts";
@@ -53,9 +53,11 @@ export async function inspectPackage(tree: PackageTree, where: string, operator:
   const text = decoder.decode(yaml);
   const id = /^id:\s*["']?([^\s"'#]+)["']?\s*(#.*)?$/m.exec(text)?.[1];
   if (!id || !HOOK_ID.test(id)) throw new HookboxError("config_invalid", `${where}/hook.yaml: no valid id (1–64 characters of a-z, 0-9 and -)`);
-  const root = where;
+  // A fixed root: `where` may be a URL, which path resolution would mangle. Messages name files relative to the package.
+  const root = "/hookbox-package";
+  const shown = (diagnostics: readonly Diagnostic[]): string => diagnostics.map((d) => `  ${formatDiagnostic(d).replaceAll(`${root}/${id}/`, "")}`).join("\n");
   const parsed = parseYaml(text, `${root}/${id}/hook.yaml`, hookFileSchema);
-  if (!parsed.ok) throw new HookboxError("config_invalid", `${where} does not load:\n${parsed.diagnostics.map(formatDiagnostic).join("\n")}`, parsed.diagnostics);
+  if (!parsed.ok) throw new HookboxError("config_invalid", `${where} does not load:\n${shown(parsed.diagnostics)}`, parsed.diagnostics);
   const subtree = new Map([...tree].map(([path, data]) => [`${id}/${path}`, data]));
   const result = await loadHooks(
     { sources: [{ dir: root, origin: "user", required: true }], operator: { ...operator, builtin: [] }, operatorFile: undefined, embedded: new Map() },
@@ -63,6 +65,6 @@ export async function inspectPackage(tree: PackageTree, where: string, operator:
   );
   const hook = result.hooks.find((candidate) => candidate.definition.id === id);
   const errors = result.diagnostics.filter((d) => d.severity !== "warning");
-  if (!hook || errors.length > 0) throw new HookboxError("config_invalid", `${where} does not load:\n${(errors.length ? errors : result.broken.flatMap((b) => b.problems)).map(formatDiagnostic).join("\n")}`, errors);
+  if (!hook || errors.length > 0) throw new HookboxError("config_invalid", `${where} does not load:\n${shown(errors.length ? errors : result.broken.flatMap((b) => b.problems))}`, errors);
   return { id, version: parsed.value.version ?? null, onError: parsed.value.on_error, grants: grantKeys(hook.definition.permissions), hook };
 }
