@@ -31,7 +31,7 @@ function payload(event: HookEvent, c: ImportedConfig): Json {
   for (const [key, value] of Object.entries(e)) if (!NATIVE_ONLY.includes(key) && value !== undefined) base[key] = value;
   if (e.agent_cwd) base.cwd = e.agent_cwd;
   const toolName = sameAgent && e.agent_tool_name ? e.agent_tool_name : e.tool_name;
-  if (c.dialect === "template") return { ...base, event_type: c.event, ...(toolName ? { ability_id: toolName } : {}) };
+  if (c.dialect === "template") return { ...base, event_type: c.event, ...(toolName ? { ability_id: toolName } : {}), ...(typeof e.prompt === "string" ? { user_message: e.prompt } : {}) };
   if (c.dialect === "cursor") {
     const input = (e.tool_input ?? {}) as Json;
     return { ...base, ...input, conversation_id: e.session_id, hook_event_name: c.event, workspace_roots: e.cwd ? [e.cwd] : [], ...(toolName ? { tool_name: toolName } : {}) };
@@ -88,7 +88,22 @@ function fromCursor(out: Json): HookResult {
   return result as HookResult;
 }
 
-const TEMPLATE_FIELDS = ["messages_to_user", "suggested_abilities", "suggested_documents", "logs", "usage_recorded", "new_intent", "follow_up_actions"];
+/** The template's answer (its handlers' JSON) as a Hookbox result: abilities and documents by id, logs as lines. */
+function fromTemplate(out: Json | undefined): HookResult {
+  if (!out) return {};
+  const ids = (list: unknown): string[] | undefined => (Array.isArray(list) ? list.map((item) => (typeof item === "string" ? item : String(item?.id ?? item?.path ?? JSON.stringify(item)))) : undefined);
+  const lines = (list: unknown): string[] | undefined => (Array.isArray(list) ? list.map((item) => (typeof item === "string" ? item : item && typeof item === "object" && "message" in item ? \`\${item.level ?? "info"}: \${item.message}\` : JSON.stringify(item))) : undefined);
+  const result: Json = {};
+  const messages = Array.isArray(out.messages_to_user) ? out.messages_to_user.filter((m: unknown) => typeof m === "string") : undefined;
+  if (messages?.length) result.messages_to_user = messages;
+  if (ids(out.suggested_abilities)?.length) result.suggested_abilities = ids(out.suggested_abilities);
+  if (ids(out.suggested_documents)?.length) result.suggested_documents = ids(out.suggested_documents);
+  if (lines(out.logs)?.length) result.logs = lines(out.logs);
+  if (typeof out.new_intent === "string") result.new_intent = out.new_intent;
+  if (Array.isArray(out.follow_up_actions)) result.follow_up_actions = out.follow_up_actions;
+  if (out.usage_recorded !== undefined) result.usage_recorded = out.usage_recorded;
+  return result as HookResult;
+}
 
 export default async function (event: HookEvent, hook: Hook): Promise<HookResult | undefined> {
   const c = hook.config as unknown as ImportedConfig;
@@ -98,9 +113,7 @@ export default async function (event: HookEvent, hook: Hook): Promise<HookResult
   const out = parseJson(ran.stdout);
   if (c.dialect === "template") {
     if (ran.exitCode !== 0) throw new Error(\`the command failed (exit \${ran.exitCode}): \${stderr.split("\\n")[0] ?? ""}\`);
-    const result: Json = {};
-    for (const field of TEMPLATE_FIELDS) if (out && out[field] !== undefined) result[field] = out[field];
-    return result as HookResult;
+    return fromTemplate(out);
   }
   if (ran.exitCode === 2) return { action: "deny", reason: stderr || \`\${c.cmd} exited with 2\` };
   if (out && (ran.exitCode === 0 || c.dialect === "claude" || c.dialect === "codex")) {
