@@ -34,5 +34,5 @@ export function addApprovals(text: string | undefined, approvals: readonly RunAp
     if (list.some((item) => JSON.stringify(item) === JSON.stringify(entry))) continue;
     doc.setIn(path, doc.createNode([...list, entry]));
   }
-  return doc.toString({ lineWidth: 0 });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
