@@ -1,10 +1,10 @@
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { acquire } from "../packages/acquire.ts";
 import { parseSource } from "../packages/source.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { appliedText, applyCandidate } from "./package-apply.ts";
-import { candidateOf, collect, openSession } from "./package-session.ts";
+import { candidateOf, collect, openSession, configOption } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
 /** Options add and update share: where, consent, output. */
@@ -15,7 +15,7 @@ export function packageOptions(command: Command): Command {
     .option("--allow <grant>", "a grant accepted with --yes, as the review names it (repeatable)", collect)
     .option("--key <public-key>", "also trust this minisign public key (the base64 line of a .pub file) for this command", collect)
     .option("--json", "print the result as JSON")
-    .addOption(new Option("--config <file>", "the operator file; default: ~/.config/hookbox/hookbox.yaml"));
+    .addOption(configOption());
 }
 
 export interface PackageCommandOptions {

@@ -15,7 +15,7 @@ import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { writeAgentSettings } from "./install-agent.ts";
 import { reviewLines } from "./review-lines.ts";
-import { collect, obtainConsent, openSession, type PackageSession } from "./package-session.ts";
+import { collect, obtainConsent, openSession, type PackageSession, configOption } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { recordTrust } from "./trust.ts";
 
@@ -51,7 +51,7 @@ export function registerImport(program: Command, ctx: CliContext, setExit: (code
     .option("--command <path>", "the hookbox executable the agent's settings will run (default: this binary's absolute path)")
     .option("--no-switch", "leave the agent's settings as they are (the commands then run twice: once by the agent, once by Hookbox)")
     .option("--json", "print the result as JSON")
-    .addOption(new Option("--config <file>", "the operator file; default: ~/.config/hookbox/hookbox.yaml"))
+    .addOption(configOption())
     .action(async (file: string, options: ImportOptions) => {
       const session = await openSession(ctx, runtime, options);
       const path = resolvePath(ctx.host.cwd(), file);

@@ -1,3 +1,4 @@
+import { Option } from "commander";
 import { formatReview } from "../capabilities/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import type { Locations } from "../config/locations.ts";
@@ -101,6 +102,11 @@ export async function obtainConsent(ctx: CliContext, question: string, needed: r
   ctx.err(`${question} [y/N] `);
   const answer = (await ctx.host.readStdinLine(200))?.trim().toLowerCase();
   if (answer !== "y" && answer !== "yes") throw new HookboxError("consent_required", "nothing was changed (not accepted)");
+}
+
+/** --config, for the commands that read the operator file but load no hook set of a project. */
+export function configOption(): Option {
+  return new Option("--config <file>", "the operator file; default: ~/.config/hookbox/hookbox.yaml");
 }
 
 /** --allow, repeatable. */

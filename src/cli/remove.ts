@@ -1,8 +1,8 @@
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { lockPath, removePackage } from "../packages/install.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
-import { openSession } from "./package-session.ts";
+import { openSession, configOption } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
 /** `hookbox remove <id>`: an installed package's files and its lock entry. */
@@ -13,7 +13,7 @@ export function registerRemove(program: Command, ctx: CliContext, setExit: (code
     .argument("<id>", "the package's hook id")
     .option("--project", "from this project's .hookbox/hooks instead of your own hooks")
     .option("--json", "print the result as JSON")
-    .addOption(new Option("--config <file>", "the operator file; default: ~/.config/hookbox/hookbox.yaml"))
+    .addOption(configOption())
     .action(async (id: string, options: { project?: boolean; json?: boolean; config?: string }) => {
       const session = await openSession(ctx, runtime, options);
       const entry = await removePackage(ctx.host.fs, session.hooksDir, id);

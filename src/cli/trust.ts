@@ -1,9 +1,10 @@
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { HookboxError } from "../errors.ts";
 import { findProjectRoot } from "../evaluator/project.ts";
 import type { LoadedHook } from "../registry/load.ts";
 import { parseTrustRecord, setDigest, trustRecordPath, TRUST_VERSION, type TrustedHook, type TrustRecord } from "../registry/trust.ts";
 import type { CliContext } from "./context.ts";
+import { configOption } from "./package-session.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { Locations } from "../config/locations.ts";
 import { createHookSets } from "../evaluator/compose.ts";
@@ -24,7 +25,7 @@ export function registerTrust(program: Command, ctx: CliContext, setExit: (code:
     .description("Trust this project's own hooks (.hookbox/hooks): until then they run without any grant")
     .option("--revoke", "forget this project: its hooks run without grants again")
     .option("--json", "print what was recorded as JSON")
-    .addOption(new Option("--config <file>", "the operator file; default: ~/.config/hookbox/hookbox.yaml"))
+    .addOption(configOption())
     .addHelpText("after", "\nRun it in the project (any directory under its root). What each hook gets is shown first; the record is kept in $XDG_DATA_HOME/hookbox/trust/ (never in the project).")
     .action(async (options: { revoke?: boolean; json?: boolean; config?: string }) => {
       const locations = locationsFrom(ctx, options);

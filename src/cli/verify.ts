@@ -1,4 +1,4 @@
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { HookboxError, errorMessage } from "../errors.ts";
 import { acquire, packageTree } from "../packages/acquire.ts";
 import { inspectPackage } from "../packages/inspect.ts";
@@ -7,7 +7,7 @@ import { parseSource } from "../packages/source.ts";
 import { treeDigest } from "../packages/tree.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
-import { collect, describeCandidate, openSession } from "./package-session.ts";
+import { collect, describeCandidate, openSession, configOption } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
 /** `hookbox verify <bundle>`: its minisign signature against the trusted keys, offline, and what it would get. */
@@ -17,7 +17,7 @@ export function registerVerify(program: Command, ctx: CliContext, setExit: (code
     .description("Check a bundle's minisign signature against packages.trusted_keys (or --key), and show what its hook would get")
     .option("--key <public-key>", "also trust this minisign public key (the base64 line of a .pub file)", collect)
     .option("--json", "print the result as JSON")
-    .addOption(new Option("--config <file>", "the operator file; default: ~/.config/hookbox/hookbox.yaml"))
+    .addOption(configOption())
     .argument("<bundle>", "a .tar.gz bundle (its .minisig beside it) or an https bundle URL")
     .action(async (bundle: string, options: { key?: string[]; json?: boolean; config?: string }) => {
       const session = await openSession(ctx, runtime, options);

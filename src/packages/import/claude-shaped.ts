@@ -1,7 +1,7 @@
 import { TOOL_EVENTS } from "../../events/names.ts";
 import { runsHookboxEmitHandler } from "../../install/command.ts";
 import { nativeEventName, PROTOCOLS } from "../../protocols/index.ts";
-import { kebab, shellRun, type ImportDialect, type ImportedHook, type ImportPlan } from "./types.ts";
+import { kebab, shellRun, type ImportDialect, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
 /** Lifecycle events whose matcher Claude compares against a payload field. */
 const LIFECYCLE_FIELD: Readonly<Record<string, string>> = { SessionStart: "source", PreCompact: "trigger", PostCompact: "trigger", Notification: "notification_type", SessionEnd: "reason" };
@@ -10,8 +10,6 @@ const PROJECT_VARIABLE = /\$\{?(CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CODEX_PROJ
 
 const DEFAULT_TIMEOUT_MS: Readonly<Record<string, number>> = { claude: 60_000, codex: 600_000, gemini: 60_000 };
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * Claude Code's `hooks` settings (and Codex's, a plugin's hooks.json, Gemini CLI's, which share

@@ -1,9 +1,7 @@
 import { CURSOR_EVENTS } from "../../protocols/cursor-payload.ts";
 import { runsHookboxEmit } from "../../install/command.ts";
-import { shellRun, kebab, type ImportedHook, type ImportPlan } from "./types.ts";
+import { shellRun, kebab, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * Cursor's hooks.json: {version: 1, hooks: {event: [{command, matcher?, timeout?}]}}. A command is

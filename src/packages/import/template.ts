@@ -1,8 +1,6 @@
 import { checkEventName } from "../../events/names.ts";
-import { kebab, shellRun, type ImportedHook, type ImportPlan } from "./types.ts";
+import { kebab, shellRun, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** The template's match keys Hookbox expresses; the others are reported, not silently dropped. */
 const KNOWN_MATCH = new Set(["ability_scope", "only_if_changed_paths"]);

@@ -48,3 +48,9 @@ export function kebab(name: string): string {
     .replace(/^-+|-+$/g, "")
     .toLowerCase();
 }
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
