@@ -145,6 +145,15 @@ export class FleetPoller {
     const lock = await readLock(this.deps.fs, this.deps.hooksDir);
     const entry = Object.hasOwn(lock.packages, bundle.id) ? lock.packages[bundle.id] : undefined;
     if (entry && entry.source !== origin) return undefined; // installed by a person: theirs to update
+    if (!entry) {
+      const taken = operator.builtin.includes(bundle.id) ? "a standard hook the operator enabled" : await this.hookFileDeclaring(bundle.id);
+      if (taken) {
+        const reason = `the id ${bundle.id} is already taken by ${taken}`;
+        const first = state.refused.get(bundle.file) !== `taken ${reason}`;
+        state.refused.set(bundle.file, `taken ${reason}`);
+        return { refused: reason, first };
+      }
+    }
     if (entry?.version && compareVersions(bundle.version, entry.version) <= 0) return undefined;
     const bytes = await this.read(source, bundle.file, MAX_BUNDLE_BYTES);
     if (!bytes) return { refused: "listed, but not there" };
@@ -170,6 +179,18 @@ export class FleetPoller {
     await installPackage(this.deps.fs, this.deps.hooksDir, bundle.id, unpacked.tree, { version: inspected.version, source: origin, grants: inspected.grants, signer: { key_id: verified.keyId, trusted_comment: verified.trustedComment }, onError: inspected.onError });
     state.refused.delete(bundle.file);
     return { installed: entry ? "updated" : "installed", signer: verified.keyId };
+  }
+
+  /** A hook file in the hooks directory that declares this id (one of the user's own hooks), if any. */
+  private async hookFileDeclaring(id: string): Promise<string | undefined> {
+    const entries = await this.deps.fs.listDir(this.deps.hooksDir).catch(() => []);
+    const declares = new RegExp(`^id:\\s*["']?${id}["']?\\s*(#.*)?$`, "m");
+    for (const entry of entries) {
+      const file = entry.kind === "dir" ? `${this.deps.hooksDir}/${entry.name}/hook.yaml` : /\.ya?ml$/.test(entry.name) ? `${this.deps.hooksDir}/${entry.name}` : undefined;
+      const text = file === undefined ? undefined : await this.deps.fs.readText(file).catch(() => undefined);
+      if (text !== undefined && declares.test(text)) return file;
+    }
+    return undefined;
   }
 
   private async list(source: BundleSourceConfig, state: SourceState): Promise<readonly Listed[]> {

@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { minisignMissing, minisignSign, newMinisignKey, type MinisignKey } from "../helpers/minisign.ts";
@@ -171,5 +171,36 @@ describe("the review is the same in add, list, validate and doctor (the binary)"
     expect(doctor.stdout).toContain(line);
     const json = JSON.parse((await world.hookbox(["list", "--json"])).stdout) as { hooks: { PreToolUse: { grants: unknown[] }[] } };
     expect(json.hooks.PreToolUse[0]?.grants).toEqual([expect.objectContaining({ grant: "read ${home}/.ssh/**", status: "refused", allow: expect.stringContaining("hooks: { peek: { permissions: { read: [\"${home}/.ssh/**\"] } } }") })]);
+  });
+});
+
+describe("packages from a git repository (the binary)", () => {
+  let world: PackageWorld;
+  beforeAll(() => {
+    world = new PackageWorld();
+  });
+  afterAll(() => world.cleanup());
+
+  it("cloned hardened at a ref: a symbolic link in it arrives as a plain file; other protocols are refused", async () => {
+    const repo = world.writePackage(join(world.dir, "repo"), { id: "from-git", version: "0.1.0" });
+    symlinkSync("/etc/passwd", join(repo, "link"));
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "v0.1.0");
+    git(repo, "tag", "v0.1.0");
+    const added = await world.hookbox(["add", `git+${repo}#v0.1.0`, "--yes"]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toMatch(/from-git 0\.1\.0 from git:.*#v0\.1\.0 \(commit [0-9a-f]{40}\)/);
+    const lock = JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")) as { packages: Record<string, { source: string; files: Record<string, string> }> };
+    expect(lock.packages["from-git"]?.source).toBe(`git:${repo}#v0.1.0`);
+    expect(Object.keys(lock.packages["from-git"]?.files ?? {})).toEqual(["handler.ts", "hook.yaml", "link"]);
+    expect(lstatSync(join(world.userHooks, "from-git", "link")).isFile()).toBe(true);
+    expect(readFileSync(join(world.userHooks, "from-git", "link"), "utf8")).toBe("/etc/passwd");
+    expect(denial((await world.writeEnv()).json)).toBe("from-git guards .env");
+    for (const source of ["git+ssh://example.com/x.git", "git+ext::sh -c id", "git+git://example.com/x"]) {
+      const refused = await world.hookbox(["add", source, "--yes"]);
+      expect(refused.code, source).toBe(2);
+      expect(refused.stderr).toContain("only https:// and local repositories are cloned");
+    }
   });
 });
