@@ -1,6 +1,8 @@
-import { appendFileSync, copyFileSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, copyFileSync, existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { BUILT_BINARY } from "../helpers/binary.ts";
 import { minisignMissing, minisignSign, newMinisignKey, type MinisignKey } from "../helpers/minisign.ts";
 import { denial, git, PackageWorld } from "../helpers/packages.ts";
 
@@ -202,5 +204,28 @@ describe("packages from a git repository (the binary)", () => {
       expect(refused.code, source).toBe(2);
       expect(refused.stderr).toContain("only https:// and local repositories are cloned");
     }
+  });
+});
+
+describe("consent at a terminal (the binary under script(1))", () => {
+  let world: PackageWorld;
+  beforeAll(() => {
+    world = new PackageWorld();
+  });
+  afterAll(() => world.cleanup());
+
+  /** `hookbox add` with a pseudo-terminal for stdin, answering `answer` to its question. */
+  const atTerminal = (source: string, answer: string) =>
+    spawnSync("script", ["-qec", `${BUILT_BINARY} add ${source}`, "/dev/null"], { cwd: world.project, env: world.env(), input: `${answer}\n`, encoding: "utf8", timeout: 60_000 });
+
+  it("the question comes after the review; y installs, anything else changes nothing", (ctx) => {
+    if (spawnSync("script", ["--version"]).status !== 0) return ctx.skip("script(1) is not installed (util-linux; .ci/install-tools installs it)");
+    const dir = world.writePackage(join(world.dir, "asked"), { id: "asked", version: "1.0.0", permissions: '{ read: ["${workspace}/**"] }' });
+    const no = atTerminal(dir, "n");
+    expect(no.stdout).toMatch(/granted {2}read \$\{workspace\}\/\*\*[\s\S]*Install asked into .* with these grants\? \[y\/N\][\s\S]*nothing was changed \(not accepted\)/);
+    expect(existsSync(join(world.userHooks, "asked"))).toBe(false);
+    const yes = atTerminal(dir, "y");
+    expect(yes.stdout).toContain("installed asked 1.0.0");
+    expect(existsSync(join(world.userHooks, "asked", "hook.yaml"))).toBe(true);
   });
 });
