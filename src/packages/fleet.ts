@@ -43,7 +43,7 @@ interface SourceState {
   dueAt: number;
   etag?: string;
   listed: readonly Listed[];
-  /** Bundles refused, by file and content hash: reported once, tried again only when they change. */
+  /** The last refusal of each bundle (its bytes, signature and reason): logged once, not at every poll. */
   readonly refused: Map<string, string>;
   report?: SourceReport;
 }
@@ -157,14 +157,15 @@ export class FleetPoller {
     if (entry?.version && compareVersions(bundle.version, entry.version) <= 0) return undefined;
     const bytes = await this.read(source, bundle.file, MAX_BUNDLE_BYTES);
     if (!bytes) return { refused: "listed, but not there" };
-    const fingerprint = hex(await sha256(bytes));
-    const known = state.refused.get(bundle.file);
-    const refuse = (reason: string) => {
-      state.refused.set(bundle.file, `${fingerprint} ${reason}`);
-      return { refused: reason, first: known !== `${fingerprint} ${reason}` };
-    };
-    if (known?.startsWith(`${fingerprint} `)) return { refused: known.slice(fingerprint.length + 1), first: false };
     const signature = await this.read(source, `${bundle.file}.minisig`, 4096);
+    // Every poll decides afresh (a signature published late, a wider policy, a key added count at
+    // once); a refusal is logged once for the same bytes, signature and reason.
+    const fingerprint = `${hex(await sha256(bytes))}:${signature ? hex(await sha256(signature)) : "unsigned"}`;
+    const refuse = (reason: string) => {
+      const first = state.refused.get(bundle.file) !== `${fingerprint} ${reason}`;
+      state.refused.set(bundle.file, `${fingerprint} ${reason}`);
+      return { refused: reason, first };
+    };
     if (!signature) return refuse("it has no signature (a bundle source's bundles must be signed)");
     const verified = await verifyMinisign(bytes, new TextDecoder().decode(signature), keys, this.deps.packageIO);
     if (!verified.ok) return refuse(verified.reason);

@@ -77,6 +77,21 @@ describe("bundle sources: the consent policy", () => {
     await poller.pollDue(true);
     expect(log.filter((line) => line.includes("refused one-2.0.0.tar.gz"))).toHaveLength(1);
     expect(await installed()).toEqual({ one: "1.10.0" });
+    // The operator widens the policy: the next poll takes it.
+    operator = operatorFileSchema.parse({ packages: { sources: [{ dir: mirror(), keys: [key.publicKey], accept: { read: ["${workspace}/**"], env: ["LANG"] } }] } });
+    const [after] = await poller.pollDue(true);
+    expect(after?.installed).toEqual(["one 2.0.0"]);
+  });
+
+  it("a bundle whose signature is published after it is installed once the signature is there", async (ctx) => {
+    need(ctx);
+    const file = join(mirror(), "late-1.0.0.tar.gz");
+    writeFileSync(file, await packBundle(tree("late", "1.0.0"), nodePackageIO));
+    const [unsigned] = await poller.pollDue(true);
+    expect(unsigned?.refused).toContainEqual({ file: "late-1.0.0.tar.gz", reason: "it has no signature (a bundle source's bundles must be signed)" });
+    minisignSign(key, file);
+    const [signed] = await poller.pollDue(true);
+    expect(signed?.installed).toEqual(["late 1.0.0"]);
   });
 
   it("leaves alone what a person installed, and refuses an id one of the user's hooks declares", async (ctx) => {
@@ -87,6 +102,6 @@ describe("bundle sources: the consent policy", () => {
     await publish("taken", "1.0.0");
     const [report] = await poller.pollDue(true);
     expect(report?.refused).toContainEqual({ file: "taken-1.0.0.tar.gz", reason: `the id taken is already taken by ${hooks()}/own.yaml` });
-    expect(await installed()).toEqual({ one: "1.10.0", mine: "0.1.0" });
+    expect(await installed()).toEqual({ one: "2.0.0", late: "1.0.0", mine: "0.1.0" });
   });
 });
