@@ -78,7 +78,10 @@ export async function checkPackage(fs: HookFileReader, ref: HookFileRef, lock: S
   } catch (error) {
     return broken(`the installed package ${name} cannot be checked against ${lock.path} (${(error as Error).message}); it does not run until reinstalled: hookbox update ${name}, or hookbox remove ${name}`, false);
   }
-  const read = [lock.path, ...Object.keys(digest.files).map((path) => `${dir}/${path}`)];
+  // Every file and every directory holding one: a file added anywhere in the package is a change too.
+  const paths = Object.keys(digest.files);
+  const folders = new Set(paths.flatMap((path) => path.split("/").slice(0, -1).map((_, i, parts) => `${dir}/${parts.slice(0, i + 1).join("/")}`)));
+  const read = [lock.path, dir, ...folders, ...paths.map((path) => `${dir}/${path}`)];
   const changes = treeChanges(entry.files, digest.files);
   if (changes === undefined) return { read };
   const yamlName = ref.file.slice(dir.length + 1);

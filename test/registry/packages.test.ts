@@ -6,7 +6,7 @@ import { formatDiagnostic } from "../../src/config/diagnostics.ts";
 import { operatorFileSchema, type OperatorFile } from "../../src/config/schema.ts";
 import { installPackage } from "../../src/packages/install.ts";
 import { loadHooks } from "../../src/registry/load.ts";
-import { RegistrySnapshot, entryId, isBroken } from "../../src/registry/registry.ts";
+import { Registry, RegistrySnapshot, entryId, isBroken } from "../../src/registry/registry.ts";
 import type { HookSource } from "../../src/registry/sources.ts";
 import { nodeFileHost } from "../../src/runtime/node.ts";
 import { fakeCapabilities } from "../helpers/fake-capabilities.ts";
@@ -87,6 +87,22 @@ describe("packages at load", () => {
     const { result } = await load();
     expect(result.broken.map((b) => [b.id, b.onError])).toEqual([["other", "deny"]]);
     expect(result.broken[0]?.problems[0]?.message).toMatch(/hookbox\.lock not valid JSON .*the packages beside it do not run/);
+  });
+
+  it("a running registry notices a file added deep inside a package at its next event", async () => {
+    const tree = new Map([
+      ["handler.ts", text("export default () => undefined;\n")],
+      ["hook.yaml", text(yaml("deep", 0))],
+      ["fixtures/cases/a.json", text("{}")],
+    ]);
+    await installPackage(nodeFileHost, user, "deep", tree, { version: "1.0.0", source: "dir:/x", grants: [], signer: null, onError: "deny" });
+    const operator = operatorFileSchema.parse({});
+    const registry = await Registry.load(async () => ({ sources: [{ dir: user, origin: "user", required: false }], operator, operatorFile: undefined, embedded: new Map() }), { fs: nodeFileHost, capabilities: fakeCapabilities() });
+    expect((await registry.fresh()).hooks.map((h) => h.definition.id)).toEqual(["deep"]);
+    writeFileSync(join(user, "deep", "fixtures", "cases", "b.json"), "{}");
+    const after = await registry.fresh();
+    expect(after.hooks).toEqual([]);
+    expect(after.broken[0]?.problems[0]?.message).toContain("fixtures/cases/b.json added");
   });
 
   it("a folder beside the lock that the lock does not list is an ordinary hook; the lock file itself is not a hook", async () => {
