@@ -8,7 +8,7 @@ import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
 import { dirname, isInside } from "../text/posix-path.ts";
 import { brokenHook, type BrokenHook } from "./broken.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
-import { checkPackage, packageOf, readSourceLock } from "./packages.ts";
+import { packagesOf, type PackageCheck } from "./packages.ts";
 import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileReader, type HookFileRef, type HookSource } from "./sources.ts";
 import { hookDigest, isTrusted, type ProjectTrust } from "./trust.ts";
 import { grantKeys } from "../capabilities/grants/keys.ts";
@@ -65,7 +65,7 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
   const diagnostics: Diagnostic[] = [...(inputs.diagnostics ?? [])];
   const refs: HookFileRef[] = [];
   const looked: string[] = [];
-  const packages = new Map<HookFileRef, Parameters<typeof checkPackage>>();
+  const checks = new Map<HookFileRef, () => Promise<PackageCheck>>();
   const missingPackages: BrokenHook[] = [];
   for (const id of inputs.operator.builtin) {
     const hook = inputs.embedded.get(id);
@@ -76,26 +76,12 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
     const { files, missing, dirs } = await hookFilesIn(deps.fs, source);
     looked.push(source.dir, ...dirs);
     if (missing && source.required) diagnostics.push({ file: source.dir, line: 1, column: 1, field: "", message: "hook directory not found" });
-    const lock = await readSourceLock(deps.fs, source);
-    looked.push(lock.path);
-    for (const file of files) {
-      const pkg = packageOf(lock, source, file.file);
-      // Installed packages are their own tier, between the operator's hooks and the project's.
-      const ref = pkg && source.origin !== "project" ? { ...file, origin: "package" as const } : file;
-      if (pkg) packages.set(ref, [deps.fs, ref, lock, pkg.name, pkg.entry, inputs.operator]);
-      refs.push(ref);
-    }
-    if (typeof lock.lock === "object") {
-      const present = new Set(files.map((file) => packageOf(lock, source, file.file)?.name));
-      for (const [name, entry] of Object.entries(lock.lock.packages)) {
-        if (present.has(name)) continue;
-        const file = `${source.dir.replace(/\/+$/, "")}/${name}/hook.yaml`;
-        const problem: Diagnostic = { file, line: 1, column: 1, field: "", message: `the package ${name} in ${lock.path} is not installed any more (its directory is gone); reinstall it (hookbox update ${name}) or forget it (hookbox remove ${name})` };
-        diagnostics.push(problem);
-        const entryBroken = brokenHook(file, source.origin === "project" ? "project" : "package", undefined, [problem], inputs.operator, name);
-        missingPackages.push({ ...entryBroken, onError: inputs.operator.hooks[name]?.on_error ?? entry.on_error });
-      }
-    }
+    const described = await packagesOf(deps.fs, source, files, inputs.operator);
+    looked.push(described.lock);
+    refs.push(...described.refs);
+    for (const [ref, check] of described.checks) checks.set(ref, check);
+    missingPackages.push(...described.missing);
+    diagnostics.push(...described.missing.flatMap((entry) => entry.problems));
   }
   const hooks: LoadedHook[] = [];
   const broken: BrokenHook[] = [...missingPackages];
@@ -103,9 +89,9 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
   const seen = new Map<string, string>();
   for (const ref of refs) {
     const before = diagnostics.length;
-    const pkg = packages.get(ref);
-    if (pkg) {
-      const check = await checkPackage(...pkg);
+    const pending = checks.get(ref);
+    if (pending) {
+      const check = await pending();
       looked.push(...check.read);
       if (check.broken) {
         diagnostics.push(...check.broken.problems);

@@ -89,3 +89,32 @@ export async function checkPackage(fs: HookFileReader, ref: HookFileRef, lock: S
   const text = yamlIntact ? await fs.readText(ref.file).catch(() => undefined) : undefined;
   return { ...broken(`the installed package ${name} no longer matches ${lock.path} (${changes} since it was installed from ${entry.source}); it does not run until you reinstall it (hookbox update ${name}) or remove it (hookbox remove ${name})`, yamlIntact, text), read };
 }
+
+/**
+ * A source's hook files with its packages marked: origin "package" (their own tier, between the
+ * operator's hooks and the project's; a project's packages stay the project's), a check to run
+ * before each loads, and a broken entry for each package in the lock whose folder is gone.
+ */
+export async function packagesOf(fs: HookFileReader, source: HookSource, files: readonly HookFileRef[], operator: OperatorFile): Promise<{ refs: HookFileRef[]; checks: Map<HookFileRef, () => Promise<PackageCheck>>; missing: BrokenHook[]; lock: string }> {
+  const lock = await readSourceLock(fs, source);
+  const refs: HookFileRef[] = [];
+  const checks = new Map<HookFileRef, () => Promise<PackageCheck>>();
+  for (const file of files) {
+    const pkg = packageOf(lock, source, file.file);
+    const ref = pkg && source.origin !== "project" ? { ...file, origin: "package" as const } : file;
+    if (pkg) checks.set(ref, () => checkPackage(fs, ref, lock, pkg.name, pkg.entry, operator));
+    refs.push(ref);
+  }
+  const missing: BrokenHook[] = [];
+  if (typeof lock.lock === "object") {
+    const present = new Set(files.map((file) => packageOf(lock, source, file.file)?.name));
+    for (const [name, entry] of Object.entries(lock.lock.packages)) {
+      if (present.has(name)) continue;
+      const file = `${source.dir.replace(/\/+$/, "")}/${name}/hook.yaml`;
+      const problem: Diagnostic = { file, line: 1, column: 1, field: "", message: `the package ${name} in ${lock.path} is not installed any more (its directory is gone); reinstall it (hookbox update ${name}) or forget it (hookbox remove ${name})` };
+      const broken = brokenHook(file, source.origin === "project" ? "project" : "package", undefined, [problem], operator, name);
+      missing.push({ ...broken, onError: (Object.hasOwn(operator.hooks, name) ? operator.hooks[name]?.on_error : undefined) ?? entry.on_error });
+    }
+  }
+  return { refs, checks, missing, lock: lock.path };
+}
