@@ -26,6 +26,10 @@ export type ErrorCode =
   | "os_error"
   /** A daemon asked by `emit` resolves hook sets from other inputs (flags, operator file, build): emit evaluates itself. */
   | "hook_set_mismatch"
+  /** A package's signature does not verify against a trusted key, or one is required and missing. */
+  | "signature_invalid"
+  /** A package asks for grants the user has not accepted (non-interactive: --yes without the matching --allow). */
+  | "consent_required"
   | "internal";
 
 /** The one exception type of Hookbox: a code, a message that says what, where and how to fix. */

@@ -27,6 +27,13 @@ import { registerShow } from "./show.ts";
 import { registerCompletion } from "./completion/index.ts";
 import { registerSelfInstall } from "./self-install.ts";
 import { registerVersion } from "./version.ts";
+import { registerTrust } from "./trust.ts";
+import { registerAdd } from "./add.ts";
+import { registerUpdate } from "./update.ts";
+import { registerRemove } from "./remove.ts";
+import { registerPack } from "./pack.ts";
+import { registerVerify } from "./verify.ts";
+import { registerImport } from "./import.ts";
 import { VERSION } from "../version/index.ts";
 
 export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
@@ -63,6 +70,13 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
   registerDoctor(program, ctx, setExit, factory);
+  registerAdd(program, ctx, setExit, factory);
+  registerUpdate(program, ctx, setExit, factory);
+  registerRemove(program, ctx, setExit, factory);
+  registerPack(program, ctx, setExit, factory);
+  registerVerify(program, ctx, setExit, factory);
+  registerImport(program, ctx, setExit, factory);
+  registerTrust(program, ctx, setExit, factory);
   registerVersion(program, ctx);
   registerSelfInstall(program, ctx);
   // Last: it reads the commands registered above.

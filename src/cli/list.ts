@@ -6,6 +6,7 @@ import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { currentHookSet, problemsOf } from "./hook-set.ts";
+import { reviewLines } from "./review-lines.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
 import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
 
@@ -66,7 +67,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
           const match = [d.match.tool ? `tool ${d.match.tool}` : "", d.match.paths ? `paths ${d.match.paths.join(",")}` : "", d.match.fields ? `fields ${Object.keys(d.match.fields).join(",")}` : ""].filter(Boolean).join("; ");
           lines.push(`  ${String(d.priority).padStart(5)}  ${d.id}${match ? `  [${match}]` : ""}  cpu ${d.limits.cpuMs} ms, memory ${formatBytes(d.limits.memoryBytes)}${d.onError === "deny" ? ", fails closed" : ""}`);
           if (d.summary) lines.push(`         ${d.summary}`);
-          for (const grant of hook.grants.summary) lines.push(`         may: ${grant}`);
+          lines.push(...reviewLines(hook.review, "         "));
         }
       }
       if (lines.length === 0) lines.push(`no hooks found (project: ${set.project ?? "none"})`);

@@ -5,6 +5,7 @@ import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { currentHookSet, problemsOf } from "./hook-set.ts";
 import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
+import { withheldGrants } from "./review-lines.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
@@ -31,16 +32,20 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
     const warnings = diagnostics.length - errors.length;
     const warned = warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : "";
     const failed = errors.length > 0 || broken > 0;
+    // A grant the hook will not get does not make it invalid, but it is never reported as fine.
+    const withheld = set.snapshot.hooks.map((hook) => ({ hook, lines: withheldGrants(hook) })).filter(({ lines }) => lines.length > 0);
     if (options.json) {
-      await ctx.out(`${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, self_protect: selfProtectState(set.snapshot.operator), problems: diagnostics, ...(types ? { typescript: types.typescript } : {}) }, null, 2)}\n`);
+      const grants = Object.fromEntries(set.snapshot.hooks.map((hook) => [hook.definition.id, hook.review]));
+      await ctx.out(`${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, self_protect: selfProtectState(set.snapshot.operator), problems: diagnostics, grants, ...(types ? { typescript: types.typescript } : {}) }, null, 2)}\n`);
     } else {
       for (const diagnostic of problemsOf(set)) ctx.err(`${formatDiagnostic(diagnostic)}\n`);
       if (types) ctx.err(formatTypeProblems(types.problems, handlers));
+      for (const { hook, lines } of withheld) ctx.err(`${hook.file}: grants of ${hook.definition.id} it will not fully get:\n${lines.map((line) => `  ${line}`).join("\n")}\n`);
       const files = new Set(errors.map((d) => d.file)).size;
       const brokenText = broken ? `; ${broken} hook${broken === 1 ? "" : "s"} broken (${set.snapshot.broken.map((b) => b.id).join(", ")}): each fails by its on_error wherever it would run` : "";
       await ctx.out(
         !failed
-          ? `ok: ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}\n`
+          ? `ok: ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}${withheld.length ? `; ${withheld.length} hook${withheld.length === 1 ? " does" : "s do"} not get all the grants declared (above)` : ""}\n`
           : `${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}; ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}${brokenText}\n`,
       );
       await ctx.out(`self-protection ${describeSelfProtection(set.snapshot.operator, ctx.host.homeDir())}\n`);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB } from "../../sandbox/index.ts";
 import { checkEventName } from "../events/names.ts";
+import { parsePublicKey } from "../packages/minisign.ts";
 import { compileRegex } from "../text/safe-regex.ts";
 
 /**
@@ -227,6 +228,43 @@ const denySchema = z
   })
   .strict();
 
+/** A minisign public key: the base64 line of a `.pub` file (what `minisign -P` takes). */
+const minisignKey = z.string().min(1).max(200).superRefine((key, ctx) => {
+  const parsed = parsePublicKey(key);
+  if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+});
+
+/**
+ * A bundle source the daemon polls (a fleet's hooks, on infrastructure a team already has): a
+ * directory of bundles, or an https URL serving an index.json and the bundles beside it. Its
+ * bundles must be signed by one of `keys` or packages.trusted_keys; `accept` is the consent
+ * policy: the grants a bundle from it may declare and still be installed or updated unattended.
+ */
+const bundleSourceSchema = z
+  .object({
+    dir: z.string().min(1).max(4096).optional(),
+    url: z.string().min(1).max(4096).regex(/^https?:\/\//, "expected an https:// URL (http:// only for a loopback address)").optional(),
+    keys: z.array(minisignKey).max(64).default([]),
+    poll_seconds: intIn(1, 7 * 24 * 3600, 300, "seconds"),
+    accept: permissionsOverrideSchema.default({}),
+  })
+  .strict()
+  .superRefine((source, ctx) => {
+    if ((source.dir === undefined) === (source.url === undefined)) ctx.addIssue({ code: "custom", message: "give exactly one of dir (a directory of bundles) or url (an https URL serving index.json)" });
+  });
+
+export const packagesSchema = z
+  .object({
+    /** minisign public keys whose signatures `add`, `update` and `verify` accept. */
+    trusted_keys: z.array(minisignKey).max(64).default([]),
+    /** Refuse any package without a valid signature by a trusted key (folders and git repositories included). */
+    require_signatures: z.boolean().default(false),
+    sources: z.array(bundleSourceSchema).max(16).default([]),
+  })
+  .strict();
+
+export type BundleSourceConfig = z.output<typeof bundleSourceSchema>;
+
 export const operatorFileSchema = z
   .object({
     /** Standard hooks (embedded in the binary) to enable, by id. */
@@ -284,6 +322,8 @@ export const operatorFileSchema = z
       })
       .strict()
       .default({ max_file_mb: 64, keep_files: 5 }),
+    /** Hook packages: which signatures are trusted, and the bundle sources the daemon keeps installed. */
+    packages: packagesSchema.default({ trusted_keys: [], require_signatures: false, sources: [] }),
   })
   .strict();
 

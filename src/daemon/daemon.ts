@@ -20,6 +20,8 @@ import { createApp } from "../server/app.ts";
 import type { HealthReport } from "../server/deps.ts";
 import { daemonControl, countingEvents } from "./control.ts";
 import { Lifecycle } from "./lifecycle.ts";
+import type { FleetPoller } from "../packages/fleet.ts";
+import { startBundleSources } from "./bundle-sources.ts";
 import { takePrestartedWorker } from "./prestart.ts";
 import { claimSocketPath, lockSocketPath } from "./socket.ts";
 import { retireOtherBuilds } from "./succession.ts";
@@ -63,6 +65,7 @@ export class Daemon {
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
     private readonly lifecycle: Lifecycle,
+    private readonly bundleSources: FleetPoller,
   ) {}
 
   static async start(options: DaemonOptions): Promise<Daemon> {
@@ -155,7 +158,7 @@ export class Daemon {
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
       if (listeners[0]?.peerCredentials === false) log("the connecting process's uid cannot be read here: the socket's permissions alone keep other users out");
-      const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle);
+      const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle, startBundleSources(host, locations, options.capabilities, log));
       self.daemon = daemon;
       await lifecycle.start();
       if (options.origin === "auto") void retireOtherBuilds(host, locations.socketPath, identity, log);
@@ -179,6 +182,7 @@ export class Daemon {
     this.stopping ??= (async () => {
       this.lifecycle.stop();
       this.approvals.close();
+      await this.bundleSources.stop();
       // The socket goes first: an emit arriving now finds nobody and answers itself, rather than
       // wait on a daemon that is leaving. A socket another daemon put there since is not ours.
       const socket = this.options.locations.socketPath;

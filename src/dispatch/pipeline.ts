@@ -9,6 +9,7 @@ import { decide } from "./decide.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker, HookRun } from "./invoker.ts";
 import { applyRun, newChainState, type ChainState, type Phase } from "./run-rules.ts";
+import { untrustedMessage } from "./untrusted.ts";
 
 export interface DispatchContext {
   readonly invoker: HookInvoker;
@@ -171,6 +172,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     if (acquired) ctx.semaphore.release();
   }
   const ordered = request.hooks.flatMap((entry) => records.get(entry) ?? []);
+  const untrusted = untrustedMessage(request.hooks.filter((entry): entry is LoadedHook => !isBroken(entry) && (records.get(entry) ?? []).some((record) => record.status !== "skipped")));
+  if (untrusted) state.userMessages.push(untrusted);
   return { decision: decide(eventId, request.event, state, injections, ordered), records: ordered };
 }
 

@@ -92,6 +92,7 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
     operator,
     ...(explicit ? { explicitDirs: locations.hookSources.map((source) => source.dir) } : {}),
     userHooksDir: locations.userHooksDir,
+    dataDir: locations.dataDir,
     embedded: setup.embedded,
     capabilities: setup.capabilities,
     maxProjects: setup.via === "daemon" ? MAX_PROJECTS : 1,

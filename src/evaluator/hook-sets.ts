@@ -6,6 +6,7 @@ import type { EmbeddedHook, HookFileReader, HookSource } from "../registry/sourc
 import type { FileHost } from "../runtime/index.ts";
 import { operatorHooksDirs } from "../config/locations.ts";
 import type { OperatorSource, OperatorView } from "./operator-source.ts";
+import { parseTrustRecord, trustRecordPath } from "../registry/trust.ts";
 import { findProjectRoot } from "./project.ts";
 
 export interface HookSetsOptions {
@@ -16,6 +17,8 @@ export interface HookSetsOptions {
   readonly explicitDirs?: readonly string[];
   /** The user's own hooks (~/.config/hookbox/hooks): part of every project's set. */
   readonly userHooksDir: string;
+  /** Hookbox's data directory: which projects the user trusted (`hookbox trust`) is recorded under it. */
+  readonly dataDir?: string;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
   readonly capabilities: CapabilityHost;
   /** Projects kept loaded at once; the least recently used one is dropped (and loaded again when next asked for). */
@@ -107,7 +110,12 @@ export class HookSets {
     const base = { operatorFile: view.file, embedded: this.options.embedded, operatorStatus: view.status, watched: view.watched };
     // An operator file that cannot be used loads nothing: every event is denied before any hook could run.
     if (view.status.state === "unusable") return { ...base, sources: [], operator: { ...view.operator, builtin: [] } };
-    return { ...base, sources: this.sources(project, view.operator.hooks_dirs, view.file), operator: view.operator };
+    const sources = this.sources(project, view.operator.hooks_dirs, view.file);
+    if (project === undefined || !sources.some((source) => source.origin === "project")) return { ...base, sources, operator: view.operator };
+    // Trusting the project (hookbox trust) writes this record: a change to it is a change to the set.
+    const trustFile = await trustRecordPath(this.options.dataDir ?? `${this.options.home}/.local/share/hookbox`, project);
+    const record = parseTrustRecord(await this.options.fs.readText(trustFile).catch(() => undefined), project);
+    return { ...base, watched: [...(view.watched ?? []), trustFile], sources, operator: view.operator, trust: { project, record } };
   }
 
   private sources(project: string | undefined, hooksDirs: readonly string[], operatorFile: string | undefined): HookSource[] {

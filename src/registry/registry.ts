@@ -16,7 +16,7 @@ export { isBroken, type BrokenHook } from "./broken-entry.ts";
  * (which arrive with a `git clone`). An author orders hooks within their tier only; a priority
  * the operator file pins places the hook among the operator's own.
  */
-const TIER: Readonly<Record<HookOrigin, number>> = { builtin: 0, user: 0, dir: 0, project: 2 };
+const TIER: Readonly<Record<HookOrigin, number>> = { builtin: 0, user: 0, dir: 0, package: 1, project: 2 };
 
 export function entryId(entry: RegistryEntry): string {
   return isBroken(entry) ? entry.id : entry.definition.id;

@@ -4,6 +4,7 @@ import type { LeanHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 export type { AppendHandle, ConnectionInfo, DaemonHost, DigestHost, FileLock, HttpRequestInit, LeanHost, DirEntry, FileHost, LockIO, FetchHandler, HttpReply, ListenTarget, Listener, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
 export type { CapabilityIO } from "./capability-io.ts";
+export type { PackageIO } from "./package-io.ts";
 
 export async function detectRuntime(): Promise<RuntimeHost> {
   const g = globalThis as { Bun?: unknown; Deno?: unknown };

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
 import type { CapabilityIO } from "./capability-io.ts";
+import type { PackageIO } from "./package-io.ts";
 import { threadCpuClock } from "./cpu-time.ts";
 import { lazyAsyncMethods } from "./lazy.ts";
 import { stdoutQueue } from "./stdout-queue.ts";
@@ -200,6 +201,11 @@ export const nodeFileHost: FileHost = {
     await writeFile(temporary, text, { mode });
     await rename(temporary, path);
   },
+  writeBytesAtomic: async (path, data, mode) => {
+    const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temporary, data, { mode });
+    await rename(temporary, path);
+  },
   copyFileAtomic: async (from, to, mode) => {
     const temporary = `${to}.${process.pid}.${Date.now()}.tmp`;
     try {
@@ -349,10 +355,39 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     sandbox: nodeSandboxHost,
     fs: nodeFileHost,
     capabilityIO: lazyAsyncMethods<CapabilityIO>(() => import("./node-capability-io.ts").then((m) => m.nodeCapabilityIO)),
+    packageIO: lazyAsyncMethods<PackageIO>(() => import("./node-package-io.ts").then((m) => m.nodePackageIO)),
     net: lazyAsyncMethods<NetHost>(() => import("./node-net.ts").then((m) => m.nodeNetHost)),
     digest: lazyAsyncMethods<DigestHost>(() => import("./node-digest.ts").then((m) => m.nodeDigestHost)),
+    readStdinLine: (maxChars) => readLine(process.stdin, maxChars),
     ...overrides,
   };
+}
+
+/** Read stdin up to its first newline, then leave the rest unread (paused) for whoever reads next. */
+function readLine(stream: NodeJS.ReadStream, maxChars: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const done = (line: string | undefined, error?: Error): void => {
+      stream.off("data", onData);
+      stream.off("end", onEnd);
+      stream.off("error", onError);
+      stream.pause();
+      if (error) reject(error);
+      else resolve(line);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      text += chunk.toString();
+      const newline = text.indexOf("\n");
+      if (newline >= 0) done(text.slice(0, newline).replace(/\r$/, ""));
+      else if (text.length > maxChars) done(undefined, new RangeError(`a line longer than ${maxChars} characters`));
+    };
+    const onEnd = (): void => done(text === "" ? undefined : text);
+    const onError = (error: Error): void => done(undefined, error);
+    stream.on("data", onData);
+    stream.on("end", onEnd);
+    stream.on("error", onError);
+    stream.resume();
+  });
 }
 
 async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Promise<string> {

@@ -1,5 +1,6 @@
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import type { CapabilityIO } from "./capability-io.ts";
+import type { PackageIO } from "./package-io.ts";
 
 /**
  * Everything Hookbox needs from the JavaScript runtime it runs on. `src/runtime/*` are the only
@@ -44,10 +45,14 @@ export interface RuntimeHost {
   readonly fs: FileHost;
   /** Primitives for the handlers' host APIs (src/capabilities). */
   readonly capabilityIO: CapabilityIO;
+  /** Hashes, signatures and gzip for hook packages (src/packages). */
+  readonly packageIO: PackageIO;
   readonly net: NetHost;
   readonly digest: DigestHost;
   /** Starting a background daemon; absent where Hookbox does not run as its binary (node, deno, bun run). */
   readonly daemon?: DaemonHost;
+  /** One line typed at the terminal (without its newline); undefined at end of input. For consent prompts. */
+  readStdinLine(maxChars: number): Promise<string | undefined>;
 }
 
 /** Hashes for content addressing and for authenticating what Hookbox wrote itself (the snapshot cache). */
@@ -175,6 +180,8 @@ export interface FileHost {
   mode(path: string): Promise<number | undefined>;
   /** Write via a temporary file and rename: readers see the old or the new content, never half. */
   writeTextAtomic(path: string, text: string, mode: number): Promise<void>;
+  /** writeTextAtomic for bytes. */
+  writeBytesAtomic(path: string, data: Uint8Array, mode: number): Promise<void>;
   /** Copy `from` over `to` the same way (a temporary file beside `to`, then rename), with `mode`. */
   copyFileAtomic(from: string, to: string, mode: number): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;

@@ -7,6 +7,7 @@ import type { CliContext } from "../context.ts";
 import { currentHookSet } from "../hook-set.ts";
 import type { HookRuntimeFactory } from "../runtime-factory.ts";
 import { describeSelfProtection, selfProtectState } from "../../evaluator/self-protect.ts";
+import { withheldGrants } from "../review-lines.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /** What an event from this project would be evaluated with: the operator file, every hook, the audit log. */
@@ -27,6 +28,10 @@ export async function hookSetChecks(ctx: CliContext, locations: Locations, runti
   }
   const protection = describeSelfProtection(snapshot.operator, ctx.host.homeDir());
   checks.push(selfProtectState(snapshot.operator) === "on" ? pass("self-protection", protection) : note("self-protection", protection));
+  for (const hook of snapshot.hooks) {
+    const lines = withheldGrants(hook);
+    if (lines.length > 0) checks.push(note(`grants of ${hook.definition.id}`, `it will not get all it declares:\n    ${lines.join("\n    ")}`));
+  }
   checks.push(await auditCheck(ctx, locations));
   checks.push(await chainCheck(ctx, locations));
   return checks;

@@ -19,7 +19,14 @@ interface CachedLoadV1 {
   readonly key: string;
   readonly inputs: readonly InputFingerprint[];
   readonly operator: { readonly operator: OperatorFile; readonly file: string | null; readonly watched: readonly string[] };
-  readonly hooks: readonly { readonly definition: HookDefinition; readonly file: string; readonly handler: CompiledHandler }[];
+  readonly hooks: readonly {
+    readonly definition: HookDefinition;
+    readonly file: string;
+    readonly handler: CompiledHandler;
+    readonly digest: string;
+    /** A project hook the user has not trusted: it runs without grants (the trust record is an input, so trusting it is a miss). */
+    readonly untrusted: { readonly project: string } | null;
+  }[];
   readonly files: readonly (readonly [string, string | null])[];
   readonly loadInputs: readonly string[];
 }
@@ -104,7 +111,7 @@ export class SnapshotCache {
       key,
       inputs: fingerprints,
       operator: { operator: result.operator, file: inputs.operatorFile ?? null, watched: inputs.watched ?? [] },
-      hooks: result.hooks.map((hook) => ({ definition: hook.definition, file: hook.file, handler: hook.spec.handler })),
+      hooks: result.hooks.map((hook) => ({ definition: hook.definition, file: hook.file, handler: hook.spec.handler, digest: hook.digest, untrusted: hook.review.untrusted ?? null })),
       files: [...result.files].map(([file, id]) => [file, id ?? null] as const),
       loadInputs: result.inputs,
     };
@@ -135,13 +142,14 @@ function intern(handler: CompiledHandler): CompiledHandler {
 async function rebuild(cached: CachedLoadV1, capabilities: CapabilityHost, embedded: RegistryInputs["embedded"]): Promise<SeededLoad | undefined> {
   const operator = cached.operator.operator;
   const hooks: LoadedHook[] = [];
-  for (const { definition, file, handler } of cached.hooks) {
-    const prepared = await capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file, origin: definition.source.origin }, operator);
+  for (const { definition, file, handler, digest, untrusted } of cached.hooks) {
+    if (typeof digest !== "string") return undefined;
+    const prepared = await capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file, origin: definition.source.origin, ...(untrusted ? { untrusted } : {}) }, operator);
     if (!prepared.ok || (prepared.warnings?.length ?? 0) > 0) return undefined;
     const matcher = compileMatcher(definition.match);
     if (!matcher.ok) return undefined;
     const spec = await createHandlerSpec({ id: definition.id, handler: intern(handler), hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation });
-    hooks.push({ definition, spec, grants: prepared.grants, matcher: matcher.matcher, file });
+    hooks.push({ definition, spec, grants: prepared.grants, review: capabilities.review(prepared.grants), digest, matcher: matcher.matcher, file });
   }
   const operatorFile = cached.operator.file ?? undefined;
   return {
