@@ -92,7 +92,8 @@ export async function checkPackage(fs: HookFileReader, ref: HookFileRef, lock: S
 
 /**
  * A source's hook files with its packages marked: origin "package" (their own tier, between the
- * operator's hooks and the project's; a project's packages stay the project's), a check to run
+ * operator's hooks and the project's; a project's packages stay the project's, an import stays
+ * the user's), a check to run
  * before each loads, and a broken entry for each package in the lock whose folder is gone.
  */
 export async function packagesOf(fs: HookFileReader, source: HookSource, files: readonly HookFileRef[], operator: OperatorFile): Promise<{ refs: HookFileRef[]; checks: Map<HookFileRef, () => Promise<PackageCheck>>; missing: BrokenHook[]; lock: string }> {
@@ -101,7 +102,9 @@ export async function packagesOf(fs: HookFileReader, source: HookSource, files: 
   const checks = new Map<HookFileRef, () => Promise<PackageCheck>>();
   for (const file of files) {
     const pkg = packageOf(lock, source, file.file);
-    const ref = pkg && source.origin !== "project" ? { ...file, origin: "package" as const } : file;
+    // Imported hooks are the user's own commands: lock-checked, but ordered (and limited) as the user's.
+    const community = pkg !== undefined && source.origin !== "project" && !pkg.entry?.source.startsWith("import:");
+    const ref = community ? { ...file, origin: "package" as const } : file;
     if (pkg) checks.set(ref, () => checkPackage(fs, ref, lock, pkg.name, pkg.entry, operator));
     refs.push(ref);
   }

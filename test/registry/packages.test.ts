@@ -58,6 +58,18 @@ describe("packages at load", () => {
     expect(snapshot.registeredFor("PreToolUse").map(entryId)).toEqual(["mine", "community", "theirs"]);
   });
 
+  it("an imported hook is lock-checked but keeps the tier of the user's own hooks", async () => {
+    const tree = new Map([
+      ["handler.ts", text("export default () => undefined;\n")],
+      ["hook.yaml", text(yaml("imported", 0))],
+    ]);
+    await installPackage(nodeFileHost, user, "imported", tree, { version: "imported", source: "import:/home/me/.claude/settings.json#hooks.Stop[0].hooks[0]", grants: [], signer: null, onError: "continue" });
+    const { result } = await load();
+    expect(result.hooks[0]?.definition.source.origin).toBe("user");
+    appendFileSync(join(user, "imported", "handler.ts"), "// edited\n");
+    expect((await load()).result.broken[0]).toMatchObject({ id: "imported", origin: "user" });
+  });
+
   it("an edited handler: broken, saying what changed, failing by its installed on_error", async () => {
     await install("community", 0);
     appendFileSync(join(user, "community", "handler.ts"), "// edited\n");
