@@ -23,7 +23,13 @@ export async function typeCheck(handlers: readonly HandlerToCheck[]): Promise<Ty
 }
 
 /** The TypeScript source of every handler the hook set runs (standard hooks' from the binary). Broken hooks have none to give. */
-export async function handlersOf(ctx: CliContext, set: ProjectHookSet): Promise<HandlerToCheck[]> {
+/**
+ * The handlers of a hook set to type-check. Standard hooks are type-checked when Hookbox is built
+ * (test/check) and are not the user's to fix — self-protect is in every set — so they are
+ * checked only when named with --builtin (`all` for every one).
+ */
+export async function handlersOf(ctx: CliContext, set: ProjectHookSet, runtime: HookRuntimeFactory, builtinFlags: readonly string[] = []): Promise<HandlerToCheck[]> {
+  const embedded = runtime.embedded();
   const handlers: HandlerToCheck[] = [];
   for (const hook of set.snapshot.hooks) {
     const handler = hook.definition.handler;
@@ -32,9 +38,8 @@ export async function handlersOf(ctx: CliContext, set: ProjectHookSet): Promise<
       continue;
     }
     const builtin = /^builtin:([^/]+)\/(.+)$/.exec(handler.path);
-    // Standard hooks are type-checked when Hookbox is built (test/check): they are not the user's to fix.
-    if (builtin) continue;
-    const source = await readTextFile(ctx, handler.path, "handler");
+    if (builtin && !builtinFlags.some((flag) => flag === "all" || flag === builtin[1])) continue;
+    const source = builtin ? embedded.get(builtin[1] as string)?.files[builtin[2] as string] : await readTextFile(ctx, handler.path, "handler");
     if (source !== undefined) handlers.push({ file: handler.path, source });
   }
   return handlers;
@@ -75,7 +80,7 @@ Exit status: 0 when every handler type-checks, 1 when one does not, 2 on a usage
       ),
   ).action(async (files: string[], options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean }) => {
     const set = files.length > 0 ? undefined : await currentHookSet(ctx, locationsFrom(ctx, options), runtime);
-    const handlers = set ? await handlersOf(ctx, set) : await Promise.all(files.map(async (file) => ({ file, source: await readTextFile(ctx, file, "handler") })));
+    const handlers = set ? await handlersOf(ctx, set, runtime, (options.builtin ?? []).flatMap((flag) => flag.split(","))) : await Promise.all(files.map(async (file) => ({ file, source: await readTextFile(ctx, file, "handler") })));
     const checked = await typeCheck(handlers);
     // A hook that does not load (its handler does not even compile) has nothing to type-check: its problems are the answer.
     const report = { ...checked, problems: [...(set?.snapshot.broken.flatMap((hook) => hook.problems) ?? []), ...checked.problems] };

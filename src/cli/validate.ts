@@ -22,7 +22,7 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
       ),
   ).action(async (options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean; types?: boolean }) => {
     const set = await currentHookSet(ctx, locationsFrom(ctx, options), runtime);
-    const handlers = options.types ? await handlersOf(ctx, set) : [];
+    const handlers = options.types ? await handlersOf(ctx, set, runtime, (options.builtin ?? []).flatMap((flag) => flag.split(","))) : [];
     const types: TypeCheckReport | undefined = options.types ? await typeCheck(handlers) : undefined;
     const diagnostics = [...problemsOf(set), ...(types?.problems ?? [])];
     const hookCount = set.snapshot.hooks.length;

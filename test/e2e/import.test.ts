@@ -170,9 +170,10 @@ describe("import the hooks template's YAML registry (the binary)", () => {
     const prompt = { event_type: "UserPromptSubmit", session_id: "s", cwd: world.project, prompt: "I need to run the full billing regression tests" };
     const expected = original("./scripts/hooks/skill.sh", { event_type: "UserPromptSubmit", user_message: prompt.prompt });
     const out = await world.hookbox(["emit", "UserPromptSubmit", "--agent", "native", "--no-daemon"], { stdin: JSON.stringify(prompt) });
-    const decision = JSON.parse(out.stdout) as { decision: string; suggested_abilities?: string[]; user_messages: { message: string }[] };
+    const decision = JSON.parse(out.stdout) as { decision: string; suggested_abilities?: { id: string; hook_id: string }[]; user_messages: { message: string }[] };
     expect(decision.decision).toBe("allow");
-    expect(decision.suggested_abilities).toEqual((expected.suggested_abilities as { id: string }[]).map((a) => a.id));
+    // The template's ability objects, each with the hook that suggested it.
+    expect(decision.suggested_abilities).toEqual((expected.suggested_abilities as { id: string }[]).map((a) => ({ ...a, hook_id: expect.any(String) })));
     expect(decision.user_messages.map((m) => m.message)).toEqual(expected.messages_to_user);
 
     const call = { event_type: "PostAbilityCall", session_id: "s", cwd: world.project, tool_name: "billing_regression", tool_input: {}, tool_response: { status: "success" } };

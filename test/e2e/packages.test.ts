@@ -171,8 +171,8 @@ describe("the review is the same in add, list, validate and doctor (the binary)"
     expect(validate.stdout).toContain("1 hook does not get all the grants declared");
     const doctor = await world.hookbox(["doctor"]);
     expect(doctor.stdout).toContain(line);
-    const json = JSON.parse((await world.hookbox(["list", "--json"])).stdout) as { hooks: { PreToolUse: { grants: unknown[] }[] } };
-    expect(json.hooks.PreToolUse[0]?.grants).toEqual([expect.objectContaining({ grant: "read ${home}/.ssh/**", status: "refused", allow: expect.stringContaining("hooks: { peek: { permissions: { read: [\"${home}/.ssh/**\"] } } }") })]);
+    const json = JSON.parse((await world.hookbox(["list", "--json"])).stdout) as { hooks: { PreToolUse: { id: string; grants: unknown[] }[] } };
+    expect(json.hooks.PreToolUse.find((hook) => hook.id === "peek")?.grants).toEqual([expect.objectContaining({ grant: "read ${home}/.ssh/**", status: "refused", allow: expect.stringContaining("hooks: { peek: { permissions: { read: [\"${home}/.ssh/**\"] } } }") })]);
   });
 });
 

@@ -96,10 +96,12 @@ function fromTemplate(out: Json | undefined): HookResult {
   const result: Json = {};
   const messages = Array.isArray(out.messages_to_user) ? out.messages_to_user.filter((m: unknown) => typeof m === "string") : undefined;
   if (messages?.length) result.messages_to_user = messages;
-  if (ids(out.suggested_abilities)?.length) result.suggested_abilities = ids(out.suggested_abilities);
-  if (ids(out.suggested_documents)?.length) result.suggested_documents = ids(out.suggested_documents);
+  // Hookbox takes the template's objects as they are (confidence, reason …); anything else by its id.
+  const kept = (list: unknown, key: string): unknown[] | undefined => (Array.isArray(list) ? list.map((item) => (item && typeof item === "object" && typeof item[key] === "string" ? item : ids([item])?.[0])) : undefined);
+  if (kept(out.suggested_abilities, "id")?.length) result.suggested_abilities = kept(out.suggested_abilities, "id");
+  if (kept(out.suggested_documents, "path")?.length) result.suggested_documents = kept(out.suggested_documents, "path");
   if (lines(out.logs)?.length) result.logs = lines(out.logs);
-  if (typeof out.new_intent === "string") result.new_intent = out.new_intent;
+  if (typeof out.new_intent === "string" || (out.new_intent && typeof out.new_intent === "object" && !Array.isArray(out.new_intent))) result.new_intent = out.new_intent;
   if (Array.isArray(out.follow_up_actions)) result.follow_up_actions = out.follow_up_actions;
   if (out.usage_recorded !== undefined) result.usage_recorded = out.usage_recorded;
   return result as HookResult;
