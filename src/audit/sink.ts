@@ -26,7 +26,15 @@ export interface AuditStats {
   readonly failing: boolean;
 }
 
+/**
+ * Told of records once they are in the file, in the order written (the console, `runs`'
+ * followers, the exporters). Called synchronously after the write: a listener must only queue
+ * work, and what it throws is ignored — an observer never fails or slows an audited answer.
+ */
+export type AppendListener = (entries: readonly AuditEntry[]) => void;
+
 interface Batch {
+  readonly entries: AuditEntry[];
   readonly lines: string[];
   readonly waiters: { resolve: () => void; reject: (error: Error) => void }[];
 }
@@ -41,13 +49,14 @@ interface Batch {
 export class AuditSink {
   private handle: AppendHandle | undefined;
   private bytes = 0;
-  private next: Batch = { lines: [], waiters: [] };
+  private next: Batch = { entries: [], lines: [], waiters: [] };
   private writing: Promise<void> | undefined;
   private counts = { written: 0, dropped: 0, rotations: 0, repairedTornLines: 0 };
   private lastError: string | undefined;
   private failing = false;
   private closed = false;
   private scheduled = false;
+  private readonly listeners = new Set<AppendListener>();
 
   private constructor(private readonly options: AuditSinkOptions) {}
 
@@ -65,7 +74,10 @@ export class AuditSink {
       return Promise.reject(new Error("the audit log is closed"));
     }
     return new Promise((resolve, reject) => {
-      for (const record of records) this.next.lines.push(`${JSON.stringify(record)}\n`);
+      for (const record of records) {
+        this.next.entries.push(record);
+        this.next.lines.push(`${JSON.stringify(record)}\n`);
+      }
       this.next.waiters.push({ resolve, reject });
       // Let the records of requests answered in this same tick join one write.
       if (!this.scheduled) {
@@ -92,6 +104,12 @@ export class AuditSink {
     await this.handle?.sync().catch(() => undefined);
     await this.handle?.close().catch(() => undefined);
     this.handle = undefined;
+  }
+
+  /** Observe records as they are appended; returns the unsubscribe function. */
+  onAppend(listener: AppendListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   stats(): AuditStats {
@@ -121,7 +139,7 @@ export class AuditSink {
   private kick(): void {
     if (this.writing || this.next.lines.length === 0) return;
     const batch = this.next;
-    this.next = { lines: [], waiters: [] };
+    this.next = { entries: [], lines: [], waiters: [] };
     this.writing = this.writeBatch(batch).finally(() => {
       this.writing = undefined;
       this.kick();
@@ -139,12 +157,24 @@ export class AuditSink {
       this.counts.written += batch.lines.length;
       this.failing = false;
       for (const waiter of batch.waiters) waiter.resolve();
+      this.tell(batch.entries);
     } catch (error) {
       this.counts.dropped += batch.lines.length;
       this.lastError = (error as Error).message;
       this.failing = true;
       const failure = new Error(`the audit log could not be written (${this.lastError})`);
       for (const waiter of batch.waiters) waiter.reject(failure);
+    }
+  }
+
+  /** Never throws: see AppendListener. */
+  private tell(entries: readonly AuditEntry[]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(entries);
+      } catch {
+        // An observer's failure is its own.
+      }
     }
   }
 

@@ -38,7 +38,7 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
     if (name === "approve") command.option("--always", "allow always for this session");
     command.action(async (id: string, options: { socket?: string; always?: boolean }) => {
       const decision = name === "deny" ? "deny" : options.always ? "allow_always" : "allow";
-      await daemonRequest(ctx.host, locationsFrom(ctx, options), "POST", `/v1/approvals/${encodeURIComponent(id)}`, { decision });
+      await daemonRequest(ctx.host, locationsFrom(ctx, options), "POST", `/v1/approvals/${encodeURIComponent(id)}`, { decision, via: "cli" });
       await ctx.out(`${id}: ${decision}\n`);
       setExit(EXIT.ok);
     });
