@@ -2,11 +2,14 @@
 // stops them in the reverse order so no acknowledged audit record is lost.
 import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../sandbox/index.ts";
 import { ApprovalStore } from "../approvals/store.ts";
+import { describeExport, startAuditExport, type AuditExport } from "../audit/export/index.ts";
 import { openAuditLog, type AuditLog } from "../audit/open.ts";
 import { readRuns } from "../audit/read.ts";
 import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import { formatDiagnostic } from "../config/diagnostics.ts";
+import type { OperatorFile } from "../config/schema.ts";
+import { errorMessage } from "../errors.ts";
 import type { Locations } from "../config/locations.ts";
 import { composeEvaluator } from "../evaluator/compose.ts";
 import type { Evaluator } from "../evaluator/evaluator.ts";
@@ -48,6 +51,7 @@ export class Daemon {
     private readonly audit: AuditLog,
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
+    private readonly exporter: AuditExport | undefined,
   ) {}
 
   static async start(options: DaemonOptions): Promise<Daemon> {
@@ -57,6 +61,7 @@ export class Daemon {
     const { min, max, idleMs } = options.workers;
     const pool = new SandboxPool({ spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
     let audit: AuditLog | undefined;
+    let exporter: AuditExport | undefined;
     const listeners: Listener[] = [];
     try {
       const approvals = new ApprovalStore();
@@ -65,6 +70,9 @@ export class Daemon {
       audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
       const sink = audit;
       if (sink.stats().failing) log(`the audit log cannot be written: ${sink.stats().lastError}; answers still leave, each one says so`);
+      const shipping = await openExport(probeOperator.export, host, options.version, log);
+      if (shipping) sink.onAppend(shipping.push);
+      exporter = shipping;
       // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
       const holder: { evaluator?: Evaluator } = {};
       const metrics = new Metrics({
@@ -72,6 +80,7 @@ export class Daemon {
         audit: () => sink.stats(),
         approvalsPending: () => approvals.list().length,
         hookSets: () => ({ projects: holder.evaluator?.hookSets.projects().length ?? 0 }),
+        exports: () => exporter?.stats() ?? [],
       });
       const ready = await composeEvaluator({
         host,
@@ -121,10 +130,11 @@ export class Daemon {
       log(
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
-      return new Daemon(options, ready, pool, audit, approvals, listeners);
+      return new Daemon(options, ready, pool, audit, approvals, listeners, exporter);
     } catch (error) {
       for (const listener of listeners) await listener.close(0);
       await audit?.close();
+      await exporter?.close(0);
       await pool.close(0);
       throw error;
     }
@@ -142,6 +152,7 @@ export class Daemon {
       this.approvals.close();
       await Promise.all(this.listeners.map((listener) => listener.close(graceMs)));
       await this.audit.close();
+      await this.exporter?.close(EXPORT_DRAIN_MS);
       await this.pool.close(1000);
       await this.options.host.fs.remove(this.options.locations.socketPath);
       this.options.log("stopped");
@@ -150,7 +161,23 @@ export class Daemon {
   }
 }
 
-async function readAuditSettings(host: RuntimeHost, locations: Locations): Promise<{ max_file_mb: number; keep_files: number }> {
+/** How long a stopping daemon lets the export buffers drain (what is left is in the local file). */
+const EXPORT_DRAIN_MS = 2000;
+
+/** The audit export, when the operator file configures one; a target that cannot be set up is logged and left out. */
+async function openExport(config: OperatorFile["audit"]["export"], host: RuntimeHost, version: string, log: (line: string) => void): Promise<AuditExport | undefined> {
+  if (!config) return undefined;
+  try {
+    const exporter = await startAuditExport(config, { sockets: host.sockets, hostname: host.hostname(), pid: host.pid, version });
+    log(describeExport(config));
+    return exporter;
+  } catch (error) {
+    log(`the audit export cannot start (${errorMessage(error)}): records stay in the local audit log only`);
+    return undefined;
+  }
+}
+
+async function readAuditSettings(host: RuntimeHost, locations: Locations): Promise<OperatorFile["audit"]> {
   const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds: [], keepLastGood: false }).read();
   return view.operator.audit;
 }
