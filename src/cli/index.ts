@@ -7,6 +7,7 @@ import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor/index.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { registerApprovals } from "./approvals.ts";
+import { registerConsole } from "./console.ts";
 import { runEmit } from "./emit.ts";
 import { registerInstallAgent } from "./install-agent.ts";
 import { registerUninstallAgent } from "./uninstall-agent.ts";
@@ -50,6 +51,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerServe(program, ctx, setExit, factory, VERSION);
   registerRuns(program, ctx, setExit);
   registerApprovals(program, ctx, setExit);
+  registerConsole(program, ctx, setExit);
   registerInstallAgent(program, ctx, setExit);
   registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");

@@ -14,6 +14,7 @@ export function registerServe(program: Command, ctx: CliContext, setExit: (code:
     .description("Serve the hooks on a unix socket (and optionally loopback TCP) until SIGTERM/SIGINT")
     .option("--socket <path>", "unix socket; default: $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
     .option("--listen <host:port>", "also listen on loopback TCP (for Claude Code http hooks); requests need the bearer token")
+    .option("--console [host:port]", "also serve the web console on loopback TCP (default 127.0.0.1:0, a free port); its sign-in link is printed here, and `hookbox console` asks for a new one")
     .option("--token-file <file>", "the bearer token for --listen (created, 0600, when missing); default: <data dir>/http-token")
     .option("--data-dir <dir>", "audit log and hook stores; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox")
     .option("--workers <n|min-max>", "sandbox worker processes: n, all started at once and kept, or min-max: min kept however idle, more started while all are busy (default: 0-<cores>)")
@@ -30,6 +31,7 @@ Examples:
   hookbox serve                                   # every project's .hookbox/hooks, ~/.config/hookbox/hooks, the operator's standard hooks
   hookbox serve --hooks ./hooks --listen 127.0.0.1:8787
   hookbox serve --workers 1-4                     # always keep one sandbox worker warm
+  hookbox serve --console                         # and the web console (runs, approvals, hooks, health)
 
 Idle: one sandbox worker starts with the daemon; by default (--workers 0-<cores>) the last one
 stops after --worker-idle seconds without events, leaving the daemon alone (~60 MB less
@@ -44,7 +46,7 @@ event, so edits take effect at once. SIGHUP reloads everything now.
 SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flush the audit log, remove the socket.`,
     );
   addHookOptions(command).action(
-    async (options: { hooks?: string[]; config?: string; socket?: string; listen?: string; tokenFile?: string; dataDir?: string; workers?: string; workerIdle: number; bodyLimitKb: number }) => {
+    async (options: { hooks?: string[]; config?: string; socket?: string; listen?: string; console?: string | true; tokenFile?: string; dataDir?: string; workers?: string; workerIdle: number; bodyLimitKb: number }) => {
       const host = ctx.host;
       const locations = locationsFrom(ctx, options);
       if (!(options.workerIdle >= 1 && options.workerIdle <= 86_400)) throw new HookboxError("usage", "--worker-idle must be 1–86400 seconds");
@@ -66,6 +68,7 @@ SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flu
         capabilities: runtime.capabilities(locations),
         embedded: runtime.embedded(),
         ...(tcp ? { tcp } : {}),
+        ...(options.console ? { console: parseListen(options.console === true ? DEFAULT_CONSOLE : options.console, "--console") } : {}),
         log: (line) => ctx.err(`hookbox: ${line}\n`),
       });
       await new Promise<void>((resolve) => {
@@ -79,6 +82,9 @@ SIGTERM or SIGINT: stop accepting, finish in-flight requests (10 s at most), flu
     },
   );
 }
+
+/** A free port on the IPv4 loopback: `hookbox console` finds it through the daemon. */
+const DEFAULT_CONSOLE = "127.0.0.1:0";
 
 /**
  * How long the last worker outlives the last event by default. An agent at work sends events

@@ -2,7 +2,9 @@
 // stops them in the reverse order so no acknowledged audit record is lost.
 import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../sandbox/index.ts";
 import { ApprovalStore } from "../approvals/store.ts";
+import { notifyWhenHeld } from "../approvals/notify.ts";
 import { describeExport, startAuditExport, type AuditExport } from "../audit/export/index.ts";
+import { startConsole, type ConsoleServer } from "../console/index.ts";
 import { openAuditLog, type AuditLog } from "../audit/open.ts";
 import { readRuns } from "../audit/read.ts";
 import { BUILD_ID } from "../version/index.ts";
@@ -38,6 +40,8 @@ export interface DaemonOptions {
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
   /** Loopback TCP listener with a bearer token, for clients without unix sockets. */
   readonly tcp?: { readonly hostname: string; readonly port: number; readonly token: string };
+  /** The web console on loopback TCP (src/console). */
+  readonly console?: { readonly hostname: string; readonly port: number };
   readonly log: (line: string) => void;
 }
 
@@ -52,6 +56,7 @@ export class Daemon {
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
     private readonly exporter: AuditExport | undefined,
+    private readonly consoleServer: ConsoleServer | undefined,
   ) {}
 
   static async start(options: DaemonOptions): Promise<Daemon> {
@@ -62,6 +67,7 @@ export class Daemon {
     const pool = new SandboxPool({ spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
     let audit: AuditLog | undefined;
     let exporter: AuditExport | undefined;
+    let consoleServer: ConsoleServer | undefined;
     const listeners: Listener[] = [];
     try {
       const approvals = new ApprovalStore();
@@ -105,6 +111,12 @@ export class Daemon {
       const shared = (await ready.hookSets.forProject(undefined)).snapshot;
       for (const d of shared.diagnostics) log(formatDiagnostic(d));
       if (shared.operatorStatus.state === "unusable") log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
+      if (options.console) {
+        consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid });
+        log(`console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`);
+      }
+      const shownAt = consoleServer;
+      notifyWhenHeld(approvals, host.desktop, log, () => (shownAt ? `the console (${shownAt.origin}/approvals) or with hookbox approve` : "hookbox approvals"));
       const probe = await healthProbeSpec();
       const identity = identityOf(locations, BUILD_ID, host.homeDir());
       const deps = {
@@ -115,6 +127,7 @@ export class Daemon {
         runs: (query: Parameters<typeof readRuns>[2]) => sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
         metrics,
         health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
+        ...(shownAt ? { console: { loginUrl: () => shownAt.loginUrl() } } : {}),
         bodyLimitBytes: options.bodyLimitBytes,
       };
       await pool.ready();
@@ -123,15 +136,17 @@ export class Daemon {
       await host.fs.chmod(locations.socketPath, 0o600);
       if (options.tcp) {
         const { hostname, port, token } = options.tcp;
-        listeners.push(await host.net.serve(createApp({ ...deps, bearerToken: token }).fetch, { hostname, port }));
+        // Console login links only on the owner-only unix socket.
+        listeners.push(await host.net.serve(createApp({ ...deps, console: undefined, bearerToken: token }).fetch, { hostname, port }));
       }
       const count = shared.hooks.length + shared.broken.length;
       const scope = locations.hookSources.every((s) => s.origin === "dir") ? "" : " plus each project's .hookbox/hooks";
       log(
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
-      return new Daemon(options, ready, pool, audit, approvals, listeners, exporter);
+      return new Daemon(options, ready, pool, audit, approvals, listeners, exporter, consoleServer);
     } catch (error) {
+      await consoleServer?.close();
       for (const listener of listeners) await listener.close(0);
       await audit?.close();
       await exporter?.close(0);
@@ -149,6 +164,7 @@ export class Daemon {
   /** Stop accepting, let in-flight requests finish within `graceMs`, flush the audit log, remove the socket. */
   stop(graceMs = 10_000): Promise<void> {
     this.stopping ??= (async () => {
+      await this.consoleServer?.close();
       this.approvals.close();
       await Promise.all(this.listeners.map((listener) => listener.close(graceMs)));
       await this.audit.close();

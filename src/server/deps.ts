@@ -24,6 +24,8 @@ export interface AppDeps {
   readonly runs: (query: RunQuery) => Promise<RunsRead>;
   readonly metrics: Metrics;
   readonly health: () => Promise<HealthReport>;
+  /** The web console, when this daemon serves one: `hookbox console` asks it for a login link. */
+  readonly console?: { loginUrl(): string };
   /** Requests must carry `Authorization: Bearer <token>` (the loopback TCP listener). */
   readonly bearerToken?: string;
   readonly bodyLimitBytes: number;
