@@ -8,7 +8,7 @@ import type { HookSets } from "../evaluator/hook-sets.ts";
 import type { Evaluation } from "../evaluator/evaluator.ts";
 import { parseEvent } from "../events/parse.ts";
 import type { NativeEvent } from "../events/types.ts";
-import { CONSOLE_CSS, CONSOLE_JS } from "./assets.ts";
+import { CONSOLE_CSS, CONSOLE_ICON, CONSOLE_JS } from "./assets.ts";
 import type { ConsoleAuth } from "./auth.ts";
 import { actionCheck, cookieName, hostCheck, refuse, securityHeaders, sessionCheck, type ConsoleEnv } from "./guard.tsx";
 import type { LiveChange, LiveHub, LiveMessage } from "./live.ts";
@@ -39,7 +39,7 @@ export interface ConsoleDeps {
 }
 
 const VERDICTS: readonly ApprovalVerdict[] = ["allow", "deny", "allow_always"];
-const PUBLIC = new Set(["/login", "/assets/console.css", "/assets/console.js"]);
+const PUBLIC = new Set(["/login", "/assets/console.css", "/assets/console.js", "/favicon.ico"]);
 
 /** The console's Hono app: pages rendered on the server, live updates over SSE, actions as plain forms. */
 export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
@@ -53,6 +53,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
 
   app.get("/assets/console.css", (c) => c.body(CONSOLE_CSS, 200, { "content-type": "text/css; charset=utf-8" }));
   app.get("/assets/console.js", (c) => c.body(CONSOLE_JS, 200, { "content-type": "text/javascript; charset=utf-8" }));
+  app.get("/favicon.ico", (c) => c.body(CONSOLE_ICON, 200, { "content-type": "image/svg+xml" }));
 
   /**
    * The login link: the token is spent, the session's cookie set, and the page moves on to the
@@ -85,7 +86,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     const groups = groupByEvent(await deps.recentEntries())
       .filter((group) => matchesFilter(group, filter))
       .slice(0, RUNS_SHOWN);
-    return c.html(documentOf(<RunsPage frame={frame(c)} groups={groups} filter={filter} live={liveUrl("runs", filter)} />));
+    return c.html(documentOf(<RunsPage frame={frame(c)} groups={groups} filter={filter} live={liveUrl("runs", filter, groups[0]?.at)} />));
   });
 
   app.get("/runs/:id", async (c) => {
@@ -151,15 +152,26 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     const view = c.req.query("view");
     const filter = filterFrom((key) => c.req.query(key));
     const csrf = c.get("session").csrf;
-    return deps.hub.stream(c, (change) => liveMessages(change, view, filter, csrf, deps));
+    const since = c.req.query("since") ?? "";
+    return deps.hub.stream(
+      c,
+      (change) => liveMessages(change, view, filter, csrf, deps),
+      async () => {
+        const changes: LiveChange[] = [{ kind: "approvals" }];
+        // Events answered after the page's newest row (console.js skips a row it already shows).
+        if (view === "runs") changes.push({ kind: "events", groups: groupByEvent(await deps.recentEntries()).filter((group) => group.at > since).slice(0, RUNS_SHOWN) });
+        return changes.flatMap((change) => liveMessages(change, view, filter, csrf, deps));
+      },
+    );
   });
 
   app.notFound((c) => refuse(c, 404, "No such page."));
   return app;
 }
 
-function liveUrl(view: string, filter: RunFilter = {}): string {
-  const query = new URLSearchParams({ view, ...filter });
+/** A page's stream: its view, its filters, and (runs) the time of its newest row. */
+function liveUrl(view: string, filter: RunFilter = {}, since?: string): string {
+  const query = new URLSearchParams({ view, ...filter, ...(since !== undefined ? { since } : {}) });
   return `/live?${query.toString()}`;
 }
 

@@ -60,6 +60,9 @@ svg .bar { fill: var(--accent); } svg .axis { stroke: var(--line); } svg .label 
 details.fire { margin-top: .5rem; }
 `;
 
+/** What a browser asks for on its own (/favicon.ico): a box, so its request is answered rather than logged as a failure. */
+export const CONSOLE_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="1" y="1" width="14" height="14" rx="3" fill="#1f5fbf"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>`;
+
 export const CONSOLE_JS = `"use strict";
 (function () {
   var live = document.body.getAttribute("data-live");
@@ -79,18 +82,26 @@ export const CONSOLE_JS = `"use strict";
   source.addEventListener("runs", function (e) {
     var body = document.getElementById("runs-body");
     if (!body) return;
+    var incoming = new DOMParser().parseFromString("<table><tbody>" + e.data + "</tbody></table>", "text/html").querySelectorAll("tr[data-event-id]");
+    var fresh = [];
+    for (var i = 0; i < incoming.length; i++) {
+      var id = incoming[i].getAttribute("data-event-id");
+      if (!body.querySelector("tr[data-event-id='" + CSS.escape(id) + "']")) fresh.push(incoming[i].outerHTML);
+    }
+    if (fresh.length === 0) return;
     var empty = body.querySelector("tr.empty");
     if (empty) empty.remove();
-    body.insertAdjacentHTML("afterbegin", e.data);
-    var rows = new DOMParser().parseFromString("<table><tbody>" + e.data + "</tbody></table>", "text/html").querySelectorAll("tr").length;
-    for (var i = 0; i < rows && i < body.rows.length; i++) body.rows[i].className = "fresh";
+    body.insertAdjacentHTML("afterbegin", fresh.join(""));
+    for (var j = 0; j < fresh.length && j < body.rows.length; j++) body.rows[j].className = "fresh";
     var limit = Number(body.getAttribute("data-limit") || 200);
     while (body.rows.length > limit) body.deleteRow(-1);
   });
-  // Replacing the list must not take the keyboard's place away: the focused button is found again.
+  // Replacing a part must not take the keyboard's place away: the focused button is found again.
+  var shown = {};
   var replace = function (id, html) {
     var box = document.getElementById(id);
-    if (!box || box.innerHTML === html) return;
+    if (!box || shown[id] === html) return;
+    shown[id] = html;
     var focused = document.activeElement;
     var article = focused && focused.closest ? focused.closest("article[id]") : null;
     var key = article && box.contains(focused) ? [article.id, focused.getAttribute("value")] : null;

@@ -11,12 +11,13 @@ export type ConsoleEnv = { Variables: { session: Session } };
 /**
  * What every console response says to the browser: only this origin's own script, styles and
  * connections (no external request can be made, which also keeps the console working
- * air-gapped), no framing, no referrer (a login URL never leaves in one), nothing cached.
+ * air-gapped), no framing, no referrer to other origins (a login URL never leaves in one; not
+ * "no-referrer", under which a browser sends `Origin: null` on the console's own forms), nothing cached.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "cache-control": "no-store",
   "cross-origin-opener-policy": "same-origin",

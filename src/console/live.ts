@@ -33,9 +33,10 @@ export class LiveHub {
 
   /**
    * A Server-Sent Events response that turns each change into this client's messages (rendered
-   * for its view, filters and session) until the client goes away or the hub closes.
+   * for its view, filters and session) until the client goes away or the hub closes. It starts
+   * with `initial`: what changed between the page's rendering and the stream's opening.
    */
-  stream(c: Context, render: (change: LiveChange) => Promise<readonly LiveMessage[]> | readonly LiveMessage[]): Response {
+  stream(c: Context, render: (change: LiveChange) => Promise<readonly LiveMessage[]> | readonly LiveMessage[], initial: () => Promise<readonly LiveMessage[]>): Response {
     return streamSSE(c, async (stream) => {
       const queue: (LiveChange | "closed")[] = [];
       let wake: (() => void) | undefined;
@@ -51,6 +52,7 @@ export class LiveHub {
       });
       try {
         await stream.writeSSE({ event: "hello", data: "live", retry: 2000 });
+        for (const message of await initial()) await stream.writeSSE(message);
         while (open) {
           if (queue.length === 0) {
             let timer: ReturnType<typeof setTimeout> | undefined;
