@@ -4,7 +4,7 @@ import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type H
 import { ApprovalStore } from "../approvals/store.ts";
 import { notifyWhenHeld } from "../approvals/notify.ts";
 import { describeExport, startAuditExport, type AuditExport } from "../audit/export/index.ts";
-import { startConsole, type ConsoleServer } from "../console/index.ts";
+import type { ConsoleServer } from "../console/index.ts";
 import { openAuditLog, type AuditLog } from "../audit/open.ts";
 import { readRuns } from "../audit/read.ts";
 import { BUILD_ID } from "../version/index.ts";
@@ -112,6 +112,8 @@ export class Daemon {
       for (const d of shared.diagnostics) log(formatDiagnostic(d));
       if (shared.operatorStatus.state === "unusable") log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
       if (options.console) {
+        // Loaded only when asked for: a daemon without a console does not pay for its pages.
+        const { startConsole } = await import("../console/index.ts");
         consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid });
         log(`console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`);
       }

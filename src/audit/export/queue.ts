@@ -85,7 +85,10 @@ export class ExportQueue {
       await Promise.race([this.sending, new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())))]);
     }
     clearTimeout(this.timer);
-    await this.target.close().catch(() => undefined);
+    // A target still waiting on a hung receiver is not waited for past the grace.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.target.close().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
+    clearTimeout(timer);
   }
 
   private trim(): void {
