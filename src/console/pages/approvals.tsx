@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { ApprovalOutcome, PendingApproval } from "../../approvals/store.ts";
-import { Layout, When, type Frame } from "./layout.tsx";
+import { Columns, type Frame, Layout, When } from "./layout.tsx";
 
 /** An approval that stopped waiting, as the console saw it. */
 export interface Answered {
@@ -83,14 +83,7 @@ export function ApprovalsPage(props: { frame: Frame; pending: readonly PendingAp
           <p class="muted">None since the daemon started.</p>
         ) : (
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Asked</th>
-                <th scope="col">Answer</th>
-                <th scope="col">By</th>
-              </tr>
-            </thead>
+            <Columns names={["Time", "Asked", "Answer", "By"]} />
             <tbody>
               {props.answered.map(({ approval, outcome, at }) => (
                 <tr>

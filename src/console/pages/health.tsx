@@ -3,7 +3,7 @@ import type { ExportStats } from "../../audit/export/index.ts";
 import type { AuditStats } from "../../audit/sink.ts";
 import type { MinutePoint } from "../health-series.ts";
 import { MinuteChart } from "./chart.tsx";
-import { Layout, type Frame } from "./layout.tsx";
+import { Columns, type Frame, Layout } from "./layout.tsx";
 
 export interface HealthFacts {
   readonly points: readonly MinutePoint[];
@@ -62,15 +62,7 @@ export function HealthBody(props: { facts: HealthFacts }) {
         <>
           <h2>Export</h2>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Target</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Waiting</th>
-                <th scope="col">Dropped</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
+            <Columns names={["Target", "Sent", "Waiting", "Dropped", "State"]} />
             <tbody>
               {exports.map((e) => (
                 <tr>

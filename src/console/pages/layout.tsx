@@ -87,6 +87,19 @@ export function When(props: { at: string }) {
   );
 }
 
+/** A table's column headings. */
+export function Columns(props: { names: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.names.map((name) => (
+          <th scope="col">{name}</th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 export function DecisionBadge(props: { decision: string | undefined }) {
   const decision = props.decision ?? "unknown";
   return <span class={`badge decision-${decision}`}>{props.decision ?? "—"}</span>;

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { AuditRecordV1 } from "../../audit/record.ts";
 import type { EventGroup } from "../recent.ts";
-import { DecisionBadge, Layout, StatusBadge, When, type Frame } from "./layout.tsx";
+import { Columns, DecisionBadge, type Frame, Layout, StatusBadge, When } from "./layout.tsx";
 
 /** Where in a handler a failure happened, as its message names it (`handler.ts:12:5`). */
 export function handlerLocation(text: string | undefined): string | undefined {
@@ -61,15 +61,7 @@ function HookRun(props: { run: AuditRecordV1 }) {
         <>
           <h4>Host calls</h4>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">API</th>
-                <th scope="col">Target</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Detail</th>
-                <th scope="col">Time</th>
-              </tr>
-            </thead>
+            <Columns names={["API", "Target", "Outcome", "Detail", "Time"]} />
             <tbody>
               {run.host_calls.map((call) => (
                 <tr class={call.outcome === "denied" ? "denied" : undefined}>

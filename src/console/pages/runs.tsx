@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { EventGroup, RunFilter } from "../recent.ts";
-import { DecisionBadge, Layout, ShortPath, StatusBadge, When, type Frame } from "./layout.tsx";
+import { Columns, DecisionBadge, type Frame, Layout, ShortPath, StatusBadge, When } from "./layout.tsx";
 
 /** Rows the table holds at most (console.js trims to the same as new ones arrive). */
 export const RUNS_SHOWN = 200;
@@ -91,17 +91,7 @@ export function RunsPage(props: { frame: Frame; groups: readonly EventGroup[]; f
       </form>
       <table id="runs">
         <caption>Newest first. Each row is one event and the hooks that ran for it; new events appear as they are answered.</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Event</th>
-            <th scope="col">Hooks</th>
-            <th scope="col">Decision</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Session</th>
-            <th scope="col">Project</th>
-          </tr>
-        </thead>
+        <Columns names={["Time", "Event", "Hooks", "Decision", "Duration", "Session", "Project"]} />
         <tbody id="runs-body" data-limit={RUNS_SHOWN}>
           {props.groups.length === 0 ? <EmptyRunsRow /> : props.groups.map((group) => <RunRow group={group} />)}
         </tbody>
