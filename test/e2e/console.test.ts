@@ -149,6 +149,14 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
     await page.getByRole("heading", { name: /^peeker/ }).waitFor();
     expect(await page.locator("main").textContent()).toMatch(/inject/i);
     await page.screenshot({ path: join(shots, "hooks.png"), fullPage: true });
+    // Fire a hook by hand on a given event: its run opens.
+    const guard = page.locator("article.hook", { has: page.getByRole("heading", { name: /^guard/ }) });
+    await guard.getByText("Fire this hook").click();
+    await guard.getByRole("textbox").fill(JSON.stringify({ tool_name: "Bash", tool_input: { command: "rm -rf fired" } }));
+    await guard.getByRole("button", { name: "Fire guard" }).click();
+    await page.waitForURL(new RegExp(`^${origin}/runs/`));
+    await page.getByText("manual fire").first().waitFor();
+    expect(await page.locator("main").textContent()).toContain("rm -rf fired");
 
     await page.getByRole("link", { name: "Health" }).click();
     await page.locator("#chart-events").waitFor();
