@@ -349,7 +349,18 @@ function regexMatches(pattern: string, subjects: readonly string[], caseless: bo
   }
 }
 
-const HOOKBOX_STATE_COMMANDS = new Set(["approve", "deny", "install-agent", "uninstall-agent", "self-install"]);
+const HOOKBOX_STATE_COMMANDS = new Set(["approve", "deny", "install-agent", "uninstall-agent", "self-install", "console", "add", "update", "remove", "trust", "import"]);
+
+/** What each state-changing subcommand does, for the reason the agent reads. */
+const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
+  "self-install": "replaces the Hookbox installation",
+  console: "opens the web console, where approvals are answered and hooks fired: only the user may",
+  add: "installs a hook and accepts the grants it asks for: only the user may consent",
+  update: "updates installed hooks and may accept wider grants: only the user may consent",
+  remove: "removes an installed hook",
+  trust: "gives a project's hooks the grants they declare: only the user may trust them",
+  import: "turns hooks into Hookbox hooks and rewrites the agents' hook settings",
+};
 
 /** The hookbox CLI changing its own state: answering approvals, rewriting agents' settings, installing itself, new hooks in a protected directory. */
 function cliFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
@@ -359,7 +370,11 @@ function cliFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
   const shown = `\`${clip(cmd.raw, 200)}\``;
   if (sub !== undefined && HOOKBOX_STATE_COMMANDS.has(sub)) {
     if (sub === "approve" || sub === "deny") return { shown, what: "answers an approval that only the user may answer", may: "answer it" };
-    return { shown, what: sub === "self-install" ? "replaces the Hookbox installation" : "rewrites the agents' hook settings (the entries that run Hookbox)", may: "run it" };
+    return { shown, what: STATE_COMMAND_WHAT[sub] ?? "rewrites the agents' hook settings (the entries that run Hookbox)", may: "run it" };
+  }
+  if (sub === "daemon") {
+    const action = shOperands(cmd).operands[1]?.text;
+    if (action === "stop" || action === "restart") return { shown, what: "is aimed at the Hookbox daemon", may: "stop it" };
   }
   if (sub === "new") {
     const words = cmd.argv.map((w) => w.text);

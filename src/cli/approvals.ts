@@ -39,7 +39,7 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
     if (name === "approve") command.option("--always", "allow always for this session");
     command.action(async (id: string, options: { socket?: string; always?: boolean; json?: boolean }) => {
       const decision = name === "deny" ? "deny" : options.always ? "allow_always" : "allow";
-      const answer = await daemonRequest<{ v: number; id: string; decision: string }>(ctx.host, locationsFrom(ctx, options), "POST", `/v1/approvals/${encodeURIComponent(id)}`, { decision });
+      const answer = await daemonRequest<{ v: number; id: string; decision: string }>(ctx.host, locationsFrom(ctx, options), "POST", `/v1/approvals/${encodeURIComponent(id)}`, { decision, via: "cli" });
       await ctx.out(options.json ? `${JSON.stringify(answer, null, 2)}\n` : `${id}: ${decision}\n`);
       setExit(EXIT.ok);
     });

@@ -8,6 +8,7 @@ import { EXIT, exitStatusHelp } from "./exit-codes.ts";
 import { reportError } from "./report-error.ts";
 import { registerApprovals } from "./approvals.ts";
 import { registerAudit } from "./audit.ts";
+import { registerConsole } from "./console.ts";
 import { runEmit } from "./emit.ts";
 import { registerInstallAgent } from "./install-agent.ts";
 import { registerUninstallAgent } from "./uninstall-agent.ts";
@@ -66,6 +67,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerRuns(program, ctx, setExit);
   registerAudit(program, ctx, setExit);
   registerApprovals(program, ctx, setExit);
+  registerConsole(program, ctx, setExit);
   registerInstallAgent(program, ctx, setExit);
   registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");

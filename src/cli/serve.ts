@@ -22,6 +22,7 @@ Examples:
   hookbox serve                                   # every project's .hookbox/hooks, ~/.config/hookbox/hooks, the operator's standard hooks
   hookbox serve --hooks ./hooks --listen 127.0.0.1:8787
   hookbox serve --workers 1-4                     # always keep one sandbox worker warm
+  hookbox serve --console                         # and the web console (runs, approvals, hooks, health)
 
 You rarely need to run it: hookbox emit starts a daemon of its own when none answers (see
 hookbox daemon status). A daemon you start yourself runs until stopped, unless --idle-exit.

@@ -264,6 +264,41 @@ export const packagesSchema = z
   .strict();
 
 export type BundleSourceConfig = z.output<typeof bundleSourceSchema>;
+/** Where syslog goes: `unix:/dev/log` (a datagram socket), `unix-stream:/path`, `udp://host:514` or `tcp://host:601`. */
+export const SYSLOG_ADDRESS = /^(unix|unix-stream):(\/.+)$|^(udp|tcp):\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+/** RFC 5424 §6.2.1 facility codes by name (12–15 have no common name and are left out). */
+export const SYSLOG_FACILITIES = { kern: 0, user: 1, mail: 2, daemon: 3, auth: 4, syslog: 5, lpr: 6, news: 7, uucp: 8, cron: 9, authpriv: 10, ftp: 11, local0: 16, local1: 17, local2: 18, local3: 19, local4: 20, local5: 21, local6: 22, local7: 23 } as const;
+const FACILITY_NAMES = Object.keys(SYSLOG_FACILITIES) as [keyof typeof SYSLOG_FACILITIES, ...(keyof typeof SYSLOG_FACILITIES)[]];
+
+const auditExportSchema = z
+  .object({
+    /** Records held per target while it cannot take them; past this the oldest are dropped and counted. */
+    buffer_records: intIn(10, 1_000_000, 10_000, "records"),
+    /** RFC 5424 messages, one per record (octet-counted on stream sockets, RFC 6587). */
+    syslog: z
+      .object({
+        address: z.string().regex(SYSLOG_ADDRESS, 'expected "unix:/dev/log", "unix-stream:/path", "udp://host:514" or "tcp://host:601"'),
+        facility: z.enum(FACILITY_NAMES).default("local0"),
+        app_name: z.string().regex(/^[!-~]{1,48}$/, "1–48 printable ASCII characters without spaces").default("hookbox"),
+        /** A message longer than this carries a stub naming the record instead (the record stays in the local file). */
+        max_message_kb: intIn(1, 1024, 60, "KiB"),
+      })
+      .strict()
+      .optional(),
+    /** OTLP logs over HTTP (JSON), e.g. an OpenTelemetry Collector's http://127.0.0.1:4318/v1/logs. */
+    otlp: z
+      .object({
+        endpoint: z.string().regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL, e.g. http://127.0.0.1:4318/v1/logs"),
+        headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,128}$/, "a header name"), z.string().max(8192)).default({}),
+        timeout_ms: intIn(100, 120_000, 10_000, "ms"),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type AuditExportConfig = z.output<typeof auditExportSchema>;
 
 export const operatorFileSchema = z
   .object({
@@ -319,6 +354,8 @@ export const operatorFileSchema = z
         max_file_mb: intIn(1, 10_240, 64, "MiB"),
         /** Rotated files kept (hookbox-audit.jsonl.1 … .N). */
         keep_files: intIn(0, 100, 5, "files"),
+        /** Ship every record, as it is appended, to the fleet's log pipeline (read at start; the local file stays the source of truth). */
+        export: auditExportSchema.optional(),
       })
       .strict()
       .default({ max_file_mb: 64, keep_files: 5 }),

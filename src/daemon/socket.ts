@@ -21,14 +21,14 @@ export async function claimSocketPath(host: RuntimeHost, path: string): Promise<
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** --listen HOST:PORT, loopback only: the API has no business on a network interface. */
-export function parseListen(value: string): { hostname: string; port: number } {
+/** --listen HOST:PORT (or --console's), loopback only: the API and the console have no business on a network interface. */
+export function parseListen(value: string, flag = "--listen"): { hostname: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(value);
-  if (!match) throw new HookboxError("usage", `--listen takes HOST:PORT (e.g. 127.0.0.1:8787), got ${value}`);
+  if (!match) throw new HookboxError("usage", `${flag} takes HOST:PORT (e.g. 127.0.0.1:8787), got ${value}`);
   const hostname = (match[1] as string).replace(/^\[|\]$/g, "");
   const port = Number(match[2]);
-  if (!LOOPBACK.has(hostname)) throw new HookboxError("usage", `--listen must be a loopback address (127.0.0.1, ::1 or localhost), got ${hostname}`);
-  if (port > 65535) throw new HookboxError("usage", `--listen port must be 0–65535 (0 picks a free port, shown in the log), got ${port}`);
+  if (!LOOPBACK.has(hostname)) throw new HookboxError("usage", `${flag} must be a loopback address (127.0.0.1, ::1 or localhost), got ${hostname}`);
+  if (port > 65535) throw new HookboxError("usage", `${flag} port must be 0–65535 (0 picks a free port, shown in the log), got ${port}`);
   return { hostname, port };
 }
 

@@ -174,6 +174,11 @@ export function createBunHost(): RuntimeHost {
     // Under `bun run` the executable is bun, not Hookbox.
     binaryPath: () => (compiled ? invokedBinaryPath() : undefined),
     net: bunNetHost,
+    // Bun's node:net and node:dgram for the rest; /dev/log (a unix datagram socket) through bun:ffi.
+    sockets: {
+      open: async (target, timeoutMs) =>
+        target.kind === "unix-dgram" ? (await import("./bun-dgram.ts")).bunUnixDatagram(target.path) : (await import("./node-sockets.ts")).nodeSocketHost.open(target, timeoutMs),
+    },
     readStdin: readBunStdin,
     writeStdout: bunStdout.write,
     exit: bunStdout.exit,

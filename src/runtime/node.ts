@@ -3,7 +3,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readlinkSync,
 import { access, chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import type * as NodeCryptoModule from "node:crypto";
 import { createRequire } from "node:module";
-import { availableParallelism, homedir, tmpdir } from "node:os";
+import { availableParallelism, homedir, hostname, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
@@ -14,7 +14,8 @@ import { lazyAsyncMethods } from "./lazy.ts";
 import { stdoutQueue } from "./stdout-queue.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
-import type { DigestHost, FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
+import { createDesktopHost } from "./desktop.ts";
+import type { DigestHost, FileHost, NetHost, RuntimeHost, SandboxHost, SocketHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -249,6 +250,20 @@ export const nodeFileHost: FileHost = {
       await handle.close();
     }
   },
+  readRange: async (path, offset, maxBytes) => {
+    const handle = await open(path, "r").catch(() => undefined);
+    if (!handle) return undefined;
+    try {
+      const info = await handle.stat({ bigint: true });
+      const size = Number(info.size);
+      const length = Math.max(0, Math.min(maxBytes, size - offset));
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = length > 0 ? await handle.read(buffer, 0, length, offset) : { bytesRead: 0 };
+      return { id: `${info.dev}:${info.ino}`, size, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead) };
+    } finally {
+      await handle.close();
+    }
+  },
   truncate: (path, size) => truncate(path, size),
   chmod: (path, mode) => chmod(path, mode),
   makeTempDir: (prefix) => mkdtemp(`${tmpdir()}/${prefix}`),
@@ -337,6 +352,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     uid: () => process.geteuid?.(),
     cwd: () => process.cwd(),
     homeDir: () => homedir(),
+    hostname: () => hostname(),
     // node runs Hookbox from sources: process.execPath is node itself.
     binaryPath: () => undefined,
     cpuCount: () => availableParallelism(),
@@ -359,6 +375,8 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     net: lazyAsyncMethods<NetHost>(() => import("./node-net.ts").then((m) => m.nodeNetHost)),
     digest: lazyAsyncMethods<DigestHost>(() => import("./node-digest.ts").then((m) => m.nodeDigestHost)),
     readStdinLine: (maxChars) => readLine(process.stdin, maxChars),
+    sockets: lazyAsyncMethods<SocketHost>(() => import("./node-sockets.ts").then((m) => m.nodeSocketHost)),
+    desktop: createDesktopHost(process.env, process.platform),
     ...overrides,
   };
 }

@@ -18,6 +18,8 @@ export interface RuntimeHost {
   uid(): number | undefined;
   cwd(): string;
   homeDir(): string;
+  /** This machine's name (audit export names where a record comes from). */
+  hostname(): string;
   /**
    * The absolute path of the hookbox executable this process is, when it runs as the compiled
    * binary (what `install-agent` writes into an agent's settings): the path it was invoked by
@@ -53,6 +55,10 @@ export interface RuntimeHost {
   readonly daemon?: DaemonHost;
   /** One line typed at the terminal (without its newline); undefined at end of input. For consent prompts. */
   readStdinLine(maxChars: number): Promise<string | undefined>;
+  /** Sockets that carry log messages out (the audit export's syslog). */
+  readonly sockets: SocketHost;
+  /** The person's desktop: notifications and a browser, where this machine has them. */
+  readonly desktop: DesktopHost;
 }
 
 /** Hashes for content addressing and for authenticating what Hookbox wrote itself (the snapshot cache). */
@@ -83,6 +89,35 @@ export interface DaemonHost {
   spawnDetached(options: { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly logFile: string; readonly lock: FileLock; readonly cwd: string }): number;
 }
 
+/**
+ * Notifications and a browser through the platform's own commands (notify-send and xdg-open on
+ * Linux, osascript and open on macOS), started with argv, never a shell. Each returns false where
+ * there is no such command or no desktop session, and never throws.
+ */
+export interface DesktopHost {
+  notify(title: string, body: string): boolean;
+  /** Open a file or URL in the person's browser. Pass a file: a URL on the command line is readable by every local user (ps). */
+  open(target: string): boolean;
+}
+
+/** Where syslog messages go: a local socket (datagram, as /dev/log is, or stream), or a relay. */
+export type MessageTarget =
+  | { readonly kind: "unix-dgram"; readonly path: string }
+  | { readonly kind: "unix-stream"; readonly path: string }
+  | { readonly kind: "udp"; readonly hostname: string; readonly port: number }
+  | { readonly kind: "tcp"; readonly hostname: string; readonly port: number };
+
+/** One connection or datagram socket for messages. Sends reject on failure; the caller retries. */
+export interface MessageSocket {
+  /** Datagram targets: one datagram per call; stream targets: the bytes as given (the caller frames them). */
+  send(bytes: Uint8Array): Promise<void>;
+  close(): void;
+}
+
+export interface SocketHost {
+  /** Open (connect, for stream targets) within `timeoutMs`. A stream socket that breaks fails its next send. */
+  open(target: MessageTarget, timeoutMs: number): Promise<MessageSocket>;
+}
 /**
  * The part of a RuntimeHost that `hookbox emit` needs to answer through a daemon. On Bun it is
  * built from Bun's globals alone: loading node:fs, node:util or node:child_process costs 1–3 ms
@@ -193,6 +228,12 @@ export interface FileHost {
   size(path: string): Promise<number | undefined>;
   /** The last `bytes` bytes of a file, as they are (a window may start inside a UTF-8 sequence). */
   readTail(path: string, bytes: number): Promise<Uint8Array>;
+  /**
+   * Up to `maxBytes` from `offset`, with the identity (device and inode) and size of the file
+   * the bytes came from, read through one open handle: a follower tells a rotated file from a
+   * grown one. Undefined when there is no file.
+   */
+  readRange(path: string, offset: number, maxBytes: number): Promise<FileRange | undefined>;
   truncate(path: string, size: number): Promise<void>;
   chmod(path: string, mode: number): Promise<void>;
   /** A new private (0700) directory under the system's temporary directory. */
@@ -235,6 +276,12 @@ export interface LockIO {
   stamp(path: string): { readonly token: string; readonly size: number } | undefined;
   /** SHA-256 of `bytes` as lowercase hex: the audit chain hashes each line under the lock (WebCrypto's digest is asynchronous). */
   sha256(bytes: Uint8Array): string;
+}
+
+export interface FileRange {
+  readonly id: string;
+  readonly size: number;
+  readonly bytes: Uint8Array;
 }
 
 export interface AppendHandle {

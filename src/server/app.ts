@@ -3,9 +3,11 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HookboxError } from "../errors.ts";
+import { constantTimeEqual } from "../text/constant-time.ts";
 import type { AppDeps } from "./deps.ts";
 import { ownerOnly } from "./owner-only.ts";
 import { errorResponse, toErrorResponse } from "./error-response.ts";
+import { consoleRoutes } from "./routes/console.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { hookRoutes } from "./routes/hooks.ts";
 import { daemonRoutes } from "./routes/daemon.ts";
@@ -39,16 +41,11 @@ export function createApp(deps: AppDeps): Hono {
   hookRoutes(app, deps);
   operationRoutes(app, deps);
   daemonRoutes(app, deps);
+  consoleRoutes(app, deps);
   app.notFound((c) => {
     countError("not_found");
     return errorResponse(c, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`);
   });
   app.onError((error, c) => toErrorResponse(c, error instanceof HookboxError ? error : error, countError));
   return app;
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  let difference = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) difference |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  return difference === 0;
 }

@@ -41,6 +41,8 @@ export interface AppDeps {
    * (listeners that cannot read them leave this to the socket's permissions).
    */
   readonly ownerUid?: number;
+  /** The web console, when this daemon serves one: `hookbox console` asks it for a login link. */
+  readonly console?: { loginUrl(): string };
   /** Requests must carry `Authorization: Bearer <token>` (the loopback TCP listener). */
   readonly bearerToken?: string;
   readonly bodyLimitBytes: number;

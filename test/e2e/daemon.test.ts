@@ -139,7 +139,10 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     const listed = await run(BUILT_BINARY, ["approvals", "--socket", world.socket], { env: world.env() });
     expect(listed.stdout).toContain(pending[0]?.id);
     await run(BUILT_BINARY, ["approve", pending[0]?.id as string, "--socket", world.socket], { env: world.env() });
-    expect((await waiting).json).toMatchObject({ decision: "allow", reason: "approved by the user" });
+    expect((await waiting).json).toMatchObject({ decision: "allow", reason: "approved by the user (hookbox approve)" });
+    // The audit says who answered and how.
+    const decisions = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { kind?: string; approval?: unknown });
+    expect(decisions.filter((d) => d.kind === "decision" && d.approval).at(-1)?.approval).toEqual({ id: pending[0]?.id, hook_id: "asker", decision: "allow", by: "user", via: "cli" });
 
     const started = Date.now();
     const timedOut = await call(world.socket, "POST", "/v1/events/PreToolUse", deployEvent("production"));
