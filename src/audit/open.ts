@@ -1,6 +1,6 @@
 import type { FileHost } from "../runtime/index.ts";
 import type { AuditEntry } from "./record.ts";
-import { AuditSink, type AuditStats } from "./sink.ts";
+import { AuditSink, type AppendListener, type AuditStats } from "./sink.ts";
 
 /** The live audit log of a data directory (rotated files beside it: .1, .2 …). */
 export function auditFilePath(dataDir: string): string {
@@ -13,14 +13,18 @@ export interface AuditLog {
   flush(): Promise<void>;
   close(): Promise<void>;
   stats(): AuditStats;
+  /** Records once they are written (a log that cannot be written tells of none). */
+  onAppend(listener: AppendListener): () => void;
 }
 
 export interface AuditLogOptions {
   readonly fs: FileHost;
   readonly dataDir: string;
+  /** This process (the append lock names its holder). */
+  readonly pid: number;
   readonly maxFileBytes: number;
   readonly keepFiles: number;
-  /** A one-shot writer sharing the file with others must not cut a torn tail (another may be mid-append). */
+  /** Check the chain's tail (and cut a torn line) at open: the daemon; a one-shot writer (emit) does it when it writes. */
   readonly repairTail: boolean;
 }
 
@@ -28,7 +32,7 @@ export interface AuditLogOptions {
 export async function openAuditLog(options: AuditLogOptions): Promise<AuditLog> {
   const path = auditFilePath(options.dataDir);
   try {
-    return await AuditSink.open({ fs: options.fs, path, maxFileBytes: options.maxFileBytes, keepFiles: options.keepFiles, repairTail: options.repairTail });
+    return await AuditSink.open({ fs: options.fs, path, pid: options.pid, maxFileBytes: options.maxFileBytes, keepFiles: options.keepFiles, repairTail: options.repairTail });
   } catch (error) {
     return unopenedLog(path, `cannot open ${path}: ${(error as Error).message}`);
   }
@@ -43,6 +47,7 @@ function unopenedLog(path: string, cause: string): AuditLog {
     },
     flush: async () => undefined,
     close: async () => undefined,
-    stats: () => ({ path, written: counts.written, dropped: counts.dropped, rotations: 0, repairedTornLines: 0, lastError: cause, failing: true }),
+    onAppend: () => () => undefined,
+    stats: () => ({ path, written: counts.written, dropped: counts.dropped, rotations: 0, repairedTornLines: 0, lastError: cause, failing: true, chain: { tail: "unchecked", checkedLinks: 0, head: undefined } }),
   };
 }

@@ -28,7 +28,7 @@ export async function readRuns(fs: FileHost, path: string, query: RunQuery, keep
       if (!line) continue;
       const entry = parseEntry(line);
       if (!entry) {
-        skippedLines++;
+        if (!isChainRecord(line)) skippedLines++;
         continue;
       }
       if (entry.kind !== "decision" && matchesQuery(entry, query)) records.push(entry);
@@ -46,6 +46,16 @@ export function parseEntry(line: string): AuditEntry | undefined {
     return typeof (value as Partial<AuditRecordV1>).hook_id === "string" ? (value as AuditRecordV1) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** A record the writer added where it found the chain broken (AuditChainV1): not a run, not junk. */
+function isChainRecord(line: string): boolean {
+  try {
+    const value = JSON.parse(line) as { v?: unknown; kind?: unknown } | null;
+    return value?.v === AUDIT_VERSION && value.kind === "chain";
+  } catch {
+    return false;
   }
 }
 

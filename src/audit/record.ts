@@ -1,14 +1,25 @@
 import type { LogEntry } from "../../sandbox/index.ts";
 import type { HostCallRecord } from "../capabilities/types.ts";
-import type { HookAction, InjectionRole, RunStatus } from "../events/types.ts";
+import type { AnsweredVia, ApprovalOutcome } from "../approvals/store.ts";
+import type { Decision, HookAction, InjectionRole, RunStatus } from "../events/types.ts";
 
 export const AUDIT_VERSION = 1;
+
+/**
+ * Every record written since the chain was added carries `prev` (its last field): the link to
+ * the line before it, `sha256:<hex>` of that line's exact bytes (src/audit/chain.ts). The writer
+ * sets it; readers that do not check the chain ignore it, as they ignore any field they do not
+ * know. Records written before the chain have none.
+ */
+export interface Chained {
+  readonly prev?: string;
+}
 
 /**
  * One record per hook run (skipped ones included), appended to the audit log before the answer
  * leaves (DESIGN §7). Versioned: readers switch on `v`.
  */
-export interface AuditRecordV1 {
+export interface AuditRecordV1 extends Chained {
   readonly v: typeof AUDIT_VERSION;
   /** A hook's run. Records written before decisions were audited have no kind: they are runs. */
   readonly kind?: "run";
@@ -45,7 +56,7 @@ export interface AuditRecordV1 {
  * One record per event, beside the records of its hook runs: what was decided, by which hook
  * set, served by what — written even when no hook matched, so a decision is never unaudited.
  */
-export interface AuditDecisionV1 {
+export interface AuditDecisionV1 extends Chained {
   readonly v: typeof AUDIT_VERSION;
   readonly kind: "decision";
   readonly id: string;
@@ -54,13 +65,27 @@ export interface AuditDecisionV1 {
   readonly event_type: string;
   readonly session_id: string;
   readonly agent?: string;
+  readonly tool_name?: string;
+  /** What the event was about, in a line (the command, the path, the prompt …; src/events/subject.ts). */
+  readonly subject?: string;
   /** The project root the hook set was resolved from; absent for an event that names no directory. */
   readonly project?: string;
   readonly decision: "allow" | "deny" | "ask";
   readonly reason?: string;
   readonly decided_by?: string;
+  /** A hook asked and the request was held for a person: how it ended, who answered and through what. */
+  readonly approval?: {
+    readonly id: string;
+    readonly hook_id: string;
+    readonly decision: "allow" | "deny";
+    readonly by: ApprovalOutcome["by"];
+    readonly via?: AnsweredVia;
+    readonly always?: boolean;
+  };
   /** Set when Hookbox could not fully evaluate the event (undecodable, over a limit, unusable operator file): why, and what the rule answered. */
   readonly incomplete?: { readonly code: string; readonly cause: string; readonly rule: string };
+  /** What the hooks returned for the caller besides the decision (the repository template's hints), as answered. */
+  readonly hints?: Pick<Decision, "suggested_abilities" | "suggested_documents" | "new_intent" | "follow_up_actions">;
   readonly hook_set: { readonly registry_version: number; readonly hooks: number; readonly broken: readonly string[]; readonly operator: "ok" | "last-good" | "unusable" };
   /** Who answered: the daemon, or `emit` in its own process, or `hookbox test`. */
   readonly served_by: { readonly via: "daemon" | "emit" | "test"; readonly pid: number; readonly build: string };
@@ -71,6 +96,22 @@ export interface AuditDecisionV1 {
 }
 
 export type AuditEntry = AuditRecordV1 | AuditDecisionV1;
+
+/**
+ * Written by a writer that found the chain's tail broken at open (the daemon): the break stays in
+ * the log, where `hookbox audit verify` reports it, and the chain goes on from this record, so one
+ * break is reported once at start rather than at every start after it.
+ */
+export interface AuditChainV1 extends Chained {
+  readonly v: typeof AUDIT_VERSION;
+  readonly kind: "chain";
+  readonly id: string;
+  readonly at: string;
+  /** What the check found: a problem kind of chain.ts, where, and its description. */
+  readonly found: { readonly problem: string; readonly file: string; readonly line: number; readonly detail: string };
+  /** The writer that found it. */
+  readonly pid: number;
+}
 
 export function isDecisionRecord(entry: { readonly kind?: string }): entry is AuditDecisionV1 {
   return entry.kind === "decision";

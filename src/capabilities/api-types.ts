@@ -44,7 +44,7 @@ declare namespace Hookbox {
   interface HookResult {
     readonly action?: HookAction;
     readonly reason?: string;
-    /** For modify: the new tool_input (tool events) or event data the next hook sees. */
+    /** For modify: the new tool_input (tool events) or event data; only the fields permissions.modify lists, and the operator allows. */
     readonly data?: Record<string, unknown>;
     /** At most 10 KiB (UTF-8); needs permissions.inject_context. */
     readonly context_injection?: string;
@@ -62,13 +62,17 @@ declare namespace Hookbox {
     /** false halts the agent after this event (Claude's continue: false). */
     readonly continue?: boolean;
     readonly stop_reason?: string;
-    readonly logs?: readonly string[];
+    /** Lines for the run's audit record. */
+    readonly logs?: readonly (string | { readonly level: LogLevel; readonly message: string })[];
     readonly messages_to_user?: readonly string[];
-    readonly suggested_abilities?: readonly string[];
-    readonly suggested_documents?: readonly string[];
-    readonly new_intent?: string;
-    readonly follow_up_actions?: readonly unknown[];
+    /** Routing hints for the orchestrator (native clients get them in the decision). */
+    readonly suggested_abilities?: readonly (string | { readonly id: string; readonly reason?: string; readonly confidence?: number })[];
+    readonly suggested_documents?: readonly (string | { readonly path: string; readonly reason?: string; readonly stage?: string })[];
+    readonly new_intent?: string | { readonly intent: string; readonly scope?: string; readonly topic?: string; readonly stage?: string; readonly signals?: Readonly<Record<string, unknown>> };
+    readonly follow_up_actions?: readonly { readonly kind: string; readonly payload?: Readonly<Record<string, unknown>> }[];
     readonly usage_recorded?: unknown;
+    /** Blocks like action "deny", with this as the reason ("blocked_by_policy"). */
+    readonly error?: string;
   }
 
   interface ReadFileOptions {

@@ -27,8 +27,10 @@ export function decide(eventId: string, event: NativeEvent, state: ChainState, i
     continue: !state.halted,
     ...(state.halted?.reason ? { stop_reason: state.halted.reason } : {}),
     ...(state.suppressOutput ? { suppress_output: true } : {}),
-    ...(state.abilities.size > 0 ? { suggested_abilities: [...state.abilities] } : {}),
-    ...(state.documents.size > 0 ? { suggested_documents: [...state.documents] } : {}),
+    ...(state.abilities.size > 0 ? { suggested_abilities: [...state.abilities.values()] } : {}),
+    ...(state.documents.size > 0 ? { suggested_documents: [...state.documents.values()] } : {}),
+    ...(state.intent ? { new_intent: state.intent } : {}),
+    ...(state.followUps.length > 0 ? { follow_up_actions: state.followUps } : {}),
     runs,
   };
 }

@@ -1,6 +1,7 @@
 import type { AuditRecordV1 } from "../audit/record.ts";
 import { TOOL_EVENTS } from "../events/names.ts";
-import type { ApprovalRequest, HookAction, NativeEvent, RunStatus, UserMessage } from "../events/types.ts";
+import type { ApprovalRequest, Decision, HookAction, NativeEvent, RunStatus, UserMessage } from "../events/types.ts";
+import type { LogEntry } from "../../sandbox/index.ts";
 import type { LoadedHook } from "../registry/load.ts";
 import { applyModify, stepEffect } from "./chain.ts";
 import type { InjectionCollector } from "./injections.ts";
@@ -15,12 +16,15 @@ export interface ChainState {
   modified?: Record<string, unknown>;
   suppressOutput: boolean;
   readonly userMessages: UserMessage[];
-  readonly abilities: Set<string>;
-  readonly documents: Set<string>;
+  /** Routing hints, by id and by path (the first hook to suggest one wins), and follow-ups, with their hooks. */
+  readonly abilities: Map<string, NonNullable<Decision["suggested_abilities"]>[number]>;
+  readonly documents: Map<string, NonNullable<Decision["suggested_documents"]>[number]>;
+  intent?: NonNullable<Decision["new_intent"]>;
+  readonly followUps: NonNullable<Decision["follow_up_actions"]>[number][];
 }
 
 export function newChainState(event: NativeEvent): ChainState {
-  return { event, suppressOutput: false, userMessages: [], abilities: new Set(), documents: new Set() };
+  return { event, suppressOutput: false, userMessages: [], abilities: new Map(), documents: new Map(), followUps: [] };
 }
 
 /** transform: hooks allowed to rewrite, on each other's output; check: every hook, on the final input. */
@@ -33,6 +37,8 @@ export interface Verdict {
   action?: HookAction;
   notes: string[];
   injections: AuditRecordV1["injections"][number][];
+  /** The result's own `logs`, for the audit record beside what the handler printed. */
+  logs: LogEntry[];
 }
 
 export interface RunRights {
@@ -45,7 +51,7 @@ export interface RunRights {
 /** One hook's run applied to the chain's state, by the rules of chain.ts's stepEffect. */
 export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: HookRun, state: ChainState, injections: InjectionCollector, rights: RunRights): Verdict {
   const id = hook.definition.id;
-  const verdict: Verdict = { status: "completed", notes: [], injections: [] };
+  const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [] };
   // Injections made through hook.injectContext were permission-checked by the capability.
   for (const injection of run.injections) keep(injection.content, injection.role);
   const effect = stepEffect(run.outcome, state.event);
@@ -56,16 +62,26 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
     if (onError === "deny") state.denied ??= { hookId: id, reason: `hook ${id} failed (${effect.code}: ${effect.message}) and is ${hook.definition.onError === "deny" ? "configured on_error: deny" : "denied by fail_closed"}` };
     return verdict;
   }
-  const result = effect.result;
+  // The repository hooks template blocks with `error: "blocked_by_policy"`: a deny, whatever else it says.
+  const result = effect.result.error !== undefined ? { ...effect.result, action: "deny" as const, reason: effect.result.reason ?? effect.result.error } : effect.result;
   verdict.action = result.action ?? "continue";
+  for (const line of result.logs ?? []) verdict.logs.push(typeof line === "string" ? { level: "info", message: line } : line);
   if (result.context_injection) {
     if (rights.mayInject) keep(result.context_injection, result.context_injection_role ?? "system");
     else verdict.notes.push("context_injection dropped: the hook lacks permissions.inject_context");
   }
   if (result.user_message) state.userMessages.push({ hook_id: id, level: result.user_message_level ?? "info", message: result.user_message });
   for (const message of result.messages_to_user ?? []) state.userMessages.push({ hook_id: id, level: "info", message });
-  for (const ability of result.suggested_abilities ?? []) state.abilities.add(ability);
-  for (const document of result.suggested_documents ?? []) state.documents.add(document);
+  for (const ability of result.suggested_abilities ?? []) {
+    const entry = typeof ability === "string" ? { id: ability } : ability;
+    if (!state.abilities.has(entry.id)) state.abilities.set(entry.id, { ...entry, hook_id: id });
+  }
+  for (const document of result.suggested_documents ?? []) {
+    const entry = typeof document === "string" ? { path: document } : document;
+    if (!state.documents.has(entry.path)) state.documents.set(entry.path, { ...entry, hook_id: id });
+  }
+  if (result.new_intent !== undefined && !state.intent) state.intent = { ...(typeof result.new_intent === "string" ? { intent: result.new_intent } : result.new_intent), hook_id: id };
+  for (const action of result.follow_up_actions ?? []) state.followUps.push({ ...action, hook_id: id });
   if (result.suppress_output) state.suppressOutput = true;
 
   switch (result.action) {

@@ -8,13 +8,25 @@ import type { RuntimeHost } from "../runtime/index.ts";
 import { Evaluator, type AuditWriter } from "./evaluator.ts";
 import { HookSets } from "./hook-sets.ts";
 import { operatorFileSource, type OperatorSource } from "./operator-source.ts";
+import { selfProtectMachine, type SelfProtectMachine } from "./self-protect.ts";
 import type { ReloadReport } from "../registry/registry.ts";
+import { SnapshotCache } from "../registry/snapshot/index.ts";
+import { BUILD_ID } from "../version/index.ts";
+import { identityOf } from "./identity.ts";
+
+/**
+ * The cap on hook chains running at once in `emit`'s own process, which evaluates one event: its
+ * chain runs on one sandbox worker anyway (the operator's dispatch.concurrency is a daemon's cap
+ * across events).
+ */
+const ONE_EVENT_CONCURRENCY = 1024;
 
 /** Projects whose hook sets a daemon keeps loaded at once (the least recently used is dropped). */
 export const MAX_PROJECTS = 32;
 
 export interface EvaluatorSetup {
-  readonly host: Pick<RuntimeHost, "fs" | "homeDir" | "pid">;
+  /** binaryPath and executablePath: the binary self-protect keeps the agent from replacing (absent when running from sources or in tests). */
+  readonly host: Pick<RuntimeHost, "fs" | "homeDir" | "pid"> & Partial<Pick<RuntimeHost, "binaryPath" | "executablePath">>;
   readonly locations: Locations;
   readonly capabilities: CapabilityHost;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
@@ -28,6 +40,8 @@ export interface EvaluatorSetup {
   readonly metrics?: Metrics;
   readonly log?: (line: string) => void;
   readonly onReload?: (project: string | undefined, report: ReloadReport) => void;
+  /** Loads kept on disk between processes: `emit` without a daemon. */
+  readonly snapshots?: SnapshotCache;
 }
 
 /**
@@ -37,14 +51,16 @@ export interface EvaluatorSetup {
  */
 export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator> {
   const { hookSets, operator } = createHookSets(setup);
-  const { operator: settings } = await operator.read();
+  // One event in its own process (emit) needs no cap shared across events, nor the operator file
+  // read before its hook set is (from the snapshot cache, it may never be parsed at all).
+  const concurrency = setup.via === "emit" ? ONE_EVENT_CONCURRENCY : (await operator.read()).operator.dispatch.concurrency;
   return new Evaluator({
     hookSets,
     executor: setup.executor,
     capabilities: setup.capabilities,
     audit: setup.audit,
     servedBy: { via: setup.via === "cli" ? "emit" : setup.via, pid: setup.host.pid },
-    concurrency: settings.dispatch.concurrency,
+    concurrency,
     ...(setup.approvals ? { approvals: setup.approvals } : {}),
     ...(setup.metrics ? { metrics: setup.metrics } : {}),
     ...(setup.log ? { log: setup.log } : {}),
@@ -52,7 +68,7 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
   });
 }
 
-export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload">;
+export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload" | "snapshots">;
 
 /** The hook sets as the evaluator resolves them: what `list`, `validate` and `doctor` show is what runs. */
 export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; operator: OperatorSource } {
@@ -67,6 +83,7 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
       embeddedIds: [...setup.embedded.keys()],
       // Only a long-lived daemon has a last good operator file to keep.
       keepLastGood: setup.via === "daemon",
+      machine: machineOf(host, locations, setup.via),
     });
   const explicit = locations.hookSources.every((source) => source.origin === "dir");
   const hookSets = new HookSets({
@@ -75,10 +92,31 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
     operator,
     ...(explicit ? { explicitDirs: locations.hookSources.map((source) => source.dir) } : {}),
     userHooksDir: locations.userHooksDir,
+    dataDir: locations.dataDir,
     embedded: setup.embedded,
     capabilities: setup.capabilities,
     maxProjects: setup.via === "daemon" ? MAX_PROJECTS : 1,
     ...(setup.onReload ? { onReload: setup.onReload } : {}),
+    ...(setup.snapshots ? { snapshots: setup.snapshots } : {}),
   });
   return { hookSets, operator };
+}
+
+/** What self-protect is told about this machine: the daemon also knows its own pid. */
+function machineOf(host: Pick<RuntimeHost, "homeDir" | "pid"> & Partial<Pick<RuntimeHost, "binaryPath" | "executablePath">>, locations: Locations, via: EvaluatorSetup["via"]): SelfProtectMachine {
+  return selfProtectMachine(locations, host.homeDir(), { binaries: [host.binaryPath?.(), host.executablePath?.()], ...(via === "daemon" ? { daemonPid: host.pid } : {}) });
+}
+
+/**
+ * The snapshot cache of this user's data directory (`<data dir>/cache`) for this build and hook
+ * set, read and written by `emit` without a daemon. The key holds what the operator-file layer
+ * takes from the machine (self-protect's locations), so a load is never reused where they differ.
+ */
+export function snapshotCacheFor(host: Pick<RuntimeHost, "fs" | "digest" | "env" | "homeDir" | "binaryPath" | "executablePath" | "pid">, locations: Locations): SnapshotCache {
+  return new SnapshotCache({
+    fs: host.fs,
+    digest: host.digest,
+    dir: `${locations.dataDir}/cache`,
+    material: { build: BUILD_ID, identity: identityOf(locations, BUILD_ID, host.homeDir()), env: host.env, machine: machineOf(host, locations, "emit") },
+  });
 }

@@ -24,6 +24,7 @@ export const EVENT_ALIASES: Readonly<Record<string, CanonicalEvent>> = {
   PreAbilityCall: "PreToolUse",
   PostAbilityCall: "PostToolUse",
   SessionStop: "Stop",
+  AgentStop: "Stop",
 };
 
 /** Custom events are dotted lower-case names: task.completed, file.changed, ci.pipeline.failed. */

@@ -3,6 +3,14 @@ import type { HookResult } from "./types.ts";
 
 const text = z.string().max(1_000_000);
 const stringList = z.array(z.string().max(10_000)).max(1000);
+const short = z.string().max(10_000);
+const logLine = z.object({ level: z.enum(["debug", "info", "warn", "error"]), message: short }).strict();
+const ability = z.object({ id: z.string().min(1).max(256), reason: short.optional(), confidence: z.number().min(0).max(1).optional() }).strict();
+const document = z.object({ path: z.string().min(1).max(4096), reason: short.optional(), stage: z.string().max(64).optional() }).strict();
+const intent = z
+  .object({ intent: short, scope: z.string().max(256).optional(), topic: z.string().max(256).optional(), stage: z.string().max(64).optional(), signals: z.record(z.string(), z.unknown()).optional() })
+  .strict();
+const followUp = z.object({ kind: z.string().min(1).max(64), payload: z.record(z.string(), z.unknown()).optional() }).strict();
 
 /** Strict: a typo in a result key (`acton: "deny"`) is an error, never a silent continue. */
 export const hookResultSchema = z
@@ -21,13 +29,15 @@ export const hookResultSchema = z
     approval_default: z.enum(["allow", "deny"]).optional(),
     continue: z.boolean().optional(),
     stop_reason: text.optional(),
-    logs: stringList.optional(),
+    // The repository hooks template's shapes (seeds/000 §4.2) are accepted beside the plain ones.
+    logs: z.array(z.union([short, logLine])).max(1000).optional(),
     messages_to_user: stringList.optional(),
-    suggested_abilities: stringList.optional(),
-    suggested_documents: stringList.optional(),
-    new_intent: text.optional(),
-    follow_up_actions: z.array(z.unknown()).max(1000).optional(),
+    suggested_abilities: z.array(z.union([z.string().min(1).max(256), ability])).max(100).optional(),
+    suggested_documents: z.array(z.union([z.string().min(1).max(4096), document])).max(100).optional(),
+    new_intent: z.union([short, intent]).optional(),
+    follow_up_actions: z.array(followUp).max(100).optional(),
     usage_recorded: z.unknown().optional(),
+    error: short.optional(),
   })
   .strict();
 

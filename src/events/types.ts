@@ -46,13 +46,48 @@ export interface HookResult {
   /** false halts the agent after this event (Claude's `continue: false`). */
   readonly continue?: boolean;
   readonly stop_reason?: string;
-  readonly logs?: readonly string[];
+  /** Lines for the audit log: text, or `{level, message}` (the repository hooks template's form). */
+  readonly logs?: readonly (string | LogLine)[];
   readonly messages_to_user?: readonly string[];
-  readonly suggested_abilities?: readonly string[];
-  readonly suggested_documents?: readonly string[];
-  readonly new_intent?: string;
-  readonly follow_up_actions?: readonly unknown[];
+  /** Hints for the caller's routing: ids, or `{id, reason, confidence}` (the template's form). */
+  readonly suggested_abilities?: readonly (string | SuggestedAbility)[];
+  readonly suggested_documents?: readonly (string | SuggestedDocument)[];
+  /** A structured intent for the caller's knowledge routing (text is taken as `{intent}`). */
+  readonly new_intent?: string | Intent;
+  readonly follow_up_actions?: readonly FollowUpAction[];
   readonly usage_recorded?: unknown;
+  /** The template's way to block (`"blocked_by_policy"`): a deny with this as its reason. */
+  readonly error?: string;
+}
+
+export interface LogLine {
+  readonly level: "debug" | "info" | "warn" | "error";
+  readonly message: string;
+}
+
+export interface SuggestedAbility {
+  readonly id: string;
+  readonly reason?: string;
+  readonly confidence?: number;
+}
+
+export interface SuggestedDocument {
+  readonly path: string;
+  readonly reason?: string;
+  readonly stage?: string;
+}
+
+export interface Intent {
+  readonly intent: string;
+  readonly scope?: string;
+  readonly topic?: string;
+  readonly stage?: string;
+  readonly signals?: Readonly<Record<string, unknown>>;
+}
+
+export interface FollowUpAction {
+  readonly kind: string;
+  readonly payload?: Readonly<Record<string, unknown>>;
 }
 
 export type RunStatus = "completed" | "failed" | "skipped" | "denied";
@@ -107,7 +142,10 @@ export interface Decision {
   readonly stop_reason?: string;
   readonly suppress_output?: boolean;
   readonly approval?: ApprovalRequest;
-  readonly suggested_abilities?: readonly string[];
-  readonly suggested_documents?: readonly string[];
+  /** Routing hints and follow-ups the hooks returned, for native clients and orchestrators (with the hook each came from). */
+  readonly suggested_abilities?: readonly (SuggestedAbility & { readonly hook_id: string })[];
+  readonly suggested_documents?: readonly (SuggestedDocument & { readonly hook_id: string })[];
+  readonly new_intent?: Intent & { readonly hook_id: string };
+  readonly follow_up_actions?: readonly (FollowUpAction & { readonly hook_id: string })[];
   readonly runs: readonly RunSummary[];
 }

@@ -77,6 +77,7 @@ export function opencodePluginSource(options: OpencodePluginOptions): string {
 // set \`hookbox emit\` would use, else \`hookbox emit\` itself. A tool call Hookbox cannot be asked
 // about is blocked.
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { request } from "node:http";
 import { homedir } from "node:os";
 
@@ -86,22 +87,43 @@ ${PLUGIN_BODY}`;
 
 /** Plain JavaScript without template literals, so it sits in this String.raw literal byte for byte as opencode reads it. */
 const PLUGIN_BODY = String.raw`
-/** Where Hookbox looks for things with no flags: src/config/locations.ts. */
-function locations(env) {
+/** A path as emit run in "directory" reads it: relative ones from there. */
+function absolute(path, directory) {
+  return path.startsWith("/") ? path : directory.replace(/\/+$/, "") + "/" + path;
+}
+
+/**
+ * Where Hookbox looks for things with no flags (src/config/locations.ts), and the hook-set
+ * identity emit would send (src/evaluator/identity.ts). The sockets to ask: HOOKBOX_SOCKET alone
+ * when set; else the default one, then every auto-started daemon's beside it (each answers only
+ * the identity it was started for: 409 otherwise, and the next is asked).
+ */
+function locations(env, directory) {
   const home = env.HOME || homedir();
   const configHome = env.XDG_CONFIG_HOME || home + "/.config";
+  const agentDir = (value, fallback) => (value && value.trim() !== "" ? absolute(value, directory) : fallback);
+  let sockets;
+  if (env.HOOKBOX_SOCKET) sockets = [absolute(env.HOOKBOX_SOCKET, directory)];
+  else {
+    const dir = env.XDG_RUNTIME_DIR ? env.XDG_RUNTIME_DIR + "/hookbox" : home + "/.hookbox/run";
+    let auto = [];
+    try {
+      auto = readdirSync(dir).filter((name) => /^auto-[0-9a-f]{16}\.sock$/.test(name)).map((name) => dir + "/" + name);
+    } catch {}
+    sockets = [dir + "/hookbox.sock"].concat(auto);
+  }
   return {
-    home,
-    socket: env.XDG_RUNTIME_DIR ? env.XDG_RUNTIME_DIR + "/hookbox/hookbox.sock" : home + "/.hookbox/run/hookbox.sock",
+    sockets,
     identity: {
       v: 1,
       build: BUILD,
-      operator_file: configHome + "/hookbox/hookbox.yaml",
+      operator_file: env.HOOKBOX_CONFIG ? absolute(env.HOOKBOX_CONFIG, directory) : configHome + "/hookbox/hookbox.yaml",
       builtin_flags: [],
       hook_dirs: null,
       user_hooks_dir: configHome + "/hookbox/hooks",
       data_dir: (env.XDG_DATA_HOME || home + "/.local/share") + "/hookbox",
       home,
+      agent_dirs: { claude: agentDir(env.CLAUDE_CONFIG_DIR, home + "/.claude"), codex: agentDir(env.CODEX_HOME, home + "/.codex") },
     },
   };
 }
@@ -110,18 +132,26 @@ function base64url(value) {
   return Buffer.from(JSON.stringify(value)).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** The daemon's Decision, or undefined when no daemon serves this hook set (then emit is asked). */
-function viaDaemon(event, timeoutMs) {
-  const where = locations(process.env);
+/** The Decision of a daemon that serves this hook set, or undefined when none does (then emit is asked). */
+async function viaDaemon(event, directory, timeoutMs) {
+  const where = locations(process.env, directory);
+  for (const socket of where.sockets) {
+    const decision = await askSocket(socket, where.identity, event, timeoutMs);
+    if (decision) return decision;
+  }
+  return undefined;
+}
+
+function askSocket(socket, identity, event, timeoutMs) {
   const body = JSON.stringify(event);
   const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
   headers[HEADERS.client] = "emit";
-  headers[HEADERS.identity] = base64url(where.identity);
+  headers[HEADERS.identity] = base64url(identity);
   headers[HEADERS.event] = event.event_type;
   headers[HEADERS.timeoutMs] = String(timeoutMs);
   if (FAIL_CLOSED) headers[HEADERS.failClosed] = "1";
   return new Promise((resolve) => {
-    const req = request({ socketPath: where.socket, path: "/v1/agents/native", method: "POST", headers, timeout: timeoutMs }, (res) => {
+    const req = request({ socketPath: socket, path: "/v1/agents/native", method: "POST", headers, timeout: timeoutMs }, (res) => {
       const chunks = [];
       res.on("data", (chunk) => chunks.push(chunk));
       res.on("end", () => {
@@ -178,7 +208,7 @@ function viaEmit(event, directory, timeoutMs) {
 async function ask(eventType, fields, directory, guard) {
   const event = Object.assign({ event_type: eventType, agent: "opencode", cwd: directory, timestamp: new Date().toISOString() }, fields);
   const timeoutMs = TIMEOUT_MS[eventType] || 30000;
-  const fromDaemon = await viaDaemon(event, timeoutMs);
+  const fromDaemon = await viaDaemon(event, directory, timeoutMs);
   if (fromDaemon && typeof fromDaemon.decision === "string") return fromDaemon;
   const ran = await viaEmit(event, directory, timeoutMs);
   if (ran.decision && typeof ran.decision.decision === "string") return ran.decision;

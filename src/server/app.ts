@@ -3,11 +3,15 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HookboxError } from "../errors.ts";
+import { constantTimeEqual } from "../text/constant-time.ts";
 import type { AppDeps } from "./deps.ts";
+import { ownerOnly } from "./owner-only.ts";
 import { errorResponse, toErrorResponse } from "./error-response.ts";
 import { OPENAPI_ROUTE, openApiDocument } from "./openapi.ts";
+import { consoleRoutes } from "./routes/console.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { hookRoutes } from "./routes/hooks.ts";
+import { daemonRoutes } from "./routes/daemon.ts";
 import { operationRoutes } from "./routes/operations.ts";
 import { route } from "./routes/spec.ts";
 
@@ -15,6 +19,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const countError = (code: string): void => deps.metrics.recordHttpError(code);
 
+  if (deps.ownerUid !== undefined) app.use("*", ownerOnly(deps.ownerUid, countError));
   if (deps.bearerToken) {
     const expected = `Bearer ${deps.bearerToken}`;
     app.use("*", async (c, next) => {
@@ -37,6 +42,8 @@ export function createApp(deps: AppDeps): Hono {
   eventRoutes(app, deps);
   hookRoutes(app, deps);
   operationRoutes(app, deps);
+  daemonRoutes(app, deps);
+  consoleRoutes(app, deps);
   let document: unknown;
   route(app, OPENAPI_ROUTE, (c) => c.json((document ??= openApiDocument(deps.version)) as Record<string, unknown>));
   app.notFound((c) => {
@@ -45,10 +52,4 @@ export function createApp(deps: AppDeps): Hono {
   });
   app.onError((error, c) => toErrorResponse(c, error instanceof HookboxError ? error : error, countError));
   return app;
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  let difference = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) difference |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  return difference === 0;
 }

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { ErrorCode } from "../errors.ts";
 import { errorBodySchema } from "../wire/error-body.ts";
 import { statusOf } from "./error-response.ts";
+import { CONSOLE_URL_ROUTE } from "./routes/console.ts";
+import { DAEMON_ROUTE_SPECS } from "./routes/daemon.ts";
 import { EVENT_ROUTES } from "./routes/events.ts";
 import { HOOK_ROUTES } from "./routes/hooks.ts";
 import { OPERATION_ROUTES } from "./routes/operations.ts";
@@ -19,7 +21,7 @@ export const OPENAPI_ROUTE: RouteSpec = {
 };
 
 /** Every route the app serves, in the document's order. */
-export const ROUTES: readonly RouteSpec[] = [...EVENT_ROUTES, ...HOOK_ROUTES, ...OPERATION_ROUTES, OPENAPI_ROUTE];
+export const ROUTES: readonly RouteSpec[] = [...EVENT_ROUTES, ...HOOK_ROUTES, ...OPERATION_ROUTES, ...DAEMON_ROUTE_SPECS, CONSOLE_URL_ROUTE, OPENAPI_ROUTE];
 
 /** Errors the app answers outside any route: a body over the limit before a route reads it, a path no route serves. */
 const APP_ERRORS: readonly ErrorCode[] = ["request_too_large", "not_found"];
@@ -135,6 +137,7 @@ export function openApiDocument(version: string): Json {
       { name: "hooks", description: "The hook set." },
       { name: "approvals", description: "Asks held for a user's verdict." },
       { name: "operations", description: "The audit log, health, metrics, this document." },
+      { name: "daemon", description: "The daemon's own lifecycle (the unix socket's owner only), and the console's login link." },
     ],
     paths,
     components: {

@@ -46,8 +46,13 @@ export const decisionSchema = z
     stop_reason: z.string().optional(),
     suppress_output: z.boolean().optional(),
     approval: approvalRequestSchema.optional(),
-    suggested_abilities: z.array(z.string()).optional(),
-    suggested_documents: z.array(z.string()).optional(),
+    suggested_abilities: z.array(z.object({ hook_id: z.string(), id: z.string(), reason: z.string().optional(), confidence: z.number().optional() })).optional().describe("Routing hints for orchestrators, with the hook each came from."),
+    suggested_documents: z.array(z.object({ hook_id: z.string(), path: z.string(), reason: z.string().optional(), stage: z.string().optional() })).optional(),
+    new_intent: z
+      .object({ hook_id: z.string(), intent: z.string(), scope: z.string().optional(), topic: z.string().optional(), stage: z.string().optional(), signals: z.record(z.string(), z.unknown()).optional() })
+      .optional()
+      .describe("A structured intent for the caller's knowledge routing."),
+    follow_up_actions: z.array(z.object({ hook_id: z.string(), kind: z.string(), payload: z.record(z.string(), z.unknown()).optional() })).optional(),
     runs: z.array(runSummarySchema),
   })
   .meta({ id: "DecisionV1", description: "Hookbox's answer for one event." });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { HookSetIdentity } from "../evaluator/identity.ts";
 import type { Wire } from "./readonly.ts";
 
 export const hookSetIdentitySchema = z
@@ -11,6 +12,7 @@ export const hookSetIdentitySchema = z
     user_hooks_dir: z.string(),
     data_dir: z.string(),
     home: z.string(),
+    agent_dirs: z.object({ claude: z.string(), codex: z.string() }).describe("CLAUDE_CONFIG_DIR and CODEX_HOME as resolved: self-protect protects the agents' settings where these put them."),
   })
   .meta({ id: "HookSetIdentityV1", description: "What, besides the files, decides which hook set an event gets: `emit` is answered only by a daemon with the same." });
 
@@ -27,3 +29,6 @@ export const healthSchema = z
 
 export type HookSetIdentityV1 = Wire<typeof hookSetIdentitySchema>;
 export type HealthV1 = Wire<typeof healthSchema>;
+
+/** Compile-time: the wire's identity is the evaluator's, field for field. */
+export const IDENTITY_SCHEMA_COMPLETE: [HookSetIdentityV1] extends [HookSetIdentity] ? ([HookSetIdentity] extends [HookSetIdentityV1] ? true : never) : never = true;

@@ -17,6 +17,19 @@ const loadedHook = z.object({
   cooldown_seconds: z.number(),
   isolation: z.string(),
   permissions: z.unknown().describe("The grants the hook holds, as the operator resolved them."),
+  grants: z
+    .array(
+      z.object({
+        kind: z.string(),
+        grant: z.string().describe("The grant as declared, on one line."),
+        words: z.string().describe("What it lets the hook do, in plain words."),
+        status: z.enum(["granted", "capped", "refused"]),
+        why: z.string().optional(),
+        allow: z.string().optional().describe("What would allow all of it."),
+      }),
+    )
+    .describe("Each declared grant reviewed against the operator file."),
+  untrusted: z.object({ project: z.string(), hint: z.string() }).optional().describe("Present when the hook runs without any grant: its project is not trusted yet."),
   limits: z.object({ cpu_ms: z.number(), memory_mb: z.number(), timeout_ms: z.number() }),
   effects: z.unknown().optional(),
   source: z.unknown(),

@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { formatDiagnostic } from "../../config/diagnostics.ts";
+import { formatDiagnostic } from "../../config/diagnostic.ts";
 import { HookboxError } from "../../errors.ts";
 import { parseEvent } from "../../events/parse.ts";
 import { registration, registrationByEvent } from "../../registry/registration.ts";

@@ -75,8 +75,8 @@ export function operationRoutes(app: Hono, deps: AppDeps): void {
 
   route(app, RESOLVE_APPROVAL_ROUTE, async (c) => {
     const id = c.req.param("id") ?? "";
-    const { decision } = parseInput(approvalVerdictSchema, await readJson(c), "body");
-    if (!deps.approvals.resolve(id, decision)) throw new HookboxError("not_found", `no pending approval "${id}" (answered, timed out, or unknown)`);
+    const { decision, via } = parseInput(approvalVerdictSchema, await readJson(c), "body");
+    if (!deps.approvals.resolve(id, decision, via ?? "api")) throw new HookboxError("not_found", `no pending approval "${id}" (answered, timed out, or unknown)`);
     return c.json({ v: 1, id, decision } satisfies ApprovalResolvedV1);
   });
 
