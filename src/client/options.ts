@@ -1,4 +1,4 @@
-import type { ListenTarget } from "../runtime/types.ts";
+import type { ListenTarget } from "../runtime/http-types.ts";
 import type { ClientTransport } from "../runtime/client.ts";
 import { defaultSocketPath } from "../config/locations.ts";
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { HttpProtocolError, HttpTimeoutError } from "../runtime/http1.ts";
 import type { ClientTransport } from "../runtime/client.ts";
-import type { HttpReply } from "../runtime/types.ts";
+import type { HttpReply } from "../runtime/http-types.ts";
 import { errorOfBody } from "../wire/errors.ts";
 import { HookboxClientError } from "./errors.ts";
 import type { ResolvedOptions } from "./options.ts";

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import process from "node:process";
-import type { HttpReply, HttpRequestInit, ListenTarget } from "./types.ts";
+import type { HttpReply, HttpRequestInit, ListenTarget } from "./http-types.ts";
 
 /** One HTTP exchange with a local listener: NetHost.request's contract, what hookbox/client sends its requests through. */
 export type ClientTransport = (target: ListenTarget, init: HttpRequestInit) => Promise<HttpReply>;

@@ -1,6 +1,6 @@
 // The lean half of the agent-call wire (no zod: `hookbox emit` and the opencode plugin's generator
 // import it): the headers, the reply's type (from agent-call-schema.ts) and a check of it.
-import type { HookSetIdentity } from "../evaluator/identity.ts";
+import type { HookSetIdentityV1 as HookSetIdentity } from "./health.ts";
 import type { agentCallReplySchema } from "./agent-call-schema.ts";
 import type { Wire } from "./readonly.ts";
 

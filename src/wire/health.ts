@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { HookSetIdentity } from "../evaluator/identity.ts";
 import type { Wire } from "./readonly.ts";
 
 export const hookSetIdentitySchema = z
@@ -29,6 +28,3 @@ export const healthSchema = z
 
 export type HookSetIdentityV1 = Wire<typeof hookSetIdentitySchema>;
 export type HealthV1 = Wire<typeof healthSchema>;
-
-/** Compile-time: the wire's identity is the evaluator's, field for field. */
-export const IDENTITY_SCHEMA_COMPLETE: [HookSetIdentityV1] extends [HookSetIdentity] ? ([HookSetIdentity] extends [HookSetIdentityV1] ? true : never) : never = true;
