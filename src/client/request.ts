@@ -68,6 +68,8 @@ async function attempt(transport: ClientTransport, options: ResolvedOptions, ini
 function transportError(error: unknown, options: ResolvedOptions): HookboxClientError {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof HttpTimeoutError) return new HookboxClientError("timeout", `the Hookbox daemon on ${options.describe} gave no answer in time (${message})`);
+  // Deno without --allow-net for the socket (NotCapable; PermissionDenied before Deno 2).
+  if (error instanceof Error && (error.name === "NotCapable" || error.name === "PermissionDenied")) return new HookboxClientError("permission_denied", `this program may not connect to ${options.describe} (${message})`);
   if (notListening(error)) return new HookboxClientError("daemon_unavailable", `no Hookbox daemon answers on ${options.describe} (${message}); start one with \`hookbox serve\``);
   if (brokeOff(error)) return new HookboxClientError("daemon_unavailable", `the Hookbox daemon on ${options.describe} closed the connection before answering (${message})`);
   return new HookboxClientError("protocol", `talking to ${options.describe} failed: ${message}`);
