@@ -3,16 +3,18 @@
 // have stopped anything. Through the workspace's daemon the model's .env write is denied by
 // guard-secrets, the write does not happen and the reason is the model's tool result; an allowed
 // command runs and context reaches the model. With no daemon the write is refused all the same,
-// saying why. And hookboxHooks() type-checks as the SDK's own `Options["hooks"]`.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+// saying why. examples/agent-sdk/guarded-agent.mjs runs as written, from a project that depends
+// on both packages. And hookboxHooks() type-checks as the SDK's own `Options["hooks"]`.
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookboxHooks } from "../../../src/agent-sdk/index.ts";
 import { runProgram } from "../../helpers/binary.ts";
 import { runAgentSdk, type SdkHooks, type SdkRun } from "./claude-agent-sdk.ts";
+import { claudeOfflineEnv } from "./claude-code.ts";
 import { clientSuite } from "./client-suite.ts";
 import { contextMarker, daemonEvents } from "./hookbox-setup.ts";
-import { systemMessageText, toolResultText, useTool } from "./mock-anthropic.ts";
+import { MockAnthropic, systemMessageText, toolResultText, useTool } from "./mock-anthropic.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
 const ENV_WRITE = "toolu_01HOOKBOXADAPTERENV000001";
@@ -62,6 +64,34 @@ describe("hookbox/agent-sdk: hookboxHooks() in the real Claude Agent SDK", () =>
     expect(existsSync(join(ws.project, ".env"))).toBe(false);
     expect(existsSync(join(ws.project, "allowed.txt"))).toBe(false);
     expect(toolResultText(result.model.resultOf(ENV_WRITE)!.result)).toMatch(/Hookbox could not evaluate this PreToolUse \(no Hookbox daemon answers on \S+hookbox\.sock.*\), so it is blocked/);
+  });
+
+  it("examples/agent-sdk/guarded-agent.mjs as written (hookbox/agent-sdk imported by name, the daemon found as emit finds it): .env refused with the reason, an allowed command run", async (ctx) => {
+    const sdkDir = suite.require(ctx);
+    const ws = await suite.workspace(true);
+    // The project depends on both packages, as a user's would.
+    mkdirSync(join(ws.project, "node_modules", "@anthropic-ai"), { recursive: true });
+    symlinkSync(ROOT, join(ws.project, "node_modules", "hookbox"));
+    symlinkSync(sdkDir, join(ws.project, "node_modules", "@anthropic-ai", "claude-agent-sdk"));
+    writeFileSync(join(ws.project, "package.json"), JSON.stringify({ private: true, type: "module" }));
+    writeFileSync(join(ws.project, "guarded-agent.mjs"), readFileSync(join(ROOT, "examples/agent-sdk/guarded-agent.mjs")));
+    const model = new MockAnthropic({
+      script: [
+        useTool("Write", { file_path: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, ENV_WRITE),
+        useTool("Bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, ALLOWED),
+      ],
+    });
+    const baseUrl = await model.start();
+    try {
+      const run = await runProgram([process.execPath, "guarded-agent.mjs", "store the key, then write the file"], { cwd: ws.project, env: { ...ws.baseEnv(), ...claudeOfflineEnv(baseUrl) }, timeoutMs: 120_000 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('"result":"success"');
+      expect(existsSync(join(ws.project, ".env"))).toBe(false);
+      expect(toolResultText(model.resultOf(ENV_WRITE)!.result)).toMatch(/guard-secrets: Write on \S+\/\.env: blocked/);
+      expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
+    } finally {
+      await model.close();
+    }
   });
 
   it("type-checks as the SDK's own Options['hooks'] (its sdk.d.ts)", async (ctx) => {
