@@ -18,5 +18,5 @@ export type { ApprovalResolvedV1, DecisionV1, ErrorBodyV1, HealthV1, HooksV1, Na
  */
 export async function createClient(options: ClientOptions = {}): Promise<HookboxClient> {
   const runtime = await clientRuntime();
-  return new HookboxClient(options.transport ?? runtime.transport, resolveOptions(options, runtime.env, runtime.homeDir));
+  return new HookboxClient(options.transport ?? runtime.transport, resolveOptions(options, runtime));
 }

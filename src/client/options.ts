@@ -1,9 +1,9 @@
 import type { ListenTarget } from "../runtime/http-types.ts";
 import type { ClientTransport } from "../runtime/client.ts";
-import { defaultSocketPath } from "../config/locations.ts";
+import { defaultSocketPath, LOCATION_VARIABLES } from "../config/locations.ts";
 
 export interface ClientOptions {
-  /** The daemon's unix socket. Default: where `hookbox emit` looks ($XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock). */
+  /** The daemon's unix socket. Default: where `hookbox emit` looks ($HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock). */
   readonly socket?: string;
   /** The daemon's loopback TCP listener instead (`hookbox serve --listen`): http://127.0.0.1:PORT. Needs `token`. */
   readonly url?: string;
@@ -28,7 +28,14 @@ export interface ResolvedOptions {
 
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\/?$/;
 
-export function resolveOptions(options: ClientOptions, env: Readonly<Record<string, string | undefined>>, home: string): ResolvedOptions {
+/** Where the client runs: what the default socket is resolved from, as `emit` resolves it (src/config/locations.ts). */
+export interface ClientPlace {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly homeDir: string;
+  readonly cwd: string;
+}
+
+export function resolveOptions(options: ClientOptions, place: ClientPlace): ResolvedOptions {
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new TypeError(`timeoutMs must be a whole number of milliseconds, got ${options.timeoutMs}`);
   const retryDelayMs = options.retryDelayMs ?? 500;
@@ -41,6 +48,7 @@ export function resolveOptions(options: ClientOptions, env: Readonly<Record<stri
     const hostname = match[1] === "[::1]" ? "::1" : (match[1] as string);
     return { target: { hostname, port: Number(match[2]) }, describe: options.url, headers: { authorization: `Bearer ${options.token}` }, timeoutMs, retryDelayMs };
   }
-  const socket = options.socket ?? defaultSocketPath(env, home);
+  const fromEnv = place.env[LOCATION_VARIABLES.socket] || undefined;
+  const socket = options.socket ?? (fromEnv ? (fromEnv.startsWith("/") ? fromEnv : `${place.cwd}/${fromEnv}`) : defaultSocketPath(place.env, place.homeDir));
   return { target: { unix: socket }, describe: socket, headers: options.token ? { authorization: `Bearer ${options.token}` } : {}, timeoutMs, retryDelayMs };
 }

@@ -10,6 +10,7 @@ export interface ClientRuntime {
   readonly transport: ClientTransport;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly homeDir: string;
+  readonly cwd: string;
 }
 
 /**
@@ -18,5 +19,5 @@ export interface ClientRuntime {
  */
 export async function clientRuntime(): Promise<ClientRuntime> {
   const transport: ClientTransport = (globalThis as { Bun?: unknown }).Bun ? (await import("./bun-http.ts")).bunRequest : (await import("./node-request.ts")).requestNode;
-  return { transport, env: process.env, homeDir: process.env.HOME || homedir() };
+  return { transport, env: process.env, homeDir: process.env.HOME || homedir(), cwd: process.cwd() };
 }
