@@ -34,10 +34,11 @@ handler: { code: "export default () => ({})" }
 /**
  * Operator file and project hooks: the Hookbox setup every real-client test starts from. The
  * project is trusted (`hookbox trust`), as its user would: untrusted, its context hook would run
- * without the inject_context grant.
+ * without the inject_context grant. `emit` starts no daemon of its own (daemon.auto_start: false):
+ * each suite's two modes are emit evaluating in its own process, and the daemon the suite starts.
  */
 export function setUpHookbox(ws: AgentWorkspace, hookbox = BUILT_BINARY): void {
-  ws.write("home", { ".config/hookbox/hookbox.yaml": `builtin: [${STANDARD_GUARDS.join(", ")}]\n` });
+  ws.write("home", { ".config/hookbox/hookbox.yaml": `builtin: [${STANDARD_GUARDS.join(", ")}]\ndaemon: { auto_start: false }\n` });
   ws.write("project", { ".hookbox/hooks/context.yaml": CONTEXT_HOOK, ".hookbox/hooks/witness.yaml": WITNESS_HOOK });
   execFileSync(hookbox, ["trust"], { cwd: ws.project, env: ws.baseEnv(), stdio: "ignore" });
 }
