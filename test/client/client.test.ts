@@ -9,13 +9,8 @@ import { createClient, HookboxClientError, type ClientTransport, type HookboxCli
 import { requestNode } from "../../src/runtime/node-request.ts";
 import { BUILT_BINARY } from "../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
+import { ENV_GUARD_YAML } from "../helpers/hook-yaml.ts";
 
-const GUARD = `id: guard
-events: [PreToolUse]
-priority: 10
-match: { tool: "Write|Edit", paths: ["**/.env"] }
-handler: { code: "export default (e) => ({ action: 'deny', reason: 'writing ' + e.tool_input.file_path + ' is not allowed' })" }
-`;
 const CONTEXT = `id: notes
 events: [UserPromptSubmit]
 permissions: { inject_context: true }
@@ -58,7 +53,7 @@ describe("hookbox/client against dist/hookbox serve", () => {
 
   beforeAll(async () => {
     world = new DaemonWorld().withoutAutoStart();
-    writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
+    writeFileSync(join(world.hooks, "guard.yaml"), ENV_GUARD_YAML);
     writeFileSync(join(world.hooks, "notes.yaml"), CONTEXT);
     writeFileSync(join(world.hooks, "asker.yaml"), ASKER);
     await start();

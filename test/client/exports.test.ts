@@ -8,15 +8,11 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
+import { ENV_GUARD_YAML } from "../helpers/hook-yaml.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "node_modules", ".bin");
 
-const GUARD = `id: guard
-events: [PreToolUse]
-match: { tool: "Write|Edit", paths: ["**/.env"] }
-handler: { code: "export default (e) => ({ action: 'deny', reason: 'writing ' + e.tool_input.file_path + ' is not allowed' })" }
-`;
 
 /** Asks through both exports; prints what came back. The socket comes from argv (Deno: Deno.args). */
 const PROBE = `import { createClient, HookboxClientError } from "hookbox/client";
@@ -50,7 +46,7 @@ describe("package exports hookbox/client and hookbox/agent-sdk", () => {
   beforeAll(async () => {
     if (!existsSync(join(ROOT, "dist", "lib", "client", "index.js"))) throw new Error("dist/lib is missing: build with `node scripts/bun.mjs build.ts`");
     world = new DaemonWorld().withoutAutoStart();
-    writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
+    writeFileSync(join(world.hooks, "guard.yaml"), ENV_GUARD_YAML);
     daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"]);
     project = mkdtempSync(join(tmpdir(), "hookbox-consumer-"));
     mkdirSync(join(project, "node_modules"));

@@ -8,14 +8,10 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
+import { ENV_GUARD_YAML } from "../helpers/hook-yaml.ts";
 
 const EXAMPLE = resolve(import.meta.dirname, "../../examples/python/hookbox_tool.py");
 
-const GUARD = `id: guard
-events: [PreToolUse]
-match: { tool: "Write|Edit", paths: ["**/.env"] }
-handler: { code: "export default (e) => ({ action: 'deny', reason: 'writing ' + e.tool_input.file_path + ' is not allowed' })" }
-`;
 const AFTER = `id: after
 events: [PostToolUse]
 permissions: { inject_context: true }
@@ -40,7 +36,7 @@ describe("examples/python/hookbox_tool.py against dist/hookbox serve", () => {
   beforeAll(async () => {
     if (!py) return;
     world = new DaemonWorld().withoutAutoStart();
-    writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
+    writeFileSync(join(world.hooks, "guard.yaml"), ENV_GUARD_YAML);
     writeFileSync(join(world.hooks, "after.yaml"), AFTER);
     daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"]);
     project = join(world.dir, "project");
