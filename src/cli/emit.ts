@@ -5,7 +5,7 @@ import { identityOf, type HookSetIdentity } from "../evaluator/identity.ts";
 import { agentHookTimeoutSeconds } from "../events/hook-timeouts.ts";
 import { daemonSockets } from "../daemon/auto-socket.ts";
 import type { AutoStartSettings } from "../daemon/lifecycle.ts";
-import { FALLBACK_AGENT, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput } from "../protocols/index.ts";
+import { FALLBACK_AGENT, hookProcessOutput, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput, type HookProcessOutput } from "../protocols/index.ts";
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
 import type { LeanHost } from "../runtime/index.ts";
@@ -26,7 +26,7 @@ const DAEMON_TIMEOUT_MS = 10 * 60_000;
  * this process — the same evaluator either way, so the same event gets the same decision.
  */
 export async function runEmit(host: LeanHost, args: readonly string[]): Promise<number> {
-  const out = (output: AgentOutput): Promise<number> => write(host, output);
+  const out = (output: AgentOutput): Promise<number> => write(host, hookProcessOutput(output));
   let options: EmitOptions;
   try {
     options = parseEmitArgs(args);
@@ -54,7 +54,7 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
       const sockets = daemonSockets(locations, options.socket !== undefined, identity);
       for (const socket of sockets.ask) {
         const reply = await viaDaemon(host, socket, identity, call, options);
-        if (reply.answered) return out(reply.output);
+        if (reply.answered) return write(host, reply.output);
         if (reply.why) whys.push(reply.why);
         // Nobody listens where a daemon of this hook set would: this emit may start one.
         else if (socket === sockets.auto) startOn = socket;
@@ -74,7 +74,7 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
   }
 }
 
-async function write(host: LeanHost, output: AgentOutput): Promise<number> {
+async function write(host: LeanHost, output: HookProcessOutput): Promise<number> {
   if (output.stderr) host.writeStderr(output.stderr.endsWith("\n") ? output.stderr : `${output.stderr}\n`);
   if (output.stdout) await host.writeStdout(output.stdout);
   return output.exitCode;
@@ -91,7 +91,8 @@ async function readCall(host: LeanHost, options: EmitOptions): Promise<AgentCall
   }
 }
 
-type DaemonReply = { readonly answered: true; readonly output: AgentOutput } | { readonly answered: false; readonly why?: string };
+/** The daemon sends the answer serialized as the hook process writes it: emit writes it as it came. */
+type DaemonReply = { readonly answered: true; readonly output: HookProcessOutput } | { readonly answered: false; readonly why?: string };
 
 /** The daemon's answer, or why there is none (nobody listens, it serves another hook set, it refused the request). */
 async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdentity, call: AgentCall, options: EmitOptions): Promise<DaemonReply> {

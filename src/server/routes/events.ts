@@ -4,7 +4,7 @@ import { identityDifference } from "../../evaluator/identity.ts";
 import { answerAgentCall } from "../../evaluator/agent-answer.ts";
 import { HookboxError } from "../../errors.ts";
 import { parseEvent } from "../../events/parse.ts";
-import { AGENT_NAMES, type AgentName } from "../../protocols/index.ts";
+import { AGENT_NAMES, hookProcessOutput, type AgentName } from "../../protocols/index.ts";
 import { agentAnswerSchema, agentCallReplySchema, agentPathSchema } from "../../wire/agent-call-schema.ts";
 import { AGENT_CALL_HEADERS, decodeHeaderJson, HOOK_SET_MISMATCH, type AgentCallReplyV1 } from "../../wire/agent-call.ts";
 import { decisionSchema, type DecisionV1 } from "../../wire/decision.ts";
@@ -100,8 +100,11 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
       { ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c) },
     );
     const { output } = answer;
-    if (fromEmit) return c.json({ v: 1, stdout: output.stdout, stderr: output.stderr, exit_code: output.exitCode, event_id: answer.evaluation.decision.event_id } satisfies AgentCallReplyV1);
-    if (output.stdout.trim()) return c.json(JSON.parse(output.stdout) as Record<string, unknown>);
+    if (fromEmit) {
+      const written = hookProcessOutput(output);
+      return c.json({ v: 1, stdout: written.stdout, stderr: written.stderr, exit_code: written.exitCode, event_id: answer.evaluation.decision.event_id } satisfies AgentCallReplyV1);
+    }
+    if (output.body !== undefined) return c.json(output.body as Record<string, unknown>);
     // What a command hook would say on stderr (a warning) reaches the user as Claude's systemMessage.
     return c.json(output.stderr.trim() && answer.protocol === "claude" ? { systemMessage: output.stderr.trim() } : {});
   });
