@@ -1,6 +1,6 @@
 import { unifiedDiff } from "../install/diff.ts";
-import { codexHandler, codexUserConfigPath } from "../install/codex.ts";
-import { codexTrustEntries, planCodexTrust } from "../install/codex-trust.ts";
+import { codexHandler, codexUserConfigPath } from "../agents/codex/install.ts";
+import { codexTrustEntries, planCodexTrust } from "../agents/codex/trust.ts";
 import { sameJson } from "../install/json-value.ts";
 import type { InstallOptions } from "../install/index.ts";
 import { readIfPresent, type AgentSettingsTarget } from "./agent-settings.ts";

@@ -1,6 +1,6 @@
 import { runsHookboxEmit } from "./command.ts";
 import { parseJsonDocument } from "./json-document.ts";
-import { opencodePluginEntries } from "./opencode.ts";
+import { opencodePluginEntries } from "../agents/opencode/install.ts";
 import type { InstallAgent } from "./types.ts";
 
 /** One of Hookbox's entries in an agent's hook settings. */

@@ -1,14 +1,14 @@
-// src/protocols owns the agents' hook protocols: each agent's stdin JSON → native event, a Decision → that agent's answer (a body, stderr, an exit code; hookProcessOutput writes it as the hook process's stdout). Pure: imports only src/events and src/errors, no runtime APIs.
+// src/protocols owns what the agents' hook protocols share (types, detection, stdin, shared/) and the table of them; each agent's own protocol is src/agents/<agent>/protocol.ts: its stdin JSON → native event, a Decision → its answer (a body, stderr, an exit code; hookProcessOutput writes it as the hook process's stdout). Pure: imports only src/events and src/errors, no runtime APIs.
 import type { Decision, NativeEvent } from "../events/types.ts";
 import { errorMessage } from "../errors.ts";
 import { checkEventName } from "../events/names.ts";
-import { claudeCode } from "./claude-code.ts";
-import { codex } from "./codex.ts";
-import { copilot } from "./copilot.ts";
-import { cursor } from "./cursor.ts";
-import { geminiCli } from "./gemini-cli.ts";
-import { native } from "./native.ts";
-import { qwen } from "./qwen.ts";
+import { claudeCode } from "../agents/claude/protocol.ts";
+import { codex } from "../agents/codex/protocol.ts";
+import { copilot } from "../agents/copilot/protocol.ts";
+import { cursor } from "../agents/cursor/protocol.ts";
+import { geminiCli } from "../agents/gemini/protocol.ts";
+import { native } from "../agents/native/protocol.ts";
+import { qwen } from "../agents/qwen/protocol.ts";
 import { hookProcessOutput } from "./shared/output.ts";
 import { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type FailureOptions } from "./types.ts";
 

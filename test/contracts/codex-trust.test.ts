@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "smol-toml";
 import { HookboxError } from "../../src/errors.ts";
-import { codexTrustEntries, planCodexTrust, recordedTrust, untrustedEntries } from "../../src/install/codex-trust.ts";
+import { codexTrustEntries, planCodexTrust, recordedTrust, untrustedEntries } from "../../src/agents/codex/trust.ts";
 
 const SOURCE = "/home/dev/.codex/hooks.json";
 const HOOKS = JSON.stringify({

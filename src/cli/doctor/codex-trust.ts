@@ -1,5 +1,5 @@
-import { codexUserConfigPath } from "../../install/codex.ts";
-import { codexTrustEntries, recordedTrust, untrustedEntries } from "../../install/codex-trust.ts";
+import { codexUserConfigPath } from "../../agents/codex/install.ts";
+import { codexTrustEntries, recordedTrust, untrustedEntries } from "../../agents/codex/trust.ts";
 import { runsHookboxEmitHandler } from "../../install/command.ts";
 import type { InstallScope } from "../../install/index.ts";
 import type { CliContext } from "../context.ts";

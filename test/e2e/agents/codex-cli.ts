@@ -2,10 +2,10 @@
 // an AgentWorkspace whose $CODEX_HOME (= ~/.codex) holds a custom model provider on 127.0.0.1.
 // Hooks are whatever the test installs into the workspace (hookbox-setup.ts: installAgent), and
 // run only if trusted: `trustHooks` records every command hook of $CODEX_HOME/hooks.json the way
-// Codex's /hooks does (src/install/codex-trust.ts computes what Codex checks).
+// Codex's /hooks does (src/agents/codex/trust.ts computes what Codex checks).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { codexTrustEntries, planCodexTrust } from "../../../src/install/codex-trust.ts";
+import { codexTrustEntries, planCodexTrust } from "../../../src/agents/codex/trust.ts";
 import { runAgainstMockOpenAI, type OpenAIClientOptions, type OpenAIClientRun } from "./openai-client-run.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 

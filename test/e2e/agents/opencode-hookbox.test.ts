@@ -1,5 +1,5 @@
 // The real opencode (offline, mock Chat Completions API) with the plugin `hookbox install-agent
-// opencode --user` writes (src/install/opencode-plugin.ts), the standard guards on and a project
+// opencode --user` writes (src/agents/opencode/plugin.ts), the standard guards on and a project
 // hook injecting context — once with no daemon (the plugin runs `hookbox emit`), once through a
 // daemon (the plugin asks it over its socket directly). Skipped, saying why, when opencode is not
 // installed.

@@ -1,11 +1,11 @@
-import { GEMINI_EVENT_NAMES } from "../protocols/gemini-cli.ts";
-import { emitCommand, runsHookboxEmitHandler } from "./command.ts";
-import type { DesiredEntry } from "./hook-entries.ts";
-import { hookPlans } from "./hook-plans.ts";
-import { isJsonObject } from "./json-value.ts";
-import { joinPath } from "./paths.ts";
-import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
-import type { InstallOptions, InstallPlanner } from "./types.ts";
+import { GEMINI_EVENT_NAMES } from "./protocol.ts";
+import { emitCommand, runsHookboxEmitHandler } from "../../install/command.ts";
+import type { DesiredEntry } from "../../install/hook-entries.ts";
+import { hookPlans } from "../../install/hook-plans.ts";
+import { isJsonObject } from "../../install/json-value.ts";
+import { joinPath } from "../../install/paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
+import type { InstallOptions, InstallPlanner } from "../../install/types.ts";
 
 /**
  * The Gemini CLI events Hookbox decodes to a native event (research §2.3). The model-level ones

@@ -1,5 +1,5 @@
-import { agentHookTimeoutSeconds } from "../events/hook-timeouts.ts";
-import { AGENT_CALL_HEADERS } from "../wire/agent-call.ts";
+import { agentHookTimeoutSeconds } from "../../events/hook-timeouts.ts";
+import { AGENT_CALL_HEADERS } from "../../wire/agent-call.ts";
 
 /**
  * The opencode plugin `install-agent opencode` writes. opencode has no command hooks, only

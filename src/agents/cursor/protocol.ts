@@ -1,10 +1,10 @@
-import type { Decision, NativeEvent } from "../events/types.ts";
-import type { AgentOutput, AgentProtocol, FailureOptions } from "./types.ts";
-import { CURSOR_EVENTS, decodeCursor } from "./cursor-payload.ts";
-import { joinText, summarize } from "./shared/answer.ts";
-import { agentEventNameOf } from "./shared/event-names.ts";
-import { failure } from "./shared/failure.ts";
-import { exitTwo, jsonOutput } from "./shared/output.ts";
+import type { Decision, NativeEvent } from "../../events/types.ts";
+import type { AgentOutput, AgentProtocol, FailureOptions } from "../../protocols/types.ts";
+import { CURSOR_EVENTS, decodeCursor } from "./payload.ts";
+import { joinText, summarize } from "../../protocols/shared/answer.ts";
+import { agentEventNameOf } from "../../protocols/shared/event-names.ts";
+import { failure } from "../../protocols/shared/failure.ts";
+import { exitTwo, jsonOutput } from "../../protocols/shared/output.ts";
 
 /** Events that answer with `permission` (research §3.3); beforeReadFile and Tab reads know only allow and deny. */
 const PERMISSION_EVENTS: Readonly<Record<string, { readonly ask: boolean; readonly rewrite: boolean }>> = {

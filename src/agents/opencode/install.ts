@@ -1,9 +1,9 @@
-import { HookboxError } from "../errors.ts";
-import { quoteExecutable } from "./command.ts";
-import { OPENCODE_EVENTS, OPENCODE_PLUGIN_MARKER, opencodePluginSource } from "./opencode-plugin.ts";
-import { joinPath } from "./paths.ts";
-import { selectEvents } from "./plan.ts";
-import type { InstallOptions, InstallPlan, InstallPlanner } from "./types.ts";
+import { HookboxError } from "../../errors.ts";
+import { quoteExecutable } from "../../install/command.ts";
+import { OPENCODE_EVENTS, OPENCODE_PLUGIN_MARKER, opencodePluginSource } from "./plugin.ts";
+import { joinPath } from "../../install/paths.ts";
+import { selectEvents } from "../../install/plan.ts";
+import type { InstallOptions, InstallPlan, InstallPlanner } from "../../install/types.ts";
 
 /** Hookbox's own file in opencode's plugin directory: opencode loads every file there. */
 const FILE_NAME = "hookbox.js";

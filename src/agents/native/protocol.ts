@@ -1,8 +1,8 @@
-import { parseEvent } from "../events/parse.ts";
-import { WIRE_VERSION, type Decision, type NativeEvent } from "../events/types.ts";
-import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "./types.ts";
-import { jsonOutput } from "./shared/output.ts";
-import { readPayload } from "./shared/payload.ts";
+import { parseEvent } from "../../events/parse.ts";
+import { WIRE_VERSION, type Decision, type NativeEvent } from "../../events/types.ts";
+import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../../protocols/types.ts";
+import { jsonOutput } from "../../protocols/shared/output.ts";
+import { readPayload } from "../../protocols/shared/payload.ts";
 
 /**
  * Hookbox's own dialect: the native event in (src/events/parse.ts, the same rules as

@@ -1,10 +1,10 @@
-import { HookboxError } from "../errors.ts";
-import { emitCommand, runsHookboxEmitHandler } from "./command.ts";
-import type { DesiredEntry, MergeResult } from "./hook-entries.ts";
-import { hookPlans } from "./hook-plans.ts";
-import { joinPath } from "./paths.ts";
-import { selectEvents, type AgentEvents, type JsonDialect } from "./plan.ts";
-import type { InstallOptions, InstallPlanner } from "./types.ts";
+import { HookboxError } from "../../errors.ts";
+import { emitCommand, runsHookboxEmitHandler } from "../../install/command.ts";
+import type { DesiredEntry, MergeResult } from "../../install/hook-entries.ts";
+import { hookPlans } from "../../install/hook-plans.ts";
+import { joinPath } from "../../install/paths.ts";
+import { selectEvents, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
+import type { InstallOptions, InstallPlanner } from "../../install/types.ts";
 
 /**
  * Cursor's events (research §3.2). By default the all-tool events of current Cursor versions:

@@ -1,11 +1,11 @@
-import { HookboxError } from "../errors.ts";
-import { COPILOT_EVENT_NAMES } from "../protocols/copilot.ts";
-import { emitCommand, runsHookboxEmit } from "./command.ts";
-import type { DesiredEntry, MergeResult } from "./hook-entries.ts";
-import { hookPlans } from "./hook-plans.ts";
-import { agentConfigDir, joinPath } from "./paths.ts";
-import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "./plan.ts";
-import type { InstallOptions, InstallPlanner } from "./types.ts";
+import { HookboxError } from "../../errors.ts";
+import { COPILOT_EVENT_NAMES } from "./protocol.ts";
+import { emitCommand, runsHookboxEmit } from "../../install/command.ts";
+import type { DesiredEntry, MergeResult } from "../../install/hook-entries.ts";
+import { hookPlans } from "../../install/hook-plans.ts";
+import { agentConfigDir, joinPath } from "../../install/paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
+import type { InstallOptions, InstallPlanner } from "../../install/types.ts";
 
 /**
  * Copilot CLI's events in their camelCase spelling, which gets camelCase payloads (research §5).
