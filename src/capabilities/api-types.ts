@@ -87,6 +87,19 @@ declare namespace Hookbox {
     extensions?: readonly string[];
     /** At most this many paths. Default 1000, at most 10000. */
     maxFiles?: number;
+    /** Also list names starting with "." below dir (files and directories). Default false. */
+    hidden?: boolean;
+    /** Return {path, size, mtime} objects instead of paths. Default false. */
+    details?: boolean;
+  }
+
+  /** One file of listFiles(dir, { details: true }). */
+  interface ListedFile {
+    readonly path: string;
+    /** Bytes. */
+    readonly size: number;
+    /** Last modification, seconds since the epoch (fractional). */
+    readonly mtime: number;
   }
 
   interface RunOptions {
@@ -166,9 +179,11 @@ declare namespace Hookbox {
     /**
      * Regular files under dir, sorted: dir as given joined with the names below it (a relative dir
      * gives workspace-relative paths). Needs permissions.read for dir (grant "dir/**"); lists only
-     * files the hook may read; symlinks are neither followed nor listed.
+     * files the hook may read; symlinks are neither followed nor listed; names starting with "."
+     * are skipped unless hidden: true.
      */
-    listFiles(dir: string, options?: ListFilesOptions): Promise<string[]>;
+    listFiles(dir: string, options: ListFilesOptions & { details: true }): Promise<ListedFile[]>;
+    listFiles(dir: string, options?: ListFilesOptions & { details?: false }): Promise<string[]>;
 
     /**
      * Run a command (never through a shell) in the workspace. Needs a permissions.run grant whose
@@ -177,10 +192,18 @@ declare namespace Hookbox {
      */
     run(cmd: string, args?: readonly string[], options?: RunOptions): Promise<RunResult>;
 
-    /** git diff of the workspace, against base (a revision) or else the unstaged changes. Needs run: [{ cmd: git, args: ["diff", "**"] }]. At most 1 MiB. */
+    /**
+     * git diff of the workspace: with base (a branch or revision), \`git diff base...HEAD\` — what
+     * this branch changed since it left base; without, the unstaged changes. Needs
+     * run: [{ cmd: git, args: ["diff", "**"] }]. At most 1 MiB.
+     */
     gitDiff(base?: string): Promise<string>;
 
-    /** git diff HEAD of one file in the workspace. Needs the git diff run grant and read access to the file. At most 1 MiB. */
+    /**
+     * git diff HEAD of one file in the workspace, or — when that shows nothing (a file only staged,
+     * a repository without a commit yet) — git diff --cached. Needs the git diff run grant and
+     * read access to the file. At most 1 MiB.
+     */
     fileDiff(path: string): Promise<string>;
 
     /** Run a test command (argv, or a command line split like a shell splits words) and parse its result. Needs a run grant for it. */
