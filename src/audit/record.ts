@@ -31,6 +31,8 @@ export interface AuditRecordV1 extends Chained {
   readonly session_id: string;
   /** Why the hook ran: which event and matcher, or a manual fire. */
   readonly trigger_reason: string;
+  /** What started it: an agent's event, a manual fire, its schedule or a file watch (records before triggers have none: events). */
+  readonly trigger?: "event" | "manual" | "periodic" | "watch";
   readonly status: RunStatus;
   /** Skip reason, precise failure cause, or deny reason. */
   readonly reason?: string;

@@ -4,7 +4,8 @@ import type { Decision, NativeEvent } from "../events/types.ts";
 import type { LoadedHook } from "../registry/load.ts";
 import { entryId, entryOnError, isBroken, type BrokenHook, type RegistryEntry } from "../registry/registry.ts";
 import { DEADLINE_SLACK_MS } from "./chain.ts";
-import type { CooldownTracker, Semaphore } from "./concurrency.ts";
+import type { Semaphore } from "./concurrency.ts";
+import { cooldownKey, type CooldownStore } from "./cooldowns.ts";
 import { decide } from "./decide.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker, HookRun } from "./invoker.ts";
@@ -13,7 +14,9 @@ import { applyRun, newChainState, type ChainState, type Phase } from "./run-rule
 export interface DispatchContext {
   readonly invoker: HookInvoker;
   readonly semaphore: Semaphore;
-  readonly cooldowns: CooldownTracker;
+  readonly cooldowns: CooldownStore;
+  /** Whose hooks these are: cooldowns are kept per project (undefined: an event naming no project). */
+  readonly project?: string;
   /** Budget for all hooks of one event; hooks not started by then fail by their on_error. */
   readonly eventDeadlineMs: number;
   readonly injectionBudgetBytes: number;
@@ -33,9 +36,17 @@ export interface DispatchRequest {
   readonly event: NativeEvent;
   /** The matched entries, broken ones included, in run order (RegistrySnapshot.match). */
   readonly hooks: readonly RegistryEntry[];
-  /** A manual fire (POST /v1/hooks/:id/fire) bypasses cooldown. */
+  /** A manual fire (POST /v1/hooks/:id/fire, hookbox fire) bypasses the cooldown and records the run. */
   readonly manual?: boolean;
+  /**
+   * What started the run when it is not an agent's event (a trigger of the hook's own): the
+   * trigger runner has claimed the cooldown already.
+   */
+  readonly trigger?: { readonly kind: "periodic" | "watch"; readonly reason: string };
 }
+
+/** What started a run, in every run record: an agent's event, a manual fire, a schedule or a file watch. */
+export type TriggerKind = "event" | "manual" | "periodic" | "watch";
 
 export interface DispatchResult {
   readonly decision: Decision;
@@ -43,7 +54,7 @@ export interface DispatchResult {
   readonly records: readonly AuditRecordV1[];
 }
 
-type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason">;
+type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason" | "trigger">;
 
 /**
  * Run an event's matched hooks in two passes, so that **guards see what will run**: first the
@@ -62,7 +73,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   const deadline = now() + ctx.eventDeadlineMs;
   const injections = new InjectionCollector(ctx.injectionBudgetBytes);
   const state = newChainState(request.event);
-  const trigger = request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`;
+  const trigger: TriggerKind = request.trigger?.kind ?? (request.manual ? "manual" : "event");
+  const triggerReason = request.trigger?.reason ?? (request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`);
   const records = new Map<RegistryEntry, AuditRecordV1[]>();
   const record = (entry: RegistryEntry, value: AuditRecordV1): void => void records.set(entry, [...(records.get(entry) ?? []), value]);
   const base = (entry: RegistryEntry): RecordBase => ({
@@ -73,7 +85,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     hook_id: entryId(entry),
     event_type: request.event.event_type,
     session_id: request.event.session_id,
-    trigger_reason: trigger,
+    trigger_reason: triggerReason,
+    trigger,
   });
   const onErrorOf = (entry: RegistryEntry): "continue" | "deny" => (ctx.failClosed ? "deny" : entryOnError(entry));
   /** A hook that did not run through no choice of its own: its on_error applies. */
@@ -84,14 +97,28 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   };
   const skip = (entry: RegistryEntry, reason: string): void => record(entry, skipped(base(entry), reason, now()));
 
-  // Cooldown depends on time only.
-  const runnable: RegistryEntry[] = [];
-  for (const entry of request.hooks) {
-    const wait = isBroken(entry) || request.manual ? 0 : ctx.cooldowns.remainingMs(entry.definition.id, entry.definition.cooldownMs, now());
-    if (wait > 0 && !isBroken(entry)) skip(entry, `cooldown: ${((entry.definition.cooldownMs - wait) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.definition.cooldownMs / 1000})`);
-    else runnable.push(entry);
-  }
+  const runnable = request.hooks;
   const loaded = runnable.filter((entry): entry is LoadedHook => !isBroken(entry));
+  /**
+   * Claim the cooldowns of hooks about to run for the first time in this event (a check that
+   * re-judges a rewrite claims nothing): the ones refused are skipped. A manual fire records its
+   * run whatever the cooldown; a trigger's runner claimed it already.
+   */
+  const claimCooldowns = async (hooks: readonly LoadedHook[]): Promise<Set<LoadedHook>> => {
+    if (request.trigger) return new Set();
+    const first = hooks.filter((hook) => !records.has(hook) && (request.manual || hook.definition.cooldownMs > 0));
+    if (first.length === 0) return new Set();
+    const claims = first.map((hook) => ({ key: cooldownKey(ctx.project, hook.definition.id), cooldownMs: hook.definition.cooldownMs }));
+    const claimed = await ctx.cooldowns.claim(claims, now(), { bypass: request.manual === true });
+    const refused = new Set<LoadedHook>();
+    first.forEach((hook, index) => {
+      const wait = claimed.refused.get((claims[index] as { key: string }).key);
+      if (!wait) return;
+      refused.add(hook);
+      skip(hook, `cooldown: ${((hook.definition.cooldownMs - wait.remainingMs) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${hook.definition.cooldownMs / 1000})`);
+    });
+    return refused;
+  };
   const acquired = loaded.length > 0 && (await ctx.semaphore.acquire(deadline - now()));
   /** Which version of the input each hook last judged: 0 is the input as it came, each applied rewrite adds one. */
   const seen = new Map<LoadedHook, number>();
@@ -128,9 +155,13 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
       // alone, so the host decides on its rewrite before the next hook sees anything.
       const brokenAt = queue.findIndex(isBroken);
       const upTo = phase === "transform" ? 1 : brokenAt < 0 ? queue.length : brokenAt;
+      const cooling = await claimCooldowns(queue.slice(0, upTo) as LoadedHook[]);
+      if (cooling.size > 0) {
+        queue = queue.filter((entry) => !cooling.has(entry as LoadedHook));
+        continue;
+      }
       const pending = queue.slice(0, upTo) as LoadedHook[];
       const startedAt = now();
-      for (const hook of pending) ctx.cooldowns.ran(hook.definition.id, startedAt);
       const budgets = timeBudgets(queue, deadline - startedAt);
       const chain = await ctx.invoker.invokeChain(
         pending.map((hook, index) => ({ hook, onError: onErrorOf(hook), limits: { ...hook.definition.limits, timeoutMs: budgets[index] as number } })),

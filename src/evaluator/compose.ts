@@ -1,6 +1,7 @@
 import type { ApprovalStore } from "../approvals/store.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import type { Locations } from "../config/locations.ts";
+import { cooldownsFilePath, FileCooldowns, MemoryCooldowns, type CooldownStore } from "../dispatch/cooldowns.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { EmbeddedHook } from "../registry/sources.ts";
@@ -45,11 +46,21 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     audit: setup.audit,
     servedBy: { via: setup.via === "cli" ? "emit" : setup.via, pid: setup.host.pid },
     concurrency: settings.dispatch.concurrency,
+    cooldowns: cooldownsFor(setup),
     ...(setup.approvals ? { approvals: setup.approvals } : {}),
     ...(setup.metrics ? { metrics: setup.metrics } : {}),
     ...(setup.log ? { log: setup.log } : {}),
     links: setup.host.fs,
   });
+}
+
+/**
+ * The daemon and emit share the data directory's cooldowns (two emits without a daemon, or a
+ * daemon restarted, must not run a hook inside its cooldown); `hookbox test` keeps its own.
+ */
+function cooldownsFor(setup: EvaluatorSetup): CooldownStore {
+  if (setup.via !== "daemon" && setup.via !== "emit") return new MemoryCooldowns();
+  return new FileCooldowns({ fs: setup.host.fs, path: cooldownsFilePath(setup.locations.dataDir), pid: setup.host.pid, ...(setup.log ? { log: setup.log } : {}) });
 }
 
 export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload">;

@@ -2,6 +2,7 @@ import type { ApprovalOutcome, ApprovalStore } from "../approvals/store.ts";
 import { AUDIT_VERSION, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "../audit/record.ts";
 import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
+import type { CooldownStore } from "../dispatch/cooldowns.ts";
 import { Dispatcher, type DispatchOutcome } from "../dispatch/dispatcher.ts";
 import { createInvoker, type SandboxExecutor } from "../dispatch/invoker.ts";
 import { errorMessage } from "../errors.ts";
@@ -27,6 +28,8 @@ export interface EvaluatorOptions {
   readonly servedBy: { readonly via: "daemon" | "emit" | "test"; readonly pid: number };
   /** Global cap on hook chains running at once (the operator's dispatch.concurrency when the evaluator starts). */
   readonly concurrency: number;
+  /** When each hook last ran (cooldowns): the data directory's file for the daemon and emit, memory otherwise. */
+  readonly cooldowns?: CooldownStore;
   /** Held approvals for native clients and orchestrators (the daemon); without it, an ask is returned as "ask". */
   readonly approvals?: ApprovalStore;
   readonly metrics?: Metrics;
@@ -89,7 +92,7 @@ export class Evaluator {
   private readonly newId: () => string;
 
   constructor(private readonly options: EvaluatorOptions) {
-    this.dispatcher = new Dispatcher(createInvoker(options.executor, options.capabilities), options.concurrency);
+    this.dispatcher = new Dispatcher(createInvoker(options.executor, options.capabilities), options.concurrency, options.cooldowns);
     this.newId = options.newId ?? (() => crypto.randomUUID());
   }
 
@@ -109,7 +112,12 @@ export class Evaluator {
     if (set.snapshot.operatorStatus.state === "unusable") return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
     const deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
-    const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, { failClosed: failClosed !== undefined, rewritable: options.rewritable !== false, ...(deadlineMs !== undefined ? { deadlineMs } : {}) });
+    const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, {
+      failClosed: failClosed !== undefined,
+      rewritable: options.rewritable !== false,
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      ...(set.project !== undefined ? { project: set.project } : {}),
+    });
     let decision = this.withOperatorNotice(outcome.decision, set.snapshot);
     let records = outcome.records;
     if (decision.decision === "ask" && decision.approval && options.holdApprovals && this.options.approvals) {
@@ -125,7 +133,7 @@ export class Evaluator {
     const started = Date.now();
     const event = await this.prepare(received);
     const set = await this.options.hookSets.forEvent(event);
-    const outcome = await this.dispatcher.fire(hookId, event, set.snapshot);
+    const outcome = await this.dispatcher.fire(hookId, event, set.snapshot, set.project !== undefined ? { project: set.project } : {});
     if (!outcome) return undefined;
     return this.finish({ set, event: hintOf(event), decision: outcome.decision, records: outcome.records, started, failClosed: failClosedBy(set.snapshot, {}) });
   }
