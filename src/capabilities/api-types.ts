@@ -37,6 +37,8 @@ declare namespace Hookbox {
     readonly stop_hook_active?: boolean;
     /** The agent the event came from (claude, gemini, cursor, codex, copilot, qwen, native). */
     readonly agent?: string;
+    /** For a hook with steps: their results, in order (the seed engine's field names: stdout, exit_code, failures …). */
+    readonly steps?: readonly Readonly<Record<string, unknown>>[];
     readonly [field: string]: unknown;
   }
 
@@ -229,6 +231,13 @@ declare namespace Hookbox {
       /** True when the key existed. */
       delete(key: string): Promise<boolean>;
     };
+
+    /**
+     * A message to the operator's notification sinks (hookbox.yaml notify.sinks: a local command,
+     * a webhook, the desktop); at most 4096 characters are sent. Needs permissions.notify. With no
+     * sink configured nothing is sent (sent: 0); failed names the sinks that did not take it.
+     */
+    notify(message: string, options?: { title?: string; level?: MessageLevel }): Promise<{ readonly sent: number; readonly failed: readonly string[] }>;
 
     /** A log line in the run record (console.* does the same). Lines are capped by the hook's log_kb limit. */
     log(level: LogLevel, message: string): void;

@@ -1,3 +1,4 @@
+import { excerpt } from "../audit/excerpt.ts";
 import { AUDIT_VERSION, type AuditRecordV1 } from "../audit/record.ts";
 import { formatDiagnostic } from "../config/diagnostics.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
@@ -43,6 +44,10 @@ export interface DispatchRequest {
    * trigger runner has claimed the cooldown already.
    */
   readonly trigger?: { readonly kind: "periodic" | "watch"; readonly reason: string };
+  /** A triggered run's id (its `running` record and its final one share it). */
+  readonly runId?: string;
+  /** `sha256:<hex>` of the event (audit/excerpt.ts), computed by the caller. */
+  readonly eventDigest?: string;
 }
 
 /** What started a run, in every run record: an agent's event, a manual fire, a schedule or a file watch. */
@@ -54,7 +59,11 @@ export interface DispatchResult {
   readonly records: readonly AuditRecordV1[];
 }
 
-type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason" | "trigger">;
+type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason" | "trigger" | "run_id" | "event_digest" | "event">;
+
+/** What of a triggered run's event, and of a declarative hook's steps, the run record keeps. */
+export const EVENT_EXCERPT_BYTES = 4096;
+export const STEPS_EXCERPT_BYTES = 16 * 1024;
 
 /**
  * Run an event's matched hooks in two passes, so that **guards see what will run**: first the
@@ -87,6 +96,10 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     session_id: request.event.session_id,
     trigger_reason: triggerReason,
     trigger,
+    ...(request.runId !== undefined ? { run_id: request.runId } : {}),
+    ...(request.eventDigest !== undefined ? { event_digest: request.eventDigest } : {}),
+    // An agent's event is in its decision record; a triggered run's, made by Hookbox, is small.
+    ...(request.trigger || request.manual ? { event: excerpt(request.event, EVENT_EXCERPT_BYTES) } : {}),
   });
   const onErrorOf = (entry: RegistryEntry): "continue" | "deny" => (ctx.failClosed ? "deny" : entryOnError(entry));
   /** A hook that did not run through no choice of its own: its on_error applies. */
@@ -246,6 +259,7 @@ function runRecord(base: RecordBase, run: HookRun, verdict: ReturnType<typeof ap
     injections: verdict.injections,
     host_calls: run.hostCalls,
     logs: [...run.outcome.logs, ...verdict.logs],
+    ...(run.steps ? { steps: excerpt(run.steps, STEPS_EXCERPT_BYTES) } : {}),
     stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
     ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
   };

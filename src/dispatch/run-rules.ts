@@ -54,6 +54,12 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
   const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [] };
   // Injections made through hook.injectContext were permission-checked by the capability.
   for (const injection of run.injections) keep(injection.content, injection.role);
+  if (run.skipped !== undefined) {
+    // A declarative hook's conditions decided against its result: no result, no effect.
+    verdict.status = "skipped";
+    verdict.reason = run.skipped;
+    return verdict;
+  }
   const effect = stepEffect(run.outcome, state.event);
   if (effect.kind === "failed") {
     verdict.status = "failed";

@@ -21,6 +21,8 @@ export interface NativeEvent {
   readonly stop_hook_active?: boolean;
   /** The agent the event came from (claude, gemini, cursor, codex, copilot, qwen, native). */
   readonly agent?: string;
+  /** For a hook with steps: their results, in order (the seed engine's field names: stdout, exit_code, failures …). */
+  readonly steps?: readonly Readonly<Record<string, unknown>>[];
   readonly [field: string]: unknown;
 }
 

@@ -1,4 +1,4 @@
-import { compileHandler, createHandlerSpec, type HandlerSpec } from "../../sandbox/index.ts";
+import { compileHandler, createHandlerSpec, type CompiledHandler, type HandlerSpec } from "../../sandbox/index.ts";
 import { guestModuleSources } from "../builtin/index.ts";
 import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../capabilities/types.ts";
 import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
@@ -12,7 +12,8 @@ import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileReader, type
 /** A hook ready to run: its definition, compiled handler, prepared grants and matcher. */
 export interface LoadedHook {
   readonly definition: HookDefinition;
-  readonly spec: HandlerSpec;
+  /** The compiled handler; undefined for a hook written in YAML alone (steps and then). */
+  readonly spec: HandlerSpec | undefined;
   readonly grants: PreparedGrants;
   readonly matcher: Matcher;
   readonly file: string;
@@ -128,30 +129,17 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   if (!resolved.ok) return problem([resolved.field], resolved.message);
   const definition = resolved.hook;
 
-  let source: string;
-  let filename: string;
-  if (definition.handler.kind === "file") {
-    filename = definition.handler.path;
-    read.push(filename);
-    const confined = await confineHandler(ref, filename);
-    if (!confined.ok) return problem(["handler"], confined.message);
-    try {
-      source = await ref.read(confined.path);
-    } catch (error) {
-      return problem(["handler"], `cannot read the handler ${filename}: ${(error as Error).message}`);
+  let compiled: CompiledHandler | undefined;
+  if (definition.handler) {
+    const built = await compile(ref, definition.handler, read);
+    if (!built.ok) {
+      if (built.at) {
+        diagnostics.push({ ...built.at, field: "", message: built.message });
+        return failed();
+      }
+      return problem(["handler"], built.message);
     }
-  } else {
-    filename = `${ref.file}#handler`;
-    source = definition.handler.code;
-  }
-  const compiled = await compileHandler(source, filename, guestModuleSources);
-  if (!compiled.ok) {
-    const location = compiled.failure.location;
-    if (location) {
-      diagnostics.push({ file: location.file, line: location.line, column: location.column, field: "", message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, "") });
-      return failed();
-    }
-    return problem(["handler"], compiled.failure.message);
+    compiled = built.handler;
   }
   const matcher = compileMatcher(definition.match);
   if (!matcher.ok) {
@@ -164,14 +152,37 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     return failed();
   }
   for (const message of prepared.warnings ?? []) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message, severity: "warning" });
-  const spec = await createHandlerSpec({
-    id: definition.id,
-    handler: compiled.handler,
-    hostFunctions: HOOK_API_METHODS,
-    hookData: { id: definition.id, config: definition.config },
-    isolation: definition.isolation,
-  });
+  const spec = compiled
+    ? await createHandlerSpec({ id: definition.id, handler: compiled, hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation })
+    : undefined;
   return { hook: { definition, spec, grants: prepared.grants, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
+}
+
+type Compiled = { ok: true; handler: CompiledHandler } | { ok: false; message: string; at?: { file: string; line: number; column: number } };
+
+/** Read (confined to the hook's directory) and compile a hook's handler. */
+async function compile(ref: HookFileRef, handler: NonNullable<HookDefinition["handler"]>, read: string[]): Promise<Compiled> {
+  let source: string;
+  let filename: string;
+  if (handler.kind === "file") {
+    filename = handler.path;
+    read.push(filename);
+    const confined = await confineHandler(ref, filename);
+    if (!confined.ok) return confined;
+    try {
+      source = await ref.read(confined.path);
+    } catch (error) {
+      return { ok: false, message: `cannot read the handler ${filename}: ${(error as Error).message}` };
+    }
+  } else {
+    filename = `${ref.file}#handler`;
+    source = handler.code;
+  }
+  const compiled = await compileHandler(source, filename, guestModuleSources);
+  if (compiled.ok) return { ok: true, handler: compiled.handler };
+  const location = compiled.failure.location;
+  if (!location) return { ok: false, message: compiled.failure.message };
+  return { ok: false, message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, ""), at: { file: location.file, line: location.line, column: location.column } };
 }
 
 /**

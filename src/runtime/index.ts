@@ -2,7 +2,7 @@
 // This file picks the adapter for the runtime we are on and loads only that one.
 import type { LeanHost, RuntimeHost, SandboxHost } from "./types.ts";
 
-export type { AppendHandle, HttpRequestInit, LeanHost, DirEntry, FileHost, LockIO, FetchHandler, HttpReply, ListenTarget, Listener, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
+export type { AppendHandle, DesktopHost, NotifyIO, HttpRequestInit, LeanHost, DirEntry, FileHost, LockIO, FetchHandler, HttpReply, ListenTarget, Listener, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
 export type { CapabilityIO } from "./capability-io.ts";
 
 export async function detectRuntime(): Promise<RuntimeHost> {

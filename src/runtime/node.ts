@@ -13,6 +13,7 @@ import { lazyAsyncMethods } from "./lazy.ts";
 import { stdoutQueue } from "./stdout-queue.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
+import { createNotifyIO } from "./notify-io.ts";
 import type { FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
@@ -342,6 +343,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     fs: nodeFileHost,
     capabilityIO: lazyAsyncMethods<CapabilityIO>(() => import("./node-capability-io.ts").then((m) => m.nodeCapabilityIO)),
     net: lazyAsyncMethods<NetHost>(() => import("./node-net.ts").then((m) => m.nodeNetHost)),
+    notify: createNotifyIO(process.env, process.platform),
     ...overrides,
   };
 }

@@ -43,6 +43,32 @@ export interface RuntimeHost {
   /** Primitives for the handlers' host APIs (src/capabilities). */
   readonly capabilityIO: CapabilityIO;
   readonly net: NetHost;
+  /** Where notifications go out: a local command, a webhook, the desktop (src/notify). */
+  readonly notify: NotifyIO;
+}
+
+/**
+ * Notifications and a browser through the platform's own commands (notify-send and xdg-open on
+ * Linux, osascript and open on macOS), started with argv, never a shell. Each returns false where
+ * there is no such command or no desktop session, and never throws.
+ */
+export interface DesktopHost {
+  notify(title: string, body: string): boolean;
+  /** Open a file or URL in the person's browser. Pass a file: a URL on the command line is readable by every local user (ps). */
+  open(target: string): boolean;
+}
+
+/**
+ * The three ways a notification leaves (src/notify decides which, from the operator file). Each
+ * is bounded in time and never runs a shell.
+ */
+export interface NotifyIO {
+  /** Run argv (argv[0] looked up on PATH unless absolute) with `stdin`; the exit status, or null when it was killed or could not start. */
+  command(argv: readonly string[], stdin: string, timeoutMs: number): Promise<number | null>;
+  /** POST `body` as application/json; the response's status. Rejects when no answer came. */
+  postJson(url: string, body: string, timeoutMs: number): Promise<number>;
+  /** The desktop's own notification, where this machine has one; false where not. */
+  desktop(title: string, body: string): boolean;
 }
 
 /**
