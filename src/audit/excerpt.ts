@@ -12,13 +12,13 @@ export const REDACTED = "[redacted]";
 
 export type Excerpt = unknown;
 
-/** Shorter and shorter strings until the JSON fits. */
-const STRING_STEPS = [Number.POSITIVE_INFINITY, 2048, 512, 128, 32];
+/** Shorter and shorter strings until the JSON fits (a file's content in a tool call is never worth more than a glimpse). */
+const STRING_STEPS = [1024, 256, 64, 16];
 
 export function excerpt(value: unknown, maxBytes: number): Excerpt {
   const clean = redact(value, 0);
   for (const limit of STRING_STEPS) {
-    const shortened = limit === Number.POSITIVE_INFINITY ? clean : shorten(clean, limit);
+    const shortened = shorten(clean, limit);
     const bytes = utf8Bytes(JSON.stringify(shortened) ?? "null");
     if (bytes <= maxBytes) return shortened;
   }

@@ -27,7 +27,11 @@ export class Dispatcher {
     this.semaphore = new Semaphore(concurrency);
   }
 
-  async handle(event: NativeEvent, snapshot: RegistrySnapshot, options: { readonly failClosed?: boolean; readonly rewritable?: boolean; readonly deadlineMs?: number; readonly project?: string } = {}): Promise<DispatchOutcome> {
+  async handle(
+    event: NativeEvent,
+    snapshot: RegistrySnapshot,
+    options: { readonly failClosed?: boolean; readonly rewritable?: boolean; readonly deadlineMs?: number; readonly project?: string; readonly eventDigest?: string } = {},
+  ): Promise<DispatchOutcome> {
     const base = this.context(snapshot, options.project);
     const context = {
       ...base,
@@ -35,17 +39,23 @@ export class Dispatcher {
       failClosed: options.failClosed === true || snapshot.operator.fail_closed,
       rewritable: options.rewritable !== false,
     };
-    return { ...(await dispatch({ event, hooks: snapshot.match(event) }, context)), registryVersion: snapshot.version };
+    return { ...(await dispatch({ event, hooks: snapshot.match(event), ...(options.eventDigest ? { eventDigest: options.eventDigest } : {}) }, context)), registryVersion: snapshot.version };
   }
 
   /**
    * Run one hook on an event whatever its matcher and cooldown say: a manual fire (recorded as the
    * hook's last run), or a trigger of its own whose cooldown the runner claimed. Undefined: no such hook.
    */
-  async fire(hookId: string, event: NativeEvent, snapshot: RegistrySnapshot, options: { readonly project?: string; readonly trigger?: DispatchRequest["trigger"] } = {}): Promise<DispatchOutcome | undefined> {
+  async fire(
+    hookId: string,
+    event: NativeEvent,
+    snapshot: RegistrySnapshot,
+    options: { readonly project?: string } & Pick<DispatchRequest, "trigger" | "runId" | "eventId" | "eventDigest"> = {},
+  ): Promise<DispatchOutcome | undefined> {
     const hook = snapshot.get(hookId);
     if (!hook) return undefined;
-    const request: DispatchRequest = { event, hooks: [hook], ...(options.trigger ? { trigger: options.trigger } : { manual: true }) };
+    const { project: _project, ...ids } = options;
+    const request: DispatchRequest = { event, hooks: [hook], ...(options.trigger ? {} : { manual: true }), ...ids };
     return { ...(await dispatch(request, this.context(snapshot, options.project))), registryVersion: snapshot.version };
   }
 

@@ -46,6 +46,8 @@ export interface DispatchRequest {
   readonly trigger?: { readonly kind: "periodic" | "watch"; readonly reason: string };
   /** A triggered run's id (its `running` record and its final one share it). */
   readonly runId?: string;
+  /** The event's id when the caller needs it before the records exist (a `running` record). */
+  readonly eventId?: string;
   /** `sha256:<hex>` of the event (audit/excerpt.ts), computed by the caller. */
   readonly eventDigest?: string;
 }
@@ -78,7 +80,7 @@ export const STEPS_EXCERPT_BYTES = 16 * 1024;
 export async function dispatch(request: DispatchRequest, ctx: DispatchContext): Promise<DispatchResult> {
   const now = ctx.now ?? Date.now;
   const newId = ctx.newId ?? (() => crypto.randomUUID());
-  const eventId = newId();
+  const eventId = request.eventId ?? newId();
   const deadline = now() + ctx.eventDeadlineMs;
   const injections = new InjectionCollector(ctx.injectionBudgetBytes);
   const state = newChainState(request.event);
