@@ -99,6 +99,8 @@ export interface AuditDecisionV1 extends Chained {
   readonly incomplete?: { readonly code: string; readonly cause: string; readonly rule: string };
   /** What the hooks returned for the caller besides the decision (the repository template's hints), as answered. */
   readonly hints?: Pick<Decision, "suggested_abilities" | "suggested_documents" | "new_intent" | "follow_up_actions">;
+  /** Triggered runs whose queued context this event's answer carried. */
+  readonly delivered_runs?: Decision["delivered_runs"];
   /** `sha256:<hex>` of the event as evaluated; its run records carry the same. */
   readonly event_digest?: string;
   /** The event as evaluated, secrets redacted, size-capped (audit/excerpt.ts). */

@@ -7,6 +7,7 @@ import type { Metrics } from "../metrics/metrics.ts";
 import type { EmbeddedHook } from "../registry/sources.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 import { Evaluator, type AuditWriter } from "./evaluator.ts";
+import { PendingInjections } from "./pending.ts";
 import { HookSets } from "./hook-sets.ts";
 import { operatorFileSource, type OperatorSource } from "./operator-source.ts";
 import { selfProtectMachine, type SelfProtectMachine } from "./self-protect.ts";
@@ -63,6 +64,8 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     servedBy: { via: setup.via === "cli" ? "emit" : setup.via, pid: setup.host.pid },
     concurrency,
     cooldowns: cooldownsFor(setup),
+    // Only a daemon runs triggers, and only it lives to deliver what they queue.
+    ...(setup.via === "daemon" ? { pending: new PendingInjections() } : {}),
     ...(setup.approvals ? { approvals: setup.approvals } : {}),
     ...(setup.metrics ? { metrics: setup.metrics } : {}),
     ...(setup.log ? { log: setup.log } : {}),

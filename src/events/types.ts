@@ -127,6 +127,12 @@ export interface ApprovalRequest {
 }
 
 /** The aggregated answer for one event. */
+export interface DeliveredRun {
+  readonly hook_id: string;
+  readonly run_id: string;
+  readonly trigger: string;
+}
+
 export interface Decision {
   readonly v: typeof WIRE_VERSION;
   readonly event_id: string;
@@ -149,5 +155,7 @@ export interface Decision {
   readonly suggested_documents?: readonly (SuggestedDocument & { readonly hook_id: string })[];
   readonly new_intent?: Intent & { readonly hook_id: string };
   readonly follow_up_actions?: readonly (FollowUpAction & { readonly hook_id: string })[];
+  /** Triggered runs (a schedule, a watch) whose queued context this answer delivers, in its context_injections. */
+  readonly delivered_runs?: readonly DeliveredRun[];
   readonly runs: readonly RunSummary[];
 }
