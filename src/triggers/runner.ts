@@ -45,11 +45,12 @@ interface Entry {
   /** When the runner started looking after it: a cron schedule does not run for times before. */
   readonly since: number;
   watcher?: Watcher;
-  /** The last skip recorded for its schedule: a due run refused again for the same reason is not recorded again. */
-  lastSkip?: string;
+  /** The kind of the last skip recorded for its schedule: a due run refused again for the same cause is not recorded again. */
+  lastSkip?: SkipCause;
 }
 
 type TriggerKind = "periodic" | "watch" | "manual";
+type SkipCause = "in-flight" | "capacity" | "cooldown";
 
 /**
  * Runs hooks' schedules and watches for the projects the daemon has loaded (the ones agents
@@ -63,6 +64,8 @@ type TriggerKind = "periodic" | "watch" | "manual";
 export class TriggerRunner {
   private readonly entries = new Map<string, Entry>();
   private readonly running = new Map<string, Promise<void>>();
+  /** Watch batches being examined (tests wait for them with idle()). */
+  private readonly examining = new Set<Promise<void>>();
   private budget: PathBudget | undefined;
   private timer: TimerHandle | undefined;
   private checking: Promise<void> | undefined;
@@ -88,7 +91,7 @@ export class TriggerRunner {
     for (const entry of this.entries.values()) entry.watcher?.stop();
     this.entries.clear();
     await this.checking;
-    await Promise.allSettled([...this.running.values()]);
+    await this.idle();
   }
 
   /** Runs going now (tests, health). */
@@ -98,7 +101,7 @@ export class TriggerRunner {
 
   /** Every run started so far has finished (tests). */
   async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+    while (this.running.size > 0 || this.examining.size > 0) await Promise.allSettled([...this.examining, ...this.running.values()]);
   }
 
   /** The watcher of a project's hook, once set up (tests drive its scans). */
@@ -209,7 +212,11 @@ export class TriggerRunner {
       ...(this.options.hint ? { hint: this.options.hint } : {}),
       clock: this.options.clock,
       budget: this.budget,
-      onBatch: (batches) => void this.onWatch(entry, batches, workspace, watchId),
+      onBatch: (batches) => {
+        const examined = this.onWatch(entry, batches, workspace, watchId).catch((error: unknown) => this.options.log(`triggers: hook ${definition.id}: a watch batch failed (${errorMessage(error)})`));
+        this.examining.add(examined);
+        void examined.finally(() => this.examining.delete(examined));
+      },
       log: (line) => this.options.log(`triggers: hook ${definition.id}: ${line}`),
     });
     entry.watcher = watcher;
@@ -228,11 +235,11 @@ export class TriggerRunner {
       const reason = schedule.kind === "every" ? `every ${schedule.seconds} s` : `cron ${schedule.pattern}`;
       const event = periodicEvent(now, lastRun, entry.project);
       if (this.running.has(entry.key)) {
-        await this.skipOnce(entry, event, reason, "in flight: its previous run has not finished (a triggered hook is skipped, not queued)");
+        await this.skipOnce(entry, event, reason, "in-flight", "in flight: its previous run has not finished (a triggered hook is skipped, not queued)");
         continue;
       }
       if (this.running.size >= max) {
-        await this.skipOnce(entry, event, reason, `${this.running.size} triggered hooks are running (triggers.max_concurrent: ${max}); the hooks after it were not examined`);
+        await this.skipOnce(entry, event, reason, "capacity", `${this.running.size} triggered hooks are running (triggers.max_concurrent: ${max}); the hooks after it were not examined`);
         return;
       }
       const spacing = scheduleSpacingMs(schedule);
@@ -240,7 +247,7 @@ export class TriggerRunner {
       const refused = claim.refused.get(entry.key);
       if (refused) {
         // Another process ran it since (emit, another daemon) — not a skip — unless its own cooldown is what waits.
-        if (now - refused.lastRunAt >= spacing) await this.skipOnce(entry, event, reason, `cooldown: ${((now - refused.lastRunAt) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.cooldownMs / 1000})`);
+        if (now - refused.lastRunAt >= spacing) await this.skipOnce(entry, event, reason, "cooldown", `cooldown: ${((now - refused.lastRunAt) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.cooldownMs / 1000})`);
         continue;
       }
       entry.lastSkip = undefined;
@@ -248,9 +255,9 @@ export class TriggerRunner {
     }
   }
 
-  private async skipOnce(entry: Entry, event: NativeEvent, reason: string, why: string): Promise<void> {
-    if (entry.lastSkip === why) return;
-    entry.lastSkip = why;
+  private async skipOnce(entry: Entry, event: NativeEvent, reason: string, cause: SkipCause, why: string): Promise<void> {
+    if (entry.lastSkip === cause) return;
+    entry.lastSkip = cause;
     const identity = await this.identity(entry.hookId, event, "periodic", reason);
     await this.options.evaluator.writeRecords([skippedRun(identity, this.newId(), this.options.clock.now(), why)]);
     this.notifyRun(entry.project, identity, "skipped", why);
