@@ -12,13 +12,23 @@ export const REDACTED = "[redacted]";
 
 export type Excerpt = unknown;
 
-/** Shorter and shorter strings until the JSON fits (a file's content in a tool call is never worth more than a glimpse). */
-const STRING_STEPS = [1024, 256, 64, 16];
+/**
+ * Shorter and shorter strings, then fewer and fewer items of each list, until the JSON fits (a
+ * file's content in a tool call is never worth more than a glimpse; a folder event's 200 changes
+ * are summed up by their first few and its count).
+ */
+const CUTS: readonly { readonly chars: number; readonly items: number }[] = [
+  { chars: 1024, items: Number.POSITIVE_INFINITY },
+  { chars: 256, items: Number.POSITIVE_INFINITY },
+  { chars: 256, items: 50 },
+  { chars: 64, items: 10 },
+  { chars: 16, items: 3 },
+];
 
 export function excerpt(value: unknown, maxBytes: number): Excerpt {
   const clean = redact(value, 0);
-  for (const limit of STRING_STEPS) {
-    const shortened = shorten(clean, limit);
+  for (const cut of CUTS) {
+    const shortened = shorten(clean, cut.chars, cut.items);
     const bytes = utf8Bytes(JSON.stringify(shortened) ?? "null");
     if (bytes <= maxBytes) return shortened;
   }
@@ -46,11 +56,14 @@ function redact(value: unknown, depth: number): unknown {
   return out;
 }
 
-function shorten(value: unknown, limit: number): unknown {
+function shorten(value: unknown, limit: number, items: number): unknown {
   if (typeof value === "string") return value.length > limit ? `${value.slice(0, limit)}…[${value.length - limit} more characters]` : value;
   if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((item) => shorten(item, limit));
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, shorten(item, limit)]));
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, items).map((item) => shorten(item, limit, items));
+    return value.length > items ? [...kept, `…[${value.length - items} more items]`] : kept;
+  }
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, shorten(item, limit, items)]));
 }
 
 function utf8Bytes(text: string): number {

@@ -1,6 +1,9 @@
 import type { Command } from "commander";
 import type { Decision } from "../events/types.ts";
+import { daemonSockets } from "../daemon/auto-socket.ts";
 import { HookboxError } from "../errors.ts";
+import { identityOf } from "../evaluator/identity.ts";
+import { BUILD_ID } from "../version/index.ts";
 import { resolvePath } from "../text/posix-path.ts";
 import type { CliContext } from "./context.ts";
 import { daemonRequest } from "./daemon-client.ts";
@@ -43,7 +46,19 @@ export function registerFire(program: Command, ctx: CliContext, setExit: (code: 
       }
       const project = resolvePath(ctx.host.cwd(), options.project ?? ".");
       const path = `/v1/hooks/${encodeURIComponent(id)}/fire?project=${encodeURIComponent(project)}`;
-      const answer = await daemonRequest<FiredRun | Decision>(ctx.host, locationsFrom(ctx, options), "POST", path, event, FIRE_TIMEOUT_MS);
+      const locations = locationsFrom(ctx, options);
+      // Where emit asks: a daemon a person started, else the one an agent's emit auto-started for this hook set.
+      const { ask } = daemonSockets(locations, options.socket !== undefined, identityOf(locations, BUILD_ID, ctx.host.homeDir()));
+      let answer: FiredRun | Decision | undefined;
+      for (const [index, socket] of ask.entries()) {
+        try {
+          answer = await daemonRequest<FiredRun | Decision>(ctx.host, { ...locations, socketPath: socket }, "POST", path, event, FIRE_TIMEOUT_MS);
+          break;
+        } catch (error) {
+          if (!(error instanceof HookboxError && error.code === "daemon_unavailable") || index === ask.length - 1) throw error;
+        }
+      }
+      if (!answer) throw new HookboxError("daemon_unavailable", "no Hookbox daemon answers");
       if (options.json) await ctx.out(`${JSON.stringify(answer, null, 2)}\n`);
       else if ("run_id" in answer) {
         const last = answer.records.at(-1);

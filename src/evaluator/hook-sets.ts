@@ -77,6 +77,11 @@ export class HookSets {
     return this.options.operator.read();
   }
 
+  /** False under `--hooks DIR`: every event then gets the same set, which names no project. */
+  servesProjects(): boolean {
+    return this.options.explicitDirs === undefined;
+  }
+
   /** The projects loaded now, most recently used last. */
   projects(): (string | undefined)[] {
     return [...this.loaded.keys()].map((key) => (key === "" ? undefined : key));

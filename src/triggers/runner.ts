@@ -156,7 +156,11 @@ export class TriggerRunner {
 
   /** Entries for every triggered hook of every loaded project; the ones with a schedule, in run order. */
   private async sync(): Promise<Entry[]> {
-    const sets = await Promise.all(this.options.evaluator.hookSets.projects().map((project) => this.options.evaluator.hookSets.ifLoaded(project)));
+    const hookSets = this.options.evaluator.hookSets;
+    // A user's hook is in every project's set: it is triggered for each project, not also for
+    // events naming none — unless the daemon serves one set for all (--hooks DIR).
+    const projects = hookSets.projects().filter((project) => project !== undefined || !hookSets.servesProjects());
+    const sets = await Promise.all(projects.map((project) => hookSets.ifLoaded(project)));
     const seen = new Set<string>();
     const scheduled: Entry[] = [];
     for (const set of sets) {

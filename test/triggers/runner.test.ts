@@ -69,6 +69,7 @@ function fakeEvaluator(registry: Registry, cooldowns: CooldownStore, project: st
     pending,
     hookSets: {
       projects: () => [project],
+      servesProjects: () => true,
       ifLoaded: async (p: string | undefined) => (p === project ? { project, snapshot: registry.current() } : undefined),
       forProject: async (p: string | undefined) => ({ project: p, snapshot: registry.current() }),
     },
