@@ -13,8 +13,9 @@ import { cronSchema, everySchema, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, se
  * nowhere else; `z.output` of these schemas is the resolved shape with every default applied.
  */
 
-export const HOOK_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const hookId = z.string().regex(HOOK_ID, "a hook id is 1–64 characters of a-z, 0-9 and -, starting with a letter or digit");
+/** a-z, 0-9, - and _ (the repository hooks template's ids are snake_case: skill_activation_prompt). */
+export const HOOK_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const hookId = z.string().regex(HOOK_ID, "a hook id is 1–64 characters of a-z, 0-9, - and _, starting with a letter or digit");
 
 const eventName = z.string().superRefine((name, ctx) => {
   const check = checkEventName(name);
@@ -209,7 +210,12 @@ export const hookFileSchema = z
     /** Free-form settings passed to the handler as hook.config. */
     config: z.record(z.string(), z.unknown()).default({}),
     /** Descriptive only: what the hook does to the world, shown by `hookbox list`. */
-    effects: z.array(z.string().max(500)).max(64).default([]),
+    /** What the hook does, as text; the template's `{append_to: path}` mappings are read as "append_to: path". */
+    effects: z
+      .array(z.union([z.string().max(500), z.record(z.string().max(100), z.string().max(400))]))
+      .max(64)
+      .default([])
+      .transform((effects) => effects.map((effect) => (typeof effect === "string" ? effect : Object.entries(effect).map(([key, value]) => `${key}: ${value}`).join("; ")))),
   })
   .strict()
   .superRefine((hook, ctx) => {

@@ -58,6 +58,8 @@ export interface HookResult {
   readonly new_intent?: string | Intent;
   readonly follow_up_actions?: readonly FollowUpAction[];
   readonly usage_recorded?: unknown;
+  /** The template's tracker: signals for better matchers (kept in the run record's notes). */
+  readonly update_matcher_suggestions?: readonly { readonly ability_id: string; readonly signal: string; readonly weight?: number }[];
   /** The template's way to block (`"blocked_by_policy"`): a deny with this as its reason. */
   readonly error?: string;
 }
