@@ -73,6 +73,8 @@ declare namespace Hookbox {
     readonly new_intent?: string | { readonly intent: string; readonly scope?: string; readonly topic?: string; readonly stage?: string; readonly signals?: Readonly<Record<string, unknown>> };
     readonly follow_up_actions?: readonly { readonly kind: string; readonly payload?: Readonly<Record<string, unknown>> }[];
     readonly usage_recorded?: unknown;
+    /** The template's tracker: signals for better matchers (kept in the run record's notes). */
+    readonly update_matcher_suggestions?: readonly { readonly ability_id: string; readonly signal: string; readonly weight?: number }[];
     /** Blocks like action "deny", with this as the reason ("blocked_by_policy"). */
     readonly error?: string;
   }
