@@ -1,3 +1,4 @@
+import { PLATFORM } from "./platform.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { lookup } from "node:dns/promises";
@@ -69,7 +70,7 @@ function infoOf(stats: BigIntStats): FileInfo {
 
 /** What an open descriptor really points at. Only Linux can say; elsewhere callers compare dev:ino. */
 async function descriptorPath(fd: number): Promise<string | undefined> {
-  if (process.platform !== "linux") return undefined;
+  if (PLATFORM.descriptorPaths !== "procfs") return undefined;
   try {
     return await readlink(`/proc/self/fd/${fd}`);
   } catch {
