@@ -7,7 +7,7 @@ import type { RuntimeHost } from "./runtime/index.ts";
 
 export function hookRuntime(host: RuntimeHost): HookRuntimeFactory {
   return {
-    capabilities: (locations) => createCapabilityHost({ io: host.capabilityIO, env: host.env, home: host.homeDir(), dataDir: locations.dataDir }),
+    capabilities: (locations) => createCapabilityHost({ io: host.capabilityIO, env: host.env, home: host.homeDir(), dataDir: locations.dataDir, notify: host.notify }),
     embedded: standardHooks,
   };
 }

@@ -1,4 +1,5 @@
 import type { CapabilityIO } from "../runtime/capability-io.ts";
+import type { NotifyIO } from "../runtime/index.ts";
 import type { InjectionRole } from "../events/types.ts";
 import type { GrantSources } from "./grants/sources.ts";
 import type { PathGuard } from "./paths/guard.ts";
@@ -15,6 +16,8 @@ export interface CapabilityDeps {
   readonly home: string;
   /** Hookbox's data directory: per-hook stores live in `<dataDir>/store/<hook-id>.json`. */
   readonly dataDir: string;
+  /** Where hook.notify's messages leave (absent: notify sends nothing). */
+  readonly notify?: NotifyIO;
 }
 
 /** One host call in progress. */

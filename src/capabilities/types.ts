@@ -22,6 +22,7 @@ export const HOOK_API_METHODS = [
   "store.get",
   "store.set",
   "store.delete",
+  "notify",
 ] as const;
 
 export type HookApiMethod = (typeof HOOK_API_METHODS)[number];

@@ -17,6 +17,8 @@ export interface FileInfo {
   readonly size: number;
   /** Device and inode, `dev:ino`: the identity of the file, to compare two looks at "the same" path. */
   readonly id: string;
+  /** Last modification, milliseconds since the epoch. */
+  readonly mtimeMs: number;
 }
 
 /** A file opened read-only, without following a final symlink and without blocking on a FIFO. */

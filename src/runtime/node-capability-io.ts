@@ -65,7 +65,7 @@ function kindOf(entry: Pick<Dirent, "isFile" | "isDirectory" | "isSymbolicLink" 
 }
 
 function infoOf(stats: BigIntStats): FileInfo {
-  return { kind: kindOf(stats), size: Number(stats.size), id: `${stats.dev}:${stats.ino}` };
+  return { kind: kindOf(stats), size: Number(stats.size), id: `${stats.dev}:${stats.ino}`, mtimeMs: Number(stats.mtimeMs) };
 }
 
 /** What an open descriptor really points at. Only Linux can say; elsewhere callers compare dev:ino. */

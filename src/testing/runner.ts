@@ -142,7 +142,8 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
     const { decision } = await evaluator.evaluate(event);
     const runs = records.filter((r): r is AuditRecordV1 => r.kind !== "decision");
     const hook = snapshot.hooks[0];
-    const handler = hook && (hook.definition.handler.kind === "file" ? { file: hook.definition.handler.path, source: await host.fs.readText(hook.definition.handler.path).catch(() => undefined) } : { file: `${hook.file}#handler`, source: hook.definition.handler.code });
+    const declared = hook?.definition.handler;
+    const handler = hook && declared && (declared.kind === "file" ? { file: declared.path, source: await host.fs.readText(declared.path).catch(() => undefined) } : { file: `${hook.file}#handler`, source: declared.code });
     return { hookId, problems: [] as string[], observed: { decision, run: runs.find((r) => r.hook_id === hookId) }, failures: runs.filter((r) => r.status === "failed").map((r) => failureOf(r, outcomes.get(r.hook_id), handler)) };
   } finally {
     await host.fs.removeTree(scratch);

@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import { formatDiagnostic } from "../../config/diagnostic.ts";
 import { HookboxError } from "../../errors.ts";
+import { hasTriggers } from "../../config/resolve.ts";
 import { parseEvent } from "../../events/parse.ts";
 import { registration, registrationByEvent } from "../../registry/registration.ts";
 import type { AppDeps } from "../deps.ts";
@@ -33,16 +34,31 @@ export function hookRoutes(app: Hono, deps: AppDeps): void {
     return c.json(registration(entry));
   });
 
-  /** Manual fire: runs the hook on the given event whatever its matcher and cooldown (as in the seed engine). */
+  /**
+   * Manual fire: runs the hook now whatever its matcher and cooldown (as in the seed engine), and
+   * records the run as its last. The body is the event (optional; `cwd` names the project, or
+   * `?project=`). A hook with a schedule or a watch runs as its trigger would (its context queued
+   * for the project's next agent event); others answer with the decision.
+   */
   app.post("/v1/hooks/:id/fire", async (c) => {
     const id = c.req.param("id");
     const body = (await c.req.text()).trim() ? await readJson(c) : {};
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw new HookboxError("event_invalid", "the event must be a JSON object");
     const record = body as Record<string, unknown>;
-    const { snapshot } = await deps.evaluator.hookSets.forEvent({ ...(typeof record.cwd === "string" ? { cwd: record.cwd } : {}) });
+    const query = c.req.query("project");
+    if (query !== undefined && !query.startsWith("/")) throw new HookboxError("event_invalid", `project must be an absolute path, got ${query}`, { field: "project" });
+    const cwd = typeof record.cwd === "string" ? record.cwd : query;
+    const { project, snapshot } = await deps.evaluator.hookSets.forEvent({ ...(cwd !== undefined ? { cwd } : {}) });
     const hook = snapshot.get(id);
-    if (!hook) throw new HookboxError("not_found", `no hook "${id}"`);
-    const event = parseEvent({ session_id: "manual", ...record, event_type: record.event_type ?? hook.definition.events[0] });
+    if (!hook) throw new HookboxError("not_found", `no hook "${id}" in ${project ?? "the user's hooks"}`);
+    const given = Object.keys(record).length > 0;
+    if (deps.triggers && hasTriggers(hook.definition)) {
+      const event = given ? parseEvent({ session_id: "manual", ...(cwd !== undefined ? { cwd } : {}), ...record, event_type: record.event_type ?? "manual" }) : undefined;
+      const fired = await deps.triggers.fire(project, id, event);
+      if (!fired) throw new HookboxError("not_found", `no hook "${id}"`);
+      return c.json({ v: 1, hook_id: id, ...fired });
+    }
+    const event = parseEvent({ session_id: "manual", ...(cwd !== undefined ? { cwd } : {}), ...record, event_type: record.event_type ?? hook.definition.events[0] ?? "manual" });
     const result = await deps.evaluator.fire(id, event);
     if (!result) throw new HookboxError("not_found", `no hook "${id}"`);
     return c.json(result.decision);
