@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/**/*.ts"],
+    files: ["src/**/*.ts", "src/**/*.tsx"],
     ignores: ["src/runtime/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [runtimeImports] }],

@@ -118,12 +118,14 @@ export async function post(socket: string, path: string, body?: unknown, method 
 }
 
 /** Run a whole process with stdin, as an agent runs a command hook. */
-export function runProcess(command: readonly string[], stdin: string, env: Record<string, string> = { PATH: "/usr/bin:/bin" }): Promise<number> {
+export function runProcess(command: readonly string[], stdin: string, env: Record<string, string> = { PATH: "/usr/bin:/bin" }, cwd?: string): Promise<number> {
   return new Promise((done, fail) => {
     const [program, ...args] = command as [string, ...string[]];
-    const child = spawn(program, args, { env, stdio: ["pipe", "ignore", "ignore"] });
+    const child = spawn(program, args, { env, stdio: ["pipe", "ignore", "ignore"], ...(cwd ? { cwd } : {}) });
     child.on("error", fail);
     child.on("exit", (code) => done(code ?? -1));
+    // A program that does not read its stdin (hello world) may exit before the payload is written.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(stdin);
   });
 }

@@ -9,6 +9,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<string> }>> = {
   emit: () => import("./suites/emit.ts"),
   memory: () => import("./suites/memory.ts"),
   audit: () => import("./suites/audit.ts"),
+  daemon: () => import("./suites/daemon.ts"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -1,12 +1,13 @@
-import { transform } from "sucrase";
+import type { transform } from "sucrase";
 import { failure, type SandboxFailure } from "./failure.ts";
 import { codeHashOf, sha256Hex } from "./hash.ts";
+import { columnMap } from "./source-map.ts";
 import { formatBytes, MAX_SOURCE_BYTES } from "./limits.ts";
 
 /**
  * TypeScript → JavaScript for the guest. Sucrase is pure JavaScript (it bundles into the binary
  * and runs offline), strips types without type-checking and keeps line numbers, so guest stack
- * traces point at the right line of the .ts file. The output stays an ES module: QuickJS
+ * traces point at the right line of the .ts file (and with a column map, at the right column). The output stays an ES module: QuickJS
  * evaluates `export default` natively. A handler may import only the guest library modules its
  * caller supplies (e.g. "hookbox:shell"); they are linked into the same program (see link()),
  * so the sandbox never loads anything the host did not hand it.
@@ -18,12 +19,20 @@ export interface CompiledHandler {
   readonly code: string;
   /** SHA-256 of `filename` and `code`: the identity of a compiled handler across processes. */
   readonly codeHash: string;
+  /**
+   * Where `code`'s columns come from in the TypeScript source: the `mappings` of a source map
+   * (lines are kept as they are). Failures are reported in source coordinates with it
+   * (source-map.ts). Derived from the code, so not part of its hash.
+   */
+  readonly sourceMap?: string;
 }
 
 /** Guest library modules a handler may import by specifier: TypeScript source, run in the guest. */
 export type GuestModules = Readonly<Record<string, string>>;
 
 export type CompileResult = { readonly ok: true; readonly handler: CompiledHandler } | { readonly ok: false; readonly failure: SandboxFailure };
+
+type Transform = typeof transform;
 
 const CACHE_ENTRIES = 512;
 const cache = new Map<string, CompiledHandler>();
@@ -47,19 +56,23 @@ export async function compileHandler(source: string, filename: string, modules: 
     cache.set(key, hit);
     return { ok: true, handler: hit };
   }
+  // Loaded at the first compile: a process whose handlers all come compiled (the snapshot cache,
+  // the daemon's workers) never loads the transpiler.
+  const transform = (await import("sucrase")).transform;
   let code: string;
   try {
     code = transform(source, { transforms: ["typescript"], disableESTransforms: true, filePath: filename }).code;
   } catch (error) {
     return { ok: false, failure: syntaxFailure(error, filename) };
   }
-  const linked = link(code, modules);
+  const sourceMap = columnMap(source, code);
+  const linked = link(code, modules, transform);
   if (!linked.ok) {
     const location = { file: filename, line: linked.line, column: 1 };
     return { ok: false, failure: failure("handler_invalid", `${filename}:${linked.line}:1: ${linked.message}`, { location }) };
   }
   code = linked.code;
-  const handler: CompiledHandler = { filename, code, codeHash: await codeHashOf(filename, code) };
+  const handler: CompiledHandler = { filename, code, codeHash: await codeHashOf(filename, code), sourceMap };
   cache.set(key, handler);
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   return { ok: true, handler };
@@ -78,7 +91,7 @@ const IMPORT_STATEMENT = /^[ \t]*import\s*(\{[^}]*\}|\*\s*as\s+[\w$]+|[\w$]+)\s*
  * number. Sucrase has already removed type-only imports; any other import is refused here,
  * because QuickJS would refuse it at load with a less useful message.
  */
-function link(code: string, modules: GuestModules): Linked {
+function link(code: string, modules: GuestModules, transform: Transform): Linked {
   const used = new Map<string, string>();
   let problem: { index: number; message: string } | undefined;
   const rewritten = code.replace(IMPORT_STATEMENT, (statement, clause: string, _quote, specifier: string, index: number) => {
@@ -99,7 +112,7 @@ function link(code: string, modules: GuestModules): Linked {
   if (problem) return { ok: false, line: lineAt(code, problem.index), message: problem.message };
   const strayLine = rewritten.split("\n").findIndex((line) => STATIC_IMPORT.test(line)) + 1;
   if (strayLine > 0) return { ok: false, line: strayLine, message: `this import cannot be loaded in the sandbox: write \`import { name } from "module"\` with one of: ${available(modules)}` };
-  const bodies = [...used].map(([specifier, fn]) => moduleFunction(specifier, fn, modules[specifier] as string));
+  const bodies = [...used].map(([specifier, fn]) => moduleFunction(specifier, fn, modules[specifier] as string, transform));
   return { ok: true, code: bodies.length ? `${rewritten}\n${bodies.join("\n")}\n` : rewritten };
 }
 
@@ -117,7 +130,7 @@ function lineAt(code: string, index: number): number {
 }
 
 /** A library module as a function returning its exports: its top level runs on first import. */
-function moduleFunction(specifier: string, fn: string, source: string): string {
+function moduleFunction(specifier: string, fn: string, source: string, transform: Transform): string {
   const js = transform(source, { transforms: ["typescript"], disableESTransforms: true, filePath: specifier }).code;
   const exported: string[] = [];
   const body = js.replace(/^export\s+(?:(async\s+)?function\*?|const|let|class)\s+([\w$]+)/gm, (declaration: string, _async, name: string) => {

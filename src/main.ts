@@ -4,7 +4,7 @@
 // No top-level await: the binary is precompiled to bytecode.
 import { prestartServeWorker } from "./daemon/prestart.ts";
 import { detectLeanRuntime } from "./runtime/index.ts";
-import { VERSION, versionFlag, versionInfo } from "./version/index.ts";
+import { VERSION, versionFlag, versionInfo, versionJson } from "./version/index.ts";
 
 async function main(): Promise<void> {
   // The lean host first: emit needs no more, and on Bun it loads no node:* module.
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   // commander's --version would, or with --json all of `hookbox version --json`.
   const version = versionFlag(lean.args);
   if (version) {
-    await lean.writeStdout(version === "json" ? `${JSON.stringify(await versionInfo(), null, 2)}\n` : `${VERSION}\n`);
+    await lean.writeStdout(version === "json" ? versionJson(await versionInfo()) : `${VERSION}\n`);
     return lean.exit(0);
   }
   if (command === "emit") {
@@ -27,6 +27,11 @@ async function main(): Promise<void> {
   }
   const host = await lean.full();
   prestartServeWorker(host);
+  // The daemon starts without the command line's other commands (commander, the transpiler's users …).
+  if (command === "serve" && !lean.args.includes("--help") && !lean.args.includes("-h")) {
+    const [{ runServe }, { hookRuntime }] = await Promise.all([import("./cli/serve-run.ts"), import("./compose.ts")]);
+    return host.exit(await runServe(host, lean.args.slice(1), hookRuntime(host), VERSION));
+  }
   const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
   // exit waits for every stdout write: commander prints help without waiting for its write.
   return host.exit(await runCli(host, hookRuntime(host)));

@@ -4,7 +4,7 @@
 // event (no capabilities). The command is read the way bash would split it (hookbox:shell) —
 // best effort: what only the running shell knows ($VAR, aliases, globs against the disk) cannot
 // be seen here.
-import { type ShCommand, type ShPipeline, type ShTarget, type ShWord, shAnalyze, shCommandText, shBase, shMayMatchGlob, shNormalize, shOperands, shPatternText, shResolve, shValues, shWrites } from "hookbox:shell";
+import { SH_MAX_COMMANDS, type ShCommand, type ShPipeline, type ShTarget, type ShWord, shAnalyze, shCommandText, shBase, shMayMatchGlob, shNormalize, shOperands, shPatternText, shResolve, shValues, shWrites } from "hookbox:shell";
 
 type RuleId =
   | "rm-root"
@@ -75,6 +75,11 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
     return deny({ rule: "too-long", segment: `${command.slice(0, 80)}…`, why: `the command is ${command.length} characters long, more than max_command_chars (${cfg.maxCommandChars}): too long to check`, hint: "Split it into smaller commands, or put it in a script file." }, command);
   }
   const workspace = typeof event.cwd === "string" && event.cwd.startsWith("/") && event.cwd !== "/" ? shNormalize(event.cwd) : undefined;
+  // The reader stops at SH_MAX_COMMANDS simple commands: what lies beyond would go unread.
+  const pipelines = shAnalyze(command, workspace);
+  if (pipelines.reduce((n, p) => n + p.commands.length, 0) >= SH_MAX_COMMANDS) {
+    return deny({ rule: "too-long", segment: `${command.slice(0, 80)}…`, why: `the command holds more than ${SH_MAX_COMMANDS} simple commands, more than the shell reader reads: too complex to check`, hint: "Split it into smaller commands, or put it in a script file." }, command);
+  }
 
   const findings: Finding[] = [];
   findings.push(...forkBombs(command));
@@ -82,7 +87,7 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
   const writes = shWrites(command, workspace);
   const resolved = new Map<string, string[]>();
   for (const t of writes) if (t.path !== undefined && t.raw !== t.path) resolved.set(t.raw, [...(resolved.get(t.raw) ?? []), t.path]);
-  for (const pipeline of shAnalyze(command, workspace)) {
+  for (const pipeline of pipelines) {
     findings.push(...pipeToShell(pipeline));
     for (const cmd of pipeline.commands) findings.push(...commandFindings(cmd, workspace, cfg, resolved));
   }

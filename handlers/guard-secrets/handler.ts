@@ -4,7 +4,7 @@
 // touches come from hookbox:paths (symbolic links resolved by the host, in link_targets); a
 // Bash command's writes from hookbox:shell's shWrites (globs, variables, interpreters, git,
 // find — see the README for what it cannot see).
-import { type ShPattern, type ShTarget, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import { SH_MAX_COMMANDS, type ShPattern, type ShTarget, shAnalyze, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shPatternText, shResolve, shWrites } from "hookbox:shell";
 import { type Labelled, eventPaths, firstMatch, patchPaths, within } from "hookbox:paths";
 
 /** Secret files by glob: a glob without "/" matches the file name, one with "/" the path. */
@@ -118,6 +118,10 @@ function bashFinding(input: Record<string, unknown>, workspace: string | undefin
   const command = shCommandText(input.command);
   if (command.length > cfg.maxCommandChars) {
     return { path: `a ${command.length}-character command`, why: `it is longer than max_command_chars (${cfg.maxCommandChars}), too long to check`, rule: "unreadable" };
+  }
+  // The reader stops at SH_MAX_COMMANDS simple commands: a write beyond them would go unread.
+  if (shAnalyze(command, workspace).reduce((n, p) => n + p.commands.length, 0) >= SH_MAX_COMMANDS) {
+    return { path: `a command of more than ${SH_MAX_COMMANDS} simple commands`, why: "the shell reader stops there, so the rest could not be checked", rule: "unreadable" };
   }
   const content = (): string => command;
   const seen = new Set<string>();

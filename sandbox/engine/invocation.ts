@@ -7,6 +7,7 @@ import { InvocationGuard } from "./guard.ts";
 import { eventIntoGuest } from "./event.ts";
 import { describeGuestError, limitOfGuestError, type GuestErrorInfo } from "./guest-error.ts";
 import type { HookModule } from "./quickjs.ts";
+import { failureInSource } from "../source-map.ts";
 import type { GuestBridge, GuestContext, HookSlot } from "./slot.ts";
 
 type Step<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: SandboxFailure };
@@ -182,7 +183,7 @@ export async function runInvocation(slot: HookSlot, event: unknown, limits: Sand
     heapBytes: module.heapBytes(),
     coldStart: cold,
   };
-  return outcome.ok ? { ok: true, value: outcome.value, logs: invocation.logs, stats } : { ok: false, failure: outcome.failure, logs: invocation.logs, stats };
+  return outcome.ok ? { ok: true, value: outcome.value, logs: invocation.logs, stats } : { ok: false, failure: failureInSource(outcome.failure, slot.spec.handler), logs: invocation.logs, stats };
 }
 
 async function execute(guest: GuestContext, invocation: ActiveInvocation, module: HookModule, event: unknown): Promise<Step<unknown>> {

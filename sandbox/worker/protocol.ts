@@ -11,7 +11,7 @@ export const WORKER_PROTOCOL_VERSION = 2;
 
 /** A spec on the wire: the code travels only the first time a worker needs it. */
 export type WireSpec = Omit<HandlerSpec, "handler"> & {
-  readonly handler: { readonly filename: string; readonly codeHash: string; readonly code?: string };
+  readonly handler: { readonly filename: string; readonly codeHash: string; readonly code?: string; readonly sourceMap?: string };
 };
 
 /**

@@ -106,7 +106,10 @@ class SpecCache {
     const wire = step.spec;
     if (!wire) return this.specs.get(step.key);
     const { handler } = wire;
-    const known = handler.code !== undefined ? { filename: handler.filename, codeHash: handler.codeHash, code: handler.code } : this.code.get(handler.codeHash);
+    const known =
+      handler.code !== undefined
+        ? { filename: handler.filename, codeHash: handler.codeHash, code: handler.code, ...(handler.sourceMap !== undefined ? { sourceMap: handler.sourceMap } : {}) }
+        : this.code.get(handler.codeHash);
     if (!known) return undefined;
     this.remember(known);
     const spec: HandlerSpec = { ...wire, handler: known };

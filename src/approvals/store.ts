@@ -1,4 +1,5 @@
 // src/approvals owns pending ask_user approvals: holding them, resolving them, remembering "allow always".
+import { subjectOf } from "../events/subject.ts";
 import type { ApprovalRequest, NativeEvent } from "../events/types.ts";
 
 export type ApprovalVerdict = "allow" | "deny" | "allow_always";
@@ -18,11 +19,21 @@ export interface PendingApproval {
   readonly expires_at: string;
 }
 
+/** Where a person answered: `hookbox approve`/`deny`, the web console, or another client of the HTTP API. */
+export type AnsweredVia = "cli" | "console" | "api";
+
 export interface ApprovalOutcome {
   readonly id: string;
   readonly decision: "allow" | "deny";
   readonly by: "user" | "timeout" | "session-rule" | "shutdown";
+  /** Set when a user answered. */
+  readonly via?: AnsweredVia;
+  /** The user chose "always for this session". */
+  readonly always?: boolean;
 }
+
+/** What the console and notifications watch: an approval started waiting, or stopped (answered, timed out, shut down). */
+export type ApprovalChange = { readonly kind: "held"; readonly approval: PendingApproval } | { readonly kind: "settled"; readonly approval: PendingApproval; readonly outcome: ApprovalOutcome };
 
 interface Entry {
   readonly pending: PendingApproval;
@@ -38,6 +49,13 @@ interface Entry {
 export class ApprovalStore {
   private readonly entries = new Map<string, Entry>();
   private readonly alwaysAllowed = new Set<string>();
+  private readonly listeners = new Set<(change: ApprovalChange) => void>();
+
+  /** Observe approvals as they are held and settled; returns the unsubscribe function. A listener's throw is ignored. */
+  onChange(listener: (change: ApprovalChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   allowedForSession(event: NativeEvent, hookId: string): boolean {
     return this.alwaysAllowed.has(sessionKey(event, hookId));
@@ -63,6 +81,7 @@ export class ApprovalStore {
       const timer = setTimeout(() => this.settle(id, { id, decision: request.default, by: "timeout" }), request.timeout_ms);
       this.entries.set(id, { pending, settle: resolve, timer });
     });
+    this.tell({ kind: "held", approval: pending });
     return { id, outcome };
   }
 
@@ -70,12 +89,16 @@ export class ApprovalStore {
     return [...this.entries.values()].map((entry) => entry.pending);
   }
 
-  /** Returns false when there is no such pending approval (already resolved, timed out, or unknown). */
-  resolve(id: string, verdict: ApprovalVerdict): boolean {
+  get(id: string): PendingApproval | undefined {
+    return this.entries.get(id)?.pending;
+  }
+
+  /** A user's answer, and where it came from. Returns false when there is no such pending approval (already resolved, timed out, or unknown). */
+  resolve(id: string, verdict: ApprovalVerdict, via: AnsweredVia = "api"): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
     if (verdict === "allow_always") this.alwaysAllowed.add(`${entry.pending.session_id}\0${entry.pending.hook_id}\0${entry.pending.tool_name ?? entry.pending.event_type}`);
-    this.settle(id, { id, decision: verdict === "deny" ? "deny" : "allow", by: "user" });
+    this.settle(id, { id, decision: verdict === "deny" ? "deny" : "allow", by: "user", via, ...(verdict === "allow_always" ? { always: true } : {}) });
     return true;
   }
 
@@ -90,16 +113,20 @@ export class ApprovalStore {
     clearTimeout(entry.timer);
     this.entries.delete(id);
     entry.settle(outcome);
+    this.tell({ kind: "settled", approval: entry.pending, outcome });
+  }
+
+  private tell(change: ApprovalChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A watcher's failure never changes an approval.
+      }
+    }
   }
 }
 
 function sessionKey(event: NativeEvent, hookId: string): string {
   return `${event.session_id}\0${hookId}\0${event.tool_name ?? event.event_type}`;
-}
-
-function subjectOf(event: NativeEvent): string {
-  const input = event.tool_input ?? {};
-  const candidate = input.command ?? input.file_path ?? input.path ?? input.url ?? event.prompt;
-  const text = typeof candidate === "string" ? candidate : JSON.stringify(input);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

@@ -1,6 +1,6 @@
 import type { FileHost } from "../runtime/index.ts";
 import type { AuditEntry } from "./record.ts";
-import { AuditSink, type AuditStats } from "./sink.ts";
+import { AuditSink, type AppendListener, type AuditStats } from "./sink.ts";
 
 /** The live audit log of a data directory (rotated files beside it: .1, .2 …). */
 export function auditFilePath(dataDir: string): string {
@@ -13,6 +13,8 @@ export interface AuditLog {
   flush(): Promise<void>;
   close(): Promise<void>;
   stats(): AuditStats;
+  /** Records once they are written (a log that cannot be written tells of none). */
+  onAppend(listener: AppendListener): () => void;
 }
 
 export interface AuditLogOptions {
@@ -45,6 +47,7 @@ function unopenedLog(path: string, cause: string): AuditLog {
     },
     flush: async () => undefined,
     close: async () => undefined,
+    onAppend: () => () => undefined,
     stats: () => ({ path, written: counts.written, dropped: counts.dropped, rotations: 0, repairedTornLines: 0, lastError: cause, failing: true, chain: { tail: "unchecked", checkedLinks: 0, head: undefined } }),
   };
 }

@@ -1,5 +1,6 @@
 import type { LogEntry } from "../../sandbox/index.ts";
 import type { HostCallRecord } from "../capabilities/types.ts";
+import type { AnsweredVia, ApprovalOutcome } from "../approvals/store.ts";
 import type { Decision, HookAction, InjectionRole, RunStatus } from "../events/types.ts";
 
 export const AUDIT_VERSION = 1;
@@ -77,11 +78,23 @@ export interface AuditDecisionV1 extends Chained {
   readonly event_type: string;
   readonly session_id: string;
   readonly agent?: string;
+  readonly tool_name?: string;
+  /** What the event was about, in a line (the command, the path, the prompt …; src/events/subject.ts). */
+  readonly subject?: string;
   /** The project root the hook set was resolved from; absent for an event that names no directory. */
   readonly project?: string;
   readonly decision: "allow" | "deny" | "ask";
   readonly reason?: string;
   readonly decided_by?: string;
+  /** A hook asked and the request was held for a person: how it ended, who answered and through what. */
+  readonly approval?: {
+    readonly id: string;
+    readonly hook_id: string;
+    readonly decision: "allow" | "deny";
+    readonly by: ApprovalOutcome["by"];
+    readonly via?: AnsweredVia;
+    readonly always?: boolean;
+  };
   /** Set when Hookbox could not fully evaluate the event (undecodable, over a limit, unusable operator file): why, and what the rule answered. */
   readonly incomplete?: { readonly code: string; readonly cause: string; readonly rule: string };
   /** What the hooks returned for the caller besides the decision (the repository template's hints), as answered. */

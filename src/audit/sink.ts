@@ -49,7 +49,15 @@ export interface AuditStats {
   readonly chain: ChainStats;
 }
 
+/**
+ * Told of records once they are in the file, in the order written (the console, `runs`'
+ * followers, the exporters). Called synchronously after the write: a listener must only queue
+ * work, and what it throws is ignored — an observer never fails or slows an audited answer.
+ */
+export type AppendListener = (entries: readonly AuditEntry[]) => void;
+
 interface Batch {
+  readonly entries: AuditEntry[];
   readonly bodies: string[];
   readonly waiters: { resolve: () => void; reject: (error: Error) => void }[];
 }
@@ -76,7 +84,7 @@ const MAX_LOCK_ATTEMPTS = 3;
 export class AuditSink {
   private handle: AppendHandle | undefined;
   private position: Position | undefined;
-  private next: Batch = { bodies: [], waiters: [] };
+  private next: Batch = { entries: [], bodies: [], waiters: [] };
   private writing: Promise<void> | undefined;
   private counts = { written: 0, dropped: 0, rotations: 0, repairedTornLines: 0 };
   private lastError: string | undefined;
@@ -85,6 +93,7 @@ export class AuditSink {
   private scheduled = false;
   private chain: ChainStats = { tail: "unchecked", checkedLinks: 0, head: undefined };
   private readonly lock: AppendLock;
+  private readonly listeners = new Set<AppendListener>();
 
   private constructor(private readonly options: AuditSinkOptions) {
     this.lock = new AppendLock({ io: options.fs.lock, path: `${options.path}.lock`, pid: options.pid, ...options.lock });
@@ -105,7 +114,10 @@ export class AuditSink {
     }
     return new Promise((resolve, reject) => {
       // Serialised now, outside the lock; only the link is added under it.
-      for (const record of records) this.next.bodies.push(recordBody(record));
+      for (const record of records) {
+        this.next.entries.push(record);
+        this.next.bodies.push(recordBody(record));
+      }
       this.next.waiters.push({ resolve, reject });
       // Let the records of requests answered in this same tick join one write.
       if (!this.scheduled) {
@@ -132,6 +144,12 @@ export class AuditSink {
     await this.handle?.sync().catch(() => undefined);
     await this.handle?.close().catch(() => undefined);
     this.handle = undefined;
+  }
+
+  /** Observe records as they are appended; returns the unsubscribe function. */
+  onAppend(listener: AppendListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   stats(): AuditStats {
@@ -171,7 +189,7 @@ export class AuditSink {
   private kick(): void {
     if (this.writing || this.next.bodies.length === 0) return;
     const batch = this.next;
-    this.next = { bodies: [], waiters: [] };
+    this.next = { entries: [], bodies: [], waiters: [] };
     this.writing = this.writeBatch(batch).finally(() => {
       this.writing = undefined;
       this.kick();
@@ -185,6 +203,7 @@ export class AuditSink {
       this.failing = false;
       this.chain = { ...this.chain, head: this.position?.head };
       for (const waiter of batch.waiters) waiter.resolve();
+      this.tell(batch.entries);
     } catch (error) {
       this.counts.dropped += batch.bodies.length;
       this.lastError = (error as Error).message;
@@ -239,6 +258,17 @@ export class AuditSink {
     this.handle = await fs.openAppend(path, 0o600);
     this.position = { stamp: fs.lock.stamp(path)?.token ?? "missing", size: tail.size, head: tail.head };
     return this.position;
+  }
+
+  /** Never throws: see AppendListener. */
+  private tell(entries: readonly AuditEntry[]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(entries);
+      } catch {
+        // An observer's failure is its own.
+      }
+    }
   }
 
   private async rotate(): Promise<void> {

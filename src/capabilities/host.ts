@@ -6,6 +6,8 @@ import { mayModifyAnything, modifyVerdict } from "./modify/index.ts";
 import { grantSources } from "./grants/sources.ts";
 import { createInvocation } from "./invocation.ts";
 import { CAPABILITIES, CAPABILITY_NAMES, type Policies } from "./registry.ts";
+import { reviewPolicies } from "./review/index.ts";
+import type { GrantReport } from "./review/types.ts";
 import { StoreLocks } from "./store/locks.ts";
 import type { CapabilityHost, GrantRequest, InvocationCapabilities, PreparedGrants, PrepareResult } from "./types.ts";
 
@@ -16,6 +18,7 @@ import type { CapabilityHost, GrantRequest, InvocationCapabilities, PreparedGran
  */
 export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
   const prepared = new WeakMap<PreparedGrants, Policies>();
+  const untrusted = new WeakMap<PreparedGrants, { readonly project: string }>();
   const stores = new StoreLocks();
 
   const policiesOf = (grants: PreparedGrants): Policies => {
@@ -36,11 +39,18 @@ export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
       const summary = CAPABILITY_NAMES.flatMap((name) => CAPABILITIES[name].summary(parsed[name] as never));
       const grants: PreparedGrants = Object.freeze({ hookId: request.hookId, summary: Object.freeze(summary) });
       prepared.set(grants, parsed);
+      if (request.untrusted) untrusted.set(grants, request.untrusted);
       return warnings.length > 0 ? { ok: true, grants, warnings } : { ok: true, grants };
     },
 
     mayInjectContext(grants: PreparedGrants): boolean {
-      return flagVerdict(policiesOf(grants).inject_context).ok;
+      return !untrusted.has(grants) && flagVerdict(policiesOf(grants).inject_context).ok;
+    },
+
+    review(grants: PreparedGrants): GrantReport {
+      const lines = reviewPolicies(policiesOf(grants), { hookId: grants.hookId, home: deps.home });
+      const project = untrusted.get(grants);
+      return project ? { lines, untrusted: project } : { lines };
     },
 
     mayModify(grants: PreparedGrants, field: string) {
@@ -62,7 +72,7 @@ export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
     },
 
     forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities {
-      return createInvocation(grants.hookId, policiesOf(grants), deps, event, stores);
+      return createInvocation(grants.hookId, policiesOf(grants), deps, event, stores, untrusted.get(grants));
     },
   };
 }

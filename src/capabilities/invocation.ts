@@ -1,6 +1,7 @@
 import type { HostCallFn } from "../../sandbox/index.ts";
 import type { NativeEvent } from "../events/types.ts";
 import type { CallContext, CapabilityDeps, InvocationScope, MethodTable } from "./capability.ts";
+import { refused, renderCall } from "./denied.ts";
 import { toGuestError } from "./errors.ts";
 import { PathGuard } from "./paths/guard.ts";
 import { isAbsolute, normalize } from "./paths/posix.ts";
@@ -24,7 +25,7 @@ export function workspaceOf(event: NativeEvent): string | undefined {
  * is recorded (allowed, denied or error) with its duration; whatever a method throws reaches
  * the guest as name, message and code only.
  */
-export function createInvocation(hookId: string, policies: Policies, deps: CapabilityDeps, event: NativeEvent, stores: StoreLocks): InvocationCapabilities {
+export function createInvocation(hookId: string, policies: Policies, deps: CapabilityDeps, event: NativeEvent, stores: StoreLocks, untrusted?: { readonly project: string }): InvocationCapabilities {
   const paths = new PathGuard(policies.read, { hookId, io: deps.io, vars: { workspace: workspaceOf(event), home: deps.home } });
   const runner = new Runner(policies.run, { hookId, io: deps.io, hostEnv: deps.env, home: deps.home, paths, envPolicy: policies.env });
   const scope: InvocationScope = { hookId, deps, paths, runner, injections: [], stores };
@@ -43,6 +44,14 @@ export function createInvocation(hookId: string, policies: Policies, deps: Capab
       hostCalls.push({ capability: name, target, outcome, duration_ms, ...(detail === undefined ? {} : { detail }) });
     };
     const method = Object.hasOwn(methods, name) ? methods[name as keyof MethodTable] : undefined;
+    if (method && untrusted) {
+      // Nothing is granted to a project hook the user has not trusted: every call is refused, named.
+      const shown = renderCall(String(name), Array.isArray(args) ? args.slice(0, 2) : []);
+      context.target = shown;
+      const error = refused(hookId, shown, `this project's hooks (${untrusted.project}/.hookbox/hooks) are not trusted yet, so they run without any grant; run \`hookbox trust\` in ${untrusted.project} to give them what they declare`);
+      record("denied", error.message);
+      throw toGuestError(error, `hook.${name}`);
+    }
     if (!method) {
       const message = `hook.${String(name).slice(0, 100)} is not a function`;
       record("error", message);

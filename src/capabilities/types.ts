@@ -1,5 +1,6 @@
 import type { HostCallFn } from "../../sandbox/index.ts";
 import type { HookOrigin } from "../config/resolve.ts";
+import type { GrantReport } from "./review/types.ts";
 import type { OperatorFile, PermissionsConfig } from "../config/schema.ts";
 import type { InjectionRole, NativeEvent } from "../events/types.ts";
 
@@ -35,6 +36,12 @@ export interface GrantRequest {
   readonly file: string;
   /** Whose the hook is: some grants (modify) default to the operator's own hooks only. */
   readonly origin: HookOrigin;
+  /**
+   * A project hook the user has not trusted (`hookbox trust`): its grants are parsed and reviewed
+   * as declared, but it gets none of them — every hook.* call is refused naming `hookbox trust`,
+   * and it cannot inject context.
+   */
+  readonly untrusted?: { readonly project: string };
 }
 
 /** Grants parsed once into typed descriptors; opaque to everything but src/capabilities. */
@@ -76,6 +83,8 @@ export interface CapabilityHost {
   mayModify(grants: PreparedGrants, field: string): { readonly ok: true } | { readonly ok: false; readonly reason: string };
   /** Whether it may rewrite anything at all: such hooks run among the transforms, before the checks. */
   isTransform(grants: PreparedGrants): boolean;
+  /** The effective grants, one line per declared grant (granted, capped or refused, and what would allow it). */
+  review(grants: PreparedGrants): GrantReport;
   /** Bind grants to one event: `${workspace}` becomes the event's cwd. */
   forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities;
 }

@@ -10,7 +10,7 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
   program
     .command("approvals")
     .description("List approvals waiting for an answer")
-    .option("--socket <path>", "the daemon's socket")
+    .option("--socket <path>", "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
     .option("--json", "print as JSON")
     .action(async (options: { socket?: string; json?: boolean }) => {
       const { approvals } = await daemonRequest<{ approvals: PendingApproval[] }>(ctx.host, locationsFrom(ctx, options), "GET", "/v1/approvals");
@@ -34,12 +34,13 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
       .command(name)
       .description(description)
       .argument("<id>", "the approval id (from hookbox approvals)")
-      .option("--socket <path>", "the daemon's socket");
+      .option("--socket <path>", "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
+      .option("--json", "print the daemon's answer as JSON ({v, id, decision})");
     if (name === "approve") command.option("--always", "allow always for this session");
-    command.action(async (id: string, options: { socket?: string; always?: boolean }) => {
+    command.action(async (id: string, options: { socket?: string; always?: boolean; json?: boolean }) => {
       const decision = name === "deny" ? "deny" : options.always ? "allow_always" : "allow";
-      await daemonRequest(ctx.host, locationsFrom(ctx, options), "POST", `/v1/approvals/${encodeURIComponent(id)}`, { decision });
-      await ctx.out(`${id}: ${decision}\n`);
+      const answer = await daemonRequest<{ v: number; id: string; decision: string }>(ctx.host, locationsFrom(ctx, options), "POST", `/v1/approvals/${encodeURIComponent(id)}`, { decision, via: "cli" });
+      await ctx.out(options.json ? `${JSON.stringify(answer, null, 2)}\n` : `${id}: ${decision}\n`);
       setExit(EXIT.ok);
     });
   }

@@ -1,22 +1,46 @@
 import type { Locations } from "../config/locations.ts";
-import { HookboxError } from "../errors.ts";
+import { HookboxError, fromOsError, osErrorOf } from "../errors.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 
-/** One JSON request to the daemon on its unix socket; errors say how to get a daemon. */
+/** One JSON request to the daemon on its unix socket; errors say what is at the socket path and how to get a daemon. */
 export async function daemonRequest<T>(host: RuntimeHost, locations: Locations, method: string, path: string, body?: unknown, timeoutMs = 5000): Promise<T> {
+  const socket = locations.socketPath;
   let reply;
   try {
-    reply = await host.net.request({ unix: locations.socketPath }, { method, path, timeoutMs, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    reply = await host.net.request({ unix: socket }, { method, path, timeoutMs, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   } catch (error) {
-    throw new HookboxError("daemon_unavailable", `no Hookbox daemon answers on ${locations.socketPath} (${(error as Error).message}); start one with \`hookbox serve\``);
+    throw await whyUnreachable(host, socket, (error as Error).message);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(reply.body);
   } catch {
-    throw new HookboxError("internal", `the daemon answered ${reply.status} with a body that is not JSON`);
+    throw new HookboxError("daemon_unavailable", `something answers on ${socket}, but not a Hookbox daemon (HTTP ${reply.status}, a body that is not JSON); point --socket or HOOKBOX_SOCKET at the daemon's socket`);
   }
   const error = (parsed as { error?: { code: string; message: string } }).error;
   if (reply.status >= 400 && error) throw new HookboxError(error.code as never, error.message);
   return parsed as T;
+}
+
+const START = "start one with `hookbox serve` (or point --socket or HOOKBOX_SOCKET at a running one's socket)";
+
+/**
+ * A connection that failed, explained by what is at the socket path (the runtimes' own messages,
+ * "Failed to connect", do not tell): nothing (no daemon), a path this user may not reach, another
+ * user's socket, something that is not a socket, or a socket nothing answers on.
+ */
+export async function whyUnreachable(host: RuntimeHost, socket: string, cause: string): Promise<HookboxError> {
+  let found;
+  try {
+    found = await host.fs.owner(socket);
+  } catch (error) {
+    if (osErrorOf(error)?.code === "ENOENT") return new HookboxError("daemon_unavailable", `no Hookbox daemon: nothing at ${socket}; ${START}`);
+    return fromOsError(error, socket) ?? new HookboxError("daemon_unavailable", `cannot reach ${socket} (${cause}); ${START}`);
+  }
+  if (found.kind !== "socket") return new HookboxError("daemon_unavailable", `${socket} is a ${found.kind}, not a daemon's socket; point --socket or HOOKBOX_SOCKET at the daemon's socket`);
+  const me = host.uid();
+  if (me !== undefined && found.uid !== me) {
+    return new HookboxError("permission_denied", `${socket} belongs to another user (uid ${found.uid}; you are ${me}): a daemon's socket is private to whoever started it; start your own with \`hookbox serve --socket <a path of yours>\``);
+  }
+  return new HookboxError("daemon_unavailable", `no Hookbox daemon answers on ${socket} (${cause}): the socket is left over from one that stopped; ${START}, which replaces it`);
 }

@@ -5,9 +5,10 @@ import { openAuditLog } from "../audit/open.ts";
 import { hookRuntime } from "../compose.ts";
 import type { Locations } from "../config/locations.ts";
 import { answerAgentCall, type AgentCall } from "../evaluator/agent-answer.ts";
-import { composeEvaluator } from "../evaluator/compose.ts";
+import { composeEvaluator, snapshotCacheFor } from "../evaluator/compose.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import type { AgentOutput } from "../protocols/index.ts";
+import type { AutoStartSettings } from "../daemon/lifecycle.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 
 /**
@@ -20,7 +21,7 @@ export interface LocalWorkers {
   readonly spawn: () => WorkerProcess;
 }
 
-export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean; callerTimeoutMs: number }, workers: LocalWorkers): Promise<AgentOutput> {
+export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean; callerTimeoutMs: number }, workers: LocalWorkers): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined }> {
   // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched).
   let unclaimed: WorkerProcess | undefined = workers.started;
   let pool: SandboxPool | undefined;
@@ -49,6 +50,7 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
     const evaluator = await composeEvaluator({
       host,
       locations,
+      snapshots: snapshotCacheFor(host, locations),
       capabilities: runtime.capabilities(locations),
       embedded: runtime.embedded(),
       executor,
@@ -58,7 +60,9 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
     });
     const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed, callerTimeoutMs: options.callerTimeoutMs });
     for (const entry of answer.evaluation.decisionRecord.hook_set.broken) host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
-    return answer.output;
+    // The operator file as this event's hook set had it (already loaded, perhaps from the cache: not parsed again).
+    const { snapshot } = await evaluator.hookSets.forProject(answer.evaluation.project);
+    return { output: answer.output, autoStart: snapshot.operatorStatus.state === "unusable" ? undefined : snapshot.operator.daemon };
   } finally {
     await audit.close();
     await pool?.close(0);

@@ -1,8 +1,10 @@
 import { BUILD_ID } from "../version/index.ts";
 import { resolveLocations, type Locations } from "../config/locations.ts";
 import { errorMessage } from "../errors.ts";
-import { identityOf } from "../evaluator/identity.ts";
+import { identityOf, type HookSetIdentity } from "../evaluator/identity.ts";
 import { agentHookTimeoutSeconds } from "../events/hook-timeouts.ts";
+import { daemonSockets } from "../daemon/auto-socket.ts";
+import type { AutoStartSettings } from "../daemon/lifecycle.ts";
 import { FALLBACK_AGENT, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput } from "../protocols/index.ts";
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
@@ -42,12 +44,27 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
   const call = await readCall(host, options);
   const locations = resolveLocations(host, { hooks: options.hooks, builtin: options.builtin, ...(options.config ? { config: options.config } : {}), ...(options.socket ? { socket: options.socket } : {}) });
   try {
-    if (options.daemon && !call.unreadable) {
-      const reply = await viaDaemon(host, locations, call, options);
-      if (reply.answered) return out(reply.output);
-      if (reply.why) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${reply.why}\n`);
+    // HOOKBOX_NO_DAEMON=1 is --no-daemon for entries whose command line cannot be changed.
+    const useDaemon = options.daemon && !call.unreadable && host.env.HOOKBOX_NO_DAEMON !== "1";
+    const identity = identityOf(locations, BUILD_ID, host.homeDir());
+    let startOn: string | undefined;
+    const whys: string[] = [];
+    if (useDaemon) {
+      const sockets = daemonSockets(locations, options.socket !== undefined, identity);
+      for (const socket of sockets.ask) {
+        const reply = await viaDaemon(host, socket, identity, call, options);
+        if (reply.answered) return out(reply.output);
+        if (reply.why) whys.push(reply.why);
+        // Nobody listens where a daemon of this hook set would: this emit may start one.
+        else if (socket === sockets.auto) startOn = socket;
+      }
     }
-    return out(await evaluateHere(host, locations, call, options));
+    const local = await evaluateHere(host, locations, call, options);
+    // Said only when no daemon answered at all: a manual daemon of another hook set is not news when this set's own daemon answers.
+    for (const why of whys) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${why}\n`);
+    const code = await out(local.output);
+    if (startOn !== undefined && local.autoStart?.auto_start) await local.startDaemon(startOn, local.autoStart);
+    return code;
   } catch (error) {
     // A bug or an environment that stops Hookbox before any hook set could be read: loud, and
     // blocking when the caller asked to fail closed.
@@ -76,10 +93,10 @@ async function readCall(host: LeanHost, options: EmitOptions): Promise<AgentCall
 type DaemonReply = { readonly answered: true; readonly output: AgentOutput } | { readonly answered: false; readonly why?: string };
 
 /** The daemon's answer, or why there is none (nobody listens, it serves another hook set, it refused the request). */
-async function viaDaemon(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions): Promise<DaemonReply> {
+async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdentity, call: AgentCall, options: EmitOptions): Promise<DaemonReply> {
   const headers: Record<string, string> = {
     [AGENT_CALL_HEADERS.client]: "emit",
-    [AGENT_CALL_HEADERS.identity]: encodeHeaderJson(identityOf(locations, BUILD_ID, host.homeDir())),
+    [AGENT_CALL_HEADERS.identity]: encodeHeaderJson(identity),
     [AGENT_CALL_HEADERS.env]: encodeHeaderJson(call.env),
     [AGENT_CALL_HEADERS.timeoutMs]: String(callerTimeoutMs(call)),
     ...(call.eventName !== undefined ? { [AGENT_CALL_HEADERS.event]: call.eventName } : {}),
@@ -88,7 +105,7 @@ async function viaDaemon(host: LeanHost, locations: Locations, call: AgentCall, 
   let reply;
   try {
     // No existence check first: connecting to a missing socket fails as fast, one syscall less.
-    reply = await host.net.request({ unix: locations.socketPath }, { method: "POST", path: `/v1/agents/${call.agent ?? "auto"}`, body: call.payload, headers, timeoutMs: DAEMON_TIMEOUT_MS });
+    reply = await host.net.request({ unix: socket }, { method: "POST", path: `/v1/agents/${call.agent ?? "auto"}`, body: call.payload, headers, timeoutMs: DAEMON_TIMEOUT_MS });
   } catch {
     return { answered: false }; // no socket, or a stale one: nobody listens
   }
@@ -110,7 +127,7 @@ async function viaDaemon(host: LeanHost, locations: Locations, call: AgentCall, 
  * first worker starts before the hooks — and the code that loads them — are loaded: it compiles
  * QuickJS meanwhile, on another core.
  */
-async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions): Promise<AgentOutput> {
+async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions): Promise<LocalAnswer> {
   const full = await host.full();
   const spawn = (): WorkerProcess => (options.processIsolation ? full.sandbox.spawnWorker() : full.sandbox.spawnThreadWorker());
   let started: WorkerProcess | undefined;
@@ -119,7 +136,19 @@ async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCal
   } catch {
     // A worker that cannot even be spawned: the pool tries again and fails the hooks by their on_error.
   }
-  return (await import("./emit-local.ts")).evaluateLocally(full, locations, call, { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call) }, { started, spawn });
+  const local = await import("./emit-local.ts");
+  const answer = await local.evaluateLocally(full, locations, call, { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call) }, { started, spawn });
+  return {
+    ...answer,
+    // After the answer: whatever happens here, the agent has its answer and nothing is written to stdout.
+    startDaemon: async (socket, settings) => {
+      try {
+        await (await import("../daemon/auto-start.ts")).startDaemon(full, socket, locations, settings);
+      } catch (error) {
+        host.writeStderr(`hookbox: could not start a daemon on ${socket} (${errorMessage(error)}); each event is evaluated in its own process until one runs\n`);
+      }
+    },
+  };
 }
 
 /**
@@ -132,6 +161,13 @@ function callerTimeoutMs(call: AgentCall): number {
   const protocol = PROTOCOLS[call.agent ?? FALLBACK_AGENT];
   const native = nativeEventName(protocol, call.eventName);
   return native === undefined ? DAEMON_TIMEOUT_MS : agentHookTimeoutSeconds(native) * 1000;
+}
+
+interface LocalAnswer {
+  readonly output: AgentOutput;
+  /** The operator file's daemon settings; undefined when it could not be read (no daemon is started then). */
+  readonly autoStart: AutoStartSettings | undefined;
+  startDaemon(socket: string, settings: AutoStartSettings): Promise<void>;
 }
 
 function flagValue(args: readonly string[], flag: string): string | undefined {

@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../config/diagnostics.ts";
+import type { Diagnostic } from "../config/diagnostic.ts";
 import type { Locations } from "../config/locations.ts";
 import { createHookSets } from "../evaluator/compose.ts";
 import type { ProjectHookSet } from "../evaluator/hook-sets.ts";

@@ -1,13 +1,14 @@
 // src/cli owns the command line: one file per command, exit codes mapped in exit-codes.ts only.
 // Commands receive a CliContext; they never touch runtime APIs directly.
 import { Command, CommanderError } from "commander";
-import { HookboxError, errorMessage } from "../errors.ts";
 import { leanHostOf, type RuntimeHost } from "../runtime/index.ts";
 import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor/index.ts";
-import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { EXIT, exitStatusHelp } from "./exit-codes.ts";
+import { reportError } from "./report-error.ts";
 import { registerApprovals } from "./approvals.ts";
 import { registerAudit } from "./audit.ts";
+import { registerConsole } from "./console.ts";
 import { runEmit } from "./emit.ts";
 import { registerInstallAgent } from "./install-agent.ts";
 import { registerUninstallAgent } from "./uninstall-agent.ts";
@@ -15,15 +16,25 @@ import { registerList } from "./list.ts";
 import { registerRun } from "./run.ts";
 import { registerRuns } from "./runs.ts";
 import { registerServe } from "./serve.ts";
+import { registerDaemon } from "./daemon.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { registerNew } from "./new.ts";
 import { registerSchema } from "./schema.ts";
 import { registerTest } from "./test.ts";
 import { registerTypes } from "./types.ts";
 import { registerValidate } from "./validate.ts";
+import { registerCheck } from "./check.ts";
+import { registerShow } from "./show.ts";
 import { registerCompletion } from "./completion/index.ts";
 import { registerSelfInstall } from "./self-install.ts";
 import { registerVersion } from "./version.ts";
+import { registerTrust } from "./trust.ts";
+import { registerAdd } from "./add.ts";
+import { registerUpdate } from "./update.ts";
+import { registerRemove } from "./remove.ts";
+import { registerPack } from "./pack.ts";
+import { registerVerify } from "./verify.ts";
+import { registerImport } from "./import.ts";
 import { VERSION } from "../version/index.ts";
 
 export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
@@ -37,39 +48,60 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   const program = new Command("hookbox")
     .description("Run untrusted AI-agent hooks as sandboxed TypeScript handlers (QuickJS in WebAssembly).")
     .version(VERSION, "-V, --version")
+    .option("--debug", "on an error, also print where in Hookbox it happened (the stack)")
     .exitOverride()
     .showHelpAfterError("(run hookbox --help for usage)")
     // commander writes through a synchronous callback: the write is queued, and the host's exit waits for it.
     .configureOutput({ writeOut: (text) => void ctx.out(text), writeErr: (text) => ctx.err(text) });
   registerRun(program, ctx, setExit);
   registerValidate(program, ctx, setExit, factory);
+  registerCheck(program, ctx, setExit, factory);
   registerList(program, ctx, setExit, factory);
+  registerShow(program, ctx, setExit, factory);
   registerSchema(program, ctx);
   registerTypes(program, ctx, setExit);
   registerTest(program, ctx, setExit);
   registerNew(program, ctx, setExit);
   registerServe(program, ctx, setExit, factory, VERSION);
+  registerDaemon(program, ctx, setExit, factory);
   registerRuns(program, ctx, setExit);
   registerAudit(program, ctx, setExit);
   registerApprovals(program, ctx, setExit);
+  registerConsole(program, ctx, setExit);
   registerInstallAgent(program, ctx, setExit);
   registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
   registerDoctor(program, ctx, setExit, factory);
+  registerAdd(program, ctx, setExit, factory);
+  registerUpdate(program, ctx, setExit, factory);
+  registerRemove(program, ctx, setExit, factory);
+  registerPack(program, ctx, setExit, factory);
+  registerVerify(program, ctx, setExit, factory);
+  registerImport(program, ctx, setExit, factory);
+  registerTrust(program, ctx, setExit, factory);
   registerVersion(program, ctx);
   registerSelfInstall(program, ctx);
   // Last: it reads the commands registered above.
   registerCompletion(program, ctx);
+  program.addHelpText("after", `\n${ENVIRONMENT_HELP}\n${exitStatusHelp()}`);
   try {
+    // Bare `hookbox` asks what it can do: the help, on stdout, and that is a success.
+    if (host.args.length === 0) {
+      program.outputHelp();
+      return EXIT.ok;
+    }
     await program.parseAsync([...host.args], { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (error instanceof HookboxError) {
-      ctx.err(`error[${error.code}]: ${error.message}\n`);
-      return exitCodeFor(error.code);
-    }
-    ctx.err(`internal error: ${errorMessage(error)}\n${error instanceof Error && error.stack ? error.stack : ""}\n`);
-    return EXIT.internal;
+    return reportError((text) => ctx.err(text), error, program.opts<{ debug?: boolean }>().debug === true || host.args.includes("--debug"));
   }
   return exitCode;
 }
+
+const ENVIRONMENT_HELP = `Environment (a flag wins over its variable, the variable over the default):
+  HOOKBOX_SOCKET   the daemon's socket (--socket)
+  HOOKBOX_CONFIG   the operator file (--config)
+  XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR   where the user's hooks, the audit log and the socket are by default
+
+Every command that prints data takes --json (keys in snake_case). --debug adds the stack to an error.
+`;

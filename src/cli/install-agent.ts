@@ -39,7 +39,7 @@ async function missingDirectories(ctx: CliContext, file: string): Promise<string
 }
 
 /** Backup, file, record. The record is best effort: without it uninstall removes Hookbox's entries instead of restoring the file byte for byte. */
-async function write(ctx: CliContext, target: AgentSettingsTarget, existing: string | undefined, text: string, warnings: string[]): Promise<string | null> {
+export async function writeAgentSettings(ctx: CliContext, target: AgentSettingsTarget, existing: string | undefined, text: string, warnings: string[]): Promise<string | null> {
   const fs = ctx.host.fs;
   const previous = await readRecord(ctx, target);
   // Keep the config's own mode; a new one is 0644 like the agents write theirs.
@@ -92,7 +92,7 @@ included. hookbox uninstall-agent takes them out again.`,
       const plan = planInstall(target.agent, existing, installOptions(target.file, command.path, options));
       const warnings = [...command.warnings];
       const dryRun = options.dryRun === true;
-      const backup = plan.changed && !dryRun ? await write(ctx, target, existing, plan.text, warnings) : null;
+      const backup = plan.changed && !dryRun ? await writeAgentSettings(ctx, target, existing, plan.text, warnings) : null;
       const change = {
         agent: target.agent,
         scope: target.scope,

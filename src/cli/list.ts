@@ -6,7 +6,30 @@ import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { currentHookSet, problemsOf } from "./hook-set.ts";
+import { reviewLines } from "./review-lines.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
+import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
+
+/**
+ * The standard hooks in this binary, each with what it may do: its permissions as the operator
+ * file would narrow them (loaded alone, as `hookbox show` does), whether or not it is enabled.
+ */
+async function standardHooksListing(ctx: CliContext, options: { hooks?: string[]; config?: string; json?: boolean }, runtime: HookRuntimeFactory): Promise<string> {
+  const locations = { ...locationsFrom(ctx, { ...options, builtin: undefined }), hookSources: [], builtin: ["all"] };
+  const { snapshot } = await currentHookSet(ctx, locations, runtime);
+  const hooks = [...runtime.embedded().values()]
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map((h) => {
+      const loaded = snapshot.hooks.find((l) => l.definition.id === h.id);
+      return { id: h.id, summary: loaded?.definition.summary ?? /^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? "", grants: loaded ? [...loaded.grants.summary] : [], loads: loaded !== undefined };
+    });
+  if (options.json) return `${JSON.stringify(hooks, null, 2)}\n`;
+  const lines = hooks.flatMap((h) => [
+    `${h.id.padEnd(26)} ${h.summary}`,
+    ...(!h.loads ? ["    does not load under this operator file: hookbox show " + h.id] : h.grants.length ? h.grants.map((g) => `    may: ${g}`) : ["    may: nothing (it decides from the event alone)"]),
+  ]);
+  return `${lines.join("\n")}\nEnable them by id in hookbox.yaml:  builtin: [${hooks.slice(0, 2).map((h) => h.id).join(", ")}]; hookbox show <id> for one's README\n`;
+}
 
 export function registerList(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
   addHookOptions(
@@ -18,9 +41,8 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
     { builtinOption: false },
   ).action(async (options: { hooks?: string[]; config?: string; json?: boolean; builtin?: boolean }) => {
     if (options.builtin) {
-      const embedded = [...runtime.embedded().values()].sort((a, b) => a.id.localeCompare(b.id));
-      if (options.json) await ctx.out(`${JSON.stringify(embedded.map((h) => ({ id: h.id, summary: /^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? "" })), null, 2)}\n`);
-      else await ctx.out(`${embedded.map((h) => `${h.id.padEnd(26)} ${/^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? ""}`).join("\n")}\nEnable them by id in hookbox.yaml:  builtin: [${embedded.slice(0, 2).map((h) => h.id).join(", ")}]\n`);
+      await ctx.out(await standardHooksListing(ctx, options, runtime));
+      setExit(EXIT.ok);
       return;
     }
     const locations = locationsFrom(ctx, { ...options, builtin: undefined });
@@ -29,7 +51,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
     const events = snapshot.eventTypes();
     const problems = problemsOf(set);
     if (options.json) {
-      await ctx.out(`${JSON.stringify({ ...registrationByEvent(snapshot), project: set.project ?? null }, null, 2)}\n`);
+      await ctx.out(`${JSON.stringify({ ...registrationByEvent(snapshot), project: set.project ?? null, self_protect: selfProtectState(snapshot.operator) }, null, 2)}\n`);
     } else {
       const lines: string[] = [];
       if (snapshot.operatorStatus.state === "unusable") lines.push("the operator file is invalid: every event is denied until it is fixed (hookbox validate)");
@@ -45,10 +67,11 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
           const match = [d.match.tool ? `tool ${d.match.tool}` : "", d.match.paths ? `paths ${d.match.paths.join(",")}` : "", d.match.fields ? `fields ${Object.keys(d.match.fields).join(",")}` : ""].filter(Boolean).join("; ");
           lines.push(`  ${String(d.priority).padStart(5)}  ${d.id}${match ? `  [${match}]` : ""}  cpu ${d.limits.cpuMs} ms, memory ${formatBytes(d.limits.memoryBytes)}${d.onError === "deny" ? ", fails closed" : ""}`);
           if (d.summary) lines.push(`         ${d.summary}`);
-          for (const grant of hook.grants.summary) lines.push(`         may: ${grant}`);
+          lines.push(...reviewLines(hook.review, "         "));
         }
       }
       if (lines.length === 0) lines.push(`no hooks found (project: ${set.project ?? "none"})`);
+      lines.push(`self-protection ${describeSelfProtection(snapshot.operator, ctx.host.homeDir())}`);
       await ctx.out(`${lines.join("\n")}\n`);
       if (problems.length > 0) ctx.err(`${problems.length} problem(s) — run hookbox validate\n`);
     }

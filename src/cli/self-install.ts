@@ -8,16 +8,17 @@ const EXECUTABLE_MODE = 0o755;
 
 export type SelfInstallOutcome = "installed" | "replaced" | "unchanged";
 
+/** What `self-install` did (snake_case: it is the --json output). */
 export interface SelfInstallReport {
   readonly outcome: SelfInstallOutcome;
   /** Where the binary is now. */
   readonly path: string;
   readonly dir: string;
-  readonly onPath: boolean;
+  readonly on_path: boolean;
   /** Another hookbox that a shell finds first on PATH, if any. */
-  readonly shadowedBy: string | undefined;
+  readonly shadowed_by: string | undefined;
   /** The line that puts `dir` on PATH, for the user's shell profile (when it is not on PATH). */
-  readonly profileLine: string | undefined;
+  readonly profile_line: string | undefined;
 }
 
 /** `C:\…` or `\\server\…`: the binary runs on Windows, where PATH is `;`-separated and names end in .exe. */
@@ -98,7 +99,7 @@ export async function selfInstall(host: RuntimeHost, dirOption: string): Promise
     const other = joinPath(entry, windows ? "hookbox.exe" : "hookbox", windows);
     if (shadowedBy === undefined && (await host.fs.kind(other)) === "file") shadowedBy = other;
   }
-  return { outcome, path, dir, onPath, shadowedBy: onPath ? shadowedBy : undefined, profileLine: onPath ? undefined : profileLine(host, dir, windows) };
+  return { outcome, path, dir, on_path: onPath, shadowed_by: onPath ? shadowedBy : undefined, profile_line: onPath ? undefined : profileLine(host, dir, windows) };
 }
 
 export function formatSelfInstall(report: SelfInstallReport): string {
@@ -107,8 +108,8 @@ export function formatSelfInstall(report: SelfInstallReport): string {
       ? `${report.path} is already this binary (hookbox ${VERSION}): nothing to do`
       : `${report.outcome === "installed" ? "installed" : "replaced the different binary at"} ${report.path} (hookbox ${VERSION})`,
   ];
-  if (report.shadowedBy) lines.push(`warning: ${report.shadowedBy} comes earlier on PATH, so \`hookbox\` runs that one; remove it or put ${report.dir} first`);
-  if (report.profileLine) lines.push(`${report.dir} is not on PATH; add it (then open a new shell):`, `  ${report.profileLine}`);
+  if (report.shadowed_by) lines.push(`warning: ${report.shadowed_by} comes earlier on PATH, so \`hookbox\` runs that one; remove it or put ${report.dir} first`);
+  if (report.profile_line) lines.push(`${report.dir} is not on PATH; add it (then open a new shell):`, `  ${report.profile_line}`);
   else lines.push("next: hookbox doctor");
   return `${lines.join("\n")}\n`;
 }

@@ -10,7 +10,7 @@ export function addHookOptions(command: Command, { builtinOption = true }: { bui
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       ),
     )
-    .addOption(new Option("--config <file>", "the operator file; default: ~/.config/hookbox/hookbox.yaml (never the project's)"));
+    .addOption(new Option("--config <file>", "the operator file; default: $HOOKBOX_CONFIG, else ~/.config/hookbox/hookbox.yaml (never the project's)"));
   if (builtinOption) {
     command.addOption(
       new Option("--builtin <ids>", "enable standard hooks by id (comma-separated, repeatable, or \"all\"); see hookbox list --builtin").argParser(

@@ -1,8 +1,11 @@
 import type { Command } from "commander";
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
+import { formatTypeProblems, handlersOf, typeCheck, type TypeCheckReport } from "./check.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { currentHookSet, problemsOf } from "./hook-set.ts";
+import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
+import { withheldGrants } from "./review-lines.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
@@ -12,13 +15,16 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
       .command("validate")
       .description("Check the operator file and every hook this project would run: schema, events, matchers, handlers (compiled), permissions")
       .option("--json", "print the problems as JSON")
+      .option("--types", "also type-check every handler (as hookbox check)")
       .addHelpText(
         "after",
-        "\nThe hooks checked are the ones an agent's event from this directory would get: the standard hooks the operator file enables, ~/.config/hookbox/hooks, the operator's hooks_dirs, and the project's .hookbox/hooks (found by walking up to the nearest .hookbox/ or .git).\n\nExit status: 0 when everything is valid (warnings are printed), 1 when there are problems (each printed as file:line:col: field: message).",
+        "\nThe hooks checked are the ones an agent's event from this directory would get: the standard hooks the operator file enables, ~/.config/hookbox/hooks, the operator's hooks_dirs, and the project's .hookbox/hooks (found by walking up to the nearest .hookbox/ or .git).\n\nWith --types, every handler is also type-checked against the handler API (hookbox check).\n\nExit status: 0 when everything is valid (warnings are printed), 1 when there are problems (each printed as file:line:col: field: message), 2 on a usage error.",
       ),
-  ).action(async (options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean }) => {
+  ).action(async (options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean; types?: boolean }) => {
     const set = await currentHookSet(ctx, locationsFrom(ctx, options), runtime);
-    const diagnostics = problemsOf(set);
+    const handlers = options.types ? await handlersOf(ctx, set, runtime, (options.builtin ?? []).flatMap((flag) => flag.split(","))) : [];
+    const types: TypeCheckReport | undefined = options.types ? await typeCheck(handlers) : undefined;
+    const diagnostics = [...problemsOf(set), ...(types?.problems ?? [])];
     const hookCount = set.snapshot.hooks.length;
     const broken = set.snapshot.broken.length;
     // Warnings (a grant made inert on this machine) are printed but do not fail validation.
@@ -26,17 +32,23 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
     const warnings = diagnostics.length - errors.length;
     const warned = warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : "";
     const failed = errors.length > 0 || broken > 0;
+    // A grant the hook will not get does not make it invalid, but it is never reported as fine.
+    const withheld = set.snapshot.hooks.map((hook) => ({ hook, lines: withheldGrants(hook) })).filter(({ lines }) => lines.length > 0);
     if (options.json) {
-      await ctx.out(`${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, problems: diagnostics }, null, 2)}\n`);
+      const grants = Object.fromEntries(set.snapshot.hooks.map((hook) => [hook.definition.id, hook.review]));
+      await ctx.out(`${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, self_protect: selfProtectState(set.snapshot.operator), problems: diagnostics, grants, ...(types ? { typescript: types.typescript } : {}) }, null, 2)}\n`);
     } else {
-      for (const diagnostic of diagnostics) ctx.err(`${formatDiagnostic(diagnostic)}\n`);
+      for (const diagnostic of problemsOf(set)) ctx.err(`${formatDiagnostic(diagnostic)}\n`);
+      if (types) ctx.err(formatTypeProblems(types.problems, handlers));
+      for (const { hook, lines } of withheld) ctx.err(`${hook.file}: grants of ${hook.definition.id} it will not fully get:\n${lines.map((line) => `  ${line}`).join("\n")}\n`);
       const files = new Set(errors.map((d) => d.file)).size;
       const brokenText = broken ? `; ${broken} hook${broken === 1 ? "" : "s"} broken (${set.snapshot.broken.map((b) => b.id).join(", ")}): each fails by its on_error wherever it would run` : "";
       await ctx.out(
         !failed
-          ? `ok: ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}\n`
+          ? `ok: ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}${withheld.length ? `; ${withheld.length} hook${withheld.length === 1 ? " does" : "s do"} not get all the grants declared (above)` : ""}\n`
           : `${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}; ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}${brokenText}\n`,
       );
+      await ctx.out(`self-protection ${describeSelfProtection(set.snapshot.operator, ctx.host.homeDir())}\n`);
     }
     setExit(failed ? EXIT.failed : EXIT.ok);
   });

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { formatVersion, versionInfo } from "../version/index.ts";
+import { formatVersion, versionInfo, versionJson } from "../version/index.ts";
 import type { CliContext } from "./context.ts";
 
 export function registerVersion(program: Command, ctx: CliContext): void {
@@ -9,6 +9,6 @@ export function registerVersion(program: Command, ctx: CliContext): void {
     .option("--json", "print it as JSON (the same as hookbox --version --json)")
     .action(async (options: { json?: boolean }) => {
       const info = await versionInfo();
-      await ctx.out(options.json ? `${JSON.stringify(info, null, 2)}\n` : formatVersion(info));
+      await ctx.out(options.json ? versionJson(info) : formatVersion(info));
     });
 }

@@ -1,22 +1,9 @@
 import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import type { z } from "zod";
 import { closest } from "../text/suggest.ts";
+import type { Diagnostic } from "./diagnostic.ts";
 
-/** One problem in a config file, precise enough to jump to: file:line:col, the field, and what is wrong. */
-export interface Diagnostic {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  /** Dotted path of the field ("limits.cpu_ms"), or "" for the whole file. */
-  readonly field: string;
-  readonly message: string;
-  /** Absent: an error (what it concerns did not load). "warning": it loaded, with this caveat. */
-  readonly severity?: "warning";
-}
-
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.column}: ${d.severity === "warning" ? "warning: " : ""}${d.field ? `${d.field}: ` : ""}${d.message}`;
-}
+export { formatDiagnostic, type Diagnostic } from "./diagnostic.ts";
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
@@ -49,11 +36,38 @@ export function parseYaml<S extends z.ZodType>(text: string, file: string, schem
   if (data === null || data === undefined) {
     return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: "the file is empty: expected a YAML mapping" }] };
   }
+  if (isExotic(data)) {
+    return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: `found ${describe(data)} at the top of the file: expected a YAML mapping` }] };
+  }
   const parsed = schema.safeParse(data, { reportInput: true });
   if (parsed.success) return { ok: true, value: parsed.data };
   const diagnostics = parsed.error.issues.flatMap((issue) => describeIssue(issue, doc, file, at, schema));
   diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { ok: false, diagnostics };
+  return { ok: false, diagnostics: capped(diagnostics, file) };
+}
+
+/**
+ * A hostile or mangled file can hold thousands of problems (a `!!binary` blob decodes to one key
+ * per byte); past this many the rest are summed up in one line, so the report stays readable
+ * and bounded.
+ */
+const MAX_DIAGNOSTICS_PER_FILE = 50;
+
+function capped(diagnostics: Diagnostic[], file: string): Diagnostic[] {
+  if (diagnostics.length <= MAX_DIAGNOSTICS_PER_FILE) return diagnostics;
+  const last = diagnostics[MAX_DIAGNOSTICS_PER_FILE - 1] as Diagnostic;
+  const more = diagnostics.length - MAX_DIAGNOSTICS_PER_FILE;
+  return [
+    ...diagnostics.slice(0, MAX_DIAGNOSTICS_PER_FILE),
+    { file, line: last.line, column: last.column, field: "", message: `and ${more} more problem${more === 1 ? "" : "s"} in this file (fix the ones above first)` },
+  ];
+}
+
+/** A YAML 1.1 value that is neither a mapping nor a list (`!!binary`, `!!set`, a timestamp): no schema takes one at the top. */
+function isExotic(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto !== Object.prototype && proto !== null;
 }
 
 /** The position of a field in YAML text, for problems found after the schema (e.g. a handler that fails to compile). */
@@ -108,6 +122,9 @@ function issueMessage(issue: z.core.$ZodIssue, missing: boolean): string {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
+  if (value instanceof Uint8Array) return "binary data (!!binary)";
+  if (value instanceof Map || value instanceof Set) return "a YAML 1.1 set or ordered map";
+  if (value instanceof Date) return "a timestamp";
   if (typeof value === "object") return "a mapping";
   const text = JSON.stringify(value);
   return `${typeof value} ${text && text.length > 60 ? `${text.slice(0, 57)}…` : text}`;

@@ -1,9 +1,13 @@
 import type { RuntimeHost } from "../runtime/index.ts";
 import type { HookSource } from "../registry/sources.ts";
+import { agentConfigDir } from "../install/paths.ts";
+import { dirname, resolvePath } from "../text/posix-path.ts";
 
 /**
- * Where Hookbox looks for things, from flags and the XDG environment. The operator file is
- * user-level only (or --config): a repository's own files must never widen what its hooks may do.
+ * Where Hookbox looks for things, from flags, HOOKBOX_SOCKET / HOOKBOX_CONFIG and the XDG
+ * environment (a flag wins over its variable, the variable over the default). The operator file
+ * is user-level only (or --config / HOOKBOX_CONFIG): a repository's own files must never widen
+ * what its hooks may do.
  */
 export interface Locations {
   readonly project: string;
@@ -16,6 +20,10 @@ export interface Locations {
   readonly builtin: readonly string[];
   /** The user's own hooks, part of every project's hook set (unless --hooks replaces the defaults). */
   readonly userHooksDir: string;
+  /** $XDG_CONFIG_HOME, or ~/.config. */
+  readonly configHome: string;
+  /** Where the agents whose config directory an environment variable moves keep it: CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex). */
+  readonly agentDirs: { readonly claude: string; readonly codex: string };
 }
 
 export interface LocationFlags {
@@ -26,8 +34,13 @@ export interface LocationFlags {
   readonly builtin?: readonly string[];
 }
 
+/** The variables that stand in for --socket and --config (relative paths are taken from the working directory, as the flags'). */
+export const LOCATION_VARIABLES = { socket: "HOOKBOX_SOCKET", config: "HOOKBOX_CONFIG" } as const;
+
 export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cwd">, flags: LocationFlags): Locations {
   const env = host.env;
+  const config = flags.config || env[LOCATION_VARIABLES.config] || undefined;
+  const socket = flags.socket || env[LOCATION_VARIABLES.socket] || undefined;
   const home = host.homeDir();
   const project = host.cwd();
   const configHome = env.XDG_CONFIG_HOME || `${home}/.config`;
@@ -43,14 +56,21 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
   return {
     project,
     hookSources,
-    operatorFile: flags.config ? { path: absolute(flags.config), explicit: true } : { path: `${configHome}/hookbox/hookbox.yaml`, explicit: false },
+    operatorFile: config ? { path: absolute(config), explicit: true } : { path: `${configHome}/hookbox/hookbox.yaml`, explicit: false },
     dataDir: flags.dataDir ? absolute(flags.dataDir) : `${env.XDG_DATA_HOME || `${home}/.local/share`}/hookbox`,
-    socketPath: flags.socket ? absolute(flags.socket) : defaultSocketPath(env, home),
+    socketPath: socket ? absolute(socket) : defaultSocketPath(env, home),
     userHooksDir: `${configHome}/hookbox/hooks`,
+    configHome,
+    agentDirs: { claude: agentConfigDir(env.CLAUDE_CONFIG_DIR, project, `${home}/.claude`), codex: agentConfigDir(env.CODEX_HOME, project, `${home}/.codex`) },
     builtin: (flags.builtin ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean),
   };
 }
 
 export function defaultSocketPath(env: Readonly<Record<string, string | undefined>>, home: string): string {
   return env.XDG_RUNTIME_DIR ? `${env.XDG_RUNTIME_DIR}/hookbox/hookbox.sock` : `${home}/.hookbox/run/hookbox.sock`;
+}
+
+/** The operator file's hooks_dirs as directories: relative to the file (or to where it would be). */
+export function operatorHooksDirs(operatorFile: string | undefined, userHooksDir: string, dirs: readonly string[]): string[] {
+  return dirs.map((dir) => resolvePath(dirname(operatorFile ?? `${userHooksDir}/..`), dir));
 }

@@ -5,8 +5,20 @@ import type { HookFile, LimitsConfig, MatchConfig, OperatorFile, PermissionsConf
 import type { ConditionConfig, ResultTemplate, StepConfig } from "./steps-schema.ts";
 import { parseDuration, type WatchConfig } from "./trigger-schema.ts";
 
-/** Where a hook came from: decides nothing by itself, but is shown and audited. */
-export type HookOrigin = "builtin" | "user" | "project" | "dir";
+/**
+ * Where a hook came from: shown and audited, and it orders hooks (registry TIER): the operator's
+ * and standard hooks, then installed packages (a hookbox.lock describes them), then the project's.
+ */
+export type HookOrigin = "builtin" | "user" | "project" | "dir" | "package";
+
+/**
+ * Hooks the operator did not write or choose by path: a project's (they arrive with a `git clone`)
+ * and installed packages (a community author's). They run under community_limits and may not
+ * rewrite events unless the operator allows it.
+ */
+export function isCommunity(origin: HookOrigin): boolean {
+  return origin === "project" || origin === "package";
+}
 
 /** A hook with every default and operator override applied: no optional settings left. */
 export interface HookDefinition {
@@ -160,7 +172,7 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
       // An unsupported step kind never validates (steps-schema.ts): what is left are the supported ones.
       declarative: file.steps || file.then ? { steps: (file.steps ?? []) as StepConfig[], when: file.when ?? [], skipIf: file.skip_if ?? [], then: file.then } : undefined,
       permissions: file.permissions,
-      limits: limitsFromConfig(narrowLimits(file.limits, override.limits, operator.ceilings.limits, source.origin === "project" ? operator.ceilings.community_limits : undefined)),
+      limits: limitsFromConfig(narrowLimits(file.limits, override.limits, operator.ceilings.limits, isCommunity(source.origin) ? operator.ceilings.community_limits : undefined)),
       onError: override.on_error ?? file.on_error,
       cooldownMs: (override.cooldown_seconds ?? file.cooldown_seconds) * 1000,
       isolation: file.isolation,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB } from "../../sandbox/index.ts";
 import { checkEventName } from "../events/names.ts";
+import { parsePublicKey } from "../packages/minisign.ts";
 import { compileRegex } from "../text/safe-regex.ts";
 import { notifySettingsSchema } from "./notify-schema.ts";
 import { conditionSchema, resultTemplateSchema, stepSchema } from "./steps-schema.ts";
@@ -262,6 +263,78 @@ const denySchema = z
   })
   .strict();
 
+/** A minisign public key: the base64 line of a `.pub` file (what `minisign -P` takes). */
+const minisignKey = z.string().min(1).max(200).superRefine((key, ctx) => {
+  const parsed = parsePublicKey(key);
+  if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+});
+
+/**
+ * A bundle source the daemon polls (a fleet's hooks, on infrastructure a team already has): a
+ * directory of bundles, or an https URL serving an index.json and the bundles beside it. Its
+ * bundles must be signed by one of `keys` or packages.trusted_keys; `accept` is the consent
+ * policy: the grants a bundle from it may declare and still be installed or updated unattended.
+ */
+const bundleSourceSchema = z
+  .object({
+    dir: z.string().min(1).max(4096).optional(),
+    url: z.string().min(1).max(4096).regex(/^https?:\/\//, "expected an https:// URL (http:// only for a loopback address)").optional(),
+    keys: z.array(minisignKey).max(64).default([]),
+    poll_seconds: intIn(1, 7 * 24 * 3600, 300, "seconds"),
+    accept: permissionsOverrideSchema.default({}),
+  })
+  .strict()
+  .superRefine((source, ctx) => {
+    if ((source.dir === undefined) === (source.url === undefined)) ctx.addIssue({ code: "custom", message: "give exactly one of dir (a directory of bundles) or url (an https URL serving index.json)" });
+  });
+
+export const packagesSchema = z
+  .object({
+    /** minisign public keys whose signatures `add`, `update` and `verify` accept. */
+    trusted_keys: z.array(minisignKey).max(64).default([]),
+    /** Refuse any package without a valid signature by a trusted key (folders and git repositories included). */
+    require_signatures: z.boolean().default(false),
+    sources: z.array(bundleSourceSchema).max(16).default([]),
+  })
+  .strict();
+
+export type BundleSourceConfig = z.output<typeof bundleSourceSchema>;
+/** Where syslog goes: `unix:/dev/log` (a datagram socket), `unix-stream:/path`, `udp://host:514` or `tcp://host:601`. */
+export const SYSLOG_ADDRESS = /^(unix|unix-stream):(\/.+)$|^(udp|tcp):\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+/** RFC 5424 §6.2.1 facility codes by name (12–15 have no common name and are left out). */
+export const SYSLOG_FACILITIES = { kern: 0, user: 1, mail: 2, daemon: 3, auth: 4, syslog: 5, lpr: 6, news: 7, uucp: 8, cron: 9, authpriv: 10, ftp: 11, local0: 16, local1: 17, local2: 18, local3: 19, local4: 20, local5: 21, local6: 22, local7: 23 } as const;
+const FACILITY_NAMES = Object.keys(SYSLOG_FACILITIES) as [keyof typeof SYSLOG_FACILITIES, ...(keyof typeof SYSLOG_FACILITIES)[]];
+
+const auditExportSchema = z
+  .object({
+    /** Records held per target while it cannot take them; past this the oldest are dropped and counted. */
+    buffer_records: intIn(10, 1_000_000, 10_000, "records"),
+    /** RFC 5424 messages, one per record (octet-counted on stream sockets, RFC 6587). */
+    syslog: z
+      .object({
+        address: z.string().regex(SYSLOG_ADDRESS, 'expected "unix:/dev/log", "unix-stream:/path", "udp://host:514" or "tcp://host:601"'),
+        facility: z.enum(FACILITY_NAMES).default("local0"),
+        app_name: z.string().regex(/^[!-~]{1,48}$/, "1–48 printable ASCII characters without spaces").default("hookbox"),
+        /** A message longer than this carries a stub naming the record instead (the record stays in the local file). */
+        max_message_kb: intIn(1, 1024, 60, "KiB"),
+      })
+      .strict()
+      .optional(),
+    /** OTLP logs over HTTP (JSON), e.g. an OpenTelemetry Collector's http://127.0.0.1:4318/v1/logs. */
+    otlp: z
+      .object({
+        endpoint: z.string().regex(/^https?:\/\/[^\s]+$/, "expected an http:// or https:// URL, e.g. http://127.0.0.1:4318/v1/logs"),
+        headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,128}$/, "a header name"), z.string().max(8192)).default({}),
+        timeout_ms: intIn(100, 120_000, 10_000, "ms"),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type AuditExportConfig = z.output<typeof auditExportSchema>;
+
 export const operatorFileSchema = z
   .object({
     /** Standard hooks (embedded in the binary) to enable, by id. */
@@ -304,19 +377,32 @@ export const operatorFileSchema = z
     triggers: triggerSettingsSchema.default(triggerSettingsSchema.parse({})),
     /** Notification sinks for hook.notify and for triggered runs. */
     notify: notifySettingsSchema.default(notifySettingsSchema.parse({})),
+    /** `hookbox emit` starting a daemon of its own when none answers (see README, "The daemon"). */
+    daemon: z
+      .object({
+        /** Off: emit evaluates in its own process when no daemon answers, and starts none. */
+        auto_start: z.boolean().default(true),
+        /** An auto-started daemon exits after this long without events. */
+        idle_exit_seconds: intIn(1, 7 * 24 * 3600, 900, "s"),
+      })
+      .strict()
+      .default({ auto_start: true, idle_exit_seconds: 900 }),
     audit: z
       .object({
         /** The live audit file is rotated when it would grow past this. */
         max_file_mb: intIn(1, 10_240, 64, "MiB"),
         /** Rotated files kept (hookbox-audit.jsonl.1 … .N). */
         keep_files: intIn(0, 100, 5, "files"),
+        /** Ship every record, as it is appended, to the fleet's log pipeline (read at start; the local file stays the source of truth). */
+        export: auditExportSchema.optional(),
       })
       .strict()
       .default({ max_file_mb: 64, keep_files: 5 }),
+    /** Hook packages: which signatures are trusted, and the bundle sources the daemon keeps installed. */
+    packages: packagesSchema.default({ trusted_keys: [], require_signatures: false, sources: [] }),
   })
   .strict();
 
 export type OperatorFile = z.output<typeof operatorFileSchema>;
 
-/** One injection may be at most this long (the seed engine's number). */
-export const MAX_INJECTION_BYTES = 10 * KiB;
+export { MAX_INJECTION_BYTES } from "./bounds.ts";

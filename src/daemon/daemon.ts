@@ -2,12 +2,17 @@
 // stops them in the reverse order so no acknowledged audit record is lost.
 import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../sandbox/index.ts";
 import { ApprovalStore } from "../approvals/store.ts";
+import { notifyWhenHeld } from "../approvals/notify.ts";
+import { describeExport, startAuditExport, type AuditExport } from "../audit/export/index.ts";
+import type { ConsoleServer } from "../console/index.ts";
 import { openAuditLog, type AuditLog } from "../audit/open.ts";
 import type { ChainStats } from "../audit/sink.ts";
 import { readRuns } from "../audit/read.ts";
 import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
+import type { OperatorFile } from "../config/schema.ts";
+import { errorMessage } from "../errors.ts";
 import type { Locations } from "../config/locations.ts";
 import { composeEvaluator } from "../evaluator/compose.ts";
 import type { Evaluator } from "../evaluator/evaluator.ts";
@@ -18,8 +23,14 @@ import type { EmbeddedHook } from "../registry/sources.ts";
 import type { Listener, RuntimeHost } from "../runtime/index.ts";
 import { createApp } from "../server/app.ts";
 import type { HealthReport } from "../server/deps.ts";
+import { daemonControl, countingEvents } from "./control.ts";
+import { Lifecycle } from "./lifecycle.ts";
+import type { FleetPoller } from "../packages/fleet.ts";
+import { startBundleSources } from "./bundle-sources.ts";
 import { takePrestartedWorker } from "./prestart.ts";
-import { claimSocketPath } from "./socket.ts";
+import { claimSocketPath, lockSocketPath } from "./socket.ts";
+import { retireOtherBuilds } from "./succession.ts";
+import type { DaemonOrigin } from "../wire/daemon.ts";
 
 export interface DaemonOptions {
   readonly host: RuntimeHost;
@@ -34,13 +45,24 @@ export interface DaemonOptions {
   readonly bodyLimitBytes: number;
   readonly capabilities: CapabilityHost;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
+  /** A person's `hookbox serve`, or started by `emit` (auto): see lifecycle.ts. */
+  readonly origin: DaemonOrigin;
+  /** Exit after this long without events; undefined: never. */
+  readonly idleExitSeconds: number | undefined;
+  /** An auto-started daemon's lock on its socket, inherited from the emit that started it (a descriptor). */
+  readonly inheritedLockFd?: number;
   /** Loopback TCP listener with a bearer token, for clients without unix sockets. */
   readonly tcp?: { readonly hostname: string; readonly port: number; readonly token: string };
+  /** The web console on loopback TCP (src/console). */
+  readonly console?: { readonly hostname: string; readonly port: number };
   readonly log: (line: string) => void;
 }
 
 export class Daemon {
   private stopping: Promise<void> | undefined;
+  private finished: () => void = () => undefined;
+  /** Settles once the daemon has stopped, whoever stopped it (a signal, idle, POST /v1/daemon/stop). */
+  readonly done = new Promise<void>((resolve) => (this.finished = resolve));
 
   private constructor(
     private readonly options: DaemonOptions,
@@ -49,24 +71,35 @@ export class Daemon {
     private readonly audit: AuditLog,
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
+    private readonly lifecycle: Lifecycle,
+    private readonly bundleSources: FleetPoller,
+    private readonly exporter: AuditExport | undefined,
+    private readonly consoleServer: ConsoleServer | undefined,
   ) {}
 
   static async start(options: DaemonOptions): Promise<Daemon> {
     const { host, locations, log } = options;
+    // First: the one daemon of this socket is whoever holds its lock (held until this process exits).
+    await lockSocketPath(host, locations.socketPath, options.inheritedLockFd);
     // The first worker starts before anything else (main.ts may have spawned it already): its
     // start runs on the other core while this process loads the hooks.
     const { min, max, idleMs } = options.workers;
     const pool = new SandboxPool({ spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
     let audit: AuditLog | undefined;
+    let exporter: AuditExport | undefined;
+    let consoleServer: ConsoleServer | undefined;
     const listeners: Listener[] = [];
     try {
       const approvals = new ApprovalStore();
       // Audit settings are read once, at start: rotation limits of a running log do not change under it.
-      const probeOperator = await readAuditSettings(host, locations);
+      const probeOperator = await readAuditSettings(host, locations, [...options.embedded.keys()]);
       audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, pid: host.pid, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
       const sink = audit;
       if (sink.stats().failing) log(`the audit log cannot be written: ${sink.stats().lastError}; answers still leave, each one says so`);
       else log(describeChainAtStart(sink.stats().chain));
+      const shipping = await openExport(probeOperator.export, host, options.version, log);
+      if (shipping) sink.onAppend(shipping.push);
+      exporter = shipping;
       // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
       const holder: { evaluator?: Evaluator } = {};
       const metrics = new Metrics({
@@ -74,6 +107,7 @@ export class Daemon {
         audit: () => sink.stats(),
         approvalsPending: () => approvals.list().length,
         hookSets: () => ({ projects: holder.evaluator?.hookSets.projects().length ?? 0 }),
+        exports: () => exporter?.stats() ?? [],
       });
       const ready = await composeEvaluator({
         host,
@@ -98,8 +132,29 @@ export class Daemon {
       const shared = (await ready.hookSets.forProject(undefined)).snapshot;
       for (const d of shared.diagnostics) log(formatDiagnostic(d));
       if (shared.operatorStatus.state === "unusable") log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
+      if (options.console) {
+        // Loaded only when asked for: a daemon without a console does not pay for its pages.
+        const { startConsole } = await import("../console/index.ts");
+        consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid });
+        log(`console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`);
+      }
+      const shownAt = consoleServer;
+      notifyWhenHeld(approvals, host.desktop, log, () => (shownAt ? `the console (${shownAt.origin}/approvals) or with hookbox approve` : "hookbox approvals"));
       const probe = await healthProbeSpec();
       const identity = identityOf(locations, BUILD_ID, host.homeDir());
+      const self: { daemon?: Daemon } = {};
+      const lifecycle = new Lifecycle({
+        origin: options.origin,
+        socketPath: locations.socketPath,
+        idleExitSeconds: options.idleExitSeconds,
+        settings: async () => {
+          const view = await ready.hookSets.operatorView();
+          return view.status.state === "unusable" ? undefined : view.operator.daemon;
+        },
+        fs: host.fs,
+        onExpired: (why) => self.daemon?.stopFor(why),
+      });
+      const control = daemonControl({ host, options, identity, lifecycle, evaluator: ready, listeners, stop: (why) => self.daemon?.stopFor(why) });
       const deps = {
         version: options.version,
         evaluator: ready,
@@ -108,25 +163,36 @@ export class Daemon {
         runs: (query: Parameters<typeof readRuns>[2]) => sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
         metrics,
         health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
+        ...(shownAt ? { console: { loginUrl: () => shownAt.loginUrl() } } : {}),
         bodyLimitBytes: options.bodyLimitBytes,
+        ...(host.uid() !== undefined ? { ownerUid: host.uid() as number } : {}),
+        daemon: control,
       };
       await pool.ready();
       await claimSocketPath(host, locations.socketPath);
-      listeners.push(await host.net.serve(createApp(deps).fetch, { unix: locations.socketPath }));
+      listeners.push(await host.net.serve(countingEvents(createApp(deps), lifecycle), { unix: locations.socketPath }));
       await host.fs.chmod(locations.socketPath, 0o600);
       if (options.tcp) {
         const { hostname, port, token } = options.tcp;
-        listeners.push(await host.net.serve(createApp({ ...deps, bearerToken: token }).fetch, { hostname, port }));
+        // Console login links only on the owner-only unix socket.
+        listeners.push(await host.net.serve(createApp({ ...deps, console: undefined, bearerToken: token }).fetch, { hostname, port }));
       }
       const count = shared.hooks.length + shared.broken.length;
       const scope = locations.hookSources.every((s) => s.origin === "dir") ? "" : " plus each project's .hookbox/hooks";
       log(
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
-      return new Daemon(options, ready, pool, audit, approvals, listeners);
+      if (listeners[0]?.peerCredentials === false) log("the connecting process's uid cannot be read here: the socket's permissions alone keep other users out");
+      const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle, startBundleSources(host, locations, options.capabilities, log), exporter, consoleServer);
+      self.daemon = daemon;
+      await lifecycle.start();
+      if (options.origin === "auto") void retireOtherBuilds(host, locations.socketPath, identity, log);
+      return daemon;
     } catch (error) {
+      await consoleServer?.close();
       for (const listener of listeners) await listener.close(0);
       await audit?.close();
+      await exporter?.close(0);
       await pool.close(0);
       throw error;
     }
@@ -141,14 +207,28 @@ export class Daemon {
   /** Stop accepting, let in-flight requests finish within `graceMs`, flush the audit log, remove the socket. */
   stop(graceMs = 10_000): Promise<void> {
     this.stopping ??= (async () => {
+      this.lifecycle.stop();
+      await this.consoleServer?.close();
       this.approvals.close();
+      await this.bundleSources.stop();
+      // The socket goes first: an emit arriving now finds nobody and answers itself, rather than
+      // wait on a daemon that is leaving. A socket another daemon put there since is not ours.
+      const socket = this.options.locations.socketPath;
+      if ((await this.options.host.fs.stamp(socket)) === this.lifecycle.socketStamp()) await this.options.host.fs.remove(socket);
       await Promise.all(this.listeners.map((listener) => listener.close(graceMs)));
       await this.audit.close();
+      await this.exporter?.close(EXPORT_DRAIN_MS);
       await this.pool.close(1000);
-      await this.options.host.fs.remove(this.options.locations.socketPath);
       this.options.log("stopped");
+      this.finished();
     })();
     return this.stopping;
+  }
+
+  /** Stop, saying why (idle, a stop request, its socket gone). */
+  stopFor(why: string): void {
+    this.options.log(`stopping: ${why}`);
+    void this.stop();
   }
 }
 
@@ -160,8 +240,24 @@ function describeChainAtStart(chain: ChainStats): string {
   return `AUDIT CHAIN BROKEN: ${chain.broken.problem}; ${restarted}; /healthz reports it until restart; run \`hookbox audit verify\` to check the whole log`;
 }
 
-async function readAuditSettings(host: RuntimeHost, locations: Locations): Promise<{ max_file_mb: number; keep_files: number }> {
-  const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds: [], keepLastGood: false }).read();
+/** How long a stopping daemon lets the export buffers drain (what is left is in the local file). */
+const EXPORT_DRAIN_MS = 2000;
+
+/** The audit export, when the operator file configures one; a target that cannot be set up is logged and left out. */
+async function openExport(config: OperatorFile["audit"]["export"], host: RuntimeHost, version: string, log: (line: string) => void): Promise<AuditExport | undefined> {
+  if (!config) return undefined;
+  try {
+    const exporter = await startAuditExport(config, { sockets: host.sockets, hostname: host.hostname(), pid: host.pid, version });
+    log(describeExport(config));
+    return exporter;
+  } catch (error) {
+    log(`the audit export cannot start (${errorMessage(error)}): records stay in the local audit log only`);
+    return undefined;
+  }
+}
+
+async function readAuditSettings(host: RuntimeHost, locations: Locations, embeddedIds: readonly string[]): Promise<OperatorFile["audit"]> {
+  const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds, keepLastGood: false }).read();
   return view.operator.audit;
 }
 

@@ -1,5 +1,5 @@
 import { HookboxError } from "../errors.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import type { FileLock, RuntimeHost } from "../runtime/index.ts";
 
 /**
  * Prepare the socket path: its directory private (0700), no live daemon already on it, a stale
@@ -21,13 +21,31 @@ export async function claimSocketPath(host: RuntimeHost, path: string): Promise<
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** --listen HOST:PORT, loopback only: the API has no business on a network interface. */
-export function parseListen(value: string): { hostname: string; port: number } {
+/** --listen HOST:PORT (or --console's), loopback only: the API and the console have no business on a network interface. */
+export function parseListen(value: string, flag = "--listen"): { hostname: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(value);
-  if (!match) throw new HookboxError("usage", `--listen takes HOST:PORT (e.g. 127.0.0.1:8787), got ${value}`);
+  if (!match) throw new HookboxError("usage", `${flag} takes HOST:PORT (e.g. 127.0.0.1:8787), got ${value}`);
   const hostname = (match[1] as string).replace(/^\[|\]$/g, "");
   const port = Number(match[2]);
-  if (!LOOPBACK.has(hostname)) throw new HookboxError("usage", `--listen must be a loopback address (127.0.0.1, ::1 or localhost), got ${hostname}`);
-  if (port > 65535) throw new HookboxError("usage", `--listen port must be 0–65535 (0 picks a free port, shown in the log), got ${port}`);
+  if (!LOOPBACK.has(hostname)) throw new HookboxError("usage", `${flag} must be a loopback address (127.0.0.1, ::1 or localhost), got ${hostname}`);
+  if (port > 65535) throw new HookboxError("usage", `${flag} port must be 0–65535 (0 picks a free port, shown in the log), got ${port}`);
   return { hostname, port };
+}
+
+/**
+ * The lock beside a socket (`<socket>.lock`): whoever holds it is the one daemon of that socket.
+ * A daemon auto-started by `emit` inherited it (descriptor `inheritedFd`); `hookbox serve` takes
+ * it, and refuses to start while another holds it. Where locks are not available (Hookbox run
+ * from sources) only the liveness check of claimSocketPath stands between two daemons.
+ */
+export async function lockSocketPath(host: RuntimeHost, path: string, inheritedFd: number | undefined): Promise<FileLock | undefined> {
+  if (!host.daemon) return undefined;
+  if (inheritedFd !== undefined) {
+    if (!host.daemon.holdInheritedLock(inheritedFd)) throw new HookboxError("usage", `--lock-fd ${inheritedFd} is not a lock this process holds (it is passed by emit when it starts a daemon, not by hand)`);
+    return { fd: inheritedFd, release: () => undefined };
+  }
+  await host.fs.mkdirp(path.slice(0, path.lastIndexOf("/")) || "/", 0o700, true);
+  const lock = await host.daemon.tryLock(`${path}.lock`);
+  if (!lock) throw new HookboxError("conflict", `another Hookbox daemon is already serving on ${path}, or starting (it holds ${path}.lock); stop it first (hookbox daemon stop) or choose another path with --socket`);
+  return lock;
 }

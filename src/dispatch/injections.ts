@@ -1,4 +1,4 @@
-import { MAX_INJECTION_BYTES } from "../config/schema.ts";
+import { MAX_INJECTION_BYTES } from "../config/bounds.ts";
 import type { ContextInjection, InjectionRole } from "../events/types.ts";
 
 const TRUNCATION_MARK = "\n[truncated by Hookbox: one injection is at most 10 KiB]";

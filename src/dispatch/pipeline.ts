@@ -1,6 +1,6 @@
 import { excerpt } from "../audit/excerpt.ts";
 import { AUDIT_VERSION, type AuditRecordV1 } from "../audit/record.ts";
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import type { LoadedHook } from "../registry/load.ts";
 import { entryId, entryOnError, isBroken, type BrokenHook, type RegistryEntry } from "../registry/registry.ts";
@@ -11,6 +11,7 @@ import { decide } from "./decide.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker, HookRun } from "./invoker.ts";
 import { applyRun, newChainState, type ChainState, type Phase } from "./run-rules.ts";
+import { untrustedMessage } from "./untrusted.ts";
 
 export interface DispatchContext {
   readonly invoker: HookInvoker;
@@ -215,6 +216,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     if (acquired) ctx.semaphore.release();
   }
   const ordered = request.hooks.flatMap((entry) => records.get(entry) ?? []);
+  const untrusted = untrustedMessage(request.hooks.filter((entry): entry is LoadedHook => !isBroken(entry) && (records.get(entry) ?? []).some((record) => record.status !== "skipped")));
+  if (untrusted) state.userMessages.push(untrusted);
   return { decision: decide(eventId, request.event, state, injections, ordered), records: ordered };
 }
 

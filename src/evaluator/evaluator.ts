@@ -1,4 +1,4 @@
-import type { ApprovalOutcome, ApprovalStore } from "../approvals/store.ts";
+import type { AnsweredVia, ApprovalOutcome, ApprovalStore } from "../approvals/store.ts";
 import { AUDIT_VERSION, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "../audit/record.ts";
 import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
@@ -6,6 +6,7 @@ import type { CooldownStore } from "../dispatch/cooldowns.ts";
 import { Dispatcher, type DispatchOutcome } from "../dispatch/dispatcher.ts";
 import { createInvoker, type SandboxExecutor } from "../dispatch/invoker.ts";
 import { errorMessage } from "../errors.ts";
+import { subjectOf } from "../events/subject.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { withLinkTargets, type LinkFiles } from "../registry/link-targets.ts";
@@ -64,6 +65,8 @@ export interface EventHint {
   readonly eventType?: string;
   readonly sessionId?: string;
   readonly agent?: string;
+  readonly toolName?: string;
+  readonly subject?: string;
 }
 
 export interface Evaluation {
@@ -120,12 +123,14 @@ export class Evaluator {
     });
     let decision = this.withOperatorNotice(outcome.decision, set.snapshot);
     let records = outcome.records;
+    let approval: AuditDecisionV1["approval"];
     if (decision.decision === "ask" && decision.approval && options.holdApprovals && this.options.approvals) {
       const resolved = await this.resolveApproval(event, decision, options);
       decision = resolved.decision;
-      records = records.map((r) => (r.hook_id === resolved.hookId ? { ...r, notes: [...(r.notes ?? []), resolved.note] } : r));
+      approval = resolved.approval;
+      records = records.map((r) => (r.hook_id === resolved.approval.hook_id ? { ...r, notes: [...(r.notes ?? []), resolved.note] } : r));
     }
-    return this.finish({ set, event: hintOf(event), decision, records, started, failClosed });
+    return this.finish({ set, event: hintOf(event), decision, records, started, failClosed, ...(approval ? { approval } : {}) });
   }
 
   /** Run one hook by id, bypassing matcher and cooldown. Undefined when the event's project has no such hook. */
@@ -170,6 +175,7 @@ export class Evaluator {
     started: number;
     failClosed: { by: string } | undefined;
     incomplete?: AuditDecisionV1["incomplete"];
+    approval?: AuditDecisionV1["approval"];
   }): Promise<Evaluation> {
     const { set, event, records } = input;
     let decision = input.decision;
@@ -183,10 +189,13 @@ export class Evaluator {
       event_type: decision.event_type,
       session_id: event.sessionId ?? "unknown",
       ...(event.agent ? { agent: event.agent } : {}),
+      ...(event.toolName ? { tool_name: event.toolName } : {}),
+      ...(event.subject ? { subject: event.subject } : {}),
       ...(set.project !== undefined ? { project: set.project } : {}),
       decision: decision.decision,
       ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
       ...(decision.decided_by !== undefined ? { decided_by: decision.decided_by } : {}),
+      ...(input.approval ? { approval: input.approval } : {}),
       ...(input.incomplete ? { incomplete: input.incomplete } : {}),
       ...hintsOf(decision),
       hook_set: { registry_version: set.snapshot.version, hooks: set.snapshot.hooks.length, broken, operator: set.snapshot.operatorStatus.state },
@@ -223,7 +232,7 @@ export class Evaluator {
     return { ...decision, user_messages: [...decision.user_messages, { hook_id: "hookbox", level: "warning", message }] };
   }
 
-  private async resolveApproval(event: NativeEvent, decision: Decision, options: EvaluateOptions): Promise<{ decision: Decision; hookId: string; note: string }> {
+  private async resolveApproval(event: NativeEvent, decision: Decision, options: EvaluateOptions): Promise<{ decision: Decision; approval: NonNullable<AuditDecisionV1["approval"]>; note: string }> {
     const approvals = this.options.approvals as ApprovalStore;
     const asked = decision.approval as NonNullable<Decision["approval"]>;
     const timeoutMs = options.callerTimeoutMs !== undefined ? Math.max(1, Math.min(asked.timeout_ms, options.callerTimeoutMs - CALLER_MARGIN_MS)) : asked.timeout_ms;
@@ -241,18 +250,29 @@ export class Evaluator {
           ? "allowed always for this session"
           : outcome.by === "shutdown"
             ? "Hookbox shut down before the approval was answered"
-            : `${outcome.decision === "allow" ? "approved" : "denied"} by the user`;
+            : `${outcome.decision === "allow" ? (outcome.always ? "approved for the rest of the session" : "approved") : "denied"} by the user${outcome.via ? ` (${viaWords(outcome.via, outcome.decision)})` : ""}`;
     const { approval: _asked, ...rest } = decision;
     return {
-      hookId: request.hook_id,
+      approval: { id: outcome.id, hook_id: request.hook_id, decision: outcome.decision, by: outcome.by, ...(outcome.via ? { via: outcome.via } : {}), ...(outcome.always ? { always: true } : {}) },
       note: `approval ${outcome.id}: ${reason}`,
       decision: { ...rest, decision: outcome.decision, reason: outcome.decision === "deny" ? `${request.prompt} — ${reason}` : reason },
     };
   }
 }
 
+function viaWords(via: AnsweredVia, decision: "allow" | "deny"): string {
+  return via === "cli" ? `hookbox ${decision === "allow" ? "approve" : "deny"}` : via === "console" ? "the web console" : "the HTTP API";
+}
+
 function hintOf(event: NativeEvent): EventHint {
-  return { ...(event.cwd ? { cwd: event.cwd } : {}), eventType: event.event_type, sessionId: event.session_id, ...(typeof event.agent === "string" ? { agent: event.agent } : {}) };
+  return {
+    ...(event.cwd ? { cwd: event.cwd } : {}),
+    eventType: event.event_type,
+    sessionId: event.session_id,
+    ...(typeof event.agent === "string" ? { agent: event.agent } : {}),
+    ...(event.tool_name ? { toolName: event.tool_name } : {}),
+    ...(event.tool_name || event.prompt !== undefined ? { subject: subjectOf(event, 200) } : {}),
+  };
 }
 
 /** Who made Hookbox fail-closed, if anyone: the caller's flag or the operator file. */

@@ -1,10 +1,12 @@
 import type { CapabilityHost } from "../capabilities/types.ts";
 import type { NativeEvent } from "../events/types.ts";
 import { Registry, type RegistryInputs, type RegistrySnapshot, type ReloadReport } from "../registry/registry.ts";
+import type { SeededLoad, SnapshotCache } from "../registry/snapshot/index.ts";
 import type { EmbeddedHook, HookFileReader, HookSource } from "../registry/sources.ts";
 import type { FileHost } from "../runtime/index.ts";
-import { dirname, resolvePath } from "../text/posix-path.ts";
-import type { OperatorSource } from "./operator-source.ts";
+import { operatorHooksDirs } from "../config/locations.ts";
+import type { OperatorSource, OperatorView } from "./operator-source.ts";
+import { parseTrustRecord, trustRecordPath } from "../registry/trust.ts";
 import { findProjectRoot } from "./project.ts";
 
 export interface HookSetsOptions {
@@ -15,11 +17,15 @@ export interface HookSetsOptions {
   readonly explicitDirs?: readonly string[];
   /** The user's own hooks (~/.config/hookbox/hooks): part of every project's set. */
   readonly userHooksDir: string;
+  /** Hookbox's data directory: which projects the user trusted (`hookbox trust`) is recorded under it. */
+  readonly dataDir?: string;
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
   readonly capabilities: CapabilityHost;
   /** Projects kept loaded at once; the least recently used one is dropped (and loaded again when next asked for). */
   readonly maxProjects: number;
   readonly onReload?: (project: string | undefined, report: ReloadReport) => void;
+  /** `emit` without a daemon: loads kept on disk between processes (src/registry/snapshot). */
+  readonly snapshots?: SnapshotCache;
 }
 
 /** One project's hooks, ready for an event. */
@@ -56,6 +62,11 @@ export class HookSets {
     return { project, snapshot: await registry.fresh() };
   }
 
+  /** The operator file as every project's hook set sees it now (re-read when it changed). */
+  operatorView(): Promise<OperatorView> {
+    return this.options.operator.read();
+  }
+
   /** The projects loaded now, most recently used last. */
   projects(): (string | undefined)[] {
     return [...this.loaded.keys()].map((key) => (key === "" ? undefined : key));
@@ -73,11 +84,24 @@ export class HookSets {
       // Most recently used last: Map keeps insertion order.
       this.loaded.delete(key);
     } else {
-      registry = Registry.load(() => this.inputs(project), { fs: this.options.fs, capabilities: this.options.capabilities }, (report) => this.options.onReload?.(project, report));
+      registry = this.load(project);
       registry.catch(() => this.loaded.delete(key));
     }
     this.loaded.set(key, registry);
     while (this.loaded.size > this.options.maxProjects) this.loaded.delete(this.loaded.keys().next().value as string);
+    return registry;
+  }
+
+  private async load(project: string | undefined): Promise<Registry> {
+    const deps = { fs: this.options.fs, capabilities: this.options.capabilities };
+    const onReload = (report: ReloadReport): void => this.options.onReload?.(project, report);
+    const cache = this.options.snapshots;
+    if (!cache) return Registry.load(() => this.inputs(project), deps, onReload);
+    // A cache that cannot be read or written is a miss: the load itself decides, as without one.
+    const seed = await cache.lookup(project, this.options.capabilities, this.options.embedded).catch(() => undefined);
+    let loaded: SeededLoad | undefined;
+    const registry = await Registry.load(() => this.inputs(project), deps, onReload, seed ? { seed } : { loaded: (load) => (loaded = load) });
+    if (loaded) await cache.save(project, loaded).catch(() => undefined);
     return registry;
   }
 
@@ -86,12 +110,17 @@ export class HookSets {
     const base = { operatorFile: view.file, embedded: this.options.embedded, operatorStatus: view.status, watched: view.watched };
     // An operator file that cannot be used loads nothing: every event is denied before any hook could run.
     if (view.status.state === "unusable") return { ...base, sources: [], operator: { ...view.operator, builtin: [] } };
-    return { ...base, sources: this.sources(project, view.operator.hooks_dirs, view.file), operator: view.operator };
+    const sources = this.sources(project, view.operator.hooks_dirs, view.file);
+    if (project === undefined || !sources.some((source) => source.origin === "project")) return { ...base, sources, operator: view.operator };
+    // Trusting the project (hookbox trust) writes this record: a change to it is a change to the set.
+    const trustFile = await trustRecordPath(this.options.dataDir ?? `${this.options.home}/.local/share/hookbox`, project);
+    const record = parseTrustRecord(await this.options.fs.readText(trustFile).catch(() => undefined), project);
+    return { ...base, watched: [...(view.watched ?? []), trustFile], sources, operator: view.operator, trust: { project, record } };
   }
 
   private sources(project: string | undefined, hooksDirs: readonly string[], operatorFile: string | undefined): HookSource[] {
     if (this.options.explicitDirs) return this.options.explicitDirs.map((dir) => ({ dir, origin: "dir", required: true }));
-    const fromOperator = hooksDirs.map((dir) => ({ dir: resolvePath(dirname(operatorFile ?? `${this.options.userHooksDir}/..`), dir), origin: "dir" as const, required: true }));
+    const fromOperator = operatorHooksDirs(operatorFile, this.options.userHooksDir, hooksDirs).map((dir) => ({ dir, origin: "dir" as const, required: true }));
     // The operator's hooks come before the project's: a project hook cannot take a guard's id.
     return [
       { dir: this.options.userHooksDir, origin: "user", required: false },

@@ -17,6 +17,8 @@ export interface HookSetIdentity {
   readonly user_hooks_dir: string;
   readonly data_dir: string;
   readonly home: string;
+  /** CLAUDE_CONFIG_DIR and CODEX_HOME as resolved: self-protect protects the agents' settings where these put them. */
+  readonly agent_dirs: { readonly claude: string; readonly codex: string };
 }
 
 export function identityOf(locations: Locations, build: string, home: string): HookSetIdentity {
@@ -30,6 +32,7 @@ export function identityOf(locations: Locations, build: string, home: string): H
     user_hooks_dir: locations.userHooksDir,
     data_dir: locations.dataDir,
     home,
+    agent_dirs: { claude: locations.agentDirs.claude, codex: locations.agentDirs.codex },
   };
 }
 
@@ -41,6 +44,7 @@ const LABELS: Readonly<Record<Exclude<keyof HookSetIdentity, "v">, string>> = {
   user_hooks_dir: "user hooks directory",
   data_dir: "data directory",
   home: "home directory",
+  agent_dirs: "agent config directories (CLAUDE_CONFIG_DIR, CODEX_HOME)",
 };
 
 /** What differs between two identities, in words; undefined when they are the same. */

@@ -1,8 +1,10 @@
-import { formatDiagnostic, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
-import { operatorFileSchema, type OperatorFile } from "../config/schema.ts";
+import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.ts";
+import type { parseYaml } from "../config/diagnostics.ts";
+import type { OperatorFile, operatorFileSchema } from "../config/schema.ts";
 import type { OperatorStatus } from "../registry/registry.ts";
 import type { FileHost } from "../runtime/index.ts";
 import { closest } from "../text/suggest.ts";
+import { withSelfProtect, type SelfProtectMachine } from "./self-protect.ts";
 
 /** The operator file as the hook sets see it: what is in force, and how it stands. */
 export interface OperatorView {
@@ -32,6 +34,8 @@ export interface OperatorFileOptions {
    * cannot be known and Hookbox does not guess it.
    */
   readonly keepLastGood: boolean;
+  /** Where Hookbox's state is on this machine: self-protect's locations (it is on by default). */
+  readonly machine?: SelfProtectMachine;
 }
 
 /** The operator file on disk, re-read when its stamp changes. */
@@ -50,7 +54,7 @@ export function operatorFileSource(options: OperatorFileOptions): OperatorSource
       } else if (options.keepLastGood && lastGood) {
         view = { ...lastGood, status: { state: "last-good", problems: read.problems }, watched: [options.path] };
       } else {
-        view = { operator: operatorFileSchema.parse({}), file: options.path, status: { state: "unusable", problems: read.problems }, watched: [options.path] };
+        view = { operator: (await schemas()).operatorFileSchema.parse({}), file: options.path, status: { state: "unusable", problems: read.problems }, watched: [options.path] };
       }
       cached = { stamp, view };
       return view;
@@ -59,22 +63,36 @@ export function operatorFileSource(options: OperatorFileOptions): OperatorSource
 }
 
 /** An operator given as data (fixtures of `hookbox test`). */
-export function inlineOperatorSource(input: unknown, embeddedIds: readonly string[], builtinFlags: readonly string[] = []): OperatorSource {
-  const parsed = operatorFileSchema.safeParse(input ?? {});
-  const problems: Diagnostic[] = parsed.success ? [] : parsed.error.issues.map((issue) => ({ file: "operator", line: 1, column: 1, field: issue.path.join("."), message: issue.message }));
-  const operator = parsed.success ? withBuiltins(parsed.data, builtinFlags, embeddedIds, "operator", problems) : operatorFileSchema.parse({});
-  const view: OperatorView = { operator, file: undefined, status: problems.length ? { state: "unusable", problems } : { state: "ok" }, watched: [] };
-  return { read: async () => view };
+export function inlineOperatorSource(input: unknown, embeddedIds: readonly string[], builtinFlags: readonly string[] = [], machine?: SelfProtectMachine): OperatorSource {
+  let view: Promise<OperatorView> | undefined;
+  const build = async (): Promise<OperatorView> => {
+    const { operatorFileSchema } = await schemas();
+    const parsed = operatorFileSchema.safeParse(input ?? {});
+    const problems: Diagnostic[] = parsed.success ? [] : parsed.error.issues.map((issue) => ({ file: "operator", line: 1, column: 1, field: issue.path.join("."), message: issue.message }));
+    const operator = parsed.success ? withSelfProtect(withBuiltins(parsed.data, builtinFlags, embeddedIds, "operator", problems), embeddedIds, machine, undefined) : operatorFileSchema.parse({});
+    return { operator, file: undefined, status: problems.length ? { state: "unusable", problems } : { state: "ok" }, watched: [] };
+  };
+  return { read: () => (view ??= build()) };
+}
+
+/**
+ * The YAML reader and the config schemas, loaded when an operator file is really read: a
+ * process whose hook sets come from the snapshot cache never needs them.
+ */
+async function schemas(): Promise<{ parseYaml: typeof parseYaml; operatorFileSchema: typeof operatorFileSchema }> {
+  const [yaml, schema] = await Promise.all([import("../config/diagnostics.ts"), import("../config/schema.ts")]);
+  return { parseYaml: yaml.parseYaml, operatorFileSchema: schema.operatorFileSchema };
 }
 
 type Read = { ok: true; operator: OperatorFile; file: string | undefined } | { ok: false; problems: readonly Diagnostic[] };
 
 async function readOperator(options: OperatorFileOptions, stamp: string): Promise<Read> {
   const { path } = options;
+  const { parseYaml, operatorFileSchema } = await schemas();
   if (stamp === "missing") {
     if (options.explicit) return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: "operator file not found (given with --config)" }] };
     const problems: Diagnostic[] = [];
-    const operator = withBuiltins(operatorFileSchema.parse({}), options.builtinFlags, options.embeddedIds, path, problems);
+    const operator = withSelfProtect(withBuiltins(operatorFileSchema.parse({}), options.builtinFlags, options.embeddedIds, path, problems), options.embeddedIds, options.machine, undefined);
     return problems.length ? { ok: false, problems } : { ok: true, operator, file: undefined };
   }
   let text: string;
@@ -86,7 +104,7 @@ async function readOperator(options: OperatorFileOptions, stamp: string): Promis
   const parsed = parseYaml(text, path, operatorFileSchema);
   if (!parsed.ok) return { ok: false, problems: parsed.diagnostics };
   const problems: Diagnostic[] = [];
-  const operator = withBuiltins(parsed.value, options.builtinFlags, options.embeddedIds, path, problems, text);
+  const operator = withSelfProtect(withBuiltins(parsed.value, options.builtinFlags, options.embeddedIds, path, problems, text), options.embeddedIds, options.machine, path);
   return problems.length ? { ok: false, problems } : { ok: true, operator, file: path };
 }
 

@@ -3,7 +3,8 @@
 import type { Registry } from "prom-client";
 import type { AuditRecordV1 } from "../audit/record.ts";
 import type { Decision } from "../events/types.ts";
-import { LabeledCounter, LabeledHistogram, SampledValue, type ExposedMetric } from "./series.ts";
+import type { ExportStats } from "../audit/export/index.ts";
+import { LabeledCounter, LabeledHistogram, SampledLabeled, SampledValue, type ExposedMetric } from "./series.ts";
 
 /** prom-client's Registry.PROMETHEUS_CONTENT_TYPE, known before the library is loaded. */
 const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -14,6 +15,8 @@ export interface MetricSources {
   audit(): { written: number; dropped: number; rotations: number; failing: boolean; chain: { tail: string } };
   approvalsPending(): number;
   hookSets(): { projects: number };
+  /** The audit export's targets (none when it is not configured). */
+  exports?(): readonly ExportStats[];
 }
 
 export class Metrics {
@@ -47,6 +50,7 @@ export class Metrics {
       sampled("hookbox_audit_chain_broken", "1 when the daemon found the audit log's hash chain broken at start (hookbox audit verify says where).", () => (sources.audit().chain.tail === "broken" ? 1 : 0)),
       sampled("hookbox_approvals_pending", "Approvals waiting for a user.", () => sources.approvalsPending()),
       sampled("hookbox_projects_loaded", "Projects whose hook sets are loaded.", () => sources.hookSets().projects),
+      ...exportSeries(() => sources.exports?.() ?? []),
     ];
   }
 
@@ -78,4 +82,15 @@ export class Metrics {
   contentType(): string {
     return this.contentTypeText;
   }
+}
+
+/** Per export target: what went out, what was dropped for want of room (OPA's decision-log counters), what waits. */
+function exportSeries(read: () => readonly ExportStats[]): ExposedMetric[] {
+  const per = (value: (stats: ExportStats) => number) => () => read().map((stats) => ({ labels: { target: stats.target }, value: value(stats) }));
+  return [
+    new SampledLabeled("hookbox_audit_export_sent_total", "Audit records delivered to an export target.", "counter", per((s) => s.sent)),
+    new SampledLabeled("hookbox_audit_export_dropped_total", "Audit records dropped because an export target's buffer was full (they stay in the local audit file).", "counter", per((s) => s.dropped)),
+    new SampledLabeled("hookbox_audit_export_queued", "Audit records waiting for an export target.", "gauge", per((s) => s.queued)),
+    new SampledLabeled("hookbox_audit_export_failing", "1 while an export target's last attempt failed (records are retried with backoff).", "gauge", per((s) => (s.failing ? 1 : 0))),
+  ];
 }

@@ -81,6 +81,22 @@ export class SampledValue extends Series {
   }
 }
 
+/** Values with labels read from their owner at scrape time (one per export target, say). */
+export class SampledLabeled extends Series {
+  constructor(
+    name: string,
+    help: string,
+    type: "counter" | "gauge",
+    private readonly read: () => readonly { readonly labels: Labels; readonly value: number }[],
+  ) {
+    super(name, help, type);
+  }
+
+  protected values(): SeriesValue[] {
+    return this.read().map(({ labels, value }) => ({ labels, value }));
+  }
+}
+
 /** A histogram with labels: per label set, counts per bucket (upper bound), sum and count. */
 export class LabeledHistogram extends Series {
   private readonly series = new Map<string, { labels: Labels; buckets: number[]; sum: number; count: number }>();

@@ -1,13 +1,18 @@
 import { compileHandler, createHandlerSpec, type CompiledHandler, type HandlerSpec } from "../../sandbox/index.ts";
 import { guestModuleSources } from "../builtin/index.ts";
+import type { GrantReport } from "../capabilities/review/types.ts";
 import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../capabilities/types.ts";
-import { locate, parseYaml, type Diagnostic } from "../config/diagnostics.ts";
+import { locate, parseYaml } from "../config/diagnostics.ts";
+import { type Diagnostic } from "../config/diagnostic.ts";
 import { resolveHook, type HookDefinition } from "../config/resolve.ts";
 import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
 import { dirname, isInside } from "../text/posix-path.ts";
 import { brokenHook, type BrokenHook } from "./broken.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
+import { packagesOf, type PackageCheck } from "./packages.ts";
 import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileReader, type HookFileRef, type HookSource } from "./sources.ts";
+import { hookDigest, isTrusted, type ProjectTrust } from "./trust.ts";
+import { grantKeys } from "../capabilities/grants/keys.ts";
 
 /** A hook ready to run: its definition, compiled handler, prepared grants and matcher. */
 export interface LoadedHook {
@@ -15,6 +20,10 @@ export interface LoadedHook {
   /** The compiled handler; undefined for a hook written in YAML alone (steps and then). */
   readonly spec: HandlerSpec | undefined;
   readonly grants: PreparedGrants;
+  /** The effective grants (capabilities' review, computed once at load): what list, validate and doctor show. */
+  readonly review: GrantReport;
+  /** Its YAML and handler source, hashed (trust.ts hookDigest): what `hookbox trust` records. */
+  readonly digest: string;
   readonly matcher: Matcher;
   readonly file: string;
 }
@@ -28,6 +37,8 @@ export interface LoadInputs {
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
   /** Problems found while gathering these inputs (the operator file's warnings), reported with the hooks'. */
   readonly diagnostics?: readonly Diagnostic[];
+  /** Which of the project's hooks the user trusted; absent, a project hook that declares grants gets none. */
+  readonly trust?: ProjectTrust;
 }
 
 export interface LoadDeps {
@@ -56,6 +67,8 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
   const diagnostics: Diagnostic[] = [...(inputs.diagnostics ?? [])];
   const refs: HookFileRef[] = [];
   const looked: string[] = [];
+  const checks = new Map<HookFileRef, () => Promise<PackageCheck>>();
+  const missingPackages: BrokenHook[] = [];
   for (const id of inputs.operator.builtin) {
     const hook = inputs.embedded.get(id);
     if (hook) refs.push(embeddedFile(hook));
@@ -65,14 +78,31 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
     const { files, missing, dirs } = await hookFilesIn(deps.fs, source);
     looked.push(source.dir, ...dirs);
     if (missing && source.required) diagnostics.push({ file: source.dir, line: 1, column: 1, field: "", message: "hook directory not found" });
-    refs.push(...files);
+    const described = await packagesOf(deps.fs, source, files, inputs.operator);
+    looked.push(described.lock);
+    refs.push(...described.refs);
+    for (const [ref, check] of described.checks) checks.set(ref, check);
+    missingPackages.push(...described.missing);
+    diagnostics.push(...described.missing.flatMap((entry) => entry.problems));
   }
   const hooks: LoadedHook[] = [];
-  const broken: BrokenHook[] = [];
+  const broken: BrokenHook[] = [...missingPackages];
   const files = new Map<string, string | undefined>();
   const seen = new Map<string, string>();
   for (const ref of refs) {
     const before = diagnostics.length;
+    const pending = checks.get(ref);
+    if (pending) {
+      const check = await pending();
+      looked.push(...check.read);
+      if (check.broken) {
+        diagnostics.push(...check.broken.problems);
+        files.set(ref.file, check.broken.id);
+        if (!seen.has(check.broken.id)) seen.set(check.broken.id, ref.file);
+        broken.push(check.broken);
+        continue;
+      }
+    }
     const loaded = await loadOne(ref, inputs, deps, diagnostics);
     if (ref.origin !== "builtin") looked.push(ref.file, ...loaded.read);
     files.set(ref.file, loaded.id);
@@ -130,6 +160,7 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   const definition = resolved.hook;
 
   let compiled: CompiledHandler | undefined;
+  let source = "";
   if (definition.handler) {
     const built = await compile(ref, definition.handler, read);
     if (!built.ok) {
@@ -140,13 +171,18 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
       return problem(["handler"], built.message);
     }
     compiled = built.handler;
+    source = built.source;
   }
   const matcher = compileMatcher(definition.match);
   if (!matcher.ok) {
     for (const error of matcher.errors) diagnostics.push({ file: ref.file, ...at(error.field.split(".")), field: error.field, message: error.message });
     return failed();
   }
-  const prepared = await deps.capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file: ref.file, origin: ref.origin }, inputs.operator);
+  const digest = await hookDigest(text, source);
+  // A project's hooks arrive with a `git clone`: they get their grants once the user trusts them.
+  const untrusted = ref.origin === "project" && grantKeys(definition.permissions).length > 0 && !(inputs.trust && isTrusted(inputs.trust, definition.id, digest));
+  const project = inputs.trust?.project ?? ref.file.slice(0, Math.max(0, ref.file.lastIndexOf("/.hookbox/hooks/")));
+  const prepared = await deps.capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file: ref.file, origin: ref.origin, ...(untrusted ? { untrusted: { project } } : {}) }, inputs.operator);
   if (!prepared.ok) {
     for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
     return failed();
@@ -155,10 +191,11 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   const spec = compiled
     ? await createHandlerSpec({ id: definition.id, handler: compiled, hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation })
     : undefined;
-  return { hook: { definition, spec, grants: prepared.grants, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
+  const review = deps.capabilities.review(prepared.grants);
+  return { hook: { definition, spec, grants: prepared.grants, review, digest, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
 }
 
-type Compiled = { ok: true; handler: CompiledHandler } | { ok: false; message: string; at?: { file: string; line: number; column: number } };
+type Compiled = { ok: true; handler: CompiledHandler; source: string } | { ok: false; message: string; at?: { file: string; line: number; column: number } };
 
 /** Read (confined to the hook's directory) and compile a hook's handler. */
 async function compile(ref: HookFileRef, handler: NonNullable<HookDefinition["handler"]>, read: string[]): Promise<Compiled> {
@@ -179,7 +216,7 @@ async function compile(ref: HookFileRef, handler: NonNullable<HookDefinition["ha
     source = handler.code;
   }
   const compiled = await compileHandler(source, filename, guestModuleSources);
-  if (compiled.ok) return { ok: true, handler: compiled.handler };
+  if (compiled.ok) return { ok: true, handler: compiled.handler, source };
   const location = compiled.failure.location;
   if (!location) return { ok: false, message: compiled.failure.message };
   return { ok: false, message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, ""), at: { file: location.file, line: location.line, column: location.column } };

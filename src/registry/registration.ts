@@ -1,4 +1,4 @@
-import { formatDiagnostic } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
 import { isBroken, type RegistryEntry, type RegistrySnapshot } from "./registry.ts";
 
 /** One hook as registered for an event: the shape of `hookbox list --json` (and GET /v1/hooks). */
@@ -27,6 +27,8 @@ export function registration(entry: RegistryEntry): Record<string, unknown> {
     cooldown_seconds: d.cooldownMs / 1000,
     isolation: d.isolation,
     permissions: entry.grants.summary,
+    grants: entry.review.lines,
+    ...(entry.review.untrusted ? { untrusted: { project: entry.review.untrusted.project, hint: "runs without any grant until `hookbox trust` in the project" } } : {}),
     limits: { cpu_ms: d.limits.cpuMs, memory_mb: d.limits.memoryBytes / 1024 / 1024, timeout_ms: d.limits.timeoutMs },
     effects: d.effects,
     source: d.source,

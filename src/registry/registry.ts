@@ -1,14 +1,14 @@
-import type { Diagnostic } from "../config/diagnostics.ts";
+import type { Diagnostic } from "../config/diagnostic.ts";
 import type { HookOrigin } from "../config/resolve.ts";
 import type { OperatorFile } from "../config/schema.ts";
 import type { NativeEvent } from "../events/types.ts";
-import { isBroken, type BrokenHook } from "./broken.ts";
-import { loadHooks, type LoadDeps, type LoadedHook, type LoadInputs } from "./load.ts";
+import { isBroken, type BrokenHook } from "./broken-entry.ts";
+import type { LoadDeps, LoadedHook, LoadInputs, LoadResult } from "./load.ts";
 
 /** What the registry holds per hook: a hook ready to run, or one that did not load (and fails where it would have run). */
 export type RegistryEntry = LoadedHook | BrokenHook;
 
-export { isBroken, type BrokenHook } from "./broken.ts";
+export { isBroken, type BrokenHook } from "./broken-entry.ts";
 
 /**
  * Whose a hook is decides the order hooks run in before any author's `priority` does: the
@@ -16,7 +16,7 @@ export { isBroken, type BrokenHook } from "./broken.ts";
  * (which arrive with a `git clone`). An author orders hooks within their tier only; a priority
  * the operator file pins places the hook among the operator's own.
  */
-const TIER: Readonly<Record<HookOrigin, number>> = { builtin: 0, user: 0, dir: 0, project: 2 };
+const TIER: Readonly<Record<HookOrigin, number>> = { builtin: 0, user: 0, dir: 0, package: 1, project: 2 };
 
 export function entryId(entry: RegistryEntry): string {
   return isBroken(entry) ? entry.id : entry.definition.id;
@@ -155,8 +155,8 @@ export class Registry {
     this.snapshot = snapshot;
   }
 
-  static async load(readInputs: () => Promise<RegistryInputs>, deps: LoadDeps, onReload: (report: ReloadReport) => void = () => undefined): Promise<Registry> {
-    const { snapshot, stamps } = await build(readInputs, deps, 1, []);
+  static async load(readInputs: () => Promise<RegistryInputs>, deps: LoadDeps, onReload: (report: ReloadReport) => void = () => undefined, first: FirstLoad = {}): Promise<Registry> {
+    const { snapshot, stamps } = await build(readInputs, deps, 1, [], first);
     const registry = new Registry(snapshot, readInputs, deps, onReload);
     registry.stamps = stamps;
     return registry;
@@ -215,14 +215,22 @@ export class Registry {
   }
 }
 
-async function build(readInputs: () => Promise<RegistryInputs>, deps: LoadDeps, version: number, known: readonly string[]): Promise<{ snapshot: RegistrySnapshot; stamps: ReadonlyMap<string, string> }> {
+/** How the first load goes: from a load made elsewhere (the snapshot cache), and who is told what it loaded. */
+export interface FirstLoad {
+  readonly seed?: { readonly inputs: RegistryInputs; readonly result: LoadResult };
+  readonly loaded?: (load: { readonly inputs: RegistryInputs; readonly result: LoadResult }) => void;
+}
+
+async function build(readInputs: () => Promise<RegistryInputs>, deps: LoadDeps, version: number, known: readonly string[], first: FirstLoad = {}): Promise<{ snapshot: RegistrySnapshot; stamps: ReadonlyMap<string, string> }> {
   const stamp = deps.fs.stamp?.bind(deps.fs);
   // Files known from the last load are stamped before this one reads them: one changed while it
   // loads still differs from its stamp at the next check. New files can only be stamped after.
   const before = new Map<string, string>();
   if (stamp) for (const path of known) before.set(path, await stamp(path));
-  const inputs = await readInputs();
-  const result = await loadHooks(inputs, deps);
+  const inputs = first.seed?.inputs ?? (await readInputs());
+  // The loader (YAML, schemas, the transpiler) is loaded only when a load really reads files.
+  const result = first.seed?.result ?? (await (await import("./load.ts")).loadHooks(inputs, deps));
+  if (!first.seed) first.loaded?.({ inputs, result });
   const stamps = new Map<string, string>();
   if (stamp) for (const path of [...(inputs.watched ?? []), ...result.inputs]) stamps.set(path, before.get(path) ?? (await stamp(path)));
   const snapshot = new RegistrySnapshot(result.hooks, result.operator, result.diagnostics, version, new Date().toISOString(), result.broken, inputs.operatorStatus);

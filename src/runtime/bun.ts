@@ -4,6 +4,8 @@ import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { bunRequest } from "./bun-http.ts";
+import { bunDaemonHost } from "./bun-daemon.ts";
+import { serveUnixHttp } from "./bun-unix-server.ts";
 import { threadCpuClock } from "./cpu-time.ts";
 import { bunStdout, readBunStdin } from "./bun-lean.ts";
 import { bunThreadSandbox } from "./bun-thread.ts";
@@ -13,17 +15,19 @@ import { watchParentFromThread } from "./parent-death.ts";
 import { webThreadWorker } from "./thread-worker.ts";
 import type { FetchHandler, ListenTarget, Listener, NetHost, RuntimeHost } from "./types.ts";
 
-/** Bun.serve, and a raw HTTP/1.1 exchange over Bun.connect (both speak unix sockets natively): the binary's fast path. */
+/**
+ * The unix socket on Bun.listen with HTTP/1.1 spoken by Hookbox (bun-unix-server.ts: the peer's
+ * uid is known), loopback TCP on Bun.serve (its callers prove themselves with a bearer token),
+ * and a raw HTTP/1.1 exchange over Bun.connect for requests.
+ */
 const bunNetHost: NetHost = {
   serve: async (handler: FetchHandler, target: ListenTarget): Promise<Listener> => {
+    if ("unix" in target) return serveUnixHttp(handler, target.unix);
     // Approvals can hold a request for minutes; the agent's own hook timeout bounds it (idleTimeout 0).
-    // (Bun's types omit idleTimeout for unix sockets, but its 10 s default applies there too.)
-    const server =
-      "unix" in target
-        ? Bun.serve({ unix: target.unix, fetch: handler, idleTimeout: 0 } as unknown as Parameters<typeof Bun.serve>[0])
-        : Bun.serve({ hostname: target.hostname, port: target.port, fetch: handler, idleTimeout: 0 });
+    const server = Bun.serve({ hostname: target.hostname, port: target.port, fetch: (request) => handler(request), idleTimeout: 0 });
     return {
-      address: "unix" in target ? `unix:${target.unix}` : `http://${target.hostname}:${server.port}`,
+      address: `http://${target.hostname}:${server.port}`,
+      peerCredentials: false,
       close: async (graceMs) => {
         const stopped = server.stop(false);
         const forced = new Promise<void>((resolve) => setTimeout(() => void server.stop(true).then(resolve), graceMs));
@@ -170,10 +174,16 @@ export function createBunHost(): RuntimeHost {
     // Under `bun run` the executable is bun, not Hookbox.
     binaryPath: () => (compiled ? invokedBinaryPath() : undefined),
     net: bunNetHost,
+    // Bun's node:net and node:dgram for the rest; /dev/log (a unix datagram socket) through bun:ffi.
+    sockets: {
+      open: async (target, timeoutMs) =>
+        target.kind === "unix-dgram" ? (await import("./bun-dgram.ts")).bunUnixDatagram(target.path) : (await import("./node-sockets.ts")).nodeSocketHost.open(target, timeoutMs),
+    },
     readStdin: readBunStdin,
     writeStdout: bunStdout.write,
     exit: bunStdout.exit,
     executablePath: () => (compiled ? process.execPath : undefined),
+    ...(compiled ? { daemon: bunDaemonHost(process.execPath) } : {}),
     sandbox: {
       ...nodeSandboxHost,
       workerIO: bunWorkerIO,

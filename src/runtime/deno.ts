@@ -32,6 +32,7 @@ export function createDenoHost(): RuntimeHost {
         await ready;
         return {
           address: "unix" in target ? `unix:${target.unix}` : `http://${target.hostname}:${server.addr.port ?? target.port}`,
+          peerCredentials: false,
           close: async (graceMs) => {
             await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, graceMs))]);
           },

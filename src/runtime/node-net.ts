@@ -11,13 +11,15 @@ export const nodeNetHost: NetHost = {
 };
 
 function serveNode(handler: FetchHandler, target: ListenTarget): Promise<Listener> {
-  const server: Server = createServer(getRequestListener(handler));
+  const server: Server = createServer(getRequestListener((request) => handler(request)));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     const onListening = (): void => {
       server.off("error", reject);
       resolve({
         address: "unix" in target ? `unix:${target.unix}` : `http://${target.hostname}:${(server.address() as { port: number }).port}`,
+        // node:http hands a handler no peer credentials (and Node has no FFI to read them): the socket's permissions alone keep others out.
+        peerCredentials: false,
         close: (graceMs) =>
           new Promise<void>((done) => {
             const timer = setTimeout(() => server.closeAllConnections(), graceMs);

@@ -1,20 +1,22 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync, watch as watchFs, writeSync, type BigIntStats, type FSWatcher } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync, watch as watchFs, writeSync, type BigIntStats, type FSWatcher, type Stats } from "node:fs";
 import { access, chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import type * as NodeCryptoModule from "node:crypto";
 import { createRequire } from "node:module";
-import { availableParallelism, homedir, tmpdir } from "node:os";
+import { availableParallelism, homedir, hostname, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { LineSplitter, Tail } from "./lines.ts";
 import type { CapabilityIO } from "./capability-io.ts";
+import type { PackageIO } from "./package-io.ts";
 import { threadCpuClock } from "./cpu-time.ts";
 import { lazyAsyncMethods } from "./lazy.ts";
 import { stdoutQueue } from "./stdout-queue.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
 import { createNotifyIO } from "./notify-io.ts";
-import type { FileHost, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
+import { createDesktopHost } from "./desktop.ts";
+import type { DigestHost, FileHost, NetHost, RuntimeHost, SandboxHost, SocketHost } from "./types.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -201,6 +203,11 @@ export const nodeFileHost: FileHost = {
     await writeFile(temporary, text, { mode });
     await rename(temporary, path);
   },
+  writeBytesAtomic: async (path, data, mode) => {
+    const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temporary, data, { mode });
+    await rename(temporary, path);
+  },
   copyFileAtomic: async (from, to, mode) => {
     const temporary = `${to}.${process.pid}.${Date.now()}.tmp`;
     try {
@@ -244,6 +251,20 @@ export const nodeFileHost: FileHost = {
       await handle.close();
     }
   },
+  readRange: async (path, offset, maxBytes) => {
+    const handle = await open(path, "r").catch(() => undefined);
+    if (!handle) return undefined;
+    try {
+      const info = await handle.stat({ bigint: true });
+      const size = Number(info.size);
+      const length = Math.max(0, Math.min(maxBytes, size - offset));
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = length > 0 ? await handle.read(buffer, 0, length, offset) : { bytesRead: 0 };
+      return { id: `${info.dev}:${info.ino}`, size, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead) };
+    } finally {
+      await handle.close();
+    }
+  },
   truncate: (path, size) => truncate(path, size),
   chmod: (path, mode) => chmod(path, mode),
   makeTempDir: (prefix) => mkdtemp(`${tmpdir()}/${prefix}`),
@@ -255,8 +276,11 @@ export const nodeFileHost: FileHost = {
     ),
   kind: async (path) => {
     const info = await lstat(path).catch(() => undefined);
-    if (!info) return "missing";
-    return info.isFile() ? "file" : info.isDirectory() ? "dir" : info.isSocket() ? "socket" : info.isSymbolicLink() ? "symlink" : "other";
+    return info ? kindOf(info) : "missing";
+  },
+  owner: async (path) => {
+    const info = await lstat(path);
+    return { kind: kindOf(info), uid: info.uid };
   },
   lock: {
     create: (path, token) => {
@@ -307,6 +331,10 @@ function stampOf(s: BigIntStats): string {
   return `${s.mtimeNs}:${s.ctimeNs}:${s.size}:${s.ino}`;
 }
 
+function kindOf(info: Stats): "file" | "dir" | "socket" | "symlink" | "other" {
+  return info.isFile() ? "file" : info.isDirectory() ? "dir" : info.isSocket() ? "socket" : info.isSymbolicLink() ? "symlink" : "other";
+}
+
 const nodeStdout = stdoutQueue(
   (text) =>
     new Promise((resolve, reject) => {
@@ -322,8 +350,10 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     args: process.argv.slice(2),
     env: process.env,
     pid: process.pid,
+    uid: () => process.geteuid?.(),
     cwd: () => process.cwd(),
     homeDir: () => homedir(),
+    hostname: () => hostname(),
     // node runs Hookbox from sources: process.execPath is node itself.
     binaryPath: () => undefined,
     cpuCount: () => availableParallelism(),
@@ -342,10 +372,42 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     sandbox: nodeSandboxHost,
     fs: nodeFileHost,
     capabilityIO: lazyAsyncMethods<CapabilityIO>(() => import("./node-capability-io.ts").then((m) => m.nodeCapabilityIO)),
+    packageIO: lazyAsyncMethods<PackageIO>(() => import("./node-package-io.ts").then((m) => m.nodePackageIO)),
     net: lazyAsyncMethods<NetHost>(() => import("./node-net.ts").then((m) => m.nodeNetHost)),
     notify: createNotifyIO(process.env, process.platform),
+    digest: lazyAsyncMethods<DigestHost>(() => import("./node-digest.ts").then((m) => m.nodeDigestHost)),
+    readStdinLine: (maxChars) => readLine(process.stdin, maxChars),
+    sockets: lazyAsyncMethods<SocketHost>(() => import("./node-sockets.ts").then((m) => m.nodeSocketHost)),
+    desktop: createDesktopHost(process.env, process.platform),
     ...overrides,
   };
+}
+
+/** Read stdin up to its first newline, then leave the rest unread (paused) for whoever reads next. */
+function readLine(stream: NodeJS.ReadStream, maxChars: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const done = (line: string | undefined, error?: Error): void => {
+      stream.off("data", onData);
+      stream.off("end", onEnd);
+      stream.off("error", onError);
+      stream.pause();
+      if (error) reject(error);
+      else resolve(line);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      text += chunk.toString();
+      const newline = text.indexOf("\n");
+      if (newline >= 0) done(text.slice(0, newline).replace(/\r$/, ""));
+      else if (text.length > maxChars) done(undefined, new RangeError(`a line longer than ${maxChars} characters`));
+    };
+    const onEnd = (): void => done(text === "" ? undefined : text);
+    const onError = (error: Error): void => done(undefined, error);
+    stream.on("data", onData);
+    stream.on("end", onEnd);
+    stream.on("error", onError);
+    stream.resume();
+  });
 }
 
 async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Promise<string> {

@@ -1,5 +1,6 @@
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import type { CapabilityIO } from "./capability-io.ts";
+import type { PackageIO } from "./package-io.ts";
 
 /**
  * Everything Hookbox needs from the JavaScript runtime it runs on. `src/runtime/*` are the only
@@ -13,8 +14,12 @@ export interface RuntimeHost {
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly pid: number;
+  /** This process's effective uid (whom the daemon serves); undefined where there is none (Windows). */
+  uid(): number | undefined;
   cwd(): string;
   homeDir(): string;
+  /** This machine's name (audit export names where a record comes from). */
+  hostname(): string;
   /**
    * The absolute path of the hookbox executable this process is, when it runs as the compiled
    * binary (what `install-agent` writes into an agent's settings): the path it was invoked by
@@ -42,20 +47,20 @@ export interface RuntimeHost {
   readonly fs: FileHost;
   /** Primitives for the handlers' host APIs (src/capabilities). */
   readonly capabilityIO: CapabilityIO;
+  /** Hashes, signatures and gzip for hook packages (src/packages). */
+  readonly packageIO: PackageIO;
   readonly net: NetHost;
   /** Where notifications go out: a local command, a webhook, the desktop (src/notify). */
   readonly notify: NotifyIO;
-}
-
-/**
- * Notifications and a browser through the platform's own commands (notify-send and xdg-open on
- * Linux, osascript and open on macOS), started with argv, never a shell. Each returns false where
- * there is no such command or no desktop session, and never throws.
- */
-export interface DesktopHost {
-  notify(title: string, body: string): boolean;
-  /** Open a file or URL in the person's browser. Pass a file: a URL on the command line is readable by every local user (ps). */
-  open(target: string): boolean;
+  readonly digest: DigestHost;
+  /** Starting a background daemon; absent where Hookbox does not run as its binary (node, deno, bun run). */
+  readonly daemon?: DaemonHost;
+  /** One line typed at the terminal (without its newline); undefined at end of input. For consent prompts. */
+  readStdinLine(maxChars: number): Promise<string | undefined>;
+  /** Sockets that carry log messages out (the audit export's syslog). */
+  readonly sockets: SocketHost;
+  /** The person's desktop: notifications and a browser, where this machine has them. */
+  readonly desktop: DesktopHost;
 }
 
 /**
@@ -71,6 +76,63 @@ export interface NotifyIO {
   desktop(title: string, body: string): boolean;
 }
 
+/** Hashes for content addressing and for authenticating what Hookbox wrote itself (the snapshot cache). */
+export interface DigestHost {
+  sha256Hex(data: string | Uint8Array): Promise<string>;
+  hmacSha256Hex(key: string, data: string): Promise<string>;
+  /** Compare two hex digests in constant time. */
+  equalHex(a: string, b: string): Promise<boolean>;
+  randomHex(bytes: number): Promise<string>;
+}
+
+/** An exclusive advisory lock (flock) held through an open descriptor; released when closed or when the process exits. */
+export interface FileLock {
+  readonly fd: number;
+  release(): void;
+}
+
+/** What `emit` needs to start a daemon, and the daemon to keep the lock it was handed. */
+export interface DaemonHost {
+  /** Lock `path` (created 0600) without waiting: the lock, or undefined when another process holds it. */
+  tryLock(path: string): Promise<FileLock | undefined>;
+  /** In the started daemon: keep descriptor `fd` (the lock it inherited) from its own children; false when it holds no lock. */
+  holdInheritedLock(fd: number): boolean;
+  /**
+   * Start this binary with `args` in its own session, stdin closed, stdout and stderr appended
+   * to `logFile` (0600), `lock` handed over as descriptor 3; returns its pid without waiting.
+   */
+  spawnDetached(options: { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly logFile: string; readonly lock: FileLock; readonly cwd: string }): number;
+}
+
+/**
+ * Notifications and a browser through the platform's own commands (notify-send and xdg-open on
+ * Linux, osascript and open on macOS), started with argv, never a shell. Each returns false where
+ * there is no such command or no desktop session, and never throws.
+ */
+export interface DesktopHost {
+  notify(title: string, body: string): boolean;
+  /** Open a file or URL in the person's browser. Pass a file: a URL on the command line is readable by every local user (ps). */
+  open(target: string): boolean;
+}
+
+/** Where syslog messages go: a local socket (datagram, as /dev/log is, or stream), or a relay. */
+export type MessageTarget =
+  | { readonly kind: "unix-dgram"; readonly path: string }
+  | { readonly kind: "unix-stream"; readonly path: string }
+  | { readonly kind: "udp"; readonly hostname: string; readonly port: number }
+  | { readonly kind: "tcp"; readonly hostname: string; readonly port: number };
+
+/** One connection or datagram socket for messages. Sends reject on failure; the caller retries. */
+export interface MessageSocket {
+  /** Datagram targets: one datagram per call; stream targets: the bytes as given (the caller frames them). */
+  send(bytes: Uint8Array): Promise<void>;
+  close(): void;
+}
+
+export interface SocketHost {
+  /** Open (connect, for stream targets) within `timeoutMs`. A stream socket that breaks fails its next send. */
+  open(target: MessageTarget, timeoutMs: number): Promise<MessageSocket>;
+}
 /**
  * The part of a RuntimeHost that `hookbox emit` needs to answer through a daemon. On Bun it is
  * built from Bun's globals alone: loading node:fs, node:util or node:child_process costs 1–3 ms
@@ -82,7 +144,16 @@ export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "c
   full(): Promise<RuntimeHost>;
 }
 
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/**
+ * Who is on the other end of a connection, as the kernel tells it (SO_PEERCRED, getpeereid):
+ * `peer` is set on listeners that can read it (`Listener.peerCredentials`), with `error` when the
+ * credentials of this one connection could not be read.
+ */
+export interface ConnectionInfo {
+  readonly peer?: { readonly uid: number; readonly pid?: number } | { readonly error: string };
+}
+
+export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Response | Promise<Response>;
 
 /** A unix socket path, or a loopback TCP address. */
 export type ListenTarget = { readonly unix: string } | { readonly hostname: string; readonly port: number };
@@ -90,6 +161,8 @@ export type ListenTarget = { readonly unix: string } | { readonly hostname: stri
 export interface Listener {
   /** "unix:/path" or "http://127.0.0.1:port". */
   readonly address: string;
+  /** Whether each connection's handler is told its peer's uid (unix sockets on Bun, Linux and macOS). */
+  readonly peerCredentials: boolean;
   /** Stop accepting; in-flight requests get up to `graceMs` to finish, then connections are closed. */
   close(graceMs: number): Promise<void>;
 }
@@ -157,6 +230,8 @@ export interface FileHost {
   mode(path: string): Promise<number | undefined>;
   /** Write via a temporary file and rename: readers see the old or the new content, never half. */
   writeTextAtomic(path: string, text: string, mode: number): Promise<void>;
+  /** writeTextAtomic for bytes. */
+  writeBytesAtomic(path: string, data: Uint8Array, mode: number): Promise<void>;
   /** Copy `from` over `to` the same way (a temporary file beside `to`, then rename), with `mode`. */
   copyFileAtomic(from: string, to: string, mode: number): Promise<void>;
   readBytes(path: string): Promise<Uint8Array>;
@@ -168,6 +243,12 @@ export interface FileHost {
   size(path: string): Promise<number | undefined>;
   /** The last `bytes` bytes of a file, as they are (a window may start inside a UTF-8 sequence). */
   readTail(path: string, bytes: number): Promise<Uint8Array>;
+  /**
+   * Up to `maxBytes` from `offset`, with the identity (device and inode) and size of the file
+   * the bytes came from, read through one open handle: a follower tells a rotated file from a
+   * grown one. Undefined when there is no file.
+   */
+  readRange(path: string, offset: number, maxBytes: number): Promise<FileRange | undefined>;
   truncate(path: string, size: number): Promise<void>;
   chmod(path: string, mode: number): Promise<void>;
   /** A new private (0700) directory under the system's temporary directory. */
@@ -183,6 +264,8 @@ export interface FileHost {
   removeEmptyDir(path: string): Promise<boolean>;
   /** What is at a path, without following a final symlink. */
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
+  /** lstat(2): what is at a path and who owns it. Rejects with the OS's error (its `code`: ENOENT, EACCES …). */
+  owner(path: string): Promise<{ readonly kind: "file" | "dir" | "socket" | "symlink" | "other"; readonly uid: number }>;
   /** The audit log's append lock and the check made under it (src/audit/lock.ts, sink.ts). */
   readonly lock: LockIO;
 }
@@ -208,6 +291,12 @@ export interface LockIO {
   stamp(path: string): { readonly token: string; readonly size: number } | undefined;
   /** SHA-256 of `bytes` as lowercase hex: the audit chain hashes each line under the lock (WebCrypto's digest is asynchronous). */
   sha256(bytes: Uint8Array): string;
+}
+
+export interface FileRange {
+  readonly id: string;
+  readonly size: number;
+  readonly bytes: Uint8Array;
 }
 
 export interface AppendHandle {

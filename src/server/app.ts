@@ -3,16 +3,21 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HookboxError } from "../errors.ts";
+import { constantTimeEqual } from "../text/constant-time.ts";
 import type { AppDeps } from "./deps.ts";
+import { ownerOnly } from "./owner-only.ts";
 import { errorResponse, toErrorResponse } from "./error-response.ts";
+import { consoleRoutes } from "./routes/console.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { hookRoutes } from "./routes/hooks.ts";
+import { daemonRoutes } from "./routes/daemon.ts";
 import { operationRoutes } from "./routes/operations.ts";
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   const countError = (code: string): void => deps.metrics.recordHttpError(code);
 
+  if (deps.ownerUid !== undefined) app.use("*", ownerOnly(deps.ownerUid, countError));
   if (deps.bearerToken) {
     const expected = `Bearer ${deps.bearerToken}`;
     app.use("*", async (c, next) => {
@@ -35,16 +40,12 @@ export function createApp(deps: AppDeps): Hono {
   eventRoutes(app, deps);
   hookRoutes(app, deps);
   operationRoutes(app, deps);
+  daemonRoutes(app, deps);
+  consoleRoutes(app, deps);
   app.notFound((c) => {
     countError("not_found");
     return errorResponse(c, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`);
   });
   app.onError((error, c) => toErrorResponse(c, error instanceof HookboxError ? error : error, countError));
   return app;
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  let difference = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) difference |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
-  return difference === 0;
 }

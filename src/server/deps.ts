@@ -3,6 +3,7 @@ import type { RunQuery, RunsRead } from "../audit/read.ts";
 import type { Evaluator } from "../evaluator/evaluator.ts";
 import type { HookSetIdentity } from "../evaluator/identity.ts";
 import type { Metrics } from "../metrics/metrics.ts";
+import type { DaemonInfoV1 } from "../wire/daemon.ts";
 
 export interface HealthReport {
   /** degraded: it answers, but not as configured (a broken hook, a replaced operator file, an audit log failing). */
@@ -12,6 +13,17 @@ export interface HealthReport {
   readonly identity: HookSetIdentity;
   readonly pid: number;
   readonly checks: Record<string, { readonly ok: boolean; readonly detail: unknown }>;
+}
+
+/** The daemon's lifecycle, as its routes see it. */
+export interface DaemonControl {
+  info(): Promise<DaemonInfoV1>;
+  /** Stop now (what is in flight finishes first). */
+  stop(reason: string): void;
+  /** Exit once idle for a short while (a newer build took over). */
+  retire(reason: string): void;
+  /** An emit of another hook set asked (409): an auto-started daemon of an older build retires for a newer one. */
+  refused(callerIdentity: unknown): void;
 }
 
 /** What the app needs; it owns no listener and no resource lifetimes (the daemon does). */
@@ -24,7 +36,16 @@ export interface AppDeps {
   readonly runs: (query: RunQuery) => Promise<RunsRead>;
   readonly metrics: Metrics;
   readonly health: () => Promise<HealthReport>;
+  /**
+   * The uid the daemon serves: a connection whose peer credentials name another uid is refused
+   * (listeners that cannot read them leave this to the socket's permissions).
+   */
+  readonly ownerUid?: number;
+  /** The web console, when this daemon serves one: `hookbox console` asks it for a login link. */
+  readonly console?: { loginUrl(): string };
   /** Requests must carry `Authorization: Bearer <token>` (the loopback TCP listener). */
   readonly bearerToken?: string;
   readonly bodyLimitBytes: number;
+  /** Absent in tests of the routes alone: /v1/daemon answers 404 then. */
+  readonly daemon?: DaemonControl;
 }

@@ -9,6 +9,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   config_invalid: 400,
   request_too_large: 413,
   unauthorized: 401,
+  peer_refused: 403,
   capability_denied: 403,
   not_found: 404,
   conflict: 409,

@@ -29,6 +29,8 @@ export function compare(expected: Expectation, observed: Observed): Mismatch[] {
   for (const part of list(expected.reason_contains)) check("reason_contains", (decision.reason ?? "").includes(part), part, decision.reason);
   const status = run?.status ?? "none";
   if (expected.status !== undefined) check("status", status === expected.status, expected.status, status);
+  // A hook that fails while the fixture looks elsewhere (on_error: continue answers allow) must not pass unseen.
+  else if (status === "failed" && expected.error_code === undefined) check("status", false, "the hook not to fail (to expect it: status: failed, or error_code)", status);
   if (expected.error_code !== undefined) check("error_code", run?.error_code === expected.error_code, expected.error_code, run?.error_code);
   const context = decision.context_injections.map((i) => i.content).join("\n---\n");
   for (const part of list(expected.context_contains)) check("context_contains", context.includes(part), part, context);

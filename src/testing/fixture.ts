@@ -19,14 +19,17 @@ export const fixtureSchema = z
     config: z.record(z.string(), z.unknown()).optional(),
     /** Operator file for this fixture (e.g. approvals the hook needs). */
     operator: z.record(z.string(), z.unknown()).optional(),
-    /** Extra environment the capability host sees (hook.env). */
+    /** Extra environment the capability host sees (hook.env); also the machine self-protect's locations describe (HOME defaults to /home/dev). */
     env: z.record(z.string(), z.string()).optional(),
     expect: z
       .object({
         decision: z.enum(["allow", "deny", "ask"]).optional(),
         reason: z.string().optional(),
         reason_contains: z.union([z.string(), z.array(z.string())]).optional(),
-        /** The hook's own run: completed, denied, failed or skipped (or "none": it did not match). */
+        /**
+         * The hook's own run: completed, denied, failed or skipped (or "none": it did not match).
+         * A run that failed fails the fixture unless this says failed or error_code is given.
+         */
         status: z.enum(["completed", "failed", "skipped", "denied", "none"]).optional(),
         error_code: z.string().optional(),
         context_contains: z.union([z.string(), z.array(z.string())]).optional(),

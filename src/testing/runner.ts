@@ -1,10 +1,13 @@
+import type { InvocationOutcome } from "../../sandbox/index.ts";
 import type { AuditEntry, AuditRecordV1 } from "../audit/record.ts";
 import { createCapabilityHost } from "../capabilities/index.ts";
-import { formatDiagnostic, parseYaml } from "../config/diagnostics.ts";
-import type { Locations } from "../config/locations.ts";
+import { parseYaml } from "../config/diagnostics.ts";
+import { formatDiagnostic } from "../config/diagnostic.ts";
+import { resolveLocations, type Locations } from "../config/locations.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import { composeEvaluator } from "../evaluator/compose.ts";
 import { inlineOperatorSource } from "../evaluator/operator-source.ts";
+import { selfProtectMachine, type SelfProtectMachine } from "../evaluator/self-protect.ts";
 import { errorMessage } from "../errors.ts";
 import { parseEvent } from "../events/parse.ts";
 import type { NativeEvent } from "../events/types.ts";
@@ -12,6 +15,8 @@ import { PROTOCOLS } from "../protocols/index.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 import { compare, type Mismatch } from "./compare.ts";
 import { fixtureFileSchema, type Fixture } from "./fixture.ts";
+import { failureOf, recording, type RunFailure } from "./failures.ts";
+
 
 export interface FixtureResult {
   /** "fixtures/deny-env.yaml › denies a write to .env" */
@@ -20,12 +25,15 @@ export interface FixtureResult {
   readonly mismatches: readonly Mismatch[];
   /** Why the fixture could not run at all (it failed to load, the hook did not load …). */
   readonly error?: string;
+  /** Every hook run of the fixture that failed: a fixture fails on one unless it expects it (expect.status: failed, or error_code). */
+  readonly failures: readonly RunFailure[];
   readonly ms: number;
 }
 
+/** The report of one hook's fixtures; snake_case, as `hookbox test --json` prints it. */
 export interface HookTestReport {
   readonly dir: string;
-  readonly hookId: string | undefined;
+  readonly hook_id: string | undefined;
   readonly results: readonly FixtureResult[];
   /** Problems that stop every fixture of the hook (its YAML, its handler). */
   readonly problems: readonly string[];
@@ -34,6 +42,8 @@ export interface HookTestReport {
 export interface RunnerDeps {
   readonly host: RuntimeHost;
   readonly executor: SandboxExecutor;
+  /** Only fixtures whose "<hook dir name>/<file> › <name>" contains this. */
+  readonly filter?: string;
 }
 
 const FIXTURE_FILE = /\.(ya?ml|json)$/;
@@ -58,21 +68,22 @@ export async function testHook(dir: string, deps: RunnerDeps): Promise<HookTestR
     for (const fixture of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) {
       const started = performance.now();
       const name = `${shortFile} › ${fixture.name}`;
+      if (deps.filter !== undefined && !`${dir.slice(dir.lastIndexOf("/") + 1)}/${name}`.includes(deps.filter)) continue;
       try {
         const outcome = await runFixture(dir, fixture, deps);
         hookId ??= outcome.hookId;
         if (outcome.problems.length > 0) {
-          results.push({ name, ok: false, mismatches: [], error: outcome.problems.join("\n"), ms: performance.now() - started });
+          results.push({ name, ok: false, mismatches: [], error: outcome.problems.join("\n"), failures: [], ms: performance.now() - started });
           continue;
         }
         const mismatches = compare(fixture.expect, outcome.observed);
-        results.push({ name, ok: mismatches.length === 0, mismatches, ms: performance.now() - started });
+        results.push({ name, ok: mismatches.length === 0, mismatches, failures: outcome.failures, ms: performance.now() - started });
       } catch (error) {
-        results.push({ name, ok: false, mismatches: [], error: errorMessage(error), ms: performance.now() - started });
+        results.push({ name, ok: false, mismatches: [], error: errorMessage(error), failures: [], ms: performance.now() - started });
       }
     }
   }
-  return { dir, hookId, results, problems };
+  return { dir, hook_id: hookId, results, problems };
 }
 
 async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
@@ -103,6 +114,8 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
       dataDir: `${scratch}/data`,
     });
     const records: AuditEntry[] = [];
+    const outcomes = new Map<string, InvocationOutcome>();
+    const executor = recording(deps.executor, outcomes);
     // The evaluator the daemon and emit use, on this hook's directory alone, with the fixture's operator.
     const evaluatorFor = (operator: unknown) =>
       composeEvaluator({
@@ -110,24 +123,28 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
         locations: fixtureLocations(dir, scratch),
         capabilities,
         embedded: new Map(),
-        executor: deps.executor,
+        executor,
         audit: { write: async (r) => void records.push(...r) },
         via: "test",
-        operator: inlineOperatorSource(operator, []),
+        operator: inlineOperatorSource(operator, [], [], fixtureMachine(fixture.env, workspace)),
       });
     const operatorInput = fixture.operator ?? {};
     let evaluator = await evaluatorFor(operatorInput);
     const { snapshot } = await evaluator.hookSets.forProject(undefined);
     const hookId = snapshot.hooks[0]?.definition.id ?? snapshot.broken[0]?.id;
     const problems = [...(snapshot.operatorStatus.state === "ok" ? [] : snapshot.operatorStatus.problems), ...snapshot.diagnostics.filter((d) => d.severity !== "warning")];
-    if (problems.length > 0 || !hookId) return { hookId, problems: problems.length ? problems.map(formatDiagnostic) : [`no hook.yaml in ${dir}`], observed: undefined as never };
+    if (problems.length > 0 || !hookId) return { hookId, problems: problems.length ? problems.map(formatDiagnostic) : [`no hook.yaml in ${dir}`], observed: undefined as never, failures: [] };
     if (fixture.config) {
       const input = operatorInput as { hooks?: Record<string, Record<string, unknown>> };
       evaluator = await evaluatorFor({ ...input, hooks: { ...input.hooks, [hookId]: { ...input.hooks?.[hookId], config: fixture.config } } });
     }
     const event = fixtureEvent(fixture, fixture.workspace || fixture.symlinks ? workspace : undefined);
     const { decision } = await evaluator.evaluate(event);
-    return { hookId, problems: [] as string[], observed: { decision, run: records.find((r): r is AuditRecordV1 => r.kind !== "decision" && r.hook_id === hookId) } };
+    const runs = records.filter((r): r is AuditRecordV1 => r.kind !== "decision");
+    const hook = snapshot.hooks[0];
+    const declared = hook?.definition.handler;
+    const handler = hook && declared && (declared.kind === "file" ? { file: declared.path, source: await host.fs.readText(declared.path).catch(() => undefined) } : { file: `${hook.file}#handler`, source: declared.code });
+    return { hookId, problems: [] as string[], observed: { decision, run: runs.find((r) => r.hook_id === hookId) }, failures: runs.filter((r) => r.status === "failed").map((r) => failureOf(r, outcomes.get(r.hook_id), handler)) };
   } finally {
     await host.fs.removeTree(scratch);
   }
@@ -140,6 +157,16 @@ function fixtureEvent(fixture: Fixture, workspace: string | undefined): NativeEv
   return parseEvent({ session_id: "fixture", ...raw });
 }
 
+/**
+ * The machine self-protect's fixtures describe (its config.locations): HOME=/home/dev with the
+ * fixture's `env` (XDG_*, CLAUDE_CONFIG_DIR, CODEX_HOME …), never the tester's own machine.
+ */
+function fixtureMachine(env: Readonly<Record<string, string>> | undefined, workspace: string): SelfProtectMachine {
+  const home = env?.HOME ?? "/home/dev";
+  const locations = resolveLocations({ env: { ...env, HOME: home }, homeDir: () => home, cwd: () => workspace }, {});
+  return selfProtectMachine(locations, home, {});
+}
+
 /** Where a fixture's evaluation looks: only the hook's own directory, state in the scratch directory. */
 function fixtureLocations(dir: string, scratch: string): Locations {
   return {
@@ -150,5 +177,7 @@ function fixtureLocations(dir: string, scratch: string): Locations {
     socketPath: `${scratch}/hookbox.sock`,
     builtin: [],
     userHooksDir: `${scratch}/hooks`,
+    configHome: scratch,
+    agentDirs: { claude: `${scratch}/home/.claude`, codex: `${scratch}/home/.codex` },
   };
 }

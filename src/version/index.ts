@@ -49,6 +49,13 @@ async function sourceDigest(): Promise<string> {
   return standardHooksDigest(catalog);
 }
 
+/** `hookbox version --json` (and `--version --json`): the details in snake_case, like every JSON Hookbox prints. */
+export function versionJson(info: VersionInfoV1): string {
+  const { v, version, commit, buildDate, bun, target, quickjs, standardHooksSha256, sourcesSha256 } = info;
+  const json = { v, version, commit, build_date: buildDate, bun, target, quickjs, standard_hooks_sha256: standardHooksSha256, sources_sha256: sourcesSha256 };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
 /** `hookbox version`: one line per detail. */
 export function formatVersion(info: VersionInfoV1): string {
   const rows: [string, string][] = [

@@ -40,7 +40,7 @@ describe("hookbox self-install", () => {
     await binary.run(["self-install", "--dir", bin], { env });
     const before = statSync(join(bin, "hookbox"));
     const again = await binary.run(["self-install", "--dir", bin, "--json"], { env });
-    expect(JSON.parse(again.stdout)).toMatchObject({ outcome: "unchanged", onPath: true });
+    expect(JSON.parse(again.stdout)).toMatchObject({ outcome: "unchanged", on_path: true });
     expect(statSync(join(bin, "hookbox")).ino).toBe(before.ino);
     // The installed copy asked to install itself: nothing to do either.
     const itself = await runProgram([join(bin, "hookbox"), "self-install", "--dir", bin], { env, cwd: home });

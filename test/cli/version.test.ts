@@ -42,9 +42,9 @@ describe("the binary's version", () => {
     const info = JSON.parse(run.stdout) as Record<string, unknown>;
     const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
     expect(info.commit).toMatch(new RegExp(`^${head}(-dirty)?$`));
-    expect(info).toMatchObject({ v: 1, target: `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`, standardHooksSha256: await standardHooksDigest(catalog) });
+    expect(info).toMatchObject({ v: 1, target: `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`, standard_hooks_sha256: await standardHooksDigest(catalog) });
     expect(info.bun).toMatch(/^\d+\.\d+\.\d+/);
-    expect(Date.parse(info.buildDate as string)).not.toBeNaN();
+    expect(Date.parse(info.build_date as string)).not.toBeNaN();
   });
 
   it("--version --json is the same JSON; --version alone is the version number; version lists every detail", async () => {

@@ -7,7 +7,7 @@ const HANDLERS = resolve(import.meta.dirname, "../../handlers");
 const STANDARD = readdirSync(HANDLERS, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== "lib").map((e) => e.name);
 
 interface Report {
-  hookId?: string;
+  hook_id?: string;
   problems: string[];
   results: { name: string; ok: boolean }[];
 }
@@ -25,11 +25,11 @@ describe("the standard hook library and the authoring tools, on the binary", () 
   it("hookbox test handlers: every standard hook passes all its fixtures, at least five each, real agent payloads among them", async () => {
     const result = await bin.run(["test", "--json", HANDLERS], { env, timeoutMs: 240_000 });
     const reports = JSON.parse(result.stdout) as Report[];
-    const failing = reports.flatMap((r) => [...r.problems, ...r.results.filter((x) => !x.ok).map((x) => `${r.hookId}: ${x.name}`)]);
+    const failing = reports.flatMap((r) => [...r.problems, ...r.results.filter((x) => !x.ok).map((x) => `${r.hook_id}: ${x.name}`)]);
     expect(failing).toEqual([]);
     expect(result.code).toBe(0);
-    expect(reports.map((r) => r.hookId).sort()).toEqual([...STANDARD].sort());
-    for (const report of reports) expect(report.results.length, report.hookId).toBeGreaterThanOrEqual(5);
+    expect(reports.map((r) => r.hook_id).sort()).toEqual([...STANDARD].sort());
+    for (const report of reports) expect(report.results.length, report.hook_id).toBeGreaterThanOrEqual(5);
     for (const id of STANDARD) {
       const fixtures = readdirSync(join(HANDLERS, id, "fixtures")).map((f) => readFileSync(join(HANDLERS, id, "fixtures", f), "utf8")).join("\n");
       expect(fixtures, id).toMatch(/agent: claude/);

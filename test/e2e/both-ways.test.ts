@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,15 @@ import { call } from "../helpers/daemon.ts";
  * tool-ledger remember sessions) and, where it has one, its own workspace.
  */
 const HANDLERS = resolve(import.meta.dirname, "../../handlers");
+
+/**
+ * The hook directory a hook's fixtures run from: `--hooks handlers/<id>`, except for self-protect,
+ * which is on by default and built in — a second copy of it would be a duplicate (broken) entry —
+ * so its fixtures run against the embedded one, with no --hooks.
+ */
+function hooksArgs(hook: string): string[] {
+  return hook === "self-protect" ? [] : ["--hooks", join(HANDLERS, hook)];
+}
 
 interface Fixture {
   name: string;
@@ -59,48 +68,42 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
   const all = cases();
   const root = mkdtempSync(join(tmpdir(), "hookbox-both-ways-"));
   const home = join(root, "home");
-  const daemons = new Map<string, { child: ChildProcess; socket: string; config: string }>();
   const env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", XDG_RUNTIME_DIR: join(root, "run") };
 
-  beforeAll(async () => {
+  beforeAll(() => {
+    mkdirSync(join(root, "run"), { recursive: true });
     mkdirSync(home, { recursive: true });
     // Commands the hooks run are the world's, not Hookbox's: npm's once-a-day update notice would
     // make one of two runs differ.
     writeFileSync(join(home, ".npmrc"), "update-notifier=false\n");
-    // One daemon per hook and operator file: emit reaches it when it resolves the same hook set.
-    const groups = [...new Set(all.map((c) => `${c.hook}\n${c.operator}`))];
-    await Promise.all(
-      groups.map(async (group, index) => {
-        const hook = group.slice(0, group.indexOf("\n"));
-        const operator = group.slice(hook.length + 1);
-        const config = join(root, `operator-${index}.yaml`);
-        writeFileSync(config, operator || "{}\n");
-        const socket = join(root, "run", `d${index}.sock`);
-        mkdirSync(dirname(socket), { recursive: true });
-        const child = spawn(BUILT_BINARY, ["serve", "--hooks", join(HANDLERS, hook), "--config", config, "--socket", socket, "--workers", "1"], { cwd: root, env, stdio: "ignore" });
-        daemons.set(group, { child, socket, config });
-        const deadline = Date.now() + 60_000;
-        while (!(await call(socket, "GET", "/healthz").then(() => true, () => false))) {
-          if (Date.now() > deadline) throw new Error(`serve for ${hook} did not come up`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }),
-    );
-  }, 180_000);
-  afterAll(async () => {
-    await Promise.all([...daemons.values()].map(({ child }) => new Promise((r) => (child.kill("SIGTERM"), child.once("exit", r)))));
-    rmSync(root, { recursive: true, force: true });
   });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it(`has the fixtures (${all.length})`, () => expect(all.length).toBeGreaterThanOrEqual(300));
 
-  it("every fixture gets the same answer both ways", async () => {
-    const differences: string[] = [];
-    let index = 0;
-    const next = async (): Promise<void> => {
-      for (let i = index++; i < all.length; i = index++) {
-        const c = all[i] as Case;
-        const daemon = daemons.get(`${c.hook}\n${c.operator}`) as { socket: string; config: string };
+  /**
+   * One daemon per standard hook, with an operator file of its own that each fixture rewrites
+   * before its two runs (the daemon re-reads it, as it would any edit): few processes at a time,
+   * on a machine that may be busy.
+   */
+  async function runHook(hook: string, index: number, differences: string[]): Promise<void> {
+    const config = join(root, `operator-${index}.yaml`);
+    const socket = join(root, "run", `d${index}.sock`);
+    const writeOperator = (text: string): void => {
+      writeFileSync(`${config}.tmp`, text || "{}\n");
+      renameSync(`${config}.tmp`, config); // a new file: the daemon's stamp check sees the change
+    };
+    writeOperator("");
+    const child = spawn(BUILT_BINARY, ["serve", ...hooksArgs(hook), "--config", config, "--socket", socket, "--workers", "1"], { cwd: root, env, stdio: "ignore" });
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!(await call(socket, "GET", "/healthz").then(() => true, () => false))) {
+        if (Date.now() > deadline) throw new Error(`serve for ${hook} did not come up`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      for (const [i, c] of all.entries()) {
+        if (c.hook !== hook) continue;
+        writeOperator(c.operator);
         const runs: RunResult[] = [];
         for (const [way, extra] of [
           ["emit", ["--no-daemon"]],
@@ -116,7 +119,7 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
           const agent = c.fixture.agent ?? "native";
           const payload = agent === "native" ? { session_id: session, ...event } : { ...event, session_id: session };
           const eventArg = agent === "native" ? [String(event.event_type)] : [];
-          const out = await runProgram([BUILT_BINARY, "emit", ...eventArg, "--agent", agent, "--hooks", join(HANDLERS, c.hook), "--config", daemon.config, "--socket", daemon.socket, ...extra], {
+          const out = await runProgram([BUILT_BINARY, "emit", ...eventArg, "--agent", agent, ...hooksArgs(c.hook), "--config", config, "--socket", socket, ...extra], {
             cwd: c.fixture.workspace ? workspace : root,
             env,
             stdin: JSON.stringify(payload),
@@ -130,8 +133,20 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
         const strip = (value: unknown): string => JSON.stringify(value).replace(/both-\d+-(emit|daemon)/g, "SESSION");
         if (strip(alone) !== strip(viaDaemon)) differences.push(`${c.hook} ${c.name}:\n  emit:   ${strip(alone)}\n  daemon: ${strip(viaDaemon)}`);
       }
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    }
+  }
+
+  it("every fixture gets the same answer both ways", async () => {
+    const differences: string[] = [];
+    const hooks = [...new Set(all.map((c) => c.hook))];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < hooks.length; i = next++) await runHook(hooks[i] as string, i, differences);
     };
-    await Promise.all([next(), next(), next()]);
+    await Promise.all([worker(), worker()]);
     expect(differences, differences.slice(0, 10).join("\n")).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 });

@@ -48,9 +48,10 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
   it("answers events with decisions; the socket is 0600 in a 0700 directory", async () => {
     const denied = await call(world.socket, "POST", "/v1/events/PreToolUse", writeEvent("/proj/.env"));
     expect(denied.status).toBe(200);
-    expect(denied.json).toMatchObject({ v: 1, decision: "deny", decided_by: "guard", reason: "writing /proj/.env is not allowed", runs: [{ hook_id: "guard", status: "denied" }, { hook_id: "recorder", status: "skipped" }] });
+    expect(denied.json).toMatchObject({ v: 1, decision: "deny", decided_by: "guard", reason: "writing /proj/.env is not allowed", runs: [{ hook_id: "self-protect", status: "completed" }, { hook_id: "guard", status: "denied" }, { hook_id: "recorder", status: "skipped" }] });
     const allowed = await call(world.socket, "POST", "/v1/events/PreToolUse", writeEvent("/proj/src/app.ts"));
-    expect(allowed.json).toMatchObject({ decision: "allow", runs: [{ hook_id: "recorder", status: "completed", reason: "seen Write" }] });
+    // self-protect (on by default) runs first on every PreToolUse.
+    expect(allowed.json).toMatchObject({ decision: "allow", runs: [{ hook_id: "self-protect", status: "completed" }, { hook_id: "recorder", status: "completed", reason: "seen Write" }] });
     expect(statSync(world.socket).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(world.socket)).mode & 0o777).toBe(0o700);
   });
@@ -119,7 +120,7 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     for (const record of (runs.json as { runs: { hook_id: string; status: string }[] }).runs) expect(record).toMatchObject({ hook_id: "guard", status: "denied" });
     expect((await call(world.socket, "GET", "/v1/runs?limit=zero")).status).toBe(400);
     const health = await call(world.socket, "GET", "/healthz");
-    expect(health.json).toMatchObject({ status: "ok", checks: { sandbox: { ok: true }, hooks: { ok: true, detail: [{ hooks: 3, broken: [] }] }, audit: { ok: true } } });
+    expect(health.json).toMatchObject({ status: "ok", checks: { sandbox: { ok: true }, hooks: { ok: true, detail: [{ hooks: 4, broken: [] }] }, audit: { ok: true } } });
     const metrics = await call(world.socket, "GET", "/metrics");
     expect(metrics.text).toMatch(/^hookbox_events_total\{event_type="PreToolUse",decision="deny"\} \d+/m);
     for (const name of ["hookbox_runs_total", "hookbox_run_duration_seconds_bucket", "hookbox_sandbox_kills_total", "hookbox_capability_denials_total", "hookbox_audit_dropped_total"]) expect(metrics.text).toContain(name);
@@ -138,7 +139,10 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     const listed = await run(BUILT_BINARY, ["approvals", "--socket", world.socket], { env: world.env() });
     expect(listed.stdout).toContain(pending[0]?.id);
     await run(BUILT_BINARY, ["approve", pending[0]?.id as string, "--socket", world.socket], { env: world.env() });
-    expect((await waiting).json).toMatchObject({ decision: "allow", reason: "approved by the user" });
+    expect((await waiting).json).toMatchObject({ decision: "allow", reason: "approved by the user (hookbox approve)" });
+    // The audit says who answered and how.
+    const decisions = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { kind?: string; approval?: unknown });
+    expect(decisions.filter((d) => d.kind === "decision" && d.approval).at(-1)?.approval).toEqual({ id: pending[0]?.id, hook_id: "asker", decision: "allow", by: "user", via: "cli" });
 
     const started = Date.now();
     const timedOut = await call(world.socket, "POST", "/v1/events/PreToolUse", deployEvent("production"));

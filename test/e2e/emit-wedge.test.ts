@@ -18,9 +18,9 @@ const hook = (id: string, priority: number, code: string, extra = ""): string =>
 
 async function emit(world: DaemonWorld, hooks: string, args: readonly string[] = []): Promise<RunResult> {
   const payload = { session_id: "wedge", cwd: world.dir, hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: join(world.dir, "a.txt"), content: "x" } };
-  // No daemon listens on the world's socket: emit evaluates in-process. The wedge would run for
+  // --no-daemon: emit evaluates in-process (and starts no daemon). The wedge would run for
   // minutes: an emit still alive after 30 s has hung (and is killed).
-  const out = await runProgram([BUILT_BINARY, "emit", "--agent", "claude", "--hooks", hooks, ...args], { cwd: world.dir, env: world.env(), stdin: JSON.stringify(payload) });
+  const out = await runProgram([BUILT_BINARY, "emit", "--agent", "claude", "--hooks", hooks, "--no-daemon", ...args], { cwd: world.dir, env: world.env(), stdin: JSON.stringify(payload) });
   if (out.signal) throw new Error(`emit hung and was killed (${out.signal}); stderr: ${out.stderr}`);
   return out;
 }
@@ -43,9 +43,9 @@ function auditEntries(world: DaemonWorld): Entry[] {
   return readFileSync(world.auditFile, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
 }
 
-/** Run records only: each event also has its decision record. */
+/** Run records of the hooks under test: each event also has its decision record, and self-protect's run (on by default, first on every PreToolUse). */
 function auditRecords(world: DaemonWorld): Entry[] {
-  return auditEntries(world).filter((entry) => entry.kind !== "decision");
+  return auditEntries(world).filter((entry) => entry.kind !== "decision" && entry.hook_id !== "self-protect");
 }
 
 describe("emit without a daemon: a guest stuck in a built-in (worker thread abandoned, or worker process killed)", () => {
@@ -88,7 +88,7 @@ describe("emit without a daemon: a guest stuck in a built-in (worker thread aban
       expect(out.code).toBe(0);
       expect(JSON.parse(out.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/wedged-deny.*300 ms|300 ms.*wedged-deny|timeout/i) } });
       const entries = auditEntries(world).slice(before);
-      expect(entries.filter((r) => r.kind !== "decision").map((r) => [r.hook_id, r.status, r.error_code])).toEqual([["wedged-deny", "failed", "sandbox_timeout"]]);
+      expect(entries.filter((r) => r.kind !== "decision").map((r) => [r.hook_id, r.status, r.error_code])).toEqual([["self-protect", "completed", undefined], ["wedged-deny", "failed", "sandbox_timeout"]]);
       expect(entries.filter((r) => r.kind === "decision")).toMatchObject([{ decision: "deny", served_by: { via: "emit" } }]);
     });
   }

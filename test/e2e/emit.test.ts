@@ -49,7 +49,8 @@ const fixture = (agent: string, name: string): string => readFileSync(join(FIXTU
 describe("hookbox emit (the binary, as the agents run it)", () => {
   let world: DaemonWorld;
   beforeAll(() => {
-    world = new DaemonWorld();
+    // emit's own evaluation and its reading of a daemon's answers: no daemon of its own in between.
+    world = new DaemonWorld().withoutAutoStart();
     writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
     writeFileSync(join(world.hooks, "context.yaml"), CONTEXT);
   });
@@ -93,11 +94,17 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
   });
 
   it("stdout stays pure on every failure path; the rule decides, loudly, and --fail-closed always blocks", async () => {
-    // No hook here is on_error: deny, so an event Hookbox cannot decode goes ahead, said on
-    // stderr; a broken emit command or operator file leaves nothing to trust, so it blocks.
+    // With self-protect off, no hook here is on_error: deny, so an event Hookbox cannot decode
+    // goes ahead, said on stderr; with it on (the default) it could have run and is on_error:
+    // deny, so the event is blocked. A broken emit command or operator file leaves nothing to
+    // trust, so it blocks.
+    const off = join(world.dir, "self-protect-off.yaml");
+    writeFileSync(off, "hooks:\n  self-protect: { enabled: false }\n");
     for (const [stdin, args, blocks] of [
-      ["{not json", ["--agent", "claude"], false],
-      ["[]", ["--agent", "claude"], false],
+      ["{not json", ["--agent", "claude", "--config", off], false],
+      ["[]", ["--agent", "claude", "--config", off], false],
+      ["{not json", ["--agent", "claude"], true],
+      ["[]", ["--agent", "claude"], true],
       [fixture("claude-code", "PreToolUse-5"), ["--agent", "claude", "--no-such-flag"], true],
       [fixture("claude-code", "PreToolUse-5"), ["--agent", "claude", "--config", join(world.dir, "missing.yaml")], true],
     ] as const) {

@@ -29,6 +29,18 @@ interface Entry {
 
 const GUARD_CODE = `export default (e: { tool_input?: { file_path?: string } }) => (/(^|\\/)\\.env$/.test(e.tool_input?.file_path ?? "") ? { action: "deny", reason: "env-guard: .env holds secrets" } : undefined);\n`;
 
+/**
+ * These cases are about a project guard's on_error. self-protect, on by default and on_error: deny,
+ * could have run for every PreToolUse and would decide each one itself, so the operator file turns
+ * it off here; test/e2e/self-protect.test.ts shows the rule with it on.
+ */
+const SELF_PROTECT_OFF = "hooks:\n  self-protect: { enabled: false }\n";
+
+function operatorFileOf(world: DaemonWorld): string {
+  mkdirSync(join(world.home, ".config", "hookbox"), { recursive: true });
+  return join(world.home, ".config", "hookbox", "hookbox.yaml");
+}
+
 /** A project hook that guards .env, with this on_error; `files` replaces or adds files beside its hook.yaml. */
 function guardFiles(onError: OnError, yamlExtra = "", files: Record<string, string> = {}): Record<string, string> {
   return {
@@ -72,6 +84,7 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
 
   beforeAll(async () => {
     world = new DaemonWorld();
+    writeFileSync(operatorFileOf(world), SELF_PROTECT_OFF);
     // The daemon starts in a directory of its own, with no project: it serves every project.
     const elsewhere = join(world.dir, "elsewhere");
     mkdirSync(elsewhere);
@@ -214,9 +227,7 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
         "slow/hook.yaml": "id: slow\nevents: [PreToolUse]\npriority: 1\nlimits: { cpu_ms: 5000, timeout_ms: 5000 }\nhandler: ./handler.ts\n",
         "slow/handler.ts": slow,
       });
-      const configDir = join(world.home, ".config", "hookbox");
-      mkdirSync(configDir, { recursive: true });
-      writeFileSync(join(configDir, "hookbox.yaml"), "dispatch: { event_deadline_ms: 400 }\n");
+      writeFileSync(operatorFileOf(world), `${SELF_PROTECT_OFF}dispatch: { event_deadline_ms: 400 }\n`);
       try {
         await threeWays(
           dir,
@@ -227,7 +238,7 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
         const skipped = entries().filter((e) => e.hook_id === "env-guard" && e.status === "skipped").at(-1);
         expect(skipped).toMatchObject({ error_code: "dispatch_deadline" });
       } finally {
-        rmSync(join(configDir, "hookbox.yaml"));
+        writeFileSync(operatorFileOf(world), SELF_PROTECT_OFF);
       }
     });
   }
@@ -262,7 +273,7 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
         expect(health.json).toMatchObject({ status: "degraded" });
       }
     } finally {
-      rmSync(operatorFile);
+      writeFileSync(operatorFile, SELF_PROTECT_OFF);
     }
   });
 
@@ -335,6 +346,7 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
     it(`a sandbox worker that cannot start (its binary gone), on_error ${onError}: emit --process-isolation and the daemon`, async () => {
       const own = new DaemonWorld();
       try {
+        writeFileSync(operatorFileOf(own), SELF_PROTECT_OFF);
         const binary = join(own.dir, "hookbox");
         copyFileSync(BUILT_BINARY, binary);
         chmodSync(binary, 0o755);

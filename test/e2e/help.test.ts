@@ -3,7 +3,9 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exitStatusHelp } from "../../src/cli/exit-codes.ts";
 import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
+import { README } from "../helpers/readme.ts";
 
 /**
  * Every command's help reaches stdout whole, whatever stdout is: `hookbox --help > file` used to
@@ -64,5 +66,54 @@ describe("help on stdout, to a file and to a pipe", () => {
       expect(out.code, `hookbox ${args.join(" ")} | …: ${out.stderr}`).toBe(0);
       expect(out.stdout, `hookbox ${args.join(" ")} | …`).not.toBe("");
     }
+  });
+});
+
+/** Commands whose output is not data, so --json would mean nothing; every other one must take it. */
+const NOT_DATA: Readonly<Record<string, string>> = {
+  serve: "runs the daemon; what it prints is a log",
+  emit: "answers an agent in that agent's own protocol",
+  completion: "prints a shell script",
+  types: "prints a TypeScript declaration file",
+  schema: "prints a JSON Schema, which is JSON already",
+};
+
+describe("the command line tells the same truth everywhere", () => {
+  let commands: string[] = [];
+  let help = "";
+  beforeAll(async () => {
+    help = (await runProgram([BUILT_BINARY, "--help"], { cwd: dir, env: { HOME: dir } })).stdout;
+    commands = commandsOf(help).filter((name) => name !== "help");
+  });
+
+  it("every command that prints data takes --json (a command group: each of its commands)", async () => {
+    const missing: string[] = [];
+    const visit = async (path: string[]): Promise<void> => {
+      const out = await runProgram([BUILT_BINARY, ...path, "--help"], { cwd: dir, env: { HOME: dir } });
+      const inner = out.stdout.includes("\nCommands:\n") ? commandsOf(out.stdout).filter((name) => name !== "help") : [];
+      for (const name of inner) await visit([...path, name]);
+      if (inner.length === 0 && !/^\s+--json\b/m.test(out.stdout)) missing.push(path.join(" "));
+    };
+    for (const name of commands.filter((c) => !(c in NOT_DATA))) await visit([name]);
+    expect(missing, "commands that print data without --json (or add them to NOT_DATA with the reason)").toEqual([]);
+    expect(commands).toEqual(expect.arrayContaining(["approve", "deny", "new", "show", "check", "list", "test", "run"]));
+  });
+
+  it("bare hookbox prints the help on stdout and exits 0", async () => {
+    const bare = await runToFile([]);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toBe("");
+    expect(bare.stdout).toBe(help);
+  });
+
+  it("every exit code is in the top-level help and the README, from the one mapping (src/cli/exit-codes.ts)", () => {
+    const table = exitStatusHelp();
+    expect(table).toMatch(/^ {2}0 {2}.*\n {2}1 {2}.*\n {2}2 {2}.*\n {2}3 {2}/m);
+    expect(help).toContain(table);
+    expect(README).toContain(`\n\`\`\`\n${table}\`\`\`\n`);
+  });
+
+  it("the top-level help names the environment variables and --debug", () => {
+    for (const word of ["HOOKBOX_SOCKET", "HOOKBOX_CONFIG", "--debug", "--json"]) expect(help).toContain(word);
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { README as readme, readmeCurl } from "../helpers/readme.ts";
+import { README as readme, readmeCommands, readmeCurl } from "../helpers/readme.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -57,14 +57,15 @@ describe("README", () => {
   }
 
   it("the install-agent block runs as written, and the entries name the copied binary by its absolute path", () => {
-    const block = /```sh\n(mkdir -p ~\/\.local\/bin && cp dist\/hookbox[\s\S]*?)```/.exec(readme)?.[1];
-    expect(block).toBeDefined();
+    // As the section says for a source build: self-install first, then the block as written.
+    expect(readme).toContain("from a source\nbuild: `dist/hookbox self-install`");
+    const block = readmeCommands("Use it from your agent").join("\n");
     const home = mkdtempSync(join(tmpdir(), "hookbox-readme-install-"));
     const project = join(home, "shop");
     mkdirSync(project);
     try {
       const env = { HOME: home, PATH: `${home}/.local/bin:/usr/bin:/bin` };
-      const script = `set -e\n${(block as string).replace("cp dist/hookbox", `cp ${resolve(root, "dist/hookbox")}`)}`;
+      const script = `set -e\n${resolve(root, "dist/hookbox")} self-install\n${block}`;
       const out = execFileSync("bash", ["-c", script], { cwd: project, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
       expect(out).toContain("(dry run: nothing written)");
       const local = readFileSync(join(project, ".claude/settings.local.json"), "utf8");

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LoneBinary } from "../helpers/binary.ts";
+import { LoneBinary, runProgram } from "../helpers/binary.ts";
 
 describe("hookbox validate / list / schema on the binary", () => {
   let bin: LoneBinary;
@@ -33,16 +33,43 @@ describe("hookbox validate / list / schema on the binary", () => {
     expect(result.stdout).toContain("4 problems in 3 files");
   });
 
+  it("a file that is not a mapping is one problem, and a file with hundreds is capped (a !!binary operator file, output piped to head)", async () => {
+    const dir = join(bin.dir, "mangled");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "operator.yml"), `!!binary ${"x".repeat(20_000)}\n`);
+    writeFileSync(join(dir, "list.yaml"), "- id: a\n- id: b\n");
+    writeFileSync(join(dir, "many.yaml"), `id: many\nevents: [PreToolUse]\nhandler: { code: 'export default () => {}' }\n${Array.from({ length: 300 }, (_, i) => `k${i}: 1`).join("\n")}\n`);
+    const operator = await bin.run(["validate", "--json", "--hooks", dir, "--config", join(dir, "operator.yml")], { env: { HOME: bin.dir } });
+    expect(operator.code).toBe(1);
+    expect((JSON.parse(operator.stdout) as { problems: { message: string }[] }).problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^found binary data \(!!binary\) at the top of the file: expected a YAML mapping/),
+    ]);
+    const result = await bin.run(["validate", "--json", "--hooks", dir], { env: { HOME: bin.dir } });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { problems: { file: string; message: string }[] };
+    const inFile = (name: string) => report.problems.filter((p) => p.file.endsWith(name)).map((p) => p.message);
+    expect(inFile("list.yaml")).toEqual([expect.stringMatching(/^found a list, expected object/)]);
+    expect(inFile("many.yaml")).toHaveLength(51);
+    expect(inFile("many.yaml").at(-1)).toBe("and 250 more problems in this file (fix the ones above first)");
+    expect(result.stdout.length).toBeLessThan(100_000);
+    // A reader that goes away early is not an internal error.
+    const piped = await runProgram(["bash", "-c", `"$0" validate --json --hooks "$1" | head -c 10 >/dev/null; exit "\${PIPESTATUS[0]}"`, bin.path, dir], { cwd: bin.dir, env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
+    expect(piped.stderr).not.toMatch(/internal error/);
+  });
+
   it("validates good hooks, and list shows them grouped by event in run order", async () => {
     const env = { HOME: bin.dir };
     const ok = await bin.run(["validate", "--hooks", "good"], { env });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toContain("ok: 2 hooks valid");
+    // Two of them, and self-protect, on by default (--hooks replaces the hook directories, not the standard hooks).
+    expect(ok.stdout).toContain("ok: 3 hooks valid\nself-protection on: ");
     const list = await bin.run(["list", "--hooks", "good", "--json"], { env });
     expect(list.code, list.stderr).toBe(0);
     const registration = JSON.parse(list.stdout);
     expect(Object.keys(registration.hooks)).toEqual(["PreToolUse", "UserPromptSubmit"]);
-    expect(registration.hooks.PreToolUse[0]).toMatchObject({ id: "guard", priority: 5, match: { tool: "Write|Edit" }, summary: "Block secrets" });
+    expect(registration.self_protect).toBe("on");
+    expect(registration.hooks.PreToolUse.map((h: { id: string }) => h.id)).toEqual(["self-protect", "guard"]);
+    expect(registration.hooks.PreToolUse[1]).toMatchObject({ id: "guard", priority: 5, match: { tool: "Write|Edit" }, summary: "Block secrets" });
   });
 
   it("a missing --hooks directory is an error, and the default directories may be absent", async () => {
@@ -61,7 +88,9 @@ describe("hookbox validate / list / schema on the binary", () => {
     const result = await bin.run(["validate", "--hooks", "inert"], { env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/inert\/lint\/hook\.yaml:\d+:\d+: warning: .*no-such-linter-xyz/);
-    expect(result.stdout).toBe("ok: 1 hook valid (1 warning)\n");
+    // The review says so too: the grant is refused (inert), so the hook does not get all it declares.
+    expect(result.stderr).toContain("REFUSED  run no-such-linter-xyz **: run no-such-linter-xyz with any arguments — no-such-linter-xyz was not found on PATH when the hook loaded");
+    expect(result.stdout).toMatch(/^ok: 2 hooks valid \(1 warning\); 1 hook does not get all the grants declared \(above\)\nself-protection on: /);
   });
 
   it("schema prints a JSON Schema an editor can use", async () => {

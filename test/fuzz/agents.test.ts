@@ -67,7 +67,7 @@ function emit(world: DaemonWorld, args: readonly string[], stdin: string): Promi
 function expectAgentAnswer(out: Emitted, context: string): void {
   expect(out.timedOut, `${context}: emit hung`).toBe(false);
   expect([0, 1, 2], `${context}: exit ${out.code}, stderr ${out.stderr.slice(0, 500)}`).toContain(out.code);
-  expect(out.stderr, context).not.toMatch(/internal error|Unhandled|at .*\.ts:\d+/);
+  expect(out.stderr, context).not.toMatch(/internal error|error\[internal\]|Unhandled|at .*\.ts:\d+/);
   if (out.stdout === "") return;
   const parsed: unknown = JSON.parse(out.stdout);
   expect(parsed !== null && typeof parsed === "object" && !Array.isArray(parsed), `${context}: stdout ${out.stdout.slice(0, 300)}`).toBe(true);

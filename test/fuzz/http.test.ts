@@ -127,7 +127,7 @@ describe("fuzz: the daemon's HTTP API", { timeout: FUZZ_TIMEOUT_MS }, () => {
     const denied = await call(world.socket, "POST", "/v1/events/PreToolUse", nativeSeeds[0] as object);
     expect(denied.json).toMatchObject({ decision: "deny", decided_by: "guard" });
     expect(daemon.child.exitCode).toBeNull();
-    expect(daemon.stderr).not.toMatch(/internal error|Unhandled|TypeError|RangeError/);
+    expect(daemon.stderr).not.toMatch(/internal error|error\[internal\]|Unhandled|TypeError|RangeError/);
     for (const line of readFileSync(world.auditFile, "utf8").split("\n").filter(Boolean)) JSON.parse(line);
   });
 });

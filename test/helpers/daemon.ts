@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -49,6 +49,18 @@ export class DaemonWorld {
 
   constructor() {
     for (const d of [this.home, this.runtimeDir, this.hooks]) mkdirSync(d, { recursive: true });
+  }
+
+  /**
+   * The operator file with `daemon: { auto_start: false }`: emit evaluates in its own process
+   * when no daemon answers, and starts none (suites about emit's own evaluation, or about a
+   * daemon they start themselves).
+   */
+  withoutAutoStart(): this {
+    const dir = join(this.home, ".config", "hookbox");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "hookbox.yaml"), "daemon: { auto_start: false }\n");
+    return this;
   }
 
   env(extra: Record<string, string> = {}): Record<string, string> {

@@ -16,6 +16,7 @@ export function fakeCapabilities(): CapabilityHost {
       const modify: ModifyPolicy = { declared: request.permissions.modify, approval: override?.permissions?.modify, ceiling: operator.ceilings.permissions?.modify, operatorOwn: request.origin !== "project" };
       return { ok: true, grants: { hookId: request.hookId, summary: [], permissions: request.permissions, modify } as PreparedGrants };
     },
+    review: () => ({ lines: [] }),
     mayInjectContext: (grants) => (grants as PreparedGrants & { permissions: PermissionsConfig }).permissions.inject_context,
     mayModify: (grants, field) => {
       const verdict = modifyVerdict((grants as PreparedGrants & { modify: ModifyPolicy }).modify, field);

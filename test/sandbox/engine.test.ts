@@ -54,6 +54,16 @@ describe("handlers", () => {
     expect(failure.guestStack).toMatch(/handler\.ts:3:\d+/);
   });
 
+  it("reports where a handler threw in TypeScript coordinates: the line and the column, though types were removed before it", async () => {
+    // The template literal first: sucrase's own source maps lose their place after one.
+    const source = `// line 1\nexport default function handler(event: { a?: unknown }, hook: unknown): { action: string } {\n  const note: string = \`\${String(event.a)} and \${String(hook)}\`;\n  void note;\n  const list: string[] = [];\n  if (!event.a) {\n    const n: number = (null as unknown as { x: { y: number } }).x.y;\n    return { action: String(n) };\n  }\n  return { action: "continue" };\n}\n`;
+    const failure = failureOf(await run(source)) as { location?: unknown; guestStack?: string };
+    const column = (source.split("\n")[6] as string).indexOf(".x.y") + 1;
+    // QuickJS points at the property read; in the JavaScript (types gone) that column is 34 places earlier.
+    expect(failure.location).toEqual({ file: expect.stringMatching(/handler\.ts$/), line: 7, column });
+    expect(failure.guestStack).toContain(`handler.ts:7:${column})`);
+  });
+
   it("refuses imports at compile time, with the line of the import; type-only imports are fine", async () => {
     const compiled = await compileHandler(`// a hook\nimport fs from "node:fs";\nexport default () => fs;`, "/hooks/x/handler.ts");
     expect(compiled.ok).toBe(false);

@@ -27,6 +27,13 @@ describe("a pool of worker processes", () => {
     expect(await pool.invoke(good, { n: 21 }, limits(), noHost)).toMatchObject({ ok: true, value: { doubled: 42 } });
   });
 
+  it("a failure in a worker is in TypeScript coordinates too (the source map travels with the code)", async () => {
+    const source = `export default function (event: { a?: { b: number } }): number {\n  const skip: readonly string[] = []; return event.a!.b + skip.length;\n}\n`;
+    const outcome = await pool.invoke(await handlerSpec(source), {}, limits(), noHost);
+    const column = (source.split("\n")[1] as string).indexOf(".b") + 1;
+    expect(outcome).toMatchObject({ ok: false, failure: { code: "handler_threw", location: { line: 2, column } } });
+  });
+
   it("unbounded recursion ends as a stack-limit failure without killing the worker", async () => {
     const before = pool.stats();
     const outcome = await pool.invoke(await handlerSpec(`function f(n: number): number { return f(n + 1) + 1; }\nexport default () => f(0);`), {}, limits(), noHost);

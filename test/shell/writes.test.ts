@@ -80,3 +80,18 @@ describe("shOverlap: may a path match both patterns (truth table with near misse
     expect(shOverlap(shLiteralPattern("/w/.env"), shLiteralPattern("/w/.env2"))).toBe(false);
   });
 });
+
+describe("shWrites with attributes: also the files a command changes the mode, owner, flags or name of", () => {
+  const changed = (command: string, attributes: boolean): string[] => shWrites(command, W, { attributes }).map((t) => `${t.by}: ${t.patterns.map((p) => shPatternText(p).replace(`${W}/`, "")).join(" | ")}`);
+  it.each([
+    ["chmod 000 ~/.local/share/hookbox/audit", ["chmod: 000", "chmod: ~/.local/share/hookbox/audit"]],
+    ["sudo chattr +i .git/config", ["chattr: +i", "chattr: .git/config"]],
+    ["F=.hookbox; chown -R nobody \"$F\"", ["chown: nobody", "chown: .hookbox"]],
+    ["find ~/.config -name hookbox.yaml -exec chmod 000 {} +", ["find -exec chmod: 000", "find -exec chmod: ~/.config/hookbox.yaml | ~/.config/**/hookbox.yaml"]],
+    ["rmdir .hookbox/hooks/x", ["rmdir: .hookbox/hooks/x"]],
+  ])("%s", (command, expected) => {
+    expect(changed(command, true)).toEqual(expected);
+    // Without the option (guard-secrets, bash-guard) none of these is a write.
+    expect(changed(command, false)).toEqual([]);
+  });
+});

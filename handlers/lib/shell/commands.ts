@@ -47,6 +47,8 @@ const SH_INTERPRETERS: Record<string, string[]> = {
   powershell: ["-c", "-command"],
   awk: [],
 };
+/** Programs that change a file's mode, owner, flags or name, or remove a directory: shWrites with `attributes`. Every operand counts (a mode or owner names no file anyone protects). */
+const SH_ATTRIBUTE_PROGRAMS = new Set(["chmod", "chown", "chgrp", "chattr", "chflags", "setfacl", "setfattr", "xattr", "rmdir", "rename", "mkfifo", "mknod"]);
 const SH_EDITORS = new Set(["vi", "vim", "nvim", "ex", "ed", "nano", "pico", "emacs", "joe", "micro", "sponge", "kak", "hx"]);
 /** String literals in code: '…', "…", `…` (escapes kept as written, short ones only). */
 const SH_CODE_STRING = /'((?:[^'\\\n]|\\.){1,4096})'|"((?:[^"\\\n]|\\.){1,4096})"|`((?:[^`\\]|\\.){1,4096})`/g;
@@ -234,7 +236,7 @@ function shFindSelection(cmd: ShCommand): { roots: ShWord[]; patterns: ShPattern
   return { roots, patterns };
 }
 
-function shFind(cmd: ShCommand): ShWritten[] {
+function shFind(cmd: ShCommand, attributes: boolean): ShWritten[] {
   const { roots, patterns } = shFindSelection(cmd);
   const out: ShWritten[] = [];
   const texts = cmd.argv.map((w) => w.text);
@@ -249,7 +251,7 @@ function shFind(cmd: ShCommand): ShWritten[] {
     const inner = cmd.argv.slice(j + 1, end < 0 ? undefined : end).map((w) => (w.text === "{}" ? shSlot() : w));
     const name = inner[0] ? shBase(inner[0].text) : "";
     const virtual: ShCommand = { ...cmd, argv: inner, name, redirs: [], words: inner, viaXargs: false };
-    for (const written of shCommandWrites(virtual, undefined)) {
+    for (const written of shCommandWrites(virtual, undefined, attributes)) {
       const usesSlot = written.word.parts.some((p) => p.name === SH_SLOT);
       if (!usesSlot) out.push({ ...written, by: `find -exec ${written.by}` });
       else if (patterns) out.push({ ...written, by: `find -exec ${written.by}`, bind: { [SH_SLOT]: patterns } });
@@ -278,16 +280,18 @@ export function shListed(cmd: ShCommand): { words: ShWord[]; patterns?: ShPatter
 
 /**
  * The files one command writes, with what writes them. `feeding` is the command before it in
- * its pipeline (what xargs reads, what an interpreter reads as its program).
+ * its pipeline (what xargs reads, what an interpreter reads as its program). `attributes`: also
+ * the files whose mode, owner, flags or name it changes (SH_ATTRIBUTE_PROGRAMS).
  */
-export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined): ShWritten[] {
+export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, attributes = false): ShWritten[] {
   const by = cmd.name || "a redirection";
   const out: ShWritten[] = shWriteWords(cmd).map((word) => ({ word, by: cmd.redirs.some((r) => r.target === word) ? "a redirection" : by }));
+  if (attributes && SH_ATTRIBUTE_PROGRAMS.has(cmd.name)) for (const word of shOperands(cmd).operands) out.push({ word, by });
   if (cmd.viaXargs) {
     // Its operands arrive on stdin: what the command before it lists, else unknown.
     const listed = feeding ? shListed(feeding) : undefined;
     const virtual: ShCommand = { ...cmd, argv: [...cmd.argv.map((w) => (w.text === "{}" ? shSlot() : w)), shSlot()], redirs: [], viaXargs: false };
-    for (const written of shCommandWrites(virtual, undefined)) {
+    for (const written of shCommandWrites(virtual, undefined, attributes)) {
       if (!written.word.parts.some((p) => p.name === SH_SLOT)) continue;
       if (!listed) out.push({ ...written, by: `xargs ${written.by}`, bind: {} });
       else if (listed.patterns) out.push({ ...written, by: `xargs ${written.by}`, bind: { [SH_SLOT]: listed.patterns } });
@@ -313,7 +317,7 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined):
       out.push(...shGit(cmd));
       break;
     case "find":
-      out.push(...shFind(cmd));
+      out.push(...shFind(cmd, attributes));
       break;
     case "sed": {
       const scripts: string[] = [];

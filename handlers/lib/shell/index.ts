@@ -8,7 +8,7 @@
 // fed to bash on stdin) read the same way. It never executes anything. shWrites goes further:
 // the files the line may write, as patterns, with variables, loops and substitutions resolved
 // where the line itself defines them and "anything" where it does not.
-export { type ShPart, type ShRedir, type ShWord } from "./lex.ts";
+export { type ShPart, type ShRedir, type ShWord, SH_MAX_COMMANDS } from "./lex.ts";
 export { type ShCommand, type ShPipeline, shAnalyze, shBase, shExpandBraces, shInlineScript, shNormalize, shReadsStdinScript, shResolve, shUnwrap, shValues } from "./analyze.ts";
 export { shCommandText, shNormalizeRelative, shOperands, shWriteTargets, shWriteWords } from "./targets.ts";
 export { type ShPattern, type ShTok, shGlobPatterns, shLiteralPattern, shMayMatchGlob, shOverlap, shPatternLiteral, shPatternMatches, shPatternText } from "./pattern.ts";

@@ -92,8 +92,10 @@ function shCertain(a: ShAssignment, use: ShPlace): boolean {
 /**
  * Every file the command line may write, with its variables, loops and substitutions resolved
  * as far as the line itself says. `cwd`: where it starts (the workspace), or undefined.
+ * `attributes`: also the files whose mode, owner, flags or name a command changes (chmod, chown,
+ * chattr, setfacl, rename, rmdir …): not writes of content, but changes to the file all the same.
  */
-export function shWrites(command: string, cwd: string | undefined): ShTarget[] {
+export function shWrites(command: string, cwd: string | undefined, options: { attributes?: boolean } = {}): ShTarget[] {
   const pipelines = shAnalyze(command, cwd);
   const assignments: ShAssignment[] = [];
   const loops: ShLoop[] = [];
@@ -122,7 +124,7 @@ export function shWrites(command: string, cwd: string | undefined): ShTarget[] {
     const here: ShPlace = { ...place, nested: pipeline.nest > 0 || level > 0 || parens > 0 || pipeline.commands.length > 1 };
     const scope = shScope(pipeline, index, here, assignments, loops, cwd);
     pipeline.commands.forEach((cmd, k) => {
-      for (const written of shCommandWrites(cmd, pipeline.commands[k - 1])) targets.push(shTarget(written, cmd, scope));
+      for (const written of shCommandWrites(cmd, pipeline.commands[k - 1], options.attributes === true)) targets.push(shTarget(written, cmd, scope));
     });
     for (const cmd of pipeline.commands) shRecord(cmd, index, here, level, assignments, loops);
   });

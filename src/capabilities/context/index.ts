@@ -1,4 +1,4 @@
-import { MAX_INJECTION_BYTES } from "../../config/schema.ts";
+import { MAX_INJECTION_BYTES } from "../../config/bounds.ts";
 import type { InjectionRole } from "../../events/types.ts";
 import { arity, optionsArg, stringArg } from "../args.ts";
 import type { Capability } from "../capability.ts";

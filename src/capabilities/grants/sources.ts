@@ -1,6 +1,7 @@
 import type { NotifySinkConfig } from "../../config/notify-schema.ts";
 import type { OperatorFile, PermissionsConfig } from "../../config/schema.ts";
 import type { GrantRequest } from "../types.ts";
+import { isCommunity } from "../../config/resolve.ts";
 
 export type PermissionKind = keyof PermissionsConfig;
 
@@ -31,7 +32,7 @@ export function grantSources(request: GrantRequest, operator: OperatorFile): Gra
     approval: override?.permissions,
     ceiling: operator.ceilings.permissions,
     deny: operator.deny,
-    operatorOwn: request.origin !== "project",
+    operatorOwn: !isCommunity(request.origin),
     notifySinks: operator.notify.sinks,
   };
 }

@@ -1,31 +1,47 @@
+import { autoStartHere, findDaemons, formatSeconds } from "../../daemon/discover.ts";
 import { BUILD_ID } from "../../version/index.ts";
 import type { Locations } from "../../config/locations.ts";
-import { identityDifference, identityOf } from "../../evaluator/identity.ts";
+import { identityOf } from "../../evaluator/identity.ts";
 import type { HealthReport } from "../../server/deps.ts";
 import type { CliContext } from "../context.ts";
+import { whyUnreachable } from "../daemon-client.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
-/** Whether a daemon answers on the socket, and whether it serves the hook set `emit` resolves here. */
-export async function daemonCheck(ctx: CliContext, locations: Locations): Promise<DoctorCheck> {
-  let reply;
-  try {
-    reply = await ctx.host.net.request({ unix: locations.socketPath }, { method: "GET", path: "/healthz", timeoutMs: 5000 });
-  } catch {
-    return note("daemon", `none on ${locations.socketPath}: emit evaluates each event in its own process`);
+/**
+ * Whether a daemon serves the hook set `emit` resolves here — one a person started, or the one
+ * emit started — and if none does, whether the next emit starts one (and why not).
+ */
+export async function daemonCheck(ctx: CliContext, locations: Locations, embeddedIds: readonly string[]): Promise<DoctorCheck> {
+  const identity = identityOf(locations, BUILD_ID, ctx.host.homeDir());
+  const found = await findDaemons(ctx.host, locations, identity, false);
+  const auto = await autoStartHere(ctx.host, locations, embeddedIds);
+  const foreign = found.find((d) => d.problem && d.socket === locations.socketPath);
+  if (foreign) return fail("daemon", `something on ${foreign.socket} ${foreign.problem}; stop it or remove the socket`);
+  if (!found.some((d) => d.info && d.socket === locations.socketPath)) {
+    // Another user's socket, or a directory this user may not enter, is not "no daemon": say so.
+    const why = await whyUnreachable(ctx.host, locations.socketPath, "no answer");
+    if (why.code === "permission_denied") return fail("daemon", why.message);
   }
-  let report: Partial<HealthReport>;
-  try {
-    report = JSON.parse(reply.body) as Partial<HealthReport>;
-  } catch {
-    return fail("daemon", `something on ${locations.socketPath} answered ${reply.status} without JSON: not a Hookbox daemon; stop it or remove the socket`);
+  const serving = found.find((d) => d.servesThisHookSet && d.info);
+  if (serving?.info) {
+    const info = serving.info;
+    const health = await ctx.host.net.request({ unix: serving.socket }, { method: "GET", path: "/healthz", timeoutMs: 10_000 }).catch(() => undefined);
+    const report = health ? (JSON.parse(health.body) as Partial<HealthReport>) : undefined;
+    if (report?.status !== "ok") {
+      const failing = Object.entries(report?.checks ?? {})
+        .filter(([, check]) => !check.ok)
+        .map(([name]) => name);
+      return fail("daemon", `pid ${info.pid} serves the same hook set but is degraded (${failing.join(", ") || "no health report"}): GET /healthz on ${serving.socket} says why`);
+    }
+    const who = info.origin === "auto" ? `started by emit, exits after ${formatSeconds(info.idle_exit_seconds ?? 0)} without events` : "started with hookbox serve";
+    const last = info.last_event_at ? `last event ${formatSeconds(Math.max(0, Math.round((Date.now() - Date.parse(info.last_event_at)) / 1000)))} ago` : "no event yet";
+    return pass("daemon", `pid ${info.pid} on ${serving.socket} (${who}) serves the same hook set (build ${BUILD_ID}); ${last}; callers checked by ${info.peer_check === "uid" ? "uid" : "the socket's permissions only"}`);
   }
-  const mismatch = identityDifference(identityOf(locations, BUILD_ID, ctx.host.homeDir()), report.identity);
-  if (mismatch) return fail("daemon", `pid ${report.pid ?? "?"} on ${locations.socketPath} serves another hook set than emit resolves here (${mismatch}): emit evaluates in its own process instead. Restart it with the same flags, or stop it`);
-  if (report.status !== "ok") {
-    const failing = Object.entries(report.checks ?? {})
-      .filter(([, check]) => !check.ok)
-      .map(([name]) => name);
-    return fail("daemon", `pid ${report.pid ?? "?"} serves the same hook set but is degraded (${failing.join(", ")}): GET /healthz on its socket says why`);
+  const others = found.filter((d) => d.info).map((d) => `pid ${d.info?.pid} on ${d.socket}`);
+  const besides = others.length ? ` (${others.join(", ")} serve${others.length === 1 ? "s" : ""} other hook sets)` : "";
+  if (auto.on) return note("daemon", `none serves this hook set now${besides}: the next emit answers itself and starts one (${auto.why})`);
+  if (others.length && locations.socketPath && found.some((d) => d.info && d.socket === locations.socketPath)) {
+    return fail("daemon", `the daemon on ${locations.socketPath} serves another hook set than emit resolves here (other flags, operator file or build), and no daemon is started: ${auto.why}. emit evaluates every event in its own process; restart that daemon with the same flags, or turn auto-start on`);
   }
-  return pass("daemon", `pid ${report.pid ?? "?"} on ${locations.socketPath} serves the same hook set (build ${BUILD_ID})`);
+  return note("daemon", `none serves this hook set${besides}, and none is started: ${auto.why}. emit evaluates every event in its own process`);
 }

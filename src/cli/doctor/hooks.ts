@@ -1,12 +1,14 @@
 import { auditFilePath } from "../../audit/open.ts";
 import { verifyAuditLog } from "../../audit/verify.ts";
-import { formatDiagnostic } from "../../config/diagnostics.ts";
+import { formatDiagnostic } from "../../config/diagnostic.ts";
 import type { Locations } from "../../config/locations.ts";
 import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
 import type { CliContext } from "../context.ts";
 import { currentHookSet } from "../hook-set.ts";
 import type { HookRuntimeFactory } from "../runtime-factory.ts";
-import { fail, pass, type DoctorCheck } from "./check.ts";
+import { describeSelfProtection, selfProtectState } from "../../evaluator/self-protect.ts";
+import { withheldGrants } from "../review-lines.ts";
+import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /** What an event from this project would be evaluated with: the operator file, every hook, the audit log. */
 export async function hookSetChecks(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory): Promise<DoctorCheck[]> {
@@ -23,6 +25,12 @@ export async function hookSetChecks(ctx: CliContext, locations: Locations, runti
     for (const entry of snapshot.broken) {
       checks.push(fail(`hook ${entry.id}`, `broken, fails by on_error: ${entry.onError} wherever it would run: ${entry.problems.slice(0, 2).map(formatDiagnostic).join("; ")}`));
     }
+  }
+  const protection = describeSelfProtection(snapshot.operator, ctx.host.homeDir());
+  checks.push(selfProtectState(snapshot.operator) === "on" ? pass("self-protection", protection) : note("self-protection", protection));
+  for (const hook of snapshot.hooks) {
+    const lines = withheldGrants(hook);
+    if (lines.length > 0) checks.push(note(`grants of ${hook.definition.id}`, `it will not get all it declares:\n    ${lines.join("\n    ")}`));
   }
   checks.push(await auditCheck(ctx, locations));
   checks.push(await chainCheck(ctx, locations));

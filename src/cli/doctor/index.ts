@@ -25,7 +25,7 @@ export interface DoctorReport {
 export async function runDoctor(ctx: CliContext, runtime: HookRuntimeFactory, options: { hooks?: string[]; config?: string; builtin?: string[] } = {}): Promise<DoctorReport> {
   const locations = locationsFrom(ctx, options);
   const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
-  const checks = [...(await installationChecks(ctx)), ...(await hookSetChecks(ctx, locations, runtime)), await daemonCheck(ctx, locations), ...(await agentChecks(ctx, project))];
+  const checks = [...(await installationChecks(ctx)), ...(await hookSetChecks(ctx, locations, runtime)), await daemonCheck(ctx, locations, [...runtime.embedded().keys()]), ...(await agentChecks(ctx, project))];
   return { runtime: ctx.host.name, ok: checks.every((c) => c.ok), project, checks };
 }
 

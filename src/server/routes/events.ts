@@ -32,6 +32,7 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
     if (fromEmit) {
       const mismatch = identityDifference(deps.identity, decodeHeaderJson(c.req.header(AGENT_CALL_HEADERS.identity)));
       // emit evaluates itself rather than get another hook set's answer.
+      if (mismatch) deps.daemon?.refused(decodeHeaderJson(c.req.header(AGENT_CALL_HEADERS.identity)));
       if (mismatch) return errorResponse(c, HOOK_SET_MISMATCH, `this daemon resolves hook sets from other inputs than the caller (${mismatch})`);
     }
     const body = await readText(c, deps.bodyLimitBytes);

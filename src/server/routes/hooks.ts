@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import { formatDiagnostic } from "../../config/diagnostics.ts";
+import { formatDiagnostic } from "../../config/diagnostic.ts";
 import { HookboxError } from "../../errors.ts";
 import { parseEvent } from "../../events/parse.ts";
 import { registration, registrationByEvent } from "../../registry/registration.ts";

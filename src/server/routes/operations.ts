@@ -22,12 +22,15 @@ export function operationRoutes(app: Hono, deps: AppDeps): void {
   app.get("/v1/approvals", (c) => c.json({ v: 1, approvals: deps.approvals.list() }));
 
   app.post("/v1/approvals/:id", async (c) => {
-    const body = (await readJson(c)) as { decision?: unknown };
+    const body = (await readJson(c)) as { decision?: unknown; via?: unknown };
     const verdict = body?.decision;
     if (verdict !== "allow" && verdict !== "deny" && verdict !== "allow_always") {
       throw new HookboxError("event_invalid", 'decision must be "allow", "deny" or "allow_always"', { field: "decision" });
     }
-    if (!deps.approvals.resolve(c.req.param("id"), verdict)) throw new HookboxError("not_found", `no pending approval "${c.req.param("id")}" (answered, timed out, or unknown)`);
+    // Recorded with the answer; "console" is the console's own (it answers in-process, never here).
+    const via = body.via ?? "api";
+    if (via !== "cli" && via !== "api") throw new HookboxError("event_invalid", 'via must be "cli" or "api"', { field: "via" });
+    if (!deps.approvals.resolve(c.req.param("id"), verdict, via)) throw new HookboxError("not_found", `no pending approval "${c.req.param("id")}" (answered, timed out, or unknown)`);
     return c.json({ v: 1, id: c.req.param("id"), decision: verdict });
   });
 

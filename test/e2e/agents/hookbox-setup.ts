@@ -5,7 +5,8 @@
 // function becomes a call to install-agent).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runProgram } from "../../helpers/binary.ts";
+import { execFileSync } from "node:child_process";
+import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { DaemonProcess, call, type DaemonWorld } from "../../helpers/daemon.ts";
 import type { SdkHookCallback } from "./claude-agent-sdk.ts";
 import type { CodexHooksFile } from "./codex-trust.ts";
@@ -34,10 +35,15 @@ events: [${WITNESSED_EVENTS.join(", ")}]
 handler: { code: "export default () => ({})" }
 `;
 
-/** Operator file and project hooks: the Hookbox setup every real-client test starts from. */
-export function setUpHookbox(ws: AgentWorkspace): void {
+/**
+ * Operator file and project hooks: the Hookbox setup every real-client test starts from. The
+ * project is trusted (`hookbox trust`), as its user would: untrusted, its context hook would run
+ * without the inject_context grant.
+ */
+export function setUpHookbox(ws: AgentWorkspace, hookbox = BUILT_BINARY): void {
   ws.write("home", { ".config/hookbox/hookbox.yaml": `builtin: [${STANDARD_GUARDS.join(", ")}]\n` });
   ws.write("project", { ".hookbox/hooks/context.yaml": CONTEXT_HOOK, ".hookbox/hooks/witness.yaml": WITNESS_HOOK });
+  execFileSync(hookbox, ["trust"], { cwd: ws.project, env: ws.baseEnv(), stdio: "ignore" });
 }
 
 /** The native events the witness hook saw, in order of first sight. */

@@ -1,0 +1,603 @@
+// self-protect: refuse the agent's tool calls that would change Hookbox's own state — the
+// operator file, hook directories, the audit log and data directory, the daemon's socket and
+// process, the binary, each agent's hook settings, git hooks and git config — so that a guard
+// cannot be switched off by the agent it guards. Reads stay allowed. It reads only the event:
+// where that state lives on this machine comes in `config.locations`, set by Hookbox when it
+// loads the standard hook (never by a hook file); what is protected is `config.protect`.
+import { SH_MAX_COMMANDS, type ShCommand, type ShPattern, type ShTarget, type ShWord, shAnalyze, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shOperands, shPatternLiteral, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import { eventPaths, globSource, patchPaths } from "hookbox:paths";
+
+/** One protected place: a glob (absolute with the machine's locations filled in, or `**\/…` anywhere). */
+interface Place {
+  glob: string;
+  what: string;
+  /** Where a home-relative shell word (~/…) would name it; undefined when it is not under home. */
+  tilde: string | undefined;
+  /** Match the place, and for a `…/**` glob the directory itself. */
+  res: RegExp[];
+  /** Directories that hold it (`/home/dev/.config` for `/home/dev/.config/hookbox/**`, `**\/.git` for `**\/.git/hooks/**`). */
+  holders: string[];
+  anywhere: boolean;
+}
+
+interface Config {
+  places: Place[];
+  exceptions: RegExp[];
+  operatorFile: string;
+  home: string | undefined;
+  /** Directories whose paths in a command mean "talking to the daemon" (its socket's). */
+  socketDirs: string[];
+  daemonPids: number[];
+  binaries: string[];
+  maxCommandChars: number;
+  /** Why the hook cannot judge at all (no locations): every call it sees is refused. */
+  broken: string | undefined;
+  problems: string[];
+}
+
+/** Which directories holding a place count: all (rm, chmod), all but home and / (mv, ln), none (writes of content). */
+type Holders = "all" | "below-home" | "none";
+
+interface Finding {
+  /** The path or command as the agent wrote it. */
+  shown: string;
+  /** What it is or does, from "is": "is Hookbox's own state (the audit log)". */
+  what: string;
+  /** What the agent may not do: "change it" unless said. */
+  may?: string;
+  /** The call that would do it: "`chmod 000 …` (chmod)", "Write call". */
+  how?: string;
+}
+
+/** Names that are Hookbox's wherever they are, for paths whose directory the command does not give (`cd "$D" && > hookbox.yaml`). */
+const UNROOTED: readonly [string, string][] = [
+  ["**/hookbox.yaml", "Hookbox's operator file, by its name (the directory it is in is not known here)"],
+  ["**/hookbox-audit.jsonl*", "Hookbox's audit log, by its name (the directory it is in is not known here)"],
+  ["**/hookbox.sock", "Hookbox's daemon socket, by its name (the directory it is in is not known here)"],
+];
+
+/** Tools that write a file's content at its path: a directory above it is not theirs to change. */
+const CONTENT_TOOLS = /^(Write|Edit|MultiEdit|NotebookEdit)$/;
+/** What removes, moves, links or changes the mode of a directory as a whole: the directories holding a protected place count too. */
+const REMOVES = /(^|\s)(rm|unlink|shred|srm|rmdir|chmod|chown|chgrp|chattr|chflags|setfacl|setfattr|xattr|rename)\b|-delete|git rm\b/;
+/** Moves and links: also the directories holding a place, except home and / (moving a file into ~ is ordinary). */
+const MOVES = /(^|\s)(mv|ln)\b|git mv\b/;
+
+export default function handler(event: HookEvent, hook: Hook): HookResult {
+  const cfg = readConfig(hook.config);
+  for (const problem of cfg.problems) hook.log("warn", problem);
+  const tool = typeof event.tool_name === "string" ? event.tool_name : "";
+  if (cfg.broken) return { action: "deny", reason: `self-protect cannot judge this ${tool || "tool"} call: ${cfg.broken}`, user_message: "self-protect is misconfigured: see the reason", user_message_level: "error" };
+  const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? shNormalize(event.cwd) : undefined;
+  const input: Record<string, unknown> = isRecord(event.tool_input) ? event.tool_input : {};
+  const finding = tool === "Bash" ? bashFinding(shCommandText(input.command), cwd, cfg) : toolFinding(event, tool, cwd, cfg);
+  if (!finding) return { action: "continue" };
+  hook.log("info", `${finding.shown} ${finding.what}`);
+  return deny(finding, cfg);
+}
+
+function deny(f: Finding, cfg: Config): HookResult {
+  return {
+    action: "deny",
+    reason:
+      `self-protect: ${f.shown} ${f.what}; the agent may not ${f.may ?? "change it"}${f.how ? ` (${f.how})` : ""}. ` +
+      `If this change is intended, ask the user to make it themselves, or to turn self-protection off in ${cfg.operatorFile} ` +
+      `(hooks: { self-protect: { enabled: false } }).`,
+    user_message: `self-protect blocked a change to Hookbox's own state: ${clip(f.shown, 120)}`,
+    user_message_level: "warning",
+  };
+}
+
+// ---- tool calls (Write, Edit, MCP tools, Codex apply_patch) ----
+
+function toolFinding(event: HookEvent, tool: string, cwd: string | undefined, cfg: Config): Finding | undefined {
+  const linkedFrom = new Map<string, string>();
+  if (isRecord(event.link_targets)) for (const [named, real] of Object.entries(event.link_targets)) if (typeof real === "string") linkedFrom.set(real, named);
+  const holders = CONTENT_TOOLS.test(tool) ? "none" : "below-home";
+  for (const path of eventPaths(event)) {
+    const place = pathPlace(path, cwd, cfg, holders);
+    if (!place) continue;
+    const link = linkedFrom.get(path);
+    const shown = link !== undefined ? `${link} (a symbolic link to ${path})` : path;
+    return { shown, what: is(place), how: `${tool || "a tool"} call` };
+  }
+  return undefined;
+}
+
+/** A literal path: absolute (or ~/…) against every place, relative with no known directory against the anywhere ones. */
+function pathPlace(raw: string, cwd: string | undefined, cfg: Config, holders: Holders): { what: string; holds: boolean } | undefined {
+  if (raw.length > 4096 || raw.includes("\0")) return undefined;
+  const path = raw.replace(/\\/g, "/").trim();
+  const tilde = cfg.home !== undefined && (path === "~" || path.startsWith("~/")) ? cfg.home + path.slice(1) : path;
+  const resolved = shResolve(cwd, tilde);
+  if (resolved === undefined || resolved.startsWith("~")) return unrootedPlace(shNormalizeRelative(tilde), cfg);
+  if (excepted(resolved, cfg)) return undefined;
+  for (const place of cfg.places) if (place.res.some((re) => re.test(resolved))) return { what: place.what, holds: false };
+  for (const place of cfg.places) if (heldBy(place, holders, cfg).some((h) => globRe(h).test(resolved))) return { what: place.what, holds: true };
+  return undefined;
+}
+
+function unrootedPlace(relative: string, cfg: Config): { what: string; holds: boolean } | undefined {
+  if (relative === "" || excepted(relative, cfg)) return undefined;
+  for (const place of cfg.places) if (place.anywhere && place.res.some((re) => re.test(relative))) return { what: place.what, holds: false };
+  for (const [glob, what] of UNROOTED) if (globRe(glob).test(relative)) return { what, holds: false };
+  return undefined;
+}
+
+// ---- Bash ----
+
+function bashFinding(command: string, cwd: string | undefined, cfg: Config): Finding | undefined {
+  if (command.trim() === "") return undefined;
+  if (command.length > cfg.maxCommandChars) {
+    return { shown: `A ${command.length}-character command`, what: `is too long to check for changes to Hookbox's own state (max_command_chars: ${cfg.maxCommandChars})`, may: "run it unchecked: split it into shorter commands" };
+  }
+  // The reader stops at SH_MAX_COMMANDS simple commands: what lies beyond would go unread.
+  const commands = shAnalyze(command, cwd).flatMap((p) => p.commands);
+  if (commands.length >= SH_MAX_COMMANDS) {
+    return { shown: `A command of more than ${SH_MAX_COMMANDS} simple commands`, what: "is too complex to check for changes to Hookbox's own state", may: "run it unchecked: split it, or put it in a script file" };
+  }
+  for (const path of patchPaths(command)) {
+    const place = pathPlace(path, cwd, cfg, "none");
+    if (place) return { shown: path, what: is(place), how: "a patch in the command names it" };
+  }
+  const seen = new Set<string>();
+  for (const target of shWrites(command, cwd, { attributes: true })) {
+    const key = `${target.by}\0${target.patterns.map(shPatternText).join("|")}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const finding = targetFinding(target, cfg);
+    if (finding) return finding;
+  }
+  const namesHookbox = mentionsHookbox(commands, cfg);
+  for (const cmd of commands) {
+    const finding = processFinding(cmd, namesHookbox, cfg) ?? cliFinding(cmd, cfg) ?? socketFinding(cmd, cfg) ?? gitFinding(cmd, cfg);
+    if (finding) return finding;
+  }
+  return undefined;
+}
+
+/** A file a command writes (or moves, removes, chmods …): protected when one of its possible paths may be. */
+function targetFinding(t: ShTarget, cfg: Config): Finding | undefined {
+  // Code that only mentions a path reads it; a link to it is a second name to write it through.
+  if (t.named === "mentions" && !t.by.startsWith("ln")) return undefined;
+  const holders = REMOVES.test(t.by) ? "all" : MOVES.test(t.by) && !t.raw.endsWith("/") ? "below-home" : "none";
+  const how = `\`${clip(t.command, 160)}\` (${t.by})`;
+  for (const pattern of t.patterns) {
+    const hit = patternPlace(pattern, cfg, holders);
+    if (hit) return { shown: t.path ?? t.raw, what: is(hit), how };
+  }
+  return undefined;
+}
+
+function patternPlace(pattern: ShPattern, cfg: Config, holders: Holders): { what: string; holds: boolean } | undefined {
+  const head = pattern[0];
+  const rooted = head?.k === "c" && (head.c === "/" || head.c === "~");
+  if (!rooted) {
+    // Led by a value the line does not give ("$D/…") or relative to a directory it does not: only what is written after it counts.
+    const lastDeep = pattern.map((t) => t.k).lastIndexOf("deep");
+    const tail = lastDeep < 0 ? pattern : pattern.slice(lastDeep + 1);
+    const rest = tail[0]?.k === "c" && tail[0].c === "/" ? tail.slice(1) : tail;
+    if (rest.length === 0) return undefined;
+    const literal = shPatternLiteral(rest);
+    if (literal !== undefined) return unrootedPlace(shNormalizeRelative(literal), cfg);
+    for (const place of cfg.places) if (place.anywhere && mayMatch(rest, place.glob)) return { what: place.what, holds: false };
+    for (const [glob, what] of UNROOTED) if (shMayMatchGlob(rest, glob)) return { what, holds: false };
+    return undefined;
+  }
+  const literal = shPatternLiteral(pattern);
+  if (literal !== undefined) return pathPlace(literal, undefined, cfg, holders);
+  for (const place of cfg.places) {
+    const glob = head.c === "~" ? place.tilde ?? (place.anywhere ? place.glob : undefined) : place.glob;
+    if (glob !== undefined && mayMatch(pattern, glob)) return { what: place.what, holds: false };
+  }
+  if (holders === "none") return undefined;
+  for (const place of cfg.places) {
+    for (const holder of heldBy(place, holders, cfg)) {
+      const glob = head.c === "~" ? tildeOf(holder, cfg.home) ?? (place.anywhere ? holder : undefined) : holder;
+      if (glob !== undefined && shMayMatchGlob(pattern, glob)) return { what: place.what, holds: true };
+    }
+  }
+  return undefined;
+}
+
+function is(hit: { what: string; holds: boolean }): string {
+  return hit.holds ? `is a directory that holds ${hit.what}` : `is ${hit.what}`;
+}
+
+/** The holders of a place that count for this kind of change. */
+function heldBy(place: Place, holders: Holders, cfg: Config): string[] {
+  if (holders === "none") return [];
+  if (holders === "all") return place.holders;
+  const home = cfg.home !== undefined ? globEscape(cfg.home) : undefined;
+  return place.holders.filter((h) => h !== "/" && h !== home && (home === undefined || !home.startsWith(`${h}/`)));
+}
+
+function mayMatch(pattern: ShPattern, glob: string): boolean {
+  return shMayMatchGlob(pattern, glob) || (glob.endsWith("/**") && shMayMatchGlob(pattern, glob.slice(0, -3)));
+}
+
+/** Does the command line name Hookbox: its name, a process pattern that matches it, one of its places? */
+function mentionsHookbox(commands: readonly ShCommand[], cfg: Config): boolean {
+  const places = [...cfg.socketDirs, ...cfg.binaries];
+  for (const cmd of commands) {
+    for (const w of [...cmd.words, ...cmd.redirs.flatMap((r) => (r.target ? [r.target] : []))]) {
+      if (/hookbox/i.test(w.text) || places.some((p) => w.text.includes(p))) return true;
+    }
+    if ((cmd.name === "pgrep" || cmd.name === "pkill") && selectsDaemon(cmd, cfg)) return true;
+    if ((cmd.name === "pidof" || cmd.name === "killall") && shOperands(cmd).operands.some((w) => processNames(cfg).includes(w.text.toLowerCase()))) return true;
+  }
+  return false;
+}
+
+/** kill, pkill, killall, fuser -k, service managers: aimed at the daemon by pid, name, pattern or a value the line says is Hookbox's. */
+function processFinding(cmd: ShCommand, namesHookbox: boolean, cfg: Config): Finding | undefined {
+  const daemon = (why: string): Finding => ({ shown: `\`${clip(cmd.raw, 200)}\``, what: `is aimed at the Hookbox daemon (${why}), which answers every agent's hooks`, may: "stop it" });
+  const name = cmd.name;
+  if (name === "kill") {
+    for (const pid of killPids(cmd)) {
+      if (pid.text === "-1") return daemon("kill -1 signals every process the user owns");
+      const number = Number(pid.text.replace(/^-/, ""));
+      if (!pid.dynamic && cfg.daemonPids.includes(number)) return daemon(`pid ${number} is the daemon's`);
+      if ((pid.dynamic || cmd.viaXargs) && namesHookbox) return daemon("the pid comes from a command that names Hookbox");
+    }
+    if (cmd.viaXargs && namesHookbox) return daemon("the pids come from a command that names Hookbox");
+  }
+  if (name === "pkill" || name === "skill") {
+    if (selectsDaemon(cmd, cfg)) return daemon("its pattern matches the daemon's name or command line");
+    if (cmd.viaXargs && namesHookbox) return daemon("its pattern comes from a command that names Hookbox");
+  }
+  if (name === "killall" || name === "killall5") {
+    const { operands, options } = shOperands(cmd);
+    if (name === "killall5" || (operands.length === 0 && options.some((o) => /^(-u|--user)/.test(o)))) return daemon("it signals every process of a user");
+    const regex = options.some((o) => o === "-r" || o === "--regexp");
+    const caseless = options.some((o) => o === "-I" || o === "--ignore-case");
+    for (const w of operands) if (regex ? regexMatches(w.text, processNames(cfg), caseless) : processNames(cfg).includes(caseless ? w.text.toLowerCase() : w.text)) return daemon(`${w.text} is the daemon's name`);
+    if ((cmd.viaXargs || operands.some((w) => w.dynamic)) && namesHookbox) return daemon("the names come from a command that names Hookbox");
+  }
+  if (name === "fuser") {
+    const { operands, options } = shOperands(cmd);
+    if (options.some((o) => /^-[a-zA-Z]*k/.test(o) || o === "--kill")) {
+      for (const w of operands) if (pathPlace(w.text, cmd.cwd, cfg, "none") || /hookbox/i.test(w.text)) return daemon(`fuser -k kills whatever holds ${w.text}`);
+    }
+  }
+  if (/^(systemctl|launchctl|service|sv|rc-service|supervisorctl|initctl)$/.test(name)) {
+    const words = cmd.argv.slice(1).map((w) => w.text.toLowerCase());
+    if (words.some((w) => /^(stop|kill|disable|mask|restart|try-restart|unload|bootout|remove|down|freeze)$/.test(w)) && words.some((w) => w.includes("hookbox"))) return daemon(`${name} would stop or replace it`);
+  }
+  return undefined;
+}
+
+/** kill's pid operands: the first option is its signal (-9, -KILL, -s KILL); after it, "-N" is a process group. */
+function killPids(cmd: ShCommand): ShWord[] {
+  const argv = cmd.argv.slice(1);
+  const pids: ShWord[] = [];
+  let signal = false;
+  for (let j = 0; j < argv.length; j++) {
+    const w = argv[j] as ShWord;
+    if (w.text === "--") {
+      pids.push(...argv.slice(j + 1));
+      break;
+    }
+    if (!signal && w.text.startsWith("-") && w.text.length > 1) {
+      signal = true;
+      if (/^(-s|-n|--signal)$/.test(w.text)) j++;
+      if (/^-[lL]$/.test(w.text)) return [];
+      continue;
+    }
+    // %1 is a job, $! the last one this line started in the background: neither is the daemon.
+    if (!w.text.startsWith("%") && w.text !== "$!") pids.push(w);
+  }
+  return pids;
+}
+
+const PGREP_VALUED = new Set(["-u", "-U", "-g", "-G", "-P", "-s", "-t", "-F", "-c", "--signal", "--euid", "--uid", "--pgroup", "--group", "--parent", "--session", "--terminal", "--pidfile", "--ns", "--nslist", "--cgroup"]);
+const PGREP_SELECTORS = /^(-u|-U|-g|-G|-P|-s|-t|--euid|--uid|--pgroup|--group|--parent|--session|--terminal)$/;
+
+/** Does a pgrep/pkill selection include the daemon: a pattern matching its name or command line, or everything of a user? */
+function selectsDaemon(cmd: ShCommand, cfg: Config): boolean {
+  const argv = cmd.argv.slice(1);
+  let full = false;
+  let exact = false;
+  let caseless = false;
+  let selectors = false;
+  const patterns: ShWord[] = [];
+  for (let j = 0; j < argv.length; j++) {
+    const t = (argv[j] as ShWord).text;
+    if (t === "--") {
+      patterns.push(...argv.slice(j + 1));
+      break;
+    }
+    if (PGREP_VALUED.has(t)) {
+      if (PGREP_SELECTORS.test(t)) selectors = true;
+      if (t === "-F" || t === "--pidfile") {
+        const file = argv[j + 1]?.text ?? "";
+        if (/hookbox/i.test(file) || pathPlace(file, cmd.cwd, cfg, "none")) return true;
+      }
+      j++;
+    } else if (/^--(full|exact|ignore-case)$/.test(t)) {
+      full ||= t === "--full";
+      exact ||= t === "--exact";
+      caseless ||= t === "--ignore-case";
+    } else if (/^-[a-z]+$/.test(t)) {
+      full ||= t.includes("f");
+      exact ||= t.includes("x");
+      caseless ||= t.includes("i");
+    } else if (!t.startsWith("-")) patterns.push(argv[j] as ShWord);
+  }
+  if (patterns.length === 0) return selectors;
+  const subjects = full ? commandLines(cfg) : processNames(cfg);
+  return patterns.some((p) => !p.dynamic && regexMatches(exact ? `^(?:${p.text})$` : p.text, subjects, caseless));
+}
+
+function processNames(cfg: Config): string[] {
+  return [...new Set(["hookbox", ...cfg.binaries.map((b) => b.slice(b.lastIndexOf("/") + 1).slice(0, 15))])];
+}
+
+function commandLines(cfg: Config): string[] {
+  return ["hookbox serve", ...cfg.binaries.map((b) => `${b} serve`)];
+}
+
+/** A process pattern (POSIX ERE) against the daemon's names: the common classes translated; one that does not compile matches nothing (pkill refuses it too). */
+function regexMatches(pattern: string, subjects: readonly string[], caseless: boolean): boolean {
+  const classes: Record<string, string> = { alpha: "a-zA-Z", alnum: "a-zA-Z0-9", digit: "0-9", lower: "a-z", upper: "A-Z", space: "\\s", punct: "!-/:-@[-`{-~", word: "\\w", xdigit: "0-9a-fA-F" };
+  const source = pattern.replace(/\[:([a-z]+):\]/g, (m, name: string) => classes[name] ?? m);
+  try {
+    const re = new RegExp(source, caseless ? "i" : "");
+    return subjects.some((s) => re.test(s));
+  } catch {
+    return false;
+  }
+}
+
+const HOOKBOX_STATE_COMMANDS = new Set(["approve", "deny", "install-agent", "uninstall-agent", "self-install", "console", "add", "update", "remove", "trust", "import"]);
+
+/** What each state-changing subcommand does, for the reason the agent reads. */
+const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
+  "self-install": "replaces the Hookbox installation",
+  console: "opens the web console, where approvals are answered and hooks fired: only the user may",
+  add: "installs a hook and accepts the grants it asks for: only the user may consent",
+  update: "updates installed hooks and may accept wider grants: only the user may consent",
+  remove: "removes an installed hook",
+  trust: "gives a project's hooks the grants they declare: only the user may trust them",
+  import: "turns hooks into Hookbox hooks and rewrites the agents' hook settings",
+};
+
+/** The hookbox CLI changing its own state: answering approvals, rewriting agents' settings, installing itself, new hooks in a protected directory. */
+function cliFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
+  const program = cmd.argv[0]?.text ?? "";
+  if (cmd.name !== "hookbox" && !cfg.binaries.includes(program)) return undefined;
+  const sub = shOperands(cmd).operands[0]?.text;
+  const shown = `\`${clip(cmd.raw, 200)}\``;
+  if (sub !== undefined && HOOKBOX_STATE_COMMANDS.has(sub)) {
+    if (sub === "approve" || sub === "deny") return { shown, what: "answers an approval that only the user may answer", may: "answer it" };
+    return { shown, what: STATE_COMMAND_WHAT[sub] ?? "rewrites the agents' hook settings (the entries that run Hookbox)", may: "run it" };
+  }
+  if (sub === "daemon") {
+    const action = shOperands(cmd).operands[1]?.text;
+    if (action === "stop" || action === "restart") return { shown, what: "is aimed at the Hookbox daemon", may: "stop it" };
+  }
+  if (sub === "new") {
+    const words = cmd.argv.map((w) => w.text);
+    const at = words.findIndex((t) => t === "--dir" || t.startsWith("--dir="));
+    const dir = at < 0 ? ".hookbox/hooks" : (words[at] as string).startsWith("--dir=") ? (words[at] as string).slice(6) : (words[at + 1] ?? "");
+    const place = pathPlace(`${dir}/x`, cmd.cwd, cfg, "none");
+    if (place) return { shown, what: `writes a hook into ${dir}, which is ${place.what}`, may: "run it: write the hook elsewhere and let the user move it" };
+  }
+  return undefined;
+}
+
+const TALKERS = /^(curl|wget|socat|nc|ncat|netcat|http|https|xh|websocat|grpcurl|python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php)$/;
+
+/** A client talking to the daemon's socket or approvals API directly, around the CLI. */
+function socketFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
+  if (!TALKERS.test(cmd.name)) return undefined;
+  for (const w of cmd.argv.slice(1)) {
+    const text = cfg.home !== undefined ? w.text.replace(/(^|[=\s'"])~\//g, `$1${cfg.home}/`) : w.text;
+    if (cfg.socketDirs.some((dir) => text.includes(`${dir}/`) || text.endsWith(dir)) || text.includes("/v1/approvals")) {
+      return { shown: `\`${clip(cmd.raw, 200)}\``, what: "talks to the Hookbox daemon's own interface (its socket, or its approvals API)", may: "make that request" };
+    }
+  }
+  return undefined;
+}
+
+const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
+/** git config keys that make git run a program or look elsewhere for hooks: the same as writing .git/hooks. */
+const GIT_RUNS_CODE = /^(core\.(hookspath|fsmonitor|sshcommand|editor|pager|askpass|gitproxy)|include\.path|includeif\..+\.path|alias\..+|filter\..+|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(.+\.)?allow|pager\..+|(diff|merge)tool\..+\.(cmd|path)|browser\..+\.(cmd|path)|web\.browser|remote\..+\.(uploadpack|receivepack|vcs)|sendemail\.(smtpserver|tocmd|cccmd)|ssh\.variant)$/;
+const GIT_CODE_SECTIONS = /^(core|include|includeif\..+|alias|filter\..+|diff\..+|merge\..+|credential(\..+)?|gpg(\..+)?|sequence|uploadpack|protocol(\..+)?|pager|(diff|merge)tool\..+|browser\..+|web|remote\..+|sendemail|ssh)$/;
+const GIT_CONFIG_VALUED = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"]);
+const GIT_CONFIG_WRITES = /^(--add|--replace-all|--unset|--unset-all|--rename-section|--remove-section|-e|--edit|--append)$/;
+const GIT_CONFIG_READS = /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list)$/;
+
+/**
+ * git itself writing git's hooks or the keys that run programs: `git config core.hooksPath …`,
+ * `git config --edit`, `git init --template=…`. Other config (user.name, remotes, branches) and
+ * everything git writes under .git on its own are the agent's ordinary work.
+ */
+function gitFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
+  if (cmd.name !== "git") return undefined;
+  const argv = cmd.argv.map((w) => w.text);
+  let i = 1;
+  while (i < argv.length && (argv[i] as string).startsWith("-")) i += GIT_VALUED.has(argv[i] as string) ? 2 : 1;
+  const sub = argv[i];
+  const rest = argv.slice(i + 1);
+  const shown = `\`${clip(cmd.raw, 200)}\``;
+  if ((sub === "init" || sub === "clone") && rest.some((t) => t === "--template" || t.startsWith("--template="))) {
+    return { shown, what: "copies a template's hooks into .git/hooks, and git runs them outside any agent's hooks", may: "run it" };
+  }
+  if (sub !== "config") return undefined;
+  const operands: string[] = [];
+  let write = false;
+  let read = false;
+  let file: string | undefined;
+  for (let j = 0; j < rest.length; j++) {
+    const t = rest[j] as string;
+    if (GIT_CONFIG_VALUED.has(t)) {
+      if (t === "-f" || t === "--file") file = rest[j + 1];
+      j++;
+    } else if (t.startsWith("--file=")) file = t.slice(7);
+    else if (GIT_CONFIG_WRITES.test(t)) write = true;
+    else if (GIT_CONFIG_READS.test(t)) read = true;
+    else if (!t.startsWith("-")) operands.push(t);
+  }
+  // git 2.46's verbs: git config set|unset|rename-section|remove-section|edit|get|list …
+  const verb = operands[0];
+  if (verb === "set" || verb === "unset" || verb === "rename-section" || verb === "remove-section" || verb === "edit") {
+    write = true;
+    operands.shift();
+  } else if (verb === "get" || verb === "list") return undefined;
+  if (!write && (read || operands.length < 2)) return undefined;
+  if (file !== undefined && !/(^|\/)(\.git\/config|\.gitconfig|git\/config)$/.test(file)) {
+    const place = pathPlace(file, cmd.cwd, cfg, "none");
+    if (place) return { shown: file, what: is(place), how: shown };
+  }
+  if (rest.includes("-e") || rest.includes("--edit") || verb === "edit") return { shown, what: "lets an editor rewrite git's configuration, core.hooksPath included", may: "run it" };
+  const key = operands[0] ?? "";
+  const section = rest.includes("--rename-section") || rest.includes("--remove-section") || verb === "rename-section" || verb === "remove-section";
+  // An alias runs a program only when its value starts with "!" (or is not known here).
+  const value = operands[1];
+  if (!section && /^alias\./i.test(key) && value !== undefined && !/^\s*!|[$`]/.test(value)) return undefined;
+  if (section ? GIT_CODE_SECTIONS.test(key.toLowerCase()) : GIT_RUNS_CODE.test(key.toLowerCase())) {
+    return { shown: key, what: `is ${section ? "a section of " : ""}a git setting that runs programs or moves git's hooks (core.hooksPath, aliases, filters, editors …), which git runs outside any agent's hooks`, may: "set or remove it", how: shown };
+  }
+  return undefined;
+}
+
+// ---- configuration ----
+
+/** What Hookbox says about this machine (config.locations). */
+interface Locations {
+  [name: string]: string | string[] | number[] | undefined;
+}
+
+const compiled = new Map<string, Config>();
+
+function readConfig(c: Readonly<Record<string, unknown>>): Config {
+  const key = JSON.stringify(c);
+  const cached = compiled.get(key);
+  if (cached) return cached;
+  const config = buildConfig(c);
+  if (compiled.size > 8) compiled.clear();
+  compiled.set(key, config);
+  return config;
+}
+
+function buildConfig(c: Readonly<Record<string, unknown>>): Config {
+  const problems: string[] = [];
+  const locations: Locations | undefined = isRecord(c.locations) ? (c.locations as Locations) : undefined;
+  const text = (name: string): string | undefined => (typeof locations?.[name] === "string" && (locations[name] as string).startsWith("/") ? shNormalize(locations[name] as string) : undefined);
+  const list = (name: string): string[] => (Array.isArray(locations?.[name]) ? (locations[name] as unknown[]).filter((v): v is string => typeof v === "string" && v.startsWith("/")).map(shNormalize) : []);
+  const home = text("home");
+  const declared = [...entries(c.protect, "protect", problems), ...entries(c.extra_paths, "extra_paths", problems)];
+  const places: Place[] = [];
+  for (const { path, what } of declared) {
+    for (const glob of expand(path, locations, problems)) {
+      const res = glob.endsWith("/**") ? [globRe(glob), globRe(glob.slice(0, -3))] : [globRe(glob)];
+      places.push({ glob, what, tilde: tildeOf(glob, home), res, holders: holdersOf(glob), anywhere: !glob.startsWith("/") });
+    }
+  }
+  const operatorFile = text("operator_file") ?? "~/.config/hookbox/hookbox.yaml";
+  const max = typeof c.max_command_chars === "number" && c.max_command_chars > 0 ? c.max_command_chars : 500_000;
+  return {
+    places,
+    exceptions: strings(c.exceptions).map((g) => globRe(g)),
+    operatorFile: home !== undefined && operatorFile.startsWith(`${home}/`) ? `~${operatorFile.slice(home.length)}` : operatorFile,
+    home,
+    socketDirs: [text("socket_dir")].filter((d): d is string => d !== undefined),
+    daemonPids: Array.isArray(locations?.daemon_pids) ? (locations.daemon_pids as unknown[]).filter((p): p is number => Number.isInteger(p) && (p as number) > 1) : [],
+    binaries: list("binaries"),
+    maxCommandChars: max,
+    broken: locations === undefined ? "config.locations is missing, so where Hookbox's state is on this machine is not known. Hookbox sets it for the standard hook self-protect; a copy of the hook under another id does not get it" : undefined,
+    problems,
+  };
+}
+
+function entries(value: unknown, field: string, problems: string[]): { path: string; what: string }[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    problems.push(`config.${field} is not a list; ignored`);
+    return [];
+  }
+  const out: { path: string; what: string }[] = [];
+  for (const item of value.slice(0, 256)) {
+    if (typeof item === "string" && item.length > 0) out.push({ path: item, what: "a path the operator protects (self-protect's extra_paths)" });
+    else if (isRecord(item) && typeof item.path === "string" && item.path.length > 0) out.push({ path: item.path, what: typeof item.what === "string" && item.what !== "" ? item.what : "a path the operator protects" });
+    else problems.push(`config.${field}: ${JSON.stringify(item)} is neither a glob nor { path, what }; ignored`);
+  }
+  return out;
+}
+
+/** ${name} filled in from the locations (a list gives one glob per value); a glob naming an unknown location is dropped. */
+function expand(path: string, locations: Locations | undefined, problems: string[]): string[] {
+  let globs = [path.replace(/\\/g, "/")];
+  for (const m of path.matchAll(/\$\{([a-z_]+)\}/g)) {
+    const name = m[1] as string;
+    const value = locations?.[name];
+    const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === "string" && v.startsWith("/"));
+    if (values.length === 0) {
+      if (locations !== undefined && !(Array.isArray(value) && value.length === 0)) problems.push(`\${${name}} in ${path} is not a location Hookbox gave; that entry protects nothing`);
+      return [];
+    }
+    globs = globs.flatMap((g) => values.map((v) => g.split(m[0]).join(globEscape(shNormalize(v)).replace(/\/$/, ""))));
+  }
+  return globs.map((g) => g.replace(/\/{2,}/g, "/"));
+}
+
+/** A location written into a glob: its own * ? [ { } taken literally. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[{},]/g, (c) => `[${c}]`);
+}
+
+/** The directories that hold what a glob names: its literal leading directories (all of them up to /), or for `**\/a/b/…` the `**\/a` … */
+function holdersOf(glob: string): string[] {
+  const segments = glob.split("/");
+  const holders: string[] = [];
+  if (glob.startsWith("/")) {
+    const literal = segments.findIndex((s, k) => k > 0 && /[*?[{]/.test(s.replace(/\[[*?[{},]\]/g, "")));
+    const end = literal < 0 ? segments.length - 1 : literal;
+    for (let k = end; k >= 1; k--) holders.push(segments.slice(0, k).join("/") || "/");
+    return holders;
+  }
+  if (segments[0] !== "**") return holders;
+  for (let k = 2; k < segments.length; k++) {
+    if (/[*?[{]/.test(segments[k - 1] as string)) break;
+    holders.push(segments.slice(0, k).join("/"));
+  }
+  return holders.filter((h) => h !== glob && `${h}/**` !== glob);
+}
+
+function tildeOf(glob: string, home: string | undefined): string | undefined {
+  if (home === undefined) return undefined;
+  const escaped = globEscape(home);
+  if (glob === escaped) return "~";
+  return glob.startsWith(`${escaped}/`) ? `~${glob.slice(escaped.length)}` : undefined;
+}
+
+const globs = new Map<string, RegExp>();
+
+function globRe(glob: string): RegExp {
+  let re = globs.get(glob);
+  if (!re) {
+    const source = globSource(glob);
+    re = source === null ? /$^/ : new RegExp(`^${source}$`, "i");
+    if (globs.size > 512) globs.clear();
+    globs.set(glob, re);
+  }
+  return re;
+}
+
+function excepted(path: string, cfg: Config): boolean {
+  return cfg.exceptions.some((re) => re.test(path));
+}
+
+function clip(s: string, n: number): string {
+  const one = s.replace(/\s+/g, " ").trim();
+  return one.length > n ? `${one.slice(0, n)}…` : one;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.length > 0 && v.length <= 1024).slice(0, 256) : [];
+}

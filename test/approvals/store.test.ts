@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { ApprovalStore, type ApprovalChange } from "../../src/approvals/store.ts";
+import type { NativeEvent } from "../../src/events/types.ts";
+
+const event = { event_type: "PreToolUse", session_id: "s", timestamp: "", tool_name: "Bash", tool_input: { command: "deploy" } } as NativeEvent;
+const request = { hook_id: "asker", prompt: "Deploy?", options: [], timeout_ms: 60_000, default: "deny" as const };
+
+describe("ApprovalStore: who answered, and watchers", () => {
+  it("tells watchers when an approval is held and when it settles, with where the answer came from", async () => {
+    const store = new ApprovalStore();
+    const changes: ApprovalChange[] = [];
+    const off = store.onChange((change) => changes.push(change));
+    store.onChange(() => {
+      throw new Error("a broken watcher");
+    });
+    const held = store.hold(request, event);
+    expect(store.get(held.id)).toMatchObject({ prompt: "Deploy?", subject: "deploy" });
+    expect(store.resolve(held.id, "deny", "cli")).toBe(true);
+    await expect(held.outcome).resolves.toEqual({ id: held.id, decision: "deny", by: "user", via: "cli" });
+    expect(changes.map((c) => c.kind)).toEqual(["held", "settled"]);
+    expect(changes[1]).toMatchObject({ kind: "settled", outcome: { via: "cli" } });
+    expect(store.resolve(held.id, "allow")).toBe(false);
+    off();
+    store.hold(request, event);
+    store.close();
+    expect(changes).toHaveLength(2);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { compileHandler } from "../../sandbox/index.ts";
+import { guestModuleSources } from "../../src/builtin/index.ts";
+import { addApprovals } from "../../src/packages/import/approvals.ts";
+import { importClaudeShaped } from "../../src/packages/import/claude-shaped.ts";
+import { importCursor } from "../../src/packages/import/cursor.ts";
+import { IMPORTED_HANDLER } from "../../src/packages/import/handler-source.ts";
+import { importedPackage } from "../../src/packages/import/index.ts";
+import { importTemplate } from "../../src/packages/import/template.ts";
+
+/** What each agent's hook file becomes: one hook per command, its command line the run grant, matchers keeping their meaning. */
+describe("import: reading the agents' hook files", () => {
+  it("Claude Code: command hooks imported, Hookbox's own and http hooks left where they are", () => {
+    const plan = importClaudeShaped(
+      {
+        model: "opus",
+        hooks: {
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "command", command: "guard.sh", timeout: 5 }, { type: "command", command: "/usr/local/bin/hookbox emit PreToolUse --agent claude" }] },
+            { hooks: [{ type: "http", url: "http://x" }] },
+          ],
+          SessionStart: [{ matcher: "startup|resume", hooks: [{ type: "command", command: "echo hi" }] }],
+          MessageDisplay: [{ hooks: [{ type: "command", command: "x" }] }],
+        },
+      },
+      "claude",
+      {},
+    );
+    expect(plan.hooks.map((h) => [h.id, h.event, h.run, h.timeoutMs, h.match])).toEqual([
+      ["claude-pre-tool-use-1", "PreToolUse", { cmd: "sh", args: ["-c", "guard.sh"] }, 5000, { tool: "Bash" }],
+      ["claude-session-start-1", "SessionStart", { cmd: "sh", args: ["-c", "echo hi"] }, 60_000, { fields: { source: "^(startup|resume)$" } }],
+    ]);
+    expect(plan.warnings).toEqual(["hooks.PreToolUse[1].hooks[0]: a http hook is not a command: left as it is", "hooks.MessageDisplay[0].hooks[0]: Hookbox has no event for MessageDisplay: left as it is"]);
+    expect(plan.remaining).toEqual({
+      model: "opus",
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "/usr/local/bin/hookbox emit PreToolUse --agent claude" }] }, { hooks: [{ type: "http", url: "http://x" }] }],
+        MessageDisplay: [{ hooks: [{ type: "command", command: "x" }] }],
+      },
+    });
+  });
+
+  it("a plugin's root and the project variable are written into the grant, never left to the agent's environment", () => {
+    const plan = importClaudeShaped({ hooks: { Stop: [{ hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/stop.sh $CLAUDE_PROJECT_DIR" }] }] } }, "claude", { pluginRoot: "/plugins/p" });
+    expect(plan.hooks[0]?.run.args[1]).toBe('export CLAUDE_PROJECT_DIR="$PWD"; /plugins/p/stop.sh $CLAUDE_PROJECT_DIR');
+  });
+
+  it("Gemini CLI: its event names, millisecond timeouts, regex matchers over its own tool names", () => {
+    const plan = importClaudeShaped({ hooks: { BeforeTool: [{ matcher: "write_file|replace", hooks: [{ type: "command", command: "check", timeout: 1500 }] }] } }, "gemini", {});
+    expect(plan.hooks[0]).toMatchObject({ id: "gemini-before-tool-1", event: "PreToolUse", agentEvent: "BeforeTool", timeoutMs: 1500, match: { fields: { agent_tool_name: "write_file|replace" } } });
+  });
+
+  it("Cursor: flat entries, run from the hooks.json folder, each kept to its own Cursor event", () => {
+    const plan = importCursor({ version: 1, hooks: { beforeShellExecution: [{ command: "./hooks/guard.sh", failClosed: true }], afterAgentThought: [{ command: "x" }] } }, "/p/.cursor");
+    expect(plan.hooks[0]).toMatchObject({ id: "cursor-before-shell-execution-1", event: "PreToolUse", onError: "deny", run: { cmd: "sh", args: ["-c", "cd '/p/.cursor' && ./hooks/guard.sh"] }, match: { fields: { agent_event_name: "^beforeShellExecution$" } } });
+    expect(plan.warnings).toEqual(["hooks.afterAgentThought[0]: Hookbox has no event for Cursor's afterAgentThought: left as it is"]);
+  });
+
+  it("the hooks template: snake_case ids, event aliases, effects as mappings, blocking hooks fail closed, unknown match keys reported", () => {
+    const plan = importTemplate([
+      { file: "a.yaml", value: { id: "post_tool_use_tracker", event_type: "PostAbilityCall", match: { ability_scope: "*", min_duration_ms: 0 }, handler: { kind: "script", command: "./t.sh" }, effects: [{ append_to: "log.md" }, "summarize"], blocking: true } },
+      { file: "b.yaml", value: { id: "x", event_type: "Nope", handler: { kind: "script", command: "y" } } },
+      { file: "c.yaml", value: { id: "z", event_type: "Stop", handler: { kind: "python", module: "m" } } },
+    ]);
+    expect(plan.hooks).toEqual([expect.objectContaining({ id: "post-tool-use-tracker", event: "PostToolUse", onError: "deny", effects: ["append_to: log.md", "summarize"], match: {} })]);
+    expect(plan.warnings.join("\n")).toMatch(/a\.yaml: match\.min_duration_ms has no Hookbox equivalent[\s\S]*b\.yaml: unknown event[\s\S]*c\.yaml: needs id, event_type and handler/);
+  });
+});
+
+describe("import: the generated package", () => {
+  it("the handler compiles in the sandbox, and hook.yaml's one run grant is the command, config matching it", async () => {
+    const compiled = await compileHandler(IMPORTED_HANDLER, "handler.ts", guestModuleSources);
+    expect(compiled.ok).toBe(true);
+    const [hook] = importClaudeShaped({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo 'a b'" }] }] } }, "claude", {}).hooks;
+    const yaml = new TextDecoder().decode(importedPackage(hook as NonNullable<typeof hook>, "/s.json").get("hook.yaml"));
+    expect(yaml).toContain("# Imported by `hookbox import` from /s.json (hooks.PreToolUse[0].hooks[0]).");
+    expect(yaml).toMatch(/permissions:\n  run:\n    - cmd: sh\n      args:\n        - -c\n        - echo 'a b'\n  inject_context: true/);
+    expect(yaml).toMatch(/config:\n  dialect: claude\n  event: PreToolUse\n  cmd: sh\n  args:\n    - -c\n    - echo 'a b'\n  timeout_ms: 60000/);
+  });
+
+  it("approvals are added to the operator file keeping what is there, once", () => {
+    const before = "# mine\nbuiltin: [guard-secrets]\nhooks:\n  lint: { priority: 5 }\n";
+    const approval = { hookId: "claude-stop-1", cmd: "sh", args: ["-c", "make"] };
+    const after = addApprovals(before, [approval]);
+    expect(after).toContain("# mine\nbuiltin: [guard-secrets]");
+    expect((parse(after) as { hooks: { lint: unknown } }).hooks.lint).toEqual({ priority: 5 });
+    expect(after).toMatch(/claude-stop-1:\n {4}permissions:\n {6}run:\n {8}- cmd: sh\n {10}args:\n {12}- -c\n {12}- make/);
+    expect(addApprovals(after, [approval])).toBe(after);
+  });
+});
