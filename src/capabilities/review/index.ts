@@ -5,6 +5,7 @@ import type { Policies } from "../registry.ts";
 import { reviewRun } from "../run/review.ts";
 import { reviewFlag } from "./flags.ts";
 import { reviewModify } from "../modify/review.ts";
+import { reviewLlm } from "../llm/review.ts";
 import type { GrantReview, ReviewContext } from "./types.ts";
 
 export type { GrantReport, GrantReview, ReviewStatus } from "./types.ts";
@@ -23,6 +24,7 @@ export function reviewPolicies(policies: Policies, ctx: ReviewContext): GrantRev
     ...reviewFlag("store", policies.store, ctx),
     ...reviewModify(policies.modify, ctx),
     ...reviewFlag("notify", policies.notify.flag, ctx),
+    ...reviewLlm(policies.llm, ctx),
   ];
 }
 
