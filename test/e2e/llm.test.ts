@@ -245,4 +245,17 @@ prompt: |
     expect(decisionOf(result.stdout)).toEqual({ decision: "deny", reason: expect.stringContaining("prompt-guard failed (llm_failed") });
     expect(runs().find((r) => r.hook_id === "prompt-guard")).toMatchObject({ status: "failed", error_code: "llm_failed" });
   });
+
+  it("the standard prompt hooks ship in the binary disabled: they load only when the operator lists them", async () => {
+    const listed = async (): Promise<string[]> => {
+      const result = await runProgram([BUILT_BINARY, "list", "--json"], { cwd: project, env: world.env() });
+      const out = JSON.parse(result.stdout) as { hooks: Record<string, { id: string }[]> };
+      return Object.values(out.hooks).flatMap((hooks) => hooks.map((h) => h.id));
+    };
+    operator("");
+    expect(await listed()).not.toEqual(expect.arrayContaining(["verify-completion"]));
+    expect(await listed()).not.toEqual(expect.arrayContaining(["prompt-clarity"]));
+    operator(`builtin: [verify-completion, prompt-clarity]\nllm: { endpoint: "${model.url}/v1", model: m }\n`);
+    expect(await listed()).toEqual(expect.arrayContaining(["verify-completion", "prompt-clarity"]));
+  });
 });
