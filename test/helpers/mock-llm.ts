@@ -1,7 +1,7 @@
 // A local model server for tests, speaking the documented wire formats of OpenAI's chat
 // completions (POST /v1/chat/completions) and Ollama's chat API (POST /api/chat): each request
 // is answered by the next scripted reply and recorded (path, headers, body) for the test to check.
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type MockReply =
@@ -29,14 +29,15 @@ export class MockLlmServer {
   ) {}
 
   static async start(): Promise<MockLlmServer> {
-    let mock: MockLlmServer | undefined;
+    const ready: { mock?: MockLlmServer } = {};
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => void mock?.answer(req.url ?? "", req.headers, Buffer.concat(chunks).toString("utf8"), res));
+      req.on("end", () => void ready.mock?.answer(req.url ?? "", req.headers, Buffer.concat(chunks).toString("utf8"), res));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    mock = new MockLlmServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const mock = new MockLlmServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    ready.mock = mock;
     return mock;
   }
 
@@ -51,7 +52,7 @@ export class MockLlmServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private answer(path: string, headers: IncomingHttpHeaders, text: string, res: import("node:http").ServerResponse): void {
+  private answer(path: string, headers: IncomingHttpHeaders, text: string, res: ServerResponse): void {
     let body: Record<string, unknown> = {};
     try {
       body = JSON.parse(text) as Record<string, unknown>;
@@ -105,7 +106,7 @@ export class MockLlmServer {
   }
 }
 
-function json(res: import("node:http").ServerResponse, status: number, body: unknown): void {
+function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }
