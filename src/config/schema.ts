@@ -249,7 +249,7 @@ export const hookFileSchema = z
     if (schedules.length > 1) ctx.addIssue({ code: "custom", path: [schedules[1] as string], message: `give one schedule: ${schedules.join(" and ")} are both set` });
     const prompt = hook.prompt ?? hook.prompt_template;
     if (hook.handler === undefined && hook.then === undefined && hook.steps === undefined && prompt === undefined) {
-      ctx.addIssue({ code: "custom", path: ["handler"], message: "missing: a handler (./handler.ts), a prompt (for the model to decide), or steps and then for a hook written in YAML alone" });
+      ctx.addIssue({ code: "custom", path: ["handler"], message: "missing: a handler (./handler.ts), or steps and then for a hook written in YAML alone, or a prompt for a model to decide" });
     }
     if (hook.prompt !== undefined && hook.prompt_template !== undefined) ctx.addIssue({ code: "custom", path: ["prompt_template"], message: "give prompt or prompt_template (the seed's spelling), not both" });
     if (prompt !== undefined && (hook.handler !== undefined || hook.then !== undefined)) {
