@@ -76,3 +76,31 @@ export async function eventDigest(event: unknown): Promise<string> {
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return `sha256:${Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
+
+/**
+ * Token shapes that are secrets wherever they appear: API keys (sk-…, sk-ant-…), GitHub, GitLab,
+ * Slack and AWS tokens, bearer credentials, private key blocks.
+ */
+const SECRET_SHAPES = [
+  /\bsk-(?:ant-)?[A-Za-z0-9_-]{16,}/g,
+  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{12,}/g,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+];
+
+/**
+ * Free text (a prompt sent to a model, its answer) as the audit keeps it: the given secret values
+ * (an endpoint's key, the environment's secret variables), `NAME=value` of secret-looking names
+ * and known token shapes replaced by [redacted].
+ */
+export function redactText(text: string, secretValues: readonly string[] = []): string {
+  let out = text;
+  for (const value of secretValues) if (value.length >= 8) out = out.split(value).join(REDACTED);
+  out = redact(out, 0) as string;
+  for (const shape of SECRET_SHAPES) out = out.replace(shape, (whole, scheme?: string) => (typeof scheme === "string" && /^(Bearer|Basic)$/.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED));
+  return out;
+}

@@ -1,5 +1,6 @@
 import type { LogEntry } from "../../sandbox/index.ts";
 import type { HostCallRecord } from "../capabilities/types.ts";
+import type { LlmCallRecord } from "../capabilities/llm/record.ts";
 import type { AnsweredVia, ApprovalOutcome } from "../approvals/store.ts";
 import type { Decision, HookAction, InjectionRole, RunStatus } from "../events/types.ts";
 
@@ -45,6 +46,8 @@ export interface AuditRecordV1 extends Chained {
   readonly event?: unknown;
   /** A declarative hook's step results, secrets redacted, size-capped. */
   readonly steps?: unknown;
+  /** Its model calls: endpoint, prompt and answer (secrets redacted), tokens, attempts (src/capabilities/llm/record.ts). */
+  readonly llm?: readonly LlmCallRecord[];
   readonly status: RunStatus | "running";
   /** Skip reason, precise failure cause, or deny reason. */
   readonly reason?: string;

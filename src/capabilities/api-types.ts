@@ -241,12 +241,46 @@ declare namespace Hookbox {
      */
     notify(message: string, options?: { title?: string; level?: MessageLevel }): Promise<{ readonly sent: number; readonly failed: readonly string[] }>;
 
+    /**
+     * Ask one of the operator's model endpoints (hookbox.yaml llm) a single-turn question. Needs
+     * permissions.llm naming the endpoint (the first one is used when options.endpoint is not
+     * given). max_tokens, the call's time, the run's and the day's tokens are capped by the
+     * grant and the operator. With json_schema the answer must be JSON matching it: a malformed
+     * answer is asked again once, then the call fails with code invalid_answer. Rejects with
+     * not_configured (no such endpoint), budget_exceeded, timeout or llm_failed.
+     */
+    readonly llm: {
+      complete(options: LlmCompleteOptions): Promise<LlmCompletion>;
+    };
+
     /** A log line in the run record (console.* does the same). Lines are capped by the hook's log_kb limit. */
     log(level: LogLevel, message: string): void;
   }
 
+  interface LlmCompleteOptions {
+    prompt: string;
+    system?: string;
+    /** The most the answer may take (also capped by the grant and the endpoint). */
+    max_tokens?: number;
+    /** A JSON Schema the answer must match (no pattern keywords); the parsed answer is in json. */
+    json_schema?: Readonly<Record<string, JsonValue>>;
+    /** An endpoint named in permissions.llm; default: the first. */
+    endpoint?: string;
+  }
+
+  interface LlmCompletion {
+    readonly text: string;
+    /** The answer parsed and checked against json_schema (only with one). */
+    readonly json?: JsonValue;
+    readonly endpoint: string;
+    readonly model: string;
+    readonly tokens: { readonly input: number; readonly output: number };
+    /** 2 when the first answer did not match json_schema. */
+    readonly attempts: number;
+  }
+
   /** Codes of the errors a hook.* call rejects with (error.code). */
-  type ErrorCode = "capability_denied" | "invalid_argument" | "not_found" | "too_large" | "timeout" | "command_failed" | "io_failed" | "http_failed";
+  type ErrorCode = "capability_denied" | "invalid_argument" | "not_found" | "too_large" | "timeout" | "command_failed" | "io_failed" | "http_failed" | "not_configured" | "budget_exceeded" | "llm_failed" | "invalid_answer";
 
   type Handler = (event: HookEvent, hook: Hook) => HookResult | void | Promise<HookResult | void>;
 }

@@ -1,6 +1,7 @@
 import type { Capability } from "./capability.ts";
 import { contextCapability } from "./context/index.ts";
 import { envCapability } from "./env/index.ts";
+import { llmCapability } from "./llm/index.ts";
 import { modifyCapability } from "./modify/index.ts";
 import { netCapability } from "./network/index.ts";
 import { notifyCapability } from "./notify/index.ts";
@@ -18,6 +19,7 @@ export const CAPABILITIES = {
   store: storeCapability,
   modify: modifyCapability,
   notify: notifyCapability,
+  llm: llmCapability,
 } as const;
 
 type PolicyOf<C> = C extends Capability<infer P> ? P : never;

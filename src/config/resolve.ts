@@ -76,6 +76,16 @@ export interface Declarative {
   readonly when: readonly ConditionConfig[];
   readonly skipIf: readonly ConditionConfig[];
   readonly then: ResultTemplate | undefined;
+  /** A prompt hook: the template the model is asked, and how its answer becomes the result. */
+  readonly prompt: (PromptAnswer & { readonly template: string }) | undefined;
+}
+
+/** How a prompt hook's model answers ({decision, reason} or {ok, reason}) and what its "no" does. */
+export interface PromptAnswer {
+  readonly format: "decision" | "ok";
+  readonly onDeny: "deny" | "ask_user" | "inject_context";
+  /** Replaces Hookbox's system prompt. */
+  readonly system: string | undefined;
 }
 
 /** Hooks with a trigger of their own run in the daemon, on their schedule or watch. */
@@ -156,6 +166,8 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
   } else {
     handler = { kind: "inline", code: file.handler.code };
   }
+  const template = file.prompt ?? file.prompt_template;
+  const prompt = template === undefined ? undefined : { template, format: file.answer?.format ?? "decision", onDeny: file.answer?.on_deny ?? "deny", system: file.answer?.system };
   return {
     ok: true,
     hook: {
@@ -170,8 +182,9 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
       handler,
       triggers,
       // An unsupported step kind never validates (steps-schema.ts): what is left are the supported ones.
-      declarative: file.steps || file.then ? { steps: (file.steps ?? []) as StepConfig[], when: file.when ?? [], skipIf: file.skip_if ?? [], then: file.then } : undefined,
-      permissions: file.permissions,
+      declarative: file.steps || file.then || prompt !== undefined ? { steps: (file.steps ?? []) as StepConfig[], when: file.when ?? [], skipIf: file.skip_if ?? [], then: file.then, prompt } : undefined,
+      // A prompt hook asks a model: with no endpoint named, the operator's default one.
+      permissions: prompt !== undefined && file.permissions.llm.length === 0 ? { ...file.permissions, llm: ["default"] } : file.permissions,
       limits: limitsFromConfig(narrowLimits(file.limits, override.limits, operator.ceilings.limits, isCommunity(source.origin) ? operator.ceilings.community_limits : undefined)),
       onError: override.on_error ?? file.on_error,
       cooldownMs: (override.cooldown_seconds ?? file.cooldown_seconds) * 1000,

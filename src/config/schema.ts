@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB } from "../../sandbox/
 import { checkEventName } from "../events/names.ts";
 import { parsePublicKey } from "../packages/minisign.ts";
 import { compileRegex } from "../text/safe-regex.ts";
+import { llmGrantSchema, llmSettingsSchema } from "./llm-schema.ts";
 import { notifySettingsSchema } from "./notify-schema.ts";
 import { conditionSchema, resultTemplateSchema, stepSchema } from "./steps-schema.ts";
 import { cronSchema, everySchema, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, seedTriggerSchema, triggerSettingsSchema, watchSchema } from "./trigger-schema.ts";
@@ -109,6 +110,8 @@ export const permissionsSchema = z
     modify: z.array(fieldPath).max(64).default([]),
     /** hook.notify (and `then: { notify }`): a message to the operator's notification sinks. */
     notify: z.boolean().default(false),
+    /** hook.llm.complete (and a prompt hook): the operator's model endpoints it may ask, by name, with budgets. */
+    llm: z.array(llmGrantSchema).max(16).default([]),
   })
   .strict();
 
@@ -132,6 +135,7 @@ export const permissionsOverrideSchema = z
     store: z.boolean().optional(),
     modify: z.array(fieldPath).max(64).optional(),
     notify: z.boolean().optional(),
+    llm: z.array(llmGrantSchema).max(16).optional(),
   })
   .strict();
 
@@ -158,6 +162,20 @@ const handlerSchema = z.union([
   z.string().min(1).max(4096),
   z.object({ code: z.string().min(1) }).strict(),
 ]);
+
+/**
+ * A prompt hook's answer: `decision` asks the model for {decision: allow|deny|ask, reason},
+ * `ok` for {ok, reason} (Claude Code's prompt hooks). `on_deny` is what a deny (or ok: false)
+ * does: deny the event (blocks a Stop), ask the user, or give the reason to the agent as context.
+ */
+export const promptAnswerSchema = z
+  .object({
+    format: z.enum(["decision", "ok"]).default("decision"),
+    on_deny: z.enum(["deny", "ask_user", "inject_context"]).default("deny"),
+    /** Replaces Hookbox's system prompt (which says what JSON to answer). */
+    system: z.string().min(1).max(20_000).optional(),
+  })
+  .strict();
 
 export const approvalSchema = z
   .object({
@@ -198,6 +216,12 @@ export const hookFileSchema = z
     skip_if: z.array(conditionSchema).max(32).optional(),
     /** A declarative result: what the hook returns, with {{event.x}} and {{step_N.field}} placeholders. */
     then: resultTemplateSchema.optional(),
+    /** A prompt hook: this template (placeholders as in then) goes to the model, which answers the decision. */
+    prompt: z.string().min(1).max(200_000).optional(),
+    /** The seed engine's spelling of prompt. */
+    prompt_template: z.string().min(1).max(200_000).optional(),
+    /** How the prompt hook's model answers and what its "no" does (see docs/prompt-hooks.md). */
+    answer: promptAnswerSchema.optional(),
     permissions: permissionsSchema.default(permissionsSchema.parse({})),
     limits: limitsSchema.default(limitsSchema.parse({})),
     /** What a failure of this hook (throw, limit, invalid result) does to the event. */
@@ -229,13 +253,19 @@ export const hookFileSchema = z
       ctx.addIssue({ code: "custom", path: ["events"], message: "missing: what runs this hook (events: [PreToolUse], event_type: PreToolUse, every: 10m, cron: \"0 * * * *\" or watch: { paths: [...] })" });
     }
     if (schedules.length > 1) ctx.addIssue({ code: "custom", path: [schedules[1] as string], message: `give one schedule: ${schedules.join(" and ")} are both set` });
-    if (hook.handler === undefined && hook.then === undefined && hook.steps === undefined) {
-      ctx.addIssue({ code: "custom", path: ["handler"], message: "missing: a handler (./handler.ts), or steps and then for a hook written in YAML alone" });
+    const prompt = hook.prompt ?? hook.prompt_template;
+    if (hook.handler === undefined && hook.then === undefined && hook.steps === undefined && prompt === undefined) {
+      ctx.addIssue({ code: "custom", path: ["handler"], message: "missing: a handler (./handler.ts), or steps and then for a hook written in YAML alone, or a prompt for a model to decide" });
     }
+    if (hook.prompt !== undefined && hook.prompt_template !== undefined) ctx.addIssue({ code: "custom", path: ["prompt_template"], message: "give prompt or prompt_template (the seed's spelling), not both" });
+    if (prompt !== undefined && (hook.handler !== undefined || hook.then !== undefined)) {
+      ctx.addIssue({ code: "custom", path: [hook.prompt !== undefined ? "prompt" : "prompt_template"], message: "a prompt hook's result is the model's answer: give a prompt without handler or then (a handler can ask the model itself with hook.llm.complete)" });
+    }
+    if (hook.answer !== undefined && prompt === undefined) ctx.addIssue({ code: "custom", path: ["answer"], message: "answer describes a prompt hook's model answer: give a prompt" });
     if (hook.handler !== undefined && hook.then !== undefined) {
       ctx.addIssue({ code: "custom", path: ["then"], message: "then is the result of a hook without a handler; a handler returns its own result (it finds the steps' results in event.steps)" });
     }
-    if ((hook.when || hook.skip_if) && !hook.steps && !hook.then) ctx.addIssue({ code: "custom", path: [hook.when ? "when" : "skip_if"], message: "when and skip_if judge steps and decide over then: give steps or then" });
+    if ((hook.when || hook.skip_if) && !hook.steps && !hook.then && prompt === undefined) ctx.addIssue({ code: "custom", path: [hook.when ? "when" : "skip_if"], message: "when and skip_if judge steps and decide over then or a prompt: give steps, then or a prompt" });
   });
 
 export type HookFile = z.output<typeof hookFileSchema>;
@@ -383,6 +413,8 @@ export const operatorFileSchema = z
     triggers: triggerSettingsSchema.default(triggerSettingsSchema.parse({})),
     /** Notification sinks for hook.notify and for triggered runs. */
     notify: notifySettingsSchema.default(notifySettingsSchema.parse({})),
+    /** Model endpoints for hook.llm.complete and prompt hooks: one, or several by name. None by default. */
+    llm: llmSettingsSchema.default({}),
     /** `hookbox emit` starting a daemon of its own when none answers (see README, "The daemon"). */
     daemon: z
       .object({

@@ -1,5 +1,6 @@
 import type { ChainOutcome, ChainStep, InvocationOutcome, SandboxFailureCode, SandboxLimits } from "../../sandbox/index.ts";
 import type { CapabilityHost, HostCallRecord } from "../capabilities/types.ts";
+import type { LlmCallRecord } from "../capabilities/llm/record.ts";
 import type { InjectionRole, NativeEvent } from "../events/types.ts";
 import type { LoadedHook } from "../registry/load.ts";
 import { runDeclarative, type StepResult } from "../steps/index.ts";
@@ -15,6 +16,8 @@ export interface HookRun {
   readonly outcome: InvocationOutcome;
   readonly hostCalls: readonly HostCallRecord[];
   readonly injections: readonly { readonly content: string; readonly role: InjectionRole }[];
+  /** Its model calls (hook.llm.complete, a prompt hook): the run record's `llm`. */
+  readonly llmCalls?: readonly LlmCallRecord[];
   /** The results of its steps (a declarative hook), in order. */
   readonly steps?: readonly StepResult[];
   /** Set when its conditions decided against a result: the run is recorded skipped, with this reason. */
@@ -56,7 +59,7 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
     const chain = await executor.invokeChain(steps, event);
     const runs = chain.outcomes.map((outcome, index) => {
       const caps = (bound[index] as (typeof bound)[number]).caps;
-      return { outcome, hostCalls: caps.hostCalls, injections: caps.injections };
+      return { outcome, hostCalls: caps.hostCalls, injections: caps.injections, llmCalls: caps.llmCalls };
     });
     return { runs, broken: chain.broken };
   };
@@ -69,9 +72,9 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
   const declarativeRun = async ({ hook, limits, onError }: Invocation, event: NativeEvent, deadlineAt: number): Promise<HookRun | undefined> => {
     const caps = capabilities.forInvocation(hook.grants, event);
     const started = performance.now();
-    const declarative = hook.definition.declarative ?? { steps: [], when: [], skipIf: [], then: undefined };
+    const declarative = hook.definition.declarative ?? { steps: [], when: [], skipIf: [], then: undefined, prompt: undefined };
     const done = await runDeclarative(declarative, { event, call: caps.call, timeoutMs: limits.timeoutMs, hasHandler: hook.spec !== undefined });
-    const run = (outcome: InvocationOutcome, extra: Partial<HookRun> = {}): HookRun => ({ outcome, hostCalls: caps.hostCalls, injections: caps.injections, steps: done.steps, ...extra });
+    const run = (outcome: InvocationOutcome, extra: Partial<HookRun> = {}): HookRun => ({ outcome, hostCalls: caps.hostCalls, injections: caps.injections, llmCalls: caps.llmCalls, steps: done.steps, ...extra });
     const stats = (): InvocationOutcome["stats"] => ({ cpuMs: 0, wallMs: performance.now() - started, hostCalls: caps.hostCalls.length, heapBytes: 0, coldStart: false });
     if (done.kind === "failed") {
       // capability_denied is not a sandbox failure, but the run record carries its code as it is.

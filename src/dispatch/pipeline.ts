@@ -265,6 +265,7 @@ function runRecord(base: RecordBase, run: HookRun, verdict: ReturnType<typeof ap
     host_calls: run.hostCalls,
     logs: [...run.outcome.logs, ...verdict.logs],
     ...(run.steps ? { steps: excerpt(run.steps, STEPS_EXCERPT_BYTES) } : {}),
+    ...(run.llmCalls && run.llmCalls.length > 0 ? { llm: run.llmCalls } : {}),
     stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
     ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
   };

@@ -41,7 +41,8 @@ export const nodeCapabilityIO: CapabilityIO = {
     const found = await lookup(hostname, { all: true, verbatim: true });
     return found.map((entry): ResolvedAddress => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
   },
-  httpGet,
+  httpGet: (request) => httpRequest("GET", request, undefined),
+  httpPost: (request) => httpRequest("POST", request, request.body),
   readPrivateFile,
   writePrivateFile,
 };
@@ -248,7 +249,7 @@ function spawnCapped(request: SpawnRequest): Promise<SpawnResult> {
   });
 }
 
-function httpGet(request: HttpGetRequest): Promise<HttpResponse> {
+function httpRequest(method: "GET" | "POST", request: HttpGetRequest, body: string | undefined): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.url);
     const client = url.protocol === "https:" ? https : http;
@@ -268,8 +269,8 @@ function httpGet(request: HttpGetRequest): Promise<HttpResponse> {
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        method: "GET",
-        headers: request.headers,
+        method,
+        headers: body === undefined ? request.headers : { ...request.headers, "content-length": String(Buffer.byteLength(body)) },
         agent: false,
         // The address was checked by policy: connect to it and nothing else (no second DNS answer).
         lookup: (_hostname, options, callback) => {
@@ -313,7 +314,7 @@ function httpGet(request: HttpGetRequest): Promise<HttpResponse> {
     req.on("error", (error) => finish({ ok: false, error }));
     if (request.signal.aborted) onAbort();
     else request.signal.addEventListener("abort", onAbort, { once: true });
-    req.end();
+    req.end(body);
   });
 }
 

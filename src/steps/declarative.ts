@@ -1,6 +1,7 @@
 import type { Declarative } from "../config/resolve.ts";
 import type { ResultTemplate } from "../config/steps-schema.ts";
 import { skipReason } from "./conditions.ts";
+import { askPrompt } from "./prompt.ts";
 import { runStep, StepDenied, type HostCall, type StepResult } from "./run.ts";
 import { render, type TemplateScope } from "./template.ts";
 
@@ -15,7 +16,7 @@ export type DeclarativeRun =
   /** A short circuit, skip_if or when decided against the result: recorded `skipped` with this reason. */
   | { readonly kind: "skipped"; readonly steps: readonly StepResult[]; readonly reason: string }
   /** The hook fails (its on_error applies): a step was denied, or the time ran out. */
-  | { readonly kind: "failed"; readonly steps: readonly StepResult[]; readonly code: "capability_denied" | "sandbox_timeout"; readonly message: string };
+  | { readonly kind: "failed"; readonly steps: readonly StepResult[]; readonly code: "capability_denied" | "sandbox_timeout" | "llm_failed"; readonly message: string };
 
 /**
  * Run a hook's steps one after another through its own host calls (the seed engine's context
@@ -39,6 +40,12 @@ export async function runDeclarative(declarative: Declarative, options: { readon
     if (controller.signal.aborted) return outOfTime();
     const reason = skipReason(declarative.steps, steps, declarative.skipIf, declarative.when, scope);
     if (reason !== undefined) return { kind: "skipped", steps, reason };
+    if (declarative.prompt) {
+      // A skip above made no model call; this is the only one.
+      const asked = await askPrompt(declarative.prompt, scope, options.call, controller.signal);
+      if (asked.kind === "failed") return controller.signal.aborted ? outOfTime() : { kind: "failed", steps, code: asked.code as "capability_denied" | "llm_failed", message: asked.message };
+      return { kind: "ran", steps, result: asked.result };
+    }
     if (options.hasHandler || !declarative.then) return { kind: "ran", steps, result: undefined };
     const { notify, ...result } = renderResult(declarative.then, scope);
     if (notify !== undefined && notify.trim() !== "") {

@@ -1,3 +1,4 @@
+import type { LlmEndpointConfig } from "../../config/llm-schema.ts";
 import type { NotifySinkConfig } from "../../config/notify-schema.ts";
 import type { OperatorFile, PermissionsConfig } from "../../config/schema.ts";
 import type { GrantRequest } from "../types.ts";
@@ -20,6 +21,8 @@ export interface GrantSources {
   readonly operatorOwn: boolean;
   /** Where hook.notify sends (the operator's notify.sinks). */
   readonly notifySinks: readonly NotifySinkConfig[];
+  /** The model endpoints hook.llm.complete may ask (the operator's llm:). */
+  readonly llmEndpoints: Readonly<Record<string, LlmEndpointConfig>>;
 }
 
 export function grantSources(request: GrantRequest, operator: OperatorFile): GrantSources {
@@ -34,6 +37,7 @@ export function grantSources(request: GrantRequest, operator: OperatorFile): Gra
     deny: operator.deny,
     operatorOwn: !isCommunity(request.origin),
     notifySinks: operator.notify.sinks,
+    llmEndpoints: operator.llm,
   };
 }
 

@@ -22,7 +22,7 @@ interface CachedLoadV1 {
   readonly hooks: readonly {
     readonly definition: HookDefinition;
     readonly file: string;
-    /** Null for a hook written in YAML alone (steps, no handler). */
+    /** Null for a hook written in YAML alone (steps and then, or a prompt). */
     readonly handler: CompiledHandler | null;
     readonly digest: string;
     /** A project hook the user has not trusted: it runs without grants (the trust record is an input, so trusting it is a miss). */
