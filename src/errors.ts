@@ -18,6 +18,8 @@ export type ErrorCode =
   | "peer_refused"
   | "conflict"
   | "capability_denied"
+  /** A prompt hook's model gave no usable answer: no endpoint, an error, a timeout, a budget, or twice an answer that did not fit. */
+  | "llm_failed"
   | "daemon_unavailable"
   | "audit_unavailable"
   /** The operating system refused: a path that is not yours (EACCES, EPERM), a read-only file system. */

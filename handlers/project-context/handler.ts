@@ -73,7 +73,8 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
 
   let listing: string[];
   try {
-    listing = await hook.listFiles(".", { maxFiles: 2000 });
+    // hidden: the tools' dot files (.prettierrc, .gitlab-ci.yml …) are what it looks for.
+    listing = await hook.listFiles(".", { maxFiles: 2000, hidden: true });
   } catch (error) {
     const { code, message } = describe(error);
     hook.log("warn", `cannot list the workspace (${code}): ${message}`);

@@ -349,7 +349,7 @@ function regexMatches(pattern: string, subjects: readonly string[], caseless: bo
   }
 }
 
-const HOOKBOX_STATE_COMMANDS = new Set(["approve", "deny", "install-agent", "uninstall-agent", "self-install", "console", "add", "update", "remove", "trust", "import"]);
+const HOOKBOX_STATE_COMMANDS = new Set(["approve", "deny", "install-agent", "uninstall-agent", "self-install", "console", "add", "update", "remove", "trust", "import", "fire"]);
 
 /** What each state-changing subcommand does, for the reason the agent reads. */
 const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
@@ -360,6 +360,7 @@ const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
   remove: "removes an installed hook",
   trust: "gives a project's hooks the grants they declare: only the user may trust them",
   import: "turns hooks into Hookbox hooks and rewrites the agents' hook settings",
+  fire: "runs a hook by hand, outside its schedule and cooldown: only the user may",
 };
 
 /** The hookbox CLI changing its own state: answering approvals, rewriting agents' settings, installing itself, new hooks in a protected directory. */

@@ -1,5 +1,6 @@
 import type { LogEntry } from "../../sandbox/index.ts";
 import type { HostCallRecord } from "../capabilities/types.ts";
+import type { LlmCallRecord } from "../capabilities/llm/record.ts";
 import type { AnsweredVia, ApprovalOutcome } from "../approvals/store.ts";
 import type { Decision, HookAction, InjectionRole, RunStatus } from "../events/types.ts";
 
@@ -32,7 +33,22 @@ export interface AuditRecordV1 extends Chained {
   readonly session_id: string;
   /** Why the hook ran: which event and matcher, or a manual fire. */
   readonly trigger_reason: string;
-  readonly status: RunStatus;
+  /** What started it: an agent's event, a manual fire, its schedule or a file watch (records before triggers have none: events). */
+  readonly trigger?: "event" | "manual" | "periodic" | "watch";
+  /**
+   * One run of a triggered hook across its records: a run still going after a few seconds is
+   * recorded `running` first, then again when it ends; readers show the last (src/audit/read.ts).
+   */
+  readonly run_id?: string;
+  /** `sha256:<hex>` of the event the hook saw (as JSON): the same digest as its decision record's. */
+  readonly event_digest?: string;
+  /** A triggered run's event (its timing context or its changes), secrets redacted, size-capped (audit/excerpt.ts). */
+  readonly event?: unknown;
+  /** A declarative hook's step results, secrets redacted, size-capped. */
+  readonly steps?: unknown;
+  /** Its model calls: endpoint, prompt and answer (secrets redacted), tokens, attempts (src/capabilities/llm/record.ts). */
+  readonly llm?: readonly LlmCallRecord[];
+  readonly status: RunStatus | "running";
   /** Skip reason, precise failure cause, or deny reason. */
   readonly reason?: string;
   readonly error_code?: string;
@@ -86,6 +102,14 @@ export interface AuditDecisionV1 extends Chained {
   readonly incomplete?: { readonly code: string; readonly cause: string; readonly rule: string };
   /** What the hooks returned for the caller besides the decision (the repository template's hints), as answered. */
   readonly hints?: Pick<Decision, "suggested_abilities" | "suggested_documents" | "new_intent" | "follow_up_actions">;
+  /** Triggered runs whose queued context this event's answer carried. */
+  readonly delivered_runs?: Decision["delivered_runs"];
+  /** `sha256:<hex>` of the event as evaluated; its run records carry the same. */
+  readonly event_digest?: string;
+  /** The event as evaluated, secrets redacted, size-capped (audit/excerpt.ts). */
+  readonly event?: unknown;
+  /** Context queued by triggered runs of this project and delivered with this answer (their run ids). */
+  readonly delivered?: readonly { readonly hook_id: string; readonly run_id: string }[];
   readonly hook_set: { readonly registry_version: number; readonly hooks: number; readonly broken: readonly string[]; readonly operator: "ok" | "last-good" | "unusable" };
   /** Who answered: the daemon, or `emit` in its own process, or `hookbox test`. */
   readonly served_by: { readonly via: "daemon" | "emit" | "test"; readonly pid: number; readonly build: string };

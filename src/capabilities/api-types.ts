@@ -37,6 +37,8 @@ declare namespace Hookbox {
     readonly stop_hook_active?: boolean;
     /** The agent the event came from (claude, gemini, cursor, codex, copilot, qwen, native). */
     readonly agent?: string;
+    /** For a hook with steps: their results, in order (the seed engine's field names: stdout, exit_code, failures …). */
+    readonly steps?: readonly Readonly<Record<string, unknown>>[];
     readonly [field: string]: unknown;
   }
 
@@ -71,6 +73,8 @@ declare namespace Hookbox {
     readonly new_intent?: string | { readonly intent: string; readonly scope?: string; readonly topic?: string; readonly stage?: string; readonly signals?: Readonly<Record<string, unknown>> };
     readonly follow_up_actions?: readonly { readonly kind: string; readonly payload?: Readonly<Record<string, unknown>> }[];
     readonly usage_recorded?: unknown;
+    /** The template's tracker: signals for better matchers (kept in the run record's notes). */
+    readonly update_matcher_suggestions?: readonly { readonly ability_id: string; readonly signal: string; readonly weight?: number }[];
     /** Blocks like action "deny", with this as the reason ("blocked_by_policy"). */
     readonly error?: string;
   }
@@ -87,6 +91,19 @@ declare namespace Hookbox {
     extensions?: readonly string[];
     /** At most this many paths. Default 1000, at most 10000. */
     maxFiles?: number;
+    /** Also list names starting with "." below dir (files and directories). Default false. */
+    hidden?: boolean;
+    /** Return {path, size, mtime} objects instead of paths. Default false. */
+    details?: boolean;
+  }
+
+  /** One file of listFiles(dir, { details: true }). */
+  interface ListedFile {
+    readonly path: string;
+    /** Bytes. */
+    readonly size: number;
+    /** Last modification, seconds since the epoch (fractional). */
+    readonly mtime: number;
   }
 
   interface RunOptions {
@@ -166,9 +183,11 @@ declare namespace Hookbox {
     /**
      * Regular files under dir, sorted: dir as given joined with the names below it (a relative dir
      * gives workspace-relative paths). Needs permissions.read for dir (grant "dir/**"); lists only
-     * files the hook may read; symlinks are neither followed nor listed.
+     * files the hook may read; symlinks are neither followed nor listed; names starting with "."
+     * are skipped unless hidden: true.
      */
-    listFiles(dir: string, options?: ListFilesOptions): Promise<string[]>;
+    listFiles(dir: string, options: ListFilesOptions & { details: true }): Promise<ListedFile[]>;
+    listFiles(dir: string, options?: ListFilesOptions & { details?: false }): Promise<string[]>;
 
     /**
      * Run a command (never through a shell) in the workspace. Needs a permissions.run grant whose
@@ -177,10 +196,18 @@ declare namespace Hookbox {
      */
     run(cmd: string, args?: readonly string[], options?: RunOptions): Promise<RunResult>;
 
-    /** git diff of the workspace, against base (a revision) or else the unstaged changes. Needs run: [{ cmd: git, args: ["diff", "**"] }]. At most 1 MiB. */
+    /**
+     * git diff of the workspace: with base (a branch or revision), \`git diff base...HEAD\` — what
+     * this branch changed since it left base; without, the unstaged changes. Needs
+     * run: [{ cmd: git, args: ["diff", "**"] }]. At most 1 MiB.
+     */
     gitDiff(base?: string): Promise<string>;
 
-    /** git diff HEAD of one file in the workspace. Needs the git diff run grant and read access to the file. At most 1 MiB. */
+    /**
+     * git diff HEAD of one file in the workspace, or — when that shows nothing (a file only staged,
+     * a repository without a commit yet) — git diff --cached. Needs the git diff run grant and
+     * read access to the file. At most 1 MiB.
+     */
     fileDiff(path: string): Promise<string>;
 
     /** Run a test command (argv, or a command line split like a shell splits words) and parse its result. Needs a run grant for it. */
@@ -207,12 +234,53 @@ declare namespace Hookbox {
       delete(key: string): Promise<boolean>;
     };
 
+    /**
+     * A message to the operator's notification sinks (hookbox.yaml notify.sinks: a local command,
+     * a webhook, the desktop); at most 4096 characters are sent. Needs permissions.notify. With no
+     * sink configured nothing is sent (sent: 0); failed names the sinks that did not take it.
+     */
+    notify(message: string, options?: { title?: string; level?: MessageLevel }): Promise<{ readonly sent: number; readonly failed: readonly string[] }>;
+
+    /**
+     * Ask one of the operator's model endpoints (hookbox.yaml llm) a single-turn question. Needs
+     * permissions.llm naming the endpoint (the first one is used when options.endpoint is not
+     * given). max_tokens, the call's time, the run's and the day's tokens are capped by the
+     * grant and the operator. With json_schema the answer must be JSON matching it: a malformed
+     * answer is asked again once, then the call fails with code invalid_answer. Rejects with
+     * not_configured (no such endpoint), budget_exceeded, timeout or llm_failed.
+     */
+    readonly llm: {
+      complete(options: LlmCompleteOptions): Promise<LlmCompletion>;
+    };
+
     /** A log line in the run record (console.* does the same). Lines are capped by the hook's log_kb limit. */
     log(level: LogLevel, message: string): void;
   }
 
+  interface LlmCompleteOptions {
+    prompt: string;
+    system?: string;
+    /** The most the answer may take (also capped by the grant and the endpoint). */
+    max_tokens?: number;
+    /** A JSON Schema the answer must match (no pattern keywords); the parsed answer is in json. */
+    json_schema?: Readonly<Record<string, JsonValue>>;
+    /** An endpoint named in permissions.llm; default: the first. */
+    endpoint?: string;
+  }
+
+  interface LlmCompletion {
+    readonly text: string;
+    /** The answer parsed and checked against json_schema (only with one). */
+    readonly json?: JsonValue;
+    readonly endpoint: string;
+    readonly model: string;
+    readonly tokens: { readonly input: number; readonly output: number };
+    /** 2 when the first answer did not match json_schema. */
+    readonly attempts: number;
+  }
+
   /** Codes of the errors a hook.* call rejects with (error.code). */
-  type ErrorCode = "capability_denied" | "invalid_argument" | "not_found" | "too_large" | "timeout" | "command_failed" | "io_failed" | "http_failed";
+  type ErrorCode = "capability_denied" | "invalid_argument" | "not_found" | "too_large" | "timeout" | "command_failed" | "io_failed" | "http_failed" | "not_configured" | "budget_exceeded" | "llm_failed" | "invalid_answer";
 
   type Handler = (event: HookEvent, hook: Hook) => HookResult | void | Promise<HookResult | void>;
 }

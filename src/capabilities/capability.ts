@@ -1,9 +1,13 @@
 import type { CapabilityIO } from "../runtime/capability-io.ts";
+import type { NotifyIO } from "../runtime/index.ts";
 import type { InjectionRole } from "../events/types.ts";
 import type { GrantSources } from "./grants/sources.ts";
 import type { PathGuard } from "./paths/guard.ts";
 import type { Runner } from "./run/runner.ts";
 import type { StoreLocks } from "./store/locks.ts";
+import type { LlmClient } from "./llm/client.ts";
+import type { LlmCallRecord } from "./llm/record.ts";
+import type { LlmUsageStore } from "./llm/usage.ts";
 import type { HookApiMethod } from "./types.ts";
 
 /** What the capabilities are given by the composition root, once. */
@@ -15,6 +19,12 @@ export interface CapabilityDeps {
   readonly home: string;
   /** Hookbox's data directory: per-hook stores live in `<dataDir>/store/<hook-id>.json`. */
   readonly dataDir: string;
+  /** Where hook.notify's messages leave (absent: notify sends nothing). */
+  readonly notify?: NotifyIO;
+  /** How model calls are sent (absent: HTTP to the operator's endpoints; `hookbox test` pins replies). */
+  readonly llm?: LlmClient;
+  /** Tokens per hook per day (absent: counted in this process's memory). */
+  readonly llmUsage?: LlmUsageStore;
 }
 
 /** One host call in progress. */
@@ -38,6 +48,10 @@ export interface InvocationScope {
   readonly runner: Runner;
   readonly injections: { content: string; role: InjectionRole }[];
   readonly stores: StoreLocks;
+  /** Where model calls go and what they cost today. */
+  readonly llm: { readonly client: LlmClient; readonly usage: LlmUsageStore };
+  /** Filled as the hook asks models: the run record's `llm`. */
+  readonly llmCalls: LlmCallRecord[];
 }
 
 /**

@@ -12,7 +12,11 @@ export type GuestErrorCode =
   | "timeout"
   | "command_failed"
   | "io_failed"
-  | "http_failed";
+  | "http_failed"
+  | "not_configured"
+  | "budget_exceeded"
+  | "llm_failed"
+  | "invalid_answer";
 
 type GuestErrorName = "PermissionDenied" | "TypeError" | "HookboxError";
 

@@ -8,6 +8,8 @@ import { createInvocation } from "./invocation.ts";
 import { CAPABILITIES, CAPABILITY_NAMES, type Policies } from "./registry.ts";
 import { reviewPolicies } from "./review/index.ts";
 import type { GrantReport } from "./review/types.ts";
+import { httpLlmClient } from "./llm/client.ts";
+import { MemoryLlmUsage } from "./llm/usage.ts";
 import { StoreLocks } from "./store/locks.ts";
 import type { CapabilityHost, GrantRequest, InvocationCapabilities, PreparedGrants, PrepareResult } from "./types.ts";
 
@@ -20,6 +22,7 @@ export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
   const prepared = new WeakMap<PreparedGrants, Policies>();
   const untrusted = new WeakMap<PreparedGrants, { readonly project: string }>();
   const stores = new StoreLocks();
+  const llm = { client: deps.llm ?? httpLlmClient(deps.io), usage: deps.llmUsage ?? new MemoryLlmUsage() };
 
   const policiesOf = (grants: PreparedGrants): Policies => {
     const policies = prepared.get(grants);
@@ -72,7 +75,7 @@ export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
     },
 
     forInvocation(grants: PreparedGrants, event: NativeEvent): InvocationCapabilities {
-      return createInvocation(grants.hookId, policiesOf(grants), deps, event, stores, untrusted.get(grants));
+      return createInvocation(grants.hookId, policiesOf(grants), deps, event, { stores, llm }, untrusted.get(grants));
     },
   };
 }

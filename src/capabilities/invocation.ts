@@ -25,10 +25,10 @@ export function workspaceOf(event: NativeEvent): string | undefined {
  * is recorded (allowed, denied or error) with its duration; whatever a method throws reaches
  * the guest as name, message and code only.
  */
-export function createInvocation(hookId: string, policies: Policies, deps: CapabilityDeps, event: NativeEvent, stores: StoreLocks, untrusted?: { readonly project: string }): InvocationCapabilities {
+export function createInvocation(hookId: string, policies: Policies, deps: CapabilityDeps, event: NativeEvent, shared: { readonly stores: StoreLocks; readonly llm: InvocationScope["llm"] }, untrusted?: { readonly project: string }): InvocationCapabilities {
   const paths = new PathGuard(policies.read, { hookId, io: deps.io, vars: { workspace: workspaceOf(event), home: deps.home } });
   const runner = new Runner(policies.run, { hookId, io: deps.io, hostEnv: deps.env, home: deps.home, paths, envPolicy: policies.env });
-  const scope: InvocationScope = { hookId, deps, paths, runner, injections: [], stores };
+  const scope: InvocationScope = { hookId, deps, paths, runner, injections: [], stores: shared.stores, llm: shared.llm, llmCalls: [] };
   const methods: MethodTable = {};
   for (const name of CAPABILITY_NAMES) {
     Object.assign(methods, CAPABILITIES[name].contribute(policies[name] as never, scope));
@@ -68,5 +68,5 @@ export function createInvocation(hookId: string, policies: Policies, deps: Capab
     }
   };
 
-  return { call, hostCalls, injections: scope.injections };
+  return { call, hostCalls, injections: scope.injections, llmCalls: scope.llmCalls };
 }

@@ -1,8 +1,10 @@
 import type { Capability } from "./capability.ts";
 import { contextCapability } from "./context/index.ts";
 import { envCapability } from "./env/index.ts";
+import { llmCapability } from "./llm/index.ts";
 import { modifyCapability } from "./modify/index.ts";
 import { netCapability } from "./network/index.ts";
+import { notifyCapability } from "./notify/index.ts";
 import { readCapability } from "./read/index.ts";
 import { runCapability } from "./run/index.ts";
 import { storeCapability } from "./store/index.ts";
@@ -16,6 +18,8 @@ export const CAPABILITIES = {
   inject_context: contextCapability,
   store: storeCapability,
   modify: modifyCapability,
+  notify: notifyCapability,
+  llm: llmCapability,
 } as const;
 
 type PolicyOf<C> = C extends Capability<infer P> ? P : never;

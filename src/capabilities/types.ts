@@ -1,6 +1,7 @@
 import type { HostCallFn } from "../../sandbox/index.ts";
 import type { HookOrigin } from "../config/resolve.ts";
 import type { GrantReport } from "./review/types.ts";
+import type { LlmCallRecord } from "./llm/record.ts";
 import type { OperatorFile, PermissionsConfig } from "../config/schema.ts";
 import type { InjectionRole, NativeEvent } from "../events/types.ts";
 
@@ -22,6 +23,8 @@ export const HOOK_API_METHODS = [
   "store.get",
   "store.set",
   "store.delete",
+  "notify",
+  "llm.complete",
 ] as const;
 
 export type HookApiMethod = (typeof HOOK_API_METHODS)[number];
@@ -71,6 +74,8 @@ export interface InvocationCapabilities {
   readonly hostCalls: readonly HostCallRecord[];
   /** Context the handler injected with hook.injectContext (already capped). */
   readonly injections: readonly { readonly content: string; readonly role: InjectionRole }[];
+  /** The model calls it made (hook.llm.complete, a prompt hook), for the run record. */
+  readonly llmCalls: readonly LlmCallRecord[];
 }
 
 export interface CapabilityHost {

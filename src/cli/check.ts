@@ -33,6 +33,8 @@ export async function handlersOf(ctx: CliContext, set: ProjectHookSet, runtime: 
   const handlers: HandlerToCheck[] = [];
   for (const hook of set.snapshot.hooks) {
     const handler = hook.definition.handler;
+    // A hook written in YAML alone has no handler to type-check.
+    if (!handler) continue;
     if (handler.kind === "inline") {
       handlers.push({ file: `${hook.file}#handler`, source: handler.code });
       continue;

@@ -71,7 +71,7 @@ async function importPlan(session: PackageSession, path: string, plan: ImportPla
   const { ctx } = session;
   // First against the operator file as it is: which command lines its ceiling refuses (shells do).
   const first = await inspectAll(session, path, plan.hooks, session.operator);
-  const approvals: RunApproval[] = first.flatMap(({ hook, inspected }) => (inspected.hook.review.lines.some((line) => line.kind === "run" && line.status !== "granted" && /default run ceiling/.test(line.why ?? "")) ? [{ hookId: hook.id, cmd: hook.run.cmd, args: hook.run.args }] : []));
+  const approvals: RunApproval[] = first.flatMap(({ hook, inspected }) => (inspected.hook.review.lines.some((line) => line.kind === "run" && line.status !== "granted" && /default run ceiling/.test(line.why ?? "")) && hook.run ? [{ hookId: hook.id, cmd: hook.run.cmd, args: hook.run.args }] : []));
   const operator = withApprovals(session.operator, approvals);
   const packages = approvals.length > 0 ? await inspectAll(session, path, plan.hooks, operator) : first;
   const lock = await readLock(ctx.host.fs, session.hooksDir);

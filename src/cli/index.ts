@@ -7,6 +7,7 @@ import { registerDoctor } from "./doctor/index.ts";
 import { EXIT, exitStatusHelp } from "./exit-codes.ts";
 import { reportError } from "./report-error.ts";
 import { registerApprovals } from "./approvals.ts";
+import { registerFire } from "./fire.ts";
 import { registerAudit } from "./audit.ts";
 import { registerConsole } from "./console.ts";
 import { runEmit } from "./emit.ts";
@@ -69,6 +70,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerRuns(program, ctx, setExit);
   registerAudit(program, ctx, setExit);
   registerApprovals(program, ctx, setExit);
+  registerFire(program, ctx, setExit);
   registerConsole(program, ctx, setExit);
   registerInstallAgent(program, ctx, setExit);
   registerUninstallAgent(program, ctx, setExit);

@@ -11,12 +11,12 @@ export function registerNew(program: Command, ctx: CliContext, setExit: (code: n
   program
     .command("new")
     .description("Create a hook (hook.yaml, handler.ts, a fixture, a README) that passes `hookbox test` as it is")
-    .argument("<id>", "the hook id: a-z, 0-9 and -")
+    .argument("<id>", "the hook id: a-z, 0-9, - and _")
     .option("--event <name>", "the event it handles", "PreToolUse")
     .option("--dir <dir>", "where hooks live", ".hookbox/hooks")
     .option("--json", "print what was created as JSON ({id, dir, files, next})")
     .action(async (id: string, options: { event: string; dir: string; json?: boolean }) => {
-      if (!HOOK_ID.test(id)) throw new HookboxError("usage", `"${id}" is not a hook id: use 1–64 characters of a-z, 0-9 and -, starting with a letter or digit`);
+      if (!HOOK_ID.test(id)) throw new HookboxError("usage", `"${id}" is not a hook id: use 1–64 characters of a-z, 0-9, - and _, starting with a letter or digit`);
       const event = checkEventName(options.event);
       if (!event.ok) throw new HookboxError("usage", event.message);
       const base = options.dir.startsWith("/") ? options.dir : `${ctx.host.cwd()}/${options.dir}`;

@@ -17,6 +17,7 @@ export interface ServeFlag {
 export const SERVE_FLAGS: readonly ServeFlag[] = [
   { flags: "--socket <path>", description: "unix socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock" },
   { flags: "--listen <host:port>", description: "also listen on loopback TCP (for Claude Code http hooks); requests need the bearer token" },
+  { flags: "--console [host:port]", description: "also serve the web console on loopback TCP (default 127.0.0.1:0, a free port); its sign-in link is printed here, and `hookbox console` asks for a new one" },
   { flags: "--token-file <file>", description: "the bearer token for --listen (created, 0600, when missing); default: <data dir>/http-token" },
   { flags: "--data-dir <dir>", description: "audit log and hook stores; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox" },
   { flags: "--workers <n|min-max>", description: "sandbox worker processes: n, all started at once and kept, or min-max: min kept however idle, more started while all are busy (default: 0-<cores>)" },
@@ -33,6 +34,8 @@ export const SERVE_FLAGS: readonly ServeFlag[] = [
 export interface ServeOptions {
   readonly locations: LocationFlags;
   readonly listen: string | undefined;
+  /** The web console's loopback address; undefined: no console. */
+  readonly console: string | undefined;
   readonly tokenFile: string | undefined;
   readonly workers: string | undefined;
   readonly workerIdleSeconds: number;
@@ -44,9 +47,33 @@ export interface ServeOptions {
 }
 
 const nameOf = (flag: ServeFlag): string => (/^--([\w-]+)/.exec(flag.flags) as RegExpExecArray)[1] as string;
-const takesValue = (flag: ServeFlag): boolean => flag.flags.includes("<");
+const takesValue = (flag: ServeFlag): boolean => flag.flags.includes("<") || flag.flags.includes("[");
 
-export function parseServeArgs(args: readonly string[]): ServeOptions {
+/** A free port on the IPv4 loopback: `hookbox console` finds it through the daemon. */
+export const DEFAULT_CONSOLE = "127.0.0.1:0";
+
+/** `--console` takes its address optionally: bare, or followed by host:port, or `--console=host:port`. */
+function withConsoleValue(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg !== "--console") {
+      out.push(arg);
+      continue;
+    }
+    const next = args[i + 1];
+    if (next !== undefined && /^[^-].*:\d+$/.test(next)) {
+      out.push(`--console=${next}`);
+      i++;
+    } else {
+      out.push(`--console=${DEFAULT_CONSOLE}`);
+    }
+  }
+  return out;
+}
+
+export function parseServeArgs(given: readonly string[]): ServeOptions {
+  const args = withConsoleValue(given);
   const usage = (problem: string): HookboxError => new HookboxError("usage", `hookbox serve: ${problem} (see hookbox serve --help)`);
   const { strings, booleans, positionals } = parseStrictArgs(
     args,
@@ -77,6 +104,7 @@ export function parseServeArgs(args: readonly string[]): ServeOptions {
       ...(one("data-dir") !== undefined ? { dataDir: one("data-dir") as string } : {}),
     },
     listen: one("listen"),
+    console: one("console"),
     tokenFile: one("token-file"),
     workers: one("workers"),
     workerIdleSeconds: number("worker-idle", 1, 86_400, WORKER_IDLE_SECONDS) as number,

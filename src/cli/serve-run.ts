@@ -42,6 +42,7 @@ async function serve(host: RuntimeHost, options: ServeOptions, runtime: HookRunt
     idleExitSeconds: options.idleExitSeconds,
     ...(options.lockFd !== undefined ? { inheritedLockFd: options.lockFd } : {}),
     ...(tcp ? { tcp } : {}),
+    ...(options.console !== undefined ? { console: parseListen(options.console, "--console") } : {}),
     // An auto-started daemon writes to its log file: each line says when.
     log: (line) => host.writeStderr(options.autoStarted ? `hookbox: ${new Date().toISOString()} ${line}\n` : `hookbox: ${line}\n`),
   });

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { ClientTransport } from "../runtime/client.ts";
 import { agentAnswerSchema } from "../wire/agent-call-schema.ts";
 import { AGENT_CALL_HEADERS } from "../wire/agent-call.ts";
@@ -7,9 +7,11 @@ import { decisionSchema, type DecisionV1 } from "../wire/decision.ts";
 import type { NativeEventV1 } from "../wire/event.ts";
 import { healthSchema, type HealthV1 } from "../wire/health.ts";
 import { hooksSchema, type HooksV1 } from "../wire/hooks.ts";
-import { runsSchema, type RunQueryV1, type RunsV1 } from "../wire/runs.ts";
+import { firedRunSchema, runsSchema, type FiredRunV1, type RunQueryV1, type RunsV1 } from "../wire/runs.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { send, type Call } from "./request.ts";
+
+const fireAnswerSchema = z.union([decisionSchema, firedRunSchema]);
 
 export interface EvaluateOptions {
   /** When Hookbox cannot fully evaluate, deny (the fail-closed rule) rather than apply the hooks' own on_error. */
@@ -45,9 +47,14 @@ export class HookboxClient {
     return this.call({ method: "POST", path: `/v1/events/${encodeURIComponent(event.event_type)}`, body: event, headers, answer: decisionSchema, repeatable: true, ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
   }
 
-  /** Run one hook on an event whatever its matcher and cooldown; its decision. */
-  async fire(hookId: string, event: NativeEventV1 = {}): Promise<DecisionV1> {
-    return this.call({ method: "POST", path: `/v1/hooks/${encodeURIComponent(hookId)}/fire`, body: event, answer: decisionSchema, repeatable: true });
+  /**
+   * Run one hook on an event whatever its matcher and cooldown: its decision, or for a hook with a
+   * schedule or a watch the run it started (FiredRunV1, told apart by its `hook_id` and `records`).
+   * `project`: the project whose hook set holds the hook, when the event has no cwd.
+   */
+  async fire(hookId: string, event: NativeEventV1 = {}, options: { readonly project?: string } = {}): Promise<DecisionV1 | FiredRunV1> {
+    const query = options.project ? `?project=${encodeURIComponent(options.project)}` : "";
+    return this.call({ method: "POST", path: `/v1/hooks/${encodeURIComponent(hookId)}/fire${query}`, body: event, answer: fireAnswerSchema, repeatable: false });
   }
 
   /** Hook runs from the audit log, newest first. */

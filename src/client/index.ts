@@ -9,7 +9,7 @@ export { HookboxClient, type EvaluateEvent, type EvaluateOptions } from "./clien
 export { HookboxClientError, type ClientErrorCode } from "./errors.ts";
 export type { ClientOptions } from "./options.ts";
 export type { ClientTransport } from "../runtime/client.ts";
-export type { ApprovalResolvedV1, DecisionV1, ErrorBodyV1, HealthV1, HooksV1, NativeEventV1, PendingApprovalV1, RunQueryV1, RunsV1 } from "../wire/index.ts";
+export type { ApprovalResolvedV1, DecisionV1, ErrorBodyV1, FiredRunV1, HealthV1, HooksV1, NativeEventV1, PendingApprovalV1, RunQueryV1, RunsV1 } from "../wire/index.ts";
 
 /**
  * A client of the daemon on `options.socket` (default: where `hookbox emit` looks) or on its

@@ -3,6 +3,10 @@ import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB } from "../../sandbox/
 import { checkEventName } from "../events/names.ts";
 import { parsePublicKey } from "../packages/minisign.ts";
 import { compileRegex } from "../text/safe-regex.ts";
+import { llmGrantSchema, llmSettingsSchema } from "./llm-schema.ts";
+import { notifySettingsSchema } from "./notify-schema.ts";
+import { conditionSchema, resultTemplateSchema, stepSchema } from "./steps-schema.ts";
+import { cronSchema, everySchema, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, seedTriggerSchema, triggerSettingsSchema, watchSchema } from "./trigger-schema.ts";
 
 /**
  * The hook file and the operator file (hookbox.yaml), as strict zod schemas. Unknown keys are
@@ -10,8 +14,9 @@ import { compileRegex } from "../text/safe-regex.ts";
  * nowhere else; `z.output` of these schemas is the resolved shape with every default applied.
  */
 
-export const HOOK_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const hookId = z.string().regex(HOOK_ID, "a hook id is 1–64 characters of a-z, 0-9 and -, starting with a letter or digit");
+/** a-z, 0-9, - and _ (the repository hooks template's ids are snake_case: skill_activation_prompt). */
+export const HOOK_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const hookId = z.string().regex(HOOK_ID, "a hook id is 1–64 characters of a-z, 0-9, - and _, starting with a letter or digit");
 
 const eventName = z.string().superRefine((name, ctx) => {
   const check = checkEventName(name);
@@ -103,6 +108,10 @@ export const permissionsSchema = z
     store: z.boolean().default(false),
     /** Fields the hook may rewrite with action modify; the operator's own hooks only, unless the operator allows more. */
     modify: z.array(fieldPath).max(64).default([]),
+    /** hook.notify (and `then: { notify }`): a message to the operator's notification sinks. */
+    notify: z.boolean().default(false),
+    /** hook.llm.complete (and a prompt hook): the operator's model endpoints it may ask, by name, with budgets. */
+    llm: z.array(llmGrantSchema).max(16).default([]),
   })
   .strict();
 
@@ -125,6 +134,8 @@ export const permissionsOverrideSchema = z
     inject_context: z.boolean().optional(),
     store: z.boolean().optional(),
     modify: z.array(fieldPath).max(64).optional(),
+    notify: z.boolean().optional(),
+    llm: z.array(llmGrantSchema).max(16).optional(),
   })
   .strict();
 
@@ -152,6 +163,20 @@ const handlerSchema = z.union([
   z.object({ code: z.string().min(1) }).strict(),
 ]);
 
+/**
+ * A prompt hook's answer: `decision` asks the model for {decision: allow|deny|ask, reason},
+ * `ok` for {ok, reason} (Claude Code's prompt hooks). `on_deny` is what a deny (or ok: false)
+ * does: deny the event (blocks a Stop), ask the user, or give the reason to the agent as context.
+ */
+export const promptAnswerSchema = z
+  .object({
+    format: z.enum(["decision", "ok"]).default("decision"),
+    on_deny: z.enum(["deny", "ask_user", "inject_context"]).default("deny"),
+    /** Replaces Hookbox's system prompt (which says what JSON to answer). */
+    system: z.string().min(1).max(20_000).optional(),
+  })
+  .strict();
+
 export const approvalSchema = z
   .object({
     timeout_ms: intIn(1000, 24 * 3600 * 1000, 60_000, "ms"),
@@ -173,7 +198,30 @@ export const hookFileSchema = z
     version: z.string().max(64).optional(),
     author: z.string().max(200).optional(),
     match: matchSchema.default({}),
-    handler: handlerSchema,
+    /** The TypeScript handler; a hook written in YAML alone (steps and then) has none. */
+    handler: handlerSchema.optional(),
+    /** Run on a schedule: a duration ("10m") or seconds; or the seed's interval_seconds; or a cron pattern. */
+    every: everySchema.optional(),
+    interval_seconds: z.number().int().min(MIN_INTERVAL_SECONDS).max(MAX_INTERVAL_SECONDS).optional(),
+    cron: cronSchema.optional(),
+    /** Run when files or folders change (folder.changed / file.changed events). */
+    watch: watchSchema.optional(),
+    /** The seed engine's trigger object, as it writes it (instead of events, every or watch). */
+    trigger: seedTriggerSchema.optional(),
+    /** Context gathered before the result (the seed's context steps), each through the hook's own permissions. */
+    steps: z.array(stepSchema).max(32).optional(),
+    /** The result applies only when every condition holds (otherwise the run is skipped, with the reason). */
+    when: z.array(conditionSchema).max(32).optional(),
+    /** The run is skipped, with the reason, when any condition holds. */
+    skip_if: z.array(conditionSchema).max(32).optional(),
+    /** A declarative result: what the hook returns, with {{event.x}} and {{step_N.field}} placeholders. */
+    then: resultTemplateSchema.optional(),
+    /** A prompt hook: this template (placeholders as in then) goes to the model, which answers the decision. */
+    prompt: z.string().min(1).max(200_000).optional(),
+    /** The seed engine's spelling of prompt. */
+    prompt_template: z.string().min(1).max(200_000).optional(),
+    /** How the prompt hook's model answers and what its "no" does (see docs/prompt-hooks.md). */
+    answer: promptAnswerSchema.optional(),
     permissions: permissionsSchema.default(permissionsSchema.parse({})),
     limits: limitsSchema.default(limitsSchema.parse({})),
     /** What a failure of this hook (throw, limit, invalid result) does to the event. */
@@ -186,15 +234,38 @@ export const hookFileSchema = z
     /** Free-form settings passed to the handler as hook.config. */
     config: z.record(z.string(), z.unknown()).default({}),
     /** Descriptive only: what the hook does to the world, shown by `hookbox list`. */
-    effects: z.array(z.string().max(500)).max(64).default([]),
+    /** What the hook does, as text; the template's `{append_to: path}` mappings are read as "append_to: path". */
+    effects: z
+      .array(z.union([z.string().max(500), z.record(z.string().max(100), z.string().max(400))]))
+      .max(64)
+      .default([])
+      .transform((effects) => effects.map((effect) => (typeof effect === "string" ? effect : Object.entries(effect).map(([key, value]) => `${key}: ${value}`).join("; ")))),
   })
   .strict()
   .superRefine((hook, ctx) => {
-    if (hook.events && hook.event_type) {
+    const schedules = (["every", "interval_seconds", "cron"] as const).filter((key) => hook[key] !== undefined);
+    const triggered = schedules.length > 0 || hook.watch !== undefined;
+    if (hook.trigger && (hook.events || hook.event_type || triggered)) {
+      ctx.addIssue({ code: "custom", path: ["trigger"], message: "trigger (the seed's form) says it all: give it without events, event_type, every, interval_seconds, cron or watch" });
+    } else if (hook.events && hook.event_type) {
       ctx.addIssue({ code: "custom", path: ["event_type"], message: "give either events (a list) or event_type (one), not both" });
-    } else if (!hook.events && !hook.event_type) {
-      ctx.addIssue({ code: "custom", path: ["events"], message: "missing: which events run this hook (events: [PreToolUse] or event_type: PreToolUse)" });
+    } else if (!hook.events && !hook.event_type && !triggered && !hook.trigger) {
+      ctx.addIssue({ code: "custom", path: ["events"], message: "missing: what runs this hook (events: [PreToolUse], event_type: PreToolUse, every: 10m, cron: \"0 * * * *\" or watch: { paths: [...] })" });
     }
+    if (schedules.length > 1) ctx.addIssue({ code: "custom", path: [schedules[1] as string], message: `give one schedule: ${schedules.join(" and ")} are both set` });
+    const prompt = hook.prompt ?? hook.prompt_template;
+    if (hook.handler === undefined && hook.then === undefined && hook.steps === undefined && prompt === undefined) {
+      ctx.addIssue({ code: "custom", path: ["handler"], message: "missing: a handler (./handler.ts), or steps and then for a hook written in YAML alone, or a prompt for a model to decide" });
+    }
+    if (hook.prompt !== undefined && hook.prompt_template !== undefined) ctx.addIssue({ code: "custom", path: ["prompt_template"], message: "give prompt or prompt_template (the seed's spelling), not both" });
+    if (prompt !== undefined && (hook.handler !== undefined || hook.then !== undefined)) {
+      ctx.addIssue({ code: "custom", path: [hook.prompt !== undefined ? "prompt" : "prompt_template"], message: "a prompt hook's result is the model's answer: give a prompt without handler or then (a handler can ask the model itself with hook.llm.complete)" });
+    }
+    if (hook.answer !== undefined && prompt === undefined) ctx.addIssue({ code: "custom", path: ["answer"], message: "answer describes a prompt hook's model answer: give a prompt" });
+    if (hook.handler !== undefined && hook.then !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["then"], message: "then is the result of a hook without a handler; a handler returns its own result (it finds the steps' results in event.steps)" });
+    }
+    if ((hook.when || hook.skip_if) && !hook.steps && !hook.then && prompt === undefined) ctx.addIssue({ code: "custom", path: [hook.when ? "when" : "skip_if"], message: "when and skip_if judge steps and decide over then or a prompt: give steps, then or a prompt" });
   });
 
 export type HookFile = z.output<typeof hookFileSchema>;
@@ -338,6 +409,12 @@ export const operatorFileSchema = z
       })
       .strict()
       .default({ concurrency: 16, event_deadline_ms: 60_000, injection_budget_kb: 32 }),
+    /** Hooks' schedules and watches, run by the daemon. */
+    triggers: triggerSettingsSchema.default(triggerSettingsSchema.parse({})),
+    /** Notification sinks for hook.notify and for triggered runs. */
+    notify: notifySettingsSchema.default(notifySettingsSchema.parse({})),
+    /** Model endpoints for hook.llm.complete and prompt hooks: one, or several by name. None by default. */
+    llm: llmSettingsSchema.default({}),
     /** `hookbox emit` starting a daemon of its own when none answers (see README, "The daemon"). */
     daemon: z
       .object({

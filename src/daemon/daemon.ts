@@ -31,6 +31,7 @@ import { takePrestartedWorker } from "./prestart.ts";
 import { claimSocketPath, lockSocketPath } from "./socket.ts";
 import { retireOtherBuilds } from "./succession.ts";
 import type { DaemonOrigin } from "../wire/daemon.ts";
+import { systemClock, TriggerRunner } from "../triggers/index.ts";
 
 export interface DaemonOptions {
   readonly host: RuntimeHost;
@@ -75,6 +76,7 @@ export class Daemon {
     private readonly bundleSources: FleetPoller,
     private readonly exporter: AuditExport | undefined,
     private readonly consoleServer: ConsoleServer | undefined,
+    private readonly triggers: TriggerRunner,
   ) {}
 
   static async start(options: DaemonOptions): Promise<Daemon> {
@@ -138,6 +140,8 @@ export class Daemon {
         consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid });
         log(`console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`);
       }
+      // Schedules and watches of the hooks of every project the daemon serves (src/triggers).
+      const triggers = new TriggerRunner({ evaluator: ready, clock: systemClock, io: host.capabilityIO, hint: host.fs.watch, notify: host.notify, log });
       const shownAt = consoleServer;
       notifyWhenHeld(approvals, host.desktop, log, () => (shownAt ? `the console (${shownAt.origin}/approvals) or with hookbox approve` : "hookbox approvals"));
       const probe = await healthProbeSpec();
@@ -167,6 +171,7 @@ export class Daemon {
         bodyLimitBytes: options.bodyLimitBytes,
         ...(host.uid() !== undefined ? { ownerUid: host.uid() as number } : {}),
         daemon: control,
+        triggers,
       };
       await pool.ready();
       await claimSocketPath(host, locations.socketPath);
@@ -183,8 +188,9 @@ export class Daemon {
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
       if (listeners[0]?.peerCredentials === false) log("the connecting process's uid cannot be read here: the socket's permissions alone keep other users out");
-      const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle, startBundleSources(host, locations, options.capabilities, log), exporter, consoleServer);
+      const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle, startBundleSources(host, locations, options.capabilities, log), exporter, consoleServer, triggers);
       self.daemon = daemon;
+      triggers.start();
       await lifecycle.start();
       if (options.origin === "auto") void retireOtherBuilds(host, locations.socketPath, identity, log);
       return daemon;
@@ -211,6 +217,8 @@ export class Daemon {
       await this.consoleServer?.close();
       this.approvals.close();
       await this.bundleSources.stop();
+      // No new triggered run starts; the ones in flight finish before the pool and the log close.
+      await this.triggers.stop();
       // The socket goes first: an emit arriving now finds nobody and answers itself, rather than
       // wait on a daemon that is leaving. A socket another daemon put there since is not ours.
       const socket = this.options.locations.socketPath;

@@ -62,7 +62,8 @@ export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net">, locatio
 /** Whether an emit run here would start a daemon, and why not. */
 export async function autoStartHere(host: Pick<RuntimeHost, "fs" | "env" | "daemon" | "executablePath">, locations: Locations, embeddedIds: readonly string[]): Promise<{ readonly on: boolean; readonly why: string; readonly settings?: AutoStartSettings }> {
   if (host.env.HOOKBOX_NO_DAEMON === "1") return { on: false, why: "HOOKBOX_NO_DAEMON=1 is set: emit neither uses nor starts a daemon" };
-  if (!host.daemon || !host.executablePath()) return { on: false, why: "Hookbox runs from sources here: only its binary starts a daemon" };
+  if (!host.executablePath()) return { on: false, why: "Hookbox runs from sources here: only its binary starts a daemon" };
+  if (!host.daemon) return { on: false, why: "this platform gives the binary no flock(2) to start a daemon safely (docs/release.md#platforms): run hookbox serve yourself" };
   const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: locations.builtin, embeddedIds, keepLastGood: false }).read();
   if (view.status.state === "unusable") return { on: false, why: `the operator file ${locations.operatorFile.path} is invalid: no daemon is started until it is fixed` };
   const settings = view.operator.daemon;

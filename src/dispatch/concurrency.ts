@@ -42,17 +42,3 @@ export class Semaphore {
     return this.capacity - this.available;
   }
 }
-
-/** When each hook last ran, for cooldown_seconds (per hook, across sessions, as in the seed engine). */
-export class CooldownTracker {
-  private readonly lastRun = new Map<string, number>();
-
-  remainingMs(hookId: string, cooldownMs: number, now: number): number {
-    const last = this.lastRun.get(hookId);
-    return last === undefined ? 0 : Math.max(0, last + cooldownMs - now);
-  }
-
-  ran(hookId: string, at: number): void {
-    this.lastRun.set(hookId, at);
-  }
-}

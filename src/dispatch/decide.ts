@@ -1,5 +1,5 @@
 import type { AuditRecordV1 } from "../audit/record.ts";
-import { WIRE_VERSION, type Decision, type NativeEvent, type RunSummary } from "../events/types.ts";
+import { WIRE_VERSION, type Decision, type NativeEvent, type RunStatus, type RunSummary } from "../events/types.ts";
 import type { InjectionCollector } from "./injections.ts";
 import type { ChainState } from "./run-rules.ts";
 
@@ -7,7 +7,8 @@ import type { ChainState } from "./run-rules.ts";
 export function decide(eventId: string, event: NativeEvent, state: ChainState, injections: InjectionCollector, records: readonly AuditRecordV1[]): Decision {
   const runs: RunSummary[] = records.map((r) => ({
     hook_id: r.hook_id,
-    status: r.status,
+    // An event's own records are final: only a triggered run's first record says "running".
+    status: r.status as RunStatus,
     duration_ms: r.duration_ms,
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
     ...(r.error_code ? { error_code: r.error_code } : {}),

@@ -1,10 +1,12 @@
+import { excerpt } from "../audit/excerpt.ts";
 import { AUDIT_VERSION, type AuditRecordV1 } from "../audit/record.ts";
 import { formatDiagnostic } from "../config/diagnostic.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import type { LoadedHook } from "../registry/load.ts";
 import { entryId, entryOnError, isBroken, type BrokenHook, type RegistryEntry } from "../registry/registry.ts";
 import { DEADLINE_SLACK_MS } from "./chain.ts";
-import type { CooldownTracker, Semaphore } from "./concurrency.ts";
+import type { Semaphore } from "./concurrency.ts";
+import { cooldownKey, type CooldownStore } from "./cooldowns.ts";
 import { decide } from "./decide.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker, HookRun } from "./invoker.ts";
@@ -14,7 +16,9 @@ import { untrustedMessage } from "./untrusted.ts";
 export interface DispatchContext {
   readonly invoker: HookInvoker;
   readonly semaphore: Semaphore;
-  readonly cooldowns: CooldownTracker;
+  readonly cooldowns: CooldownStore;
+  /** Whose hooks these are: cooldowns are kept per project (undefined: an event naming no project). */
+  readonly project?: string;
   /** Budget for all hooks of one event; hooks not started by then fail by their on_error. */
   readonly eventDeadlineMs: number;
   readonly injectionBudgetBytes: number;
@@ -34,9 +38,23 @@ export interface DispatchRequest {
   readonly event: NativeEvent;
   /** The matched entries, broken ones included, in run order (RegistrySnapshot.match). */
   readonly hooks: readonly RegistryEntry[];
-  /** A manual fire (POST /v1/hooks/:id/fire) bypasses cooldown. */
+  /** A manual fire (POST /v1/hooks/:id/fire, hookbox fire) bypasses the cooldown and records the run. */
   readonly manual?: boolean;
+  /**
+   * What started the run when it is not an agent's event (a trigger of the hook's own): the
+   * trigger runner has claimed the cooldown already.
+   */
+  readonly trigger?: { readonly kind: "periodic" | "watch"; readonly reason: string };
+  /** A triggered run's id (its `running` record and its final one share it). */
+  readonly runId?: string;
+  /** The event's id when the caller needs it before the records exist (a `running` record). */
+  readonly eventId?: string;
+  /** `sha256:<hex>` of the event (audit/excerpt.ts), computed by the caller. */
+  readonly eventDigest?: string;
 }
+
+/** What started a run, in every run record: an agent's event, a manual fire, a schedule or a file watch. */
+export type TriggerKind = "event" | "manual" | "periodic" | "watch";
 
 export interface DispatchResult {
   readonly decision: Decision;
@@ -44,7 +62,11 @@ export interface DispatchResult {
   readonly records: readonly AuditRecordV1[];
 }
 
-type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason">;
+type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason" | "trigger" | "run_id" | "event_digest" | "event">;
+
+/** What of a triggered run's event, and of a declarative hook's steps, the run record keeps. */
+export const EVENT_EXCERPT_BYTES = 4096;
+export const STEPS_EXCERPT_BYTES = 16 * 1024;
 
 /**
  * Run an event's matched hooks in two passes, so that **guards see what will run**: first the
@@ -59,11 +81,12 @@ type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_i
 export async function dispatch(request: DispatchRequest, ctx: DispatchContext): Promise<DispatchResult> {
   const now = ctx.now ?? Date.now;
   const newId = ctx.newId ?? (() => crypto.randomUUID());
-  const eventId = newId();
+  const eventId = request.eventId ?? newId();
   const deadline = now() + ctx.eventDeadlineMs;
   const injections = new InjectionCollector(ctx.injectionBudgetBytes);
   const state = newChainState(request.event);
-  const trigger = request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`;
+  const trigger: TriggerKind = request.trigger?.kind ?? (request.manual ? "manual" : "event");
+  const triggerReason = request.trigger?.reason ?? (request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`);
   const records = new Map<RegistryEntry, AuditRecordV1[]>();
   const record = (entry: RegistryEntry, value: AuditRecordV1): void => void records.set(entry, [...(records.get(entry) ?? []), value]);
   const base = (entry: RegistryEntry): RecordBase => ({
@@ -74,7 +97,12 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     hook_id: entryId(entry),
     event_type: request.event.event_type,
     session_id: request.event.session_id,
-    trigger_reason: trigger,
+    trigger_reason: triggerReason,
+    trigger,
+    ...(request.runId !== undefined ? { run_id: request.runId } : {}),
+    ...(request.eventDigest !== undefined ? { event_digest: request.eventDigest } : {}),
+    // An agent's event is in its decision record; a triggered run's, made by Hookbox, is small.
+    ...(request.trigger || request.manual ? { event: excerpt(request.event, EVENT_EXCERPT_BYTES) } : {}),
   });
   const onErrorOf = (entry: RegistryEntry): "continue" | "deny" => (ctx.failClosed ? "deny" : entryOnError(entry));
   /** A hook that did not run through no choice of its own: its on_error applies. */
@@ -85,14 +113,28 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   };
   const skip = (entry: RegistryEntry, reason: string): void => record(entry, skipped(base(entry), reason, now()));
 
-  // Cooldown depends on time only.
-  const runnable: RegistryEntry[] = [];
-  for (const entry of request.hooks) {
-    const wait = isBroken(entry) || request.manual ? 0 : ctx.cooldowns.remainingMs(entry.definition.id, entry.definition.cooldownMs, now());
-    if (wait > 0 && !isBroken(entry)) skip(entry, `cooldown: ${((entry.definition.cooldownMs - wait) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.definition.cooldownMs / 1000})`);
-    else runnable.push(entry);
-  }
+  const runnable = request.hooks;
   const loaded = runnable.filter((entry): entry is LoadedHook => !isBroken(entry));
+  /**
+   * Claim the cooldowns of hooks about to run for the first time in this event (a check that
+   * re-judges a rewrite claims nothing): the ones refused are skipped. A manual fire records its
+   * run whatever the cooldown; a trigger's runner claimed it already.
+   */
+  const claimCooldowns = async (hooks: readonly LoadedHook[]): Promise<Set<LoadedHook>> => {
+    if (request.trigger) return new Set();
+    const first = hooks.filter((hook) => !records.has(hook) && (request.manual || hook.definition.cooldownMs > 0));
+    if (first.length === 0) return new Set();
+    const claims = first.map((hook) => ({ key: cooldownKey(ctx.project, hook.definition.id), cooldownMs: hook.definition.cooldownMs }));
+    const claimed = await ctx.cooldowns.claim(claims, now(), { bypass: request.manual === true });
+    const refused = new Set<LoadedHook>();
+    first.forEach((hook, index) => {
+      const wait = claimed.refused.get((claims[index] as { key: string }).key);
+      if (!wait) return;
+      refused.add(hook);
+      skip(hook, `cooldown: ${((hook.definition.cooldownMs - wait.remainingMs) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${hook.definition.cooldownMs / 1000})`);
+    });
+    return refused;
+  };
   const acquired = loaded.length > 0 && (await ctx.semaphore.acquire(deadline - now()));
   /** Which version of the input each hook last judged: 0 is the input as it came, each applied rewrite adds one. */
   const seen = new Map<LoadedHook, number>();
@@ -129,9 +171,13 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
       // alone, so the host decides on its rewrite before the next hook sees anything.
       const brokenAt = queue.findIndex(isBroken);
       const upTo = phase === "transform" ? 1 : brokenAt < 0 ? queue.length : brokenAt;
+      const cooling = await claimCooldowns(queue.slice(0, upTo) as LoadedHook[]);
+      if (cooling.size > 0) {
+        queue = queue.filter((entry) => !cooling.has(entry as LoadedHook));
+        continue;
+      }
       const pending = queue.slice(0, upTo) as LoadedHook[];
       const startedAt = now();
-      for (const hook of pending) ctx.cooldowns.ran(hook.definition.id, startedAt);
       const budgets = timeBudgets(queue, deadline - startedAt);
       const chain = await ctx.invoker.invokeChain(
         pending.map((hook, index) => ({ hook, onError: onErrorOf(hook), limits: { ...hook.definition.limits, timeoutMs: budgets[index] as number } })),
@@ -218,6 +264,8 @@ function runRecord(base: RecordBase, run: HookRun, verdict: ReturnType<typeof ap
     injections: verdict.injections,
     host_calls: run.hostCalls,
     logs: [...run.outcome.logs, ...verdict.logs],
+    ...(run.steps ? { steps: excerpt(run.steps, STEPS_EXCERPT_BYTES) } : {}),
+    ...(run.llmCalls && run.llmCalls.length > 0 ? { llm: run.llmCalls } : {}),
     stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
     ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
   };

@@ -54,6 +54,12 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
   const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [] };
   // Injections made through hook.injectContext were permission-checked by the capability.
   for (const injection of run.injections) keep(injection.content, injection.role);
+  if (run.skipped !== undefined) {
+    // A declarative hook's conditions decided against its result: no result, no effect.
+    verdict.status = "skipped";
+    verdict.reason = run.skipped;
+    return verdict;
+  }
   const effect = stepEffect(run.outcome, state.event);
   if (effect.kind === "failed") {
     verdict.status = "failed";
@@ -82,6 +88,9 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
   }
   if (result.new_intent !== undefined && !state.intent) state.intent = { ...(typeof result.new_intent === "string" ? { intent: result.new_intent } : result.new_intent), hook_id: id };
   for (const action of result.follow_up_actions ?? []) state.followUps.push({ ...action, hook_id: id });
+  // No agent has a place for these: the audit keeps them for whoever tunes the matchers.
+  for (const hint of result.update_matcher_suggestions ?? []) verdict.notes.push(`matcher suggestion: ${hint.ability_id} ${hint.signal}${hint.weight !== undefined ? ` (weight ${hint.weight})` : ""}`);
+  if (result.usage_recorded !== undefined) verdict.notes.push(`usage_recorded: ${JSON.stringify(result.usage_recorded).slice(0, 200)}`);
   if (result.suppress_output) state.suppressOutput = true;
 
   switch (result.action) {

@@ -1,11 +1,13 @@
 import type { ApprovalStore } from "../approvals/store.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import type { Locations } from "../config/locations.ts";
+import { cooldownsFilePath, FileCooldowns, MemoryCooldowns, type CooldownStore } from "../dispatch/cooldowns.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { EmbeddedHook } from "../registry/sources.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 import { Evaluator, type AuditWriter } from "./evaluator.ts";
+import { PendingInjections } from "./pending.ts";
 import { HookSets } from "./hook-sets.ts";
 import { operatorFileSource, type OperatorSource } from "./operator-source.ts";
 import { selfProtectMachine, type SelfProtectMachine } from "./self-protect.ts";
@@ -61,11 +63,23 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     audit: setup.audit,
     servedBy: { via: setup.via === "cli" ? "emit" : setup.via, pid: setup.host.pid },
     concurrency,
+    cooldowns: cooldownsFor(setup),
+    // Only a daemon runs triggers, and only it lives to deliver what they queue.
+    ...(setup.via === "daemon" ? { pending: new PendingInjections() } : {}),
     ...(setup.approvals ? { approvals: setup.approvals } : {}),
     ...(setup.metrics ? { metrics: setup.metrics } : {}),
     ...(setup.log ? { log: setup.log } : {}),
     links: setup.host.fs,
   });
+}
+
+/**
+ * The daemon and emit share the data directory's cooldowns (two emits without a daemon, or a
+ * daemon restarted, must not run a hook inside its cooldown); `hookbox test` keeps its own.
+ */
+function cooldownsFor(setup: EvaluatorSetup): CooldownStore {
+  if (setup.via !== "daemon" && setup.via !== "emit") return new MemoryCooldowns();
+  return new FileCooldowns({ fs: setup.host.fs, path: cooldownsFilePath(setup.locations.dataDir), pid: setup.host.pid, ...(setup.log ? { log: setup.log } : {}) });
 }
 
 export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload" | "snapshots">;

@@ -2,7 +2,9 @@ import type { AnsweredVia, ApprovalOutcome, ApprovalStore } from "../approvals/s
 import { AUDIT_VERSION, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "../audit/record.ts";
 import { BUILD_ID } from "../version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
+import { MemoryCooldowns, type CooldownStore } from "../dispatch/cooldowns.ts";
 import { Dispatcher, type DispatchOutcome } from "../dispatch/dispatcher.ts";
+import type { DispatchRequest } from "../dispatch/pipeline.ts";
 import { createInvoker, type SandboxExecutor } from "../dispatch/invoker.ts";
 import { errorMessage } from "../errors.ts";
 import { subjectOf } from "../events/subject.ts";
@@ -12,6 +14,7 @@ import { withLinkTargets, type LinkFiles } from "../registry/link-targets.ts";
 import type { RegistrySnapshot } from "../registry/registry.ts";
 import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
+import { delivered, DELIVERY_EVENTS, type PendingInjections } from "./pending.ts";
 import { applyRule, ruleDecision, type Incomplete, type RuleAnswer } from "./rule.ts";
 
 /** Where the records of each event go before its answer leaves (the JSONL sink, or memory in tests). */
@@ -28,6 +31,8 @@ export interface EvaluatorOptions {
   readonly servedBy: { readonly via: "daemon" | "emit" | "test"; readonly pid: number };
   /** Global cap on hook chains running at once (the operator's dispatch.concurrency when the evaluator starts). */
   readonly concurrency: number;
+  /** When each hook last ran (cooldowns): the data directory's file for the daemon and emit, memory otherwise. */
+  readonly cooldowns?: CooldownStore;
   /** Held approvals for native clients and orchestrators (the daemon); without it, an ask is returned as "ask". */
   readonly approvals?: ApprovalStore;
   readonly metrics?: Metrics;
@@ -39,6 +44,20 @@ export interface EvaluatorOptions {
    * before anything matches: without them a link is judged by its own name.
    */
   readonly links?: LinkFiles;
+  /** Context of triggered runs waiting for an agent's event in their project (the daemon's). */
+  readonly pending?: PendingInjections;
+}
+
+/** A run of one hook that no agent asked for: its schedule, a watch, or a manual fire. */
+export interface TriggeredRun {
+  readonly project: string | undefined;
+  readonly hookId: string;
+  readonly event: NativeEvent;
+  /** Absent: a manual fire (the cooldown is bypassed and the run recorded as the last). */
+  readonly trigger?: NonNullable<DispatchRequest["trigger"]>;
+  readonly runId: string;
+  readonly eventId: string;
+  readonly eventDigest: string;
 }
 
 export interface EvaluateOptions {
@@ -90,10 +109,45 @@ const CALLER_MARGIN_MS = 2000;
 export class Evaluator {
   private readonly dispatcher: Dispatcher;
   private readonly newId: () => string;
+  /** When each hook last ran: shared with the trigger runner, which claims schedules' runs in it. */
+  readonly cooldowns: CooldownStore;
 
   constructor(private readonly options: EvaluatorOptions) {
-    this.dispatcher = new Dispatcher(createInvoker(options.executor, options.capabilities), options.concurrency);
+    this.cooldowns = options.cooldowns ?? new MemoryCooldowns();
+    this.dispatcher = new Dispatcher(createInvoker(options.executor, options.capabilities), options.concurrency, this.cooldowns);
     this.newId = options.newId ?? (() => crypto.randomUUID());
+  }
+
+  get pending(): PendingInjections | undefined {
+    return this.options.pending;
+  }
+
+  /**
+   * Run one hook for a trigger (src/triggers) or a manual fire of a triggered hook: its records go
+   * to the audit log (no decision record: no agent waits on it). Undefined when the project's
+   * hook set has no such hook (any more).
+   */
+  async runTriggered(run: TriggeredRun): Promise<{ decision: Decision; records: readonly AuditRecordV1[] } | undefined> {
+    const { snapshot } = await this.options.hookSets.forProject(run.project);
+    const outcome = await this.dispatcher.fire(run.hookId, run.event, snapshot, {
+      ...(run.project !== undefined ? { project: run.project } : {}),
+      ...(run.trigger ? { trigger: run.trigger } : {}),
+      runId: run.runId,
+      eventId: run.eventId,
+      eventDigest: run.eventDigest,
+    });
+    if (!outcome) return undefined;
+    await this.writeRecords(outcome.records);
+    return { decision: outcome.decision, records: outcome.records };
+  }
+
+  /** Records of triggered runs (a `running` one, a skip): a log that cannot be written is said, not thrown. */
+  async writeRecords(records: readonly AuditEntry[]): Promise<void> {
+    try {
+      await this.options.audit.write(records);
+    } catch (error) {
+      this.options.log?.(`Hookbox could not write its audit log (${errorMessage(error)}): ${records.length} record(s) of triggered runs are not recorded. Check the data directory (hookbox doctor).`);
+    }
   }
 
   get hookSets(): HookSets {
@@ -112,8 +166,13 @@ export class Evaluator {
     if (set.snapshot.operatorStatus.state === "unusable") return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
     const deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
-    const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, { failClosed: failClosed !== undefined, rewritable: options.rewritable !== false, ...(deadlineMs !== undefined ? { deadlineMs } : {}) });
-    let decision = this.withOperatorNotice(outcome.decision, set.snapshot);
+    const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, {
+      failClosed: failClosed !== undefined,
+      rewritable: options.rewritable !== false,
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      ...(set.project !== undefined ? { project: set.project } : {}),
+    });
+    let decision = this.withDelivered(this.withOperatorNotice(outcome.decision, set.snapshot), set);
     let records = outcome.records;
     let approval: AuditDecisionV1["approval"];
     if (decision.decision === "ask" && decision.approval && options.holdApprovals && this.options.approvals) {
@@ -130,7 +189,7 @@ export class Evaluator {
     const started = Date.now();
     const event = await this.prepare(received);
     const set = await this.options.hookSets.forEvent(event);
-    const outcome = await this.dispatcher.fire(hookId, event, set.snapshot);
+    const outcome = await this.dispatcher.fire(hookId, event, set.snapshot, set.project !== undefined ? { project: set.project } : {});
     if (!outcome) return undefined;
     return this.finish({ set, event: hintOf(event), decision: outcome.decision, records: outcome.records, started, failClosed: failClosedBy(set.snapshot, {}) });
   }
@@ -190,6 +249,7 @@ export class Evaluator {
       ...(input.approval ? { approval: input.approval } : {}),
       ...(input.incomplete ? { incomplete: input.incomplete } : {}),
       ...hintsOf(decision),
+      ...(decision.delivered_runs ? { delivered_runs: decision.delivered_runs } : {}),
       hook_set: { registry_version: set.snapshot.version, hooks: set.snapshot.hooks.length, broken, operator: set.snapshot.operatorStatus.state },
       served_by: { ...this.options.servedBy, build: BUILD_ID },
       runs: records.length,
@@ -215,6 +275,20 @@ export class Evaluator {
       return { ...decision, decision: "deny", reason: `${message} Blocked because Hookbox runs fail-closed (${failClosed.by}).`, decided_by: "hookbox" };
     }
     return { ...decision, user_messages: [...decision.user_messages, { hook_id: "hookbox", level: "error", message }] };
+  }
+
+  /**
+   * Context that triggered runs of this project queued (src/evaluator/pending.ts), added to an
+   * event whose answer carries context and that goes ahead, each with a line saying where it
+   * comes from; what the event's injection budget cannot take waits for the next event.
+   */
+  private withDelivered(decision: Decision, set: ProjectHookSet): Decision {
+    const pending = this.options.pending;
+    if (!pending || decision.decision === "deny" || !DELIVERY_EVENTS.has(decision.event_type) || pending.size(set.project) === 0) return decision;
+    const budget = set.snapshot.operator.dispatch.injection_budget_kb * 1024 - decision.context_injections.reduce((sum, item) => sum + new TextEncoder().encode(item.content).byteLength, 0);
+    const taken = pending.take(set.project, budget, Date.now());
+    if (taken.length === 0) return decision;
+    return { ...decision, context_injections: [...decision.context_injections, ...taken.map(delivered)], delivered_runs: taken.map((item) => ({ hook_id: item.hook_id, run_id: item.run_id, trigger: item.trigger })) };
   }
 
   /** A daemon serving a last good operator file says so on every answer, until the file is fixed. */

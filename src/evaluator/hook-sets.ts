@@ -62,9 +62,24 @@ export class HookSets {
     return { project, snapshot: await registry.fresh() };
   }
 
+  /**
+   * A project's hook set if it is loaded, without loading it or counting it as used: the trigger
+   * runner looks at what the daemon serves, and must not keep a project loaded by looking.
+   */
+  async ifLoaded(project: string | undefined): Promise<ProjectHookSet | undefined> {
+    const registry = this.loaded.get(project ?? "");
+    if (!registry) return undefined;
+    return { project, snapshot: await (await registry).fresh() };
+  }
+
   /** The operator file as every project's hook set sees it now (re-read when it changed). */
   operatorView(): Promise<OperatorView> {
     return this.options.operator.read();
+  }
+
+  /** False under `--hooks DIR`: every event then gets the same set, which names no project. */
+  servesProjects(): boolean {
+    return this.options.explicitDirs === undefined;
   }
 
   /** The projects loaded now, most recently used last. */

@@ -10,7 +10,14 @@ const document = z.object({ path: z.string().min(1).max(4096), reason: short.opt
 const intent = z
   .object({ intent: short, scope: z.string().max(256).optional(), topic: z.string().max(256).optional(), stage: z.string().max(64).optional(), signals: z.record(z.string(), z.unknown()).optional() })
   .strict();
-const followUp = z.object({ kind: z.string().min(1).max(64), payload: z.record(z.string(), z.unknown()).optional() }).strict();
+/**
+ * `{kind, payload}` as the template's types write it (§4.2); its own example (§3.3) writes the
+ * payload's keys beside kind (`{kind: "open_file", path}`): those are folded into the payload.
+ */
+const followUp = z
+  .object({ kind: z.string().min(1).max(64), payload: z.record(z.string(), z.unknown()).optional() })
+  .catchall(z.unknown())
+  .transform(({ kind, payload, ...rest }) => (Object.keys(rest).length > 0 || payload ? { kind, payload: { ...payload, ...rest } } : { kind }));
 
 /** Strict: a typo in a result key (`acton: "deny"`) is an error, never a silent continue. */
 export const hookResultSchema = z
@@ -37,6 +44,11 @@ export const hookResultSchema = z
     new_intent: z.union([short, intent]).optional(),
     follow_up_actions: z.array(followUp).max(100).optional(),
     usage_recorded: z.unknown().optional(),
+    /** The template's tracker: signals for better matchers, kept in the run record's notes. */
+    update_matcher_suggestions: z
+      .array(z.object({ ability_id: z.string().min(1).max(256), signal: z.string().min(1).max(256), weight: z.number().min(0).max(1).optional() }).passthrough())
+      .max(100)
+      .optional(),
     error: short.optional(),
   })
   .strict();

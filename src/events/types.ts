@@ -21,6 +21,8 @@ export interface NativeEvent {
   readonly stop_hook_active?: boolean;
   /** The agent the event came from (claude, gemini, cursor, codex, copilot, qwen, native). */
   readonly agent?: string;
+  /** For a hook with steps: their results, in order (the seed engine's field names: stdout, exit_code, failures …). */
+  readonly steps?: readonly Readonly<Record<string, unknown>>[];
   readonly [field: string]: unknown;
 }
 
@@ -56,6 +58,8 @@ export interface HookResult {
   readonly new_intent?: string | Intent;
   readonly follow_up_actions?: readonly FollowUpAction[];
   readonly usage_recorded?: unknown;
+  /** The template's tracker: signals for better matchers (kept in the run record's notes). */
+  readonly update_matcher_suggestions?: readonly { readonly ability_id: string; readonly signal: string; readonly weight?: number }[];
   /** The template's way to block (`"blocked_by_policy"`): a deny with this as its reason. */
   readonly error?: string;
 }
@@ -125,6 +129,12 @@ export interface ApprovalRequest {
 }
 
 /** The aggregated answer for one event. */
+export interface DeliveredRun {
+  readonly hook_id: string;
+  readonly run_id: string;
+  readonly trigger: string;
+}
+
 export interface Decision {
   readonly v: typeof WIRE_VERSION;
   readonly event_id: string;
@@ -147,5 +157,7 @@ export interface Decision {
   readonly suggested_documents?: readonly (SuggestedDocument & { readonly hook_id: string })[];
   readonly new_intent?: Intent & { readonly hook_id: string };
   readonly follow_up_actions?: readonly (FollowUpAction & { readonly hook_id: string })[];
+  /** Triggered runs (a schedule, a watch) whose queued context this answer delivers, in its context_injections. */
+  readonly delivered_runs?: readonly DeliveredRun[];
   readonly runs: readonly RunSummary[];
 }

@@ -52,7 +52,7 @@ export async function inspectPackage(tree: PackageTree, where: string, operator:
   if (!yaml) throw new HookboxError("config_invalid", `${where} is not a hook package: there is no hook.yaml at its top (found: ${[...tree.keys()].slice(0, 5).join(", ") || "nothing"})`);
   const text = decoder.decode(yaml);
   const id = /^id:\s*["']?([^\s"'#]+)["']?\s*(#.*)?$/m.exec(text)?.[1];
-  if (!id || !HOOK_ID.test(id)) throw new HookboxError("config_invalid", `${where}/hook.yaml: no valid id (1–64 characters of a-z, 0-9 and -)`);
+  if (!id || !HOOK_ID.test(id)) throw new HookboxError("config_invalid", `${where}/hook.yaml: no valid id (1–64 characters of a-z, 0-9, - and _)`);
   // A fixed root: `where` may be a URL, which path resolution would mangle. Messages name files relative to the package.
   const root = "/hookbox-package";
   const shown = (diagnostics: readonly Diagnostic[]): string => diagnostics.map((d) => `  ${formatDiagnostic(d).replaceAll(`${root}/${id}/`, "")}`).join("\n");

@@ -9,6 +9,7 @@ import { compileMatcher, type Matcher } from "./matcher.ts";
 export { isBroken, type BrokenHook } from "./broken-entry.ts";
 
 const DEFAULT_PRIORITY = 100;
+const TRIGGER_KEYS = ["every", "interval_seconds", "cron", "watch", "trigger"];
 
 /** What a hook file says of itself, read as leniently as possible (the strict schema refused it). */
 export function brokenHook(file: string, origin: HookOrigin, text: string | undefined, problems: readonly Diagnostic[], operator: OperatorFile, knownId?: string): BrokenHook {
@@ -32,9 +33,16 @@ function lenientObject(text: string | undefined): Record<string, unknown> {
   }
 }
 
-/** Events as declared; one unreadable name makes them all unknown (a misspelt event must not narrow where the failure applies). */
+/**
+ * Events as declared; one unreadable name makes them all unknown (a misspelt event must not
+ * narrow where the failure applies). A hook that names no event but a trigger of its own (a
+ * schedule, a watch) never answered an agent's event: it is registered for none.
+ */
 function readEvents(raw: Record<string, unknown>): readonly string[] | "all" {
-  const names = Array.isArray(raw.events) ? raw.events : typeof raw.event_type === "string" ? [raw.event_type] : undefined;
+  const seedTrigger = raw.trigger !== null && typeof raw.trigger === "object" ? (raw.trigger as Record<string, unknown>) : {};
+  const eventType = raw.event_type ?? seedTrigger.event_type;
+  const names = Array.isArray(raw.events) ? raw.events : typeof eventType === "string" ? [eventType] : undefined;
+  if (names === undefined && raw.events === undefined && eventType === undefined && TRIGGER_KEYS.some((key) => raw[key] !== undefined)) return [];
   if (!names || names.length === 0) return "all";
   const canonical: string[] = [];
   for (const name of names) {

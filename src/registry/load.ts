@@ -1,4 +1,4 @@
-import { compileHandler, createHandlerSpec, type HandlerSpec } from "../../sandbox/index.ts";
+import { compileHandler, createHandlerSpec, type CompiledHandler, type HandlerSpec } from "../../sandbox/index.ts";
 import { guestModuleSources } from "../builtin/index.ts";
 import type { GrantReport } from "../capabilities/review/types.ts";
 import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../capabilities/types.ts";
@@ -17,7 +17,8 @@ import { grantKeys } from "../capabilities/grants/keys.ts";
 /** A hook ready to run: its definition, compiled handler, prepared grants and matcher. */
 export interface LoadedHook {
   readonly definition: HookDefinition;
-  readonly spec: HandlerSpec;
+  /** The compiled handler; undefined for a hook written in YAML alone (steps and then). */
+  readonly spec: HandlerSpec | undefined;
   readonly grants: PreparedGrants;
   /** The effective grants (capabilities' review, computed once at load): what list, validate and doctor show. */
   readonly review: GrantReport;
@@ -158,30 +159,20 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   if (!resolved.ok) return problem([resolved.field], resolved.message);
   const definition = resolved.hook;
 
-  let source: string;
-  let filename: string;
-  if (definition.handler.kind === "file") {
-    filename = definition.handler.path;
-    read.push(filename);
-    const confined = await confineHandler(ref, filename);
-    if (!confined.ok) return problem(["handler"], confined.message);
-    try {
-      source = await ref.read(confined.path);
-    } catch (error) {
-      return problem(["handler"], `cannot read the handler ${filename}: ${(error as Error).message}`);
+  let compiled: CompiledHandler | undefined;
+  // A hook written in YAML alone has no source: its digest is its YAML's.
+  let source = "";
+  if (definition.handler) {
+    const built = await compile(ref, definition.handler, read);
+    if (!built.ok) {
+      if (built.at) {
+        diagnostics.push({ ...built.at, field: "", message: built.message });
+        return failed();
+      }
+      return problem(["handler"], built.message);
     }
-  } else {
-    filename = `${ref.file}#handler`;
-    source = definition.handler.code;
-  }
-  const compiled = await compileHandler(source, filename, guestModuleSources);
-  if (!compiled.ok) {
-    const location = compiled.failure.location;
-    if (location) {
-      diagnostics.push({ file: location.file, line: location.line, column: location.column, field: "", message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, "") });
-      return failed();
-    }
-    return problem(["handler"], compiled.failure.message);
+    compiled = built.handler;
+    source = built.source;
   }
   const matcher = compileMatcher(definition.match);
   if (!matcher.ok) {
@@ -198,15 +189,38 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     return failed();
   }
   for (const message of prepared.warnings ?? []) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message, severity: "warning" });
-  const spec = await createHandlerSpec({
-    id: definition.id,
-    handler: compiled.handler,
-    hostFunctions: HOOK_API_METHODS,
-    hookData: { id: definition.id, config: definition.config },
-    isolation: definition.isolation,
-  });
+  const spec = compiled
+    ? await createHandlerSpec({ id: definition.id, handler: compiled, hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation })
+    : undefined;
   const review = deps.capabilities.review(prepared.grants);
   return { hook: { definition, spec, grants: prepared.grants, review, digest, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
+}
+
+type Compiled = { ok: true; handler: CompiledHandler; source: string } | { ok: false; message: string; at?: { file: string; line: number; column: number } };
+
+/** Read (confined to the hook's directory) and compile a hook's handler. */
+async function compile(ref: HookFileRef, handler: NonNullable<HookDefinition["handler"]>, read: string[]): Promise<Compiled> {
+  let source: string;
+  let filename: string;
+  if (handler.kind === "file") {
+    filename = handler.path;
+    read.push(filename);
+    const confined = await confineHandler(ref, filename);
+    if (!confined.ok) return confined;
+    try {
+      source = await ref.read(confined.path);
+    } catch (error) {
+      return { ok: false, message: `cannot read the handler ${filename}: ${(error as Error).message}` };
+    }
+  } else {
+    filename = `${ref.file}#handler`;
+    source = handler.code;
+  }
+  const compiled = await compileHandler(source, filename, guestModuleSources);
+  if (compiled.ok) return { ok: true, handler: compiled.handler, source };
+  const location = compiled.failure.location;
+  if (!location) return { ok: false, message: compiled.failure.message };
+  return { ok: false, message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, ""), at: { file: location.file, line: location.line, column: location.column } };
 }
 
 /**

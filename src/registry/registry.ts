@@ -204,7 +204,7 @@ export class Registry {
       version: next.version,
       added: next.hooks.filter((h) => !before.has(h.definition.id)).map((h) => h.definition.id),
       removed: previous.hooks.filter((h) => !after.has(h.definition.id)).map((h) => h.definition.id),
-      changed: next.hooks.filter((h) => before.has(h.definition.id) && before.get(h.definition.id)?.spec.handler.codeHash !== h.spec.handler.codeHash).map((h) => h.definition.id),
+      changed: next.hooks.filter((h) => before.has(h.definition.id) && before.get(h.definition.id)?.spec?.handler.codeHash !== h.spec?.handler.codeHash).map((h) => h.definition.id),
       broken: next.broken.map((b) => b.id),
       diagnostics: next.diagnostics,
     };

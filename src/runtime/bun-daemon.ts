@@ -1,3 +1,4 @@
+import { PLATFORM } from "./platform.ts";
 import { dlopen, FFIType } from "bun:ffi";
 import { closeSync, constants, openSync, renameSync, statSync } from "node:fs";
 import type { DaemonHost, FileLock } from "./types.ts";
@@ -13,7 +14,7 @@ const LOCK_NB = 4;
 const F_SETFD = 2;
 const FD_CLOEXEC = 1;
 /** open(2)'s O_CLOEXEC (node:fs does not name it): the lock reaches the daemon by explicit inheritance only. */
-const O_CLOEXEC = process.platform === "darwin" ? 0x1000000 : 0o2000000;
+const O_CLOEXEC = PLATFORM.openCloexec ?? 0;
 /** The daemon's log is started afresh (the old one kept as .1) past this size. */
 const MAX_LOG_BYTES = 1024 * 1024;
 
@@ -25,7 +26,8 @@ interface Libc {
 let libc: Libc | undefined | null = null;
 
 function openLibc(): Libc | undefined {
-  const name = process.platform === "linux" ? "libc.so.6" : process.platform === "darwin" ? "libSystem.B.dylib" : undefined;
+  // flock(2) and fcntl(2) where open(2) has an O_CLOEXEC to pair them with (Linux, macOS).
+  const name = PLATFORM.openCloexec === undefined ? undefined : PLATFORM.libc;
   if (!name) return undefined;
   try {
     const lib = dlopen(name, {

@@ -1,3 +1,4 @@
+import { PLATFORM } from "./platform.ts";
 import { dlopen, FFIType, read } from "bun:ffi";
 import type { MessageSocket } from "./types.ts";
 
@@ -19,7 +20,7 @@ const ERRNO_NAMES: Readonly<Record<number, string>> = { 2: "ENOENT", 11: "EAGAIN
  * (sendto), so a syslog daemon that recreated its socket is found again. Linux only.
  */
 export function bunUnixDatagram(path: string): MessageSocket {
-  if (process.platform !== "linux") throw new Error(`unix datagram sockets (${path}) are supported on Linux only; use udp or tcp to a relay`);
+  if (!PLATFORM.unixDatagram) throw new Error(`unix datagram sockets (${path}) are supported on Linux only; use udp or tcp to a relay`);
   const libc = dlopen("libc.so.6", {
     socket: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },
     sendto: { args: [FFIType.i32, FFIType.ptr, FFIType.u64, FFIType.i32, FFIType.ptr, FFIType.u32], returns: FFIType.i64 },

@@ -1,4 +1,5 @@
 import { dlopen, FFIType, read } from "bun:ffi";
+import { PLATFORM } from "./platform.ts";
 import { concatBytes, encodeRequest, HttpResponseReader } from "./http1.ts";
 import type { HttpReply, HttpRequestInit } from "./types.ts";
 
@@ -45,10 +46,10 @@ export function syscalls(): Syscalls | undefined {
 }
 
 function openSyscalls(): Syscalls | undefined {
-  if (process.platform !== "linux" || (process.arch !== "x64" && process.arch !== "arm64")) return undefined;
+  if (!PLATFORM.rawSockets || PLATFORM.libc === undefined) return undefined;
   let libc;
   try {
-    libc = dlopen("libc.so.6", {
+    libc = dlopen(PLATFORM.libc, {
       read: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
       write: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64 },
       socket: { args: [FFIType.i32, FFIType.i32, FFIType.i32], returns: FFIType.i32 },

@@ -1,3 +1,4 @@
+import { PLATFORM } from "./platform.ts";
 import { dlopen, FFIType } from "bun:ffi";
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
@@ -47,8 +48,9 @@ const SIGKILL = 9;
  * ~2 MB (bun:ffi), against ~10 MB for a watchdog thread. False where it is not available.
  */
 function setParentDeathSignal(): boolean {
-  if (process.platform !== "linux") return false;
-  for (const name of ["libc.so.6", "libc.so"]) {
+  if (PLATFORM.parentDeath !== "prctl") return false;
+  for (const name of [PLATFORM.libc, "libc.so"]) {
+    if (name === undefined) continue;
     try {
       const libc = dlopen(name, { prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 } });
       // The daemon may have died before the signal was armed: then stdin is closed already and
@@ -146,7 +148,7 @@ function restoreJitPolicyAfterStartup(): void {
  */
 function invokedBinaryPath(): string {
   const invoked = process.argv0;
-  const names = process.platform === "win32" && !/\.exe$/i.test(invoked) ? [invoked, `${invoked}.exe`] : [invoked];
+  const names = PLATFORM.executableSuffix !== "" && !invoked.toLowerCase().endsWith(PLATFORM.executableSuffix) ? [invoked, `${invoked}${PLATFORM.executableSuffix}`] : [invoked];
   const candidates = /[\\/]/.test(invoked) ? [resolve(invoked)] : (process.env.PATH ?? "").split(delimiter).filter(Boolean).flatMap((dir) => names.map((name) => resolve(join(dir, name))));
   try {
     const self = realpathSync(process.execPath);

@@ -17,6 +17,8 @@ export interface FileInfo {
   readonly size: number;
   /** Device and inode, `dev:ino`: the identity of the file, to compare two looks at "the same" path. */
   readonly id: string;
+  /** Last modification, milliseconds since the epoch. */
+  readonly mtimeMs: number;
 }
 
 /** A file opened read-only, without following a final symlink and without blocking on a FIFO. */
@@ -97,6 +99,11 @@ export interface HttpGetRequest {
   readonly signal: AbortSignal;
 }
 
+/** A POST of `body` (the model endpoints' JSON APIs), otherwise as a GET. */
+export interface HttpPostRequest extends HttpGetRequest {
+  readonly body: string;
+}
+
 export interface HttpResponse {
   readonly status: number;
   /** Lower-case names; repeated headers joined with ", ". */
@@ -122,6 +129,8 @@ export interface CapabilityIO {
   resolveHost(hostname: string): Promise<readonly ResolvedAddress[]>;
   /** One GET, no redirect followed, no proxy, no compression, connected to the given address. */
   httpGet(request: HttpGetRequest): Promise<HttpResponse>;
+  /** One POST, under the same rules as httpGet. */
+  httpPost(request: HttpPostRequest): Promise<HttpResponse>;
   /** Read a small private file without following a symlink; undefined when it does not exist. */
   readPrivateFile(path: string, maxBytes: number): Promise<Uint8Array | undefined>;
   /** Replace a file atomically (temp file in the same directory, fsync, rename), mode 0600, directory 0700. */

@@ -1,3 +1,4 @@
+import { PLATFORM } from "./platform.ts";
 import { existsSync, readFileSync, readlinkSync } from "node:fs";
 
 /**
@@ -27,6 +28,7 @@ let source: Source | undefined;
  * reads "0 0 0": this very thread has run, so a zero there means it is not kept).
  */
 function detectSource(): Source {
+  if (PLATFORM.threadCpuClock === "none") return "none";
   try {
     // Deno's permission system may refuse the check itself: then there is no clock.
     if (!existsSync("/proc/thread-self/stat")) return "none";

@@ -1,3 +1,4 @@
+import { PLATFORM } from "./platform.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { lookup } from "node:dns/promises";
@@ -40,7 +41,8 @@ export const nodeCapabilityIO: CapabilityIO = {
     const found = await lookup(hostname, { all: true, verbatim: true });
     return found.map((entry): ResolvedAddress => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
   },
-  httpGet,
+  httpGet: (request) => httpRequest("GET", request, undefined),
+  httpPost: (request) => httpRequest("POST", request, request.body),
   readPrivateFile,
   writePrivateFile,
 };
@@ -64,12 +66,12 @@ function kindOf(entry: Pick<Dirent, "isFile" | "isDirectory" | "isSymbolicLink" 
 }
 
 function infoOf(stats: BigIntStats): FileInfo {
-  return { kind: kindOf(stats), size: Number(stats.size), id: `${stats.dev}:${stats.ino}` };
+  return { kind: kindOf(stats), size: Number(stats.size), id: `${stats.dev}:${stats.ino}`, mtimeMs: Number(stats.mtimeMs) };
 }
 
 /** What an open descriptor really points at. Only Linux can say; elsewhere callers compare dev:ino. */
 async function descriptorPath(fd: number): Promise<string | undefined> {
-  if (process.platform !== "linux") return undefined;
+  if (PLATFORM.descriptorPaths !== "procfs") return undefined;
   try {
     return await readlink(`/proc/self/fd/${fd}`);
   } catch {
@@ -247,7 +249,7 @@ function spawnCapped(request: SpawnRequest): Promise<SpawnResult> {
   });
 }
 
-function httpGet(request: HttpGetRequest): Promise<HttpResponse> {
+function httpRequest(method: "GET" | "POST", request: HttpGetRequest, body: string | undefined): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(request.url);
     const client = url.protocol === "https:" ? https : http;
@@ -267,8 +269,8 @@ function httpGet(request: HttpGetRequest): Promise<HttpResponse> {
         hostname: url.hostname.replace(/^\[|\]$/g, ""),
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        method: "GET",
-        headers: request.headers,
+        method,
+        headers: body === undefined ? request.headers : { ...request.headers, "content-length": String(Buffer.byteLength(body)) },
         agent: false,
         // The address was checked by policy: connect to it and nothing else (no second DNS answer).
         lookup: (_hostname, options, callback) => {
@@ -312,7 +314,7 @@ function httpGet(request: HttpGetRequest): Promise<HttpResponse> {
     req.on("error", (error) => finish({ ok: false, error }));
     if (request.signal.aborted) onAbort();
     else request.signal.addEventListener("abort", onAbort, { once: true });
-    req.end();
+    req.end(body);
   });
 }
 

@@ -14,6 +14,7 @@ import { lazyAsyncMethods } from "./lazy.ts";
 import { stdoutQueue } from "./stdout-queue.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { nodeThreadIO, nodeThreadWorker } from "./thread-worker.ts";
+import { createNotifyIO } from "./notify-io.ts";
 import { createDesktopHost } from "./desktop.ts";
 import type { DigestHost, FileHost, NetHost, RuntimeHost, SandboxHost, SocketHost } from "./types.ts";
 
@@ -373,6 +374,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     capabilityIO: lazyAsyncMethods<CapabilityIO>(() => import("./node-capability-io.ts").then((m) => m.nodeCapabilityIO)),
     packageIO: lazyAsyncMethods<PackageIO>(() => import("./node-package-io.ts").then((m) => m.nodePackageIO)),
     net: lazyAsyncMethods<NetHost>(() => import("./node-net.ts").then((m) => m.nodeNetHost)),
+    notify: createNotifyIO(process.env, process.platform),
     digest: lazyAsyncMethods<DigestHost>(() => import("./node-digest.ts").then((m) => m.nodeDigestHost)),
     readStdinLine: (maxChars) => readLine(process.stdin, maxChars),
     sockets: lazyAsyncMethods<SocketHost>(() => import("./node-sockets.ts").then((m) => m.nodeSocketHost)),

@@ -1,4 +1,5 @@
 import { dlopen, FFIType } from "bun:ffi";
+import { PLATFORM } from "./platform.ts";
 
 /**
  * The uid (and on Linux the pid) of the process at the other end of a connected unix socket, as
@@ -23,16 +24,16 @@ export function peerReader(): PeerReader | undefined {
 
 function open(): PeerReader | undefined {
   try {
-    if (process.platform === "linux") return linux();
-    if (process.platform === "darwin" || process.platform === "freebsd" || process.platform === "openbsd") return bsd();
+    if (PLATFORM.peerCredentials === "SO_PEERCRED") return linux(PLATFORM.libc as string);
+    if (PLATFORM.peerCredentials === "getpeereid") return bsd(PLATFORM.libc as string);
   } catch {
     // no libc by that name (musl), or no FFI here
   }
   return undefined;
 }
 
-function linux(): PeerReader {
-  const libc = dlopen("libc.so.6", {
+function linux(name: string): PeerReader {
+  const libc = dlopen(name, {
     getsockopt: { args: [FFIType.i32, FFIType.i32, FFIType.i32, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
   });
   return (fd) => {
@@ -43,8 +44,8 @@ function linux(): PeerReader {
   };
 }
 
-function bsd(): PeerReader {
-  const libc = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so", {
+function bsd(name: string): PeerReader {
+  const libc = dlopen(name, {
     getpeereid: { args: [FFIType.i32, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
   });
   return (fd) => {

@@ -53,6 +53,8 @@ export interface RuntimeHost {
   /** Hashes, signatures and gzip for hook packages (src/packages). */
   readonly packageIO: PackageIO;
   readonly net: NetHost;
+  /** Where notifications go out: a local command, a webhook, the desktop (src/notify). */
+  readonly notify: NotifyIO;
   readonly digest: DigestHost;
   /** Starting a background daemon; absent where Hookbox does not run as its binary (node, deno, bun run). */
   readonly daemon?: DaemonHost;
@@ -62,6 +64,19 @@ export interface RuntimeHost {
   readonly sockets: SocketHost;
   /** The person's desktop: notifications and a browser, where this machine has them. */
   readonly desktop: DesktopHost;
+}
+
+/**
+ * The three ways a notification leaves (src/notify decides which, from the operator file). Each
+ * is bounded in time and never runs a shell.
+ */
+export interface NotifyIO {
+  /** Run argv (argv[0] looked up on PATH unless absolute) with `stdin`; the exit status, or null when it was killed or could not start. */
+  command(argv: readonly string[], stdin: string, timeoutMs: number): Promise<number | null>;
+  /** POST `body` as application/json; the response's status. Rejects when no answer came. */
+  postJson(url: string, body: string, timeoutMs: number): Promise<number>;
+  /** The desktop's own notification, where this machine has one; false where not. */
+  desktop(title: string, body: string): boolean;
 }
 
 /** Hashes for content addressing and for authenticating what Hookbox wrote itself (the snapshot cache). */

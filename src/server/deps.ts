@@ -1,3 +1,4 @@
+import type { TriggerRunner } from "../triggers/index.ts";
 import type { ApprovalStore } from "../approvals/store.ts";
 import type { RunQuery, RunsRead } from "../audit/read.ts";
 import type { Evaluator } from "../evaluator/evaluator.ts";
@@ -42,4 +43,6 @@ export interface AppDeps {
   readonly bodyLimitBytes: number;
   /** Absent in tests of the routes alone: /v1/daemon answers 404 then. */
   readonly daemon?: DaemonControl;
+  /** The daemon's trigger runner: a manual fire of a scheduled or watching hook goes through it (its injections are queued). */
+  readonly triggers?: Pick<TriggerRunner, "fire">;
 }

@@ -7,6 +7,8 @@ export interface Observed {
   readonly decision: Decision;
   /** The hook's own run record, when it matched. */
   readonly run: AuditRecordV1 | undefined;
+  /** Model calls the fixture's pinned model answered (or refused). */
+  readonly llmCalls: number;
 }
 
 export interface Mismatch {
@@ -46,6 +48,7 @@ export function compare(expected: Expectation, observed: Observed): Mismatch[] {
   }
   const logs = (run?.logs ?? []).map((l) => l.message).join("\n");
   for (const part of list(expected.logs_contain)) check("logs_contain", logs.includes(part), part, logs);
+  if (expected.llm_calls !== undefined) check("llm_calls", observed.llmCalls === expected.llm_calls, expected.llm_calls, observed.llmCalls);
   return problems;
 }
 

@@ -19,6 +19,20 @@ export const fixtureSchema = z
     config: z.record(z.string(), z.unknown()).optional(),
     /** Operator file for this fixture (e.g. approvals the hook needs). */
     operator: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * The model's replies, in order, for hook.llm.complete and prompt hooks: an answer (text, or
+     * JSON written as YAML), or an error the endpoint gives ("timeout" or a message). With llm
+     * given and no llm endpoint in `operator`, the endpoints the hook names are configured for it.
+     */
+    llm: z
+      .array(
+        z.union([
+          z.object({ answer: z.union([z.string(), z.record(z.string(), z.unknown())]), tokens: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }).strict().optional() }).strict(),
+          z.object({ error: z.string().min(1) }).strict(),
+        ]),
+      )
+      .max(16)
+      .optional(),
     /** Extra environment the capability host sees (hook.env); also the machine self-protect's locations describe (HOME defaults to /home/dev). */
     env: z.record(z.string(), z.string()).optional(),
     expect: z
@@ -42,6 +56,8 @@ export const fixtureSchema = z
         approval: z.record(z.string(), z.unknown()).optional(),
         suggested_abilities: z.array(z.string()).optional(),
         logs_contain: z.union([z.string(), z.array(z.string())]).optional(),
+        /** How many model calls the hook made (0: a skip made none). */
+        llm_calls: z.number().int().min(0).optional(),
       })
       .strict(),
   })

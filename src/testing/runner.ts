@@ -16,6 +16,7 @@ import type { RuntimeHost } from "../runtime/index.ts";
 import { compare, type Mismatch } from "./compare.ts";
 import { fixtureFileSchema, type Fixture } from "./fixture.ts";
 import { failureOf, recording, type RunFailure } from "./failures.ts";
+import { pinnedLlm } from "./pinned-llm.ts";
 
 
 export interface FixtureResult {
@@ -106,7 +107,10 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
       await host.fs.mkdirp(full.slice(0, full.lastIndexOf("/")), 0o755);
       await host.fs.symlink(target, full);
     }
+    const model = pinnedLlm(fixture.llm ?? []);
     const capabilities = createCapabilityHost({
+      // The model's replies are the fixture's: nothing leaves the machine in a test.
+      llm: model,
       io: host.capabilityIO,
       // Hermetic: the hook sees the fixture's environment, plus PATH to find the commands it runs.
       env: { PATH: host.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", ...fixture.env },
@@ -128,9 +132,16 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
         via: "test",
         operator: inlineOperatorSource(operator, [], [], fixtureMachine(fixture.env, workspace)),
       });
-    const operatorInput = fixture.operator ?? {};
+    let operatorInput: Record<string, unknown> = fixture.operator ?? {};
     let evaluator = await evaluatorFor(operatorInput);
-    const { snapshot } = await evaluator.hookSets.forProject(undefined);
+    let { snapshot } = await evaluator.hookSets.forProject(undefined);
+    const named = snapshot.hooks[0]?.definition.permissions.llm.map((grant) => (typeof grant === "string" ? grant : grant.endpoint)) ?? [];
+    if (fixture.llm && operatorInput.llm === undefined && named.length > 0) {
+      // Pinned replies need no real endpoint: each endpoint the hook names stands for the pinned model.
+      operatorInput = { ...operatorInput, llm: Object.fromEntries(named.map((name) => [name, { endpoint: "http://127.0.0.1:9/v1", model: "pinned-by-fixture" }])) };
+      evaluator = await evaluatorFor(operatorInput);
+      ({ snapshot } = await evaluator.hookSets.forProject(undefined));
+    }
     const hookId = snapshot.hooks[0]?.definition.id ?? snapshot.broken[0]?.id;
     const problems = [...(snapshot.operatorStatus.state === "ok" ? [] : snapshot.operatorStatus.problems), ...snapshot.diagnostics.filter((d) => d.severity !== "warning")];
     if (problems.length > 0 || !hookId) return { hookId, problems: problems.length ? problems.map(formatDiagnostic) : [`no hook.yaml in ${dir}`], observed: undefined as never, failures: [] };
@@ -142,8 +153,9 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
     const { decision } = await evaluator.evaluate(event);
     const runs = records.filter((r): r is AuditRecordV1 => r.kind !== "decision");
     const hook = snapshot.hooks[0];
-    const handler = hook && (hook.definition.handler.kind === "file" ? { file: hook.definition.handler.path, source: await host.fs.readText(hook.definition.handler.path).catch(() => undefined) } : { file: `${hook.file}#handler`, source: hook.definition.handler.code });
-    return { hookId, problems: [] as string[], observed: { decision, run: runs.find((r) => r.hook_id === hookId) }, failures: runs.filter((r) => r.status === "failed").map((r) => failureOf(r, outcomes.get(r.hook_id), handler)) };
+    const declared = hook?.definition.handler;
+    const handler = hook && declared && (declared.kind === "file" ? { file: declared.path, source: await host.fs.readText(declared.path).catch(() => undefined) } : { file: `${hook.file}#handler`, source: declared.code });
+    return { hookId, problems: [] as string[], observed: { decision, run: runs.find((r) => r.hook_id === hookId), llmCalls: model.calls }, failures: runs.filter((r) => r.status === "failed").map((r) => failureOf(r, outcomes.get(r.hook_id), handler)) };
   } finally {
     await host.fs.removeTree(scratch);
   }

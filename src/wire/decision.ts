@@ -53,6 +53,10 @@ export const decisionSchema = z
       .optional()
       .describe("A structured intent for the caller's knowledge routing."),
     follow_up_actions: z.array(z.object({ hook_id: z.string(), kind: z.string(), payload: z.record(z.string(), z.unknown()).optional() })).optional(),
+    delivered_runs: z
+      .array(z.object({ hook_id: z.string(), run_id: z.string(), trigger: z.string() }))
+      .optional()
+      .describe("Triggered runs (a schedule, a watch) whose queued context this answer delivers, in its context_injections."),
     runs: z.array(runSummarySchema),
   })
   .meta({ id: "DecisionV1", description: "Hookbox's answer for one event." });

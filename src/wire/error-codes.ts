@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   "hook_set_mismatch",
   "signature_invalid",
   "consent_required",
+  "llm_failed",
   "internal",
   "sandbox_cpu",
   "sandbox_memory",

@@ -19,6 +19,7 @@ export const nativeEventSchema = z
     prompt: z.string().optional(),
     stop_hook_active: z.boolean().optional(),
     agent: z.string().max(64).optional().describe("Who sent it (claude, codex, my-orchestrator …)."),
+    steps: z.array(z.record(z.string(), z.unknown())).optional().describe("For a hook with steps: their results, in order."),
   })
   .meta({ id: "NativeEventV1", description: "An event in Hookbox's own shape; any other field is passed to hooks as it is (JSON nested at most 64 levels)." });
 

@@ -10,4 +10,4 @@ export { ERROR_CODES, errorOfBody, isErrorCode, type ErrorBodyV1 } from "./error
 export { nativeEventSchema, type NativeEventV1 } from "./event.ts";
 export { healthSchema, hookSetIdentitySchema, type HealthV1, type HookSetIdentityV1 } from "./health.ts";
 export { hookRegistrationSchema, hooksQuerySchema, hooksSchema, type HookRegistrationV1, type HooksV1 } from "./hooks.ts";
-export { auditRecordSchema, runQuerySchema, runsSchema, type RunQueryV1, type RunsV1 } from "./runs.ts";
+export { auditRecordSchema, firedRunSchema, runQuerySchema, runsSchema, type FiredRunV1, type RunQueryV1, type RunsV1 } from "./runs.ts";

@@ -21,7 +21,32 @@ export const auditRecordSchema = z
     event_type: z.string(),
     session_id: z.string(),
     trigger_reason: z.string().describe("Why the hook ran: which event and matcher, or a manual fire."),
-    status: z.enum(["completed", "failed", "skipped", "denied"]),
+    trigger: z.enum(["event", "manual", "periodic", "watch"]).optional().describe("What started it (records before triggers have none: events)."),
+    run_id: z.string().optional().describe("One run of a triggered hook across its records: a long run is recorded `running` first, then again when it ends."),
+    event_digest: z.string().optional().describe("sha256:<hex> of the event the hook saw, as its decision record's."),
+    event: z.unknown().optional().describe("A triggered run's event, secrets redacted, size-capped."),
+    steps: z.unknown().optional().describe("A declarative hook's step results, secrets redacted, size-capped."),
+    llm: z
+      .array(
+        z.object({
+          endpoint: z.string(),
+          api: z.string(),
+          model: z.string(),
+          max_tokens: z.number(),
+          json_schema: z.boolean(),
+          system: z.string(),
+          prompt: z.string(),
+          answer: z.string().optional(),
+          outcome: z.enum(["answered", "invalid", "failed"]),
+          error: z.string().optional(),
+          tokens: z.object({ input: z.number(), output: z.number(), estimated: z.boolean() }),
+          attempts: z.number(),
+          duration_ms: z.number(),
+        }),
+      )
+      .optional()
+      .describe("Its model calls (hook.llm.complete), secrets redacted."),
+    status: z.enum(["completed", "failed", "skipped", "denied", "running"]),
     reason: z.string().optional(),
     error_code: z.string().optional(),
     action: z.enum(["continue", "deny", "modify", "inject_context", "ask_user"]).optional(),
@@ -39,6 +64,17 @@ export const auditRecordSchema = z
   })
   .meta({ id: "AuditRecordV1", description: "One hook run, as the audit log holds it." });
 
+/** POST /v1/hooks/{id}/fire for a hook with a schedule or a watch: the run it started, as its trigger would. */
+export const firedRunSchema = z
+  .object({
+    v: z.literal(1),
+    hook_id: z.string(),
+    status: z.string().describe("The run's status when the answer left (running for a long run)."),
+    run_id: z.string(),
+    records: z.array(auditRecordSchema),
+  })
+  .meta({ id: "FiredRunV1", description: "A triggered hook's run, started by hand; its context is queued for the project's next agent event." });
+
 export const runsSchema = z
   .object({
     v: z.literal(1),
@@ -49,3 +85,4 @@ export const runsSchema = z
 
 export type AuditRecordWireV1 = Wire<typeof auditRecordSchema>;
 export type RunsV1 = Wire<typeof runsSchema>;
+export type FiredRunV1 = Wire<typeof firedRunSchema>;

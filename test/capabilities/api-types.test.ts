@@ -18,7 +18,12 @@ const SAMPLE = `import type { Hook as ImportedHook } from "hookbox";
 export default async function handler(event: HookEvent, hook: Hook): Promise<HookResult> {
   const same: ImportedHook = hook;
   const text: string = await same.readFile("a.txt", { maxBytes: 1024 });
-  const files: string[] = await hook.listFiles("src", { recursive: true, extensions: [".ts"], maxFiles: 10 });
+  const files: string[] = await hook.listFiles("src", { recursive: true, extensions: [".ts"], maxFiles: 10, hidden: true });
+  const listed = await hook.listFiles("src", { details: true });
+  const sizes: number = listed.reduce((sum, file) => sum + file.size + file.mtime, 0) + listed.map((file) => file.path).length;
+  const delivery = await hook.notify("tests failed", { title: "CI", level: "error" });
+  const sent: number = delivery.sent + delivery.failed.length + sizes;
+  const stepOut: unknown = event.steps?.[0]?.stdout;
   const ran = await hook.run("git", ["status", "--porcelain"], { cwd: "src", timeoutMs: 200, stdin: "x" });
   const code: number = ran.exitCode;
   const out: string = ran.stdout + ran.stderr + String(ran.timedOut) + String(ran.truncated);
@@ -51,11 +56,13 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
   await hook.runTests("x", { framework: "mocha" });
   // @ts-expect-error store values are JSON
   await hook.store.set("k", () => 1);
+  // @ts-expect-error notify levels are info, warning, error
+  await hook.notify("x", { level: "debug" });
   // @ts-expect-error there is no writeFile
   await hook.writeFile("x", "y");
   const result: HookResult = {
     action: "inject_context",
-    context_injection: text + files.join() + out + diff + failures.join() + String(code + count + status) + body + home + JSON.stringify(stored) + existed,
+    context_injection: text + files.join() + out + diff + failures.join() + String(code + count + status) + body + home + JSON.stringify(stored) + existed + sent + String(stepOut),
     context_injection_role: "system",
     user_message_level: "warning",
   };

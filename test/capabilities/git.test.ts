@@ -12,6 +12,11 @@ beforeAll(() => {
   writeFileSync(`${ws}/b.txt`, "b\n");
   execFileSync("git", ["-C", ws, "add", "."]);
   execFileSync("git", ["-C", ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]);
+  // A branch with one commit of its own, off "base": gitDiff("base") shows what it changed since.
+  execFileSync("git", ["-C", ws, "branch", "base"]);
+  writeFileSync(`${ws}/c.txt`, "c\n");
+  execFileSync("git", ["-C", ws, "add", "c.txt"]);
+  execFileSync("git", ["-C", ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c"]);
   writeFileSync(`${ws}/a.txt`, "two\n");
   writeFileSync(`${ws}/b.txt`, "bb\n");
   symlinkSync("/etc/hosts", `${ws}/hosts-link`);
@@ -23,9 +28,25 @@ describe("hook.gitDiff / hook.fileDiff (built on run)", () => {
   const grants = prepare(host, { read: ["${workspace}/**"], run: [{ cmd: "git", args: ["diff", "**"], env: [] }] });
   const api = async (name: string, ...args: unknown[]) => invoke(host, await grants, ws).api(name, ...args);
 
-  it("gitDiff() shows the unstaged changes; gitDiff(base) against a revision", async () => {
+  it("gitDiff() shows the unstaged changes; gitDiff(base) what the branch committed since base (base...HEAD), not the working tree", async () => {
     expect(await api("gitDiff")).toMatch(/-one\n\+two/);
-    expect(await api("gitDiff", "HEAD")).toMatch(/-b\n\+bb/);
+    const sinceBase = (await api("gitDiff", "base")) as string;
+    expect(sinceBase).toMatch(/\+\+\+ b\/c\.txt\n@@ .* @@\n\+c/);
+    expect(sinceBase).not.toContain("a.txt");
+    expect(await api("gitDiff", "HEAD")).toBe("");
+  });
+
+  it("fileDiff falls back to the staged change (git diff --cached) when HEAD shows nothing", async () => {
+    const fresh = tempDir("hookbox-git-fresh-");
+    try {
+      execFileSync("git", ["init", "-q", fresh]);
+      writeFileSync(`${fresh}/new.txt`, "first\n");
+      execFileSync("git", ["-C", fresh, "add", "new.txt"]);
+      const diff = (await invoke(host, await grants, fresh).api("fileDiff", "new.txt")) as string;
+      expect(diff).toMatch(/\+first/);
+    } finally {
+      removeDir(fresh);
+    }
   });
 
   it("fileDiff(path) shows one file", async () => {

@@ -14,7 +14,9 @@ beforeAll(() => {
   mkdirSync(`${ws}/secret`);
   writeFileSync(`${ws}/README.md`, "");
   writeFileSync(`${ws}/.env`, "");
-  writeFileSync(`${ws}/src/a.ts`, "");
+  writeFileSync(`${ws}/src/a.ts`, "a = 1");
+  mkdirSync(`${ws}/.hidden`);
+  writeFileSync(`${ws}/.hidden/inner.txt`, "");
   writeFileSync(`${ws}/src/b.js`, "");
   writeFileSync(`${ws}/src/deep/c.TS`, "");
   writeFileSync(`${ws}/secret/key.pem`, "");
@@ -37,8 +39,18 @@ describe("hook.listFiles", () => {
     expect(await list("src")).toEqual(["src/a.ts", "src/b.js"]);
   });
 
-  it("recursive, relative to the workspace when dir is relative", async () => {
-    expect(await list(".", { recursive: true })).toEqual([".env", "README.md", "secret/key.pem", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
+  it("recursive, relative to the workspace when dir is relative; names starting with a dot only with hidden: true", async () => {
+    expect(await list(".", { recursive: true })).toEqual(["README.md", "secret/key.pem", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
+    expect(await list(".", { recursive: true, hidden: true })).toEqual([".env", ".hidden/inner.txt", "README.md", "secret/key.pem", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
+    // The directory asked for may itself be hidden: only names below it are filtered.
+    expect(await list(".hidden")).toEqual([".hidden/inner.txt"]);
+  });
+
+  it("details: {path, size, mtime} (seconds since the epoch), as the seed engine's list_files", async () => {
+    const listed = (await list("src", { details: true })) as unknown as { path: string; size: number; mtime: number }[];
+    expect(listed.map((f) => f.path)).toEqual(["src/a.ts", "src/b.js"]);
+    expect(listed[0]).toMatchObject({ size: 5 });
+    expect(Math.abs((listed[0] as { mtime: number }).mtime - Date.now() / 1000)).toBeLessThan(3600);
   });
 
   it("absolute in, absolute out", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { operator, prepare, testHost } from "./helpers.ts";
 import type { OperatorFile, PermissionsConfig } from "../../src/config/schema.ts";
 
-const none: PermissionsConfig = { read: [], run: [], env: [], net: [], inject_context: false, store: false, modify: [] };
+const none: PermissionsConfig = { read: [], run: [], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] };
 
 async function prepareErrors(permissions: Partial<PermissionsConfig>, op: OperatorFile = operator()): Promise<readonly string[]> {
   const result = await testHost().prepare({ hookId: "h", origin: "dir", file: "hooks/h/hook.yaml", permissions: { ...none, ...permissions } }, op);

@@ -106,7 +106,7 @@ describe("an untrusted project hook gets nothing", () => {
   it("every call is refused naming hookbox trust; it cannot inject context; the review keeps what it would grant", async () => {
     const workspace = tempDir();
     const host = testHost({ home: HOME });
-    const result = await host.prepare({ hookId: "h", file: "p/.hookbox/hooks/h.yaml", permissions: { read: ["${workspace}/**"], run: [], env: [], net: [], inject_context: true, store: false, modify: [] }, origin: "project", untrusted: { project: "/p" } }, operator());
+    const result = await host.prepare({ hookId: "h", file: "p/.hookbox/hooks/h.yaml", permissions: { read: ["${workspace}/**"], run: [], env: [], net: [], inject_context: true, store: false, modify: [], notify: false, llm: [] }, origin: "project", untrusted: { project: "/p" } }, operator());
     if (!result.ok) throw new Error(result.errors.join("\n"));
     expect(host.mayInjectContext(result.grants)).toBe(false);
     expect(host.review(result.grants)).toEqual({ untrusted: { project: "/p" }, lines: [expect.objectContaining({ status: "granted", grant: "read ${workspace}/**" }), expect.objectContaining({ status: "granted", grant: "inject_context" })] });

@@ -114,7 +114,7 @@ describe("hook.run: grants", () => {
 
   it("commands are resolved when the hook loads: an unknown one makes its grant inert (a warning naming the file), the hook loads", async () => {
     const host = testHost();
-    const permissions = { read: [], run: [{ cmd: "no-such-cmd-xyz", args: ["**"], env: [] }, { cmd: "echo", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [] };
+    const permissions = { read: [], run: [{ cmd: "no-such-cmd-xyz", args: ["**"], env: [] }, { cmd: "echo", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] };
     const result = await host.prepare({ origin: "dir", hookId: "h", file: "hooks/h/hook.yaml", permissions }, operator());
     expect(result).toMatchObject({ ok: true, warnings: [expect.stringMatching(/^hooks\/h\/hook\.yaml: permissions\.run\[0\]\.cmd: "no-such-cmd-xyz" was not found on PATH .*this grant is inert/)] });
     if (!result.ok) return;
@@ -128,7 +128,7 @@ describe("hook.run: grants", () => {
 
   it("a malformed command (a relative path) is still a prepare error", async () => {
     const host = testHost();
-    const result = await host.prepare({ origin: "dir", hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "./bin/x", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [] } }, operator());
+    const result = await host.prepare({ origin: "dir", hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "./bin/x", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] } }, operator());
     expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/permissions\.run\[0\]\.cmd: "\.\/bin\/x": use a command name/)] });
   });
 
@@ -136,7 +136,7 @@ describe("hook.run: grants", () => {
     const bin = tempDir("hookbox-late-bin-");
     try {
       const host = testHost({ env: hostEnv({ PATH: `${bin}:/usr/bin:/bin` }) });
-      const result = await host.prepare({ origin: "dir", hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "late-tool", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [] } }, operator());
+      const result = await host.prepare({ origin: "dir", hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "late-tool", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] } }, operator());
       expect(result.ok).toBe(true);
       if (!result.ok) return;
       writeFileSync(`${bin}/late-tool`, `#!/bin/sh\ntouch ${bin}/ran\n`, { mode: 0o755 });
@@ -174,7 +174,7 @@ describe("hook.run: the environment is built, not inherited", () => {
 
   it.each([["LD_PRELOAD"], ["DYLD_INSERT_LIBRARIES"], ["NODE_OPTIONS"], ["BASH_ENV"], ["GIT_SSH_COMMAND"], ["PAGER"], ["EDITOR"], ["PATH"], ["L*"]])("%s can never be passed: a prepare error", async (name) => {
     const result = await testHost().prepare(
-      { hookId: "h", origin: "dir", file: "hook.yaml", permissions: { read: [], run: [{ cmd: "printenv", args: [], env: [name] }], env: [], net: [], inject_context: false, store: false, modify: [] } },
+      { hookId: "h", origin: "dir", file: "hook.yaml", permissions: { read: [], run: [{ cmd: "printenv", args: [], env: [name] }], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] } },
       operator(),
     );
     expect(result.ok).toBe(false);

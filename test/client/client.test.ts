@@ -70,7 +70,7 @@ describe("hookbox/client against dist/hookbox serve", () => {
     expect((await client.evaluate(write("/proj/src/a.ts"))).decision).toBe("allow");
     const prompt = await client.evaluate({ event_type: "UserPromptSubmit", session_id: "c1", cwd: "/proj", prompt: "run the tests" });
     expect(prompt.context_injections).toEqual([{ hook_id: "notes", role: "system", content: "the tests run with vitest" }]);
-    expect((await client.fire("guard", write("/proj/.env"))).decision).toBe("deny");
+    expect(await client.fire("guard", write("/proj/.env"))).toMatchObject({ decision: "deny", decided_by: "guard" });
     const hooks = await client.hooks();
     expect(hooks.hooks.PreToolUse?.map((hook) => hook.id)).toEqual(expect.arrayContaining(["guard", "asker"]));
     const runs = await client.runs({ hook: "guard", limit: 2 });

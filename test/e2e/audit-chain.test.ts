@@ -11,6 +11,8 @@ const RECORDER = `id: recorder
 events: [PreToolUse]
 handler: { code: "export default (e) => ({ reason: 'seen ' + e.tool_input.command })" }
 `;
+/** Per Bash PreToolUse: the decision record, the recorder's run record and self-protect's (on by default). */
+const RECORDS_PER_EVENT = 3;
 const claudePayload = (world: DaemonWorld, command: string): string => {
   const payload = JSON.parse(readFileSync(join(ROOT, "test/fixtures/agents/claude-code/PreToolUse-5.json"), "utf8")) as Record<string, unknown>;
   return JSON.stringify({ ...payload, cwd: world.dir, tool_name: "Bash", tool_input: { command } });
@@ -56,10 +58,11 @@ describe("hookbox audit verify (the binary, on records written by a daemon and b
   it("passes on what they wrote, and prints the head to keep", async () => {
     const { result, report } = await verify(world);
     expect(result.code).toBe(0);
-    // Nine events: a decision record and the recorder's run record each.
-    expect(report).toMatchObject({ ok: true, records: 18, problems: [], head: { file: "hookbox-audit.jsonl", line: 18 } });
+    // Nine events.
+    const records = 9 * RECORDS_PER_EVENT;
+    expect(report).toMatchObject({ ok: true, records, problems: [], head: { file: "hookbox-audit.jsonl", line: records } });
     const text = await runProgram([BUILT_BINARY, "audit", "verify"], { env: world.env(), cwd: world.dir });
-    expect(text.stdout).toMatch(/^OK: 18 chained records verified, 17 links back to the first record ever$/m);
+    expect(text.stdout).toMatch(new RegExp(`^OK: ${records} chained records verified, ${records - 1} links back to the first record ever$`, "m"));
     expect(text.stdout).toContain(`--anchor ${report.head.hash}`);
     // The daemon wrote the last line: its /healthz shows the same head.
     const health = (await call(world.socket, "GET", "/healthz")).json as { checks: { audit: { ok: boolean; detail: { chain: { head: string } } } } };
@@ -108,7 +111,7 @@ describe("hookbox audit verify (the binary, on records written by a daemon and b
   it("fails on a truncated tail, and on a cut at a line boundary when given the head kept earlier", async () => {
     const torn = await tampered("torn", (lines) => `${lines.join("\n")}\n`.slice(0, -20));
     expect(torn.result.code).toBe(1);
-    expect(torn.report.problems).toMatchObject([{ kind: "torn_tail", line: 18 }]);
+    expect(torn.report.problems).toMatchObject([{ kind: "torn_tail", line: 9 * RECORDS_PER_EVENT }]);
     const head = (await verify(world)).report.head.hash;
     const cut = await tampered("cut", (lines) => lines.slice(0, -2), ["--anchor", head]);
     expect(cut.result.code).toBe(1);
@@ -169,7 +172,7 @@ describe("concurrent writers and a broken tail at start (the binary)", () => {
     expect(report.problems).toEqual([]);
     expect(result.code).toBe(0);
     expect(report.files.length).toBeGreaterThan(1);
-    expect(report.records).toBe(2 * (native + rounds * emits));
+    expect(report.records).toBe(RECORDS_PER_EVENT * (native + rounds * emits));
     expect(readdirSync(join(world.auditFile, "..")).filter((n) => n.includes(".lock"))).toEqual([]);
   });
 

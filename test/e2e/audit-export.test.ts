@@ -78,7 +78,7 @@ input(type="imuxsock" Socket="${this.socket}" UseSpecialParser="off" ParseHostna
   }
 
   /** The messages received so far, as RFC 5424 fields and the record each carries. */
-  messages(): { pri: number; app: string; msgid: string; record: { id: string; kind?: string; event_id: string } }[] {
+  messages(): { pri: number; app: string; msgid: string; record: { id: string; kind?: string; event_id: string; hook_id?: string } }[] {
     if (!existsSync(this.out)) return [];
     return readFileSync(this.out, "utf8")
       .split("\n")
@@ -155,7 +155,8 @@ describe("audit export (the binary's daemon, audit.export in the operator file)"
         expect(decisions.map((m) => m.record.event_id)).toEqual([denied, allowed]);
         // local3 (19) * 8 + notice (5) for the denial, + info (6) for the allow.
         expect(decisions.map((m) => m.pri)).toEqual([157, 158]);
-        const runs = mine.filter((m) => m.msgid === "run");
+        // The guard's runs (self-protect, on by default, records its own beside them).
+        const runs = mine.filter((m) => m.msgid === "run" && m.record.hook_id === "guard");
         expect(runs.map((m) => m.record.event_id)).toEqual([denied, allowed]);
         const inFile = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { id: string }).id);
         for (const m of mine) expect(inFile).toContain(m.record.id);

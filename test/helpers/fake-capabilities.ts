@@ -30,6 +30,7 @@ export function fakeCapabilities(): CapabilityHost {
       return {
         hostCalls,
         injections,
+        llmCalls: [],
         call: async (name, args) => {
           if (name === "injectContext" && permissions.inject_context) {
             injections.push({ content: String(args[0]), role: ((args[1] as { role?: InjectionRole } | undefined)?.role ?? "system") });

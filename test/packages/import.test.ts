@@ -8,6 +8,7 @@ import { importCursor } from "../../src/packages/import/cursor.ts";
 import { IMPORTED_HANDLER } from "../../src/packages/import/handler-source.ts";
 import { importedPackage } from "../../src/packages/import/index.ts";
 import { importTemplate } from "../../src/packages/import/template.ts";
+import { hookFileSchema } from "../../src/config/schema.ts";
 
 /** What each agent's hook file becomes: one hook per command, its command line the run grant, matchers keeping their meaning. */
 describe("import: reading the agents' hook files", () => {
@@ -43,7 +44,30 @@ describe("import: reading the agents' hook files", () => {
 
   it("a plugin's root and the project variable are written into the grant, never left to the agent's environment", () => {
     const plan = importClaudeShaped({ hooks: { Stop: [{ hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/stop.sh $CLAUDE_PROJECT_DIR" }] }] } }, "claude", { pluginRoot: "/plugins/p" });
-    expect(plan.hooks[0]?.run.args[1]).toBe('export CLAUDE_PROJECT_DIR="$PWD"; /plugins/p/stop.sh $CLAUDE_PROJECT_DIR');
+    expect(plan.hooks[0]?.run?.args[1]).toBe('export CLAUDE_PROJECT_DIR="$PWD"; /plugins/p/stop.sh $CLAUDE_PROJECT_DIR');
+  });
+
+  it("Claude Code prompt hooks become Hookbox prompt hooks: $ARGUMENTS is the event, the answer {ok, reason}, the operator's default model", () => {
+    const plan = importClaudeShaped(
+      {
+        hooks: {
+          Stop: [{ hooks: [{ type: "prompt", prompt: "Is the task in $ARGUMENTS finished? Check the tests ran.", timeout: 20, model: "claude-haiku" }] }],
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "prompt", prompt: "Refuse destructive commands." }] }, { hooks: [{ type: "agent", prompt: "x" }] }],
+        },
+      },
+      "claude",
+      {},
+    );
+    expect(plan.hooks.map((h) => [h.id, h.event, h.run, h.prompt, h.timeoutMs, h.match])).toEqual([
+      ["claude-stop-1", "Stop", undefined, "Is the task in {{event}} finished? Check the tests ran.", 20_000, {}],
+      ["claude-pre-tool-use-1", "PreToolUse", undefined, "Refuse destructive commands.\n\n{{event}}", 30_000, { tool: "Bash" }],
+    ]);
+    expect(plan.warnings).toEqual(["hooks.Stop[0].hooks[0]: model claude-haiku is the agent's; here the prompt goes to hookbox.yaml's llm default endpoint", "hooks.PreToolUse[1].hooks[0]: a agent hook is not a command: left as it is"]);
+    const tree = importedPackage(plan.hooks[0]!, "/p/.claude/settings.json");
+    expect([...tree.keys()]).toEqual(["hook.yaml"]);
+    const yaml = parse(new TextDecoder().decode(tree.get("hook.yaml"))) as Record<string, unknown>;
+    expect(yaml).toMatchObject({ id: "claude-stop-1", events: ["Stop"], prompt: "Is the task in {{event}} finished? Check the tests ran.", answer: { format: "ok" }, permissions: { llm: ["default"] }, limits: { timeout_ms: 20_000 }, on_error: "continue" });
+    expect(hookFileSchema.safeParse(yaml).success).toBe(true);
   });
 
   it("Gemini CLI: its event names, millisecond timeouts, regex matchers over its own tool names", () => {

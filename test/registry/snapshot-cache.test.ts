@@ -82,7 +82,7 @@ function described(snapshot: RegistrySnapshot): unknown {
     operator: snapshot.operator,
     status: snapshot.operatorStatus,
     broken: snapshot.broken.map((b) => b.id),
-    hooks: snapshot.hooks.map((h) => ({ definition: h.definition, grants: h.grants.summary, spec: h.spec.key, code: h.spec.handler.codeHash, file: h.file })),
+    hooks: snapshot.hooks.map((h) => ({ definition: h.definition, grants: h.grants.summary, spec: h.spec?.key, code: h.spec?.handler.codeHash, file: h.file })),
     events: snapshot.eventTypes().map((type) => [type, snapshot.registeredFor(type).map((e) => ("definition" in e ? e.definition.id : e.id))]),
   };
 }

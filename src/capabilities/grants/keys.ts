@@ -15,6 +15,7 @@ export const runKey = (cmd: string, args: readonly string[], env: readonly strin
 export const envKey = (name: string): string => `env ${name}`;
 export const netKey = (raw: string): string => `net ${raw}`;
 export const modifyKey = (field: string): string => `modify ${field}`;
+export const llmKey = (endpoint: string): string => `llm ${endpoint}`;
 
 /** Every grant a hook's YAML declares, as keys, in the order the review lists them. */
 export function grantKeys(permissions: PermissionsConfig): string[] {
@@ -26,5 +27,7 @@ export function grantKeys(permissions: PermissionsConfig): string[] {
     ...(permissions.inject_context ? ["inject_context"] : []),
     ...(permissions.store ? ["store"] : []),
     ...permissions.modify.map(modifyKey),
+    ...(permissions.notify ? ["notify"] : []),
+    ...permissions.llm.map((grant) => llmKey(typeof grant === "string" ? grant : grant.endpoint)),
   ];
 }

@@ -1,3 +1,5 @@
+import type { LlmEndpointConfig } from "../../config/llm-schema.ts";
+import type { NotifySinkConfig } from "../../config/notify-schema.ts";
 import type { OperatorFile, PermissionsConfig } from "../../config/schema.ts";
 import type { GrantRequest } from "../types.ts";
 import { isCommunity } from "../../config/resolve.ts";
@@ -17,6 +19,10 @@ export interface GrantSources {
   readonly deny: OperatorFile["deny"];
   /** The operator's own hook (standard, user, --hooks or hooks_dirs), not a project's or a package's. */
   readonly operatorOwn: boolean;
+  /** Where hook.notify sends (the operator's notify.sinks). */
+  readonly notifySinks: readonly NotifySinkConfig[];
+  /** The model endpoints hook.llm.complete may ask (the operator's llm:). */
+  readonly llmEndpoints: Readonly<Record<string, LlmEndpointConfig>>;
 }
 
 export function grantSources(request: GrantRequest, operator: OperatorFile): GrantSources {
@@ -30,6 +36,8 @@ export function grantSources(request: GrantRequest, operator: OperatorFile): Gra
     ceiling: operator.ceilings.permissions,
     deny: operator.deny,
     operatorOwn: !isCommunity(request.origin),
+    notifySinks: operator.notify.sinks,
+    llmEndpoints: operator.llm,
   };
 }
 

@@ -17,20 +17,31 @@ interface Pending {
   readonly depth: number;
 }
 
+/** One listed file with `details: true` (the seed engine's list_files shape); mtime in seconds since the epoch. */
+export interface ListedFile {
+  readonly path: string;
+  readonly size: number;
+  readonly mtime: number;
+}
+
 /**
- * hook.listFiles(dir, {recursive, extensions, maxFiles}) → regular files under `dir`, sorted.
- * Each path is `dir` as given joined with the names below it: a relative `dir` gives paths
- * relative to the workspace (what readFile takes), an absolute one absolute paths. Only
- * regular files the hook may read are listed; symlinks are never followed nor listed, FIFOs,
- * sockets and devices are skipped. At most maxFiles (default 1,000, at most 10,000).
+ * hook.listFiles(dir, {recursive, extensions, maxFiles, hidden, details}) → regular files under
+ * `dir`, sorted. Each path is `dir` as given joined with the names below it: a relative `dir`
+ * gives paths relative to the workspace (what readFile takes), an absolute one absolute paths.
+ * Only regular files the hook may read are listed; symlinks are never followed nor listed, FIFOs,
+ * sockets and devices are skipped. Names starting with "." below `dir` (files and directories)
+ * are skipped unless `hidden: true`, as the seed engine's list_files does; `details: true` gives
+ * `{path, size, mtime}` instead of bare paths. At most maxFiles (default 1,000, at most 10,000).
  */
 export function listFilesMethod(scope: InvocationScope): HostMethod {
   return async (args, call) => {
     arity("listFiles", args, 2);
     const dir = pathArg("listFiles", args[0]);
     call.target = dir;
-    const options = optionsArg("listFiles", args[1], ["recursive", "extensions", "maxFiles"]);
+    const options = optionsArg("listFiles", args[1], ["recursive", "extensions", "maxFiles", "hidden", "details"]);
     const recursive = boolOption("listFiles", options, "recursive", false);
+    const hidden = boolOption("listFiles", options, "hidden", false);
+    const details = boolOption("listFiles", options, "details", false);
     const maxFiles = intOption("listFiles", options, "maxFiles", { min: 0, max: LIST_MAX_FILES, fallback: LIST_DEFAULT_FILES });
     const extensions =
       options.extensions === undefined || options.extensions === null
@@ -41,24 +52,33 @@ export function listFilesMethod(scope: InvocationScope): HostMethod {
     const workspace = scope.paths.workspace;
     const relative = isAbsolute(dir) || workspace === undefined ? undefined : relativeTo(workspace, lexical);
     const queue: Pending[] = [{ real, lexical, shown: relative ?? lexical, depth: 0 }];
-    const files: string[] = [];
+    const files: { shown: string; real: string }[] = [];
     for (let opened = 0; queue.length > 0 && files.length < maxFiles && opened < MAX_DIRECTORIES; opened++) {
       const at = queue.shift() as Pending;
       const listing = await listVerified(scope, shownCall, at.real, opened === 0);
       if (!listing) continue;
       for (const entry of [...listing.entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        if (!hidden && entry.name.startsWith(".")) continue;
         const child = { real: join(at.real, entry.name), lexical: join(at.lexical, entry.name), shown: join(at.shown, entry.name), depth: at.depth + 1 };
         if (entry.kind === "file") {
           if (extensions && !extensions.some((ext) => entry.name.toLowerCase().endsWith(ext))) continue;
           if (!(await scope.paths.permits(child.lexical, child.real))) continue;
-          files.push(child.shown);
+          files.push(child);
           if (files.length >= maxFiles) break;
         } else if (entry.kind === "directory" && recursive && child.depth < MAX_DEPTH && (await scope.paths.permits(child.lexical, child.real))) {
           queue.push(child);
         }
       }
     }
-    return files.sort();
+    files.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+    if (!details) return files.map((file) => file.shown);
+    const listed: ListedFile[] = [];
+    for (const file of files) {
+      // lstat, as the listing saw it: a file that vanished or was swapped since is left out.
+      const info = await scope.deps.io.lstat(file.real).catch(() => undefined);
+      if (info?.kind === "file") listed.push({ path: file.shown, size: info.size, mtime: info.mtimeMs / 1000 });
+    }
+    return listed;
   };
 }
 

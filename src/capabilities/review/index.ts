@@ -5,6 +5,7 @@ import type { Policies } from "../registry.ts";
 import { reviewRun } from "../run/review.ts";
 import { reviewFlag } from "./flags.ts";
 import { reviewModify } from "../modify/review.ts";
+import { reviewLlm } from "../llm/review.ts";
 import type { GrantReview, ReviewContext } from "./types.ts";
 
 export type { GrantReport, GrantReview, ReviewStatus } from "./types.ts";
@@ -22,6 +23,8 @@ export function reviewPolicies(policies: Policies, ctx: ReviewContext): GrantRev
     ...reviewFlag("inject_context", policies.inject_context, ctx),
     ...reviewFlag("store", policies.store, ctx),
     ...reviewModify(policies.modify, ctx),
+    ...reviewFlag("notify", policies.notify.flag, ctx),
+    ...reviewLlm(policies.llm, ctx),
   ];
 }
 

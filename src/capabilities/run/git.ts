@@ -15,7 +15,8 @@ const SUGGEST = ["diff", "**"];
 /** A revision, never an option: "--output=…" as a base would be an argument injection. */
 const REVISION = /^[A-Za-z0-9_./~^@{}:+][A-Za-z0-9_./~^@{}:+-]{0,255}$/;
 
-async function gitDiff(scope: InvocationScope, call: CallContext, shown: string, args: readonly string[]): Promise<string> {
+/** `git diff …`'s output; a failure is an error unless `tolerateFailure` (then: undefined). */
+async function gitDiff(scope: InvocationScope, call: CallContext, shown: string, args: readonly string[], tolerateFailure = false): Promise<string | undefined> {
   const result = await scope.runner.run({
     call: shown,
     cmd: "git",
@@ -28,6 +29,7 @@ async function gitDiff(scope: InvocationScope, call: CallContext, shown: string,
   });
   if (result.timedOut) throw failed("timeout", `${shown}: git diff took longer than ${RUN_DEFAULT_TIMEOUT_MS} ms`);
   if (result.exitCode !== 0) {
+    if (tolerateFailure) return undefined;
     const stderr = capturedText(result.stderr).text.trim().split("\n")[0] ?? "";
     throw failed("command_failed", `${shown}: git diff exited with ${result.exitCode ?? result.signal}${stderr ? `: ${stderr}` : ""}`);
   }
@@ -35,8 +37,10 @@ async function gitDiff(scope: InvocationScope, call: CallContext, shown: string,
 }
 
 /**
- * hook.gitDiff(base?) → `git diff` of the workspace: against `base` (a revision) when given,
- * else the unstaged changes. Needs a run grant for it, e.g. `{ cmd: git, args: ["diff", "**"] }`.
+ * hook.gitDiff(base?) → `git diff` of the workspace: with `base`, `git diff <base>...HEAD` — what
+ * the current branch changed since it left base (the seed engine's git_diff: a branch's review),
+ * not the working tree against base; without, the unstaged changes. Needs a run grant for it,
+ * e.g. `{ cmd: git, args: ["diff", "**"] }`.
  */
 export function gitDiffMethod(scope: InvocationScope): HostMethod {
   return async (args, call) => {
@@ -44,13 +48,15 @@ export function gitDiffMethod(scope: InvocationScope): HostMethod {
     const base = args[0] === undefined || args[0] === null ? undefined : stringArg("gitDiff", "base", args[0], 256);
     if (base !== undefined && !REVISION.test(base)) throw invalidArgument(`hook.gitDiff: base ${JSON.stringify(base)} is not a revision name`);
     call.target = base ?? "(working tree)";
-    return gitDiff(scope, call, renderCall("gitDiff", base === undefined ? [] : [base]), base === undefined ? DIFF_ARGS : [...DIFF_ARGS, base, "--"]);
+    return (await gitDiff(scope, call, renderCall("gitDiff", base === undefined ? [] : [base]), base === undefined ? DIFF_ARGS : [...DIFF_ARGS, `${base}...HEAD`, "--"])) ?? "";
   };
 }
 
 /**
- * hook.fileDiff(path) → `git diff HEAD -- <path>`: the file's changes since the last commit.
- * The diff shows the file's content, so the file must be readable under the read grants too.
+ * hook.fileDiff(path) → `git diff HEAD -- <path>`: the file's changes since the last commit; when
+ * that shows nothing or cannot run (no commit yet), `git diff --cached -- <path>` (the seed
+ * engine's fallback). The diff shows the file's content, so the file must be readable under the
+ * read grants too.
  */
 export function fileDiffMethod(scope: InvocationScope): HostMethod {
   return async (args, call) => {
@@ -62,6 +68,8 @@ export function fileDiffMethod(scope: InvocationScope): HostMethod {
     const workspace = await scope.paths.workspaceRealPath();
     const relative = workspace === undefined ? undefined : relativeTo(workspace, real);
     if (relative === undefined || relative === "") throw refused(scope.hookId, shown, "fileDiff shows files inside the workspace only");
-    return gitDiff(scope, call, shown, [...DIFF_ARGS, "HEAD", "--", relative]);
+    const sinceCommit = await gitDiff(scope, call, shown, [...DIFF_ARGS, "HEAD", "--", relative], true);
+    if (sinceCommit) return sinceCommit;
+    return (await gitDiff(scope, call, shown, [...DIFF_ARGS, "--cached", "--", relative])) ?? "";
   };
 }

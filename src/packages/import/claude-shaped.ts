@@ -14,7 +14,8 @@ const DEFAULT_TIMEOUT_MS: Readonly<Record<string, number>> = { claude: 60_000, c
 /**
  * Claude Code's `hooks` settings (and Codex's, a plugin's hooks.json, Gemini CLI's, which share
  * the shape): event → [{matcher, hooks: [{type: "command", command, timeout}]}]. Command hooks are
- * imported; Hookbox's own entries stay; http, prompt and agent hooks are left where they are.
+ * imported, and prompt hooks (`type: "prompt"`) become Hookbox prompt hooks asking the operator's
+ * model; Hookbox's own entries stay; http and agent hooks are left where they are.
  */
 export function importClaudeShaped(root: Json, dialect: Exclude<ImportDialect, "cursor" | "template">, options: { readonly pluginRoot?: string }): ImportPlan {
   const hooks: ImportedHook[] = [];
@@ -35,6 +36,10 @@ export function importClaudeShaped(root: Json, dialect: Exclude<ImportDialect, "
       group.hooks.forEach((handler, index) => {
         const where = `hooks.${agentEvent}[${groupIndex}].hooks[${index}]`;
         if (!isObject(handler) || runsHookboxEmitHandler(handler)) return kept.push(handler);
+        if (handler.type === "prompt" && typeof handler.prompt === "string" && event !== undefined) {
+          hooks.push(promptHook(dialect, agentEvent, event, group.matcher, handler, where, hooks.filter((h) => h.agentEvent === agentEvent).length + 1, warnings));
+          return;
+        }
         if ((handler.type ?? "command") !== "command" || typeof handler.command !== "string") {
           warnings.push(`${where}: a ${String(handler.type)} hook is not a command: left as it is`);
           return kept.push(handler);
@@ -78,6 +83,39 @@ function commandHook(dialect: ImportDialect, agentEvent: string, event: string, 
     onError: "continue",
     effects: [],
     injectContext: true,
+  };
+}
+
+/** Claude Code's prompt hooks take 30 s unless they say otherwise. */
+const PROMPT_TIMEOUT_MS = 30_000;
+
+/**
+ * A `type: "prompt"` hook: the same single-turn question, answered {ok, reason} as Claude's are,
+ * asked of the operator's `default` model endpoint (never the agent's cloud model). `$ARGUMENTS`
+ * (the hook input as JSON) becomes {{event}}; a prompt without it gets the input appended, as
+ * Claude Code does.
+ */
+function promptHook(dialect: ImportDialect, agentEvent: string, event: string, matcher: unknown, handler: Json, where: string, n: number, warnings: string[]): ImportedHook {
+  const written = handler.prompt as string;
+  const template = written.includes("$ARGUMENTS") ? written.split("$ARGUMENTS").join("{{event}}") : `${written}\n\n{{event}}`;
+  if (typeof handler.model === "string") warnings.push(`${where}: model ${handler.model} is the agent's; here the prompt goes to hookbox.yaml's llm default endpoint`);
+  const seconds = typeof handler.timeout === "number" && handler.timeout > 0 ? handler.timeout : undefined;
+  return {
+    id: `${dialect}-${kebab(agentEvent)}-${n}`,
+    dialect,
+    agentEvent,
+    event,
+    run: undefined,
+    prompt: template,
+    command: written,
+    timeoutMs: seconds === undefined ? PROMPT_TIMEOUT_MS : seconds * 1000,
+    match: matchOf(dialect, event, typeof matcher === "string" ? matcher : undefined),
+    where,
+    summary: `Claude Code prompt hook: ${written.replace(/\s+/g, " ")}`.slice(0, 500),
+    enabled: true,
+    onError: "continue",
+    effects: [],
+    injectContext: false,
   };
 }
 

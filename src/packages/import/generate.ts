@@ -4,11 +4,31 @@ import type { PackageTree } from "../tree.ts";
 import { IMPORTED_HANDLER } from "./handler-source.ts";
 import type { ImportedHook } from "./types.ts";
 
+/** A Claude Code prompt hook as a Hookbox prompt hook: hook.yaml alone, asking the operator's default model for {ok, reason}. */
+function promptPackage(hook: ImportedHook, file: string): PackageTree {
+  const definition = {
+    id: hook.id,
+    version: "imported",
+    summary: hook.summary,
+    events: [hook.event],
+    enabled: hook.enabled,
+    ...(Object.keys(hook.match).length > 0 ? { match: hook.match } : {}),
+    on_error: hook.onError,
+    limits: { timeout_ms: Math.min(hook.timeoutMs, MAX_LIMITS.timeoutMs) },
+    permissions: { llm: ["default"] },
+    answer: { format: "ok" },
+    prompt: hook.prompt ?? hook.command,
+  };
+  const header = `# Imported by \`hookbox import\` from ${file} (${hook.where}).\n# Claude Code's prompt hook, asked of the model at hookbox.yaml's llm default endpoint (never a cloud default).\n`;
+  return new Map([["hook.yaml", new TextEncoder().encode(header + stringify(definition, { lineWidth: 0 }))]]);
+}
+
 /** The sandbox's own margin on top of the command's timeout: the hook must outlive the command it waits for. */
 const HOOK_MARGIN_MS = 2000;
 
 /** An imported command hook as a Hookbox package: hook.yaml (its one run grant is the command) and the shared handler. */
 export function importedPackage(hook: ImportedHook, file: string): PackageTree {
+  if (hook.prompt !== undefined || !hook.run) return promptPackage(hook, file);
   const timeout = Math.min(hook.timeoutMs, MAX_LIMITS.timeoutMs - HOOK_MARGIN_MS);
   const definition = {
     id: hook.id,

@@ -11,9 +11,11 @@ export interface ImportedHook {
   readonly agentEvent: string;
   /** The native event it runs on. */
   readonly event: string;
-  /** The run grant: exactly this command line (`sh -c <line>` for a shell command). */
-  readonly run: { readonly cmd: string; readonly args: readonly string[] };
-  /** As written in the file. */
+  /** The run grant: exactly this command line (`sh -c <line>` for a shell command); absent for a prompt hook. */
+  readonly run: { readonly cmd: string; readonly args: readonly string[] } | undefined;
+  /** A Claude Code `type: "prompt"` hook: the prompt template ($ARGUMENTS as {{event}}), asked of the operator's default model. */
+  readonly prompt?: string;
+  /** As written in the file (the command, or the prompt). */
   readonly command: string;
   readonly timeoutMs: number;
   readonly match: Partial<MatchConfig>;

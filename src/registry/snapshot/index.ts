@@ -22,7 +22,8 @@ interface CachedLoadV1 {
   readonly hooks: readonly {
     readonly definition: HookDefinition;
     readonly file: string;
-    readonly handler: CompiledHandler;
+    /** Null for a hook written in YAML alone (steps and then, or a prompt). */
+    readonly handler: CompiledHandler | null;
     readonly digest: string;
     /** A project hook the user has not trusted: it runs without grants (the trust record is an input, so trusting it is a miss). */
     readonly untrusted: { readonly project: string } | null;
@@ -111,7 +112,7 @@ export class SnapshotCache {
       key,
       inputs: fingerprints,
       operator: { operator: result.operator, file: inputs.operatorFile ?? null, watched: inputs.watched ?? [] },
-      hooks: result.hooks.map((hook) => ({ definition: hook.definition, file: hook.file, handler: hook.spec.handler, digest: hook.digest, untrusted: hook.review.untrusted ?? null })),
+      hooks: result.hooks.map((hook) => ({ definition: hook.definition, file: hook.file, handler: hook.spec?.handler ?? null, digest: hook.digest, untrusted: hook.review.untrusted ?? null })),
       files: [...result.files].map(([file, id]) => [file, id ?? null] as const),
       loadInputs: result.inputs,
     };
@@ -148,7 +149,8 @@ async function rebuild(cached: CachedLoadV1, capabilities: CapabilityHost, embed
     if (!prepared.ok || (prepared.warnings?.length ?? 0) > 0) return undefined;
     const matcher = compileMatcher(definition.match);
     if (!matcher.ok) return undefined;
-    const spec = await createHandlerSpec({ id: definition.id, handler: intern(handler), hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation });
+    if ((handler === null) !== (definition.handler === undefined)) return undefined;
+    const spec = handler ? await createHandlerSpec({ id: definition.id, handler: intern(handler), hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation }) : undefined;
     hooks.push({ definition, spec, grants: prepared.grants, review: capabilities.review(prepared.grants), digest, matcher: matcher.matcher, file });
   }
   const operatorFile = cached.operator.file ?? undefined;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../../helpers/daemon.ts";
+import { MockLlmServer } from "../../helpers/mock-llm.ts";
 import { CLAUDE_EVENTS, cleanupRun, findClaudeBinary, runClaude, runClaudeIn, type ClaudeBinary, type ClaudeRun, type ClaudeRunOptions, type ClaudeWorkspaceRunOptions } from "./claude-code.ts";
 import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
 import { contextMarker, daemonEvents, installAgent, witnessedEvents } from "./hookbox-setup.ts";
@@ -185,5 +186,34 @@ describe("a guard that is installed is a guard that runs (issue 15), with the re
     expect(Date.now() - started, "no approval was held for the hook timeout").toBeLessThan(45_000);
     const decisions = readFileSync(world.auditFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { kind?: string; decision?: string; served_by?: { via: string } });
     expect(decisions.filter((d) => d.kind === "decision")).toEqual(expect.arrayContaining([expect.objectContaining({ decision: "ask", served_by: expect.objectContaining({ via: "daemon" }) })]));
+  });
+});
+
+describe("a prompt hook (issue 21): the local model decides, the real Claude Code gets its reason", () => {
+  it("the model answers deny for the Bash command: the command does not run and Claude's model reads the local model's reason", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const local = await MockLlmServer.start();
+    cleanups.push(() => local.close());
+    const dir = mkdtempSync(join(tmpdir(), "hookbox-claude-prompt-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, "hooks"));
+    writeFileSync(
+      join(dir, "hooks", "prompt-guard.yaml"),
+      "id: prompt-guard\nevents: [PreToolUse]\nmatch: { tool: Bash }\non_error: deny\nprompt: |\n  Deny any command that deletes files. Command: {{event.tool_input.command}}\n",
+    );
+    writeFileSync(join(dir, "hookbox.yaml"), `daemon: { auto_start: false }\nllm: { endpoint: "${local.url}/v1", api: openai, model: local-judge }\n`);
+    local.script({ content: '{"decision":"deny","reason":"HOOKBOX_LLM_DENY: the local model refuses deletions"}', usage: { input: 70, output: 14 } });
+    const result = await run(binary, {
+      prompt: "clean up the build",
+      model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > denied.txt", description: "clean" }, TOOL_ID)] },
+      hooks: [{ type: "command", events: ["PreToolUse"], command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${join(dir, "hooks")}`, timeoutSec: 60 }],
+      env: { HOOKBOX_CONFIG: join(dir, "hookbox.yaml") },
+    });
+    expect(existsSync(join(result.projectDir, "denied.txt")), "the denied command ran").toBe(false);
+    expect(local.requests).toHaveLength(1);
+    expect(JSON.stringify(local.requests[0]!.body.messages)).toContain("Command: rm -rf build && echo ran > denied.txt");
+    const next = result.model.resultOf(TOOL_ID);
+    expect(next?.result.is_error).toBe(true);
+    expect(toolResultText(next!.result)).toContain("HOOKBOX_LLM_DENY: the local model refuses deletions");
   });
 });

@@ -3,7 +3,7 @@
 // user's hooks on its own. And why install-agent warns about comments in Claude's settings:
 // Claude Code then ignores the whole file, Hookbox's hooks included. Skipped, saying why, when
 // the CLI cannot run here.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { cleanupRun, findClaudeBinary, runClaude, type ClaudeBinary } from "./claude-code.ts";
@@ -62,5 +62,41 @@ describe("Claude Code with the settings install-agent wrote", () => {
     const outcome = await rmUnder(binary, spoil(installed.text));
     expect(outcome.ran).toBe(true);
     expect(outcome.result).not.toContain(INSTALLED_DENY);
+  });
+});
+
+describe("Claude Code with only install-agent done: no serve by hand", () => {
+  it("the first event is answered by emit, which starts a daemon; later events are served by it (the audit says so)", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const calls = ["a", "b", "c", "d", "e"].map((word, i) => useTool("Bash", { command: `echo ${word} >> words.txt`, description: word }, `toolu_01HOOKBOXAUTODAEMON0000${i}`));
+    const run = await runClaude(binary, {
+      prompt: "write five words",
+      model: { script: calls },
+      hooks: [],
+      files: { ".claude/settings.json": installed.text },
+      env: { XDG_CONFIG_HOME: installed.xdgConfigHome },
+      timeoutMs: 120_000,
+    });
+    try {
+      expect(run.exitCode, `claude -p failed\nstderr: ${run.stderr}`).toBe(0);
+      expect(readFileSync(join(run.projectDir, "words.txt"), "utf8")).toBe("a\nb\nc\nd\ne\n");
+      const audit = join(run.homeDir, ".local/share/hookbox/audit/hookbox-audit.jsonl");
+      const decisions = readFileSync(audit, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as { kind?: string; event_type?: string; served_by?: { via: string; pid: number } })
+        .filter((record) => record.kind === "decision");
+      // Ten tool events (a PreToolUse and a PostToolUse per call), and the session's own.
+      expect(decisions.filter((d) => d.event_type === "PreToolUse")).toHaveLength(5);
+      expect(decisions[0]?.served_by?.via, "the first event: no daemon yet").toBe("emit");
+      const served = decisions.filter((d) => d.served_by?.via === "daemon");
+      expect(served.length, JSON.stringify(decisions.map((d) => d.served_by))).toBeGreaterThan(0);
+      // One daemon served them all: the one the first emit started.
+      expect(new Set(served.map((d) => d.served_by?.pid)).size).toBe(1);
+      const log = readFileSync(join(run.homeDir, ".local/share/hookbox/daemon.log"), "utf8");
+      expect(log).toMatch(/serving \d+ hooks?/);
+    } finally {
+      cleanupRun(run);
+    }
   });
 });
