@@ -2,10 +2,12 @@
 // copied alone into an empty directory, with no environment, beside a hostile .env and
 // bunfig.toml, it must pass its own `doctor` and must not load either file.
 // scripts/release.ts builds every platform's binary with the same functions.
+// It then builds dist/lib: hookbox/client and hookbox/agent-sdk as package.json exports them.
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { embeddedHooksDigest, hostTarget, sourceIdentity, sourcesDigest } from "./scripts/build-stamp.ts";
+import { buildLibraries } from "./scripts/build-libraries.ts";
 import { CATALOG_FILE, renderCatalog } from "./scripts/embed-handlers.ts";
 import { TS_LIB_FILE, renderTsLib } from "./scripts/embed-ts-lib.ts";
 import type { BuildStamp } from "./src/version/index.ts";
@@ -218,4 +220,7 @@ if (import.meta.main) {
     rmSync(profileDir, { recursive: true, force: true });
   }
   verifyBinary(outfile);
+  const libraries = performance.now();
+  await buildLibraries(root);
+  console.log(`built dist/lib (hookbox/client, hookbox/agent-sdk: modules and declarations) in ${((performance.now() - libraries) / 1000).toFixed(1)} s`);
 }

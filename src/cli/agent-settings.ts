@@ -12,6 +12,8 @@ export interface AgentSettingsTarget {
   readonly scope: InstallScope;
   readonly file: string;
   readonly dataDir: string;
+  /** The project's root (where a project-scope file is). */
+  readonly project: string;
 }
 
 /** What install-agent and uninstall-agent did (or would do, with --dry-run): the --json output, snake_case. */
@@ -36,7 +38,7 @@ export function agentSettingsCommand(program: Command, name: string, description
     .description(description)
     .argument("<agent>", INSTALL_AGENTS.join(" | "))
     .option("--project", "this project's config file, committable (default)")
-    .option("--user", "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME when set)")
+    .option("--user", "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME, Copilot: $COPILOT_HOME, Qwen: $QWEN_HOME when set)")
     .option("--local", "Claude Code only: this project's .claude/settings.local.json, not committed")
     .option("--dry-run", "print what would change, as a unified diff; write nothing")
     .option("--json", "print the result as one JSON object");
@@ -58,7 +60,7 @@ export async function resolveTarget(ctx: CliContext, agent: string, options: Rec
   const scope = scopeOf(options);
   const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
   const file = configPath(agent, scope, { home: ctx.host.homeDir(), project, env: ctx.host.env });
-  return { agent, scope, file, dataDir: locationsFrom(ctx, {}).dataDir };
+  return { agent, scope, file, dataDir: locationsFrom(ctx, {}).dataDir, project };
 }
 
 export async function readIfPresent(ctx: CliContext, path: string, what: string): Promise<string | undefined> {

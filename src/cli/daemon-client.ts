@@ -1,6 +1,7 @@
 import type { Locations } from "../config/locations.ts";
 import { HookboxError, fromOsError, osErrorOf } from "../errors.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
+import { errorOfBody } from "../wire/errors.ts";
 
 /** One JSON request to the daemon on its unix socket; errors say what is at the socket path and how to get a daemon. */
 export async function daemonRequest<T>(host: RuntimeHost, locations: Locations, method: string, path: string, body?: unknown, timeoutMs = 5000): Promise<T> {
@@ -17,8 +18,9 @@ export async function daemonRequest<T>(host: RuntimeHost, locations: Locations, 
   } catch {
     throw new HookboxError("daemon_unavailable", `something answers on ${socket}, but not a Hookbox daemon (HTTP ${reply.status}, a body that is not JSON); point --socket or HOOKBOX_SOCKET at the daemon's socket`);
   }
-  const error = (parsed as { error?: { code: string; message: string } }).error;
-  if (reply.status >= 400 && error) throw new HookboxError(error.code as never, error.message);
+  const error = reply.status >= 400 ? errorOfBody(parsed) : undefined;
+  if (error) throw new HookboxError(error.code, error.message, error.details);
+  if (reply.status >= 400) throw new HookboxError("internal", `the daemon answered ${reply.status} without an error body this build knows`);
   return parsed as T;
 }
 

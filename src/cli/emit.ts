@@ -5,11 +5,12 @@ import { identityOf, type HookSetIdentity } from "../evaluator/identity.ts";
 import { agentHookTimeoutSeconds } from "../events/hook-timeouts.ts";
 import { daemonSockets } from "../daemon/auto-socket.ts";
 import type { AutoStartSettings } from "../daemon/lifecycle.ts";
-import { FALLBACK_AGENT, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput } from "../protocols/index.ts";
+import { FALLBACK_AGENT, hookProcessOutput, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput, type HookProcessOutput } from "../protocols/index.ts";
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
 import type { LeanHost } from "../runtime/index.ts";
-import { AGENT_CALL_HEADERS, encodeHeaderJson, type AgentCallReplyV1 } from "../wire/agent-call.ts";
+import { AGENT_CALL_HEADERS, agentCallReplyOf, encodeHeaderJson } from "../wire/agent-call.ts";
+import { errorOfBody } from "../wire/errors.ts";
 import { parseEmitArgs, type EmitOptions } from "./emit-args.ts";
 import type { AgentCall } from "../evaluator/agent-answer.ts";
 
@@ -25,7 +26,7 @@ const DAEMON_TIMEOUT_MS = 10 * 60_000;
  * this process — the same evaluator either way, so the same event gets the same decision.
  */
 export async function runEmit(host: LeanHost, args: readonly string[]): Promise<number> {
-  const out = (output: AgentOutput): Promise<number> => write(host, output);
+  const out = (output: AgentOutput): Promise<number> => write(host, hookProcessOutput(output));
   let options: EmitOptions;
   try {
     options = parseEmitArgs(args);
@@ -53,7 +54,7 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
       const sockets = daemonSockets(locations, options.socket !== undefined, identity);
       for (const socket of sockets.ask) {
         const reply = await viaDaemon(host, socket, identity, call, options);
-        if (reply.answered) return out(reply.output);
+        if (reply.answered) return write(host, reply.output);
         if (reply.why) whys.push(reply.why);
         // Nobody listens where a daemon of this hook set would: this emit may start one.
         else if (socket === sockets.auto) startOn = socket;
@@ -73,7 +74,7 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
   }
 }
 
-async function write(host: LeanHost, output: AgentOutput): Promise<number> {
+async function write(host: LeanHost, output: HookProcessOutput): Promise<number> {
   if (output.stderr) host.writeStderr(output.stderr.endsWith("\n") ? output.stderr : `${output.stderr}\n`);
   if (output.stdout) await host.writeStdout(output.stdout);
   return output.exitCode;
@@ -90,7 +91,8 @@ async function readCall(host: LeanHost, options: EmitOptions): Promise<AgentCall
   }
 }
 
-type DaemonReply = { readonly answered: true; readonly output: AgentOutput } | { readonly answered: false; readonly why?: string };
+/** The daemon sends the answer serialized as the hook process writes it: emit writes it as it came. */
+type DaemonReply = { readonly answered: true; readonly output: HookProcessOutput } | { readonly answered: false; readonly why?: string };
 
 /** The daemon's answer, or why there is none (nobody listens, it serves another hook set, it refused the request). */
 async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdentity, call: AgentCall, options: EmitOptions): Promise<DaemonReply> {
@@ -109,16 +111,16 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
   } catch {
     return { answered: false }; // no socket, or a stale one: nobody listens
   }
-  let body: Partial<AgentCallReplyV1> & { error?: { code?: string; message?: string } };
+  let body: unknown;
   try {
-    body = JSON.parse(reply.body) as typeof body;
+    body = JSON.parse(reply.body);
   } catch {
     return { answered: false, why: `the daemon answered ${reply.status} with a body that is not JSON` };
   }
-  if (reply.status === 200 && body.v === 1 && typeof body.stdout === "string" && typeof body.stderr === "string" && typeof body.exit_code === "number") {
-    return { answered: true, output: { stdout: body.stdout, stderr: body.stderr, exitCode: body.exit_code } };
-  }
-  return { answered: false, why: body.error?.message ? `${body.error.code ?? reply.status}: ${body.error.message}` : `the daemon answered ${reply.status}` };
+  const answer = reply.status === 200 ? agentCallReplyOf(body) : undefined;
+  if (answer) return { answered: true, output: { stdout: answer.stdout, stderr: answer.stderr, exitCode: answer.exit_code } };
+  const error = errorOfBody(body);
+  return { answered: false, why: error ? `${error.code}: ${error.message}` : `the daemon answered ${reply.status}` };
 }
 
 /**

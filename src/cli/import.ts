@@ -132,7 +132,7 @@ async function settingsTarget(session: PackageSession, path: string, dialect: Im
   const project = await findProjectRoot(host.fs, host.cwd(), host.homeDir());
   for (const scope of INSTALL_SCOPES) {
     const file = INSTALLERS[agent].configPath(scope, { home: host.homeDir(), project, env: host.env });
-    if (file === path) return { agent, scope, file, dataDir: session.locations.dataDir };
+    if (file === path) return { agent, scope, file, dataDir: session.locations.dataDir, project };
   }
   return undefined;
 }

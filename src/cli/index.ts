@@ -20,6 +20,7 @@ import { registerServe } from "./serve.ts";
 import { registerDaemon } from "./daemon.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { registerNew } from "./new.ts";
+import { registerOpenApi } from "./openapi.ts";
 import { registerSchema } from "./schema.ts";
 import { registerTest } from "./test.ts";
 import { registerTypes } from "./types.ts";
@@ -60,6 +61,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerList(program, ctx, setExit, factory);
   registerShow(program, ctx, setExit, factory);
   registerSchema(program, ctx);
+  registerOpenApi(program, ctx);
   registerTypes(program, ctx, setExit);
   registerTest(program, ctx, setExit);
   registerNew(program, ctx, setExit);

@@ -4,18 +4,28 @@ import { unifiedDiff } from "../install/diff.ts";
 import { chooseHookboxCommand } from "../install/hookbox-command.ts";
 import { planInstall, planUninstall, type InstallOptions } from "../install/index.ts";
 import { nextRecord } from "../install/record.ts";
+import { BUILD_ID } from "../version/index.ts";
+import { trustCodexEntries, type TrustChange } from "./codex-trust.ts";
 import { agentSettingsCommand, parentDirectory, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 
-function installOptions(file: string, hookboxCommand: string, options: Record<string, unknown>): InstallOptions {
+/** Claude Code treats an http hook's connection error or non-2xx answer as a non-blocking error: the tool runs. */
+const HTTP_FAILS_OPEN =
+  "Claude Code's http hooks fail OPEN: when the daemon is not running, not listening on that URL, or the token is missing or wrong, Claude treats the failed request as a non-blocking error and runs the tool unchecked. Keep guards on command hooks (install-agent without --http); hookbox doctor checks that the daemon answers and the token is set";
+
+function installOptions(target: AgentSettingsTarget, hookboxCommand: string, options: Record<string, unknown>): InstallOptions {
+  if (options.trust === true && target.agent !== "codex") throw new HookboxError("usage", "--trust is for Codex only (it records, in $CODEX_HOME/config.toml, that you trust Hookbox's entries)");
   const events = typeof options.events === "string" ? options.events.split(",").map((name) => name.trim()).filter((name) => name !== "") : undefined;
   if (options.http === undefined && (options.tokenEnv !== undefined || options.authHeader !== undefined)) {
     throw new HookboxError("usage", "--token-env and --auth-header go with --http");
   }
   return {
-    file,
+    file: target.file,
+    scope: target.scope,
     hookboxCommand,
+    buildId: BUILD_ID,
+    ...(options.trust === true && { trusting: true }),
     ...(events !== undefined && { events }),
     ...(options.failClosed === true && { failClosed: true }),
     ...(typeof options.http === "string" && {
@@ -49,7 +59,8 @@ export async function writeAgentSettings(ctx: CliContext, target: AgentSettingsT
   if (createdDirs.length > 0) await fs.mkdirp(parentDirectory(target.file), 0o755);
   await fs.writeTextAtomic(target.file, text, mode);
   try {
-    const existingWithoutHookbox = existing === undefined ? undefined : planUninstall(target.agent, existing, { file: target.file }).text;
+    const without = existing === undefined ? undefined : planUninstall(target.agent, existing, { file: target.file });
+    const existingWithoutHookbox = without === undefined ? undefined : without.removesFile ? null : without.text;
     await writeRecord(ctx, target, await nextRecord(previous, { ...target, existingText: existing, existingWithoutHookbox, writtenText: text, createdDirs, now: new Date() }));
   } catch (error) {
     warnings.push(`could not record this install in ${target.dataDir}/installs (${errorMessage(error)}): uninstall-agent will remove Hookbox's entries instead of restoring the file byte for byte`);
@@ -65,6 +76,7 @@ export function registerInstallAgent(program: Command, ctx: CliContext, setExit:
     .option("--http <url>", "Claude Code only: POST events to the daemon's loopback listener instead of spawning hookbox")
     .option("--token-env <name>", "with --http: the environment variable holding the daemon's bearer token")
     .option("--auth-header <value>", "with --http: a literal Authorization header value (stored in plain text)")
+    .option("--trust", "Codex only: also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)")
     .addHelpText(
       "after",
       `
@@ -73,11 +85,21 @@ Examples:
   hookbox install-agent claude --local
   hookbox install-agent gemini --user --events BeforeTool,AfterTool
   hookbox install-agent claude --http http://127.0.0.1:8787 --token-env HOOKBOX_TOKEN
+  hookbox install-agent codex --user --trust
+  hookbox install-agent opencode --user
 
 The entries run this binary by its absolute path: install it somewhere lasting first (not a
 build directory or /tmp). Running it again changes nothing. Only entries that run
 \`hookbox emit\` (or post to the daemon) are Hookbox's; nothing else is touched, comments
-included. hookbox uninstall-agent takes them out again.`,
+included. hookbox uninstall-agent takes them out again. opencode has no hook settings: its
+entry is a plugin file Hookbox writes (and uninstall-agent removes).
+
+Codex runs a hook only once you have trusted it (in Codex's /hooks); until then it skips it
+without a word. --trust records that trust for exactly the entries written, and nothing else:
+use it when you have read them. hookbox doctor says whether Codex trusts them.
+
+With --http, Claude Code's hooks fail open when the daemon or its token is missing: keep guards
+on command hooks.`,
     )
     .action(async (agent: string, options: Record<string, unknown>) => {
       const target = await resolveTarget(ctx, agent, options);
@@ -89,10 +111,12 @@ included. hookbox uninstall-agent takes them out again.`,
         exists: (path) => ctx.host.fs.exists(path),
       });
       const existing = await readIfPresent(ctx, target.file, `the ${agent} config`);
-      const plan = planInstall(target.agent, existing, installOptions(target.file, command.path, options));
-      const warnings = [...command.warnings];
+      const install = installOptions(target, command.path, options);
+      const plan = planInstall(target.agent, existing, install);
+      const warnings = [...command.warnings, ...(install.http ? [HTTP_FAILS_OPEN] : [])];
       const dryRun = options.dryRun === true;
       const backup = plan.changed && !dryRun ? await writeAgentSettings(ctx, target, existing, plan.text, warnings) : null;
+      const trust: TrustChange | undefined = options.trust === true ? await trustCodexEntries(ctx, target, plan.text, install, dryRun) : undefined;
       const change = {
         agent: target.agent,
         scope: target.scope,
@@ -101,12 +125,14 @@ included. hookbox uninstall-agent takes them out again.`,
         dry_run: dryRun,
         created: plan.changed && existing === undefined,
         command: command.path,
-        summary: plan.summary,
-        diff: plan.changed ? unifiedDiff(target.file, existing, plan.text) : "",
+        summary: [...plan.summary, ...(trust ? [`${trust.file} (Codex's trust):`, ...trust.summary.map((line) => `  ${line}`)] : [])],
+        diff: `${plan.changed ? unifiedDiff(target.file, existing, plan.text) : ""}${trust?.diff ?? ""}`,
         backup,
         warnings,
+        ...(trust && { trust }),
       };
-      await report(ctx, change, options.json === true, [...(backup === null ? [] : [`backup: ${backup}`]), "written"]);
+      const outcome = [...(backup === null ? [] : [`backup: ${backup}`]), ...(plan.changed ? ["written"] : []), ...(trust?.backup ? [`backup: ${trust.backup}`] : []), ...(trust?.changed ? [`trust recorded in ${trust.file}`] : [])];
+      await report(ctx, { ...change, changed: plan.changed || trust?.changed === true }, options.json === true, outcome);
       setExit(EXIT.ok);
     });
 }

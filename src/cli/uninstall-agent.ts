@@ -24,7 +24,7 @@ async function planRemoval(ctx: CliContext, target: AgentSettingsTarget, current
     const summary = [...structural.summary, after === undefined ? "- the file: install-agent created it, so it goes" : "= everything else: restored byte for byte as it was before install-agent"];
     return { after, method: "restored", summary, dirs: after === undefined ? [...record.created_dirs].reverse() : [] };
   }
-  return { after: structural.changed ? structural.text : current, method: structural.changed ? "entries_removed" : "none", summary: structural.summary, dirs: [] };
+  return { after: structural.removesFile ? undefined : structural.changed ? structural.text : current, method: structural.changed ? "entries_removed" : "none", summary: structural.summary, dirs: [] };
 }
 
 /** Write or remove the file (after a backup), then the directories install created, then the record. */

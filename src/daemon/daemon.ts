@@ -302,5 +302,5 @@ async function health(who: Pick<HealthReport, "version" | "identity" | "pid">, p
     audit: { ok: !auditStats.failing && auditStats.chain.tail !== "broken", detail: auditStats },
     approvals: { ok: true, detail: { pending: approvals.list().length } },
   };
-  return { status: Object.values(checks).every((c) => c.ok) ? "ok" : "degraded", ...who, checks };
+  return { v: 1, status: Object.values(checks).every((c) => c.ok) ? "ok" : "degraded", ...who, checks };
 }

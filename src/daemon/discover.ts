@@ -3,6 +3,7 @@ import { identityDifference, type HookSetIdentity } from "../evaluator/identity.
 import { operatorFileSource } from "../evaluator/operator-source.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 import { DAEMON_ROUTES, type DaemonInfoV1 } from "../wire/daemon.ts";
+import { errorOfBody } from "../wire/errors.ts";
 import { AUTO_SOCKET_NAME, daemonSockets } from "./auto-socket.ts";
 import type { AutoStartSettings } from "./lifecycle.ts";
 
@@ -40,7 +41,7 @@ export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net">, locatio
       found.push({ ...base, servesThisHookSet: false });
       continue;
     }
-    let body: Partial<DaemonInfoV1> & { error?: { code?: string; message?: string } };
+    let body: Partial<DaemonInfoV1>;
     try {
       body = JSON.parse(reply.body) as typeof body;
     } catch {
@@ -48,7 +49,8 @@ export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net">, locatio
       continue;
     }
     if (reply.status !== 200 || body.v !== 1) {
-      found.push({ ...base, servesThisHookSet: false, problem: body.error ? `${body.error.code}: ${body.error.message}` : `answered ${reply.status}: a daemon of a build without GET /v1/daemon` });
+      const error = errorOfBody(body);
+      found.push({ ...base, servesThisHookSet: false, problem: error ? `${error.code}: ${error.message}` : `answered ${reply.status}: a daemon of a build without GET /v1/daemon` });
       continue;
     }
     const info = body as DaemonInfoV1;

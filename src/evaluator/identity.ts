@@ -1,25 +1,15 @@
 import type { Locations } from "../config/locations.ts";
+import type { HookSetIdentityV1 } from "../wire/health.ts";
 
 /**
  * Everything besides the files themselves that decides which hook set an event gets: the build
  * (its code and embedded standard hooks), where the operator file and the hook directories are,
  * the standard hooks enabled by flags, and where state lives. `emit` hands its own to the daemon,
  * which answers only when it resolves hook sets from the same; file contents are the daemon's to
- * keep current (HookSets checks their stamps before every event).
+ * keep current (HookSets checks their stamps before every event). Its fields: hookSetIdentitySchema
+ * (src/wire/health.ts), which the daemon's health and status answers carry.
  */
-export interface HookSetIdentity {
-  readonly v: 1;
-  readonly build: string;
-  readonly operator_file: string;
-  readonly builtin_flags: readonly string[];
-  /** `--hooks` directories, or null for the defaults (the project's, the user's, the operator's hooks_dirs). */
-  readonly hook_dirs: readonly string[] | null;
-  readonly user_hooks_dir: string;
-  readonly data_dir: string;
-  readonly home: string;
-  /** CLAUDE_CONFIG_DIR and CODEX_HOME as resolved: self-protect protects the agents' settings where these put them. */
-  readonly agent_dirs: { readonly claude: string; readonly codex: string };
-}
+export type HookSetIdentity = HookSetIdentityV1;
 
 export function identityOf(locations: Locations, build: string, home: string): HookSetIdentity {
   const explicit = locations.hookSources.every((source) => source.origin === "dir");

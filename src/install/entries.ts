@@ -1,5 +1,7 @@
 import { runsHookboxEmit } from "./command.ts";
 import { parseJsonDocument } from "./json-document.ts";
+import { opencodePluginEntries } from "../agents/opencode/install.ts";
+import type { InstallAgent } from "./types.ts";
 
 /** One of Hookbox's entries in an agent's hook settings. */
 export interface InstalledEntry {
@@ -8,14 +10,19 @@ export interface InstalledEntry {
   /** The command it runs (command hooks), or the URL it posts to (Claude's http hooks). */
   readonly command?: string;
   readonly url?: string;
+  /** An http entry's headers (the Authorization it sends). */
+  readonly headers?: Readonly<Record<string, unknown>>;
 }
 
 /**
  * Hookbox's entries in an agent's hook settings, whatever the agent's layout: grouped
- * (`hooks.<Event>[].hooks[]`: Claude, Gemini, Codex) or flat (`hooks.<event>[]`: Cursor).
- * A file that cannot be parsed has none (the caller reports the file).
+ * (`hooks.<Event>[].hooks[]`: Claude, Gemini, Codex, Qwen) or flat (`hooks.<event>[]`: Cursor,
+ * Copilot, whose command is under `bash`); for opencode, the events its plugin asks about, each
+ * with the emit command the plugin falls back to. A file that cannot be parsed throws (the caller
+ * reports the file).
  */
-export function installedEntries(text: string, file: string): InstalledEntry[] {
+export function installedEntries(agent: InstallAgent, text: string, file: string): InstalledEntry[] {
+  if (agent === "opencode") return opencodePluginEntries(text);
   const root = parseJsonDocument(text, file).root;
   const hooks = root.hooks;
   if (hooks === null || typeof hooks !== "object" || Array.isArray(hooks)) return [];
@@ -26,9 +33,13 @@ export function installedEntries(text: string, file: string): InstalledEntry[] {
       const handlers = item !== null && typeof item === "object" && Array.isArray((item as { hooks?: unknown }).hooks) ? ((item as { hooks: unknown[] }).hooks) : [item];
       for (const handler of handlers) {
         if (handler === null || typeof handler !== "object") continue;
-        const { command, url, type } = handler as { command?: unknown; url?: unknown; type?: unknown };
+        const { url, type } = handler as { url?: unknown; type?: unknown };
+        const command = (handler as { command?: unknown; bash?: unknown }).command ?? (handler as { bash?: unknown }).bash;
         if (runsHookboxEmit(command)) found.push({ event, command: command as string });
-        else if (type === "http" && typeof url === "string" && /\/v1\/agents\/[a-z]+\/?$/.test(url)) found.push({ event, url });
+        else if (type === "http" && typeof url === "string" && /\/v1\/agents\/[a-z]+\/?$/.test(url)) {
+          const headers = (handler as { headers?: unknown }).headers;
+          found.push({ event, url, ...(headers !== null && typeof headers === "object" && { headers: headers as Record<string, unknown> }) });
+        }
       }
     }
   }

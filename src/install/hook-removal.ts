@@ -6,7 +6,8 @@ import { isJsonObject, type JsonObject } from "./json-value.ts";
 export type HooksShape = "grouped" | "flat";
 
 function described(handler: JsonObject): string {
-  return typeof handler.command === "string" ? `removed \`${handler.command}\`` : `removed the POST to ${String(handler.url)}`;
+  const command = handler.command ?? handler.bash;
+  return typeof command === "string" ? `removed \`${command}\`` : `removed the POST to ${String(handler.url)}`;
 }
 
 /** Hookbox's handlers taken out of one event's list (in place); what was removed, in order. */

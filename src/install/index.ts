@@ -1,15 +1,26 @@
-// src/install owns the planners behind `hookbox install-agent`: where each agent's hook config lives and how Hookbox's entries merge into it. Pure (text in, text out): no file system, no runtime APIs.
+// src/install owns what the planners behind `hookbox install-agent` share (plans, JSON editing, the hookbox command, install records) and the table of them; each agent's own planner is src/agents/<agent>/install.ts. Pure (text in, text out): no file system, no runtime APIs.
 import { HookboxError } from "../errors.ts";
-import { claudeInstaller } from "./claude.ts";
-import { codexInstaller } from "./codex.ts";
-import { cursorInstaller } from "./cursor.ts";
-import { geminiInstaller } from "./gemini.ts";
+import { claudeInstaller } from "../agents/claude/install.ts";
+import { codexInstaller } from "../agents/codex/install.ts";
+import { copilotInstaller } from "../agents/copilot/install.ts";
+import { cursorInstaller } from "../agents/cursor/install.ts";
+import { geminiInstaller } from "../agents/gemini/install.ts";
+import { opencodeInstaller } from "../agents/opencode/install.ts";
+import { qwenInstaller } from "../agents/qwen/install.ts";
 import { INSTALL_AGENTS, INSTALL_SCOPES, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
 
 export { INSTALL_AGENTS, INSTALL_SCOPES, type HttpHookOptions, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./types.ts";
 export { runsHookboxEmit } from "./command.ts";
 
-export const INSTALLERS: Readonly<Record<InstallAgent, InstallPlanner>> = { claude: claudeInstaller, gemini: geminiInstaller, cursor: cursorInstaller, codex: codexInstaller };
+export const INSTALLERS: Readonly<Record<InstallAgent, InstallPlanner>> = {
+  claude: claudeInstaller,
+  gemini: geminiInstaller,
+  cursor: cursorInstaller,
+  codex: codexInstaller,
+  copilot: copilotInstaller,
+  qwen: qwenInstaller,
+  opencode: opencodeInstaller,
+};
 
 export function isInstallAgent(name: string): name is InstallAgent {
   return (INSTALL_AGENTS as readonly string[]).includes(name);

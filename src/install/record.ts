@@ -54,8 +54,8 @@ export interface InstallWrite {
   readonly scope: InstallScope;
   /** The file before this install; undefined when there was none. */
   readonly existingText: string | undefined;
-  /** The existing text with Hookbox's entries removed (planUninstall): what `before` is when no earlier record holds. */
-  readonly existingWithoutHookbox: string | undefined;
+  /** The existing text with Hookbox's entries removed (planUninstall): what `before` is when no earlier record holds; null when without them there is no file (opencode's plugin). */
+  readonly existingWithoutHookbox: string | null | undefined;
   readonly writtenText: string;
   readonly createdDirs: readonly string[];
   readonly now: Date;
@@ -73,7 +73,7 @@ export async function nextRecord(previous: InstallRecordV1 | undefined, write: I
     file: write.file,
     agent: write.agent,
     scope: write.scope,
-    before: untouched ? untouched.before : write.existingText === undefined ? null : (write.existingWithoutHookbox ?? write.existingText),
+    before: untouched ? untouched.before : write.existingText === undefined ? null : write.existingWithoutHookbox === undefined ? write.existingText : write.existingWithoutHookbox,
     after_sha256: await sha256Hex(write.writtenText),
     created_dirs: untouched ? untouched.created_dirs : write.createdDirs,
     installed_at: write.now.toISOString(),

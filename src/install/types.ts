@@ -1,5 +1,5 @@
 /** The agents `hookbox install-agent` knows how to configure. */
-export const INSTALL_AGENTS = ["claude", "gemini", "cursor", "codex"] as const;
+export const INSTALL_AGENTS = ["claude", "gemini", "cursor", "codex", "copilot", "qwen", "opencode"] as const;
 export type InstallAgent = (typeof INSTALL_AGENTS)[number];
 
 /** user: every project of this user; project: this repository (committable); local: this repository, this user only (Claude Code's settings.local.json). */
@@ -9,7 +9,7 @@ export const INSTALL_SCOPES: readonly InstallScope[] = ["user", "project", "loca
 export interface InstallDirs {
   readonly home: string;
   readonly project: string;
-  /** The environment, for the agents' own config-directory variables (CLAUDE_CONFIG_DIR, CODEX_HOME). */
+  /** The environment, for the agents' own config-directory variables (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME, XDG_CONFIG_HOME). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -26,6 +26,8 @@ export interface HttpHookOptions {
 export interface InstallOptions {
   /** The file's path, for messages ("/home/dev/.claude/settings.json: hooks.Stop must be a list"). */
   readonly file?: string;
+  /** The scope the file is for, when known: some agents run a project's hooks only in a folder the user trusted (a note says so). */
+  readonly scope?: InstallScope;
   /** The executable the agent runs, quoted when it holds spaces. The CLI passes the running binary's absolute path; bare `hookbox` (found on PATH) when absent. */
   readonly hookboxCommand?: string;
   /** Events to install: the agent's names or Hookbox's canonical ones. Default: every event the agent fires that Hookbox decodes. */
@@ -34,6 +36,10 @@ export interface InstallOptions {
   readonly failClosed?: boolean;
   /** Claude only: POST events to the daemon instead of spawning `hookbox emit` (SessionStart stays a command: Claude runs no http hook there). */
   readonly http?: HttpHookOptions;
+  /** Codex only: the caller records Codex's trust for the entries too (install-agent --trust), so no note asks the user to. */
+  readonly trusting?: boolean;
+  /** The build whose daemon the opencode plugin asks directly (its hook-set identity names the build); the running binary's BUILD_ID. */
+  readonly buildId?: string;
 }
 
 export interface InstallPlan {
@@ -42,6 +48,8 @@ export interface InstallPlan {
   readonly changed: boolean;
   /** One line per event (+ added, ~ updated, - removed, = already there) and ! notes: what the command prints. */
   readonly summary: readonly string[];
+  /** The file goes altogether (uninstalling a file that is Hookbox's own: opencode's plugin); `text` is then "". */
+  readonly removesFile?: boolean;
 }
 
 /** One agent's config file: where it is and how Hookbox's entries merge into it. Pure: text in, text out. */

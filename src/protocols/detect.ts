@@ -1,10 +1,10 @@
-import { claudeCode } from "./claude-code.ts";
-import { codex } from "./codex.ts";
-import { copilot } from "./copilot.ts";
-import { cursor } from "./cursor.ts";
-import { geminiCli } from "./gemini-cli.ts";
-import { native } from "./native.ts";
-import { qwen } from "./qwen.ts";
+import { claudeCode } from "../agents/claude/protocol.ts";
+import { codex } from "../agents/codex/protocol.ts";
+import { copilot } from "../agents/copilot/protocol.ts";
+import { cursor } from "../agents/cursor/protocol.ts";
+import { geminiCli } from "../agents/gemini/protocol.ts";
+import { native } from "../agents/native/protocol.ts";
+import { qwen } from "../agents/qwen/protocol.ts";
 import { CLAUDE_TOOL_NAMES, CODEX_TOOLS, COPILOT_TOOLS, CURSOR_TOOLS, GEMINI_TOOLS, QWEN_TOOLS, type ToolNameMap } from "./shared/tool-names.ts";
 import type { AgentName, AgentProtocol } from "./types.ts";
 

@@ -1,17 +1,19 @@
-// src/protocols owns the agents' hook protocols: each agent's stdin JSON → native event, a Decision → that agent's stdout/stderr/exit code. Pure: imports only src/events and src/errors, no runtime APIs.
+// src/protocols owns what the agents' hook protocols share (types, detection, stdin, shared/) and the table of them; each agent's own protocol is src/agents/<agent>/protocol.ts: its stdin JSON → native event, a Decision → its answer (a body, stderr, an exit code; hookProcessOutput writes it as the hook process's stdout). Pure: imports only src/events and src/errors, no runtime APIs.
 import type { Decision, NativeEvent } from "../events/types.ts";
 import { errorMessage } from "../errors.ts";
 import { checkEventName } from "../events/names.ts";
-import { claudeCode } from "./claude-code.ts";
-import { codex } from "./codex.ts";
-import { copilot } from "./copilot.ts";
-import { cursor } from "./cursor.ts";
-import { geminiCli } from "./gemini-cli.ts";
-import { native } from "./native.ts";
-import { qwen } from "./qwen.ts";
+import { claudeCode } from "../agents/claude/protocol.ts";
+import { codex } from "../agents/codex/protocol.ts";
+import { copilot } from "../agents/copilot/protocol.ts";
+import { cursor } from "../agents/cursor/protocol.ts";
+import { geminiCli } from "../agents/gemini/protocol.ts";
+import { native } from "../agents/native/protocol.ts";
+import { qwen } from "../agents/qwen/protocol.ts";
+import { hookProcessOutput } from "./shared/output.ts";
 import { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type FailureOptions } from "./types.ts";
 
-export { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type DecodeHint, type FailureOptions } from "./types.ts";
+export { hookProcessOutput } from "./shared/output.ts";
+export { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type DecodeHint, type FailureOptions, type HookProcessOutput } from "./types.ts";
 export { DETECTION_ORDER, detectAgent } from "./detect.ts";
 export { parseAgentStdin } from "./stdin.ts";
 
@@ -37,10 +39,16 @@ export function nativeEventName(protocol: AgentProtocol, name: string | undefine
   return check.ok ? check.name : undefined;
 }
 
-/** `encode`, with a failure answer should the decision not be encodable (data that is not JSON): emit never crashes mid-answer. */
+/**
+ * `encode`, with a failure answer should the decision not be encodable (data that is not JSON,
+ * a cycle): emit and the HTTP route never crash mid-answer. The body is serialized here to find
+ * out (a few microseconds for an answer of a few hundred bytes), by the one serializer emit uses.
+ */
 export function answerFor(protocol: AgentProtocol, decision: Decision, event: NativeEvent, options: FailureOptions): AgentOutput {
   try {
-    return protocol.encode(decision, event);
+    const output = protocol.encode(decision, event);
+    hookProcessOutput(output);
+    return output;
   } catch (error) {
     return protocol.failure(`could not encode the decision for ${protocol.name}: ${errorMessage(error)}`, event, options);
   }

@@ -6,12 +6,22 @@ export const AGENT_NAMES = ["claude", "gemini", "cursor", "codex", "copilot", "q
 export type AgentName = (typeof AGENT_NAMES)[number];
 
 /**
- * What `hookbox emit` writes and exits with. `stdout` is exactly one JSON object, or empty where
- * the agent reads "no output" as "no opinion" — never anything else (agents drop or misread
- * answers with noise in them, research §12). `stderr` is for the agent's own exit-code
- * contracts (Codex's exit-2 reason) and diagnostics on failure paths only.
+ * An agent's answer, structured: `body` is its JSON answer, or undefined where the agent reads
+ * "no output" as "no opinion". `stderr` is for the agent's own exit-code contracts (Codex's
+ * exit-2 reason) and diagnostics on failure paths only. Serialized once, by hookProcessOutput
+ * (shared/output.ts), into what `hookbox emit` writes; an agent calling over HTTP gets `body`.
  */
 export interface AgentOutput {
+  readonly body: Readonly<Record<string, unknown>> | undefined;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+/**
+ * What a hook process writes and exits with: `stdout` is exactly one JSON object, or empty —
+ * never anything else (agents drop or misread answers with noise in them, research §12).
+ */
+export interface HookProcessOutput {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;

@@ -1,8 +1,9 @@
 import { formatDiagnostic } from "../config/diagnostic.ts";
+import type { HookRegistrationV1, HooksV1 } from "../wire/hooks.ts";
 import { isBroken, type RegistryEntry, type RegistrySnapshot } from "./registry.ts";
 
 /** One hook as registered for an event: the shape of `hookbox list --json` (and GET /v1/hooks). */
-export function registration(entry: RegistryEntry): Record<string, unknown> {
+export function registration(entry: RegistryEntry): HookRegistrationV1 {
   if (isBroken(entry)) {
     return {
       id: entry.id,
@@ -36,8 +37,8 @@ export function registration(entry: RegistryEntry): Record<string, unknown> {
 }
 
 /** Registration JSON grouped by event type, in run order (the seed's register-script shape), broken entries included. */
-export function registrationByEvent(snapshot: RegistrySnapshot): Record<string, unknown> {
-  const byEvent: Record<string, unknown[]> = {};
+export function registrationByEvent(snapshot: RegistrySnapshot): Pick<HooksV1, "version" | "hooks" | "disabled" | "broken" | "operator"> {
+  const byEvent: Record<string, HookRegistrationV1[]> = {};
   for (const event of snapshot.eventTypes()) byEvent[event] = snapshot.registeredFor(event).map(registration);
   const everywhere = snapshot.allEntries().filter((entry) => isBroken(entry) && entry.events === "all");
   if (everywhere.length > 0) byEvent["*"] = everywhere.map(registration);

@@ -14,6 +14,11 @@ export const MAX_BODY_BYTES = 256 * 1024 * 1024;
 
 export { concatBytes, HttpProtocolError } from "./http1-message.ts";
 
+/** No whole answer within the exchange's timeoutMs. */
+export class HttpTimeoutError extends Error {
+  override readonly name = "HttpTimeoutError";
+}
+
 const encoder = new TextEncoder();
 
 /** The request's bytes: `connection: close`, a content-length when there is a body. */
@@ -150,7 +155,7 @@ export function exchange(open: (events: ConnectionEvents) => Connection, init: H
     const timer = setTimeout(
       () =>
         settle(() => {
-          throw new Error(`no answer within ${init.timeoutMs} ms`);
+          throw new HttpTimeoutError(`no answer within ${init.timeoutMs} ms`);
         }),
       init.timeoutMs,
     );

@@ -1,6 +1,9 @@
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import type { CapabilityIO } from "./capability-io.ts";
+import type { HttpReply, HttpRequestInit, ListenTarget } from "./http-types.ts";
 import type { PackageIO } from "./package-io.ts";
+
+export type { HttpReply, HttpRequestInit, ListenTarget } from "./http-types.ts";
 
 /**
  * Everything Hookbox needs from the JavaScript runtime it runs on. `src/runtime/*` are the only
@@ -156,7 +159,6 @@ export interface ConnectionInfo {
 export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Response | Promise<Response>;
 
 /** A unix socket path, or a loopback TCP address. */
-export type ListenTarget = { readonly unix: string } | { readonly hostname: string; readonly port: number };
 
 export interface Listener {
   /** "unix:/path" or "http://127.0.0.1:port". */
@@ -165,21 +167,6 @@ export interface Listener {
   readonly peerCredentials: boolean;
   /** Stop accepting; in-flight requests get up to `graceMs` to finish, then connections are closed. */
   close(graceMs: number): Promise<void>;
-}
-
-export interface HttpReply {
-  readonly status: number;
-  readonly body: string;
-}
-
-/** One request to a local listener. `timeoutMs` bounds the whole exchange, connecting included. */
-export interface HttpRequestInit {
-  readonly method: string;
-  readonly path: string;
-  /** JSON text: sent with content-type application/json. */
-  readonly body?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
 }
 
 export interface NetHost {

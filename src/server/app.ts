@@ -7,11 +7,13 @@ import { constantTimeEqual } from "../text/constant-time.ts";
 import type { AppDeps } from "./deps.ts";
 import { ownerOnly } from "./owner-only.ts";
 import { errorResponse, toErrorResponse } from "./error-response.ts";
+import { OPENAPI_ROUTE, openApiDocument } from "./openapi.ts";
 import { consoleRoutes } from "./routes/console.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { hookRoutes } from "./routes/hooks.ts";
 import { daemonRoutes } from "./routes/daemon.ts";
 import { operationRoutes } from "./routes/operations.ts";
+import { route } from "./routes/spec.ts";
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
@@ -42,6 +44,8 @@ export function createApp(deps: AppDeps): Hono {
   operationRoutes(app, deps);
   daemonRoutes(app, deps);
   consoleRoutes(app, deps);
+  let document: unknown;
+  route(app, OPENAPI_ROUTE, (c) => c.json((document ??= openApiDocument(deps.version)) as Record<string, unknown>));
   app.notFound((c) => {
     countError("not_found");
     return errorResponse(c, "not_found", `no route ${c.req.method} ${new URL(c.req.url).pathname}`);

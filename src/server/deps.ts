@@ -5,16 +5,10 @@ import type { Evaluator } from "../evaluator/evaluator.ts";
 import type { HookSetIdentity } from "../evaluator/identity.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import type { DaemonInfoV1 } from "../wire/daemon.ts";
+import type { HealthV1 } from "../wire/health.ts";
 
-export interface HealthReport {
-  /** degraded: it answers, but not as configured (a broken hook, a replaced operator file, an audit log failing). */
-  readonly status: "ok" | "degraded";
-  readonly version: string;
-  /** The build and the inputs this daemon resolves hook sets from (what `emit` must match to be answered). */
-  readonly identity: HookSetIdentity;
-  readonly pid: number;
-  readonly checks: Record<string, { readonly ok: boolean; readonly detail: unknown }>;
-}
+/** GET /healthz's answer (src/wire/health.ts). degraded: it answers, but not as configured (a broken hook, a replaced operator file, an audit log failing). */
+export type HealthReport = HealthV1;
 
 /** The daemon's lifecycle, as its routes see it. */
 export interface DaemonControl {

@@ -1,6 +1,11 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HookboxError, type ErrorCode } from "../errors.ts";
+import type { ErrorCodeV1 } from "../wire/error-codes.ts";
+
+/** Compile-time: the wire's codes (ERROR_CODES, what clients switch on) are exactly the ErrorCode union, both ways. */
+type Unlisted = Exclude<ErrorCode, ErrorCodeV1> | Exclude<ErrorCodeV1, ErrorCode>;
+export const ERROR_CODES_COMPLETE: [Unlisted] extends [never] ? true : Unlisted = true;
 
 /** Every error code's HTTP status, in one place. */
 const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {

@@ -1,6 +1,8 @@
-// src/wire owns the versioned shapes that cross the socket between Hookbox's own processes and
-// clients. Pure: no runtime APIs, nothing heavy (emit's lean path imports it).
-import type { HookSetIdentity } from "../evaluator/identity.ts";
+// The lean half of the agent-call wire (no zod: `hookbox emit` and the opencode plugin's generator
+// import it): the headers, the reply's type (from agent-call-schema.ts) and a check of it.
+import type { HookSetIdentityV1 as HookSetIdentity } from "./health.ts";
+import type { agentCallReplySchema } from "./agent-call-schema.ts";
+import type { Wire } from "./readonly.ts";
 
 /**
  * `hookbox emit` forwards an agent's hook call to the daemon as it came (POST
@@ -19,16 +21,19 @@ export const AGENT_CALL_HEADERS = {
   failClosed: "x-hookbox-fail-closed",
   /** How long the caller waits, in ms: held approvals end before. */
   timeoutMs: "x-hookbox-timeout-ms",
+  /** POST /v1/events: "0" answers an ask at once (decision "ask") instead of holding it for an approval. */
+  holdApprovals: "x-hookbox-hold-approvals",
 } as const;
 
 /** The daemon's answer to `emit`: exactly what emit writes and exits with. */
-export interface AgentCallReplyV1 {
-  readonly v: 1;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly exit_code: number;
-  /** The decision record's id, for tying emit's answer to the audit. */
-  readonly event_id: string;
+export type AgentCallReplyV1 = Wire<typeof agentCallReplySchema>;
+
+/** The reply, or undefined when `value` is not one: the rules of agentCallReplySchema, without loading zod (test/server/wire.test.ts holds them to it). */
+export function agentCallReplyOf(value: unknown): AgentCallReplyV1 | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const { v, stdout, stderr, exit_code, event_id } = value as Record<string, unknown>;
+  if (v !== 1 || typeof stdout !== "string" || typeof stderr !== "string" || typeof event_id !== "string" || typeof exit_code !== "number" || !Number.isSafeInteger(exit_code)) return undefined;
+  return { v, stdout, stderr, exit_code, event_id };
 }
 
 /** The 409 a daemon answers when it resolves hook sets from other inputs than the caller. */

@@ -88,7 +88,7 @@ describe("hookbox completion fish", () => {
     ["hookbox se", ["self-install", "serve"]],
     ["hookbox serve --builtin gu", ["guard-secrets"]],
     ["hookbox serve --builtin guard-secrets,ba", ["guard-secrets,bash-guard"]],
-    ["hookbox install-agent c", ["claude", "codex", "cursor"]],
+    ["hookbox install-agent c", ["claude", "codex", "copilot", "cursor"]],
     ["hookbox new x --event PreT", ["PreToolUse"]],
   ] as const)("%s → %j", ([line, expected], ctx) => {
     if (!hasShell("fish")) return ctx.skip("fish is not installed (apt-get install fish; .ci/run installs it)");

@@ -4,7 +4,7 @@ import { claudeRejects } from "./helpers/clients/claude-code.ts";
 import { codexRejects } from "./helpers/clients/codex.ts";
 import { DECISION_KINDS, decisionOf } from "./helpers/decisions.ts";
 import { allPayloads, hintFor } from "./helpers/payloads.ts";
-import { stdoutJson } from "./helpers/purity.ts";
+import { stdoutJson, stdoutOf } from "./helpers/purity.ts";
 
 /** Every encoding of every payload an agent may send, for the per-agent rules below. */
 function encodings(agent: AgentName) {
@@ -35,7 +35,7 @@ describe("Codex answers", () => {
     expect(blocks.length).toBeGreaterThan(0);
     for (const { id, output } of blocks) {
       expect(output.stderr.trim(), id).not.toBe("");
-      expect(output.stdout, id).toBe("");
+      expect(stdoutOf(output), id).toBe("");
     }
   });
 

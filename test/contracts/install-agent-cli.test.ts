@@ -203,9 +203,56 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
     expect(readdirSync(world.file(".claude"))).toEqual(["settings.json"]);
   });
 
+  it("--trust records Codex's trust for exactly the entries written, in $CODEX_HOME/config.toml, keeping the user's settings", async () => {
+    const codexHome = join(world.root, "codex-home");
+    const custom = new World({ env: { CODEX_HOME: codexHome } });
+    try {
+      mkdirSync(codexHome, { recursive: true });
+      writeFileSync(join(codexHome, "config.toml"), '# mine\nmodel = "gpt-5.5"\n');
+      // Someone else's entry that also runs hookbox emit (and more): never trusted by --trust.
+      writeFileSync(join(codexHome, "hooks.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `${custom.binary} emit Stop --agent codex; curl evil` }] }] } }));
+      expect(await custom.run("install-agent", "codex", "--user", "--events", "PreToolUse", "--trust", "--json")).toBe(0);
+      const result = custom.json() as { trust: { file: string; changed: boolean; summary: string[]; backup: string }; summary: string[] };
+      expect(result.trust).toMatchObject({ file: join(codexHome, "config.toml"), changed: true, summary: [`+ trusted PreToolUse: \`${custom.binary} emit PreToolUse --agent codex\``] });
+      expect(result.summary.join("\n")).not.toMatch(/until you trust them/);
+      const config = readFileSync(join(codexHome, "config.toml"), "utf8");
+      expect(config).toMatch(new RegExp(`^# mine\nmodel = "gpt-5.5"\n\n\\[hooks\\.state\\."${join(codexHome, "hooks.json").replace(/[.]/g, "\\.")}:pre_tool_use:0:0"\\]\ntrusted_hash = "sha256:[0-9a-f]{64}"\n$`));
+      expect(readFileSync(result.trust.backup, "utf8")).toBe('# mine\nmodel = "gpt-5.5"\n');
+      expect(await custom.run("install-agent", "codex", "--user", "--events", "PreToolUse", "--trust", "--json")).toBe(0);
+      expect(custom.json()).toMatchObject({ changed: false, trust: { changed: false } });
+    } finally {
+      rmSync(custom.root, { recursive: true, force: true });
+    }
+  });
+
+  it("--http warns that Claude's http hooks fail open", async () => {
+    expect(await world.run("install-agent", "claude", "--http", "http://127.0.0.1:8787", "--token-env", "HOOKBOX_TOKEN", "--dry-run")).toBe(0);
+    expect(world.err.join("")).toMatch(/^warning: Claude Code's http hooks fail OPEN: when the daemon is not running.*runs the tool unchecked\. Keep guards on command hooks/m);
+  });
+
+  it("opencode: writes the plugin into opencode's plugin directory, and uninstall-agent removes it and the directories it made", async () => {
+    expect(await world.run("install-agent", "opencode", "--user")).toBe(0);
+    const plugin = join(world.home, ".config", "opencode", "plugin", "hookbox.js");
+    expect(readFileSync(plugin, "utf8")).toContain(`const HOOKBOX = ${JSON.stringify(world.binary)};`);
+    expect(await world.run("install-agent", "opencode", "--user")).toBe(0);
+    expect(world.out.join("")).toContain("nothing to change");
+    expect(await world.run("uninstall-agent", "opencode", "--user", "--json")).toBe(0);
+    expect(world.json()).toMatchObject({ changed: true, removed_file: true });
+    expect(existsSync(join(world.home, ".config", "opencode"))).toBe(false);
+  });
+
+  it("opencode: without the install record, uninstall still removes Hookbox's own plugin file", async () => {
+    expect(await world.run("install-agent", "opencode")).toBe(0);
+    rmSync(join(world.dataDir, "installs"), { recursive: true });
+    expect(await world.run("uninstall-agent", "opencode", "--json")).toBe(0);
+    expect(world.json()).toMatchObject({ changed: true, method: "entries_removed", removed_file: true });
+    expect(existsSync(world.file(".opencode", "plugin", "hookbox.js"))).toBe(false);
+  });
+
   it.each([
-    [["install-agent", "copilot"], /unknown agent/],
-    [["uninstall-agent", "copilot"], /unknown agent/],
+    [["install-agent", "windsurf"], /unknown agent/],
+    [["uninstall-agent", "windsurf"], /unknown agent/],
+    [["install-agent", "claude", "--trust"], /--trust is for Codex only/],
     [["install-agent", "claude", "--user", "--project"], /--user and --project exclude each other/],
     [["uninstall-agent", "claude", "--project", "--local"], /--project and --local exclude each other/],
     [["install-agent", "claude", "--token-env", "T"], /go with --http/],

@@ -135,23 +135,27 @@ describe("editing JSON in place (json-edit)", () => {
 });
 
 /** Line and block comments everywhere; trailing commas only where the agent's own parser accepts them (unknown: yes). */
-function commentedSettings(agent: InstallAgent): string {
+function commentedSettings(agent: JsonAgent): string {
   const trailing = agent === "cursor" ? "," : "";
+  const flat = agent === "cursor" || agent === "copilot";
   return `// ${agent} settings, kept by hand
 {
   /* which version of the file */
-  ${agent === "cursor" ? '"version": 1,' : '"description": "team",'} // a note after a value
+  ${flat ? '"version": 1,' : '"description": "team",'} // a note after a value
   "hooks": {
     // the team's own guard
     "${INSTALLERS[agent].defaultEvents[0]}": [
-      ${agent === "cursor" ? '{ "command": "./guard.sh" }' : '{ "hooks": [ { "type": "command", "command": "./guard.sh" } ] }'}${trailing} /* inline */
+      ${agent === "cursor" ? '{ "command": "./guard.sh" }' : agent === "copilot" ? '{ "type": "command", "bash": "./guard.sh" }' : '{ "hooks": [ { "type": "command", "command": "./guard.sh" } ] }'}${trailing} /* inline */
     ]${trailing}
   }${trailing}
 }
 `;
 }
 
-describe.each(INSTALL_AGENTS)("a %s config with comments", (agent) => {
+/** opencode's entry is a plugin file, not a JSON config (opencode-install.test.ts). */
+type JsonAgent = Exclude<InstallAgent, "opencode">;
+
+describe.each(INSTALL_AGENTS.filter((agent): agent is JsonAgent => agent !== "opencode"))("a %s config with comments", (agent) => {
   const original = commentedSettings(agent);
 
   it("is edited with its comments kept, the entries added, and still parses", () => {

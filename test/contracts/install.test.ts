@@ -6,9 +6,21 @@ import { INSTALLERS, INSTALL_AGENTS, configPath, planInstall, planUninstall, run
 import { expectGolden } from "./helpers/golden.ts";
 
 const SAMPLES = resolve(import.meta.dirname, "install-samples");
-const SAMPLE_FILE: Readonly<Record<InstallAgent, string>> = { claude: "claude-settings.json", gemini: "gemini-settings.json", cursor: "cursor-hooks.json", codex: "codex-hooks.json" };
+/** The agents whose hooks live in a JSON config Hookbox merges into (opencode's are a plugin file: opencode-install.test.ts). */
+type JsonAgent = Exclude<InstallAgent, "opencode">;
+const JSON_AGENTS = INSTALL_AGENTS.filter((agent): agent is JsonAgent => agent !== "opencode");
+const SAMPLE_FILE: Readonly<Record<JsonAgent, string>> = {
+  claude: "claude-settings.json",
+  gemini: "gemini-settings.json",
+  cursor: "cursor-hooks.json",
+  codex: "codex-hooks.json",
+  copilot: "copilot-hooks.json",
+  qwen: "qwen-settings.json",
+};
+/** Agents whose hook lists hold handlers directly (no matcher groups), and the key their command is under. */
+const FLAT: Partial<Record<JsonAgent, string>> = { cursor: "command", copilot: "bash" };
 
-function sample(agent: InstallAgent): string {
+function sample(agent: JsonAgent): string {
   return readFileSync(join(SAMPLES, SAMPLE_FILE[agent]), "utf8");
 }
 
@@ -23,7 +35,7 @@ function withoutHookbox(config: Json): Json {
         event,
         list.flatMap((entry) => {
           const group = entry as Json;
-          if (!Array.isArray(group.hooks)) return runsHookboxEmit(group.command) ? [] : [group];
+          if (!Array.isArray(group.hooks)) return runsHookboxEmit(group.command ?? group.bash) ? [] : [group];
           const handlers = (group.hooks as Json[]).filter((handler) => !runsHookboxEmit(handler.command) && !(handler.type === "http" && String(handler.url).endsWith("/v1/agents/claude")));
           return handlers.length > 0 ? [{ ...group, hooks: handlers }] : [];
         }),
@@ -43,7 +55,7 @@ function configError(run: () => unknown): HookboxError {
   throw new Error("expected a HookboxError");
 }
 
-describe.each(INSTALL_AGENTS)("install-agent %s", (agent) => {
+describe.each(JSON_AGENTS)("install-agent %s", (agent) => {
   it("merges Hookbox's entries into a config that has the user's own hooks, as reviewed in the golden file", () => {
     const plan = planInstall(agent, sample(agent));
     expect(plan.changed).toBe(true);
@@ -131,11 +143,12 @@ describe.each(INSTALL_AGENTS)("install-agent %s", (agent) => {
 
   it("uninstalls a handler Hookbox put in a user's group by hand, keeping the group and its other handlers", () => {
     const event = INSTALLERS[agent].defaultEvents[0] as string;
-    const own = agent === "cursor" ? { command: "./mine.sh" } : { type: "command", command: "./mine.sh" };
-    const hookbox = { ...own, command: `/usr/local/bin/hookbox emit ${event} --agent ${agent}` };
-    const list = agent === "cursor" ? [own, hookbox] : [{ matcher: "Bash", hooks: [own, hookbox] }];
+    const key = FLAT[agent] ?? "command";
+    const own = agent === "cursor" ? { command: "./mine.sh" } : { type: "command", [key]: "./mine.sh" };
+    const hookbox = { ...own, [key]: `/usr/local/bin/hookbox emit ${event} --agent ${agent}` };
+    const list = FLAT[agent] ? [own, hookbox] : [{ matcher: "Bash", hooks: [own, hookbox] }];
     const removed = planUninstall(agent, JSON.stringify({ hooks: { [event]: list } }));
-    expect(JSON.parse(removed.text)).toEqual({ hooks: { [event]: agent === "cursor" ? [own] : [{ matcher: "Bash", hooks: [own] }] } });
+    expect(JSON.parse(removed.text)).toEqual({ hooks: { [event]: FLAT[agent] ? [own] : [{ matcher: "Bash", hooks: [own] }] } });
   });
 
   it("changes nothing when there is nothing of Hookbox's, or no file", () => {
@@ -168,13 +181,19 @@ describe("where each agent keeps its hooks (research §8.4)", () => {
     ["cursor", "project", "/work/shop/.cursor/hooks.json"],
     ["codex", "user", "/home/dev/.codex/hooks.json"],
     ["codex", "project", "/work/shop/.codex/hooks.json"],
+    ["copilot", "user", "/home/dev/.copilot/hooks/hookbox.json"],
+    ["copilot", "project", "/work/shop/.github/hooks/hookbox.json"],
+    ["qwen", "user", "/home/dev/.qwen/settings.json"],
+    ["qwen", "project", "/work/shop/.qwen/settings.json"],
+    ["opencode", "user", "/home/dev/.config/opencode/plugin/hookbox.js"],
+    ["opencode", "project", "/work/shop/.opencode/plugin/hookbox.js"],
   ] as const)("%s --%s: %s", (agent, scope, path) => {
     expect(configPath(agent, scope, dirs)).toBe(path);
   });
 
   it("--local is Claude Code's settings.local.json, and a usage error for the others", () => {
     expect(configPath("claude", "local", dirs)).toBe("/work/shop/.claude/settings.local.json");
-    for (const agent of ["gemini", "cursor", "codex"] as const) expect(() => configPath(agent, "local", dirs)).toThrow(/--local does not apply to .*: it is Claude Code's .claude\/settings.local.json; .* has --user and --project/);
+    for (const agent of ["gemini", "cursor", "codex", "copilot", "qwen", "opencode"] as const) expect(() => configPath(agent, "local", dirs)).toThrow(/--local does not apply to .*: it is Claude Code's .claude\/settings.local.json; .* has --user and --project/);
   });
 
   it("follows CLAUDE_CONFIG_DIR and CODEX_HOME for the user scope only, relative ones from the project", () => {
@@ -184,6 +203,14 @@ describe("where each agent keeps its hooks (research §8.4)", () => {
     expect(configPath("claude", "project", { ...dirs, env })).toBe("/work/shop/.claude/settings.json");
     expect(configPath("codex", "project", { ...dirs, env })).toBe("/work/shop/.codex/hooks.json");
     expect(configPath("claude", "user", { ...dirs, env: { CLAUDE_CONFIG_DIR: "" } })).toBe("/home/dev/.claude/settings.json");
+  });
+
+  it("follows COPILOT_HOME, QWEN_HOME and XDG_CONFIG_HOME (opencode) for the user scope", () => {
+    const env = { COPILOT_HOME: "/cfg/copilot", QWEN_HOME: "/cfg/qwen", XDG_CONFIG_HOME: "/cfg/xdg" };
+    expect(configPath("copilot", "user", { ...dirs, env })).toBe("/cfg/copilot/hooks/hookbox.json");
+    expect(configPath("qwen", "user", { ...dirs, env })).toBe("/cfg/qwen/settings.json");
+    expect(configPath("opencode", "user", { ...dirs, env })).toBe("/cfg/xdg/opencode/plugin/hookbox.js");
+    expect(configPath("copilot", "project", { ...dirs, env })).toBe("/work/shop/.github/hooks/hookbox.json");
   });
 
   it("keeps a Windows home's separators", () => {
@@ -201,6 +228,25 @@ describe("agent-specific entries", () => {
     expect(gemini[0]?.timeout).toBe(120_000);
     expect(claude[0]?.timeout).toBe(120);
     expect(codex[0]?.timeout).toBe(120);
+  });
+
+  it("writes Codex's SessionEnd timeout as the 3 s Codex gives it, Copilot's in timeoutSec, Qwen's in seconds", () => {
+    expect((hooksOf(planInstall("codex", undefined).text).SessionEnd?.[0]?.hooks as Json[])[0]?.timeout).toBe(3);
+    expect(hooksOf(planInstall("copilot", undefined).text).preToolUse?.[0]).toEqual({ type: "command", bash: "hookbox emit preToolUse --agent copilot", timeoutSec: 120 });
+    expect((hooksOf(planInstall("qwen", undefined).text).PreToolUse?.[0]?.hooks as Json[])[0]).toEqual({ type: "command", command: "hookbox emit PreToolUse --agent qwen", timeout: 120 });
+  });
+
+  it("says where a project's hooks run only in a trusted folder, and drops Codex's trust note when --trust records it", () => {
+    expect(planInstall("copilot", undefined, { scope: "project" }).summary.join("\n")).toMatch(/only in a folder you have trusted/);
+    expect(planInstall("copilot", undefined, { scope: "user" }).summary.join("\n")).not.toMatch(/trusted/);
+    expect(planInstall("qwen", undefined, { scope: "project" }).summary.join("\n")).toMatch(/folderTrust/);
+    expect(planInstall("qwen", '{"disableAllHooks": true}').summary.join("\n")).toMatch(/disableAllHooks/);
+    expect(planInstall("codex", undefined, { trusting: true }).summary.join("\n")).not.toMatch(/trust them/);
+  });
+
+  it("adds Copilot's required version, and refuses a version it does not know", () => {
+    expect(JSON.parse(planInstall("copilot", '{"hooks": {}}').text)).toMatchObject({ version: 1 });
+    expect(() => planInstall("copilot", '{"version": 2, "hooks": {}}')).toThrow(/version/);
   });
 
   it("writes no timeout for Cursor, whose unit is unconfirmed (a wrong unit would kill every hook and fail open)", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { HookboxError } from "../../src/errors.ts";
-import { AGENT_NAMES, PROTOCOLS, answerFor, type AgentName } from "../../src/protocols/index.ts";
+import { AGENT_NAMES, PROTOCOLS, answerFor, hookProcessOutput, type AgentName } from "../../src/protocols/index.ts";
 import { DECISION_KINDS, REWRITE, decisionOf } from "./helpers/decisions.ts";
 import { againstPayload, expectGolden } from "./helpers/golden.ts";
 import { allPayloads, hintFor } from "./helpers/payloads.ts";
-import { expectPureOutput } from "./helpers/purity.ts";
+import { expectPureOutput, stdoutOf } from "./helpers/purity.ts";
 import { representatives } from "./helpers/representatives.ts";
 
 /**
@@ -35,7 +35,7 @@ describe.each(AGENT_NAMES)("the %s protocol", (agent) => {
   it("encodes every decision kind for each of its events to the golden answer", () => {
     const goldens = representatives(PAYLOADS, agent).map((item) => {
       const event = protocol.decode(item.payload, hintFor(item));
-      return [`${item.id} (${event.event_type})`, Object.fromEntries(DECISION_KINDS.map((kind) => [kind, protocol.encode(decisionOf(kind, event.event_type), event)]))] as const;
+      return [`${item.id} (${event.event_type})`, Object.fromEntries(DECISION_KINDS.map((kind) => [kind, hookProcessOutput(protocol.encode(decisionOf(kind, event.event_type), event))]))] as const;
     });
     expectGolden(`encode/${agent}.json`, Object.fromEntries(goldens));
   });
@@ -55,18 +55,18 @@ describe.each(AGENT_NAMES)("the %s protocol", (agent) => {
     for (const output of [protocol.failure("the sandbox would not start", event, { block: false }), protocol.failure("the sandbox would not start", undefined, { block: false })]) {
       expect(output.exitCode).toBe(1);
       expect(output.stderr).toContain("the sandbox would not start");
-      if (agent !== "native") expect(output.stdout).toBe("");
+      if (agent !== "native") expect(stdoutOf(output)).toBe("");
     }
   });
 
   it("blocks with the reason it is given, when the rule says deny", () => {
     const output = protocol.failure("the sandbox would not start", undefined, { block: true });
-    expect(`${output.stdout}${output.stderr}`).toContain("the sandbox would not start");
+    expect(`${stdoutOf(output)}${output.stderr}`).toContain("the sandbox would not start");
   });
 
   it("answers a decision it cannot encode with its failure answer instead of throwing", () => {
     // An event whose answer carries the rewritten input, so the unencodable data is reached.
-    const event = decoded(agent).find(({ event }) => protocol.encode(decisionOf("modify", event.event_type), event).stdout.includes(REWRITE.command))?.event;
+    const event = decoded(agent).find(({ event }) => stdoutOf(protocol.encode(decisionOf("modify", event.event_type), event)).includes(REWRITE.command))?.event;
     // Qwen Code applies no rewrite, so its answers never carry the data (a rewrite blocks instead).
     if (!event && agent === "qwen") return;
     if (!event) throw new Error(`no ${agent} payload takes a rewrite`);

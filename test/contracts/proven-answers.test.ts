@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WIRE_VERSION, type Decision } from "../../src/events/types.ts";
-import { PROTOCOLS } from "../../src/protocols/index.ts";
+import { hookProcessOutput, PROTOCOLS } from "../../src/protocols/index.ts";
 import { claudeReads, claudeRejects } from "./helpers/clients/claude-code.ts";
 import { geminiReads } from "./helpers/clients/gemini-cli.ts";
 import { capturedRuns, hintFor, payloadById, type CapturedRun } from "./helpers/payloads.ts";
@@ -88,13 +88,13 @@ describe("answers Gemini CLI 0.61.0 was seen to obey", () => {
     const event = PROTOCOLS.claude.decode(item.payload, hintFor(item));
     const output = PROTOCOLS.claude.encode(decision({ event_type: "PreToolUse", decision: "deny", reason: "PORTABLE_DENY" }), event);
     expect(stdoutJson(output)).toEqual(JSON.parse(captured.hook_stdout));
-    expect(geminiReads(output, "BeforeTool").blocked).toBe("PORTABLE_DENY");
+    expect(geminiReads(hookProcessOutput(output), "BeforeTool").blocked).toBe("PORTABLE_DENY");
   });
 
   it("Gemini's deny would also block Claude: \"block\" is valid to both, unlike Gemini's documented \"deny\"", () => {
     const { output } = answer("gemini", "gemini-cli", "BeforeTool-1.json", { decision: "deny", reason: "R" });
     expect(claudeRejects(stdoutJson(output), "PreToolUse")).toBeUndefined();
-    expect(claudeReads(output, "PreToolUse").blocked).toBe("R");
+    expect(claudeReads(hookProcessOutput(output), "PreToolUse").blocked).toBe("R");
   });
 
   it.each([
@@ -108,7 +108,7 @@ describe("answers Gemini CLI 0.61.0 was seen to obey", () => {
   it("a deny at AfterAgent retries with the reason, like the captured deny (case afteragent-deny-once)", () => {
     const { output, captured } = answer("gemini", "gemini-cli", "AfterAgent-14.json", { decision: "deny", reason: "AFTERAGENT_RETRY: please double-check your work" });
     const seen = { exitCode: captured.hook_exit_code, stdout: captured.hook_stdout, stderr: captured.hook_stderr };
-    expect(geminiReads(output, "AfterAgent")).toEqual(geminiReads(seen, "AfterAgent"));
+    expect(geminiReads(hookProcessOutput(output), "AfterAgent")).toEqual(geminiReads(seen, "AfterAgent"));
   });
 
   it("the model of Gemini ignores what Gemini ignored: Claude's permissionDecision alone (case claude-format-deny-ignored)", () => {

@@ -46,7 +46,7 @@ describe("citations of research and design notes", () => {
     expect(all.length).toBeGreaterThan(40);
     expect(all).toContainEqual({ where: "src/registry/matcher.ts", source: "research", section: "1.2" });
     expect(all).toContainEqual({ where: "test/security/cases/sandbox.ts", source: "sandbox", section: "10" });
-    expect(all).toContainEqual({ where: "src/protocols/claude-code.ts", source: "real-clients", section: "2" });
+    expect(all).toContainEqual({ where: "src/agents/claude/protocol.ts", source: "real-clients", section: "2" });
     expect(all).toContainEqual({ where: "src/evaluator/evaluator.ts", source: "DESIGN", section: "8" });
   });
 

@@ -82,4 +82,33 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
     expect(out.code).toBe(1);
     expect(failing(report).join("\n")).toMatch(/hook guard: broken, fails by on_error: deny .*handler\.ts:\d+:\d+/);
   });
+
+  it("Codex entries never trusted are named, with what to do; after install-agent codex --trust the check passes", async () => {
+    const installed = await run(binary, ["install-agent", "codex", "--user"]);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toMatch(/Codex skips new or changed hooks without a word until you trust them/);
+    const untrusted = await doctor();
+    expect(untrusted.out.code).toBe(1);
+    expect(failing(untrusted.report).join("\n")).toMatch(
+      new RegExp(`codex trust \\(user\\): Codex has not trusted 11 of Hookbox's 11 entries in ${join(home, ".codex", "hooks.json")} \\(PreToolUse, .*\\): it skips them without a word, so nothing is guarded\\. Review and trust them in Codex's /hooks, or run hookbox install-agent codex --user --trust`),
+    );
+    const trusted = await run(binary, ["install-agent", "codex", "--user", "--trust"]);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain(`trust recorded in ${join(home, ".codex", "config.toml")}`);
+    const { out, report } = await doctor();
+    expect(failing(report), out.stdout).toEqual([]);
+    expect(report.checks.find((c) => c.name === "codex trust (user)")?.detail).toMatch(/trusts all 11 of Hookbox's entries/);
+  });
+
+  it("Claude's http hooks: a missing token and a daemon that does not answer are named (they fail open)", async () => {
+    const installed = await run(binary, ["install-agent", "claude", "--http", "http://127.0.0.1:9", "--token-env", "HOOKBOX_TEST_TOKEN"]);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).toMatch(/http hooks fail OPEN/);
+    const noToken = await doctor();
+    expect(noToken.out.code).toBe(1);
+    expect(failing(noToken.report).join("\n")).toMatch(/claude \(project\) http: .*\$HOOKBOX_TEST_TOKEN, which is not set here: the daemon will answer 401 and Claude Code runs every tool unchecked/);
+    env = { ...env, HOOKBOX_TEST_TOKEN: "t0ken" };
+    const noDaemon = await doctor();
+    expect(failing(noDaemon.report).join("\n")).toMatch(/claude \(project\) http: .*nothing answers on http:\/\/127\.0\.0\.1:9\/v1\/agents\/claude/);
+  });
 });

@@ -76,6 +76,7 @@ const NOT_DATA: Readonly<Record<string, string>> = {
   completion: "prints a shell script",
   types: "prints a TypeScript declaration file",
   schema: "prints a JSON Schema, which is JSON already",
+  openapi: "prints the OpenAPI document, which is JSON already",
 };
 
 describe("the command line tells the same truth everywhere", () => {

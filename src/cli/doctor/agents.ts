@@ -1,18 +1,11 @@
 import { installedEntries, type InstalledEntry } from "../../install/entries.ts";
-import { INSTALL_AGENTS, INSTALL_SCOPES, configPath, type InstallAgent } from "../../install/index.ts";
+import { INSTALL_AGENTS, INSTALL_SCOPES, configPath, type InstallAgent, type InstallScope } from "../../install/index.ts";
+import { BUILD_ID } from "../../version/index.ts";
 import type { CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
-
-/** A harmless pre-tool call in each agent's own payload shape: what doctor sends through an entry. */
-export const PROBES: Readonly<Record<InstallAgent, { readonly event: string; readonly payload: (project: string) => Record<string, unknown> }>> = {
-  claude: { event: "PreToolUse", payload: (p) => ({ session_id: "hookbox-doctor", transcript_path: "", cwd: p, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: `${p}/README.md` } }) },
-  gemini: {
-    event: "BeforeTool",
-    payload: (p) => ({ session_id: "hookbox-doctor", transcript_path: "", cwd: p, hook_event_name: "BeforeTool", timestamp: new Date().toISOString(), tool_name: "read_file", tool_input: { absolute_path: `${p}/README.md` } }),
-  },
-  codex: { event: "PreToolUse", payload: (p) => ({ session_id: "hookbox-doctor", turn_id: "doctor", cwd: p, hook_event_name: "PreToolUse", model: "doctor", tool_name: "Bash", tool_input: { command: "true" } }) },
-  cursor: { event: "preToolUse", payload: (p) => ({ conversation_id: "hookbox-doctor", generation_id: "doctor", hook_event_name: "preToolUse", workspace_roots: [p], tool_name: "Read", tool_input: { file_path: `${p}/README.md` } }) },
-};
+import { codexTrustCheck } from "./codex-trust.ts";
+import { httpHookChecks } from "./http-hooks.ts";
+import { PROBES } from "./probes.ts";
 
 interface Ran {
   readonly code: number | null;
@@ -39,17 +32,35 @@ export async function agentChecks(ctx: CliContext, project: string): Promise<Doc
       if (seen.has(file) || !(await ctx.host.fs.exists(file))) continue;
       seen.add(file);
       let entries: InstalledEntry[];
+      let text: string;
       try {
-        entries = installedEntries(await ctx.host.fs.readText(file), file);
+        text = await ctx.host.fs.readText(file);
+        entries = installedEntries(agent, text, file);
       } catch (error) {
         checks.push(fail(`${agent} (${scope})`, `${file} cannot be read: ${(error as Error).message}`));
         continue;
       }
       if (entries.length === 0) continue;
       checks.push(await entryCheck(ctx, agent, scope, file, entries, project));
+      checks.push(...(await agentSpecificChecks(ctx, agent, scope, file, text, entries, project)));
     }
   }
   return checks;
+}
+
+/** What only some agents need: Codex's trust, Claude's http hooks reaching a daemon, opencode's plugin naming this build. */
+async function agentSpecificChecks(ctx: CliContext, agent: InstallAgent, scope: InstallScope, file: string, text: string, entries: readonly InstalledEntry[], project: string): Promise<DoctorCheck[]> {
+  if (agent === "codex") return [await codexTrustCheck(ctx, scope, file, text, project)];
+  if (agent === "claude" && entries.some((entry) => entry.url !== undefined)) return httpHookChecks(ctx, `${agent} (${scope})`, file, entries);
+  if (agent === "opencode") {
+    const build = /^const BUILD = "([^"]*)";$/m.exec(text)?.[1];
+    const executable = /^const HOOKBOX = "([^"]*)";$/m.exec(text)?.[1];
+    // Only this binary's own build is known here; a plugin naming it with another build never reaches the daemon directly.
+    if (executable !== undefined && executable === ctx.host.binaryPath() && build !== BUILD_ID) {
+      return [fail(`opencode plugin (${scope})`, `${file} was written by another build of ${executable} (${build}, now ${BUILD_ID}): the daemon will not answer it directly, so every call starts hookbox emit. Run hookbox install-agent opencode${scope === "project" ? "" : ` --${scope}`} again`)];
+    }
+  }
+  return [];
 }
 
 async function entryCheck(ctx: CliContext, agent: InstallAgent, scope: string, file: string, entries: readonly InstalledEntry[], project: string): Promise<DoctorCheck> {

@@ -1,4 +1,4 @@
-import { CURSOR_EVENTS } from "../../protocols/cursor-payload.ts";
+import { CURSOR_EVENTS } from "../../agents/cursor/payload.ts";
 import { runsHookboxEmit } from "../../install/command.ts";
 import { shellRun, kebab, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 

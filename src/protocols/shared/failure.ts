@@ -8,7 +8,7 @@ import type { AgentOutput, FailureOptions } from "../types.ts";
  * is wrong. Exit codes other than 0/1/2 must never be used: Gemini turns them into a deny.
  */
 export function failOpen(message: string): AgentOutput {
-  return { stdout: "", stderr: `hookbox: ${oneLine(message)}\n`, exitCode: 1 };
+  return { body: undefined, stderr: `hookbox: ${oneLine(message)}\n`, exitCode: 1 };
 }
 
 /** The block a failure becomes when the rule says deny, as a decision the adapter encodes like any other deny. */

@@ -1,11 +1,13 @@
 import { expect } from "vitest";
-import type { AgentOutput } from "../../../src/protocols/index.ts";
+import { hookProcessOutput, type AgentOutput } from "../../../src/protocols/index.ts";
 
 /**
- * Stdout purity (research §12): empty, or exactly one JSON object with nothing before or after —
- * not even whitespace or a second value — and an exit code every agent understands (0, 1 or 2).
+ * Stdout purity (research §12): what the hook process writes is empty, or exactly one JSON object
+ * with nothing before or after — not even whitespace or a second value — and an exit code every
+ * agent understands (0, 1 or 2).
  */
-export function expectPureOutput(output: AgentOutput): void {
+export function expectPureOutput(answer: AgentOutput): void {
+  const output = hookProcessOutput(answer);
   expect(typeof output.stdout).toBe("string");
   expect(typeof output.stderr).toBe("string");
   expect([0, 1, 2]).toContain(output.exitCode);
@@ -15,6 +17,13 @@ export function expectPureOutput(output: AgentOutput): void {
   expect(JSON.stringify(parsed)).toBe(output.stdout);
 }
 
-export function stdoutJson(output: AgentOutput): Record<string, unknown> | undefined {
-  return output.stdout === "" ? undefined : (JSON.parse(output.stdout) as Record<string, unknown>);
+/** The answer's body as the agent parses it from stdout. */
+export function stdoutJson(answer: AgentOutput): Record<string, unknown> | undefined {
+  const { stdout } = hookProcessOutput(answer);
+  return stdout === "" ? undefined : (JSON.parse(stdout) as Record<string, unknown>);
+}
+
+/** The hook process's stdout for `answer`. */
+export function stdoutOf(answer: AgentOutput): string {
+  return hookProcessOutput(answer).stdout;
 }

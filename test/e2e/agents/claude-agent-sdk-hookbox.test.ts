@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
 import { runAgentSdk, type SdkHooks, type SdkRun, type SdkRunOptions } from "./claude-agent-sdk.ts";
 import { EVALUATION_MODES, clientSuite } from "./client-suite.ts";
-import { contextMarker, daemonEvents, hookboxCallback, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
+import { contextMarker, daemonEvents, hookboxCallback, installAgent, witnessedEvents } from "./hookbox-setup.ts";
 import { systemMessageText, toolResultText, useTool } from "./mock-anthropic.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
@@ -59,7 +59,7 @@ describe.each(EVALUATION_MODES)("Claude Agent SDK with Hookbox, evaluated %s", (
   it("loads the hooks .claude/settings.json holds (settingSources: project): .env blocked, allowed command run, context reached", async (ctx) => {
     const sdkDir = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(sdkDir, ws, { install: hookSettingsFor("claude", BUILT_BINARY), settingSources: ["project"] });
+    const result = await run(sdkDir, ws, { install: installAgent("claude", BUILT_BINARY), settingSources: ["project"] });
     await expectGuardedRun(result, ws, withDaemon, true);
   });
 

@@ -56,7 +56,7 @@ export async function runAgentSdk(sdkDir: string, ws: AgentWorkspace, options: S
   const sdk = (await import(pathToFileURL(join(sdkDir, "sdk.mjs")).href)) as AgentSdk;
   const model = new MockAnthropic(options.model);
   const baseUrl = await model.start();
-  options.install?.(ws);
+  await options.install?.(ws);
   const abort = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

@@ -5,8 +5,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { HookInstaller } from "./hookbox-setup.ts";
 import { MockAnthropic, type MockAnthropicOptions } from "./mock-anthropic.ts";
 import { parseJsonLines, probeVersion, runBounded } from "./run-bounded.ts";
+import type { AgentWorkspace } from "./workspace.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 
@@ -163,12 +165,43 @@ export async function runClaude(binary: string, options: ClaudeRunOptions): Prom
     mkdirSync(dirname(join(projectDir, path)), { recursive: true });
     writeFileSync(join(projectDir, path), content);
   }
-  const debugLog = join(scratch, "claude-debug.log");
-  const model = new MockAnthropic(options.model);
+  return launchClaude(binary, { ...options, projectDir, homeDir, debugLog: join(scratch, "claude-debug.log"), baseEnv: {} });
+}
+
+export interface ClaudeWorkspaceRunOptions {
+  readonly prompt: string;
+  readonly model: MockAnthropicOptions;
+  /** Writes the hook settings (hookbox-setup.ts: installAgent) before the run. */
+  readonly install?: HookInstaller;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
+/** Run `claude -p <prompt>` in an AgentWorkspace: its project, HOME and runtime dir (where a daemon's socket is); always resolves. */
+export async function runClaudeIn(binary: string, ws: AgentWorkspace, options: ClaudeWorkspaceRunOptions): Promise<ClaudeRun> {
+  await options.install?.(ws);
+  return launchClaude(binary, { ...options, projectDir: ws.project, homeDir: ws.home, debugLog: join(ws.root, "claude-debug.log"), baseEnv: ws.baseEnv() });
+}
+
+interface Launch {
+  readonly prompt: string;
+  readonly model: MockAnthropicOptions;
+  readonly projectDir: string;
+  readonly homeDir: string;
+  readonly debugLog: string;
+  readonly baseEnv: Readonly<Record<string, string>>;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  readonly extraArgs?: readonly string[];
+}
+
+async function launchClaude(binary: string, launch: Launch): Promise<ClaudeRun> {
+  const { projectDir, homeDir, debugLog } = launch;
+  const model = new MockAnthropic(launch.model);
   const baseUrl = await model.start();
   const args = [
     "-p",
-    options.prompt,
+    launch.prompt,
     "--output-format",
     "stream-json",
     "--verbose",
@@ -177,12 +210,12 @@ export async function runClaude(binary: string, options: ClaudeRunOptions): Prom
     "bypassPermissions",
     "--debug-file",
     debugLog,
-    ...(options.extraArgs ?? []),
+    ...(launch.extraArgs ?? []),
   ];
   const started = Date.now();
   try {
-    const env = claudeEnv(baseUrl, homeDir, options.env ?? {});
-    const { code, stdout, stderr, timedOut } = await runBounded(binary, args, { cwd: projectDir, env, timeoutMs: options.timeoutMs ?? 45_000 });
+    const env = { ...launch.baseEnv, ...claudeEnv(baseUrl, homeDir, launch.env ?? {}) };
+    const { code, stdout, stderr, timedOut } = await runBounded(binary, args, { cwd: projectDir, env, timeoutMs: launch.timeoutMs ?? 45_000 });
     return { exitCode: code, timedOut, events: parseJsonLines<StreamEvent>(stdout), stdout, stderr, model, projectDir, homeDir, debugLog, durationMs: Date.now() - started };
   } finally {
     await model.close();

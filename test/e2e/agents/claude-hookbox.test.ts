@@ -1,15 +1,20 @@
-// The real Claude Code CLI (offline, mock model) running Hookbox itself: first as its hook
-// command (`dist/hookbox emit <Event> --agent claude`), then as a `type: "http"` hook served by
-// `dist/hookbox serve --listen`. Skipped, saying why, when the CLI cannot run here.
+// The real Claude Code CLI (offline, mock model) running Hookbox itself: with the entries
+// `hookbox install-agent claude` writes (the standard guards on, a project hook injecting context;
+// once in emit's own process, once through a daemon), then as the `type: "http"` hooks
+// `install-agent claude --http` writes, served by `dist/hookbox serve --listen`. Skipped, saying
+// why, when the CLI cannot run here.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { BUILT_BINARY } from "../../helpers/binary.ts";
+import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../../helpers/daemon.ts";
 import { MockLlmServer } from "../../helpers/mock-llm.ts";
-import { CLAUDE_EVENTS, cleanupRun, findClaudeBinary, runClaude, type ClaudeBinary, type ClaudeRun, type ClaudeRunOptions } from "./claude-code.ts";
+import { CLAUDE_EVENTS, cleanupRun, findClaudeBinary, runClaude, runClaudeIn, type ClaudeBinary, type ClaudeRun, type ClaudeRunOptions, type ClaudeWorkspaceRunOptions } from "./claude-code.ts";
+import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
+import { contextMarker, daemonEvents, installAgent, witnessedEvents } from "./hookbox-setup.ts";
 import { systemMessageText, toolResultText, useTool } from "./mock-anthropic.ts";
+import type { AgentWorkspace } from "./workspace.ts";
 
 const TOOL_ID = "toolu_01HOOKBOXEMIT00000000001";
 const DENY = "HOOKBOX_DENY: rm is not allowed in this project";
@@ -48,13 +53,6 @@ function requireClaude(ctx: TestContext): string {
   return claude.path;
 }
 
-function hookDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "hookbox-claude-hooks-"));
-  for (const [name, text] of Object.entries(HOOKS)) writeFileSync(join(dir, name), text);
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 async function run(binary: string, options: ClaudeRunOptions): Promise<ClaudeRun> {
   const result = await runClaude(binary, { timeoutMs: 90_000, ...options });
   cleanups.push(() => cleanupRun(result));
@@ -70,42 +68,51 @@ function auditEvents(file: string): { event_type: string; hook_id: string; statu
     .map((line) => JSON.parse(line) as { event_type: string; hook_id: string; status: string });
 }
 
-describe("Claude Code runs `hookbox emit` as its hook command", () => {
-  it("a Hookbox deny blocks the tool and the model's next request carries the reason", async (ctx) => {
-    const binary = requireClaude(ctx);
-    const hooks = hookDir();
-    const result = await run(binary, {
-      prompt: "clean up the build",
-      model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > denied.txt", description: "clean" }, TOOL_ID)] },
-      hooks: [{ type: "command", events: CLAUDE_EVENTS, command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${hooks}`, timeoutSec: 60 }],
+const suite = clientSuite("claude", [], findClaudeBinary);
+
+async function runIn(binary: string, ws: AgentWorkspace, options: ClaudeWorkspaceRunOptions): Promise<ClaudeRun> {
+  const result = await runClaudeIn(binary, ws, { timeoutMs: 90_000, ...options });
+  expectFinished(result, "claude -p");
+  return result;
+}
+
+describe.each(EVALUATION_MODES)("Claude Code with the entries `hookbox install-agent claude` writes, evaluated %s", (_mode, withDaemon) => {
+  it("guard-secrets blocks a .env write, and the model's next request carries the reason", async (ctx) => {
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
+    const result = await runIn(binary, ws, {
+      prompt: "store the key",
+      model: { script: [useTool("Write", { file_path: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, TOOL_ID)] },
+      install: installAgent("claude", BUILT_BINARY),
     });
-    expect(existsSync(join(result.projectDir, "denied.txt")), "the denied command ran").toBe(false);
+    expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     const next = result.model.resultOf(TOOL_ID);
     expect(next?.result.is_error).toBe(true);
-    expect(toolResultText(next!.result)).toContain(DENY);
+    expect(toolResultText(next!.result)).toMatch(/guard-secrets: Write on \S+\/\.env: blocked because dotenv files hold environment secrets/);
+    if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThan(0);
   });
 
-  it("Hookbox's context reaches the model, an allowed tool really runs, and all five events reached Hookbox", async (ctx) => {
-    const binary = requireClaude(ctx);
-    const hooks = hookDir();
-    const result = await run(binary, {
+  it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
+    const result = await runIn(binary, ws, {
       prompt: "write the file",
       model: { script: [useTool("Bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, TOOL_ID)] },
-      hooks: [{ type: "command", events: CLAUDE_EVENTS, command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${hooks}`, timeoutSec: 60 }],
+      install: installAgent("claude", BUILT_BINARY),
     });
-    expect(readFileSync(join(result.projectDir, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
+    expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     expect(toolResultText(result.model.resultOf(TOOL_ID)!.result)).toBe("wrote");
-    const firstRequest = systemMessageText(result.model.turns()[0]!);
-    expect(firstRequest).toContain("HOOKBOX_CTX_SessionStart");
-    expect(firstRequest).toContain("HOOKBOX_CTX_UserPromptSubmit");
-    // emit ran in-process (no daemon) and wrote the audit log under Claude's HOME.
-    const audited = auditEvents(join(result.homeDir, ".local/share/hookbox/audit/hookbox-audit.jsonl")).filter((r) => r.hook_id === "witness");
-    expect(new Set(audited.map((r) => r.event_type))).toEqual(new Set(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]));
+    const first = systemMessageText(result.model.turns()[0]!);
+    expect(first).toContain(contextMarker("SessionStart"));
+    expect(first).toContain(contextMarker("UserPromptSubmit"));
+    expect(systemMessageText(result.model.turns().at(-1)!)).toContain(contextMarker("PostToolUse"));
+    expect(witnessedEvents(ws)).toEqual(expect.arrayContaining(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]));
+    if (withDaemon) expect(Object.keys(await daemonEvents(ws))).toEqual(expect.arrayContaining(["SessionStart", "PreToolUse", "PostToolUse"]));
   });
 });
 
-describe("Claude Code's type: \"http\" hook served by `hookbox serve --listen`", () => {
-  it("a deny from the daemon blocks the tool, and the daemon's context reaches the model", async (ctx) => {
+describe("Claude Code's type: \"http\" hooks as `install-agent claude --http` writes them, served by `hookbox serve --listen`", () => {
+  it("a deny from the daemon blocks the tool, the daemon's context reaches the model, and doctor finds the daemon and the token", async (ctx) => {
     const binary = requireClaude(ctx);
     const world = new DaemonWorld();
     cleanups.push(() => world.cleanup());
@@ -115,13 +122,19 @@ describe("Claude Code's type: \"http\" hook served by `hookbox serve --listen`",
     cleanups.push(() => void daemon.stop());
     const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(daemon.stderr)?.[1]);
     const token = readFileSync(join(world.home, ".local/share/hookbox/http-token"), "utf8").trim();
-    const httpEvents = CLAUDE_EVENTS.filter((e) => e !== "SessionStart"); // Claude runs no http hook on SessionStart
+    const project = mkdtempSync(join(tmpdir(), "hookbox-claude-http-"));
+    cleanups.push(() => rmSync(project, { recursive: true, force: true }));
+    const env = { HOME: world.home, PATH: "/usr/bin:/bin", HOOKBOX_TOKEN: token };
+    const install = await runProgram([BUILT_BINARY, "install-agent", "claude", "--http", `http://127.0.0.1:${port}`, "--token-env", "HOOKBOX_TOKEN"], { cwd: project, env });
+    expect(install.code, install.stderr).toBe(0);
+    const doctor = await runProgram([BUILT_BINARY, "doctor", "--json"], { cwd: project, env, timeoutMs: 120_000 });
+    const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks;
+    expect(checks.find((check) => check.name === "claude (project) http")).toMatchObject({ ok: true, detail: expect.stringMatching(/a daemon answers on http:\/\/127\.0\.0\.1:\d+\/v1\/agents\/claude and accepts the token/) });
     const result = await run(binary, {
       prompt: "clean up the build",
       model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > denied.txt", description: "clean" }, TOOL_ID)] },
-      hooks: [
-        { type: "http", events: httpEvents, url: () => `http://127.0.0.1:${port}/v1/agents/claude`, headers: { Authorization: "Bearer $HOOKBOX_TOKEN" }, allowedEnvVars: ["HOOKBOX_TOKEN"], timeoutSec: 60 },
-      ],
+      hooks: [],
+      files: { ".claude/settings.json": readFileSync(join(project, ".claude/settings.json"), "utf8") },
       env: { HOOKBOX_TOKEN: token },
     });
     expect(existsSync(join(result.projectDir, "denied.txt"))).toBe(false);

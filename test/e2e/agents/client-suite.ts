@@ -20,12 +20,17 @@ export interface ClientSuite {
   workspace(withDaemon: boolean): Promise<AgentWorkspace>;
 }
 
-/** Registers the suite's beforeAll/afterEach; `alsoNeeds` are clients the suite cannot run without either. */
-export function clientSuite(name: ClientName, alsoNeeds: readonly ClientName[] = []): ClientSuite {
+/**
+ * Registers the suite's beforeAll/afterEach; `alsoNeeds` are clients the suite cannot run without
+ * either. `find` looks up a client that is not one of clients.ts's (Claude Code, Gemini CLI).
+ */
+export function clientSuite(name: ClientName, alsoNeeds?: readonly ClientName[]): ClientSuite;
+export function clientSuite(name: string, alsoNeeds: readonly ClientName[], find: () => FoundClient): ClientSuite;
+export function clientSuite(name: string, alsoNeeds: readonly ClientName[] = [], find: () => FoundClient = () => findClient(name as ClientName)): ClientSuite {
   let client: FoundClient = { ok: false, reason: "not looked up yet" };
   const cleanups: (() => unknown)[] = [];
   beforeAll(() => {
-    client = [name, ...alsoNeeds].map(findClient).find((found) => !found.ok) ?? findClient(name);
+    client = alsoNeeds.map(findClient).find((found) => !found.ok) ?? find();
     if (!client.ok) console.warn(`[${name}] skipping: ${client.reason}`);
   });
   afterEach(async () => {

@@ -1,10 +1,11 @@
 // Drives the real Codex CLI headless (`codex exec --json`) against MockOpenAI's Responses API, in
 // an AgentWorkspace whose $CODEX_HOME (= ~/.codex) holds a custom model provider on 127.0.0.1.
-// Hooks are whatever the test installs into the workspace (hookbox-setup.ts: hookSettingsFor),
-// and run only if trusted: `trustHooks` records them the way Codex's /hooks does (codex-trust.ts).
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+// Hooks are whatever the test installs into the workspace (hookbox-setup.ts: installAgent), and
+// run only if trusted: `trustHooks` records every command hook of $CODEX_HOME/hooks.json the way
+// Codex's /hooks does (src/agents/codex/trust.ts computes what Codex checks).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { codexTrustToml, type CodexHooksFile } from "./codex-trust.ts";
+import { codexTrustEntries, planCodexTrust } from "../../../src/agents/codex/trust.ts";
 import { runAgainstMockOpenAI, type OpenAIClientOptions, type OpenAIClientRun } from "./openai-client-run.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
@@ -49,11 +50,13 @@ enabled = false
 `;
 }
 
-/** Append to config.toml the trust /hooks would record for each hook of $CODEX_HOME/hooks.json. */
-export function trustCodexHooks(ws: AgentWorkspace): void {
+/** Record in config.toml the trust /hooks would record for each command hook of $CODEX_HOME/hooks.json. */
+export async function trustCodexHooks(ws: AgentWorkspace): Promise<void> {
   const hooksFile = join(codexHome(ws), "hooks.json");
   if (!existsSync(hooksFile)) return;
-  appendFileSync(join(codexHome(ws), "config.toml"), `\n${codexTrustToml(hooksFile, JSON.parse(readFileSync(hooksFile, "utf8")) as CodexHooksFile)}`);
+  const configFile = join(codexHome(ws), "config.toml");
+  const entries = await codexTrustEntries(hooksFile, readFileSync(hooksFile, "utf8"), () => true);
+  writeFileSync(configFile, planCodexTrust(readFileSync(configFile, "utf8"), entries, configFile).text);
 }
 
 /**
@@ -61,9 +64,9 @@ export function trustCodexHooks(ws: AgentWorkspace): void {
  * Codex's own sandbox (bubblewrap) and approvals stay out of the way, so only hooks decide.
  */
 export function runCodex(binary: string, ws: AgentWorkspace, options: CodexRunOptions): Promise<CodexRun> {
-  const install = (w: AgentWorkspace): void => {
-    options.install?.(w);
-    if (options.trustHooks !== false) trustCodexHooks(w);
+  const install = async (w: AgentWorkspace): Promise<void> => {
+    await options.install?.(w);
+    if (options.trustHooks !== false) await trustCodexHooks(w);
   };
   return runAgainstMockOpenAI(ws, { ...options, install }, (origin) => {
     ws.write("home", { ".codex/config.toml": codexConfig(origin) });

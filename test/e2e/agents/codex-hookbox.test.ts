@@ -1,14 +1,15 @@
-// The real Codex CLI (offline, mock Responses API) running `hookbox emit <Event> --agent codex` as
-// its hooks, with the standard guards on and a project hook injecting context — once evaluating
-// in emit's own process, once through a daemon. Then the same hooks never trusted in /hooks:
-// Codex skips them without a word. Skipped, saying why, when Codex is not installed.
+// The real Codex CLI (offline, mock Responses API) with the entries `hookbox install-agent codex
+// --user` writes, trusted as Codex's /hooks would record it, the standard guards on and a project
+// hook injecting context — once evaluating in emit's own process, once through a daemon. Then the
+// same entries never trusted: Codex skips them without a word, and `hookbox doctor` says so.
+// Skipped, saying why, when Codex is not installed.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILT_BINARY } from "../../helpers/binary.ts";
+import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
 import { runCodex, type CodexRun, type CodexRunOptions } from "./codex-cli.ts";
-import { WITNESSED_EVENTS, auditRecords, contextMarker, daemonEvents, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
+import { WITNESSED_EVENTS, auditRecords, contextMarker, daemonEvents, installAgent, witnessedEvents } from "./hookbox-setup.ts";
 import { CUSTOM_INPUT, requestText, useTool } from "./mock-openai.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
@@ -19,7 +20,7 @@ const ALLOWED = "echo hookbox-was-here > allowed.txt && echo wrote";
 const suite = clientSuite("codex");
 
 async function run(binary: string, ws: AgentWorkspace, options: Omit<CodexRunOptions, "install">): Promise<CodexRun> {
-  const result = await runCodex(binary, ws, { install: hookSettingsFor("codex", BUILT_BINARY), ...options });
+  const result = await runCodex(binary, ws, { install: installAgent("codex", BUILT_BINARY), ...options });
   expectFinished(result, "codex exec");
   return result;
 }
@@ -69,5 +70,10 @@ describe("Codex CLI with Hookbox's hooks installed but never trusted in /hooks",
     expect(result.model.resultOf("call_env_shell")?.output.text).toMatch(/Output:\nwrote\n/);
     expect(auditRecords(ws)).toEqual([]);
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/hook/i);
+    // What Codex does not say, doctor does: the entries are there, and not trusted.
+    const doctor = await runProgram([BUILT_BINARY, "doctor", "--json"], { cwd: ws.project, env: ws.baseEnv(), timeoutMs: 120_000 });
+    expect(doctor.code).toBe(1);
+    const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks;
+    expect(checks.find((check) => check.name === "codex trust (user)")).toMatchObject({ ok: false, detail: expect.stringMatching(/^Codex has not trusted 11 of Hookbox's 11 entries in .*\/\.codex\/hooks\.json .*it skips them without a word/) });
   });
 });

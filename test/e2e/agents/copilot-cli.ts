@@ -1,7 +1,7 @@
 // Drives the real GitHub Copilot CLI headless (`copilot -p … --allow-all-tools --output-format json`)
 // in its documented offline mode (COPILOT_OFFLINE, a "bring your own key" provider) against
 // MockOpenAI's Chat Completions API, in an AgentWorkspace. Hooks are whatever the test installs
-// (hookbox-setup.ts: hookSettingsFor writes ~/.copilot/hooks/hookbox.json, which needs no trust step).
+// (hookbox-setup.ts: installAgent runs `hookbox install-agent copilot --user`, which writes ~/.copilot/hooks/hookbox.json: user hooks need no folder trust).
 import { join } from "node:path";
 import { clientsRoot, CLIENTS } from "./clients.ts";
 import { runAgainstMockOpenAI, type OpenAIClientOptions, type OpenAIClientRun } from "./openai-client-run.ts";

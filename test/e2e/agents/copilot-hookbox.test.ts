@@ -8,14 +8,14 @@ import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
 import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
 import { runCopilot, type CopilotRun } from "./copilot-cli.ts";
-import { contextMarker, daemonEvents, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
+import { contextMarker, daemonEvents, installAgent, witnessedEvents } from "./hookbox-setup.ts";
 import { CUSTOM_INPUT, requestText, useTool } from "./mock-openai.ts";
 import type { OpenAIClientOptions } from "./openai-client-run.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
 const ENV_PATCH = "*** Begin Patch\n*** Add File: .env\n+API_KEY=leaked\n*** End Patch\n";
 
-const INSTALL = hookSettingsFor("copilot", BUILT_BINARY);
+const INSTALL = installAgent("copilot", BUILT_BINARY);
 const suite = clientSuite("copilot");
 
 async function run(binary: string, ws: AgentWorkspace, options: Omit<OpenAIClientOptions, "install">): Promise<CopilotRun> {

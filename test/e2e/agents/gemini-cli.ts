@@ -4,8 +4,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { HookInstaller } from "./hookbox-setup.ts";
 import { MockGemini, type MockGeminiOptions } from "./mock-gemini.ts";
 import { parseJsonLines, probeVersion, runBounded } from "./run-bounded.ts";
+import type { AgentWorkspace } from "./workspace.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 
@@ -127,14 +129,45 @@ export async function runGemini(entry: Extract<GeminiEntry, { ok: true }>, optio
     mkdirSync(dirname(join(projectDir, path)), { recursive: true });
     writeFileSync(join(projectDir, path), content);
   }
-  const model = new MockGemini(options.model);
+  return launchGemini(entry, { ...options, projectDir, homeDir, baseEnv: {} });
+}
+
+export interface GeminiWorkspaceRunOptions {
+  readonly prompt: string;
+  readonly model: MockGeminiOptions;
+  /** Writes the hook settings (hookbox-setup.ts: installAgent), after the user settings exist. */
+  readonly install?: HookInstaller;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
+/** Run `gemini -p <prompt>` in an AgentWorkspace: its project, HOME and runtime dir (where a daemon's socket is); always resolves. */
+export async function runGeminiIn(entry: Extract<GeminiEntry, { ok: true }>, ws: AgentWorkspace, options: GeminiWorkspaceRunOptions): Promise<GeminiRun> {
+  ws.write("home", { ".gemini/settings.json": JSON.stringify(USER_SETTINGS, null, 2) });
+  await options.install?.(ws);
+  return launchGemini(entry, { ...options, projectDir: ws.project, homeDir: ws.home, baseEnv: ws.baseEnv() });
+}
+
+interface Launch {
+  readonly prompt: string;
+  readonly model: MockGeminiOptions;
+  readonly projectDir: string;
+  readonly homeDir: string;
+  readonly baseEnv: Readonly<Record<string, string>>;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  readonly extraArgs?: readonly string[];
+}
+
+async function launchGemini(entry: Extract<GeminiEntry, { ok: true }>, launch: Launch): Promise<GeminiRun> {
+  const model = new MockGemini(launch.model);
   const baseUrl = await model.start();
-  const args = [...entry.args, "-p", options.prompt, "--output-format", "stream-json", "--approval-mode", "yolo", "--model", MODEL, ...(options.extraArgs ?? [])];
+  const args = [...entry.args, "-p", launch.prompt, "--output-format", "stream-json", "--approval-mode", "yolo", "--model", MODEL, ...(launch.extraArgs ?? [])];
   const started = Date.now();
   try {
-    const env = geminiEnv(baseUrl, homeDir, options.env ?? {});
-    const { code, stdout, stderr, timedOut } = await runBounded(entry.command, args, { cwd: projectDir, env, timeoutMs: options.timeoutMs ?? 45_000 });
-    return { exitCode: code, timedOut, events: parseJsonLines<GeminiStreamEvent>(stdout), stdout, stderr, model, projectDir, homeDir, durationMs: Date.now() - started };
+    const env = { ...launch.baseEnv, ...geminiEnv(baseUrl, launch.homeDir, launch.env ?? {}) };
+    const { code, stdout, stderr, timedOut } = await runBounded(entry.command, args, { cwd: launch.projectDir, env, timeoutMs: launch.timeoutMs ?? 45_000 });
+    return { exitCode: code, timedOut, events: parseJsonLines<GeminiStreamEvent>(stdout), stdout, stderr, model, projectDir: launch.projectDir, homeDir: launch.homeDir, durationMs: Date.now() - started };
   } finally {
     await model.close();
   }

@@ -1,94 +1,55 @@
-// The real Gemini CLI (offline, mock model) running `dist/hookbox emit <Event> --agent gemini` as
-// its hook command. Skipped, saying why, when the CLI cannot run here.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// The real Gemini CLI (offline, mock model) with the entries `hookbox install-agent gemini`
+// writes (`hookbox emit <Event> --agent gemini` for every event Hookbox decodes), the standard
+// guards on and a project hook injecting context — once in emit's own process, once through a
+// daemon. Skipped, saying why, when the CLI cannot run here.
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
-import { cleanupGeminiRun, findGeminiCli, GEMINI_EVENTS, runGemini, type GeminiEntry } from "./gemini-cli.ts";
+import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
+import { findGeminiCli, runGeminiIn, type GeminiEntry, type GeminiRun, type GeminiWorkspaceRunOptions } from "./gemini-cli.ts";
+import { contextMarker, daemonEvents, installAgent, witnessedEvents } from "./hookbox-setup.ts";
 import { useTool } from "./mock-gemini.ts";
+import type { AgentWorkspace } from "./workspace.ts";
 
 const SHELL = "run_shell_command";
-const DENY = "HOOKBOX_DENY: rm is not allowed in this project";
-const HOOKS: Record<string, string> = {
-  "no-rm.yaml": `id: no-rm
-events: [PreToolUse]
-match: { tool: Bash, fields: { tool_input.command: "(^|[;&|]\\\\s*)rm\\\\s" } }
-handler: { code: "export default () => ({ action: 'deny', reason: '${DENY}' })" }
-`,
-  "context.yaml": `id: context
-events: [UserPromptSubmit]
-permissions: { inject_context: true }
-handler: { code: "export default () => ({ context_injection: 'HOOKBOX_CTX_PROMPT' })" }
-`,
-  "witness.yaml": `id: witness
-events: [SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop]
-handler: { code: "export default (e) => ({ reason: 'saw ' + e.event_type })" }
-`,
-};
 
-let gemini: GeminiEntry;
-const cleanups: (() => void)[] = [];
-beforeAll(() => {
-  gemini = findGeminiCli();
-  if (!gemini.ok) console.warn(`[gemini-hookbox] skipping: ${gemini.reason}`);
-});
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
+/** The bundle's path stands for the client (runGeminiIn runs it with this Node). */
+const suite = clientSuite("gemini", [], () => {
+  const entry = findGeminiCli();
+  return entry.ok ? { ok: true, path: entry.args[0] as string, version: entry.version } : entry;
 });
 
-function requireGemini(ctx: TestContext): Extract<GeminiEntry, { ok: true }> {
-  if (!gemini.ok) ctx.skip(gemini.reason);
-  return gemini as Extract<GeminiEntry, { ok: true }>;
+async function run(bundle: string, ws: AgentWorkspace, options: Omit<GeminiWorkspaceRunOptions, "install">): Promise<GeminiRun> {
+  const entry: Extract<GeminiEntry, { ok: true }> = { ok: true, command: process.execPath, args: [bundle], version: "" };
+  const result = await runGeminiIn(entry, ws, { install: installAgent("gemini", BUILT_BINARY), timeoutMs: 90_000, ...options });
+  expectFinished(result, "gemini -p");
+  return result;
 }
 
-function hookDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "hookbox-gemini-hooks-"));
-  for (const [name, text] of Object.entries(HOOKS)) writeFileSync(join(dir, name), text);
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-describe("Gemini CLI runs `hookbox emit` as its hook command", () => {
-  it("a Hookbox deny blocks the shell tool, the model sees the reason, and context reaches it", async (ctx) => {
-    const entry = requireGemini(ctx);
-    const hooks = hookDir();
-    const result = await runGemini(entry, {
-      prompt: "clean up",
-      model: { script: [useTool(SHELL, { command: "rm -rf build && echo ran > denied.txt" })] },
-      hooks: [{ events: GEMINI_EVENTS, command: (event) => `${BUILT_BINARY} emit ${event} --agent gemini --hooks ${hooks}`, timeoutMs: 60_000 }],
-      timeoutMs: 90_000,
-    });
-    cleanups.push(() => cleanupGeminiRun(result));
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(existsSync(join(result.projectDir, "denied.txt"))).toBe(false);
-    expect(result.model.resultOf(SHELL)?.response).toEqual({ error: `Tool execution blocked: ${DENY}` });
-    const userParts = (result.model.turns()[0]?.contents.at(-1)?.parts ?? []).map((part) => part.text).join("\n");
-    expect(userParts).toContain("HOOKBOX_CTX_PROMPT");
+describe.each(EVALUATION_MODES)("Gemini CLI with the entries `hookbox install-agent gemini` writes, evaluated %s", (_mode, withDaemon) => {
+  it("guard-secrets blocks a .env write through the shell, and the model sees the reason", async (ctx) => {
+    const bundle = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
+    const result = await run(bundle, ws, { prompt: "store the key", model: { script: [useTool(SHELL, { command: "echo API_KEY=leaked > .env && echo wrote" })] } });
+    expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
+    expect(result.model.resultOf(SHELL)?.response).toEqual({ error: expect.stringMatching(/^Tool execution blocked: guard-secrets: This command writes to \.env/) });
+    if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThan(0);
   });
 
-  it("an allowed shell command really runs, and every Gemini event reached Hookbox as its native event", async (ctx) => {
-    const entry = requireGemini(ctx);
-    const hooks = hookDir();
-    const result = await runGemini(entry, {
-      prompt: "write the file",
-      model: { script: [useTool(SHELL, { command: "echo hookbox-was-here > allowed.txt" })] },
-      hooks: [{ events: GEMINI_EVENTS, command: (event) => `${BUILT_BINARY} emit ${event} --agent gemini --hooks ${hooks}`, timeoutMs: 60_000 }],
-      timeoutMs: 90_000,
-    });
-    cleanups.push(() => cleanupGeminiRun(result));
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(readFileSync(join(result.projectDir, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
-    const audit = join(result.homeDir, ".local/share/hookbox/audit/hookbox-audit.jsonl");
-    const events = new Set(
-      readFileSync(audit, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { hook_id: string; event_type: string })
-        .filter((r) => r.hook_id === "witness")
-        .map((r) => r.event_type),
-    );
+  it("an allowed shell command really runs, its output and the project hook's context reach the model", async (ctx) => {
+    const bundle = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
+    const result = await run(bundle, ws, { prompt: "write the file", model: { script: [useTool(SHELL, { command: "echo hookbox-was-here > allowed.txt && echo wrote" })] } });
+    expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
+    const first = JSON.stringify(result.model.turns()[0]);
+    expect(first).toContain(contextMarker("SessionStart"));
+    expect(first).toContain(contextMarker("UserPromptSubmit"));
+    const output = JSON.stringify(result.model.resultOf(SHELL)?.response);
+    expect(output).toContain("wrote");
+    expect(output).toContain(contextMarker("PostToolUse"));
     // Gemini's SessionStart, BeforeAgent, BeforeTool, AfterTool, AfterAgent, in Hookbox's names.
-    expect(events).toEqual(new Set(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]));
+    expect(witnessedEvents(ws)).toEqual(expect.arrayContaining(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"]));
+    if (withDaemon) expect(Object.keys(await daemonEvents(ws))).toEqual(expect.arrayContaining(["SessionStart", "PreToolUse", "PostToolUse"]));
   });
 });

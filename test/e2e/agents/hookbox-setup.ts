@@ -1,17 +1,13 @@
 // The Hookbox side of the real-client suites: the operator file enabling the standard guards, a
 // project hook that injects context, a daemon on the workspace's socket, the audit log, and
-// `hookSettingsFor(agent, hookbox)` — each client's hook settings pointing at `hookbox emit`,
-// written by hand until `hookbox install-agent <agent>` covers every client (then that one
-// function becomes a call to install-agent).
-import { existsSync, readFileSync } from "node:fs";
+// `installAgent(agent, hookbox)` — each client wired by `hookbox install-agent <agent>`, as a
+// user does it.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { DaemonProcess, call, type DaemonWorld } from "../../helpers/daemon.ts";
 import type { SdkHookCallback } from "./claude-agent-sdk.ts";
-import type { CodexHooksFile } from "./codex-trust.ts";
-import { shellQuote } from "./hook-recorder.ts";
-import { opencodePlugin } from "./opencode-plugin.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
 /** The standard guards every suite runs, enabled the way an operator would: in ~/.config/hookbox/hookbox.yaml. */
@@ -38,10 +34,11 @@ handler: { code: "export default () => ({})" }
 /**
  * Operator file and project hooks: the Hookbox setup every real-client test starts from. The
  * project is trusted (`hookbox trust`), as its user would: untrusted, its context hook would run
- * without the inject_context grant.
+ * without the inject_context grant. `emit` starts no daemon of its own (daemon.auto_start: false):
+ * each suite's two modes are emit evaluating in its own process, and the daemon the suite starts.
  */
 export function setUpHookbox(ws: AgentWorkspace, hookbox = BUILT_BINARY): void {
-  ws.write("home", { ".config/hookbox/hookbox.yaml": `builtin: [${STANDARD_GUARDS.join(", ")}]\n` });
+  ws.write("home", { ".config/hookbox/hookbox.yaml": `builtin: [${STANDARD_GUARDS.join(", ")}]\ndaemon: { auto_start: false }\n` });
   ws.write("project", { ".hookbox/hooks/context.yaml": CONTEXT_HOOK, ".hookbox/hooks/witness.yaml": WITNESS_HOOK });
   execFileSync(hookbox, ["trust"], { cwd: ws.project, env: ws.baseEnv(), stdio: "ignore" });
 }
@@ -102,67 +99,59 @@ export function auditRecords(ws: AgentWorkspace): AuditRecord[] {
     .map((line) => JSON.parse(line) as AuditRecord);
 }
 
-/** Writes one client's hook settings into a workspace. */
-export type HookInstaller = (ws: AgentWorkspace) => void;
+/** Writes one client's hook settings into a workspace, once the client's own config exists. */
+export type HookInstaller = (ws: AgentWorkspace) => void | Promise<void>;
 
-export type SettingsAgent = "claude" | "codex" | "copilot" | "qwen" | "opencode";
+export type InstallAgent = "claude" | "gemini" | "codex" | "copilot" | "qwen" | "opencode";
 
-export interface HookSettingsOptions {
-  /** Leave out `--agent`, so `hookbox emit` detects the dialect from the payload. */
+export interface InstallAgentOptions {
+  /** Take `--agent <agent>` out of the entries afterwards, as a user wiring them by hand: `hookbox emit` then detects the dialect from the payload. */
   readonly detect?: boolean;
-}
-
-/** The events each client is wired for, in its own names. */
-const EVENTS: Readonly<Record<Exclude<SettingsAgent, "opencode">, readonly string[]>> = {
-  claude: ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"],
-  codex: ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"],
-  copilot: ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "agentStop", "sessionEnd"],
-  qwen: ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"],
-};
-
-/** Timeouts as install-agent writes them (src/install/plan.ts), in seconds. */
-function timeoutSec(event: string): number {
-  if (/^(pre|Pre)ToolUse$/.test(event)) return 120;
-  if (/^(session|Session)End$/.test(event)) return 10;
-  return 30;
-}
-
-/** Codex runs SessionEnd hooks for at most 3 s (it clamps longer timeouts). */
-const CODEX_SESSION_END_SEC = 3;
-
-function emitCommand(hookbox: string, event: string, agent: string, options: HookSettingsOptions): string {
-  return `${shellQuote(hookbox)} emit ${event}${options.detect ? "" : ` --agent ${agent}`}`;
-}
-
-/** Claude's grouped shape, which Codex and Qwen Code read too: { hooks: { <Event>: [{ hooks: [handler] }] } }. */
-function groupedHooks(events: readonly string[], handler: (event: string) => Record<string, unknown>): CodexHooksFile {
-  return { hooks: Object.fromEntries(events.map((event) => [event, [{ hooks: [handler(event)] }]])) };
+  /** `--command`: the executable the entries run, if not `hookbox` itself. */
+  readonly command?: string;
 }
 
 /**
- * Each client's hook settings calling `hookbox emit` for the events of EVENTS, where that client
- * reads them: Claude Code (and the Agent SDK) `.claude/settings.json`; Codex `$CODEX_HOME/hooks.json`
- (trusted separately: codex-cli.ts); Copilot CLI `~/.copilot/hooks/hookbox.json`;
- * Qwen Code `~/.qwen/settings.json` (seconds since 0.24: 1000 and more still read as milliseconds); opencode a plugin in
- * `~/.config/opencode/plugin/` (it has no command hooks).
+ * Where each client's entries go: the scope a user would pick for it. Claude Code and Gemini CLI
+ * read the project's settings (the Agent SDK with `settingSources: ["project"]`); Copilot runs a
+ * repository's .github/hooks only in a folder trusted in its UI, and Codex records trust in the
+ * user layer only, so those (and Qwen, opencode) are installed for the user.
  */
-export function hookSettingsFor(agent: SettingsAgent, hookbox: string, options: HookSettingsOptions = {}): HookInstaller {
-  switch (agent) {
-    case "claude":
-      return (ws) => ws.mergeJson("project", ".claude/settings.json", groupedHooks(EVENTS.claude, (event) => ({ type: "command", command: emitCommand(hookbox, event, "claude", options), timeout: timeoutSec(event) })));
-    case "codex":
-      return (ws) => ws.mergeJson("home", ".codex/hooks.json", groupedHooks(EVENTS.codex, (event) => ({ type: "command", command: emitCommand(hookbox, event, "codex", options), timeout: event === "SessionEnd" ? CODEX_SESSION_END_SEC : timeoutSec(event) })));
-    case "copilot":
-      return (ws) =>
-        ws.mergeJson("home", ".copilot/hooks/hookbox.json", {
-          version: 1,
-          hooks: Object.fromEntries(EVENTS.copilot.map((event) => [event, [{ type: "command", bash: emitCommand(hookbox, event, "copilot", options), timeoutSec: timeoutSec(event) }]])),
-        });
-    case "qwen":
-      return (ws) => ws.mergeJson("home", ".qwen/settings.json", groupedHooks(EVENTS.qwen, (event) => ({ type: "command", command: emitCommand(hookbox, event, "qwen", options), timeout: timeoutSec(event) })));
-    case "opencode":
-      return (ws) => ws.write("home", { ".config/opencode/plugin/hookbox.js": opencodePlugin(hookbox) });
-  }
+const SCOPE: Readonly<Record<InstallAgent, "--project" | "--user">> = { claude: "--project", gemini: "--project", codex: "--user", copilot: "--user", qwen: "--user", opencode: "--user" };
+
+/** The file install-agent writes for each client, relative to the workspace's project or HOME. */
+const SETTINGS_FILE: Readonly<Record<InstallAgent, readonly ["project" | "home", string]>> = {
+  claude: ["project", ".claude/settings.json"],
+  gemini: ["project", ".gemini/settings.json"],
+  codex: ["home", ".codex/hooks.json"],
+  copilot: ["home", ".copilot/hooks/hookbox.json"],
+  qwen: ["home", ".qwen/settings.json"],
+  opencode: ["home", ".config/opencode/plugin/hookbox.js"],
+};
+
+/** The path of the settings (or plugin) file install-agent writes for `agent` in `ws`. */
+export function installedFile(ws: AgentWorkspace, agent: InstallAgent): string {
+  const [base, path] = SETTINGS_FILE[agent];
+  return join(base === "project" ? ws.project : ws.home, path);
+}
+
+/**
+ * `hookbox install-agent <agent>` run in the workspace's project with its HOME — the user's own
+ * path to wiring a client, every default event included. Codex's trust is not part of it: a
+ * test records it explicitly (codex-cli.ts), as a user does in Codex's /hooks.
+ */
+export function installAgent(agent: InstallAgent, hookbox: string, options: InstallAgentOptions = {}): HookInstaller {
+  return async (ws) => {
+    const run = await runProgram([hookbox, "install-agent", agent, SCOPE[agent], ...(options.command ? ["--command", options.command] : [])], { cwd: ws.project, env: ws.baseEnv() });
+    if (run.code !== 0) throw new Error(`hookbox install-agent ${agent} failed (exit ${run.code}): ${run.stderr}`);
+    if (options.detect) {
+      const file = installedFile(ws, agent);
+      const text = readFileSync(file, "utf8");
+      const bare = text.replaceAll(` --agent ${agent}`, "");
+      if (bare === text) throw new Error(`no --agent ${agent} in ${file} to take out`);
+      writeFileSync(file, bare);
+    }
+  };
 }
 
 /**

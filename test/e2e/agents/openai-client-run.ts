@@ -38,7 +38,7 @@ export async function runAgainstMockOpenAI<Event>(ws: AgentWorkspace, options: O
   const started = Date.now();
   try {
     const { command, args, env } = launch(origin);
-    options.install?.(ws);
+    await options.install?.(ws);
     const run = await runBounded(command, args, { cwd: ws.project, env: { ...ws.baseEnv(), ...env, ...options.env }, timeoutMs: options.timeoutMs ?? 90_000 });
     return { exitCode: run.code, timedOut: run.timedOut, events: parseJsonLines<Event>(run.stdout), stdout: run.stdout, stderr: run.stderr, model, durationMs: Date.now() - started };
   } finally {

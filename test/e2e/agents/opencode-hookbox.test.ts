@@ -1,31 +1,50 @@
-// The real opencode (offline, mock Chat Completions API) with Hookbox as a plugin
-// (opencode-plugin.ts) that calls `hookbox emit --agent native`, with the standard guards on and a
-// project hook injecting context — once in emit's own process, once through a daemon. Skipped,
-// saying why, when opencode is not installed.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// The real opencode (offline, mock Chat Completions API) with the plugin `hookbox install-agent
+// opencode --user` writes (src/agents/opencode/plugin.ts), the standard guards on and a project
+// hook injecting context — once with no daemon (the plugin runs `hookbox emit`), once through a
+// daemon (the plugin asks it over its socket directly). Skipped, saying why, when opencode is not
+// installed.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
 import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
-import { contextMarker, daemonEvents, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
+import { contextMarker, daemonEvents, installAgent, witnessedEvents } from "./hookbox-setup.ts";
 import { requestText, useTool } from "./mock-openai.ts";
 import { runOpencode, type OpencodeRun } from "./opencode.ts";
 import type { OpenAIClientOptions } from "./openai-client-run.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
-const INSTALL = hookSettingsFor("opencode", BUILT_BINARY);
 const suite = clientSuite("opencode", ["opencode-plugin"]);
 
-async function run(binary: string, ws: AgentWorkspace, options: Omit<OpenAIClientOptions, "install">): Promise<OpencodeRun> {
-  const result = await runOpencode(binary, ws, { install: INSTALL, ...options });
+/**
+ * The plugin's fallback executable: hookbox behind a wrapper that logs each call, so a test can
+ * tell the plugin asked the daemon directly (no call) from running `hookbox emit` (one per event).
+ */
+function emitLog(ws: AgentWorkspace): { readonly wrapper: string; calls(): string[] } {
+  const wrapper = join(ws.root, "bin", "hookbox");
+  const log = join(ws.root, "emit-calls.log");
+  mkdirSync(dirname(wrapper), { recursive: true });
+  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${BUILT_BINARY}' "$@"\n`, { mode: 0o755 });
+  return { wrapper, calls: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []) };
+}
+
+async function run(binary: string, ws: AgentWorkspace, options: Omit<OpenAIClientOptions, "install">, command: string): Promise<OpencodeRun> {
+  const result = await runOpencode(binary, ws, { install: installAgent("opencode", BUILT_BINARY, { command }), ...options });
   expectFinished(result, "opencode run");
   return result;
+}
+
+/** Through a daemon every event was asked over its socket; without one, each ran `hookbox emit`. */
+function expectPath(calls: readonly string[], withDaemon: boolean): void {
+  if (withDaemon) expect(calls, "the plugin ran hookbox emit although a daemon serves the same hook set").toEqual([]);
+  else expect(calls).toEqual(expect.arrayContaining([expect.stringMatching(/^emit PreToolUse --agent native$/)]));
 }
 
 describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s", (_mode, withDaemon) => {
   it("guard-secrets blocks a .env write through bash and through the write tool; the model's next requests carry the reasons", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
+    const emit = emitLog(ws);
     const result = await run(binary, ws, {
       prompt: "store the key",
       model: {
@@ -34,8 +53,9 @@ describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s"
           useTool("write", { filePath: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, "call_env_write"),
         ],
       },
-    });
+    }, emit.wrapper);
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
+    expectPath(emit.calls(), withDaemon);
     expect(result.model.resultOf("call_env_bash")?.output.text).toMatch(/guard-secrets: This command writes to \.env/);
     expect(result.model.resultOf("call_env_write")?.output.text).toMatch(/guard-secrets: Write on \S+\/\.env: blocked/);
     if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThanOrEqual(2);
@@ -44,7 +64,9 @@ describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s"
   it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] } });
+    const emit = emitLog(ws);
+    const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] } }, emit.wrapper);
+    expectPath(emit.calls(), withDaemon);
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");
     expect(next?.output.text).toMatch(/^wrote\n/);

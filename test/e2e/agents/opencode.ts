@@ -1,6 +1,6 @@
 // Drives the real opencode headless (`opencode run --format json`) against MockOpenAI's Chat
 // Completions API (its provider given in OPENCODE_CONFIG_CONTENT), in an AgentWorkspace. opencode
-// has no command hooks: Hookbox reaches it as a plugin (opencode-plugin.ts) the test installs.
+// has no command hooks: Hookbox reaches it as the plugin `hookbox install-agent opencode` writes.
 import { cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { clientPrefix, CLIENTS } from "./clients.ts";

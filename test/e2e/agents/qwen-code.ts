@@ -1,6 +1,6 @@
 // Drives the real Qwen Code CLI headless (`qwen -p … --yolo --output-format stream-json`) against
 // MockOpenAI's Chat Completions API, in an AgentWorkspace whose ~/.qwen/settings.json selects
-// OpenAI-compatible auth. Hooks are whatever the test installs (hookbox-setup.ts: hookSettingsFor).
+// OpenAI-compatible auth. Hooks are whatever the test installs (hookbox-setup.ts: installAgent).
 import { runAgainstMockOpenAI, type OpenAIClientOptions, type OpenAIClientRun } from "./openai-client-run.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 

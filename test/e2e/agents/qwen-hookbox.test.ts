@@ -1,29 +1,36 @@
-// The real Qwen Code CLI (offline, mock Chat Completions API) running `hookbox emit <Event>` with
-// no --agent, as a user who wired it by hand would: Hookbox must tell Qwen's payloads from Claude's
-// and Gemini's by itself, or its guards (written for Bash and Write) never match Qwen's
-// run_shell_command and write_file. Once in emit's own process, once through a daemon. Skipped,
-// saying why, when Qwen Code is not installed.
+// The real Qwen Code CLI (offline, mock Chat Completions API) with the entries `hookbox
+// install-agent qwen --user` writes (`hookbox emit <Event> --agent qwen`), and the same entries
+// with --agent taken out, as a user who wired them by hand would: then Hookbox must tell Qwen's
+// payloads from Claude's and Gemini's by itself, or its guards (written for Bash and Write) never
+// match Qwen's run_shell_command and write_file. Each once in emit's own process, once through a
+// daemon. Skipped, saying why, when Qwen Code is not installed.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../../helpers/binary.ts";
 import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
-import { contextMarker, daemonEvents, hookSettingsFor, witnessedEvents } from "./hookbox-setup.ts";
+import { contextMarker, daemonEvents, installAgent, witnessedEvents } from "./hookbox-setup.ts";
 import { requestText, useTool } from "./mock-openai.ts";
 import { runQwen, type QwenRun } from "./qwen-code.ts";
 import type { OpenAIClientOptions } from "./openai-client-run.ts";
 import type { AgentWorkspace } from "./workspace.ts";
 
-const INSTALL = hookSettingsFor("qwen", BUILT_BINARY, { detect: true });
 const suite = clientSuite("qwen");
 
-async function run(binary: string, ws: AgentWorkspace, options: Omit<OpenAIClientOptions, "install">): Promise<QwenRun> {
-  const result = await runQwen(binary, ws, { install: INSTALL, ...options });
-  expectFinished(result, "qwen -p");
-  return result;
-}
+/** The entries as install-agent writes them, and with the dialect left to detection. */
+const DIALECTS = [
+  ["named (--agent qwen, as install-agent writes it)", false],
+  ["auto-detected (--agent taken out)", true],
+] as const;
+const CASES = DIALECTS.flatMap(([dialect, detect]) => EVALUATION_MODES.map(([mode, withDaemon]) => [dialect, mode, detect, withDaemon] as const));
 
-describe.each(EVALUATION_MODES)("Qwen Code with Hookbox's hooks, the dialect auto-detected, evaluated %s", (_mode, withDaemon) => {
+describe.each(CASES)("Qwen Code with Hookbox's hooks, the dialect %s, evaluated %s", (_dialect, _mode, detect, withDaemon) => {
+  const run = async (binary: string, ws: AgentWorkspace, options: Omit<OpenAIClientOptions, "install">): Promise<QwenRun> => {
+    const result = await runQwen(binary, ws, { install: installAgent("qwen", BUILT_BINARY, { detect }), ...options });
+    expectFinished(result, "qwen -p");
+    return result;
+  };
+
   it("guard-secrets blocks write_file on .env, and the model's next request carries the reason", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);

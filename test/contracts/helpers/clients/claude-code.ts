@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AgentOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
 import { asObject, noEffect, type Effect } from "./effect.ts";
 
 /**
@@ -59,7 +59,7 @@ export function claudeRejects(body: unknown, eventName: string): string | undefi
 }
 
 /** Claude Code 2.1.330's reading of an answer (binary, and real-clients.md for exit codes). */
-export function claudeReads(output: AgentOutput, eventName: string): Effect {
+export function claudeReads(output: HookProcessOutput, eventName: string): Effect {
   const effect = noEffect();
   if (output.exitCode === 2) effect.blocked = output.stderr.trim();
   const stdout = output.stdout.trim();

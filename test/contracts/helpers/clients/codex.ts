@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AgentOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
 import { asObject, noEffect, type Effect } from "./effect.ts";
 
 /**
@@ -73,7 +73,7 @@ export function codexRejects(body: unknown, event: string): string | undefined {
 
 const BLOCKS_ON_EXIT_TWO: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"]);
 
-export function codexReads(output: AgentOutput, event: string): Effect {
+export function codexReads(output: HookProcessOutput, event: string): Effect {
   const effect = noEffect();
   if (output.exitCode === 2) {
     if (output.stderr.trim() === "") return { ...effect, rejected: "exit 2 without a reason on stderr" };

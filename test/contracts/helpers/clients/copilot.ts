@@ -1,4 +1,4 @@
-import type { AgentOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
 import { noEffect, parseStdout, type Effect } from "./effect.ts";
 
 /**
@@ -9,7 +9,7 @@ import { noEffect, parseStdout, type Effect } from "./effect.ts";
  */
 const READS_CONTEXT: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStart", "PostToolUseFailure"]);
 
-export function copilotReads(output: AgentOutput, eventType: string): Effect {
+export function copilotReads(output: HookProcessOutput, eventType: string): Effect {
   const effect = noEffect();
   if (output.exitCode !== 0) {
     if (eventType === "PermissionRequest" && output.exitCode === 2) return { ...effect, blocked: "denied" };

@@ -1,10 +1,10 @@
-import type { AgentOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
 import { noEffect, parseStdout, type Effect } from "./effect.ts";
 
 /** Cursor's reading of an answer, as documented (research §3.3; exit codes from secondary sources). */
 const PERMISSION_EVENTS: ReadonlySet<string> = new Set(["preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeTabFileRead"]);
 
-export function cursorReads(output: AgentOutput, eventName: string): Effect {
+export function cursorReads(output: HookProcessOutput, eventName: string): Effect {
   const effect = noEffect();
   const body = parseStdout(output) ?? {};
   if (output.exitCode === 2) effect.blocked = String(body.agent_message ?? body.user_message ?? output.stderr.trim());

@@ -1,4 +1,4 @@
-import type { AgentOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
 
 /**
  * What an agent does with a hook's answer, as modelled from its own source (see each model's
@@ -20,7 +20,7 @@ export interface Effect {
   rejected?: string;
 }
 
-export type ClientModel = (output: AgentOutput, agentEventName: string) => Effect;
+export type ClientModel = (output: HookProcessOutput, agentEventName: string) => Effect;
 
 export function noEffect(): Effect {
   return { approved: false, halted: false };
@@ -30,7 +30,7 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-export function parseStdout(output: AgentOutput): Record<string, unknown> | undefined {
+export function parseStdout(output: HookProcessOutput): Record<string, unknown> | undefined {
   const text = output.stdout.trim();
   if (text === "") return undefined;
   return asObject(JSON.parse(text));

@@ -1,4 +1,4 @@
-import type { AgentOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
 import { asObject, noEffect, type Effect } from "./effect.ts";
 
 /**
@@ -11,7 +11,7 @@ import { asObject, noEffect, type Effect } from "./effect.ts";
 const CHECKS_DECISION: ReadonlySet<string> = new Set(["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel"]);
 const READS_CONTEXT: ReadonlySet<string> = new Set(["AfterTool", "BeforeAgent", "SessionStart"]);
 
-export function geminiReads(output: AgentOutput, eventName: string): Effect {
+export function geminiReads(output: HookProcessOutput, eventName: string): Effect {
   const effect = noEffect();
   const text = output.stdout.trim() || output.stderr.trim();
   if (text === "") return effect;

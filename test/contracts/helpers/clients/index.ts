@@ -1,5 +1,5 @@
 import type { NativeEvent } from "../../../../src/events/types.ts";
-import type { AgentName, AgentOutput } from "../../../../src/protocols/index.ts";
+import { hookProcessOutput, type AgentName, type AgentOutput } from "../../../../src/protocols/index.ts";
 import { claudeReads } from "./claude-code.ts";
 import { codexReads } from "./codex.ts";
 import { copilotReads } from "./copilot.ts";
@@ -10,8 +10,9 @@ import { qwenReads } from "./qwen-code.ts";
 
 export type { Effect } from "./effect.ts";
 
-/** What the agent that sent `event` does with `output`. Native has no client to model. */
-export function clientReads(agent: Exclude<AgentName, "native">, output: AgentOutput, event: NativeEvent): Effect {
+/** What the agent that sent `event` does with `answer`, as its hook process writes it. Native has no client to model. */
+export function clientReads(agent: Exclude<AgentName, "native">, answer: AgentOutput, event: NativeEvent): Effect {
+  const output = hookProcessOutput(answer);
   const agentEventName = String(event.agent_event_name ?? event.event_type);
   switch (agent) {
     case "claude":

@@ -1,4 +1,4 @@
-import type { AgentOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
 import { asObject, noEffect, type Effect } from "./effect.ts";
 
 /**
@@ -16,7 +16,7 @@ const READS_CONTEXT: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse",
 const PLAIN_TEXT_CONTEXT: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "UserPromptExpansion"]);
 const STOPS: ReadonlySet<string> = new Set(["Stop", "SubagentStop"]);
 
-function parse(output: AgentOutput, eventName: string): Record<string, unknown> | undefined {
+function parse(output: HookProcessOutput, eventName: string): Record<string, unknown> | undefined {
   const stdout = output.stdout.trim();
   const text = output.exitCode === 2 ? output.stderr.trim() : stdout || output.stderr.trim();
   if (text === "") return undefined;
@@ -38,7 +38,7 @@ function permissionDecision(body: Record<string, unknown>, hso: Record<string, u
   return body.decision === "ask" ? "ask" : undefined;
 }
 
-export function qwenReads(output: AgentOutput, eventName: string): Effect {
+export function qwenReads(output: HookProcessOutput, eventName: string): Effect {
   const effect = noEffect();
   const body = parse(output, eventName);
   if (!body) return effect;

@@ -1,0 +1,86 @@
+import { HookboxError } from "../../errors.ts";
+import { emitCommand, runsHookboxEmit } from "../../install/command.ts";
+import type { DesiredEntry } from "../../install/hook-entries.ts";
+import { hookPlans } from "../../install/hook-plans.ts";
+import { agentConfigDir, joinPath } from "../../install/paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
+import type { HttpHookOptions, InstallOptions, InstallPlanner } from "../../install/types.ts";
+
+/** Claude Code fires these with names Hookbox uses as its own (research §1.4). */
+const EVENTS: AgentEvents = Object.fromEntries(
+  ["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionStart", "SessionEnd"].map((name) => [name, name]),
+);
+
+/** Claude runs no http hook on these (2.1.330: "HTTP hooks are not supported for SessionStart"). */
+const COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set(["SessionStart", "Setup"]);
+const DAEMON_PATH = "/v1/agents/claude";
+const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?(\/[^\s?#]*)?$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Claude Code reads settings as strict JSON: with a comment or a trailing comma it drops the
+ * whole file, hooks included (2.1.330, test/e2e/agents/claude-install.test.ts; reported in
+ * anthropics/claude-code#83190 as "Invalid or malformed JSON").
+ */
+const DIALECT: JsonDialect = { comments: false, trailingCommas: false, whenInvalid: "Claude Code ignores all of it, Hookbox's hooks included" };
+
+function daemonUrl(url: string): string {
+  const match = LOOPBACK_URL.exec(url);
+  if (!match) throw new HookboxError("usage", `--http ${url}: expected the daemon's loopback listener, like http://127.0.0.1:8787 (events carry code and prompts; they must not leave the machine)`);
+  return match[3] === undefined || match[3] === "/" ? `${url.replace(/\/$/, "")}${DAEMON_PATH}` : url;
+}
+
+function httpHandler(http: HttpHookOptions, timeout: number): Record<string, unknown> {
+  if ((http.tokenEnvVar === undefined) === (http.header === undefined)) {
+    throw new HookboxError("usage", "--http needs the daemon's bearer token: either the name of the environment variable holding it, or a literal Authorization header (not both)");
+  }
+  if (http.tokenEnvVar !== undefined && !ENV_NAME.test(http.tokenEnvVar)) throw new HookboxError("usage", `"${http.tokenEnvVar}" is not an environment variable name`);
+  return {
+    type: "http",
+    url: daemonUrl(http.url),
+    timeout,
+    // Claude interpolates $VAR in header values only for variables listed in allowedEnvVars.
+    headers: { Authorization: http.tokenEnvVar !== undefined ? `Bearer $${http.tokenEnvVar}` : http.header },
+    ...(http.tokenEnvVar !== undefined && { allowedEnvVars: [http.tokenEnvVar] }),
+  };
+}
+
+function isHookboxHandler(handler: Readonly<Record<string, unknown>>): boolean {
+  if (handler.type === "http") return typeof handler.url === "string" && handler.url.replace(/\/$/, "").endsWith(DAEMON_PATH);
+  return runsHookboxEmit(handler.command);
+}
+
+function desiredEntries(options: InstallOptions): DesiredEntry[] {
+  return selectEvents("Claude Code", EVENTS, options).map((event) => {
+    const timeout = timeoutSeconds(event);
+    if (options.http && !COMMAND_ONLY_EVENTS.has(event)) {
+      const handler = httpHandler(options.http, timeout);
+      return { event, handler, description: `POST to ${String(handler.url)} (timeout ${timeout} s)` };
+    }
+    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "claude", options.failClosed === true);
+    return { event, handler: { type: "command", command, timeout }, description: `\`${command}\` (timeout ${timeout} s)` };
+  });
+}
+
+function notes(root: Record<string, unknown>, options: InstallOptions): string[] {
+  const lines: string[] = [];
+  if (root.disableAllHooks === true) lines.push('! "disableAllHooks" is true in this file: Claude Code runs no hook until it is removed');
+  if (options.http?.header !== undefined) lines.push("! the Authorization header is stored in this file in plain text; prefer an environment variable");
+  if (options.http && Array.isArray(root.allowedHttpHookUrls)) lines.push('! "allowedHttpHookUrls" is set: make sure it lets the daemon\'s URL through');
+  return lines;
+}
+
+export const claudeInstaller: InstallPlanner = {
+  agent: "claude",
+  defaultEvents: Object.keys(EVENTS),
+  /**
+   * Project scope is the committable .claude/settings.json (research §1.1), where a team shares
+   * its hooks; local is .claude/settings.local.json, this user's only. CLAUDE_CONFIG_DIR moves
+   * the user's settings (default ~/.claude).
+   */
+  configPath(scope, dirs) {
+    if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CLAUDE_CONFIG_DIR, dirs.project, joinPath(dirs.home, ".claude")), "settings.json");
+    return joinPath(dirs.project, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
+  },
+  ...hookPlans({ label: "Claude Code settings", shape: "grouped", dialect: DIALECT, isHookbox: isHookboxHandler, entries: desiredEntries, notes: (root, { options }) => notes(root, options) }),
+};

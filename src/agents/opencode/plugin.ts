@@ -1,0 +1,266 @@
+import { agentHookTimeoutSeconds } from "../../events/hook-timeouts.ts";
+import { AGENT_CALL_HEADERS } from "../../wire/agent-call.ts";
+
+/**
+ * The opencode plugin `install-agent opencode` writes. opencode has no command hooks, only
+ * in-process plugins (JavaScript run by its own Bun), so the plugin is where opencode's messages,
+ * tool calls and tool results become native Hookbox events:
+ *
+ * - it asks the daemon first, over its unix socket, exactly as `hookbox emit` would (POST
+ *   /v1/agents/native with the same hook-set identity: the daemon answers only if it resolves the
+ *   hook set emit would, else 409 and the plugin goes on);
+ * - else it runs `hookbox emit <event> --agent native` (which evaluates in its own process, or
+ *   starts a daemon once that lands);
+ * - and applies the decision: `tool.execute.before` throws to block (opencode shows the message
+ *   to the model as the tool's result), a rewrite replaces the arguments; context goes into the
+ *   system prompt (SessionStart), the user's message (UserPromptSubmit) or after the tool's
+ *   output (PostToolUse). A tool call Hookbox could not be asked about is blocked, never run
+ *   unchecked.
+ *
+ * The identity is computed here as src/config/locations.ts and src/evaluator/identity.ts compute
+ * it for emit with no flags (test/e2e/opencode-plugin.test.ts holds them to the same answer).
+ */
+
+/** The first line of every plugin file Hookbox writes: what marks the file as Hookbox's own. */
+export const OPENCODE_PLUGIN_MARKER = "// Hookbox for opencode, written by `hookbox install-agent opencode`.";
+
+/** opencode's tool names → Claude Code's, the names Hookbox's hooks match. */
+const TOOL_NAMES: Readonly<Record<string, string>> = {
+  bash: "Bash",
+  write: "Write",
+  edit: "Edit",
+  multiedit: "MultiEdit",
+  patch: "Edit",
+  read: "Read",
+  glob: "Glob",
+  grep: "Grep",
+  list: "LS",
+  webfetch: "WebFetch",
+  todowrite: "TodoWrite",
+  task: "Agent",
+};
+
+/** opencode's plugin hooks and the native event each asks about. */
+export const OPENCODE_EVENTS: Readonly<Record<string, string>> = {
+  "experimental.chat.system.transform": "SessionStart",
+  "chat.message": "UserPromptSubmit",
+  "tool.execute.before": "PreToolUse",
+  "tool.execute.after": "PostToolUse",
+};
+
+export interface OpencodePluginOptions {
+  /** The hookbox executable's absolute path. */
+  readonly hookbox: string;
+  /** BUILD_ID of that executable: part of the identity the daemon checks. */
+  readonly buildId: string;
+  /** The native events to ask about (of OPENCODE_EVENTS' values). */
+  readonly events: readonly string[];
+  /** `--fail-closed` for every emit (and the header for the daemon). */
+  readonly failClosed: boolean;
+}
+
+/** The plugin's source text. Deterministic: the same options give the same bytes, so a second install changes nothing. */
+export function opencodePluginSource(options: OpencodePluginOptions): string {
+  const timeouts = Object.fromEntries(Object.values(OPENCODE_EVENTS).map((event) => [event, agentHookTimeoutSeconds(event) * 1000]));
+  const constants = [
+    `const HOOKBOX = ${JSON.stringify(options.hookbox)};`,
+    `const BUILD = ${JSON.stringify(options.buildId)};`,
+    `const FAIL_CLOSED = ${options.failClosed};`,
+    `const EVENTS = new Set(${JSON.stringify([...options.events])});`,
+    `const TIMEOUT_MS = ${JSON.stringify(timeouts)};`,
+    `const TOOL_NAMES = ${JSON.stringify(TOOL_NAMES)};`,
+    `const HEADERS = ${JSON.stringify(AGENT_CALL_HEADERS)};`,
+  ];
+  return `${OPENCODE_PLUGIN_MARKER}
+// Do not edit: install-agent rewrites it and uninstall-agent removes it. Each message, tool call
+// and tool result is asked of Hookbox: its daemon over the unix socket when one serves the hook
+// set \`hookbox emit\` would use, else \`hookbox emit\` itself. A tool call Hookbox cannot be asked
+// about is blocked.
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { request } from "node:http";
+import { homedir } from "node:os";
+
+${constants.join("\n")}
+${PLUGIN_BODY}`;
+}
+
+/** Plain JavaScript without template literals, so it sits in this String.raw literal byte for byte as opencode reads it. */
+const PLUGIN_BODY = String.raw`
+/** A path as emit run in "directory" reads it: relative ones from there. */
+function absolute(path, directory) {
+  return path.startsWith("/") ? path : directory.replace(/\/+$/, "") + "/" + path;
+}
+
+/**
+ * Where Hookbox looks for things with no flags (src/config/locations.ts), and the hook-set
+ * identity emit would send (src/evaluator/identity.ts). The sockets to ask: HOOKBOX_SOCKET alone
+ * when set; else the default one, then every auto-started daemon's beside it (each answers only
+ * the identity it was started for: 409 otherwise, and the next is asked).
+ */
+function locations(env, directory) {
+  const home = env.HOME || homedir();
+  const configHome = env.XDG_CONFIG_HOME || home + "/.config";
+  const agentDir = (value, fallback) => (value && value.trim() !== "" ? absolute(value, directory) : fallback);
+  let sockets;
+  if (env.HOOKBOX_SOCKET) sockets = [absolute(env.HOOKBOX_SOCKET, directory)];
+  else {
+    const dir = env.XDG_RUNTIME_DIR ? env.XDG_RUNTIME_DIR + "/hookbox" : home + "/.hookbox/run";
+    let auto = [];
+    try {
+      auto = readdirSync(dir).filter((name) => /^auto-[0-9a-f]{16}\.sock$/.test(name)).map((name) => dir + "/" + name);
+    } catch {}
+    sockets = [dir + "/hookbox.sock"].concat(auto);
+  }
+  return {
+    sockets,
+    identity: {
+      v: 1,
+      build: BUILD,
+      operator_file: env.HOOKBOX_CONFIG ? absolute(env.HOOKBOX_CONFIG, directory) : configHome + "/hookbox/hookbox.yaml",
+      builtin_flags: [],
+      hook_dirs: null,
+      user_hooks_dir: configHome + "/hookbox/hooks",
+      data_dir: (env.XDG_DATA_HOME || home + "/.local/share") + "/hookbox",
+      home,
+      agent_dirs: { claude: agentDir(env.CLAUDE_CONFIG_DIR, home + "/.claude"), codex: agentDir(env.CODEX_HOME, home + "/.codex") },
+    },
+  };
+}
+
+function base64url(value) {
+  return Buffer.from(JSON.stringify(value)).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The Decision of a daemon that serves this hook set, or undefined when none does (then emit is asked). */
+async function viaDaemon(event, directory, timeoutMs) {
+  const where = locations(process.env, directory);
+  for (const socket of where.sockets) {
+    const decision = await askSocket(socket, where.identity, event, timeoutMs);
+    if (decision) return decision;
+  }
+  return undefined;
+}
+
+function askSocket(socket, identity, event, timeoutMs) {
+  const body = JSON.stringify(event);
+  const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+  headers[HEADERS.client] = "emit";
+  headers[HEADERS.identity] = base64url(identity);
+  headers[HEADERS.event] = event.event_type;
+  headers[HEADERS.timeoutMs] = String(timeoutMs);
+  if (FAIL_CLOSED) headers[HEADERS.failClosed] = "1";
+  return new Promise((resolve) => {
+    const req = request({ socketPath: socket, path: "/v1/agents/native", method: "POST", headers, timeout: timeoutMs }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () => {
+        try {
+          const reply = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+          resolve(res.statusCode === 200 && reply.v === 1 && typeof reply.stdout === "string" ? JSON.parse(reply.stdout) : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      });
+      res.on("error", () => resolve(undefined));
+    });
+    req.on("timeout", () => req.destroy(new Error("timed out")));
+    req.on("error", () => resolve(undefined));
+    req.end(body);
+  });
+}
+
+/** hookbox emit's Decision, or why there is none. */
+function viaEmit(event, directory, timeoutMs) {
+  return new Promise((resolve) => {
+    const args = ["emit", event.event_type, "--agent", "native"];
+    if (FAIL_CLOSED) args.push("--fail-closed");
+    let child;
+    try {
+      child = spawn(HOOKBOX, args, { cwd: directory, stdio: ["pipe", "pipe", "pipe"] });
+    } catch (error) {
+      resolve({ why: String(error && error.message) });
+      return;
+    }
+    const out = [];
+    const err = [];
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => err.push(chunk));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ why: String(error && error.message) });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      try {
+        resolve({ decision: JSON.parse(Buffer.concat(out).toString("utf8")) });
+      } catch {
+        resolve({ why: (signal ? "killed by " + signal : "exit " + code) + ": " + Buffer.concat(err).toString("utf8").trim().slice(0, 500) });
+      }
+    });
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(JSON.stringify(event));
+  });
+}
+
+/** One native event's Decision. When Hookbox cannot be asked, a guard event is denied with the reason, any other goes on. */
+async function ask(eventType, fields, directory, guard) {
+  const event = Object.assign({ event_type: eventType, agent: "opencode", cwd: directory, timestamp: new Date().toISOString() }, fields);
+  const timeoutMs = TIMEOUT_MS[eventType] || 30000;
+  const fromDaemon = await viaDaemon(event, directory, timeoutMs);
+  if (fromDaemon && typeof fromDaemon.decision === "string") return fromDaemon;
+  const ran = await viaEmit(event, directory, timeoutMs);
+  if (ran.decision && typeof ran.decision.decision === "string") return ran.decision;
+  const reason = "Hookbox could not evaluate this " + eventType + " (" + (ran.why || "no answer") + ")";
+  console.error("hookbox: " + reason);
+  return guard ? { decision: "deny", reason: reason + ", so it is blocked.", context_injections: [] } : { decision: "allow", context_injections: [], user_messages: [{ message: reason }] };
+}
+
+function contextOf(decision) {
+  return (decision.context_injections || []).map((injection) => injection.content).filter(Boolean).join("\n\n");
+}
+
+function toolName(tool) {
+  return TOOL_NAMES[tool] || tool;
+}
+
+export const HookboxPlugin = async ({ directory }) => {
+  const sessionContext = new Map();
+  const hooks = {};
+  if (EVENTS.has("SessionStart")) {
+    // Asked once per session; its context joins the system prompt of every request.
+    hooks["experimental.chat.system.transform"] = async (input, output) => {
+      const id = input.sessionID || "unknown";
+      if (!sessionContext.has(id)) sessionContext.set(id, contextOf(await ask("SessionStart", { session_id: id, source: "startup" }, directory, false)));
+      const context = sessionContext.get(id);
+      if (context) output.system.push(context);
+    };
+  }
+  if (EVENTS.has("UserPromptSubmit")) {
+    hooks["chat.message"] = async (input, output) => {
+      const text = output.parts.filter((part) => part.type === "text").map((part) => part.text).join("\n");
+      const decision = await ask("UserPromptSubmit", { session_id: input.sessionID, prompt: text }, directory, false);
+      if (decision.decision !== "allow") throw new Error(decision.reason || "Blocked by Hookbox.");
+      const context = contextOf(decision);
+      const first = output.parts.find((part) => part.type === "text");
+      if (context && first) first.text += "\n\n" + context;
+    };
+  }
+  if (EVENTS.has("PreToolUse")) {
+    hooks["tool.execute.before"] = async (input, output) => {
+      const decision = await ask("PreToolUse", { session_id: input.sessionID, tool_name: toolName(input.tool), agent_tool_name: input.tool, tool_input: output.args, tool_use_id: input.callID }, directory, true);
+      if (decision.decision !== "allow") throw new Error(decision.reason || "Blocked by Hookbox.");
+      if (decision.data) output.args = decision.data;
+    };
+  }
+  if (EVENTS.has("PostToolUse")) {
+    hooks["tool.execute.after"] = async (input, output) => {
+      const decision = await ask("PostToolUse", { session_id: input.sessionID, tool_name: toolName(input.tool), agent_tool_name: input.tool, tool_input: input.args, tool_use_id: input.callID, tool_response: output.output }, directory, false);
+      const context = [decision.decision !== "allow" ? decision.reason : "", contextOf(decision)].filter(Boolean).join("\n\n");
+      if (context) output.output += "\n\n" + context;
+    };
+  }
+  return hooks;
+};
+`;

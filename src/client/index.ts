@@ -1,0 +1,22 @@
+// src/client owns hookbox/client: a typed client of a Hookbox daemon for any program on the
+// machine (orchestrators, scripts), on Node, Bun and Deno. It speaks the wire types of src/wire
+// and takes its transport from src/runtime/client.ts; it must not import the server or the CLI.
+import { clientRuntime } from "../runtime/client.ts";
+import { HookboxClient } from "./client.ts";
+import { resolveOptions, type ClientOptions } from "./options.ts";
+
+export { HookboxClient, type EvaluateEvent, type EvaluateOptions } from "./client.ts";
+export { HookboxClientError, type ClientErrorCode } from "./errors.ts";
+export type { ClientOptions } from "./options.ts";
+export type { ClientTransport } from "../runtime/client.ts";
+export type { ApprovalResolvedV1, DecisionV1, ErrorBodyV1, FiredRunV1, HealthV1, HooksV1, NativeEventV1, PendingApprovalV1, RunQueryV1, RunsV1 } from "../wire/index.ts";
+
+/**
+ * A client of the daemon on `options.socket` (default: where `hookbox emit` looks) or on its
+ * loopback TCP listener (`url` + `token`). Options are checked here: a bad combination throws a
+ * TypeError before any request.
+ */
+export async function createClient(options: ClientOptions = {}): Promise<HookboxClient> {
+  const runtime = await clientRuntime();
+  return new HookboxClient(options.transport ?? runtime.transport, resolveOptions(options, runtime));
+}
