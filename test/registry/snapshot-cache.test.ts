@@ -199,6 +199,25 @@ describe("the snapshot cache", () => {
     expect((await load(w)).hit).toBe(false);
     expect(cacheFiles(w)).toEqual([]);
   });
+
+  it("a load whose grants warn is cached with its warnings; when the warning would change (the command appears on PATH) it is a miss", async () => {
+    writeWorld();
+    const bin = join(root, "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(project, ".hookbox/hooks/lint.yaml"), `id: lint\nevents: [PostToolUse]\nhandler: { code: "export default () => ({})" }\npermissions: { run: [{ cmd: no-such-linter-xyz, args: ["**"] }] }\n`);
+    const w = world({ PATH: `${bin}:/usr/bin:/bin` });
+    const first = await load(w);
+    const warned = first.snapshot.diagnostics.map((d) => d.message);
+    expect(warned).toEqual([expect.stringContaining("no-such-linter-xyz")]);
+    const second = await load(w);
+    expect(second.hit).toBe(true);
+    expect(second.snapshot.diagnostics.map((d) => d.message)).toEqual(warned);
+    // The linter installed: PATH's files are not fingerprinted, but the grant's warning is recomputed on a hit.
+    writeFileSync(join(bin, "no-such-linter-xyz"), "#!/bin/sh\n", { mode: 0o755 });
+    const after = await load(w);
+    expect(after.hit).toBe(false);
+    expect(after.snapshot.diagnostics).toEqual([]);
+  });
 });
 
 describe("a cache file Hookbox did not write as it is is ignored and rebuilt, never trusted", () => {

@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../../config/diagnostic.ts";
 // src/registry/snapshot owns the snapshot cache of `emit` without a daemon: a registry load kept
 // on disk, valid while every file it read is unchanged. It imports no YAML parser, schema or
 // transpiler: a hit must not load them. It must not import src/evaluator.
@@ -25,11 +26,15 @@ interface CachedLoadV1 {
     /** Null for a hook written in YAML alone (steps and then, or a prompt). */
     readonly handler: CompiledHandler | null;
     readonly digest: string;
+    /** What preparing its grants warned about (a declared command not on PATH, an llm endpoint not configured): recomputed on a hit, and a difference is a miss. */
+    readonly warnings: readonly string[];
     /** A project hook the user has not trusted: it runs without grants (the trust record is an input, so trusting it is a miss). */
     readonly untrusted: { readonly project: string } | null;
   }[];
   readonly files: readonly (readonly [string, string | null])[];
   readonly loadInputs: readonly string[];
+  /** The load's warnings, as reported (only grant warnings are ever cached). */
+  readonly diagnostics?: readonly Diagnostic[];
 }
 
 /** A load the registry can be built from (as Registry.load builds its own). */
@@ -99,10 +104,16 @@ export class SnapshotCache {
     return rebuild(cached, capabilities, embedded);
   }
 
-  /** Keep a load that went cleanly: every hook loaded, nothing to warn about, the operator file in force. */
+  /**
+   * Keep a load that went cleanly: every hook loaded, the operator file in force, and nothing to
+   * warn about but what preparing grants says (which a hit recomputes: see rebuild). A standard
+   * prompt hook enabled before an llm endpoint is configured warns on every load; refusing to
+   * cache it would make every emit a cold one.
+   */
   async save(project: string | undefined, load: SeededLoad): Promise<void> {
     const { inputs, result } = load;
-    if (result.broken.length > 0 || result.diagnostics.length > 0 || (inputs.operatorStatus && inputs.operatorStatus.state !== "ok")) return;
+    if (result.broken.length > 0 || (inputs.operatorStatus && inputs.operatorStatus.state !== "ok")) return;
+    if (!result.diagnostics.every(isGrantWarning)) return;
     const key = await this.key(project);
     const paths = [...new Set([...(inputs.watched ?? []), ...result.inputs])];
     const fingerprints: InputFingerprint[] = [];
@@ -112,12 +123,25 @@ export class SnapshotCache {
       key,
       inputs: fingerprints,
       operator: { operator: result.operator, file: inputs.operatorFile ?? null, watched: inputs.watched ?? [] },
-      hooks: result.hooks.map((hook) => ({ definition: hook.definition, file: hook.file, handler: hook.spec?.handler ?? null, digest: hook.digest, untrusted: hook.review.untrusted ?? null })),
+      hooks: result.hooks.map((hook) => ({
+        definition: hook.definition,
+        file: hook.file,
+        handler: hook.spec?.handler ?? null,
+        digest: hook.digest,
+        warnings: result.diagnostics.filter((d) => d.file === hook.file).map((d) => d.message),
+        untrusted: hook.review.untrusted ?? null,
+      })),
+      diagnostics: result.diagnostics,
       files: [...result.files].map(([file, id]) => [file, id ?? null] as const),
       loadInputs: result.inputs,
     };
     await this.store.write(fileName(key), JSON.stringify(cached));
   }
+}
+
+/** A warning from preparing a hook's grants (load.ts): recomputed by rebuild, so safe to keep. */
+function isGrantWarning(diagnostic: Diagnostic): boolean {
+  return diagnostic.severity === "warning" && diagnostic.field === "permissions";
 }
 
 function fileName(key: string): string {
@@ -143,10 +167,10 @@ function intern(handler: CompiledHandler): CompiledHandler {
 async function rebuild(cached: CachedLoadV1, capabilities: CapabilityHost, embedded: RegistryInputs["embedded"]): Promise<SeededLoad | undefined> {
   const operator = cached.operator.operator;
   const hooks: LoadedHook[] = [];
-  for (const { definition, file, handler, digest, untrusted } of cached.hooks) {
+  for (const { definition, file, handler, digest, untrusted, warnings } of cached.hooks) {
     if (typeof digest !== "string") return undefined;
     const prepared = await capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file, origin: definition.source.origin, ...(untrusted ? { untrusted } : {}) }, operator);
-    if (!prepared.ok || (prepared.warnings?.length ?? 0) > 0) return undefined;
+    if (!prepared.ok || JSON.stringify(prepared.warnings ?? []) !== JSON.stringify(warnings ?? [])) return undefined;
     const matcher = compileMatcher(definition.match);
     if (!matcher.ok) return undefined;
     if ((handler === null) !== (definition.handler === undefined)) return undefined;
@@ -156,6 +180,6 @@ async function rebuild(cached: CachedLoadV1, capabilities: CapabilityHost, embed
   const operatorFile = cached.operator.file ?? undefined;
   return {
     inputs: { sources: [], operator, operatorFile, embedded, operatorStatus: { state: "ok" }, watched: cached.operator.watched },
-    result: { hooks, broken: [], operator, diagnostics: [], files: new Map(cached.files.map(([file, id]) => [file, id ?? undefined])), inputs: cached.loadInputs },
+    result: { hooks, broken: [], operator, diagnostics: cached.diagnostics ?? [], files: new Map(cached.files.map(([file, id]) => [file, id ?? undefined])), inputs: cached.loadInputs },
   };
 }
