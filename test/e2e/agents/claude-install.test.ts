@@ -3,9 +3,11 @@
 // user's hooks on its own. And why install-agent warns about comments in Claude's settings:
 // Claude Code then ignores the whole file, Hookbox's hooks included. Skipped, saying why, when
 // the CLI cannot run here.
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { cleanupRun, findClaudeBinary, runClaude, type ClaudeBinary } from "./claude-code.ts";
 import { INSTALLED_DENY, installSettings, type InstalledSettings } from "./installed-settings.ts";
 import { toolResultText, useTool } from "./mock-anthropic.ts";
@@ -97,6 +99,49 @@ describe("Claude Code with only install-agent done: no serve by hand", () => {
       expect(log).toMatch(/serving \d+ hooks?/);
     } finally {
       cleanupRun(run);
+    }
+  });
+});
+
+describe("from a download to a guard that holds: self-install, install-agent, the real Claude Code (issue 19)", () => {
+  it("a temp HOME whose PATH starts with an empty bin directory: the .env write is blocked by guard-secrets", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const root = mkdtempSync(join(tmpdir(), "hookbox-download-"));
+    try {
+      const home = join(root, "home");
+      const bin = join(home, "bin");
+      const downloads = join(home, "Downloads");
+      const config = join(home, ".config");
+      const project = join(root, "project");
+      for (const dir of [bin, downloads, join(config, "hookbox"), project]) mkdirSync(dir, { recursive: true });
+      copyFileSync(BUILT_BINARY, join(downloads, "hookbox-linux-x64"));
+      chmodSync(join(downloads, "hookbox-linux-x64"), 0o755);
+      writeFileSync(join(config, "hookbox", "hookbox.yaml"), "builtin: [guard-secrets]\n");
+      const env = { HOME: home, PATH: `${bin}:/usr/bin:/bin` };
+      const installed = await runProgram([join(downloads, "hookbox-linux-x64"), "self-install", "--dir", bin], { env, cwd: downloads });
+      expect(installed.code, installed.stderr).toBe(0);
+      // install-agent as the user types it: found on PATH, run in the project.
+      const agent = await runProgram(["bash", "-c", "hookbox install-agent claude"], { env, cwd: project });
+      expect(agent.code, agent.stderr).toBe(0);
+      const settings = readFileSync(join(project, ".claude/settings.json"), "utf8");
+      expect(settings).toContain(`"${bin}/hookbox emit PreToolUse --agent claude"`);
+      const run = await runClaude(binary, {
+        prompt: "store the key",
+        model: { script: [(request) => useTool("Write", { file_path: `${/\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0]}/.env`, content: "KEY=1\n" }, TOOL_ID)] },
+        hooks: [],
+        files: { ".claude/settings.json": settings },
+        env: { XDG_CONFIG_HOME: config },
+        timeoutMs: 120_000,
+      });
+      try {
+        expect(run.exitCode, `claude -p failed\nstderr: ${run.stderr}`).toBe(0);
+        expect(existsSync(join(run.projectDir, ".env")), "the write went through").toBe(false);
+        expect(toolResultText(run.model.resultOf(TOOL_ID)!.result)).toMatch(/guard-secrets: Write on \S+\/\.env/);
+      } finally {
+        cleanupRun(run);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
