@@ -3,7 +3,7 @@
 // bunfig.toml, it must pass its own `doctor` and must not load either file.
 // scripts/release.ts builds every platform's binary with the same functions.
 // It then builds dist/lib: hookbox/client and hookbox/agent-sdk as package.json exports them.
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { embeddedHooksDigest, hostTarget, sourceIdentity, sourcesDigest } from "./scripts/build-stamp.ts";
@@ -37,14 +37,21 @@ export async function prepareSources(target: string): Promise<BuildStamp> {
  * is a script that defines `ts`: run without `require` and `process` it builds no `ts.sys` (the
  * checker is given its files, src/check/typecheck.ts) and reaches for no Node API.
  */
-function compressedTypescript(scratch: string): Bun.BunPlugin {
+function compressedTypescript(): Bun.BunPlugin {
   return {
     name: "compressed-typescript",
     setup(build) {
       build.onResolve({ filter: /^typescript$/ }, () => ({ path: "typescript", namespace: "compressed-typescript" }));
       build.onLoad({ filter: /.*/, namespace: "compressed-typescript" }, () => {
-        const gz = join(scratch, "typescript.js.gz");
-        writeFileSync(gz, Bun.gzipSync(readFileSync(Bun.resolveSync("typescript", root)), { level: 9 }));
+        // The same path in every build, under the checkout: the path is part of this module's
+        // text, and Bun's chunk layout follows the modules' text — a fresh temporary directory
+        // per build gave every build different bytes. Written atomically: release compiles two
+        // targets at once, and both write the same bytes here.
+        const gz = join(TYPESCRIPT_CACHE, "typescript.js.gz");
+        mkdirSync(TYPESCRIPT_CACHE, { recursive: true });
+        const partial = `${gz}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+        writeFileSync(partial, Bun.gzipSync(readFileSync(Bun.resolveSync("typescript", root)), { level: 9 }));
+        renameSync(partial, gz);
         const contents = `import gz from ${JSON.stringify(gz)} with { type: "file" };
 const source = new TextDecoder().decode(Bun.gunzipSync(await Bun.file(gz).bytes()));
 export default new Function("module", "require", "process", source + "\\nreturn ts;")(undefined, undefined, undefined);
@@ -55,19 +62,13 @@ export default new Function("module", "require", "process", source + "\\nreturn 
   };
 }
 
+/** Where the build keeps the gzipped TypeScript compiler it embeds (see compressedTypescript). */
+const TYPESCRIPT_CACHE = join(root, "node_modules", ".cache", "hookbox-build");
+
 export async function compileBinary({ outfile, stamp, cross, bytecodeOrder = [] }: BinaryBuild): Promise<void> {
   mkdirSync(dirname(outfile), { recursive: true });
-  const scratch = mkdtempSync(join(tmpdir(), "hookbox-build-"));
-  try {
-    await compileWith(scratch, { outfile, stamp, cross, bytecodeOrder });
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
-async function compileWith(scratch: string, { outfile, stamp, cross, bytecodeOrder = [] }: BinaryBuild): Promise<void> {
   const result = await Bun.build({
-    plugins: [compressedTypescript(scratch)],
+    plugins: [compressedTypescript()],
     // The second entry is the sandbox worker thread of emit without a daemon (new Worker needs a file).
     entrypoints: [resolve(root, "src/main.ts"), resolve(root, "src/sandbox-thread.ts")],
     target: "bun",

@@ -177,7 +177,9 @@ describe.each(LINUX)("smoke suite: $name", (target) => {
     const project = join(home, "agent-project");
     mkdirSync(project, { recursive: true });
     sh(readmeCommands("Use it from your agent").join("\n"), project);
-    expect(statSync(join(project, ".claude/settings.json")).isFile()).toBe(true);
+    // --local wrote settings.local.json; the --http install created settings.json, and uninstall-agent took it out again.
+    expect(statSync(join(project, ".claude/settings.local.json")).isFile()).toBe(true);
+    expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
   });
 
   it("completion bash is valid bash", (ctx) => {
