@@ -28,6 +28,9 @@ export function runProgram(command: readonly string[], options: { stdin?: string
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr });
     });
+    // A program that exits without reading its input (refused, or done early) closes the pipe
+    // under the write: that EPIPE is the program's behaviour, which the result shows, not an error here.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(options.stdin ?? "");
   });
 }
