@@ -42,6 +42,7 @@ function run(args: readonly string[], options: { cwd?: string; env?: Record<stri
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
+    child.stdin.on("error", () => undefined); // a program that exits without reading its input
     child.stdin.end(options.stdin ?? "");
   });
 }

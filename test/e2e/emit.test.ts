@@ -33,6 +33,7 @@ function emit(world: DaemonWorld, args: readonly string[], stdin: string, env: R
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.on("error", reject);
     child.on("close", (code) => done({ code, stdout, stderr }));
+    child.stdin.on("error", () => undefined); // a program that exits without reading its input
     child.stdin.end(stdin);
   });
 }

@@ -61,6 +61,7 @@ function runIn(wrap: readonly string[], args: readonly string[], world: DaemonWo
       clearTimeout(timer);
       done({ code, stdout, stderr });
     });
+    child.stdin.on("error", () => undefined); // a program that exits without reading its input
     child.stdin.end(stdin);
   });
 }

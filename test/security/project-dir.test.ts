@@ -74,6 +74,7 @@ describe("a hostile project directory around the binary", () => {
         child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
         child.on("error", reject);
         child.on("close", (code) => done({ code, stderr }));
+        child.stdin.on("error", () => undefined); // a program that exits without reading its input
         child.stdin.end(payload);
       });
       expect(out.code, out.stderr).toBe(0);
