@@ -43,7 +43,12 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
     const installed = await run(binary, ["install-agent", "claude"]);
     expect(installed.code, installed.stderr).toBe(0);
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(async () => {
+    // doctor's test call through the Claude entry is an emit, which starts a daemon in this HOME
+    // (as it would for the user): stop it before its HOME goes, or it writes there meanwhile.
+    await run(BUILT_BINARY, ["daemon", "stop"]);
+    rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
 
   it("after install-agent, doctor passes and has sent a test call through the Claude entry", async () => {
     const { out, report } = await doctor();
