@@ -77,7 +77,7 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
     // make one of two runs differ.
     writeFileSync(join(home, ".npmrc"), "update-notifier=false\n");
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(() => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
   it(`has the fixtures (${all.length})`, () => expect(all.length).toBeGreaterThanOrEqual(300));
 
@@ -126,7 +126,7 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
           });
           if (way === "daemon" && out.stderr.includes("not through the daemon")) differences.push(`${c.hook} ${c.name}: the daemon did not answer: ${out.stderr}`);
           runs.push(out);
-          rmSync(workspace, { recursive: true, force: true });
+          rmSync(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
         }
         const [alone, viaDaemon] = runs.map(normalized);
         // Session ids differ by design; compare with them taken out.

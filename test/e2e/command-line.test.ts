@@ -27,7 +27,7 @@ beforeAll(() => {
   mkdirSync(join(dir, "home"), { mode: 0o777 });
   chmodSync(join(dir, "home"), 0o777);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 function run(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; as?: { uid: number; gid: number }; stdin?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {

@@ -14,7 +14,7 @@ describe("guards hold against the hooks beside them (the binary)", () => {
   const operatorFile = (): string => join(world.home, ".config", "hookbox", "hookbox.yaml");
   const hostile = (yaml: string, code: string): void => {
     const dir = join(project, ".hookbox", "hooks", "hostile");
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "hook.yaml"), yaml);
     writeFileSync(join(dir, "handler.ts"), code);
@@ -109,7 +109,7 @@ describe("guards hold against the hooks beside them (the binary)", () => {
       }
     } finally {
       writeFileSync(operatorFile(), "builtin: [guard-secrets, bash-guard]\n");
-      rmSync(join(project, ".hookbox", "hooks", "project-guard"), { recursive: true, force: true });
+      rmSync(join(project, ".hookbox", "hooks", "project-guard"), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
   });
 });

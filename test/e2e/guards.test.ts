@@ -25,7 +25,7 @@ beforeAll(() => {
   world = new DaemonWorld();
 });
 afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   world.cleanup();
 });
 

@@ -17,7 +17,7 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hookbox-help-"));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 /** The binary with stdout redirected to a file, as `hookbox … > file` does. */
 function runToFile(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -41,7 +41,7 @@ describe("hookbox install-agent / uninstall-agent (the binary, as a user runs it
     writeFileSync(join(home, ".config", "hookbox", "hookbox.yaml"), "builtin: [guard-secrets]\n");
     env = { HOME: home, PATH: "/usr/bin:/bin" };
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(() => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
   it("writes entries that run the absolute binary: Claude's PreToolUse through sh -c from a subdirectory gets a valid answer, exit 0", async () => {
     expect((await runProgram(["sh", "-c", "cat >/dev/null; command -v hookbox"], { env })).code).not.toBe(0);

@@ -51,7 +51,7 @@ describe("README", () => {
       } finally {
         serve.kill("SIGTERM");
         await new Promise((r) => serve.once("exit", r));
-        rmSync(home, { recursive: true, force: true });
+        rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
       }
     });
   }
@@ -74,7 +74,7 @@ describe("README", () => {
       // The --http install created .claude/settings.json; uninstall-agent took it out again.
       expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
     } finally {
-      rmSync(home, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
   });
 

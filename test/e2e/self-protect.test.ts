@@ -214,7 +214,7 @@ describe("off only through the operator file", () => {
       expect(validate.stdout).toContain("self-protection on");
       expect(denied("claude", await emit("claude", attack()))).toContain("the operator file");
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
   });
 
@@ -229,7 +229,7 @@ describe("off only through the operator file", () => {
       expect(denied("claude", await emit("claude", attack()))).toContain("the operator file");
       expect(denied("claude", await emit("claude", attack(), { args: ["--hooks", empty] }))).toContain("the operator file");
     } finally {
-      rmSync(join(home, ".config/hookbox/hooks"), { recursive: true, force: true });
+      rmSync(join(home, ".config/hookbox/hooks"), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
   });
 

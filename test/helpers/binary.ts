@@ -49,6 +49,6 @@ export class LoneBinary {
   }
 
   cleanup(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

@@ -68,7 +68,7 @@ export class DaemonWorld {
   }
 
   cleanup(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 

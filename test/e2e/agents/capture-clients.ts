@@ -65,7 +65,7 @@ function save(capture: Capture, hooks: HookRecorder, ws: AgentWorkspace, prefix 
 
 function reset(capture: Capture): void {
   mkdirSync(join(SAMPLES, capture.agent), { recursive: true });
-  rmSync(join(OUT, capture.dir), { recursive: true, force: true });
+  rmSync(join(OUT, capture.dir), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   for (const file of readdirSync(join(SAMPLES, capture.agent), { withFileTypes: true }).filter((entry) => entry.name.startsWith("captured-"))) rmSync(join(SAMPLES, capture.agent, file.name));
 }
 

@@ -39,7 +39,7 @@ function saveFirstOfEach(agent: string, hooks: HookRecorder, projectDir: string)
   }
 }
 
-rmSync(OUT, { recursive: true, force: true });
+rmSync(OUT, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 
 const claude = findClaudeBinary();
 if (!claude.ok) throw new Error(claude.reason);

@@ -224,7 +224,7 @@ async function launchClaude(binary: string, launch: Launch): Promise<ClaudeRun> 
 
 /** Remove a run's scratch directory (project, HOME, debug log). */
 export function cleanupRun(run: ClaudeRun): void {
-  rmSync(dirname(run.projectDir), { recursive: true, force: true });
+  rmSync(dirname(run.projectDir), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
 
 /** The stream's hook_response events, in order (`hook_event`, `exit_code`, `outcome`, `stdout`, …). */

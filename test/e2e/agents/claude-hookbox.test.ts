@@ -123,7 +123,7 @@ describe("Claude Code's type: \"http\" hooks as `install-agent claude --http` wr
     const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(daemon.stderr)?.[1]);
     const token = readFileSync(join(world.home, ".local/share/hookbox/http-token"), "utf8").trim();
     const project = mkdtempSync(join(tmpdir(), "hookbox-claude-http-"));
-    cleanups.push(() => rmSync(project, { recursive: true, force: true }));
+    cleanups.push(() => rmSync(project, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
     const env = { HOME: world.home, PATH: "/usr/bin:/bin", HOOKBOX_TOKEN: token };
     const install = await runProgram([BUILT_BINARY, "install-agent", "claude", "--http", `http://127.0.0.1:${port}`, "--token-env", "HOOKBOX_TOKEN"], { cwd: project, env });
     expect(install.code, install.stderr).toBe(0);
@@ -195,7 +195,7 @@ describe("a prompt hook (issue 21): the local model decides, the real Claude Cod
     const local = await MockLlmServer.start();
     cleanups.push(() => local.close());
     const dir = mkdtempSync(join(tmpdir(), "hookbox-claude-prompt-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
     mkdirSync(join(dir, "hooks"));
     writeFileSync(
       join(dir, "hooks", "prompt-guard.yaml"),

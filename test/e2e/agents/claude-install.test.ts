@@ -141,7 +141,7 @@ describe("from a download to a guard that holds: self-install, install-agent, th
         cleanupRun(run);
       }
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
   });
 });

@@ -175,5 +175,5 @@ async function launchGemini(entry: Extract<GeminiEntry, { ok: true }>, launch: L
 
 /** Remove a run's scratch directory (project and HOME). */
 export function cleanupGeminiRun(run: GeminiRun): void {
-  rmSync(dirname(run.projectDir), { recursive: true, force: true });
+  rmSync(dirname(run.projectDir), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }

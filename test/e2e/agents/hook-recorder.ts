@@ -51,7 +51,7 @@ export class HookRecorder {
   }
 
   cleanup(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 

@@ -64,6 +64,6 @@ export function probeVersion(command: string, args: readonly string[]): SpawnSyn
   try {
     return spawnSync(command, [...args, "--version"], { encoding: "utf8", timeout: 30_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home } });
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

@@ -54,7 +54,7 @@ export class AgentWorkspace {
   }
 
   cleanup(): void {
-    rmSync(this.root, { recursive: true, force: true });
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 
