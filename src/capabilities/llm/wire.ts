@@ -36,16 +36,22 @@ const count = (value: unknown): number | undefined => (typeof value === "number"
 const join = (base: string, path: string): string => `${base.replace(/\/+$/, "")}${path}`;
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json", "user-agent": "hookbox" };
 
+/** OpenAI's and Ollama's authorization: a bearer token, when the endpoint has a key. */
+const bearerHeaders = (key: string | undefined): Record<string, string> => ({ ...JSON_HEADERS, ...(key ? { authorization: `Bearer ${key}` } : {}) });
+
+/** The system prompt and the user's, as both chat APIs take them. */
+const chatMessages = (request: { readonly system: string; readonly prompt: string }): { role: string; content: string }[] => [
+  { role: "system", content: request.system },
+  { role: "user", content: request.prompt },
+];
+
 /** OpenAI chat completions: llama.cpp's server, vLLM, LM Studio, Ollama's /v1, and OpenAI itself. */
 const openai: WireFormat = {
   url: (base) => join(base, "/chat/completions"),
-  headers: (key) => ({ ...JSON_HEADERS, ...(key ? { authorization: `Bearer ${key}` } : {}) }),
+  headers: bearerHeaders,
   body: (request) => ({
     model: request.model,
-    messages: [
-      { role: "system", content: request.system },
-      { role: "user", content: request.prompt },
-    ],
+    messages: chatMessages(request),
     max_tokens: request.maxTokens,
     temperature: 0,
     stream: false,
@@ -65,13 +71,10 @@ const openai: WireFormat = {
 /** Ollama's own chat API (POST /api/chat, stream off). */
 const ollama: WireFormat = {
   url: (base) => (/\/api\/?$/.test(base) ? join(base, "/chat") : join(base, "/api/chat")),
-  headers: (key) => ({ ...JSON_HEADERS, ...(key ? { authorization: `Bearer ${key}` } : {}) }),
+  headers: bearerHeaders,
   body: (request) => ({
     model: request.model,
-    messages: [
-      { role: "system", content: request.system },
-      { role: "user", content: request.prompt },
-    ],
+    messages: chatMessages(request),
     stream: false,
     ...(request.jsonSchema ? { format: request.jsonSchema } : {}),
     options: { num_predict: request.maxTokens, temperature: 0 },

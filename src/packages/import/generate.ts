@@ -4,9 +4,9 @@ import type { PackageTree } from "../tree.ts";
 import { IMPORTED_HANDLER } from "./handler-source.ts";
 import type { ImportedHook } from "./types.ts";
 
-/** A Claude Code prompt hook as a Hookbox prompt hook: hook.yaml alone, asking the operator's default model for {ok, reason}. */
-function promptPackage(hook: ImportedHook, file: string): PackageTree {
-  const definition = {
+/** What every imported hook.yaml starts with, in this order (the generated YAML reads the same for both kinds). */
+function headOf(hook: ImportedHook): Record<string, unknown> {
+  return {
     id: hook.id,
     version: "imported",
     summary: hook.summary,
@@ -14,6 +14,13 @@ function promptPackage(hook: ImportedHook, file: string): PackageTree {
     enabled: hook.enabled,
     ...(Object.keys(hook.match).length > 0 ? { match: hook.match } : {}),
     on_error: hook.onError,
+  };
+}
+
+/** A Claude Code prompt hook as a Hookbox prompt hook: hook.yaml alone, asking the operator's default model for {ok, reason}. */
+function promptPackage(hook: ImportedHook, file: string): PackageTree {
+  const definition = {
+    ...headOf(hook),
     limits: { timeout_ms: Math.min(hook.timeoutMs, MAX_LIMITS.timeoutMs) },
     permissions: { llm: ["default"] },
     answer: { format: "ok" },
@@ -31,13 +38,7 @@ export function importedPackage(hook: ImportedHook, file: string): PackageTree {
   if (hook.prompt !== undefined || !hook.run) return promptPackage(hook, file);
   const timeout = Math.min(hook.timeoutMs, MAX_LIMITS.timeoutMs - HOOK_MARGIN_MS);
   const definition = {
-    id: hook.id,
-    version: "imported",
-    summary: hook.summary,
-    events: [hook.event],
-    enabled: hook.enabled,
-    ...(Object.keys(hook.match).length > 0 ? { match: hook.match } : {}),
-    on_error: hook.onError,
+    ...headOf(hook),
     limits: { timeout_ms: timeout + HOOK_MARGIN_MS },
     permissions: { run: [{ cmd: hook.run.cmd, args: [...hook.run.args] }], ...(hook.injectContext ? { inject_context: true } : {}) },
     config: { dialect: hook.dialect, event: hook.agentEvent, cmd: hook.run.cmd, args: [...hook.run.args], timeout_ms: timeout },
