@@ -24,6 +24,9 @@ const USER_SETTINGS = {
   general: { enableAutoUpdate: false, disableAutoUpdate: true, disableUpdateNag: true },
   privacy: { usageStatisticsEnabled: false },
   telemetry: { enabled: false },
+  // Shell commands through child_process, as Qwen documents for one-shot prompts: once in a CI run
+  // its shell tool reported "Output: (empty)" for a command that ran and printed.
+  tools: { shell: { enableInteractiveShell: false } },
 };
 
 /**
