@@ -8,7 +8,7 @@ export interface EmitOptions {
   readonly failClosed: boolean;
   readonly socket: string | undefined;
   readonly daemon: boolean;
-  /** Without a daemon, run hooks in a worker process rather than a thread (see emit-local.ts). */
+  /** Without a daemon, run hooks in a worker process (the default) rather than a thread of this process (--thread-worker). */
   readonly processIsolation: boolean;
   readonly hooks: readonly string[];
   readonly config: string | undefined;
@@ -17,7 +17,7 @@ export interface EmitOptions {
 }
 
 const FLAGS: StrictFlags = {
-  booleans: new Set(["fail-closed", "no-daemon", "process-isolation", "help"]),
+  booleans: new Set(["fail-closed", "no-daemon", "process-isolation", "thread-worker", "help"]),
   strings: new Set(["agent", "socket", "hooks", "config", "builtin"]),
   repeatable: new Set(["hooks", "builtin"]),
 };
@@ -26,6 +26,7 @@ const FLAGS: StrictFlags = {
 export function parseEmitArgs(args: readonly string[]): EmitOptions {
   const { strings, booleans, positionals } = parseStrictArgs(args, FLAGS, usage);
   if (positionals.length > 1) throw new HookboxError("usage", `hookbox emit takes at most one event name, got ${positionals.join(" ")}`);
+  if (booleans.has("process-isolation") && booleans.has("thread-worker")) throw usage("--process-isolation and --thread-worker exclude each other");
   const agent = strings.get("agent")?.[0];
   if (agent !== undefined && !isAgentName(agent)) throw new HookboxError("usage", `hookbox emit: --agent must be one of ${AGENT_NAMES.join(", ")}, got ${agent}`);
   return {
@@ -34,7 +35,8 @@ export function parseEmitArgs(args: readonly string[]): EmitOptions {
     failClosed: booleans.has("fail-closed"),
     socket: strings.get("socket")?.[0],
     daemon: !booleans.has("no-daemon"),
-    processIsolation: booleans.has("process-isolation"),
+    // --process-isolation, the default since it costs no more than a thread, is still accepted: hook entries written with it keep working.
+    processIsolation: !booleans.has("thread-worker"),
     hooks: [...(strings.get("hooks") ?? [])],
     config: strings.get("config")?.[0],
     builtin: [...(strings.get("builtin") ?? [])],

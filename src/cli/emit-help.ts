@@ -18,7 +18,8 @@ export function emitCommand(): Command {
     .option("--hooks <dir>", "hook directory for in-process evaluation (repeatable)")
     .option("--config <file>", "operator file for in-process evaluation; default: $HOOKBOX_CONFIG, else ~/.config/hookbox/hookbox.yaml")
     .option("--builtin <ids>", "standard hooks for in-process evaluation (comma-separated, or \"all\")")
-    .option("--process-isolation", "in-process evaluation runs hooks in a worker process (as the daemon does) instead of a thread: slower, see SECURITY.md")
+    .option("--process-isolation", "in-process evaluation runs hooks in a worker process, as the daemon does (the default)")
+    .option("--thread-worker", "in-process evaluation runs hooks in a thread of this process instead: no empty environment, no kill (SECURITY.md)")
     .addHelpText(
       "after",
       `

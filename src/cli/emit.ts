@@ -124,14 +124,16 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
 }
 
 /**
- * No daemon answered for this hook set: evaluate here. The guest runs in a worker thread of this
- * process, or with --process-isolation in a worker process as in the daemon (SECURITY.md). The
- * first worker starts before the hooks — and the code that loads them — are loaded: it compiles
- * QuickJS meanwhile, on another core.
+ * No daemon answered for this hook set: evaluate here. The guest runs in a worker process as in
+ * the daemon (empty environment, killed on a timeout), or with --thread-worker in a thread of
+ * this process (SECURITY.md). The first worker starts before the hooks — and the code that loads
+ * them — are loaded: it compiles QuickJS meanwhile, on another core. A process costs no more than
+ * a thread here: the binary starts in ~5 ms, and a one-shot worker skips the optimizing
+ * WebAssembly tier, whose compiles a thread would have to share with this process.
  */
 async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions): Promise<LocalAnswer> {
   const full = await host.full();
-  const spawn = (): WorkerProcess => (options.processIsolation ? full.sandbox.spawnWorker() : full.sandbox.spawnThreadWorker());
+  const spawn = (): WorkerProcess => (options.processIsolation ? full.sandbox.spawnWorker({ oneShot: true }) : full.sandbox.spawnThreadWorker());
   let started: WorkerProcess | undefined;
   try {
     started = holdMessages(spawn());

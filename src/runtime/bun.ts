@@ -14,7 +14,7 @@ import { Tail } from "./lines.ts";
 import { createNodeHost, nodeSandboxHost } from "./node.ts";
 import { watchParentFromThread } from "./parent-death.ts";
 import { webThreadWorker } from "./thread-worker.ts";
-import type { FetchHandler, ListenTarget, Listener, NetHost, RuntimeHost } from "./types.ts";
+import type { FetchHandler, ListenTarget, Listener, NetHost, RuntimeHost, WorkerSpawnOptions } from "./types.ts";
 
 /**
  * The unix socket on Bun.listen with HTTP/1.1 spoken by Hookbox (bun-unix-server.ts: the peer's
@@ -69,14 +69,15 @@ function setParentDeathSignal(): boolean {
  * costs ~33 µs instead of ~70 µs p50 and about a third of the CPU on each side. The worker is
  * this same Bun binary; stdout is not used, stderr is kept for diagnostics.
  */
-function bunChildWorker(command: readonly string[]): WorkerProcess {
+function bunChildWorker(command: readonly string[], options: WorkerSpawnOptions = {}): WorkerProcess {
   const tail = new Tail();
   const messageListeners: ((message: unknown) => void)[] = [];
   const exitListeners: ((exit: { code: number | null; signal: string | null }) => void)[] = [];
   let exited: { code: number | null; signal: string | null } | undefined;
-  // The worker runs untrusted code: it gets no environment (no secrets, no BUN_OPTIONS).
+  // The worker runs untrusted code: it gets no environment (no secrets, no BUN_OPTIONS), only
+  // JavaScriptCore's switch for the optimizing WebAssembly tier when it is short-lived.
   const child = Bun.spawn([...command], {
-    env: {},
+    env: options.oneShot ? { BUN_JSC_useOMGJIT: "0" } : {},
     stdin: "ignore",
     stdout: "ignore",
     stderr: "pipe",
@@ -191,7 +192,7 @@ export function createBunHost(): RuntimeHost {
       workerIO: bunWorkerIO,
       // The embedded wasm read and the thread's port exactly as a sandbox thread gets them.
       ...bunThreadSandbox,
-      spawnWorker: () => bunChildWorker([process.execPath, compiled ? "__sandbox-worker" : fileURLToPath(new URL("../worker.ts", import.meta.url))]),
+      spawnWorker: (options) => bunChildWorker([process.execPath, compiled ? "__sandbox-worker" : fileURLToPath(new URL("../worker.ts", import.meta.url))], options),
       // In the binary, chunks and entry points all live in /$bunfs/root/.
       spawnThreadWorker: () =>
         webThreadWorker(compiled ? new URL("./sandbox-thread.ts", import.meta.url) : new URL("../sandbox-thread.ts", import.meta.url), (tid) => threadCpuClock(process.pid, tid)),

@@ -5,9 +5,8 @@ import { Tail } from "./lines.ts";
 /**
  * A sandbox worker as a thread of this process, speaking the same message protocol as a worker
  * process (each message posted over the thread's port), so the SandboxPool, its timeouts and
- * the pipeline's chain resumption hold unchanged. For one-shot evaluations (emit without a
- * daemon): a thread starts in milliseconds where a worker process — a second copy of the
- * binary — takes a hundred and more.
+ * the pipeline's chain resumption hold unchanged. For one-shot evaluations on request
+ * (`emit --thread-worker`); emit's default is a worker process, which is no slower (SECURITY.md).
  *
  * What it gives up (SECURITY.md): no separate process with an empty environment, and no kill.
  * A thread stuck inside WebAssembly cannot be stopped (not by Bun, not by Node); `kill` abandons

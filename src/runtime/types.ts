@@ -176,16 +176,26 @@ export interface NetHost {
   request(target: ListenTarget, init: HttpRequestInit): Promise<HttpReply>;
 }
 
+export interface WorkerSpawnOptions {
+  /**
+   * The worker runs one evaluation and ends with its parent (emit without a daemon). Bun's
+   * optimizing WebAssembly tier is off in it: recompiling QuickJS's hot functions in the
+   * background costs a short-lived process more CPU and time than the few hooks it runs gain
+   * (BENCHMARKS.md, section E). A daemon's workers keep it: they run for hours.
+   */
+  readonly oneShot?: boolean;
+}
+
 /** What the QuickJS sandbox needs: the embedded wasm, and worker processes to run it in. */
 export interface SandboxHost {
   loadQuickJsWasm(): Promise<Uint8Array>;
   /** Start a sandbox worker process (this program, in worker mode) with an empty environment. */
-  spawnWorker(): WorkerProcess;
+  spawnWorker(options?: WorkerSpawnOptions): WorkerProcess;
   /** Inside a worker process: the pipe to the parent. */
   workerIO(): WorkerIO;
   /**
    * Start a sandbox worker as a thread of this process (src/sandbox-thread.ts): for one-shot
-   * evaluations only, it trades isolation for start-up time (see thread-worker.ts, SECURITY.md).
+   * evaluations on request (`emit --thread-worker`): no empty environment, no kill (thread-worker.ts, SECURITY.md).
    */
   spawnThreadWorker(): WorkerProcess;
   /** Inside a worker thread: the port to the thread that started it. */

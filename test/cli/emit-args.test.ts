@@ -15,6 +15,7 @@ function reference(args: readonly string[]): ReturnType<typeof parseEmitArgs> | 
         socket: { type: "string" },
         "no-daemon": { type: "boolean" },
         "process-isolation": { type: "boolean" },
+        "thread-worker": { type: "boolean" },
         hooks: { type: "string", multiple: true },
         config: { type: "string" },
         builtin: { type: "string", multiple: true },
@@ -22,6 +23,7 @@ function reference(args: readonly string[]): ReturnType<typeof parseEmitArgs> | 
       },
     });
     if (positionals.length > 1) return "error";
+    if (values["process-isolation"] === true && values["thread-worker"] === true) return "error";
     if (values.agent !== undefined && !["claude", "gemini", "cursor", "codex", "copilot", "qwen", "native"].includes(values.agent)) return "error";
     return {
       eventName: positionals[0],
@@ -29,7 +31,7 @@ function reference(args: readonly string[]): ReturnType<typeof parseEmitArgs> | 
       failClosed: values["fail-closed"] === true,
       socket: values.socket,
       daemon: values["no-daemon"] !== true,
-      processIsolation: values["process-isolation"] === true,
+      processIsolation: values["thread-worker"] !== true,
       hooks: values.hooks ?? [],
       config: values.config,
       builtin: values.builtin ?? [],
@@ -51,6 +53,8 @@ const CASES: readonly (readonly string[])[] = [
   ["--agent=-x"],
   ["--fail-closed", "--no-daemon", "--socket", "/tmp/s.sock"],
   ["--no-daemon", "--process-isolation"],
+  ["--no-daemon", "--thread-worker"],
+  ["--process-isolation", "--thread-worker"],
   ["--fail-closed=yes"],
   ["--hooks", "a", "--hooks=b", "--builtin", "all", "--builtin", "x,y"],
   ["--config", "one.yaml", "--config", "two.yaml"],

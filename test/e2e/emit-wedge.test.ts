@@ -67,8 +67,8 @@ describe("emit without a daemon: a guest stuck in a built-in (worker thread aban
   afterAll(() => world.cleanup());
 
   for (const [name, args] of [
-    ["thread (the default)", []],
-    ["--process-isolation", ["--process-isolation"]],
+    ["--thread-worker", ["--thread-worker"]],
+    ["worker process (the default)", []],
   ] as const) {
     it(`${name}: the chain resumes after the timed-out hook; both records are audited; emit ends`, async () => {
       const before = auditRecords(world).length;
@@ -108,8 +108,8 @@ describe("emit without a daemon: a guest that keeps QuickJS from polling its int
   afterAll(() => world.cleanup());
 
   for (const [name, args] of [
-    ["thread (the default)", []],
-    ["--process-isolation", ["--process-isolation"]],
+    ["--thread-worker", ["--thread-worker"]],
+    ["worker process (the default)", []],
   ] as const) {
     it(`${name}: the run fails sandbox_cpu within 100 ms of CPU past cpu_ms, and the chain resumes after it`, async () => {
       const before = auditRecords(world).length;
