@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { embeddedHooksDigest, hostTarget, sourceIdentity, sourcesDigest } from "./scripts/build-stamp.ts";
 import { buildLibraries } from "./scripts/build-libraries.ts";
-import { CATALOG_FILE, renderCatalog } from "./scripts/embed-handlers.ts";
+import { CATALOG_FILE, PRECOMPILED_FILE, renderCatalog, renderPrecompiled } from "./scripts/embed-handlers.ts";
 import { TS_LIB_FILE, renderTsLib } from "./scripts/embed-ts-lib.ts";
 import type { BuildStamp } from "./src/version/index.ts";
 
@@ -23,9 +23,10 @@ export interface BinaryBuild {
   readonly bytecodeOrder?: readonly string[];
 }
 
-/** The standard hooks (handlers/) and TypeScript's lib declarations go inside the binary as generated string constants: write them, then stamp. */
+/** The standard hooks (handlers/, as sources and compiled) and TypeScript's lib declarations go inside the binary as generated string constants: write them, then stamp. */
 export async function prepareSources(target: string): Promise<BuildStamp> {
   writeFileSync(CATALOG_FILE, renderCatalog());
+  writeFileSync(PRECOMPILED_FILE, await renderPrecompiled());
   writeFileSync(TS_LIB_FILE, renderTsLib());
   return { ...sourceIdentity(), bun: Bun.version, target, standardHooksSha256: await embeddedHooksDigest(), sourcesSha256: sourcesDigest() };
 }

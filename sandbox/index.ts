@@ -2,7 +2,7 @@
 // It must not import anything from src/: it installs the host functions it is given and knows no policy.
 export { DEFAULT_LIMITS, MAX_LIMITS, MIN_LIMITS, MAX_SOURCE_BYTES, KiB, MiB, formatBytes, type SandboxLimits } from "./limits.ts";
 export { failure, limitExceeded, isLimitFailure, type SandboxFailure, type SandboxFailureCode, type SourceLocation, type LimitName } from "./failure.ts";
-export { compileHandler, type CompiledHandler, type CompileResult, type GuestModules } from "./transpile.ts";
+export { compileHandler, compileKey, rememberCompiled, type CompiledHandler, type CompileResult, type GuestModules } from "./transpile.ts";
 export { codeHashOf, sha256Hex } from "./hash.ts";
 export { createHandlerSpec, slotKey, type HandlerSpecInput } from "./spec.ts";
 export { continueAlways } from "./types.ts";

@@ -36,6 +36,24 @@ type Transform = typeof transform;
 
 const CACHE_ENTRIES = 512;
 const cache = new Map<string, CompiledHandler>();
+/** Compilations made ahead of time, by compileKey (rememberCompiled): never evicted. */
+const compiledAhead = new Map<string, CompiledHandler>();
+
+/** What a compilation is cached under: the hash of its source, file name and modules. */
+export function compileKey(source: string, filename: string, modules: GuestModules = {}): Promise<string> {
+  return sha256Hex(`${filename}\0${source}\0${JSON.stringify(modules)}`);
+}
+
+/**
+ * Compilations made ahead of time, by their compileKey: the standard hooks, compiled when the
+ * binary was built (src/builtin/precompiled.generated.ts). compileHandler answers from them as
+ * from its cache, so a process that loads hooks (a daemon's start, emit with a cold snapshot
+ * cache) does not transpile what the build already did. Trusted as the binary is, which carries
+ * them; an entry is found only for the very source, file name and modules it was made from.
+ */
+export function rememberCompiled(entries: Readonly<Record<string, CompiledHandler>>): void {
+  for (const [key, handler] of Object.entries(entries)) compiledAhead.set(key, handler);
+}
 
 /** Compile a handler; the result is cached by the hash of its source, file name and modules. */
 export async function compileHandler(source: string, filename: string, modules: GuestModules = {}): Promise<CompileResult> {
@@ -49,7 +67,9 @@ export async function compileHandler(source: string, filename: string, modules: 
       ),
     };
   }
-  const key = await sha256Hex(`${filename}\0${source}\0${JSON.stringify(modules)}`);
+  const key = await compileKey(source, filename, modules);
+  const ahead = compiledAhead.get(key);
+  if (ahead) return { ok: true, handler: ahead };
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);

@@ -1,25 +1,31 @@
 // Renders src/builtin/catalog.generated.ts from handlers/<id>/ (hook.yaml, handler.ts, README.md)
 // and handlers/lib/<name>.ts (the guest library modules, imported as "hookbox:<name>", with their
 // declarations for `hookbox types`): they travel inside the binary as string constants
-// (air-gapped installs).
-// Run by build.ts before compiling; test/builtin/catalog.test.ts fails when it is stale.
+// (air-gapped installs). Also renders src/builtin/precompiled.generated.ts: the standard hooks'
+// handlers already compiled (renderPrecompiled).
+// Run by build.ts before compiling; test/builtin/catalog.test.ts fails when either is stale.
 // Usage: bun scripts/embed-handlers.ts  (or node --import tsx scripts/embed-handlers.ts)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import ts from "typescript";
+import { compileHandler, compileKey } from "../sandbox/transpile.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 export const CATALOG_FILE = join(ROOT, "src/builtin/catalog.generated.ts");
+export const PRECOMPILED_FILE = join(ROOT, "src/builtin/precompiled.generated.ts");
 const EMBEDDED_FILES = ["handler.ts", "README.md"];
 
-export function renderCatalog(handlersDir = join(ROOT, "handlers")): string {
-  const ids = existsSync(handlersDir)
+function standardHookIds(handlersDir: string): string[] {
+  return existsSync(handlersDir)
     ? readdirSync(handlersDir, { withFileTypes: true })
         .filter((entry) => entry.isDirectory() && existsSync(join(handlersDir, entry.name, "hook.yaml")))
         .map((entry) => entry.name)
         .sort()
     : [];
-  const entries = ids.map((id) => {
+}
+
+export function renderCatalog(handlersDir = join(ROOT, "handlers")): string {
+  const entries = standardHookIds(handlersDir).map((id) => {
     const dir = join(handlersDir, id);
     const files: Record<string, string> = {};
     for (const name of EMBEDDED_FILES) if (existsSync(join(dir, name))) files[name] = readFileSync(join(dir, name), "utf8");
@@ -39,7 +45,13 @@ ${guestModules(join(handlersDir, "lib")).join("\n")}
 `;
 }
 
-function guestModules(libDir: string): string[] {
+interface GuestModuleEntry {
+  readonly specifier: string;
+  readonly source: string;
+  readonly dts: string;
+}
+
+function guestModuleEntries(libDir: string): GuestModuleEntry[] {
   if (!existsSync(libDir)) return [];
   return readdirSync(libDir, { withFileTypes: true })
     .filter((entry) => (entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) || (entry.isDirectory() && existsSync(join(libDir, entry.name, "index.ts"))))
@@ -51,9 +63,40 @@ function guestModules(libDir: string): string[] {
       const declared = ts.transpileDeclaration(source, { fileName: name, compilerOptions: { isolatedDeclarations: true } });
       const problems = (declared.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
       if (problems.length) throw new Error(`handlers/lib/${name}: cannot declare its types: ${problems.join("; ")}`);
-      const specifier = `hookbox:${basename(name, ".ts")}`;
-      return `  ${JSON.stringify(specifier)}: { source: ${JSON.stringify(source)}, dts: ${JSON.stringify(declared.outputText)} },`;
+      return { specifier: `hookbox:${basename(name, ".ts")}`, source, dts: declared.outputText };
     });
+}
+
+function guestModules(libDir: string): string[] {
+  return guestModuleEntries(libDir).map(({ specifier, source, dts }) => `  ${JSON.stringify(specifier)}: { source: ${JSON.stringify(source)}, dts: ${JSON.stringify(dts)} },`);
+}
+
+/**
+ * Renders src/builtin/precompiled.generated.ts: each standard hook's handler compiled as the
+ * loader compiles it (the same function, file name and guest modules), under its compileKey. The
+ * loader hands them to compileHandler (rememberCompiled): a daemon starting, or emit with a cold
+ * snapshot cache, then transpiles only the hooks that are not the binary's own. An entry the
+ * loader would not ask for (another handler path) is never found: it costs nothing but bytes.
+ */
+export async function renderPrecompiled(handlersDir = join(ROOT, "handlers")): Promise<string> {
+  const modules = Object.fromEntries(guestModuleEntries(join(handlersDir, "lib")).map((m) => [m.specifier, m.source]));
+  const entries: string[] = [];
+  // A prompt hook (no handler.ts) has nothing to compile.
+  for (const id of standardHookIds(handlersDir).filter((id) => existsSync(join(handlersDir, id, "handler.ts")))) {
+    const source = readFileSync(join(handlersDir, id, "handler.ts"), "utf8");
+    const filename = `builtin:${id}/handler.ts`;
+    const compiled = await compileHandler(source, filename, modules);
+    if (!compiled.ok) throw new Error(`handlers/${id}/handler.ts does not compile: ${compiled.failure.message}`);
+    entries.push(`  ${JSON.stringify(await compileKey(source, filename, modules))}: ${JSON.stringify(compiled.handler)},`);
+  }
+  return `// Generated by scripts/embed-handlers.ts from handlers/: do not edit. Regenerate: bun scripts/embed-handlers.ts
+import type { CompiledHandler } from "../../sandbox/index.ts";
+
+/** The standard hooks' handlers as the loader compiles them, by compileKey (sandbox/transpile.ts). */
+export const PRECOMPILED: Readonly<Record<string, CompiledHandler>> = {
+${entries.join("\n")}
+};
+`;
 }
 
 const RELATIVE_IMPORT = /^import\s+(?:type\s+)?\{[^}]*\}\s+from\s+["']\.\/([\w.-]+\.ts)["'];?[ \t]*\n/gm;
@@ -107,5 +150,6 @@ export function bundleModule(dir: string): string {
 
 if (import.meta.main || process.argv[1]?.endsWith("embed-handlers.ts")) {
   writeFileSync(CATALOG_FILE, renderCatalog());
-  console.log(`wrote ${CATALOG_FILE}`);
+  writeFileSync(PRECOMPILED_FILE, await renderPrecompiled());
+  console.log(`wrote ${CATALOG_FILE} and ${PRECOMPILED_FILE}`);
 }

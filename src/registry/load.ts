@@ -1,4 +1,4 @@
-import { compileHandler, createHandlerSpec, type CompiledHandler, type HandlerSpec } from "../../sandbox/index.ts";
+import { compileHandler, createHandlerSpec, rememberCompiled, type CompiledHandler, type HandlerSpec } from "../../sandbox/index.ts";
 import { guestModuleSources } from "../builtin/index.ts";
 import type { GrantReport } from "../capabilities/review/types.ts";
 import { HOOK_API_METHODS, type CapabilityHost, type PreparedGrants } from "../capabilities/types.ts";
@@ -196,6 +196,18 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   return { hook: { definition, spec, grants: prepared.grants, review, digest, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
 }
 
+let precompiled: Promise<void> | undefined;
+
+/**
+ * The standard hooks' handlers as the build compiled them, handed to compileHandler once per
+ * process, by the first load that compiles one (the module is ~0.7 MB: emit's daemon path and a
+ * load from the snapshot cache never read it).
+ */
+function rememberPrecompiled(): Promise<void> {
+  precompiled ??= import("../builtin/precompiled.generated.ts").then((m) => rememberCompiled(m.PRECOMPILED));
+  return precompiled;
+}
+
 type Compiled = { ok: true; handler: CompiledHandler; source: string } | { ok: false; message: string; at?: { file: string; line: number; column: number } };
 
 /** Read (confined to the hook's directory) and compile a hook's handler. */
@@ -216,6 +228,7 @@ async function compile(ref: HookFileRef, handler: NonNullable<HookDefinition["ha
     filename = `${ref.file}#handler`;
     source = handler.code;
   }
+  if (ref.origin === "builtin") await rememberPrecompiled();
   const compiled = await compileHandler(source, filename, guestModuleSources);
   if (compiled.ok) return { ok: true, handler: compiled.handler, source };
   const location = compiled.failure.location;
