@@ -54,7 +54,7 @@ export async function run(): Promise<string> {
 
   const emitDaemon = [BINARY, "emit", "--agent", "claude"];
   const emitLocal = [BINARY, "emit", "--agent", "claude", "--hooks", hooksDir];
-  const emitLocalProcess = [...emitLocal, "--process-isolation"];
+  const emitLocalThread = [...emitLocal, "--thread-worker"];
   const nodeHook = [node, join(ROOT, "bench/hooks/check.mjs")];
   const floorEmit = [floor, daemon.socket];
   const floorFetchEmit = [floorFetch, daemon.socket];
@@ -63,7 +63,7 @@ export async function run(): Promise<string> {
   // The daemon-only HOME has no hooks of its own: a deny proves the answer came from the daemon.
   verify("hookbox emit (daemon)", emitDaemon, withDaemon, [allow, deny]);
   verify("hookbox emit (no daemon)", emitLocal, withoutDaemon, [allow, deny]);
-  verify("hookbox emit (no daemon, process isolation)", emitLocalProcess, withoutDaemon, [allow, deny]);
+  verify("hookbox emit (no daemon, worker thread)", emitLocalThread, withoutDaemon, [allow, deny]);
   verify("node command hook", nodeHook, plain, [allow, deny]);
   verify("hello", [hello], plain, [{ payload: WRITE_EVENT, expected: "hello", accepts: (out, status) => status === 0 && out === "hello\n" }]);
   const floorChecks = [
@@ -81,8 +81,8 @@ export async function run(): Promise<string> {
       spawned("floor: Bun-compiled stdin → one socket request → print (libc calls)", floorEmit, plain),
       spawned("floor with Bun.stdin and fetch", floorFetchEmit, plain),
       spawned("hookbox emit --agent claude, daemon running", emitDaemon, withDaemon),
-      spawned("hookbox emit --agent claude, no daemon (in-process, worker thread)", emitLocal, withoutDaemon),
-      spawned("hookbox emit --agent claude --process-isolation, no daemon (worker process)", emitLocalProcess, withoutDaemon),
+      spawned("hookbox emit --agent claude, no daemon (in-process, worker process)", emitLocal, withoutDaemon),
+      spawned("hookbox emit --agent claude --thread-worker, no daemon (worker thread)", emitLocalThread, withoutDaemon),
       spawned("command hook: node", nodeHook, plain),
     ],
     QUICK ? { rounds: 2, perRound: 3, warmup: 1 } : { rounds: 10, perRound: 10, warmup: 3 },
@@ -108,8 +108,8 @@ checked once before measuring: emit exits 0 with no output for the allow and pri
 JSON for a write to \`.env\` (through the daemon, and in-process); the node hook likewise; the
 floor prints the daemon's decision. With a daemon, emit finds its socket from
 \`$XDG_RUNTIME_DIR\`; without one, the connect fails and emit evaluates \`--hooks DIR\` (the same
-hook) itself, the guest on a worker thread of its own process (or, with \`--process-isolation\`,
-in a sandbox worker process as the daemon does; SECURITY.md says what the thread trades). The floor is [bench/hooks/floor-emit.ts](bench/hooks/floor-emit.ts) compiled with
+hook) itself, the guest in a sandbox worker process as the daemon does (or, with \`--thread-worker\`,
+on a worker thread of its own process; SECURITY.md says what the thread trades). The floor is [bench/hooks/floor-emit.ts](bench/hooks/floor-emit.ts) compiled with
 Bun: read stdin, one HTTP/1.1 exchange over the socket, print, as blocking libc calls through
 \`bun:ffi\` — the least any emit through a daemon can cost (emit does the same on Linux); the
 second floor does it with \`Bun.stdin\` and \`fetch\`
