@@ -160,8 +160,7 @@ export class Evaluator {
 
   async evaluate(received: NativeEvent, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
-    const event = await this.prepare(received);
-    const set = await this.options.hookSets.forEvent(event);
+    const { event, set } = await this.prepare(received);
     const failClosed = failClosedBy(set.snapshot, options);
     if (set.snapshot.operatorStatus.state === "unusable") return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
@@ -187,16 +186,20 @@ export class Evaluator {
   /** Run one hook by id, bypassing matcher and cooldown. Undefined when the event's project has no such hook. */
   async fire(hookId: string, received: NativeEvent): Promise<Evaluation | undefined> {
     const started = Date.now();
-    const event = await this.prepare(received);
-    const set = await this.options.hookSets.forEvent(event);
+    const { event, set } = await this.prepare(received);
     const outcome = await this.dispatcher.fire(hookId, event, set.snapshot, set.project !== undefined ? { project: set.project } : {});
     if (!outcome) return undefined;
     return this.finish({ set, event: hintOf(event), decision: outcome.decision, records: outcome.records, started, failClosed: failClosedBy(set.snapshot, {}) });
   }
 
-  /** The event as hooks and matchers see it: with the real targets of the symbolic links its tool call names. */
-  private prepare(event: NativeEvent): Promise<NativeEvent> {
-    return this.options.links ? withLinkTargets(event, this.options.links) : Promise.resolve(event);
+  /**
+   * The event as hooks and matchers see it (with the real targets of the symbolic links its tool
+   * call names) and the hook set that answers it, looked up side by side: the set depends on the
+   * event's cwd alone, which resolving links leaves as it is, and both wait on the file system.
+   */
+  private async prepare(received: NativeEvent): Promise<{ event: NativeEvent; set: ProjectHookSet }> {
+    const [event, set] = await Promise.all([this.options.links ? withLinkTargets(received, this.options.links) : received, this.options.hookSets.forEvent(received)]);
+    return { event, set };
   }
 
   /**

@@ -13,11 +13,10 @@ const MARKERS = [".hookbox", ".git"] as const;
 export async function findProjectRoot(fs: Pick<FileHost, "kind">, start: string, home: string): Promise<string> {
   const origin = normalizePath(start);
   for (let dir = origin; ; dir = dirname(dir)) {
-    for (const marker of MARKERS) {
-      if (marker === ".hookbox" && dir === home) continue;
-      const kind = await fs.kind(`${dir === "/" ? "" : dir}/${marker}`);
-      if (kind === "dir" || kind === "symlink" || (marker === ".git" && kind === "file")) return dir;
-    }
+    // Either marker makes `dir` the root: both are looked at together (every event waits on this).
+    const markers = MARKERS.filter((marker) => !(marker === ".hookbox" && dir === home));
+    const kinds = await Promise.all(markers.map((marker) => fs.kind(`${dir === "/" ? "" : dir}/${marker}`)));
+    if (kinds.some((kind, index) => kind === "dir" || kind === "symlink" || (markers[index] === ".git" && kind === "file"))) return dir;
     if (dir === "/") return origin;
   }
 }

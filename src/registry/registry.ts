@@ -191,8 +191,11 @@ export class Registry {
   private async changed(): Promise<boolean> {
     const stamp = this.deps.fs.stamp?.bind(this.deps.fs);
     if (!stamp) return false;
-    for (const [path, seen] of this.stamps) if ((await stamp(path)) !== seen) return true;
-    return false;
+    // Every event asks: all stamps at once, so the check costs one round trip through the
+    // runtime's file-system threads rather than one per file.
+    const seen = [...this.stamps];
+    const now = await Promise.all(seen.map(([path]) => stamp(path)));
+    return seen.some(([, stamped], index) => now[index] !== stamped);
   }
 
   private async reloadOnce(): Promise<ReloadReport> {
@@ -225,14 +228,17 @@ async function build(readInputs: () => Promise<RegistryInputs>, deps: LoadDeps, 
   const stamp = deps.fs.stamp?.bind(deps.fs);
   // Files known from the last load are stamped before this one reads them: one changed while it
   // loads still differs from its stamp at the next check. New files can only be stamped after.
-  const before = new Map<string, string>();
-  if (stamp) for (const path of known) before.set(path, await stamp(path));
+  const before = new Map<string, string>(stamp ? await Promise.all(known.map(async (path) => [path, await stamp(path)] as const)) : []);
   const inputs = first.seed?.inputs ?? (await readInputs());
   // The loader (YAML, schemas, the transpiler) is loaded only when a load really reads files.
   const result = first.seed?.result ?? (await (await import("./load.ts")).loadHooks(inputs, deps));
   if (!first.seed) first.loaded?.({ inputs, result });
   const stamps = new Map<string, string>();
-  if (stamp) for (const path of [...(inputs.watched ?? []), ...result.inputs]) stamps.set(path, before.get(path) ?? (await stamp(path)));
+  if (stamp) {
+    const paths = [...new Set([...(inputs.watched ?? []), ...result.inputs])];
+    const tokens = await Promise.all(paths.map((path) => before.get(path) ?? stamp(path)));
+    paths.forEach((path, index) => stamps.set(path, tokens[index] as string));
+  }
   const snapshot = new RegistrySnapshot(result.hooks, result.operator, result.diagnostics, version, new Date().toISOString(), result.broken, inputs.operatorStatus);
   return { snapshot, stamps };
 }

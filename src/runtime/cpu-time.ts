@@ -1,5 +1,5 @@
 import { PLATFORM } from "./platform.ts";
-import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, openSync, readFileSync, readlinkSync, readSync } from "node:fs";
 
 /**
  * The CPU time of one sandbox worker's guest thread, read from outside it: the pool's backstop
@@ -44,15 +44,21 @@ function detectSource(): Source {
 
 function readMs(task: string, from: Source): number | undefined {
   try {
-    if (from === "schedstat") return Number(readFileSync(`${task}/schedstat`, "latin1").split(" ", 1)[0]) / 1e6;
-    const stat = readFileSync(`${task}/stat`, "latin1");
-    // The fields after the command name, which is in parentheses and may itself hold ") ".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return msOf(readFileSync(`${task}/${from}`, "latin1"), from);
   } catch {
     return undefined; // the thread (or its process) is gone
   }
 }
+
+function msOf(text: string, from: Source): number {
+  if (from === "schedstat") return Number(text.split(" ", 1)[0]) / 1e6;
+  // The fields after the command name, which is in parentheses and may itself hold ") ".
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Longer than any schedstat or stat line of a thread. */
+const LINE_BYTES = 1024;
 
 /**
  * A clock of the CPU time (ms) thread `tid` of process `pid` has used; it reads undefined once
@@ -85,5 +91,19 @@ export function selfThreadCpuClock(): (() => number | undefined) | undefined {
   source ??= detectSource();
   const from = source;
   if (from === "none") return undefined;
-  return () => readMs("/proc/thread-self", from);
+  // Read twice per invocation on the guest's own thread: the file stays open, and a read at
+  // offset 0 of a /proc file makes it anew, so a reading is one pread(2) instead of open,
+  // read, read and close (~1 µs instead of ~5 µs). Opened on the first reading, from the thread
+  // that reads it (thread-self names the thread that opens it). It lives as long as the worker.
+  let fd: number | undefined;
+  const line = new Uint8Array(LINE_BYTES);
+  const decoder = new TextDecoder("latin1");
+  return () => {
+    try {
+      fd ??= openSync(`/proc/thread-self/${from}`, "r");
+      return msOf(decoder.decode(line.subarray(0, readSync(fd, line, 0, LINE_BYTES, 0))), from);
+    } catch {
+      return undefined;
+    }
+  };
 }
