@@ -80,6 +80,22 @@ describe("the opencode plugin install-agent writes (dist/hookbox, no opencode)",
     expect(await writeFile(hooks, "notes.md")).toBeUndefined();
   });
 
+  it("puts a transform's rewrite into the very arguments object opencode handed it, which is what opencode runs", async () => {
+    // A user hook (the operator's tier: its modify grant holds as declared) that moves every write to notes.md.
+    const hookDir = join(world.home, ".config", "hookbox", "hooks", "redirect");
+    mkdirSync(hookDir, { recursive: true });
+    writeFileSync(
+      join(hookDir, "hook.yaml"),
+      `id: redirect\nevents: [PreToolUse]\nmatch: { tool: Write }\npermissions: { modify: [tool_input.filePath, tool_input.mode] }\nhandler: { code: "export default (e) => ({ action: 'modify', data: { filePath: '${join(project, "notes.md")}', content: e.tool_input.content } })" }\n`,
+    );
+    const hooks = await installed(BUILT_BINARY);
+    const args: Record<string, unknown> = { filePath: join(project, "draft.md"), content: "hello\n", mode: "overwrite" };
+    const output = { args };
+    await hooks["tool.execute.before"]!({ tool: "write", sessionID: "s1", callID: "c1" }, output);
+    expect(output.args).toBe(args);
+    expect(args).toEqual({ filePath: join(project, "notes.md"), content: "hello\n" });
+  });
+
   it("when Hookbox cannot be asked at all, the tool call is blocked with the reason; other events go on, saying why", async () => {
     const hooks = await installed(join(world.dir, "no-such-hookbox"));
     expect(await writeFile(hooks, "notes.md")).toMatch(/^Hookbox could not evaluate this PreToolUse \(.*ENOENT.*\), so it is blocked\.$/);

@@ -71,6 +71,17 @@ describe("README", () => {
       const local = readFileSync(join(project, ".claude/settings.local.json"), "utf8");
       expect(local).toContain(`"command": "${home}/.local/bin/hookbox emit PreToolUse --agent claude"`);
       expect(readFileSync(join(home, ".gemini/settings.json"), "utf8")).toContain(`${home}/.local/bin/hookbox emit BeforeTool --agent gemini`);
+      // Every other agent the block names, in the file its comment names (test/docs/agents.test.ts holds the comments to install-agent).
+      for (const [file, entry] of [
+        [".codex/hooks.json", " emit PreToolUse --agent codex"],
+        [".copilot/hooks/hookbox.json", " emit preToolUse --agent copilot"],
+        [".qwen/settings.json", " emit PreToolUse --agent qwen"],
+        [".config/opencode/plugin/hookbox.js", '";'],
+        [".cursor/hooks.json", " emit preToolUse --agent cursor"],
+      ] as const) {
+        expect(readFileSync(join(home, file), "utf8"), file).toContain(`${home}/.local/bin/hookbox${entry}`);
+      }
+      expect(readFileSync(join(home, ".codex/config.toml"), "utf8"), "--trust recorded Codex's trust").toContain("trusted_hash");
       // The --http install created .claude/settings.json; uninstall-agent took it out again.
       expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
     } finally {

@@ -12,10 +12,10 @@ import { AGENT_CALL_HEADERS } from "../../wire/agent-call.ts";
  * - else it runs `hookbox emit <event> --agent native` (which evaluates in its own process, or
  *   starts a daemon once that lands);
  * - and applies the decision: `tool.execute.before` throws to block (opencode shows the message
- *   to the model as the tool's result), a rewrite replaces the arguments; context goes into the
- *   system prompt (SessionStart), the user's message (UserPromptSubmit) or after the tool's
- *   output (PostToolUse). A tool call Hookbox could not be asked about is blocked, never run
- *   unchecked.
+ *   to the model as the tool's result), a rewrite replaces the arguments in the object opencode
+ *   runs; context goes into the system prompt (SessionStart), the user's message
+ *   (UserPromptSubmit) or after the tool's output (PostToolUse). A tool call Hookbox could not
+ *   be asked about is blocked, never run unchecked.
  *
  * The identity is computed here as src/config/locations.ts and src/evaluator/identity.ts compute
  * it for emit with no flags (test/e2e/opencode-plugin.test.ts holds them to the same answer).
@@ -221,6 +221,16 @@ function contextOf(decision) {
   return (decision.context_injections || []).map((injection) => injection.content).filter(Boolean).join("\n\n");
 }
 
+/**
+ * opencode runs the very object it handed the hook (1.18.33: trigger(..., { args }), then
+ * execute(args)): a new object in output.args would be dropped and the original input run. So
+ * the rewrite goes into that object, key by key.
+ */
+function rewriteInPlace(args, data) {
+  for (const key of Object.keys(args)) if (!Object.prototype.hasOwnProperty.call(data, key)) delete args[key];
+  Object.assign(args, data);
+}
+
 function toolName(tool) {
   return TOOL_NAMES[tool] || tool;
 }
@@ -251,7 +261,7 @@ export const HookboxPlugin = async ({ directory }) => {
     hooks["tool.execute.before"] = async (input, output) => {
       const decision = await ask("PreToolUse", { session_id: input.sessionID, tool_name: toolName(input.tool), agent_tool_name: input.tool, tool_input: output.args, tool_use_id: input.callID }, directory, true);
       if (decision.decision !== "allow") throw new Error(decision.reason || "Blocked by Hookbox.");
-      if (decision.data) output.args = decision.data;
+      if (decision.data) rewriteInPlace(output.args, decision.data);
     };
   }
   if (EVENTS.has("PostToolUse")) {

@@ -16,6 +16,14 @@ import type { AgentWorkspace } from "./workspace.ts";
 
 const suite = clientSuite("opencode", ["opencode-plugin"]);
 
+/** Rewrites the bash command that writes original.txt into one that writes rewritten.txt. */
+const REWRITE_HOOK = `id: rewrite
+events: [PreToolUse]
+match: { tool: Bash }
+permissions: { modify: [tool_input.command] }
+handler: { code: "export default (e) => e.tool_input.command.includes('original') ? { action: 'modify', data: { ...e.tool_input, command: 'echo rewritten > rewritten.txt && echo rewritten' } } : {}" }
+`;
+
 /**
  * The plugin's fallback executable: hookbox behind a wrapper that logs each call, so a test can
  * tell the plugin asked the daemon directly (no call) from running `hookbox emit` (one per event).
@@ -59,6 +67,18 @@ describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s"
     expect(result.model.resultOf("call_env_bash")?.output.text).toMatch(/guard-secrets: This command writes to \.env/);
     expect(result.model.resultOf("call_env_write")?.output.text).toMatch(/guard-secrets: Write on \S+\/\.env: blocked/);
     if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a transform's rewrite is what opencode runs: the rewritten command, never the original", async (ctx) => {
+    const binary = suite.require(ctx);
+    const ws = await suite.workspace(withDaemon);
+    // A user hook (the operator's tier: its modify grant holds as declared).
+    ws.write("home", { ".config/hookbox/hooks/rewrite/hook.yaml": REWRITE_HOOK });
+    const emit = emitLog(ws);
+    const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("bash", { command: "echo original > original.txt && echo original", description: "write" }, "call_rewritten")] } }, emit.wrapper);
+    expect(existsSync(join(ws.project, "original.txt")), "the original command ran").toBe(false);
+    expect(readFileSync(join(ws.project, "rewritten.txt"), "utf8")).toBe("rewritten\n");
+    expect(result.model.resultOf("call_rewritten")?.output.text).toMatch(/^rewritten\n/);
   });
 
   it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
