@@ -137,7 +137,7 @@ export class Daemon {
       if (options.console) {
         // Loaded only when asked for: a daemon without a console does not pay for its pages.
         const { startConsole } = await import("../console/index.ts");
-        consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid });
+        consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid, operatorFile: locations.operatorFile.path });
         log(`console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`);
       }
       // Schedules and watches of the hooks of every project the daemon serves (src/triggers).
