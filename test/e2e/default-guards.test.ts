@@ -90,3 +90,26 @@ describe("emit warns the agent's user when a daemon of another hook set guards m
     expect(post.stdout).not.toContain("protected by nothing");
   });
 });
+
+describe("serve says at start when it serves no guard, and --default-guards writes the operator file first", () => {
+  it.each([
+    ["no operator file", [], /hookbox: NO GUARD: every agent this daemon answers \(unless its project brings a guard\) is protected by nothing but self-protect/, false],
+    ["--default-guards", ["--default-guards"], /hookbox: wrote \S+\/\.config\/hookbox\/hookbox\.yaml \(there was none\): the standard guards guard-secrets, bash-guard are on/, true],
+  ] as const)("%s", async (_name, flags, said, written) => {
+    const root = mkdtempSync(join(tmpdir(), "hookbox-serve-guards-"));
+    const env = { HOME: join(root, "home"), PATH: "/usr/bin:/bin", XDG_RUNTIME_DIR: join(root, "run") };
+    const serve = spawn(BUILT_BINARY, ["serve", "--workers", "1", ...flags], { env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    serve.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      for (let i = 0; i < 200 && !/serving \d+ hook/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(stderr).toMatch(said);
+      expect(stderr.includes("NO GUARD")).toBe(!written);
+      expect(existsSync(join(root, "home", ".config", "hookbox", "hookbox.yaml"))).toBe(written);
+    } finally {
+      serve.kill("SIGTERM");
+      if (serve.exitCode === null) await new Promise((r) => serve.once("exit", r));
+      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    }
+  });
+});
