@@ -57,6 +57,6 @@ export function unguardedNotice(hookSets: Pick<HookSets, "forProject">, operator
     if (!NOTICE_EVENTS.has(evaluation.decision.event_type)) return [];
     const { snapshot } = await hookSets.forProject(evaluation.project);
     if (snapshot.operatorStatus.state !== "ok" || guardsOf(snapshot.hooks).length > 0) return [];
-    return [`Hookbox: ${unguardedMessage("this agent", operatorFile, selfProtectState(snapshot.operator) === "on")}. A daemon with other hooks was not used: ${reasons.join("; ")}`];
+    return [`Hookbox: ${unguardedMessage("this agent", operatorFile, selfProtectState(snapshot.operator) === "on")}. A daemon emit asked first was not used: ${reasons.join("; ")}`];
   };
 }

@@ -53,7 +53,7 @@ describe("emit warns the agent's user when a daemon of another hook set guards m
       expect(answer.systemMessage).toContain(`Hookbox: this agent is protected by nothing but self-protect: no guard checks its tool calls`);
       expect(answer.systemMessage).toContain(`Enable the standard guards in ${join(root, "home", ".config", "hookbox", "hookbox.yaml")}: builtin: [guard-secrets, bash-guard]`);
       // Why that daemon was not used, as emit says it on stderr (its words are emit's daemon check's).
-      expect(answer.systemMessage).toMatch(/A daemon with other hooks was not used: .*builtin/);
+      expect(answer.systemMessage).toMatch(/A daemon emit asked first was not used: .*builtin/);
     }
     const status = await runProgram([BUILT_BINARY, "daemon", "status", "--json"], { env, cwd: project });
     expect(status.stdout, "a daemon of the agent's own hook set answered the later calls").toMatch(/auto-[0-9a-f]+\.sock/);
