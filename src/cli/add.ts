@@ -14,6 +14,7 @@ export function packageOptions(command: Command): Command {
     .option("--yes", "do not ask: accept exactly the grants named with --allow (for scripts)")
     .option("--allow <grant>", "a grant accepted with --yes, as the review names it (repeatable)", collect)
     .option("--key <public-key>", "also trust this minisign public key (the base64 line of a .pub file) for this command", collect)
+    .option("--allow-downgrade", "install an older version over the newer one installed (refused otherwise: an older release may lack its fixes)")
     .option("--json", "print the result as JSON")
     .addOption(configOption());
 }
@@ -23,6 +24,7 @@ export interface PackageCommandOptions {
   readonly yes?: boolean;
   readonly allow?: string[];
   readonly key?: string[];
+  readonly allowDowngrade?: boolean;
   readonly json?: boolean;
   readonly config?: string;
 }
@@ -40,7 +42,9 @@ Examples:
   hookbox add ./my-hook --yes --allow 'read \${workspace}/**' --allow 'run git diff *'
 
 A bundle with a signature must verify against packages.trusted_keys in hookbox.yaml (or --key);
-with packages.require_signatures: true, unsigned packages are refused.`,
+with packages.require_signatures: true, unsigned packages are refused. A bundle must hold what
+its file name says (<id>-<version>.tar.gz), and an older version than the one installed is
+refused unless --allow-downgrade.`,
     )
     .action(async (source: string, options: PackageCommandOptions) => {
       const session = await openSession(ctx, runtime, options);

@@ -6,6 +6,7 @@ import { hookRuntime } from "../compose.ts";
 import type { Locations } from "../config/locations.ts";
 import { answerAgentCall, type AgentCall } from "../evaluator/agent-answer.ts";
 import { composeEvaluator, snapshotCacheFor } from "../evaluator/compose.ts";
+import { unguardedNotice } from "../evaluator/guards.ts";
 import type { SandboxExecutor } from "../dispatch/invoker.ts";
 import type { AgentOutput } from "../protocols/index.ts";
 import type { AutoStartSettings } from "../daemon/lifecycle.ts";
@@ -21,7 +22,7 @@ export interface LocalWorkers {
   readonly spawn: () => WorkerProcess;
 }
 
-export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean; callerTimeoutMs: number }, workers: LocalWorkers): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined }> {
+export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean; callerTimeoutMs: number; daemonsNotUsed?: readonly string[] }, workers: LocalWorkers): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined }> {
   // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched).
   let unclaimed: WorkerProcess | undefined = workers.started;
   let pool: SandboxPool | undefined;
@@ -58,7 +59,7 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
       via: "emit",
       log: (line) => host.writeStderr(`hookbox: ${line}\n`),
     });
-    const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed, callerTimeoutMs: options.callerTimeoutMs });
+    const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed, callerTimeoutMs: options.callerTimeoutMs }, unguardedNotice(evaluator.hookSets, locations.operatorFile.path, options.daemonsNotUsed ?? []));
     for (const entry of answer.evaluation.decisionRecord.hook_set.broken) host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
     // The operator file as this event's hook set had it (already loaded, perhaps from the cache: not parsed again).
     const { snapshot } = await evaluator.hookSets.forProject(answer.evaluation.project);

@@ -53,14 +53,14 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     if (useDaemon) {
       const sockets = daemonSockets(locations, options.socket !== undefined, identity);
       for (const socket of sockets.ask) {
-        const reply = await viaDaemon(host, socket, identity, call, options);
+        const reply = await viaDaemon(host, socket, identity, call, options, whys);
         if (reply.answered) return write(host, reply.output);
         if (reply.why) whys.push(reply.why);
         // Nobody listens where a daemon of this hook set would: this emit may start one.
         else if (socket === sockets.auto) startOn = socket;
       }
     }
-    const local = await evaluateHere(host, locations, call, options);
+    const local = await evaluateHere(host, locations, call, options, whys);
     // Said only when no daemon answered at all: a manual daemon of another hook set is not news when this set's own daemon answers.
     for (const why of whys) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${why}\n`);
     const code = await out(local.output);
@@ -95,7 +95,7 @@ async function readCall(host: LeanHost, options: EmitOptions): Promise<AgentCall
 type DaemonReply = { readonly answered: true; readonly output: HookProcessOutput } | { readonly answered: false; readonly why?: string };
 
 /** The daemon's answer, or why there is none (nobody listens, it serves another hook set, it refused the request). */
-async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdentity, call: AgentCall, options: EmitOptions): Promise<DaemonReply> {
+async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdentity, call: AgentCall, options: EmitOptions, daemonsNotUsed: readonly string[]): Promise<DaemonReply> {
   const headers: Record<string, string> = {
     [AGENT_CALL_HEADERS.client]: "emit",
     [AGENT_CALL_HEADERS.identity]: encodeHeaderJson(identity),
@@ -103,6 +103,7 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
     [AGENT_CALL_HEADERS.timeoutMs]: String(callerTimeoutMs(call)),
     ...(call.eventName !== undefined ? { [AGENT_CALL_HEADERS.event]: call.eventName } : {}),
     ...(options.failClosed ? { [AGENT_CALL_HEADERS.failClosed]: "1" } : {}),
+    ...(daemonsNotUsed.length > 0 ? { [AGENT_CALL_HEADERS.daemonsNotUsed]: encodeHeaderJson(daemonsNotUsed) } : {}),
   };
   let reply;
   try {
@@ -131,7 +132,7 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
  * a thread here: the binary starts in ~5 ms, and a one-shot worker skips the optimizing
  * WebAssembly tier, whose compiles a thread would have to share with this process.
  */
-async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions): Promise<LocalAnswer> {
+async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions, daemonsNotUsed: readonly string[]): Promise<LocalAnswer> {
   const full = await host.full();
   const spawn = (): WorkerProcess => (options.processIsolation ? full.sandbox.spawnWorker({ oneShot: true }) : full.sandbox.spawnThreadWorker());
   let started: WorkerProcess | undefined;
@@ -141,7 +142,7 @@ async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCal
     // A worker that cannot even be spawned: the pool tries again and fails the hooks by their on_error.
   }
   const local = await import("./emit-local.ts");
-  const answer = await local.evaluateLocally(full, locations, call, { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call) }, { started, spawn });
+  const answer = await local.evaluateLocally(full, locations, call, { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call), daemonsNotUsed }, { started, spawn });
   return {
     ...answer,
     // After the answer: whatever happens here, the agent has its answer and nothing is written to stdout.

@@ -86,6 +86,8 @@ async function importPlan(session: PackageSession, path: string, plan: ImportPla
     report.push(`  these commands run with your rights, so the operator must approve them: ${session.locations.operatorFile.path} gets`);
     for (const approval of approvals) report.push(`    hooks: { ${approval.hookId}: { permissions: { run: [{ cmd: ${approval.cmd}, args: ${JSON.stringify(approval.args)} }] } } }`);
   }
+  const cannotRun = promptsWithoutModel(session, packages.map(({ hook }) => hook));
+  report.push(...cannotRun.map((warning) => `  warning: ${warning}`));
   const target = options.switch === false ? undefined : await settingsTarget(session, path, plan.dialect);
   // Resolved before anything is written: an import that cannot switch the settings changes nothing.
   const command = target ? await chooseHookboxCommand(options.command, { cwd: ctx.host.cwd(), env: ctx.host.env, binaryPath: ctx.host.binaryPath(), runtime: ctx.host.name, exists: (file) => ctx.host.fs.exists(file) }) : undefined;
@@ -102,7 +104,24 @@ async function importPlan(session: PackageSession, path: string, plan: ImportPla
   if (approvals.length > 0) lines.push(`approved their command lines in ${session.locations.operatorFile.path}`);
   if (switched) lines.push(`${switched.file} now runs Hookbox${switched.backup ? ` (backup: ${switched.backup})` : ""}`);
   else if (plan.remaining) lines.push(`${path} is unchanged: its commands still run there too (hookbox install-agent, then remove them, when you are ready)`);
-  return { file: path, dialect: plan.dialect, imported: packages.map(({ hook, inspected }) => ({ id: hook.id, where: hook.where, command: hook.command, grants: inspected.hook.review.lines })), approvals, switched: switched ?? null, warnings: plan.warnings, lines };
+  lines.push(...cannotRun.map((warning) => `warning: ${warning}`));
+  return { file: path, dialect: plan.dialect, imported: packages.map(({ hook, inspected }) => ({ id: hook.id, where: hook.where, command: hook.command, on_error: hook.onError, grants: inspected.hook.review.lines })), approvals, switched: switched ?? null, warnings: [...plan.warnings, ...cannotRun], lines };
+}
+
+/**
+ * Prompt hooks ask the model at the operator file's `llm` default endpoint, and Hookbox has none
+ * of its own: without one such a hook cannot run from the moment it is imported. Each is named
+ * with what its failure does (on_error) and what to configure.
+ */
+function promptsWithoutModel(session: PackageSession, hooks: readonly ImportedHook[]): string[] {
+  if (Object.hasOwn(session.operator.llm, "default")) return [];
+  const file = session.locations.operatorFile.path;
+  return hooks
+    .filter((hook) => hook.prompt !== undefined)
+    .map(
+      (hook) =>
+        `${hook.id} (${hook.where}) is a prompt hook: it asks the model at the operator file's llm default endpoint, and ${file} configures none. Until it does, the hook cannot run and ${hook.onError === "deny" ? `every ${hook.event} it matches is denied (on_error: deny)` : `it lets every ${hook.event} go on, each failure recorded (on_error: continue)`}. Add a local model there: llm: { endpoint: "http://127.0.0.1:8080/v1", api: openai, model: NAME } (docs/prompt-hooks.md)`,
+    );
 }
 
 async function inspectAll(session: PackageSession, path: string, hooks: readonly ImportedHook[], operator: PackageSession["operator"]) {

@@ -72,7 +72,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerApprovals(program, ctx, setExit);
   registerFire(program, ctx, setExit);
   registerConsole(program, ctx, setExit);
-  registerInstallAgent(program, ctx, setExit);
+  registerInstallAgent(program, ctx, setExit, factory);
   registerUninstallAgent(program, ctx, setExit);
   program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
   registerDoctor(program, ctx, setExit, factory);

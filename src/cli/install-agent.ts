@@ -4,11 +4,18 @@ import { unifiedDiff } from "../install/diff.ts";
 import { chooseHookboxCommand } from "../install/hookbox-command.ts";
 import { planInstall, planUninstall, type InstallOptions } from "../install/index.ts";
 import { nextRecord } from "../install/record.ts";
+import { describeOperatorProblems } from "../evaluator/operator-source.ts";
+import { guardsOf, unguardedMessage } from "../evaluator/guards.ts";
+import { selfProtectState } from "../evaluator/self-protect.ts";
 import { BUILD_ID } from "../version/index.ts";
 import { trustCodexEntries, type TrustChange } from "./codex-trust.ts";
 import { agentSettingsCommand, parentDirectory, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
+import { ensureDefaultOperatorFile, type DefaultOperatorFile } from "./default-guards.ts";
 import { EXIT } from "./exit-codes.ts";
+import { currentHookSet } from "./hook-set.ts";
+import type { HookRuntimeFactory } from "./runtime-factory.ts";
+import { locationsFrom } from "./setup.ts";
 
 /** Claude Code treats an http hook's connection error or non-2xx answer as a non-blocking error: the tool runs. */
 const HTTP_FAILS_OPEN =
@@ -68,7 +75,51 @@ export async function writeAgentSettings(ctx: CliContext, target: AgentSettingsT
   return backup;
 }
 
-export function registerInstallAgent(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+/** What guards the installed agent: the operator file (as found, or as install-agent wrote it) and the hooks it would run. */
+interface Guarding {
+  readonly operator_file: DefaultOperatorFile & { readonly diff: string };
+  readonly guards: readonly string[];
+  readonly unguarded: boolean;
+}
+
+/**
+ * The guards the agent gets once installed: the hooks of this project's hook set (for a user-wide
+ * install, those every project gets) that stand before a tool call, plus those of the operator
+ * file this command writes (not loaded yet on a dry run). Their absence is a warning, and so is
+ * an operator file that does not load.
+ */
+async function guardingOf(ctx: CliContext, runtime: HookRuntimeFactory, target: AgentSettingsTarget, operatorFile: DefaultOperatorFile, warnings: string[]): Promise<Guarding> {
+  const locations = locationsFrom(ctx, {});
+  const { snapshot } = await currentHookSet(ctx, locations, runtime);
+  if (snapshot.operatorStatus.state !== "ok") {
+    warnings.push(`the operator file does not load (${describeOperatorProblems(snapshot.operatorStatus.problems)}): every event of every agent is denied until it is fixed (hookbox validate)`);
+  }
+  const found = guardsOf(snapshot.hooks, target.scope === "user" ? { exceptProject: target.project } : {});
+  const guards = [...new Set([...found, ...operatorFile.guards])].sort();
+  const unguarded = guards.length === 0 && snapshot.operatorStatus.state === "ok";
+  if (unguarded) {
+    const hint = operatorFile.created || (await ctx.host.fs.kind(operatorFile.path)) !== "missing" ? "" : `; or run hookbox install-agent ${target.agent} again without --no-default-guards, which writes it`;
+    warnings.push(`NO GUARD: ${unguardedMessage(`${target.agent} (${target.file})`, operatorFile.path, selfProtectState(snapshot.operator) === "on")}${hint}`);
+  }
+  return { operator_file: { ...operatorFile, diff: operatorFile.created ? unifiedDiff(operatorFile.path, undefined, operatorFile.text) : "" }, guards, unguarded };
+}
+
+/** The operator file's part of the text report: what was written (or would be, as a diff), the guards, how to change them. */
+function guardingText(guarding: Guarding, agent: string, dryRun: boolean): string {
+  const { operator_file: file, guards } = guarding;
+  const lines: string[] = [];
+  if (file.created) {
+    lines.push(`${file.path} (Hookbox's operator file: there was none)`, `  enables the standard guards ${file.guards.join(", ")}; self-protect is always on`);
+    if (dryRun) lines.push("(dry run: nothing written)", file.diff.trimEnd());
+    else lines.push("written:", ...(file.text ?? "").trimEnd().split("\n").map((line) => `  | ${line}`));
+    lines.push(`To change what guards your agents: edit ${file.path} (hookbox validate checks it, hookbox show <id> explains a hook), or install without it: hookbox install-agent ${agent} --no-default-guards`);
+  } else if (guards.length > 0) {
+    lines.push(`guards: ${guards.join(", ")} (and self-protect), from ${file.path} and your hooks; hookbox show <id> explains one`);
+  }
+  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
+}
+
+export function registerInstallAgent(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
   agentSettingsCommand(program, "install-agent", "Add Hookbox to an agent's hook configuration, keeping every other hook, setting and comment (a backup of the old file is kept)")
     .option("--events <names>", "comma-separated events to install (the agent's names or Hookbox's); default: all Hookbox decodes")
     .option("--command <path>", "the hookbox executable the agent runs (default: the absolute path of this hookbox binary)")
@@ -77,6 +128,7 @@ export function registerInstallAgent(program: Command, ctx: CliContext, setExit:
     .option("--token-env <name>", "with --http: the environment variable holding the daemon's bearer token")
     .option("--auth-header <value>", "with --http: a literal Authorization header value (stored in plain text)")
     .option("--trust", "Codex only: also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)")
+    .option("--no-default-guards", "when there is no operator file, do not write one enabling the standard guards (guard-secrets, bash-guard)")
     .addHelpText(
       "after",
       `
@@ -87,6 +139,12 @@ Examples:
   hookbox install-agent claude --http http://127.0.0.1:8787 --token-env HOOKBOX_TOKEN
   hookbox install-agent codex --user --trust
   hookbox install-agent opencode --user
+  hookbox install-agent claude --no-default-guards
+
+Guards on by default: when you have no operator file yet (~/.config/hookbox/hookbox.yaml, or
+$HOOKBOX_CONFIG), install-agent writes one enabling the standard guards guard-secrets and
+bash-guard, and shows it (--dry-run: as a diff). An existing one is never rewritten. It says so
+loudly when the agent would be protected by nothing but self-protect.
 
 The entries run this binary by its absolute path: install it somewhere lasting first (not a
 build directory or /tmp). Running it again changes nothing. Only entries that run
@@ -115,8 +173,13 @@ on command hooks.`,
       const plan = planInstall(target.agent, existing, install);
       const warnings = [...command.warnings, ...(install.http ? [HTTP_FAILS_OPEN] : [])];
       const dryRun = options.dryRun === true;
+      // Before the agent's settings: an operator file that cannot be written leaves the agent as it was.
+      const operatorPath = locationsFrom(ctx, {}).operatorFile.path;
+      const operatorFile =
+        options.defaultGuards === false ? { path: operatorPath, created: false, text: undefined, guards: [] } : await ensureDefaultOperatorFile(ctx.host.fs, operatorPath, `hookbox install-agent ${target.agent}`, { dryRun });
       const backup = plan.changed && !dryRun ? await writeAgentSettings(ctx, target, existing, plan.text, warnings) : null;
       const trust: TrustChange | undefined = options.trust === true ? await trustCodexEntries(ctx, target, plan.text, install, dryRun) : undefined;
+      const guarding = await guardingOf(ctx, runtime, target, operatorFile, warnings);
       const change = {
         agent: target.agent,
         scope: target.scope,
@@ -130,9 +193,11 @@ on command hooks.`,
         backup,
         warnings,
         ...(trust && { trust }),
+        ...guarding,
       };
       const outcome = [...(backup === null ? [] : [`backup: ${backup}`]), ...(plan.changed ? ["written"] : []), ...(trust?.backup ? [`backup: ${trust.backup}`] : []), ...(trust?.changed ? [`trust recorded in ${trust.file}`] : [])];
-      await report(ctx, { ...change, changed: plan.changed || trust?.changed === true }, options.json === true, outcome);
+      await report(ctx, { ...change, changed: plan.changed || trust?.changed === true || operatorFile.created }, options.json === true, outcome);
+      if (options.json !== true) await ctx.out(guardingText(guarding, target.agent, dryRun));
       setExit(EXIT.ok);
     });
 }

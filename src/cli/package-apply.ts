@@ -1,8 +1,10 @@
 import { createHookSets } from "../evaluator/compose.ts";
 import { HookboxError } from "../errors.ts";
 import { grantDiff } from "../packages/consent.ts";
+import { checkVersion } from "../packages/downgrade.ts";
 import { installPackage, lockPath, readLock } from "../packages/install.ts";
 import { readTree, treeDigest } from "../packages/tree.ts";
+import { compareVersions } from "../packages/version.ts";
 import { entryId } from "../registry/registry.ts";
 import { describeCandidate, obtainConsent, type Candidate, type ConsentOptions, type PackageSession } from "./package-session.ts";
 import { recordTrust } from "./trust.ts";
@@ -24,15 +26,18 @@ export interface Applied {
 /**
  * Install a reviewed package, or update the installed one: the review is printed first, then
  * consent is asked — for every grant on a first install, for the grants it adds on an update (a
- * widening always asks again) — then the files and the lock are written.
+ * widening always asks again) — then the files and the lock are written. A bundle that is not
+ * what its name says, or an older version over a newer one (unless allowDowngrade), is refused
+ * first.
  */
-export async function applyCandidate(session: PackageSession, candidate: Candidate, options: ConsentOptions & { readonly json?: boolean }): Promise<Applied> {
+export async function applyCandidate(session: PackageSession, candidate: Candidate, options: ConsentOptions & { readonly json?: boolean; readonly allowDowngrade?: boolean }): Promise<Applied> {
   const { ctx, hooksDir } = session;
   const { inspected, acquired, signer, tree } = candidate;
   const id = inspected.id;
   await refuseConflicts(session, id);
   const lock = await readLock(ctx.host.fs, hooksDir);
   const previous = Object.hasOwn(lock.packages, id) ? lock.packages[id] : undefined;
+  checkVersion({ bundle: acquired.bundle?.where, id, version: inspected.version, installed: previous?.version, allowDowngrade: options.allowDowngrade === true });
   const digest = await treeDigest(tree);
   const diff = grantDiff(previous?.grants ?? [], inspected.grants);
   const base = { id, version: inspected.version, previous_version: previous?.version ?? null, source: acquired.source, signer, dir: `${hooksDir}/${id}`, lock: lockPath(hooksDir), grants: inspected.hook.review.lines, added: previous ? diff.added : inspected.grants, removed: diff.removed };
@@ -76,6 +81,7 @@ async function refuseConflicts(session: PackageSession, id: string): Promise<voi
 export function appliedText(applied: Applied): string {
   const version = applied.version ?? "(no version)";
   if (applied.action === "unchanged") return `${applied.id} ${version} is already installed, unchanged (${applied.dir})\n`;
-  const what = applied.action === "installed" ? `installed ${applied.id} ${version}` : applied.action === "repaired" ? `reinstalled ${applied.id} ${version} over an edited copy` : `updated ${applied.id} from ${applied.previous_version ?? "(no version)"} to ${version}`;
+  const older = applied.version !== null && applied.previous_version !== null && compareVersions(applied.version, applied.previous_version) < 0;
+  const what = applied.action === "installed" ? `installed ${applied.id} ${version}` : applied.action === "repaired" ? `reinstalled ${applied.id} ${version} over an edited copy` : `${older ? "downgraded" : "updated"} ${applied.id} from ${applied.previous_version ?? "(no version)"} to ${version}`;
   return `${what} in ${applied.dir} (recorded in ${applied.lock})\n`;
 }

@@ -26,7 +26,8 @@ export const SERVE_FLAGS: readonly ServeFlag[] = [
   { flags: "--body-limit-kb <n>", description: "largest accepted request body (default: 1024)" },
   { flags: "--hooks <dir>", description: "a hook directory (repeatable); default: each event's project's .hookbox/hooks and ~/.config/hookbox/hooks" },
   { flags: "--config <file>", description: "the operator file; default: ~/.config/hookbox/hookbox.yaml (never the project's)" },
-  { flags: "--builtin <ids>", description: 'enable standard hooks by id (comma-separated, repeatable, or "all"); see hookbox list --builtin' },
+  { flags: "--builtin <ids>", description: 'enable standard hooks by id (comma-separated, repeatable, or "all") for this daemon only: an agent\'s emit, which does not pass it, then evaluates without it (prefer the operator file); see hookbox list --builtin' },
+  { flags: "--default-guards", description: "when there is no operator file, first write the recommended one (the standard guards guard-secrets and bash-guard), as install-agent does: this daemon and every agent's emit then run them; an existing one is never touched" },
   { flags: "--auto-started", description: "started by emit: exits when idle or when its socket is removed", hidden: true },
   { flags: "--lock-fd <n>", description: "the socket's lock, inherited from the emit that started this daemon", hidden: true },
 ];
@@ -43,6 +44,8 @@ export interface ServeOptions {
   readonly bodyLimitKb: number;
   readonly autoStarted: boolean;
   readonly lockFd: number | undefined;
+  /** Write the recommended operator file first when there is none. */
+  readonly defaultGuards: boolean;
   readonly help: boolean;
 }
 
@@ -112,6 +115,7 @@ export function parseServeArgs(given: readonly string[]): ServeOptions {
     bodyLimitKb: number("body-limit-kb", 1, 64 * 1024, 1024) as number,
     autoStarted: booleans.has("auto-started"),
     lockFd: number("lock-fd", 3, 1024),
+    defaultGuards: booleans.has("default-guards"),
     help: booleans.has("help"),
   };
 }

@@ -5,6 +5,7 @@ import { Daemon } from "../daemon/daemon.ts";
 import { parseListen } from "../daemon/socket.ts";
 import { HookboxError } from "../errors.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
+import { ensureDefaultOperatorFile } from "./default-guards.ts";
 import { EXIT } from "./exit-codes.ts";
 import { reportError } from "./report-error.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
@@ -22,6 +23,10 @@ export async function runServe(host: RuntimeHost, args: readonly string[], runti
 
 async function serve(host: RuntimeHost, options: ServeOptions, runtime: HookRuntimeFactory, version: string): Promise<number> {
   const locations = resolveLocations(host, options.locations);
+  if (options.defaultGuards) {
+    const written = await ensureDefaultOperatorFile(host.fs, locations.operatorFile.path, "hookbox serve --default-guards");
+    if (written.created) host.writeStderr(`hookbox: wrote ${written.path} (there was none): the standard guards ${written.guards.join(", ")} are on for this daemon and every agent's emit; edit it to change them (hookbox validate checks it)\n`);
+  }
   const workers = { ...parseWorkers(options.workers, host.cpuCount()), idleMs: options.workerIdleSeconds * 1000 };
   let tcp: { hostname: string; port: number; token: string } | undefined;
   if (options.listen) {

@@ -20,6 +20,7 @@ export function registerServe(program: Command, ctx: CliContext, setExit: (code:
     `
 Examples:
   hookbox serve                                   # every project's .hookbox/hooks, ~/.config/hookbox/hooks, the operator's standard hooks
+  hookbox serve --default-guards                  # the same, writing the recommended operator file first when there is none
   hookbox serve --hooks ./hooks --listen 127.0.0.1:8787
   hookbox serve --workers 1-4                     # always keep one sandbox worker warm
   hookbox serve --console                         # and the web console (runs, approvals, hooks, health)

@@ -17,7 +17,8 @@ import type { HookRuntimeFactory } from "./runtime-factory.ts";
 /**
  * `hookbox update [id]`: fetch each package again from where it came (a bundle's directory is a
  * mirror: the newest `<id>-<version>.tar.gz` there), show what changes, and ask again for any
- * grant the new version adds.
+ * grant the new version adds. The newest is picked by its name: what it holds must be what the
+ * name says, and never older than what is installed (unless --allow-downgrade).
  */
 export function registerUpdate(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
   packageOptions(program.command("update").description("Update installed hook packages from their sources; a version that asks for more grants needs your consent again"))

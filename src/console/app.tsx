@@ -34,6 +34,8 @@ export interface ConsoleDeps {
   readonly hookSets: HookSets;
   readonly fire: (hookId: string, event: NativeEvent) => Promise<Evaluation | undefined>;
   readonly health: () => HealthFacts;
+  /** One sentence per hook set served with no guard but self-protect (unguarded.ts), shown atop every page. */
+  readonly unguarded: () => Promise<readonly string[]>;
   readonly version: string;
   readonly pid: number;
 }
@@ -49,7 +51,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   app.use("*", sessionCheck(deps.auth, deps.port, (path) => PUBLIC.has(path)));
   app.use("*", actionCheck());
 
-  const frame = (c: Context<ConsoleEnv>): Frame => ({ version: deps.version, pid: deps.pid, pending: deps.approvals.list().length, csrf: c.get("session").csrf });
+  const frame = async (c: Context<ConsoleEnv>): Promise<Frame> => ({ version: deps.version, pid: deps.pid, pending: deps.approvals.list().length, csrf: c.get("session").csrf, unguarded: await deps.unguarded() });
 
   app.get("/assets/console.css", (c) => c.body(CONSOLE_CSS, 200, { "content-type": "text/css; charset=utf-8" }));
   app.get("/assets/console.js", (c) => c.body(CONSOLE_JS, 200, { "content-type": "text/javascript; charset=utf-8" }));
@@ -86,19 +88,19 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     const groups = groupByEvent(await deps.recentEntries())
       .filter((group) => matchesFilter(group, filter))
       .slice(0, RUNS_SHOWN);
-    return c.html(documentOf(<RunsPage frame={frame(c)} groups={groups} filter={filter} live={liveUrl("runs", filter, groups[0]?.at)} />));
+    return c.html(documentOf(<RunsPage frame={await frame(c)} groups={groups} filter={filter} live={liveUrl("runs", filter, groups[0]?.at)} />));
   });
 
   app.get("/runs/:id", async (c) => {
     const id = c.req.param("id");
     const group = groupByEvent((await deps.recentEntries()).filter((entry) => entry.event_id === id))[0];
     if (!group) return refuse(c, 404, `No event ${id} in the recent part of the audit log (look further back with: hookbox runs).`);
-    return c.html(documentOf(<RunDetailPage frame={frame(c)} group={group} />));
+    return c.html(documentOf(<RunDetailPage frame={await frame(c)} group={group} />));
   });
 
-  app.get("/approvals", (c) => {
+  app.get("/approvals", async (c) => {
     const notice = c.req.query("notice");
-    return c.html(documentOf(<ApprovalsPage frame={frame(c)} pending={deps.approvals.list()} answered={deps.answered()} live={liveUrl("approvals")} {...(notice ? { notice } : {})} />));
+    return c.html(documentOf(<ApprovalsPage frame={await frame(c)} pending={deps.approvals.list()} answered={deps.answered()} live={liveUrl("approvals")} {...(notice ? { notice } : {})} />));
   });
 
   /** The same store as `hookbox approve`: the waiting request gets the answer at once. */
@@ -114,7 +116,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
 
   app.get("/hooks", async (c) => {
     const sets = await Promise.all(deps.hookSets.projects().map((project) => deps.hookSets.forProject(project)));
-    return c.html(documentOf(<HooksPage frame={frame(c)} sets={sets} />));
+    return c.html(documentOf(<HooksPage frame={await frame(c)} sets={sets} />));
   });
 
   /** Fire a hook by hand, on the event given (or a minimal one), then show what it did. */
@@ -145,7 +147,7 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     }
   });
 
-  app.get("/health", (c) => c.html(documentOf(<HealthPage frame={frame(c)} facts={deps.health()} live={liveUrl("health")} />)));
+  app.get("/health", async (c) => c.html(documentOf(<HealthPage frame={await frame(c)} facts={deps.health()} live={liveUrl("health")} />)));
 
   /** The live stream of a page: its view and filters say what it wants to hear. */
   app.get("/live", (c) => {

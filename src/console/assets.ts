@@ -51,6 +51,7 @@ section.run, article.hook, article.approval { border: 1px solid var(--line); bor
 article.broken { border-color: var(--deny); }
 .answer { display: flex; gap: .6rem; flex-wrap: wrap; }
 .notice { background: var(--soft); padding: .5rem .8rem; border-left: 4px solid var(--accent); }
+.alert { background: var(--soft); padding: .5rem .8rem; margin-bottom: 1rem; border-left: 6px solid var(--deny); } .alert strong { color: var(--deny); } .alert p { margin: .3rem 0; }
 .figures { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 1.5rem; }
 .figure { font-size: 1.6rem; font-weight: 600; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 1rem; }

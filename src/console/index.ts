@@ -14,6 +14,7 @@ import { HealthSeries } from "./health-series.ts";
 import { LiveHub } from "./live.ts";
 import type { Answered } from "./pages/approvals.tsx";
 import { groupByEvent, readRecentEntries } from "./recent.ts";
+import { unguardedWarnings } from "./unguarded.ts";
 
 export interface ConsoleOptions {
   readonly hostname: string;
@@ -28,6 +29,8 @@ export interface ConsoleOptions {
   readonly sandbox: () => PoolStats;
   readonly version: string;
   readonly pid: number;
+  /** The operator file the daemon reads: where the console tells the person to enable guards. */
+  readonly operatorFile: string;
 }
 
 export interface ConsoleServer {
@@ -94,6 +97,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         pending: options.approvals.list().length,
       };
     },
+    unguarded: async () => unguardedWarnings(options.evaluator.hookSets, await readRecentEntries(options.fs, auditPath).catch(() => []), options.operatorFile),
     version: options.version,
     pid: options.pid,
   });

@@ -16,6 +16,8 @@ import { errorMessage } from "../errors.ts";
 import type { Locations } from "../config/locations.ts";
 import { composeEvaluator } from "../evaluator/compose.ts";
 import type { Evaluator } from "../evaluator/evaluator.ts";
+import { guardsOf, unguardedMessage } from "../evaluator/guards.ts";
+import { selfProtectState } from "../evaluator/self-protect.ts";
 import { identityOf } from "../evaluator/identity.ts";
 import { describeOperatorProblems, operatorFileSource } from "../evaluator/operator-source.ts";
 import { Metrics } from "../metrics/metrics.ts";
@@ -137,7 +139,7 @@ export class Daemon {
       if (options.console) {
         // Loaded only when asked for: a daemon without a console does not pay for its pages.
         const { startConsole } = await import("../console/index.ts");
-        consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid });
+        consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid, operatorFile: locations.operatorFile.path });
         log(`console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`);
       }
       // Schedules and watches of the hooks of every project the daemon serves (src/triggers).
@@ -187,6 +189,7 @@ export class Daemon {
       log(
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
+      if (shared.operatorStatus.state === "ok" && guardsOf(shared.hooks).length === 0) log(`NO GUARD: ${unguardedMessage("every agent this daemon answers (unless its project brings a guard)", locations.operatorFile.path, selfProtectState(shared.operator) === "on")}`);
       if (listeners[0]?.peerCredentials === false) log("the connecting process's uid cannot be read here: the socket's permissions alone keep other users out");
       const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle, startBundleSources(host, locations, options.capabilities, log), exporter, consoleServer, triggers);
       self.daemon = daemon;

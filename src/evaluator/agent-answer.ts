@@ -30,9 +30,11 @@ export interface AgentAnswer {
  * One agent hook call answered in that agent's protocol: decode, evaluate, encode — or, when the
  * payload cannot be decoded, the fail-closed rule over the hooks of the project it names. The
  * same function answers `emit` in-process and the daemon's /v1/agents/:agent, so the two can
- * only differ in where they run.
+ * only differ in where they run. `notices`: warnings for the person, in the agent's own way of
+ * showing one (Claude's systemMessage …), once the event's hook set is known (emit's: a daemon it
+ * did not use serves guards this agent's hook set lacks).
  */
-export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, options: EvaluateOptions): Promise<AgentAnswer> {
+export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, options: EvaluateOptions, notices?: (evaluation: Evaluation) => Promise<readonly string[]>): Promise<AgentAnswer> {
   let payload: unknown;
   let protocol: AgentProtocol = PROTOCOLS[call.agent ?? FALLBACK_AGENT];
   let event: NativeEvent;
@@ -58,7 +60,9 @@ export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, opt
   if (evaluation.incomplete) {
     return { output: protocol.failure(evaluation.incomplete.message, event, { block: evaluation.incomplete.block }), evaluation, protocol: protocol.name };
   }
-  return { output: answerFor(protocol, evaluation.decision, event, { block: true }), evaluation, protocol: protocol.name };
+  const extra = notices ? await notices(evaluation) : [];
+  const decision = extra.length === 0 ? evaluation.decision : { ...evaluation.decision, user_messages: [...evaluation.decision.user_messages, ...extra.map((message) => ({ hook_id: "hookbox", level: "warning" as const, message }))] };
+  return { output: answerFor(protocol, decision, event, { block: true }), evaluation, protocol: protocol.name };
 }
 
 function isIncomplete(value: unknown): value is Incomplete {

@@ -43,3 +43,15 @@ export function parseBundleFileName(name: string): { id: string; version: string
   const match = /^([a-z0-9][a-z0-9-]*?)-(\d[0-9A-Za-z.+-]*)\.tar\.gz$/.exec(name);
   return match ? { id: match[1] as string, version: match[2] as string } : undefined;
 }
+
+/**
+ * Why a bundle is not what its file name says (`<id>-<version>.tar.gz`), or undefined when it is
+ * (or its name follows no such pattern). `update` and the fleet pick the newest bundle by its
+ * name, and a signature covers the bytes, not the name: a correctly signed older release renamed
+ * as a newer one must not pass for it.
+ */
+export function bundleNameMismatch(fileName: string, id: string, version: string | null): string | undefined {
+  const named = parseBundleFileName(fileName);
+  if (!named || (named.id === id && named.version === version)) return undefined;
+  return `it holds ${id} ${version ?? "(no version)"}, not what its name says (${named.id} ${named.version})`;
+}

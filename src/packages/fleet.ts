@@ -3,7 +3,7 @@ import type { CapabilityHost } from "../capabilities/types.ts";
 import { permissionsSchema, type BundleSourceConfig, type OperatorFile } from "../config/schema.ts";
 import { errorMessage } from "../errors.ts";
 import type { CapabilityIO, FileHost, PackageIO } from "../runtime/index.ts";
-import { MAX_BUNDLE_BYTES, parseBundleFileName, unpackBundle } from "./bundle.ts";
+import { bundleNameMismatch, MAX_BUNDLE_BYTES, parseBundleFileName, unpackBundle } from "./bundle.ts";
 import { fetchUrl } from "./fetch.ts";
 import { inspectPackage } from "./inspect.ts";
 import { installPackage, readLock } from "./install.ts";
@@ -173,7 +173,8 @@ export class FleetPoller {
     if (!unpacked.ok) return refuse(unpacked.error);
     const inspected = await inspectPackage(unpacked.tree, `${base(sourceName(source))}${bundle.file}`, operator, this.deps.capabilities).catch((error: unknown) => errorMessage(error));
     if (typeof inspected === "string") return refuse(inspected);
-    if (inspected.id !== bundle.id || inspected.version !== bundle.version) return refuse(`it holds ${inspected.id} ${inspected.version ?? "(no version)"}, not what its name says`);
+    const mismatch = bundleNameMismatch(bundle.file, inspected.id, inspected.version);
+    if (mismatch) return refuse(mismatch);
     const accepted = new Set([...(entry?.grants ?? []), ...grantKeys(permissionsSchema.parse(source.accept))]);
     const beyond = inspected.grants.filter((key) => !accepted.has(key));
     if (beyond.length > 0) return refuse(`it asks for grants the source's consent policy (packages.sources accept) does not cover: ${beyond.join("; ")}. A person must accept them: hookbox update ${bundle.id} --from <the bundle>`);

@@ -21,6 +21,8 @@ export const AGENT_CALL_HEADERS = {
   failClosed: "x-hookbox-fail-closed",
   /** How long the caller waits, in ms: held approvals end before. */
   timeoutMs: "x-hookbox-timeout-ms",
+  /** base64url JSON of why each daemon emit asked before this one was not used: a daemon of another hook set may guard what this one does not (guards.ts). */
+  daemonsNotUsed: "x-hookbox-daemons-not-used",
   /** POST /v1/events: "0" answers an ask at once (decision "ask") instead of holding it for an approval. */
   holdApprovals: "x-hookbox-hold-approvals",
 } as const;

@@ -10,7 +10,7 @@ export const PORT = 48123;
 export const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 /** The console's app in-process, over records and approvals the test controls. */
-export function consoleUnderTest(entries: AuditEntry[] = [], now: { ms: number } = { ms: Date.now() }) {
+export function consoleUnderTest(entries: AuditEntry[] = [], now: { ms: number } = { ms: Date.now() }, unguarded: readonly string[] = []) {
   const auth = new ConsoleAuth(() => now.ms);
   const approvals = new ApprovalStore();
   const hookSets = { projects: () => [], forProject: async () => ({ project: undefined, snapshot: { get: () => undefined } }) } as unknown as HookSets;
@@ -24,6 +24,7 @@ export function consoleUnderTest(entries: AuditEntry[] = [], now: { ms: number }
     hookSets,
     fire: async () => undefined,
     health: () => ({ points: [], audit: { path: "/x", written: 0, dropped: 0, rotations: 0, repairedTornLines: 0, lastError: undefined, failing: false, chain: { tail: "unchecked", checkedLinks: 0, head: undefined } }, exports: [], sandbox: { workers: 1, busy: 0, queued: 0, kills: 0, crashes: 0 }, pending: 0 }),
+    unguarded: async () => unguarded,
     version: "test",
     pid: 1,
   });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliContext } from "../../src/cli/context.ts";
 import { registerInstallAgent } from "../../src/cli/install-agent.ts";
 import { registerUninstallAgent } from "../../src/cli/uninstall-agent.ts";
+import { hookRuntime } from "../../src/compose.ts";
 import { createNodeHost } from "../../src/runtime/node.ts";
 
 /** A home with a hookbox binary in ~/.local/bin and a project, on the real file system; the CLI runs in-process. */
@@ -33,7 +34,7 @@ class World {
     const ctx: CliContext = { host, out: async (text) => void this.out.push(text), err: (text) => void this.err.push(text) };
     let exit = -1;
     const program = new Command("hookbox").exitOverride();
-    registerInstallAgent(program, ctx, (code) => (exit = code));
+    registerInstallAgent(program, ctx, (code) => (exit = code), hookRuntime(host));
     registerUninstallAgent(program, ctx, (code) => (exit = code));
     await program.parseAsync(args, { from: "user" });
     return exit;
@@ -82,13 +83,89 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
   it("--json prints one object with snake_case keys, with --dry-run too", async () => {
     expect(await world.run("install-agent", "codex", "--json", "--dry-run", "--events", "Stop")).toBe(0);
     const dry = world.json();
-    expect(Object.keys(dry).sort()).toEqual(["agent", "backup", "changed", "command", "created", "diff", "dry_run", "file", "scope", "summary", "warnings"]);
+    expect(Object.keys(dry).sort()).toEqual(["agent", "backup", "changed", "command", "created", "diff", "dry_run", "file", "guards", "operator_file", "scope", "summary", "unguarded", "warnings"]);
     expect(dry).toMatchObject({ agent: "codex", scope: "project", file: world.file(".codex", "hooks.json"), changed: true, dry_run: true, created: true, command: world.binary, backup: null });
     expect(String(dry.diff)).toMatch(/^--- \/dev\/null\n\+\+\+ .*hooks.json\n@@ -0,0 \+1,/);
     expect(await world.run("install-agent", "codex", "--json", "--events", "Stop")).toBe(0);
     expect(world.json()).toMatchObject({ changed: true, dry_run: false, created: true });
     expect(await world.run("install-agent", "codex", "--json", "--events", "Stop")).toBe(0);
     expect(world.json()).toMatchObject({ changed: false, diff: "", summary: ["= Stop: already installed"] });
+  });
+
+  describe("guards on by default", () => {
+    const operatorFile = (): string => join(world.home, ".config", "hookbox", "hookbox.yaml");
+
+    it("with no operator file, writes one enabling guard-secrets and bash-guard (0600), shows it and how to change it", async () => {
+      expect(await world.run("install-agent", "claude")).toBe(0);
+      const written = readFileSync(operatorFile(), "utf8");
+      expect(written).toMatch(/^builtin:\n {2}- guard-secrets +# .*\n {2}- bash-guard +# /m);
+      expect(statSync(operatorFile()).mode & 0o777).toBe(0o600);
+      const out = world.out.join("");
+      expect(out).toContain(`${operatorFile()} (Hookbox's operator file: there was none)`);
+      expect(out).toContain("enables the standard guards guard-secrets, bash-guard; self-protect is always on");
+      expect(out).toContain("  | builtin:");
+      expect(out).toContain("hookbox install-agent claude --no-default-guards");
+      expect(world.err.join("")).not.toContain("NO GUARD");
+    });
+
+    it("--dry-run shows the new file as a diff and writes nothing; --json carries it", async () => {
+      expect(await world.run("install-agent", "claude", "--dry-run")).toBe(0);
+      expect(existsSync(operatorFile())).toBe(false);
+      expect(world.out.join("")).toContain(`--- /dev/null\n+++ ${operatorFile()}\n@@ -0,0 +1,`);
+      expect(world.out.join("")).toContain("+  - guard-secrets");
+      expect(await world.run("install-agent", "claude", "--dry-run", "--json")).toBe(0);
+      const dry = world.json() as { operator_file: Record<string, unknown>; guards: string[]; unguarded: boolean };
+      expect(dry.operator_file).toMatchObject({ path: operatorFile(), created: true, guards: ["guard-secrets", "bash-guard"] });
+      expect(String(dry.operator_file.text)).toContain("- bash-guard");
+      expect(String(dry.operator_file.diff)).toMatch(/^--- \/dev\/null\n/);
+      expect(dry.guards).toEqual(["bash-guard", "guard-secrets"]);
+      expect(dry.unguarded).toBe(false);
+      expect(existsSync(operatorFile())).toBe(false);
+    });
+
+    it("never rewrites an existing operator file, and names the guards it enables", async () => {
+      mkdirSync(dirname(operatorFile()), { recursive: true });
+      writeFileSync(operatorFile(), "# mine\nbuiltin: [guard-secrets]\n", { mode: 0o640 });
+      expect(await world.run("install-agent", "claude")).toBe(0);
+      expect(readFileSync(operatorFile(), "utf8")).toBe("# mine\nbuiltin: [guard-secrets]\n");
+      expect(world.out.join("")).toContain(`guards: guard-secrets (and self-protect), from ${operatorFile()}`);
+      expect(world.err.join("")).not.toContain("NO GUARD");
+    });
+
+    it("--no-default-guards writes none, and says loudly that the agent is protected by nothing but self-protect", async () => {
+      expect(await world.run("install-agent", "claude", "--no-default-guards")).toBe(0);
+      expect(existsSync(operatorFile())).toBe(false);
+      const err = world.err.join("");
+      expect(err).toContain(`warning: NO GUARD: claude (${world.file(".claude", "settings.json")}) is protected by nothing but self-protect`);
+      expect(err).toContain(`Enable the standard guards in ${operatorFile()}: builtin: [guard-secrets, bash-guard]`);
+      expect(err).toContain("without --no-default-guards");
+      expect(await world.run("install-agent", "claude", "--no-default-guards", "--json")).toBe(0);
+      expect(world.json()).toMatchObject({ unguarded: true, guards: [], operator_file: { created: false } });
+    });
+
+    it("an operator file that enables no guard is warned about too; a project guard counts for --project, not for --user", async () => {
+      mkdirSync(dirname(operatorFile()), { recursive: true });
+      writeFileSync(operatorFile(), "fail_closed: true\n");
+      mkdirSync(world.file(".hookbox", "hooks"), { recursive: true });
+      writeFileSync(world.file(".hookbox", "hooks", "no-rm.yaml"), "id: no-rm\nevents: [PreToolUse]\nhandler: { code: \"export default () => ({})\" }\n");
+      expect(await world.run("install-agent", "claude", "--json")).toBe(0);
+      expect(world.json()).toMatchObject({ unguarded: false, guards: ["no-rm"] });
+      expect(await world.run("install-agent", "gemini", "--user", "--json")).toBe(0);
+      expect(world.json()).toMatchObject({ unguarded: true, guards: [] });
+      expect(String((world.json().warnings as string[]).at(-1))).toContain("NO GUARD: gemini");
+    });
+
+    it("follows HOOKBOX_CONFIG", async () => {
+      const elsewhere = join(world.root, "ops", "hookbox.yaml");
+      const other = new World({ env: { HOOKBOX_CONFIG: elsewhere } });
+      try {
+        expect(await other.run("install-agent", "claude")).toBe(0);
+        expect(readFileSync(elsewhere, "utf8")).toContain("- guard-secrets");
+        expect(existsSync(join(other.home, ".config", "hookbox", "hookbox.yaml"))).toBe(false);
+      } finally {
+        rmSync(other.root, { recursive: true, force: true });
+      }
+    });
   });
 
   it("keeps a backup (0600) and the file's own mode, and a second run writes nothing", async () => {

@@ -57,6 +57,26 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
     expect(report.checks.find((c) => c.name === "claude (project)")?.detail).toMatch(new RegExp(`run ${binary}; a test PreToolUse is answered \\(exit 0\\), the same with and without the daemon`));
   });
 
+  it("install-agent with no operator file wrote one with the standard guards: doctor names them", async () => {
+    const { report } = await doctor();
+    expect(report.checks.find((c) => c.name === "guards of claude (project)")).toMatchObject({ ok: true, detail: "bash-guard, guard-secrets, and self-protect" });
+  });
+
+  it("an agent installed with --no-default-guards is protected by nothing but self-protect: doctor fails, naming it and the fix", async () => {
+    rmSync(join(home, ".config", "hookbox", "hookbox.yaml"));
+    const installed = await run(binary, ["install-agent", "claude", "--no-default-guards"]);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).toContain("NO GUARD: claude");
+    const { out, report } = await doctor();
+    expect(out.code).toBe(1);
+    expect(failing(report)).toEqual([
+      `guards of claude (project): claude (${join(project, ".claude", "settings.json")}) is protected by nothing but self-protect: no guard checks its tool calls (a write to .env, rm -rf ~, curl … | sh all go through). Enable the standard guards in ${join(home, ".config", "hookbox", "hookbox.yaml")}: builtin: [guard-secrets, bash-guard] (hookbox list --builtin shows every one)`,
+    ]);
+    const text = await run(BUILT_BINARY, ["doctor"]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^FAIL guards of claude \(project\): claude .* is protected by nothing but self-protect/m);
+  });
+
   it("a deleted binary copy is named: every Claude hook would be off", async () => {
     rmSync(binary);
     const { out, report } = await doctor();

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PackageWorld } from "../helpers/packages.ts";
+import { denial, PackageWorld } from "../helpers/packages.ts";
 
 /**
  * `hookbox import` of the hooks a user already has: the imported hooks give the same decisions
@@ -182,5 +182,78 @@ describe("import the hooks template's YAML registry (the binary)", () => {
     expect(readFileSync(join(world.project, ".system", "logs", "tool_call.md"), "utf8")).toContain('"event_type":"PostAbilityCall"');
     const yaml = readFileSync(join(world.userHooks, "post-tool-use-tracker", "hook.yaml"), "utf8");
     expect(yaml).toContain("append_to: .system/logs/tool_call.md");
+  });
+});
+
+/**
+ * An imported guard that cannot run is no allow (issue 27): a prompt hook with no model endpoint
+ * configured, a command that times out, a command that is not there — each blocks the tool calls
+ * it guards, through dist/hookbox emit; import says so about the prompt hook before it installs.
+ */
+describe("import keeps fail-closed semantics where a hook can block (the binary)", () => {
+  let world: PackageWorld;
+  let imported: { code: number | null; stdout: string; stderr: string };
+  const GUARDS = `{
+  "hooks": {
+    "PreToolUse": [
+      { "matcher": "Bash", "hooks": [{ "type": "prompt", "prompt": "Refuse destructive shell commands." }] },
+      { "matcher": "Write", "hooks": [{ "type": "command", "command": "sleep 30", "timeout": 1 }] },
+      { "matcher": "Edit", "hooks": [{ "type": "command", "command": "/nonexistent/edit-guard.sh" }] }
+    ],
+    "SessionStart": [{ "hooks": [{ "type": "command", "command": "sleep 30", "timeout": 1 }] }]
+  }
+}
+`;
+
+  beforeAll(async () => {
+    world = new PackageWorld();
+    world.writeOperator("daemon: { auto_start: false }\n");
+    mkdirSync(join(world.project, ".claude"), { recursive: true });
+    writeFileSync(join(world.project, ".claude", "settings.json"), GUARDS);
+    const refused = await world.hookbox(["import", join(world.project, ".claude", "settings.json")]);
+    imported = await world.hookbox(["import", join(world.project, ".claude", "settings.json"), ...suggestedFlags(refused.stderr)]);
+    expect(imported.code, imported.stderr).toBe(0);
+  }, 120_000);
+  afterAll(() => world.cleanup());
+
+  it("import warns that the prompt hook cannot run until the operator file names a model, saying what it then does", () => {
+    const warning = `claude-pre-tool-use-1 (hooks.PreToolUse[0].hooks[0]) is a prompt hook: it asks the model at the operator file's llm default endpoint, and ${world.operatorFile} configures none. Until it does, the hook cannot run and every PreToolUse it matches is denied (on_error: deny). Add a local model there: llm: { endpoint: "http://127.0.0.1:8080/v1", api: openai, model: NAME }`;
+    expect(imported.stderr).toContain(`warning: ${warning}`);
+    expect(imported.stdout).toContain(`warning: ${warning}`);
+    expect(readFileSync(join(world.userHooks, "claude-pre-tool-use-1", "hook.yaml"), "utf8")).toMatch(/^on_error: deny$/m);
+    expect(readFileSync(join(world.userHooks, "claude-session-start-1", "hook.yaml"), "utf8")).toMatch(/^on_error: continue$/m);
+  });
+
+  it.each([
+    ["the prompt guard, with no model endpoint", "Bash", { command: "ls" }, /claude-pre-tool-use-1/],
+    ["the command guard that times out", "Write", { file_path: "/p/notes.txt", content: "x" }, /claude-pre-tool-use-2.*did not finish in 1000 ms/],
+    ["the command guard that cannot run (exit 127)", "Edit", { file_path: "/p/notes.txt", old_string: "a", new_string: "b" }, /claude-pre-tool-use-3.*could not run \(exit 127\)/],
+  ])("%s blocks the tool call", async (_name, tool, input, reason) => {
+    const { json, result } = await world.claude({ tool_name: tool, tool_input: input });
+    expect(result.code, result.stderr).toBe(0);
+    expect(denial(json)).toMatch(reason);
+  });
+
+  it("a hook that cannot run where nothing can be stopped lets the agent go on: SessionStart", async () => {
+    const { json, result } = await world.claude({ source: "startup" }, "SessionStart");
+    expect(result.code, result.stderr).toBe(0);
+    expect(denial(json)).toBeUndefined();
+    expect(json.decision).toBeUndefined();
+  });
+
+  it("with a model endpoint configured, import has nothing to warn about", async () => {
+    const other = new PackageWorld();
+    try {
+      other.writeOperator('llm: { endpoint: "http://127.0.0.1:9/v1", api: openai, model: m }\n');
+      const settings = join(other.project, ".claude", "settings.json");
+      mkdirSync(join(other.project, ".claude"), { recursive: true });
+      writeFileSync(settings, GUARDS);
+      const refused = await other.hookbox(["import", settings]);
+      const done = await other.hookbox(["import", settings, ...suggestedFlags(refused.stderr)]);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stderr).not.toContain("is a prompt hook");
+    } finally {
+      other.cleanup();
+    }
   });
 });

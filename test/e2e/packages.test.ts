@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { BUILT_BINARY } from "../helpers/binary.ts";
@@ -116,6 +116,41 @@ describe("packages: pack, sign, add, verify, update (the binary)", () => {
     expect(updated.code, updated.stderr).toBe(0);
     expect(updated.stdout).toContain("updated guard from 1.0.0 to 1.1.0");
     expect((await world.hookbox(["update", "guard"])).stdout).toContain("guard: up to date (1.1.0)");
+  });
+
+  it("a correctly signed older release renamed as a newer one is refused by update; the installed version stays", async (ctx) => {
+    needMinisign(ctx);
+    // Whoever can write beside the bundles offers guard 1.0.0, signature and all, as guard-1.2.0.
+    copyFileSync(bundle("1.0.0"), bundle("1.2.0"));
+    copyFileSync(`${bundle("1.0.0")}.minisig`, `${bundle("1.2.0")}.minisig`);
+    try {
+      const verified = await world.hookbox(["verify", bundle("1.2.0")]);
+      expect(verified.code, "the signature itself is valid").toBe(0);
+      const out = await world.hookbox(["update", "guard", "--yes", "--allow", "read ${workspace}/**", "--allow", "run git status --short"]);
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain(`error[conflict]: ${bundle("1.2.0")} is refused: it holds guard 1.0.0, not what its name says (guard 1.2.0)`);
+      expect(JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")).packages.guard.version).toBe("1.1.0");
+      // Not even --allow-downgrade takes a bundle that lies about its version.
+      const forced = await world.hookbox(["update", "guard", "--allow-downgrade", "--yes"]);
+      expect(forced.code).toBe(1);
+      expect(forced.stderr).toContain("not what its name says");
+    } finally {
+      rmSync(bundle("1.2.0"));
+      rmSync(`${bundle("1.2.0")}.minisig`);
+    }
+  });
+
+  it("add of an older version over a newer one is refused unless --allow-downgrade", async (ctx) => {
+    needMinisign(ctx);
+    const refused = await world.hookbox(["add", bundle("1.0.0"), "--yes", "--allow", "read ${workspace}/**"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`error[conflict]: guard 1.0.0 (${bundle("1.0.0")}) is older than the installed 1.1.0: refusing to downgrade (an older release may lack fixes the installed one has). If you mean it, run again with --allow-downgrade`);
+    const downgraded = await world.hookbox(["add", bundle("1.0.0"), "--yes", "--allow-downgrade"]);
+    expect(downgraded.code, downgraded.stderr).toBe(0);
+    expect(downgraded.stdout).toContain("downgraded guard from 1.1.0 to 1.0.0");
+    const back = await world.hookbox(["add", bundle("1.1.0"), "--yes", "--allow", "run git status --short"]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toContain("updated guard from 1.0.0 to 1.1.0");
   });
 
   it("an edited installed file is refused at load, saying what changed, and the guard fails closed", async (ctx) => {

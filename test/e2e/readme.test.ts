@@ -7,6 +7,18 @@ import { README as readme, readmeCommands, readmeCurl } from "../helpers/readme.
 
 const root = resolve(import.meta.dirname, "../..");
 
+async function socketOf(path: string): Promise<void> {
+  for (let i = 0; i < 200 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(existsSync(path), `the daemon's socket at ${path}`).toBe(true);
+}
+
+/** Claude Code's answer to the quick start's .env write: guard-secrets' deny. */
+function expectGuardDeny(stdout: string): void {
+  const answer = JSON.parse(stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+  expect(answer.hookSpecificOutput?.permissionDecision).toBe("deny");
+  expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain("guard-secrets");
+}
+
 // STYLE.md: README examples are executed by a test, so they stay true.
 describe("README", () => {
   it("the quick-start command's run step works as written", () => {
@@ -22,12 +34,28 @@ describe("README", () => {
     expect(shown).toBe(readFileSync(resolve(root, "examples/deny-env.ts"), "utf8"));
   });
 
-  it("the main job is `npm ci && npm run serve`: build, then serve the standard hooks on the default socket", () => {
+  it("the main job is `npm ci && npm run serve`: build, then serve the agents' hook set, writing the operator file with the standard guards when there is none", () => {
     expect(readme).toContain("\nnpm ci && npm run serve\n");
     const scripts = (JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    // scripts/bun.mjs runs the project's Bun whether or not its postinstall ran.
-    expect(scripts.serve).toBe("node scripts/bun.mjs build.ts && ./dist/hookbox serve --builtin all");
+    // scripts/bun.mjs runs the project's Bun whether or not its postinstall ran. No --builtin:
+    // a flag the agents' emit does not pass would serve guards the agents do not get.
+    expect(scripts.serve).toBe("node scripts/bun.mjs build.ts && ./dist/hookbox serve --default-guards");
     expect(scripts.build).toBe("node scripts/bun.mjs build.ts");
+  });
+
+  it("`serve --default-guards` (the main job) writes the operator file install-agent would, and the curl shown gets a deny", async () => {
+    const home = mkdtempSync(join(tmpdir(), "hookbox-readme-serve-"));
+    const env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", XDG_RUNTIME_DIR: join(home, "run") };
+    const serve = spawn(resolve(root, "dist/hookbox"), ["serve", "--default-guards"], { env, stdio: "ignore" });
+    try {
+      await socketOf(join(home, "run/hookbox/hookbox.sock"));
+      expect(readFileSync(join(home, ".config/hookbox/hookbox.yaml"), "utf8")).toMatch(/^builtin:\n {2}- guard-secrets/m);
+      expectGuardDeny(execFileSync("bash", ["-c", readmeCurl()], { env, encoding: "utf8" }));
+    } finally {
+      serve.kill("SIGTERM");
+      await new Promise((r) => serve.once("exit", r));
+      rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    }
   });
 
   // The default socket differs in shape with and without XDG_RUNTIME_DIR (src/config/locations.ts):
@@ -36,21 +64,38 @@ describe("README", () => {
     ["XDG_RUNTIME_DIR set", "run", "run/hookbox/hookbox.sock"],
     ["XDG_RUNTIME_DIR unset", undefined, ".hookbox/run/hookbox.sock"],
   ] as const) {
-    it(`the curl shown gets a deny from the served standard hooks, on the default socket (${name})`, async () => {
-      const curl = readmeCurl();
+    it(`the quick start runs top to bottom as written: install-agent turns the guards on, doctor passes, emit and the daemon served with no flags deny the .env write (${name})`, async () => {
+      const lines = readmeCommands("Quick start");
+      expect(lines.map((line) => line.split(" ")[0])).toEqual(["hookbox", "hookbox", "echo", "hookbox", "curl"]);
       const home = mkdtempSync(join(tmpdir(), "hookbox-readme-"));
-      const env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", ...(runtimeDir ? { XDG_RUNTIME_DIR: join(home, runtimeDir) } : {}) };
-      const serve = spawn(resolve(root, "dist/hookbox"), ["serve", "--builtin", "all"], { env, stdio: "ignore" });
+      const project = join(home, "shop");
+      mkdirSync(join(project, ".git"), { recursive: true });
+      const env = { HOME: home, PATH: `${home}/.local/bin:${process.env.PATH ?? "/usr/bin:/bin"}`, ...(runtimeDir ? { XDG_RUNTIME_DIR: join(home, runtimeDir) } : {}) };
+      const sh = (line: string): string => execFileSync("bash", ["-c", line], { cwd: project, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      sh(`${resolve(root, "dist/hookbox")} self-install`);
+      let serve: ReturnType<typeof spawn> | undefined;
       try {
-        const socket = join(home, socketUnderHome);
-        for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
-        expect(existsSync(socket), `the daemon's socket at ${socket}`).toBe(true);
-        const answer = JSON.parse(execFileSync("bash", ["-c", curl], { env, encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
-        expect(answer.hookSpecificOutput?.permissionDecision).toBe("deny");
-        expect(answer.hookSpecificOutput?.permissionDecisionReason).toContain("guard-secrets");
+        for (const line of lines) {
+          if (line === "hookbox serve") {
+            serve = spawn("bash", ["-c", `exec ${line}`], { cwd: project, env, stdio: "ignore" });
+            await socketOf(join(home, socketUnderHome));
+            continue;
+          }
+          const out = sh(line);
+          if (line.startsWith("hookbox install-agent")) {
+            expect(out).toContain(`${home}/.config/hookbox/hookbox.yaml (Hookbox's operator file: there was none)`);
+            expect(out).toContain("enables the standard guards guard-secrets, bash-guard");
+          }
+          if (line.startsWith("hookbox doctor")) expect(out).toMatch(/^ok +guards of claude \(project\): bash-guard, guard-secrets, and self-protect$/m);
+          if (line.startsWith("echo ") || line.startsWith("curl ")) expectGuardDeny(out);
+        }
+        expect(serve, "the quick start serves with no flags").toBeDefined();
       } finally {
-        serve.kill("SIGTERM");
-        await new Promise((r) => serve.once("exit", r));
+        sh("hookbox daemon stop");
+        if (serve && serve.exitCode === null) {
+          serve.kill("SIGTERM");
+          await new Promise((r) => serve?.once("exit", r));
+        }
         rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
       }
     });

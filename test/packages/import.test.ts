@@ -42,6 +42,33 @@ describe("import: reading the agents' hook files", () => {
     });
   });
 
+  it("a hook that cannot run fails closed where it can block (tool calls, prompts) and lets the agent go on elsewhere", () => {
+    const hooks = Object.fromEntries(["PreToolUse", "PermissionRequest", "UserPromptSubmit", "PostToolUse", "Stop", "SessionStart", "PreCompact"].map((event) => [event, [{ hooks: [{ type: "command", command: "x" }, { type: "prompt", prompt: "p" }] }]]));
+    const plan = importClaudeShaped({ hooks }, "claude", {});
+    expect(Object.fromEntries(plan.hooks.map((h) => [`${h.event} ${h.run ? "command" : "prompt"}`, h.onError]))).toEqual({
+      "PreToolUse command": "deny",
+      "PreToolUse prompt": "deny",
+      "PermissionRequest command": "deny",
+      "PermissionRequest prompt": "deny",
+      "UserPromptSubmit command": "deny",
+      "UserPromptSubmit prompt": "deny",
+      "PostToolUse command": "continue",
+      "PostToolUse prompt": "continue",
+      "Stop command": "continue",
+      "Stop prompt": "continue",
+      "SessionStart command": "continue",
+      "SessionStart prompt": "continue",
+      "PreCompact command": "continue",
+      "PreCompact prompt": "continue",
+    });
+    const cursor = importCursor({ version: 1, hooks: { beforeShellExecution: [{ command: "g" }], afterFileEdit: [{ command: "f" }, { command: "h", failClosed: true }] } }, "/p/.cursor");
+    expect(cursor.hooks.map((h) => [h.agentEvent, h.onError])).toEqual([
+      ["beforeShellExecution", "deny"],
+      ["afterFileEdit", "continue"],
+      ["afterFileEdit", "deny"],
+    ]);
+  });
+
   it("a plugin's root and the project variable are written into the grant, never left to the agent's environment", () => {
     const plan = importClaudeShaped({ hooks: { Stop: [{ hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/stop.sh $CLAUDE_PROJECT_DIR" }] }] } }, "claude", { pluginRoot: "/plugins/p" });
     expect(plan.hooks[0]?.run?.args[1]).toBe('export CLAUDE_PROJECT_DIR="$PWD"; /plugins/p/stop.sh $CLAUDE_PROJECT_DIR');

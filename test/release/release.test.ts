@@ -145,10 +145,10 @@ describe.each(LINUX)("smoke suite: $name", (target) => {
     expect(JSON.parse(run.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
   });
 
-  it("Quick start: serve the standard hooks; the README's curl gets a deny", async (ctx) => {
+  it("Quick start: serve the agents' hook set (the operator file with the standard guards, written when there is none); the README's curl gets a deny", async (ctx) => {
     ready(ctx);
     const world = new DaemonWorld();
-    const daemon = await DaemonProcess.start([`${home}/.local/bin/hookbox`], world, ["--builtin", "all"]);
+    const daemon = await DaemonProcess.start([`${home}/.local/bin/hookbox`], world, ["--default-guards"]);
     try {
       const answer = JSON.parse(execFileSync("bash", ["-c", readmeCurl()], { env: world.env(), encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string } };
       expect(answer.hookSpecificOutput?.permissionDecision).toBe("deny");

@@ -1,3 +1,6 @@
+import { guardsOf, unguardedMessage } from "../../evaluator/guards.ts";
+import type { ProjectHookSet } from "../../evaluator/hook-sets.ts";
+import { selfProtectState } from "../../evaluator/self-protect.ts";
 import { installedEntries, type InstalledEntry } from "../../install/entries.ts";
 import { INSTALL_AGENTS, INSTALL_SCOPES, configPath, type InstallAgent, type InstallScope } from "../../install/index.ts";
 import { BUILD_ID } from "../../version/index.ts";
@@ -13,12 +16,19 @@ interface Ran {
   readonly stderr: string;
 }
 
+/** What guards the agents here: this project's hook set, and the operator file that would enable more. */
+export interface Guarding {
+  readonly set: ProjectHookSet;
+  readonly operatorFile: string;
+}
+
 /**
  * Every agent's settings that hold Hookbox entries (user, project and local scopes): the command
- * each runs must execute, and a harmless call sent through the pre-tool entry must get a valid
- * answer, the same through the daemon as in the command's own process.
+ * each runs must execute, a harmless call sent through the pre-tool entry must get a valid
+ * answer, the same through the daemon as in the command's own process, and a guard besides
+ * self-protect must stand before its tool calls.
  */
-export async function agentChecks(ctx: CliContext, project: string): Promise<DoctorCheck[]> {
+export async function agentChecks(ctx: CliContext, project: string, guarding: Guarding): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const seen = new Set<string>();
   for (const agent of INSTALL_AGENTS) {
@@ -43,9 +53,24 @@ export async function agentChecks(ctx: CliContext, project: string): Promise<Doc
       if (entries.length === 0) continue;
       checks.push(await entryCheck(ctx, agent, scope, file, entries, project));
       checks.push(...(await agentSpecificChecks(ctx, agent, scope, file, text, entries, project)));
+      checks.push(...guardCheck(agent, scope, file, project, guarding));
     }
   }
   return checks;
+}
+
+/**
+ * A guard besides self-protect stands before the agent's tool calls: for a user-wide install one
+ * every project gets, for a project's one this project's hook set has. (An operator file that
+ * does not load denies every event: its own check fails, this one says nothing.)
+ */
+function guardCheck(agent: InstallAgent, scope: InstallScope, file: string, project: string, { set, operatorFile }: Guarding): DoctorCheck[] {
+  const { snapshot } = set;
+  if (snapshot.operatorStatus.state !== "ok") return [];
+  const name = `guards of ${agent} (${scope})`;
+  const guards = guardsOf(snapshot.hooks, scope === "user" ? { exceptProject: project } : {});
+  if (guards.length > 0) return [pass(name, `${guards.join(", ")}, and self-protect${scope === "user" ? " (in every project)" : ""}`)];
+  return [fail(name, unguardedMessage(`${agent} (${file})`, operatorFile, selfProtectState(snapshot.operator) === "on"))];
 }
 
 /** What only some agents need: Codex's trust, Claude's http hooks reaching a daemon, opencode's plugin naming this build. */

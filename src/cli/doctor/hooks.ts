@@ -2,25 +2,25 @@ import { auditFilePath } from "../../audit/open.ts";
 import { verifyAuditLog } from "../../audit/verify.ts";
 import { formatDiagnostic } from "../../config/diagnostic.ts";
 import type { Locations } from "../../config/locations.ts";
+import { guardsOf } from "../../evaluator/guards.ts";
 import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
+import type { ProjectHookSet } from "../../evaluator/hook-sets.ts";
 import type { CliContext } from "../context.ts";
-import { currentHookSet } from "../hook-set.ts";
-import type { HookRuntimeFactory } from "../runtime-factory.ts";
 import { describeSelfProtection, selfProtectState } from "../../evaluator/self-protect.ts";
 import { withheldGrants } from "../review-lines.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /** What an event from this project would be evaluated with: the operator file, every hook, the audit log. */
-export async function hookSetChecks(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory): Promise<DoctorCheck[]> {
+export async function hookSetChecks(ctx: CliContext, locations: Locations, { project, snapshot }: ProjectHookSet): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
-  const { project, snapshot } = await currentHookSet(ctx, locations, runtime);
   const status = snapshot.operatorStatus;
   const file = locations.operatorFile.path;
   if (status.state === "ok") checks.push(pass("operator file", (await ctx.host.fs.exists(file)) ? `${file} loads` : `${file} absent: all defaults`));
   else checks.push(fail("operator file", `${describeOperatorProblems(status.problems)}: every event is denied until it is fixed (hookbox validate)`));
   const where = project ? ` for ${project}` : "";
   if (snapshot.broken.length === 0) {
-    checks.push(pass("hooks", `${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} load${where}`));
+    const guards = guardsOf(snapshot.hooks);
+    checks.push(pass("hooks", `${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} load${where}; guards: ${guards.length > 0 ? guards.join(", ") : "none but self-protect"}`));
   } else {
     for (const entry of snapshot.broken) {
       checks.push(fail(`hook ${entry.id}`, `broken, fails by on_error: ${entry.onError} wherever it would run: ${entry.problems.slice(0, 2).map(formatDiagnostic).join("; ")}`));

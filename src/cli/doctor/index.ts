@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { findProjectRoot } from "../../evaluator/project.ts";
 import type { CliContext } from "../context.ts";
 import { EXIT } from "../exit-codes.ts";
+import { currentHookSet } from "../hook-set.ts";
 import type { HookRuntimeFactory } from "../runtime-factory.ts";
 import { addHookOptions, locationsFrom } from "../setup.ts";
 import { agentChecks } from "./agents.ts";
@@ -25,7 +26,8 @@ export interface DoctorReport {
 export async function runDoctor(ctx: CliContext, runtime: HookRuntimeFactory, options: { hooks?: string[]; config?: string; builtin?: string[] } = {}): Promise<DoctorReport> {
   const locations = locationsFrom(ctx, options);
   const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
-  const checks = [...(await installationChecks(ctx)), ...(await hookSetChecks(ctx, locations, runtime)), await daemonCheck(ctx, locations, [...runtime.embedded().keys()]), ...(await agentChecks(ctx, project))];
+  const set = await currentHookSet(ctx, locations, runtime);
+  const checks = [...(await installationChecks(ctx)), ...(await hookSetChecks(ctx, locations, set)), await daemonCheck(ctx, locations, [...runtime.embedded().keys()]), ...(await agentChecks(ctx, project, { set, operatorFile: locations.operatorFile.path }))];
   return { runtime: ctx.host.name, ok: checks.every((c) => c.ok), project, checks };
 }
 
@@ -35,7 +37,7 @@ export function registerDoctor(program: Command, ctx: CliContext, setExit: (code
       .command("doctor")
       .description("Check the whole chain from an agent to a decision: this binary, the operator file and hooks, the audit log, the daemon, each agent's hook entries")
       .option("--json", "print the report as JSON")
-      .addHelpText("after", "\nRun it in a project: the hooks and the agents' project settings checked are that project's.\n\nExit status: 0 when every link holds, 1 when one is broken (each printed with what to do)."),
+      .addHelpText("after", "\nRun it in a project: the hooks and the agents' project settings checked are that project's.\n\nExit status: 0 when every link holds, 1 when one is broken (each printed with what to do) —\nan installed agent protected by nothing but self-protect (no guard on its tool calls) included."),
   ).action(async (options: { json?: boolean; hooks?: string[]; config?: string; builtin?: string[] }) => {
     const report = await runDoctor(ctx, runtime, options);
     if (options.json) await ctx.out(`${JSON.stringify(report, null, 2)}\n`);

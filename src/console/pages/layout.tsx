@@ -8,6 +8,8 @@ export interface Frame {
   readonly pid: number;
   readonly pending: number;
   readonly csrf: string;
+  /** Hook sets served with no guard but self-protect, each as its warning. */
+  readonly unguarded: readonly string[];
 }
 
 const SECTIONS: readonly { id: Section; href: string; label: string }[] = [
@@ -58,6 +60,14 @@ export function Layout(props: { title: string; section: Section; frame: Frame; l
           <span id="live-status" role="status" aria-live="polite"></span>
         </header>
         <main id="main" tabindex={-1}>
+          {frame.unguarded.length > 0 ? (
+            <div class="alert" role="alert">
+              <strong>No guard.</strong>
+              {frame.unguarded.map((warning) => (
+                <p>{warning}</p>
+              ))}
+            </div>
+          ) : null}
           {props.children}
         </main>
         <footer>

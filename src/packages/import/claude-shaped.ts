@@ -1,7 +1,7 @@
 import { TOOL_EVENTS } from "../../events/names.ts";
 import { runsHookboxEmitHandler } from "../../install/command.ts";
 import { nativeEventName, PROTOCOLS } from "../../protocols/index.ts";
-import { kebab, shellRun, type ImportDialect, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
+import { importedOnError, kebab, shellRun, type ImportDialect, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
 /** Lifecycle events whose matcher Claude compares against a payload field. */
 const LIFECYCLE_FIELD: Readonly<Record<string, string>> = { SessionStart: "source", PreCompact: "trigger", PostCompact: "trigger", Notification: "notification_type", SessionEnd: "reason" };
@@ -80,7 +80,7 @@ function commandHook(dialect: ImportDialect, agentEvent: string, event: string, 
     where,
     summary: `${dialect === "codex" ? "Codex" : dialect === "gemini" ? "Gemini CLI" : "Claude Code"} command hook: ${written}`.slice(0, 500),
     enabled: true,
-    onError: "continue",
+    onError: importedOnError(event),
     effects: [],
     injectContext: true,
   };
@@ -113,7 +113,7 @@ function promptHook(dialect: ImportDialect, agentEvent: string, event: string, m
     where,
     summary: `Claude Code prompt hook: ${written.replace(/\s+/g, " ")}`.slice(0, 500),
     enabled: true,
-    onError: "continue",
+    onError: importedOnError(event),
     effects: [],
     injectContext: false,
   };

@@ -1,6 +1,6 @@
 import { CURSOR_EVENTS } from "../../agents/cursor/payload.ts";
 import { runsHookboxEmit } from "../../install/command.ts";
-import { shellRun, kebab, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
+import { importedOnError, shellRun, kebab, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
 
 /**
@@ -42,7 +42,7 @@ export function importCursor(root: Json, fileDir: string): ImportPlan {
         where,
         summary: `Cursor command hook: ${entry.command}`.slice(0, 500),
         enabled: true,
-        onError: entry.failClosed === true ? "deny" : "continue",
+        onError: importedOnError(event, entry.failClosed === true),
         effects: [],
         injectContext: agentEvent === "sessionStart",
       });

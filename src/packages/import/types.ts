@@ -38,6 +38,21 @@ export interface ImportPlan {
   readonly remaining?: Record<string, unknown>;
 }
 
+/**
+ * The events on which an imported hook stands before what the agent does and can stop it: a tool
+ * call (PreToolUse, PermissionRequest) or the user's prompt (UserPromptSubmit). There a hook that
+ * cannot run — a command that times out or cannot start, a prompt hook with no model — denies: a
+ * guard that cannot decide is no allow (its agent would have gone ahead: not so under Hookbox).
+ * Elsewhere the agent goes on, the failure recorded and shown: after a tool ran there is nothing
+ * left to stop, and a Stop hook that cannot run must not trap the agent in its turn.
+ */
+const FAILS_CLOSED: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "UserPromptSubmit"]);
+
+/** An imported hook's on_error, by its native event (or `deny` when its own file asked to fail closed). */
+export function importedOnError(event: string, failClosed = false): "continue" | "deny" {
+  return failClosed || FAILS_CLOSED.has(event) ? "deny" : "continue";
+}
+
 /** A shell-form command becomes `sh -c <line>`: the one grant the user consents to. */
 export function shellRun(line: string): ImportedHook["run"] {
   return { cmd: "sh", args: ["-c", line] };

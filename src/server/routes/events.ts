@@ -1,5 +1,6 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import { unguardedNotice } from "../../evaluator/guards.ts";
 import { identityDifference } from "../../evaluator/identity.ts";
 import { answerAgentCall } from "../../evaluator/agent-answer.ts";
 import { HookboxError } from "../../errors.ts";
@@ -46,6 +47,7 @@ export const AGENT_CALL_ROUTE: RouteSpec = {
     { name: AGENT_CALL_HEADERS.identity, description: "With client emit: base64url JSON of the caller's HookSetIdentityV1.", schema: z.string() },
     { name: AGENT_CALL_HEADERS.event, description: "The agent's event name, when the payload names none (`hookbox emit EVENT`).", schema: z.string() },
     { name: AGENT_CALL_HEADERS.env, description: "base64url JSON of the agent's project variables (CLAUDE_PROJECT_DIR …).", schema: z.string() },
+    { name: AGENT_CALL_HEADERS.daemonsNotUsed, description: "With client emit: base64url JSON array of why each daemon emit asked first was not used; when this event's hook set has no guard but self-protect, the answer warns the agent's user.", schema: z.string() },
     FAIL_CLOSED_HEADER,
     TIMEOUT_HEADER,
   ],
@@ -98,6 +100,7 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
         ...(body.notUtf8 ? { unreadable: { code: "event_invalid", cause: "the request body is not valid UTF-8" } } : {}),
       },
       { ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c) },
+      fromEmit ? unguardedNotice(deps.evaluator.hookSets, deps.identity.operator_file, stringsOf(decodeHeaderJson(c.req.header(AGENT_CALL_HEADERS.daemonsNotUsed)))) : undefined,
     );
     const { output } = answer;
     if (fromEmit) {
@@ -113,6 +116,10 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
 function callerTimeout(c: Context): { callerTimeoutMs?: number } {
   const value = Number(c.req.header(AGENT_CALL_HEADERS.timeoutMs));
   return Number.isInteger(value) && value > 0 ? { callerTimeoutMs: value } : {};
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {

@@ -5,7 +5,7 @@
 // the CLI cannot run here.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { cleanupRun, findClaudeBinary, runClaude, type ClaudeBinary } from "./claude-code.ts";
@@ -142,6 +142,71 @@ describe("from a download to a guard that holds: self-install, install-agent, th
       }
     } finally {
       rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    }
+  });
+});
+
+describe("guards on by default (issue 27): a fresh install-agent claude, with no operator file, in the real Claude Code", () => {
+  /** A HOME with the binary in ~/bin and no operator file, and a project; install-agent run there as the user types it. */
+  async function freshInstall(flags: readonly string[]): Promise<{ root: string; home: string; project: string; binary: string; env: Record<string, string>; stdout: string; stderr: string }> {
+    const root = mkdtempSync(join(tmpdir(), "hookbox-default-guards-claude-"));
+    const home = join(root, "home");
+    const project = join(root, "project");
+    const binary = join(home, "bin", "hookbox");
+    mkdirSync(dirname(binary), { recursive: true });
+    mkdirSync(join(project, ".git"), { recursive: true });
+    copyFileSync(BUILT_BINARY, binary);
+    chmodSync(binary, 0o755);
+    const env = { HOME: home, PATH: "/usr/bin:/bin" };
+    const installed = await runProgram([binary, "install-agent", "claude", ...flags], { env, cwd: project });
+    expect(installed.code, installed.stderr).toBe(0);
+    return { root, home, project, binary, env, stdout: installed.stdout, stderr: installed.stderr };
+  }
+
+  it("the operator file install-agent wrote guards the agent: a .env Write is blocked by guard-secrets, a normal Write goes through", async (ctx) => {
+    const binary = requireClaude(ctx);
+    const fresh = await freshInstall([]);
+    try {
+      expect(readFileSync(join(fresh.home, ".config/hookbox/hookbox.yaml"), "utf8")).toMatch(/^builtin:\n {2}- guard-secrets/m);
+      expect(fresh.stdout).toContain("enables the standard guards guard-secrets, bash-guard");
+      const projectOf = (request: unknown): string => /\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0] ?? "/nowhere";
+      const ENV_ID = "toolu_01HOOKBOXDEFAULTGUARDS0001";
+      const NOTES_ID = "toolu_01HOOKBOXDEFAULTGUARDS0002";
+      const run = await runClaude(binary, {
+        prompt: "store the key, then write the notes",
+        model: { script: [(request) => useTool("Write", { file_path: `${projectOf(request)}/.env`, content: "KEY=1\n" }, ENV_ID), (request) => useTool("Write", { file_path: `${projectOf(request)}/notes.txt`, content: "notes\n" }, NOTES_ID)] },
+        hooks: [],
+        files: { ".claude/settings.json": readFileSync(join(fresh.project, ".claude/settings.json"), "utf8") },
+        // Where install-agent wrote the operator file: the agent's Hookbox reads the same one.
+        env: { XDG_CONFIG_HOME: join(fresh.home, ".config") },
+        timeoutMs: 120_000,
+      });
+      try {
+        expect(run.exitCode, `claude -p failed\nstderr: ${run.stderr}`).toBe(0);
+        expect(existsSync(join(run.projectDir, ".env")), "the .env write went through").toBe(false);
+        expect(toolResultText(run.model.resultOf(ENV_ID)!.result)).toMatch(/guard-secrets: Write on \S+\/\.env/);
+        expect(readFileSync(join(run.projectDir, "notes.txt"), "utf8"), "the normal write").toBe("notes\n");
+      } finally {
+        cleanupRun(run);
+      }
+    } finally {
+      await runProgram([BUILT_BINARY, "daemon", "stop"], { env: fresh.env, cwd: fresh.project });
+      rmSync(fresh.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    }
+  });
+
+  it("with --no-default-guards, install-agent says the agent is protected by nothing but self-protect, and doctor exits non-zero naming it", async () => {
+    const fresh = await freshInstall(["--no-default-guards"]);
+    try {
+      expect(existsSync(join(fresh.home, ".config/hookbox/hookbox.yaml"))).toBe(false);
+      expect(fresh.stderr).toContain(`NO GUARD: claude (${join(fresh.project, ".claude/settings.json")}) is protected by nothing but self-protect`);
+      // Its test call through the entry starts no daemon to outlive the test.
+      const doctor = await runProgram([fresh.binary, "doctor"], { env: { ...fresh.env, HOOKBOX_NO_DAEMON: "1" }, cwd: fresh.project, timeoutMs: 120_000 });
+      expect(doctor.code, doctor.stdout).toBe(1);
+      expect(doctor.stdout).toMatch(/^FAIL guards of claude \(project\): claude \(\S+\/\.claude\/settings\.json\) is protected by nothing but self-protect/m);
+    } finally {
+      await runProgram([BUILT_BINARY, "daemon", "stop"], { env: fresh.env, cwd: fresh.project });
+      rmSync(fresh.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
   });
 });
