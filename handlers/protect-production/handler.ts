@@ -76,12 +76,13 @@ function ask(tool: string, found: Hit[], cfg: Config): HookResult {
   const hits = found.filter((h) => !found.some((o) => o !== h && h.path.startsWith(`${o.path.replace(/\/+$/, "")}/`)));
   const first = hits[0] as Hit;
   const more = hits.length > 1 ? ` (and ${hits.length - 1} more production path${hits.length > 2 ? "s" : ""})` : "";
-  const seconds = Math.round(cfg.timeoutMs / 1000);
   const what = `${tool} would write ${clip(first.path, 200)}${more}`;
   return {
     action: "ask_user",
     reason: `protect-production: ${what}, which is production (matches ${first.glob}); the user must approve it`,
-    approval_prompt: `Allow a change to production? ${what}, matching ${first.glob}. Without an answer within ${seconds} s it is denied.`,
+    // No deadline in the words: an agent with its own dialog (Claude Code, Gemini CLI …) asks
+    // with no time limit; where Hookbox holds the question, it shows the deadline beside it.
+    approval_prompt: `Allow a change to production? ${what}, matching ${first.glob}.`,
     approval_options: ["allow", "deny"],
     approval_timeout_ms: cfg.timeoutMs,
     // Fixed, not configurable: an unanswered question about production must never mean yes.

@@ -137,6 +137,12 @@ export interface AuditChainV1 extends Chained {
   readonly pid: number;
 }
 
+/**
+ * The session id of the test calls `hookbox doctor` sends through each agent's hook entry
+ * (src/cli/doctor/probes.ts): the console marks them as doctor's and hides them by default.
+ */
+export const DOCTOR_SESSION_ID = "hookbox-doctor";
+
 export function isDecisionRecord(entry: { readonly kind?: string }): entry is AuditDecisionV1 {
   return entry.kind === "decision";
 }

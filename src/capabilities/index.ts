@@ -7,5 +7,6 @@ export { HOOK_API_METHODS } from "./types.ts";
 export type { CapabilityHost, GrantRequest, HookApiMethod, HostCallRecord, InvocationCapabilities, PreparedGrants, PrepareResult } from "./types.ts";
 export type { GuestErrorCode } from "./errors.ts";
 export { formatReview } from "./review/index.ts";
+export { summarizeGrants, type GrantSummary } from "./review/summary.ts";
 export type { GrantReport, GrantReview, ReviewStatus } from "./review/types.ts";
 export { grantKeys } from "./grants/keys.ts";

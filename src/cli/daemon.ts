@@ -12,6 +12,7 @@ import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
+import { plural } from "../text/plural.ts";
 
 interface DaemonFlags {
   readonly hooks?: string[];
@@ -107,7 +108,7 @@ function describe(found: readonly FoundDaemon[], auto: { on: boolean; why: strin
       `pid ${info.pid} on ${daemon.socket}`,
       `  ${info.origin === "auto" ? "started by emit" : "started with hookbox serve"}, build ${info.identity.build}, up since ${info.started_at}`,
       `  ${daemon.servesThisHookSet ? "serves the hook set emit resolves here" : "serves another hook set than emit resolves here (other flags, operator file or build)"}`,
-      `  last event ${ago(info.last_event_at)} (${info.events} events, ${info.in_flight} in flight); ${info.idle_exit_seconds === null ? "runs until stopped" : `exits after ${formatSeconds(info.idle_exit_seconds)} without events`}${info.retiring ? ` — retiring: ${info.retiring}` : ""}`,
+      `  last event ${ago(info.last_event_at)} (${plural(info.events, "event")}, ${info.in_flight} in flight); ${info.idle_exit_seconds === null ? "runs until stopped" : `exits after ${formatSeconds(info.idle_exit_seconds)} without events`}${info.retiring ? ` — retiring: ${info.retiring}` : ""}`,
       `  ${info.projects.length} project${info.projects.length === 1 ? "" : "s"} loaded; ${info.rss_bytes !== null ? `${(info.rss_bytes / 2 ** 20).toFixed(1)} MiB resident (workers not counted)` : "resident size unknown"}; callers checked by ${info.peer_check === "uid" ? "uid (the kernel's peer credentials)" : "the socket's permissions only"}`,
     ].join("\n");
   });

@@ -4,6 +4,7 @@ import { createHookSets } from "../evaluator/compose.ts";
 import type { ProjectHookSet } from "../evaluator/hook-sets.ts";
 import { findProjectRoot } from "../evaluator/project.ts";
 import type { CliContext } from "./context.ts";
+import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
 /**
@@ -14,6 +15,18 @@ export async function currentHookSet(ctx: CliContext, locations: Locations, runt
   const { hookSets } = createHookSets({ host: ctx.host, locations, capabilities: runtime.capabilities(locations), embedded: runtime.embedded(), via: "cli" });
   const explicit = locations.hookSources.every((source) => source.origin === "dir");
   return hookSets.forProject(explicit ? undefined : await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir()));
+}
+
+/**
+ * 2 (EXIT.usage) when an input the command line named is missing or unreadable — the operator
+ * file of --config or $HOOKBOX_CONFIG, a --hooks directory — as the exit-code table says, rather
+ * than 1 (what was checked failed); undefined otherwise. The problem itself is reported as usual.
+ */
+export async function missingInputExit(ctx: CliContext, locations: Locations): Promise<number | undefined> {
+  const fs = ctx.host.fs;
+  if (locations.operatorFile.explicit && !(await fs.readText(locations.operatorFile.path).then(() => true, () => false))) return EXIT.usage;
+  for (const source of locations.hookSources) if (source.required && (await fs.kind(source.dir)) !== "dir") return EXIT.usage;
+  return undefined;
 }
 
 /** Every problem of a hook set: the operator file's, then the hooks'. */

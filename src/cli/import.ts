@@ -14,7 +14,7 @@ import { resolvePath } from "../text/posix-path.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { writeAgentSettings } from "./install-agent.ts";
-import { reviewLines } from "./review-lines.ts";
+import { reviewLines, reviewWidth } from "./review-lines.ts";
 import { collect, obtainConsent, openSession, type PackageSession, configOption } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { recordTrust } from "./trust.ts";
@@ -80,7 +80,7 @@ async function importPlan(session: PackageSession, path: string, plan: ImportPla
   for (const { hook, inspected } of packages) {
     const previous = Object.hasOwn(lock.packages, hook.id) ? lock.packages[hook.id] : undefined;
     for (const key of grantDiff(previous?.grants ?? [], inspected.grants).added) needed.add(key);
-    report.push(`  ${hook.id} (${hook.where}, on ${hook.event}): ${hook.command}`, ...reviewLines(inspected.hook.review, "    "));
+    report.push(`  ${hook.id} (${hook.where}, on ${hook.event}): ${hook.command}`, ...reviewLines(inspected.hook.review, "    ", { width: reviewWidth(session.ctx) }));
   }
   if (approvals.length > 0) {
     report.push(`  these commands run with your rights, so the operator must approve them: ${session.locations.operatorFile.path} gets`);

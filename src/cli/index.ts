@@ -5,7 +5,7 @@ import { leanHostOf, type RuntimeHost } from "../runtime/index.ts";
 import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor/index.ts";
 import { EXIT, exitStatusHelp } from "./exit-codes.ts";
-import { reportError } from "./report-error.ts";
+import { errorFormatOf, jsonError, reportError } from "./report-error.ts";
 import { registerApprovals } from "./approvals.ts";
 import { registerFire } from "./fire.ts";
 import { registerAudit } from "./audit.ts";
@@ -47,14 +47,20 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   const setExit = (code: number): void => {
     exitCode = code;
   };
+  // With --json, every error is one JSON object (report-error.ts), commander's usage errors too.
+  const format = errorFormatOf(host.args);
   const program = new Command("hookbox")
     .description("Run untrusted AI-agent hooks as sandboxed TypeScript handlers (QuickJS in WebAssembly).")
-    .version(VERSION, "-V, --version")
+    .version(VERSION, "-V, --version", "print the version (-v too); hookbox version says how this binary was built")
     .option("--debug", "on an error, also print where in Hookbox it happened (the stack)")
     .exitOverride()
-    .showHelpAfterError("(run hookbox --help for usage)")
+    .showHelpAfterError(format === "json" ? false : "(run hookbox --help for usage)")
     // commander writes through a synchronous callback: the write is queued, and the host's exit waits for it.
-    .configureOutput({ writeOut: (text) => void ctx.out(text), writeErr: (text) => ctx.err(text) });
+    .configureOutput({
+      writeOut: (text) => void ctx.out(text),
+      writeErr: (text) => ctx.err(text),
+      outputError: (text, write) => write(format === "json" ? jsonError("usage", text.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim(), EXIT.usage) : text),
+    });
   registerRun(program, ctx, setExit);
   registerValidate(program, ctx, setExit, factory);
   registerCheck(program, ctx, setExit, factory);
@@ -94,12 +100,25 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
       program.outputHelp();
       return EXIT.ok;
     }
-    await program.parseAsync([...host.args], { from: "user" });
+    await program.parseAsync(commandLine(program, host.args), { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    return reportError((text) => ctx.err(text), error, program.opts<{ debug?: boolean }>().debug === true || host.args.includes("--debug"));
+    return reportError((text) => ctx.err(text), error, program.opts<{ debug?: boolean }>().debug === true || host.args.includes("--debug"), format);
   }
   return exitCode;
+}
+
+/**
+ * The arguments as commander should see them: `-v` is the version as `-V` is (main.ts answers
+ * both before this loads; this is for a caller of runCli), and `help <name>` of no command is
+ * that name alone, so commander says "unknown command" with its did-you-mean rather than
+ * printing the whole help.
+ */
+function commandLine(program: Command, args: readonly string[]): string[] {
+  if (args.length === 1 && args[0] === "-v") return ["-V"];
+  const [first, name] = args;
+  if (first === "help" && name !== undefined && !name.startsWith("-") && !program.commands.some((command) => command.name() === name || command.aliases().includes(name))) return [name];
+  return [...args];
 }
 
 const ENVIRONMENT_HELP = `Environment (a flag wins over its variable, the variable over the default):
@@ -107,5 +126,7 @@ const ENVIRONMENT_HELP = `Environment (a flag wins over its variable, the variab
   HOOKBOX_CONFIG   the operator file (--config)
   XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR   where the user's hooks, the audit log and the socket are by default
 
-Every command that prints data takes --json (keys in snake_case). --debug adds the stack to an error.
+Every command that prints data takes --json (keys in snake_case); with --json an error is one
+JSON object on stderr: {"v":1,"error":{"code":"…","message":"…","exit_code":N}}. --debug adds the
+stack to an error.
 `;

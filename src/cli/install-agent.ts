@@ -125,7 +125,7 @@ export function registerInstallAgent(program: Command, ctx: CliContext, setExit:
     .option("--command <path>", "the hookbox executable the agent runs (default: the absolute path of this hookbox binary)")
     .option("--fail-closed", "block when Hookbox cannot evaluate, instead of the agent's fail-open default")
     .option("--http <url>", "Claude Code only: POST events to the daemon's loopback listener instead of spawning hookbox")
-    .option("--token-env <name>", "with --http: the environment variable holding the daemon's bearer token")
+    .option("--token-env <name>", "with --http: the environment variable holding the daemon's bearer token (the file hookbox serve --listen writes: ~/.local/share/hookbox/http-token, or its --token-file)")
     .option("--auth-header <value>", "with --http: a literal Authorization header value (stored in plain text)")
     .option("--trust", "Codex only: also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)")
     .option("--no-default-guards", "when there is no operator file, do not write one enabling the standard guards (guard-secrets, bash-guard)")
@@ -136,6 +136,8 @@ Examples:
   hookbox install-agent claude --dry-run
   hookbox install-agent claude --local
   hookbox install-agent gemini --user --events BeforeTool,AfterTool
+  hookbox serve --listen 127.0.0.1:8787      # writes its token to ~/.local/share/hookbox/http-token
+  export HOOKBOX_TOKEN="$(cat ~/.local/share/hookbox/http-token)"   # where Claude Code starts
   hookbox install-agent claude --http http://127.0.0.1:8787 --token-env HOOKBOX_TOKEN
   hookbox install-agent codex --user --trust
   hookbox install-agent opencode --user

@@ -5,8 +5,9 @@ import { registrationByEvent } from "../registry/registration.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
-import { currentHookSet, problemsOf } from "./hook-set.ts";
-import { reviewLines } from "./review-lines.ts";
+import { currentHookSet, missingInputExit, problemsOf } from "./hook-set.ts";
+import { reviewLines, reviewWidth } from "./review-lines.ts";
+import { plural } from "../text/plural.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
 import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
 
@@ -15,7 +16,8 @@ import { describeSelfProtection, selfProtectState } from "../evaluator/self-prot
  * file would narrow them (loaded alone, as `hookbox show` does), whether or not it is enabled.
  */
 async function standardHooksListing(ctx: CliContext, options: { hooks?: string[]; config?: string; json?: boolean }, runtime: HookRuntimeFactory): Promise<string> {
-  const locations = { ...locationsFrom(ctx, { ...options, builtin: undefined }), hookSources: [], builtin: ["all"] };
+  // Every one by id: `all` would leave out those that need a model endpoint not configured here.
+  const locations = { ...locationsFrom(ctx, { ...options, builtin: undefined }), hookSources: [], builtin: [...runtime.embedded().keys()] };
   const { snapshot } = await currentHookSet(ctx, locations, runtime);
   const hooks = [...runtime.embedded().values()]
     .sort((a, b) => a.id.localeCompare(b.id))
@@ -47,6 +49,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
     }
     const locations = locationsFrom(ctx, { ...options, builtin: undefined });
     const set = await currentHookSet(ctx, locations, runtime);
+    const missing = await missingInputExit(ctx, locations);
     const { snapshot } = set;
     const events = snapshot.eventTypes();
     const problems = problemsOf(set);
@@ -67,14 +70,14 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
           const match = [d.match.tool ? `tool ${d.match.tool}` : "", d.match.paths ? `paths ${d.match.paths.join(",")}` : "", d.match.fields ? `fields ${Object.keys(d.match.fields).join(",")}` : ""].filter(Boolean).join("; ");
           lines.push(`  ${String(d.priority).padStart(5)}  ${d.id}${match ? `  [${match}]` : ""}  cpu ${d.limits.cpuMs} ms, memory ${formatBytes(d.limits.memoryBytes)}${d.onError === "deny" ? ", fails closed" : ""}`);
           if (d.summary) lines.push(`         ${d.summary}`);
-          lines.push(...reviewLines(hook.review, "         "));
+          lines.push(...reviewLines(hook.review, "         ", { width: reviewWidth(ctx), details: "withheld" }));
         }
       }
       if (lines.length === 0) lines.push(`no hooks found (project: ${set.project ?? "none"})`);
       lines.push(`self-protection ${describeSelfProtection(snapshot.operator, ctx.host.homeDir())}`);
       await ctx.out(`${lines.join("\n")}\n`);
-      if (problems.length > 0) ctx.err(`${problems.length} problem(s) — run hookbox validate\n`);
+      if (problems.length > 0) ctx.err(`${plural(problems.length, "problem")} — run hookbox validate\n`);
     }
-    setExit(problems.every((d) => d.severity === "warning") && snapshot.broken.length === 0 ? EXIT.ok : EXIT.failed);
+    setExit(missing ?? (problems.every((d) => d.severity === "warning") && snapshot.broken.length === 0 ? EXIT.ok : EXIT.failed));
   });
 }

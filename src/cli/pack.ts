@@ -9,6 +9,7 @@ import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { openSession } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
+import { plural } from "../text/plural.ts";
 
 /** The index of a mirror served over https (a directory is listed instead): the bundles it holds. */
 export interface MirrorIndexV1 {
@@ -47,7 +48,7 @@ export function registerPack(program: Command, ctx: CliContext, setExit: (code: 
       await fs.writeBytesAtomic(file, bytes, 0o644);
       const result = { file, id: inspected.id, version: inspected.version, bytes: bytes.length, sha256: hex(await sha256(bytes)), integrity: (await treeDigest(tree)).integrity, files: [...tree.keys()] };
       if (options.index) await writeIndex(ctx, out);
-      await ctx.out(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${file}\n  ${result.files.length} files, ${result.bytes} bytes, sha256 ${result.sha256}\n  sign it: minisign -S -m ${file}\n`);
+      await ctx.out(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${file}\n  ${plural(result.files.length, "file")}, ${result.bytes} bytes, sha256 ${result.sha256}\n  sign it: minisign -S -m ${file}\n`);
       setExit(EXIT.ok);
     });
 }

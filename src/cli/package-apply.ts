@@ -7,6 +7,7 @@ import { readTree, treeDigest } from "../packages/tree.ts";
 import { compareVersions } from "../packages/version.ts";
 import { entryId } from "../registry/registry.ts";
 import { describeCandidate, obtainConsent, type Candidate, type ConsentOptions, type PackageSession } from "./package-session.ts";
+import { reviewWidth } from "./review-lines.ts";
 import { recordTrust } from "./trust.ts";
 
 export interface Applied {
@@ -44,7 +45,7 @@ export async function applyCandidate(session: PackageSession, candidate: Candida
   const same = previous !== undefined && previous.integrity === digest.integrity;
   // The same version over an installed copy that was edited: put the files back as they were signed.
   if (same && (await installedIntact(session, id, previous.integrity))) return { action: "unchanged", ...base };
-  const report = describeCandidate(candidate);
+  const report = describeCandidate(candidate, reviewWidth(ctx));
   if (previous) {
     report.push(`  installed now: ${previous.version ?? "(no version)"} from ${previous.source}`);
     if (diff.added.length === 0 && diff.removed.length === 0) report.push("  its grants do not change");

@@ -1,5 +1,4 @@
 import { Option } from "commander";
-import { formatReview } from "../capabilities/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import type { Locations } from "../config/locations.ts";
 import type { OperatorFile } from "../config/schema.ts";
@@ -13,6 +12,8 @@ import { inspectPackage, type InspectedPackage } from "../packages/inspect.ts";
 import type { LockSigner } from "../packages/lock.ts";
 import { checkSignature, trustedKeys } from "../packages/signature.ts";
 import type { CliContext } from "./context.ts";
+import { detailLines, refusedConsequence, summaryLines } from "./review-lines.ts";
+import { wrap } from "../text/wrap.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { locationsFrom } from "./setup.ts";
 
@@ -70,14 +71,21 @@ export async function candidateOf(session: PackageSession, acquired: Acquired, e
   return { acquired, tree, signer, inspected };
 }
 
-/** The review as printed before any consent: who signed it, and each grant with what it really gets. */
-export function describeCandidate(candidate: Candidate): string[] {
+/**
+ * The review as printed before any consent: what it is and who signed it, what it can do here in
+ * a line, the grants grouped with why each is capped or refused, and what will not work because
+ * of a refusal.
+ */
+export function describeCandidate(candidate: Candidate, width: number): string[] {
   const { inspected, signer, acquired } = candidate;
+  const definition = inspected.hook.definition;
   const lines = [`${inspected.id} ${inspected.version ?? "(no version)"} from ${acquired.source}${acquired.note ? ` (${acquired.note})` : ""}`];
+  if (definition.summary) lines.push(...wrap(definition.summary, width, "  ", "  "));
   lines.push(signer ? `  signed by key ${signer.key_id} (trusted comment: ${signer.trusted_comment})` : "  unsigned");
   const review = inspected.hook.review.lines;
-  if (review.length === 0) lines.push("  it asks for no grant: it can only look at the events it is given");
-  else lines.push("  it asks for:", ...review.map((line) => `    ${formatReview(line)}`));
+  lines.push(...summaryLines(review, "  ", width));
+  if (review.length > 0) lines.push("  it asks for:", ...detailLines(review, "    ", width));
+  lines.push(...refusedConsequence(inspected.id, review, definition.onError, "  ", width));
   return lines;
 }
 

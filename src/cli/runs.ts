@@ -7,6 +7,7 @@ import { HookboxError } from "../errors.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { locationsFrom } from "./setup.ts";
+import { noun, plural } from "../text/plural.ts";
 
 /** How often --follow looks at the log: new records show within this (and a write). */
 const FOLLOW_INTERVAL_MS = 200;
@@ -48,7 +49,7 @@ export function registerRuns(program: Command, ctx: CliContext, setExit: (code: 
       else if (options.json) await print(records);
       else if (records.length === 0) await ctx.out(`no runs found in ${path}\n`);
       else await print(records);
-      if (skippedLines > 0) ctx.err(`${skippedLines} line(s) of the log were not audit records and were skipped\n`);
+      if (skippedLines > 0) ctx.err(`${plural(skippedLines, "line")} of the log ${noun(skippedLines, "was")} not audit records and ${noun(skippedLines, "was")} skipped\n`);
       if (follower) {
         if (!options.json) ctx.err(`following ${path} (Ctrl-C to stop)\n`);
         await new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import type { Locations } from "../config/locations.ts";
 import { HookboxError } from "../errors.ts";
 import type { ProjectHookSet } from "../evaluator/hook-sets.ts";
 import type { CliContext } from "./context.ts";
+import { closest } from "../text/suggest.ts";
 import { EXIT } from "./exit-codes.ts";
 import { currentHookSet } from "./hook-set.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
@@ -35,7 +36,11 @@ export async function describeHook(ctx: CliContext, id: string, locations: Locat
   const found = describeIn(installed, id, true);
   const embedded = runtime.embedded().get(id);
   if (found) return { ...found, yaml: await readHookFile(ctx, found.file, embedded?.yaml), readme: await readme(ctx, found.file, embedded?.files["README.md"]) };
-  if (!embedded) throw new HookboxError("not_found", `no hook "${id}" here or among the standard hooks (${[...runtime.embedded().keys()].sort().join(", ")}); hookbox list shows this project's`);
+  if (!embedded) {
+    const known = [...new Set([...installed.snapshot.hooks.map((h) => h.definition.id), ...installed.snapshot.broken.map((b) => b.id), ...runtime.embedded().keys()])];
+    const near = closest(id, known);
+    throw new HookboxError("not_found", `no hook "${id}" here or among the standard hooks${near ? ` — did you mean ${near}?` : ""} (standard: ${[...runtime.embedded().keys()].sort().join(", ")}; hookbox list shows this project's)`);
+  }
   const alone = describeIn(await currentHookSet(ctx, { ...locations, hookSources: [], builtin: [id] }, runtime), id, false);
   if (!alone) throw new HookboxError("internal", `the standard hook ${id} did not load on its own (a bug in Hookbox)`);
   return { ...alone, yaml: embedded.yaml, readme: embedded.files["README.md"] ?? null };

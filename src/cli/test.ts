@@ -43,7 +43,8 @@ Exit status: 0 when every fixture passes, 1 otherwise (or when --filter matches 
           // A filter that leaves a hook no fixture leaves it out.
           if (options.filter !== undefined && report.results.length === 0 && report.problems.length === 0) continue;
           reports.push(report);
-          if (!options.json) ctx.err(format(report));
+          // The results are the command's output: stdout, as they come (the total follows them).
+          if (!options.json) await ctx.out(format(report));
         }
       } finally {
         await pool.close(0);

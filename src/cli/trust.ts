@@ -9,7 +9,7 @@ import { EXIT } from "./exit-codes.ts";
 import type { Locations } from "../config/locations.ts";
 import { createHookSets } from "../evaluator/compose.ts";
 import type { BrokenHook } from "../registry/broken.ts";
-import { reviewLines } from "./review-lines.ts";
+import { reviewLines, reviewWidth } from "./review-lines.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { locationsFrom } from "./setup.ts";
 
@@ -44,7 +44,7 @@ export function registerTrust(program: Command, ctx: CliContext, setExit: (code:
         for (const hook of mine) {
           const before = previous?.hooks[hook.definition.id];
           const state = before === undefined ? "new" : before.digest === hook.digest ? "unchanged" : "changed since last trusted";
-          lines.push(`  ${hook.definition.id} (${state})`, ...reviewLines({ lines: hook.review.lines }, "    "));
+          lines.push(`  ${hook.definition.id} (${state})`, ...reviewLines({ lines: hook.review.lines }, "    ", { width: reviewWidth(ctx) }));
         }
         for (const entry of broken) lines.push(`  ${entry.id}: BROKEN, not trusted (it does not load; hookbox validate says why)`);
         await ctx.out(`${lines.join("\n")}\n`);

@@ -8,6 +8,7 @@ import { treeDigest } from "../packages/tree.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { collect, describeCandidate, openSession, configOption } from "./package-session.ts";
+import { reviewWidth } from "./review-lines.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
 /** `hookbox verify <bundle>`: its minisign signature against the trusted keys, offline, and what it would get. */
@@ -35,7 +36,7 @@ export function registerVerify(program: Command, ctx: CliContext, setExit: (code
       const result = { bundle: acquired.bundle?.where, signer, integrity: digest.integrity, files: Object.keys(digest.files), id: inspected?.id ?? null, version: inspected?.version ?? null, grants: inspected?.hook.review.lines ?? [], loads: loads === undefined, problem: loads ?? null };
       if (options.json) await ctx.out(`${JSON.stringify(result, null, 2)}\n`);
       else {
-        const lines = inspected ? describeCandidate({ acquired, tree, signer, inspected }) : [`signed by key ${signer?.key_id} (trusted comment: ${signer?.trusted_comment})`, `it does not load: ${loads}`];
+        const lines = inspected ? describeCandidate({ acquired, tree, signer, inspected }, reviewWidth(ctx)) : [`signed by key ${signer?.key_id} (trusted comment: ${signer?.trusted_comment})`, `it does not load: ${loads}`];
         await ctx.out(`verified: ${acquired.bundle?.where}\n${lines.join("\n")}\n  integrity ${digest.integrity}\n`);
       }
       setExit(loads === undefined ? EXIT.ok : EXIT.failed);

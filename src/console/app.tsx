@@ -19,7 +19,7 @@ import { documentOf, type Frame } from "./pages/layout.tsx";
 import { MessagePage } from "./pages/message.tsx";
 import { RunDetailPage } from "./pages/run-detail.tsx";
 import { RUNS_SHOWN, RunRow, RunsPage } from "./pages/runs.tsx";
-import { filterFrom, groupByEvent, matchesFilter, type RunFilter } from "./recent.ts";
+import { filterFrom, groupByEvent, hiddenByDefault, matchesFilter, type RunFilter } from "./recent.ts";
 
 /** What the console shows and acts on; it owns no listener and no resource (index.ts and the daemon do). */
 export interface ConsoleDeps {
@@ -85,10 +85,9 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
 
   app.get("/", async (c) => {
     const filter = filterFrom((key) => c.req.query(key));
-    const groups = groupByEvent(await deps.recentEntries())
-      .filter((group) => matchesFilter(group, filter))
-      .slice(0, RUNS_SHOWN);
-    return c.html(documentOf(<RunsPage frame={await frame(c)} groups={groups} filter={filter} live={liveUrl("runs", filter, groups[0]?.at)} />));
+    const all = groupByEvent(await deps.recentEntries());
+    const groups = all.filter((group) => matchesFilter(group, filter)).slice(0, RUNS_SHOWN);
+    return c.html(documentOf(<RunsPage frame={await frame(c)} groups={groups} filter={filter} hidden={hiddenByDefault(all, filter)} live={liveUrl("runs", filter, groups[0]?.at)} />));
   });
 
   app.get("/runs/:id", async (c) => {

@@ -28,6 +28,10 @@ input, select, textarea { font: inherit; padding: .3rem .4rem; border: 1px solid
 textarea { width: 100%; font-family: ui-monospace, monospace; }
 .filters { display: flex; flex-wrap: wrap; gap: .8rem; align-items: end; margin-bottom: 1rem; }
 .filters label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }
+.filters fieldset.shown { border: 0; margin: 0; padding: 0; font-size: .85rem; color: var(--muted); }
+.filters fieldset.shown legend { padding: 0; }
+.filters label.check { flex-direction: row; align-items: center; gap: .3rem; color: var(--fg); }
+.hidden-note { color: var(--muted); font-size: .85rem; margin: 0 0 .6rem; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; color: var(--muted); font-size: .85rem; padding-bottom: .4rem; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
@@ -39,6 +43,7 @@ tr.denied td { color: var(--deny); }
 .reason { font-size: .85rem; color: var(--muted); max-width: 32rem; overflow-wrap: anywhere; }
 ul.hooks { list-style: none; margin: 0; padding: 0; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; border: 1px solid var(--line); }
+.badge.doctor { margin-left: .4rem; color: var(--muted); }
 .badge.waiting { background: var(--ask); color: #fff; border-color: var(--ask); }
 .decision-allow, .status-completed, .status-allowed { color: var(--allow); border-color: var(--allow); }
 .decision-deny, .status-denied, .status-failed { color: var(--deny); border-color: var(--deny); }
@@ -55,9 +60,11 @@ article.broken { border-color: var(--deny); }
 .figures { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 1.5rem; }
 .figure { font-size: 1.6rem; font-weight: 600; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 1rem; }
-figure.chart { margin: 0; } figure.chart svg { width: 100%; height: 120px; background: var(--soft); border-radius: 6px; }
+figure.chart { margin: 0; } figure.chart .plot { position: relative; } figure.chart svg { display: block; width: 100%; height: 100px; background: var(--soft); border-radius: 6px; }
+figure.chart .scale { position: absolute; top: .15rem; left: .4rem; font-size: .8rem; color: var(--muted); }
+figure.chart .ticks { display: flex; justify-content: space-between; font-size: .8rem; color: var(--muted); }
 figure.chart figcaption { font-size: .85rem; color: var(--muted); }
-svg .bar { fill: var(--accent); } svg .axis { stroke: var(--line); } svg .label { fill: var(--muted); font-size: 10px; } svg .label.end { text-anchor: end; }
+svg .bar { fill: var(--accent); } svg .axis { stroke: var(--line); }
 details.fire { margin-top: .5rem; }
 `;
 

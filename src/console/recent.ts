@@ -1,5 +1,5 @@
 import { parseEntry } from "../audit/read.ts";
-import type { AuditDecisionV1, AuditEntry, AuditRecordV1 } from "../audit/record.ts";
+import { DOCTOR_SESSION_ID, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "../audit/record.ts";
 import type { FileHost } from "../runtime/index.ts";
 
 /** One event: its decision record and the records of its hook runs (records written before decisions were audited have none). */
@@ -11,16 +11,41 @@ export interface EventGroup {
   readonly at: string;
 }
 
-/** The runs table's filters, all optional, each an exact match. */
+/**
+ * The runs table's filters, all optional, each an exact match; and two kinds of rows hidden
+ * unless asked for ("show"): events allowed without any hook running (most of a busy log), and
+ * hookbox doctor's test calls.
+ */
 export interface RunFilter {
   readonly event?: string;
   readonly hook?: string;
   readonly decision?: string;
   readonly session?: string;
   readonly project?: string;
+  readonly no_hook?: string;
+  readonly doctor?: string;
 }
 
-export const FILTER_KEYS = ["event", "hook", "decision", "session", "project"] as const;
+export const FILTER_KEYS = ["event", "hook", "decision", "session", "project", "no_hook", "doctor"] as const;
+
+/**
+ * An event no hook ran for, allowed, with nothing else to tell (no held approval, no queued
+ * context delivered, nothing Hookbox could not evaluate): hidden by default. An event denied or
+ * asked without a hook running (an unusable operator file, a fail-closed rule) is always shown.
+ */
+export function isQuiet(group: EventGroup): boolean {
+  const d = group.decision;
+  return group.runs.length === 0 && d !== undefined && d.decision === "allow" && d.incomplete === undefined && d.approval === undefined && (d.delivered?.length ?? 0) === 0;
+}
+
+/**
+ * A test call of hookbox doctor (its session id, DOCTOR_SESSION_ID), allowed: hidden by default
+ * and marked when shown. One that was denied or asked is always shown: that is news.
+ */
+export function isDoctorCall(group: EventGroup): boolean {
+  const d = group.decision;
+  return (d?.session_id ?? group.runs[0]?.session_id) === DOCTOR_SESSION_ID && (d === undefined || d.decision === "allow");
+}
 
 /** How much of the log's end the console reads per page: thousands of events, a few milliseconds. */
 export const RECENT_BYTES = 4 * 1024 * 1024;
@@ -73,6 +98,8 @@ export function groupByEvent(entries: readonly AuditEntry[]): EventGroup[] {
 
 export function matchesFilter(group: EventGroup, filter: RunFilter): boolean {
   const d = group.decision;
+  if (filter.no_hook !== "show" && isQuiet(group)) return false;
+  if (filter.doctor !== "show" && filter.session !== DOCTOR_SESSION_ID && isDoctorCall(group)) return false;
   const first = group.runs[0];
   if (filter.event && (d?.event_type ?? first?.event_type) !== filter.event) return false;
   if (filter.hook && !group.runs.some((r) => r.hook_id === filter.hook) && d?.decided_by !== filter.hook) return false;
@@ -80,6 +107,19 @@ export function matchesFilter(group: EventGroup, filter: RunFilter): boolean {
   if (filter.session && (d?.session_id ?? first?.session_id) !== filter.session) return false;
   if (filter.project && d?.project !== filter.project) return false;
   return true;
+}
+
+/** How many events the filter's defaults hide (the others match): shown above the table, with how to see them. */
+export function hiddenByDefault(groups: readonly EventGroup[], filter: RunFilter): { readonly quiet: number; readonly doctor: number } {
+  const wider: RunFilter = { ...filter, no_hook: "show", doctor: "show" };
+  let quiet = 0;
+  let doctor = 0;
+  for (const group of groups) {
+    if (!matchesFilter(group, wider) || matchesFilter(group, filter)) continue;
+    if (filter.doctor !== "show" && isDoctorCall(group)) doctor++;
+    else quiet++;
+  }
+  return { quiet, doctor };
 }
 
 /** The filters of a query string: known keys with non-empty values only. */

@@ -100,7 +100,10 @@ export class Daemon {
       audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, pid: host.pid, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
       const sink = audit;
       if (sink.stats().failing) log(`the audit log cannot be written: ${sink.stats().lastError}; answers still leave, each one says so`);
-      else log(describeChainAtStart(sink.stats().chain));
+      else {
+        const chain = describeChainAtStart(sink.stats().chain);
+        if (chain) log(chain);
+      }
       const shipping = await openExport(probeOperator.export, host, options.version, log);
       if (shipping) sink.onAppend(shipping.push);
       exporter = shipping;
@@ -243,9 +246,12 @@ export class Daemon {
   }
 }
 
-/** The start's log line on the chain's tail: quiet when intact, loud when broken (the daemon serves on). */
-function describeChainAtStart(chain: ChainStats): string {
-  if (!chain.broken && chain.checkedLinks === 0) return `audit chain: no links to check yet; the next record links to ${chain.head ?? "the genesis value"}`;
+/**
+ * The start's log line on the chain's tail: quiet when intact, loud when broken (the daemon
+ * serves on); none for a log with no link to check yet (a first start: nothing to say).
+ */
+function describeChainAtStart(chain: ChainStats): string | undefined {
+  if (!chain.broken && chain.checkedLinks === 0) return undefined;
   if (!chain.broken) return `audit chain: the last ${chain.checkedLinks} link${chain.checkedLinks === 1 ? "" : "s"} hold (head ${chain.head ?? "none yet"})`;
   const restarted = chain.broken.restartedWith ? `a record of kind "chain" (id ${chain.broken.restartedWith}) now marks the break and the chain goes on from it` : "the marker record could not be written";
   return `AUDIT CHAIN BROKEN: ${chain.broken.problem}; ${restarted}; /healthz reports it until restart; run \`hookbox audit verify\` to check the whole log`;

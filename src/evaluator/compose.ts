@@ -95,6 +95,7 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
       explicit: locations.operatorFile.explicit,
       builtinFlags: locations.builtin,
       embeddedIds: [...setup.embedded.keys()],
+      embedded: setup.embedded,
       // Only a long-lived daemon has a last good operator file to keep.
       keepLastGood: setup.via === "daemon",
       machine: machineOf(host, locations, setup.via),

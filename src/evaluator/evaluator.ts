@@ -16,6 +16,7 @@ import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
 import { delivered, DELIVERY_EVENTS, type PendingInjections } from "./pending.ts";
 import { applyRule, ruleDecision, type Incomplete, type RuleAnswer } from "./rule.ts";
+import { noun, plural } from "../text/plural.ts";
 
 /** Where the records of each event go before its answer leaves (the JSONL sink, or memory in tests). */
 export interface AuditWriter {
@@ -146,7 +147,7 @@ export class Evaluator {
     try {
       await this.options.audit.write(records);
     } catch (error) {
-      this.options.log?.(`Hookbox could not write its audit log (${errorMessage(error)}): ${records.length} record(s) of triggered runs are not recorded. Check the data directory (hookbox doctor).`);
+      this.options.log?.(`Hookbox could not write its audit log (${errorMessage(error)}): ${plural(records.length, "record")} of triggered runs ${noun(records.length, "is")} not recorded. Check the data directory (hookbox doctor).`);
     }
   }
 

@@ -2,6 +2,7 @@ import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.ts";
 import type { parseYaml } from "../config/diagnostics.ts";
 import type { OperatorFile, operatorFileSchema } from "../config/schema.ts";
 import type { OperatorStatus } from "../registry/registry.ts";
+import type { EmbeddedHook } from "../registry/sources.ts";
 import type { FileHost } from "../runtime/index.ts";
 import { closest } from "../text/suggest.ts";
 import { withSelfProtect, type SelfProtectMachine } from "./self-protect.ts";
@@ -28,6 +29,13 @@ export interface OperatorFileOptions {
   /** Standard hooks enabled by flags (--builtin), on top of the file's `builtin`; "all" for every one. */
   readonly builtinFlags: readonly string[];
   readonly embeddedIds: readonly string[];
+  /**
+   * The standard hooks themselves, for `--builtin all`: it means every standard hook that works
+   * here, so it leaves out one whose model endpoint hookbox.yaml `llm` does not configure
+   * (registry/model-endpoints.ts). Named by id, such a hook is enabled all the same. Without
+   * them, `all` is every id.
+   */
+  readonly embedded?: ReadonlyMap<string, EmbeddedHook>;
   /**
    * Keep the last good operator file when it becomes invalid (a long-lived daemon). A one-shot
    * `emit` has no last good one: an invalid file denies every event, since the operator's intent
@@ -69,7 +77,7 @@ export function inlineOperatorSource(input: unknown, embeddedIds: readonly strin
     const { operatorFileSchema } = await schemas();
     const parsed = operatorFileSchema.safeParse(input ?? {});
     const problems: Diagnostic[] = parsed.success ? [] : parsed.error.issues.map((issue) => ({ file: "operator", line: 1, column: 1, field: issue.path.join("."), message: issue.message }));
-    const operator = parsed.success ? withSelfProtect(withBuiltins(parsed.data, builtinFlags, embeddedIds, "operator", problems), embeddedIds, machine, undefined) : operatorFileSchema.parse({});
+    const operator = parsed.success ? withSelfProtect(withBuiltins(parsed.data, { builtinFlags, embeddedIds }, undefined, "operator", problems), embeddedIds, machine, undefined) : operatorFileSchema.parse({});
     return { operator, file: undefined, status: problems.length ? { state: "unusable", problems } : { state: "ok" }, watched: [] };
   };
   return { read: () => (view ??= build()) };
@@ -92,7 +100,7 @@ async function readOperator(options: OperatorFileOptions, stamp: string): Promis
   if (stamp === "missing") {
     if (options.explicit) return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: "operator file not found (given with --config)" }] };
     const problems: Diagnostic[] = [];
-    const operator = withSelfProtect(withBuiltins(operatorFileSchema.parse({}), options.builtinFlags, options.embeddedIds, path, problems), options.embeddedIds, options.machine, undefined);
+    const operator = withSelfProtect(withBuiltins(operatorFileSchema.parse({}), options, await modelNeeds(options), path, problems), options.embeddedIds, options.machine, undefined);
     return problems.length ? { ok: false, problems } : { ok: true, operator, file: undefined };
   }
   let text: string;
@@ -104,17 +112,20 @@ async function readOperator(options: OperatorFileOptions, stamp: string): Promis
   const parsed = parseYaml(text, path, operatorFileSchema);
   if (!parsed.ok) return { ok: false, problems: parsed.diagnostics };
   const problems: Diagnostic[] = [];
-  const operator = withSelfProtect(withBuiltins(parsed.value, options.builtinFlags, options.embeddedIds, path, problems, text), options.embeddedIds, options.machine, path);
+  const operator = withSelfProtect(withBuiltins(parsed.value, options, await modelNeeds(options), path, problems, text), options.embeddedIds, options.machine, path);
   return problems.length ? { ok: false, problems } : { ok: true, operator, file: path };
 }
 
 /**
  * The file's `builtin` plus the flags', each checked against the standard hooks this binary
  * carries: a misspelt id would otherwise leave a guard the operator asked for silently off.
+ * The flag `all` is every standard hook that works here (see OperatorFileOptions.embedded).
  */
-function withBuiltins(operator: OperatorFile, flags: readonly string[], embeddedIds: readonly string[], file: string, problems: Diagnostic[], text?: string): OperatorFile {
+function withBuiltins(operator: OperatorFile, options: Pick<OperatorFileOptions, "builtinFlags" | "embeddedIds">, needs: ((id: string) => readonly string[]) | undefined, file: string, problems: Diagnostic[], text?: string): OperatorFile {
+  const { builtinFlags: flags, embeddedIds } = options;
   const known = new Set(embeddedIds);
-  const requested = flags.includes("all") ? [...embeddedIds] : flags;
+  const works = (id: string): boolean => (needs?.(id) ?? []).every((name) => Object.hasOwn(operator.llm, name));
+  const requested = flags.includes("all") ? [...new Set([...embeddedIds.filter(works), ...flags.filter((flag) => flag !== "all")])] : flags;
   operator.builtin.forEach((id, index) => {
     if (!known.has(id)) problems.push({ file, ...lineOf(text, id), field: `builtin.${index}`, message: `no standard hook "${id}"${suggestion(id, embeddedIds)}; this binary has: ${[...known].sort().join(", ") || "none"}` });
   });
@@ -122,6 +133,17 @@ function withBuiltins(operator: OperatorFile, flags: readonly string[], embedded
     if (!known.has(id)) problems.push({ file: "--builtin", line: 1, column: 1, field: "", message: `no standard hook "${id}"${suggestion(id, embeddedIds)}; this binary has: ${[...known].sort().join(", ") || "none"}` });
   }
   return requested.length > 0 ? { ...operator, builtin: [...new Set([...operator.builtin, ...requested])] } : operator;
+}
+
+/** What each standard hook needs of hookbox.yaml `llm`, read only when `--builtin all` asks (it parses their YAML). */
+async function modelNeeds(options: OperatorFileOptions): Promise<((id: string) => readonly string[]) | undefined> {
+  const embedded = options.embedded;
+  if (!embedded || !options.builtinFlags.includes("all")) return undefined;
+  const { modelEndpointsOf } = await import("../registry/model-endpoints.ts");
+  return (id) => {
+    const hook = embedded.get(id);
+    return hook ? modelEndpointsOf(hook) : [];
+  };
 }
 
 function lineOf(text: string | undefined, id: string): { line: number; column: number } {

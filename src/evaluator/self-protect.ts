@@ -73,17 +73,36 @@ export function selfProtectState(operator: OperatorFile): "on" | "off" {
   return operator.builtin.includes(SELF_PROTECT_ID) && operator.hooks[SELF_PROTECT_ID]?.enabled !== false ? "on" : "off";
 }
 
-/** One line for list, validate and doctor: whether the agent may change Hookbox's state here, and where that state is. */
+/**
+ * One short line for list, validate and doctor: whether the agent may change Hookbox's state
+ * here. Where that state is (selfProtectedPlaces) is doctor's detail: a line of its own each.
+ */
 export function describeSelfProtection(operator: OperatorFile, home: string): string {
   const locations = operator.hooks[SELF_PROTECT_ID]?.config?.locations as SelfProtectLocations | undefined;
-  const short = (path: string): string => (path === home ? "~" : path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
-  if (locations === undefined && !operator.builtin.includes(SELF_PROTECT_ID)) return "not in force: no usable operator file (every event is denied until it is fixed), or a binary without the standard hooks";
-  const file = short(locations?.operator_file ?? "~/.config/hookbox/hookbox.yaml");
-  if (selfProtectState(operator) === "off") {
-    return `OFF: the agent can change Hookbox's own state (its operator file, hooks, audit log, daemon, the agents' hook settings). It is on unless ${file} says hooks: { self-protect: { enabled: false } }`;
-  }
-  const places = locations
-    ? [`operator file ${short(locations.operator_file)}`, `user hooks ${short(locations.user_hooks_dir)}`, ...locations.hooks_dirs.map((dir) => `hooks_dirs ${short(dir)}`), `data ${short(locations.data_dir)}`, `socket ${short(locations.socket_dir)}`, ...locations.binaries.map((b) => `binary ${short(b)}`), `Claude ${short(locations.claude_config_dir)}`, `Codex ${short(locations.codex_home)}`]
-    : [];
-  return `on: the agent may not change Hookbox's own state (${[...places, "every project's .hookbox/, the agents' hook settings, git hooks and config"].join(", ")}); only ${file} turns it off (hooks: { self-protect: { enabled: false } })`;
+  if (locations === undefined && !operator.builtin.includes(SELF_PROTECT_ID)) return "not in force: no usable operator file (every event is denied until it is fixed: hookbox validate), or a binary without the standard hooks";
+  const file = shortPath(locations?.operator_file ?? "~/.config/hookbox/hookbox.yaml", home);
+  if (selfProtectState(operator) === "off") return `OFF: the agent can switch Hookbox off (${file} says hooks: { self-protect: { enabled: false } })`;
+  return "on: the agent may not change Hookbox's own state (hookbox doctor lists where it is)";
+}
+
+/** Where Hookbox's state is on this machine, as self-protect keeps it from the agent (doctor's detail); none when it is not in force. */
+export function selfProtectedPlaces(operator: OperatorFile, home: string): string[] {
+  const locations = operator.hooks[SELF_PROTECT_ID]?.config?.locations as SelfProtectLocations | undefined;
+  if (locations === undefined || selfProtectState(operator) === "off") return [];
+  const short = (path: string): string => shortPath(path, home);
+  return [
+    `operator file ${short(locations.operator_file)} (only it turns self-protection off: hooks: { self-protect: { enabled: false } })`,
+    `user hooks ${short(locations.user_hooks_dir)}`,
+    ...locations.hooks_dirs.map((dir) => `hooks_dirs ${short(dir)}`),
+    `data ${short(locations.data_dir)}`,
+    `socket ${short(locations.socket_dir)}`,
+    ...locations.binaries.map((b) => `binary ${short(b)}`),
+    `Claude ${short(locations.claude_config_dir)}`,
+    `Codex ${short(locations.codex_home)}`,
+    "every project's .hookbox/, the agents' hook settings, git hooks and config",
+  ];
+}
+
+function shortPath(path: string, home: string): string {
+  return path === home ? "~" : path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }

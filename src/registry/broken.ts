@@ -23,7 +23,8 @@ export function brokenHook(file: string, origin: HookOrigin, text: string | unde
   return { broken: true, id, file, origin, events, matcher: readMatcher(raw.match), onError, priority, enabled, problems };
 }
 
-function lenientObject(text: string | undefined): Record<string, unknown> {
+/** A YAML document as a plain object, read as leniently as possible; {} when it is not one. */
+export function lenientObject(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   try {
     const value = parseDocument(text, { uniqueKeys: false }).toJS({ maxAliasCount: 100 }) as unknown;

@@ -6,8 +6,9 @@ import { locate, parseYaml } from "../config/diagnostics.ts";
 import { type Diagnostic } from "../config/diagnostic.ts";
 import { resolveHook, type HookDefinition } from "../config/resolve.ts";
 import { hookFileSchema, type OperatorFile } from "../config/schema.ts";
-import { dirname, isInside } from "../text/posix-path.ts";
-import { brokenHook, type BrokenHook } from "./broken.ts";
+import { dirname, isInside, resolvePath } from "../text/posix-path.ts";
+import { parseDocument } from "yaml";
+import { brokenHook, lenientObject, type BrokenHook } from "./broken.ts";
 import { compileMatcher, type Matcher } from "./matcher.ts";
 import { packagesOf, type PackageCheck } from "./packages.ts";
 import { embeddedFile, hookFilesIn, type EmbeddedHook, type HookFileReader, type HookFileRef, type HookSource } from "./sources.ts";
@@ -143,52 +144,37 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
     return { idAt: start, read: [] };
   }
   const parsed = parseYaml(text, ref.file, hookFileSchema);
-  if (!parsed.ok) {
-    diagnostics.push(...parsed.diagnostics);
-    return { idAt: start, text, read: [] };
-  }
-  const file = parsed.value;
   const at = (path: (string | number)[]): { line: number; column: number } => locate(text, path);
   const read: string[] = [];
+  if (!parsed.ok) {
+    diagnostics.push(...parsed.diagnostics);
+    // Every problem of a file at once: its handler is compiled too, when its YAML names one.
+    const handler = parsed.diagnostics.some((d) => d.field === "handler" || d.field.startsWith("handler.")) ? undefined : handlerNamedIn(text, ref.file);
+    if (handler) await compileInto(ref, handler, read, diagnostics, at);
+    return { idAt: start, text, read };
+  }
+  const file = parsed.value;
   const failed = (): OneResult => ({ id: file.id, idAt: at(["id"]), text, read });
-  const problem = (path: (string | number)[], message: string): OneResult => {
-    diagnostics.push({ file: ref.file, ...at(path), field: path.join("."), message });
-    return failed();
-  };
+  // Each check below runs whatever the others found, so one pass reports all of a file's problems.
+  const before = diagnostics.filter((d) => d.severity !== "warning").length;
   const resolved = resolveHook(file, { file: ref.file, origin: ref.origin }, inputs.operator);
-  if (!resolved.ok) return problem([resolved.field], resolved.message);
-  const definition = resolved.hook;
-
-  let compiled: CompiledHandler | undefined;
+  if (!resolved.ok) diagnostics.push({ file: ref.file, ...at([resolved.field]), field: resolved.field, message: resolved.message });
+  const built = resolved.ok && resolved.hook.handler ? await compileInto(ref, resolved.hook.handler, read, diagnostics, at) : undefined;
   // A hook written in YAML alone has no source: its digest is its YAML's.
-  let source = "";
-  if (definition.handler) {
-    const built = await compile(ref, definition.handler, read);
-    if (!built.ok) {
-      if (built.at) {
-        diagnostics.push({ ...built.at, field: "", message: built.message });
-        return failed();
-      }
-      return problem(["handler"], built.message);
-    }
-    compiled = built.handler;
-    source = built.source;
-  }
-  const matcher = compileMatcher(definition.match);
-  if (!matcher.ok) {
-    for (const error of matcher.errors) diagnostics.push({ file: ref.file, ...at(error.field.split(".")), field: error.field, message: error.message });
-    return failed();
-  }
+  const source = built?.source ?? "";
+  const matcher = compileMatcher(file.match);
+  if (!matcher.ok) for (const error of matcher.errors) diagnostics.push({ file: ref.file, ...at(error.field.split(".")), field: error.field, message: error.message });
+  const permissions = resolved.ok ? resolved.hook.permissions : file.permissions;
   const digest = await hookDigest(text, source);
   // A project's hooks arrive with a `git clone`: they get their grants once the user trusts them.
-  const untrusted = ref.origin === "project" && grantKeys(definition.permissions).length > 0 && !(inputs.trust && isTrusted(inputs.trust, definition.id, digest));
+  const untrusted = ref.origin === "project" && grantKeys(permissions).length > 0 && !(inputs.trust && isTrusted(inputs.trust, file.id, digest));
   const project = inputs.trust?.project ?? ref.file.slice(0, Math.max(0, ref.file.lastIndexOf("/.hookbox/hooks/")));
-  const prepared = await deps.capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file: ref.file, origin: ref.origin, ...(untrusted ? { untrusted: { project } } : {}) }, inputs.operator);
-  if (!prepared.ok) {
-    for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
-    return failed();
-  }
-  for (const message of prepared.warnings ?? []) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message, severity: "warning" });
+  const prepared = await deps.capabilities.prepare({ hookId: file.id, permissions, file: ref.file, origin: ref.origin, ...(untrusted ? { untrusted: { project } } : {}) }, inputs.operator);
+  if (!prepared.ok) for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
+  else for (const message of prepared.warnings ?? []) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message, severity: "warning" });
+  if (!resolved.ok || !matcher.ok || !prepared.ok || diagnostics.filter((d) => d.severity !== "warning").length > before) return failed();
+  const definition = resolved.hook;
+  const compiled = built?.handler;
   const spec = compiled
     ? await createHandlerSpec({ id: definition.id, handler: compiled, hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation })
     : undefined;
@@ -209,6 +195,25 @@ function rememberPrecompiled(): Promise<void> {
 }
 
 type Compiled = { ok: true; handler: CompiledHandler; source: string } | { ok: false; message: string; at?: { file: string; line: number; column: number } };
+
+/** Compile a hook's handler; a failure goes into `diagnostics` at its line in the handler (else at `handler:` in the YAML). */
+async function compileInto(ref: HookFileRef, handler: NonNullable<HookDefinition["handler"]>, read: string[], diagnostics: Diagnostic[], at: (path: (string | number)[]) => { line: number; column: number }): Promise<{ handler: CompiledHandler; source: string } | undefined> {
+  const built = await compile(ref, handler, read);
+  if (built.ok) return built;
+  diagnostics.push(built.at ? { ...built.at, field: "", message: built.message } : { file: ref.file, ...at(["handler"]), field: "handler", message: built.message });
+  return undefined;
+}
+
+/** The handler file a YAML the schema refused still names plainly (`handler: ./handler.ts`), kept inside the hook's directory as resolve.ts keeps it. */
+function handlerNamedIn(text: string, hookFile: string): NonNullable<HookDefinition["handler"]> | undefined {
+  // Not from a YAML that does not parse: what a lenient reading finds there may not be what was meant.
+  if (parseDocument(text, { uniqueKeys: false }).errors.length > 0) return undefined;
+  const named = lenientObject(text).handler;
+  if (typeof named !== "string" || named === "") return undefined;
+  const dir = dirname(hookFile);
+  const path = resolvePath(dir, named);
+  return isInside(dir, path) ? { kind: "file", path } : undefined;
+}
 
 /** Read (confined to the hook's directory) and compile a hook's handler. */
 async function compile(ref: HookFileRef, handler: NonNullable<HookDefinition["handler"]>, read: string[]): Promise<Compiled> {

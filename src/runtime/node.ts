@@ -364,6 +364,7 @@ export function createNodeHost(overrides: Partial<RuntimeHost> = {}): RuntimeHos
     },
     readStdin: (maxBytes) => readStream(process.stdin, maxBytes),
     stdinIsTTY: () => Boolean(process.stdin.isTTY),
+    terminalColumns: () => (process.stderr.isTTY ? process.stderr.columns : process.stdout.isTTY ? process.stdout.columns : undefined),
     executablePath: () => undefined,
     onSignal: (signal, listener) => {
       process.on(signal, listener);

@@ -42,6 +42,8 @@ export interface RuntimeHost {
    */
   readStdin(maxBytes: number): Promise<string>;
   stdinIsTTY(): boolean;
+  /** The width of the terminal stderr (else stdout) writes to; undefined when neither is a terminal. */
+  terminalColumns?(): number | undefined;
   /** The Hookbox binary this process runs as; undefined when running from sources (node, bun or deno with a script). */
   executablePath(): string | undefined;
   /** Subscribe to a termination signal; returns the unsubscribe function. */

@@ -69,9 +69,12 @@ export function formatVersion(info: VersionInfoV1): string {
   return `hookbox ${info.version}\n${rows.map(([name, value]) => `  ${name.padEnd(15)}${value}`).join("\n")}\n`;
 }
 
-/** `--version` and `-V` alone, or with `--json`, answered before the command line loads; undefined for anything else. */
+/** The flags that ask for the version: `-v` too, as most tools take it (no command of Hookbox has a -v of its own). */
+export const VERSION_FLAGS: readonly string[] = ["--version", "-V", "-v"];
+
+/** `--version`, `-V` or `-v` alone, or with `--json`, answered before the command line loads; undefined for anything else. */
 export function versionFlag(args: readonly string[]): "text" | "json" | undefined {
-  const asked = args.filter((arg) => arg === "--version" || arg === "-V").length === 1;
+  const asked = args.filter((arg) => VERSION_FLAGS.includes(arg)).length === 1;
   if (!asked || args.length > 2) return undefined;
   if (args.length === 1) return "text";
   return args.includes("--json") ? "json" : undefined;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { notifyWhenHeld } from "../../src/approvals/notify.ts";
 import { ApprovalStore, type ApprovalChange } from "../../src/approvals/store.ts";
 import type { NativeEvent } from "../../src/events/types.ts";
 
@@ -24,5 +25,17 @@ describe("ApprovalStore: who answered, and watchers", () => {
     store.hold(request, event);
     store.close();
     expect(changes).toHaveLength(2);
+  });
+});
+
+describe("notifyWhenHeld: the desktop notification of a held approval", () => {
+  it("says where to answer, and until when: the deadline is Hookbox's, so the notification names it (the hook's prompt does not)", () => {
+    const store = new ApprovalStore();
+    const shown: { title: string; body: string }[] = [];
+    notifyWhenHeld(store, { notify: (title, body) => (shown.push({ title, body }), true), open: () => false }, () => undefined, () => "hookbox approvals");
+    const held = store.hold(request, event);
+    const expires = new Date(store.get(held.id)?.expires_at ?? "").toLocaleTimeString("en-GB", { hour12: false });
+    expect(shown).toEqual([{ title: "Hookbox: asker asks", body: `Deploy?\nPreToolUse Bash: deploy\nAnswer in hookbox approvals; unanswered by ${expires}, it is denied` }]);
+    store.close();
   });
 });

@@ -12,6 +12,10 @@ describe("versionFlag: --version answered before the command line loads", () => 
   it.each([
     [["--version"], "text"],
     [["-V"], "text"],
+    [["-v"], "text"],
+    [["-v", "--json"], "json"],
+    [["run", "-v"], undefined],
+    [["-v", "-V"], undefined],
     [["--version", "--json"], "json"],
     [["--json", "-V"], "json"],
     [["--version", "--help"], undefined],

@@ -5,6 +5,8 @@ import { LoneBinary } from "../helpers/binary.ts";
 
 const HANDLERS = resolve(import.meta.dirname, "../../handlers");
 const STANDARD = readdirSync(HANDLERS, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== "lib").map((e) => e.name);
+/** The standard hooks that ask a model: they need hookbox.yaml llm: to do anything. */
+const PROMPT_HOOKS = ["prompt-clarity", "verify-completion"];
 
 interface Report {
   hook_id?: string;
@@ -46,9 +48,9 @@ describe("the standard hook library and the authoring tools, on the binary", () 
     );
     const result = await bin.run(["test", dir], { env });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("✗ fixtures/zz-wrong.yaml › a write to .env is (wrongly) expected to pass");
-    expect(result.stderr).toMatch(/- expected: "allow"\n\s+\+ actual: {3}"deny"/);
-    expect(result.stdout).toMatch(/^FAILED: \d+\/\d+ fixtures passed in 1 hook\n$/);
+    expect(result.stdout).toContain("✗ fixtures/zz-wrong.yaml › a write to .env is (wrongly) expected to pass");
+    expect(result.stdout).toMatch(/- expected: "allow"\n\s+\+ actual: {3}"deny"/);
+    expect(result.stdout).toMatch(/\nFAILED: \d+\/\d+ fixtures passed in 1 hook\n$/);
   });
 
   it("hookbox new scaffolds a hook that validates and passes hookbox test at once, in an empty project", async () => {
@@ -60,16 +62,41 @@ describe("the standard hook library and the authoring tools, on the binary", () 
     expect(readFileSync(join(project, ".hookbox/hooks/demo/hookbox.d.ts"), "utf8")).toContain('declare module "hookbox:shell"');
     const tested = await bin.run(["test"], { env, cwd: project });
     expect(tested.code, tested.stderr).toBe(0);
-    expect(tested.stdout).toBe("ok: 1/1 fixtures passed in 1 hook\n");
+    expect(tested.stdout).toMatch(/^demo {2}\(.*\)\n {2}✓ fixtures\/basic\.yaml › .*\nok: 1\/1 fixtures passed in 1 hook\n$/);
     const validated = await bin.run(["validate"], { env, cwd: project });
     expect(validated.code, validated.stderr).toBe(0);
   });
 
-  it("the embedded library loads with --builtin all and is listed", async () => {
+  it("the embedded library loads with --builtin all and is listed; all means the hooks that work without setup", async () => {
+    // The prompt hooks need a model endpoint (hookbox.yaml llm:): without one, `all` leaves them out, quietly.
     const builtin = await bin.run(["validate", "--builtin", "all"], { env });
     expect(builtin.code, builtin.stderr).toBe(0);
-    expect(builtin.stdout).toContain(`ok: ${STANDARD.length} hooks valid`);
+    expect(builtin.stdout).toContain(`ok: ${STANDARD.length - PROMPT_HOOKS.length} hooks valid`);
+    expect(builtin.stderr).not.toMatch(/prompt-clarity|verify-completion|llm does not configure/);
     const listed = await bin.run(["list", "--builtin"], { env });
     for (const id of STANDARD) expect(listed.stdout).toContain(id);
+    expect(listed.stdout).not.toContain("does not load");
+    // Named, a prompt hook is enabled all the same (and warned about); with an endpoint, all includes them.
+    const named = await bin.run(["validate", "--builtin", "all,prompt-clarity"], { env });
+    expect(named.stdout).toContain(`ok: ${STANDARD.length - PROMPT_HOOKS.length + 1} hooks valid (1 warning)`);
+    expect(named.stderr).toContain("prompt-clarity/hook.yaml");
+    expect(named.stderr).toContain('add one to hookbox.yaml, e.g. llm: { endpoint: "http://127.0.0.1:8080/v1", model: NAME } (docs/prompt-hooks.md)');
+    const config = join(bin.dir, "with-llm.yaml");
+    writeFileSync(config, "llm: { endpoint: http://127.0.0.1:9/v1, api: openai, model: local }\n");
+    const withModel = await bin.run(["validate", "--builtin", "all", "--config", config], { env });
+    expect(withModel.code, withModel.stderr).toBe(0);
+    expect(withModel.stdout).toContain(`ok: ${STANDARD.length} hooks valid`);
+    const help = await bin.run(["serve", "--help"], { env });
+    expect(help.stdout.replace(/\s+/g, " ")).toContain('"all": every standard hook that works without setup — the prompt hooks (verify-completion, prompt-clarity) join once hookbox.yaml configures an llm endpoint');
+  });
+
+  it("every standard hook packs as it is (hookbox pack handlers/<id>): each hook.yaml has its version", async () => {
+    const out = join(bin.dir, "bundles");
+    for (const id of STANDARD) {
+      const packed = await bin.run(["pack", join(HANDLERS, id), "--out", out, "--json"], { env });
+      expect(packed.code, `hookbox pack handlers/${id}: ${packed.stderr}`).toBe(0);
+      expect(JSON.parse(packed.stdout)).toMatchObject({ id, version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    }
+    expect(readdirSync(out)).toHaveLength(STANDARD.length);
   });
 });

@@ -99,13 +99,16 @@ describe("a hook whose handler throws on one fixture", () => {
   it("hookbox test fails the fixture that expected allow, and names the error and the TypeScript line", async () => {
     const result = await run(["test"], { cwd: project });
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe("FAILED: 2/3 fixtures passed in 1 hook\n");
+    // The per-fixture lines are the command's output: stdout, with the total last; stderr stays empty.
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toMatch(/^thrower {2}\(.*\)\n/);
+    expect(result.stdout.endsWith("FAILED: 2/3 fixtures passed in 1 hook\n")).toBe(true);
     const column = "    const size: number = (null as unknown as { length: number }).length;".indexOf(").length") + 2;
-    expect(result.stderr).toContain("✗ fixtures/basic.yaml › allows a write under tmp");
-    expect(result.stderr).toContain("thrower failed: error[handler_threw]: the handler threw TypeError: cannot read property 'length' of null");
-    expect(result.stderr).toContain(`at ${join(project, ".hookbox/hooks/thrower/handler.ts")}:7:${column}`);
-    expect(result.stderr).toContain("7 |     const size: number = (null as unknown as { length: number }).length;");
-    expect(result.stderr).toContain(`(thrower failed as expected: handler_threw at ${join(project, ".hookbox/hooks/thrower/handler.ts")}:7:${column})`);
+    expect(result.stdout).toContain("✗ fixtures/basic.yaml › allows a write under tmp");
+    expect(result.stdout).toContain("thrower failed: error[handler_threw]: the handler threw TypeError: cannot read property 'length' of null");
+    expect(result.stdout).toContain(`at ${join(project, ".hookbox/hooks/thrower/handler.ts")}:7:${column}`);
+    expect(result.stdout).toContain("7 |     const size: number = (null as unknown as { length: number }).length;");
+    expect(result.stdout).toContain(`(thrower failed as expected: handler_threw at ${join(project, ".hookbox/hooks/thrower/handler.ts")}:7:${column})`);
   });
 
   it("--json carries the failure with its location; --filter runs only the fixtures named", async () => {
@@ -189,7 +192,7 @@ describe("HOOKBOX_SOCKET and HOOKBOX_CONFIG: a flag wins over its variable, the 
     expect(await listed([], {})).not.toMatch(/bash-guard|git-status/);
     // Named by the variable, the file must exist, as with --config.
     const missing = await run(["validate"], { env: { HOOKBOX_CONFIG: join(dir, "missing.yaml") } });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(join(dir, "missing.yaml"));
   });
 });
@@ -326,6 +329,11 @@ describe("hookbox show", () => {
     const unknown = await run(["show", "no-such-hook"]);
     expect(unknown.code).toBe(1);
     expectOneLine(unknown.stderr);
+    expect(unknown.stderr).not.toContain("did you mean");
+    const typo = await run(["show", "guard-secret"]);
+    expect(typo.code).toBe(1);
+    expectOneLine(typo.stderr);
+    expect(typo.stderr).toContain('no hook "guard-secret" here or among the standard hooks — did you mean guard-secrets?');
   });
 
   it("list --builtin shows what each standard hook may do", async () => {

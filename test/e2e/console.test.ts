@@ -160,6 +160,15 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
 
     await page.getByRole("link", { name: "Health" }).click();
     await page.locator("#chart-events").waitFor();
+    // The charts' labels are HTML beside the stretched SVG, at the page's small-text size (they were ~6 px inside it).
+    expect(await page.locator("figure.chart svg text").count()).toBe(0);
+    const labels = await page.locator("figure.chart .scale, figure.chart .ticks span").evaluateAll((elements) => elements.map((element) => ({ size: parseFloat(element.ownerDocument.defaultView?.getComputedStyle(element).fontSize ?? "0"), height: element.getBoundingClientRect().height })));
+    expect(labels.length).toBe(6 * 3);
+    for (const label of labels) {
+      expect(label.size).toBeGreaterThanOrEqual(12);
+      expect(label.height).toBeGreaterThanOrEqual(12);
+    }
+    expect(await page.locator("main").textContent()).not.toMatch(/\b1 (events|denials|kills|calls)\b/);
     await page.screenshot({ path: join(shots, "health.png"), fullPage: true });
 
     const outside = requests.filter((url) => !url.startsWith(`${origin}/`));
@@ -167,6 +176,31 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
     expect(requests.some((url) => url.startsWith(`${origin}/live?`))).toBe(true);
     await context.close();
     for (const name of ["runs", "run-detail", "approvals", "hooks", "health"]) console.log(`screenshot: ${join(shots, `${name}.png`)}`);
+  });
+
+  it("hides events no hook ran for and hookbox doctor's test calls by default, says how many, and shows them when asked", async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const readme = { tool_name: "Read", tool_input: { file_path: join(project, "README.md") } };
+    const quiet = (await call(world.socket, "POST", "/v1/events/PostToolUse", { session_id: "sess-quiet", cwd: project, ...readme })).json as { event_id: string };
+    const doctor = (await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "hookbox-doctor", cwd: project, ...readme })).json as { event_id: string };
+    const ran = (await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "sess-quiet", cwd: project, tool_name: "Bash", tool_input: { command: "rm -rf hidden-test" } })).json as { event_id: string };
+    const { context } = await signedIn();
+    const page = context.pages()[0]!;
+    const row = (id: string) => page.locator(`tr[data-event-id="${id}"]`);
+    await row(ran.event_id).waitFor();
+    expect(await row(quiet.event_id).count()).toBe(0);
+    expect(await row(doctor.event_id).count()).toBe(0);
+    const note = await page.locator("#hidden-note").textContent();
+    expect(note).toMatch(/Not shown: \d+ events? allowed with no hook run and 1 test call from hookbox doctor/);
+    await page.getByLabel("events no hook ran for").check();
+    await page.getByLabel("hookbox doctor's test calls").check();
+    await page.getByRole("button", { name: "Filter" }).click();
+    await row(quiet.event_id).waitFor();
+    await row(doctor.event_id).waitFor();
+    expect(await row(doctor.event_id).textContent()).toContain("doctor's test");
+    expect(await row(quiet.event_id).textContent()).toContain("no hook ran");
+    expect(await page.locator("#hidden-note").count()).toBe(0);
+    await context.close();
   });
 
   it("reads without JavaScript: the runs and a run's detail are in the page as served", async (ctx) => {

@@ -138,8 +138,12 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     expect(pending[0]?.prompt).toBe("Deploy to staging?");
     const listed = await run(BUILT_BINARY, ["approvals", "--socket", world.socket], { env: world.env() });
     expect(listed.stdout).toContain(pending[0]?.id);
-    await run(BUILT_BINARY, ["approve", pending[0]?.id as string, "--socket", world.socket], { env: world.env() });
+    // A unique prefix of the id is enough (the asker gives up after 1.5 s: the prefix is tried first).
+    const approved = await run(BUILT_BINARY, ["approve", (pending[0]?.id as string).slice(0, 6), "--socket", world.socket], { env: world.env() });
+    expect(approved.stdout).toBe(`${pending[0]?.id}: allow\n`);
     expect((await waiting).json).toMatchObject({ decision: "allow", reason: "approved by the user (hookbox approve)" });
+    const gone = await run(BUILT_BINARY, ["approve", (pending[0]?.id as string).slice(0, 6), "--socket", world.socket], { env: world.env() }).catch((e: { code: number; stderr: string }) => e);
+    expect(gone).toMatchObject({ code: 1, stderr: `error[not_found]: no pending approval is ${(pending[0]?.id as string).slice(0, 6)} or starts with it: none is waiting (answered, or timed out)\n` });
     // The audit says who answered and how.
     const decisions = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { kind?: string; approval?: unknown });
     expect(decisions.filter((d) => d.kind === "decision" && d.approval).at(-1)?.approval).toEqual({ id: pending[0]?.id, hook_id: "asker", decision: "allow", by: "user", via: "cli" });
@@ -281,4 +285,20 @@ describe("the same app on the Node and Deno adapters", () => {
       }
     });
   }
+});
+
+describe("hookbox serve --builtin all on a fresh account (the README's quick start)", () => {
+  it("starts quietly: no warning about prompt hooks nobody set up, no chain line for a log with nothing in it", async () => {
+    const world = new DaemonWorld();
+    try {
+      const daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--builtin", "all"], {}, { defaultHooks: true });
+      const answer = await call(world.socket, "POST", "/v1/agents/claude", { hook_event_name: "PreToolUse", session_id: "s1", cwd: world.dir, tool_name: "Write", tool_input: { file_path: join(world.dir, ".env"), content: "A=1" } });
+      expect((answer.json as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision).toBe("deny");
+      expect((await daemon.stop()).code).toBe(0);
+      const lines = daemon.stderr.trim().split("\n");
+      expect(lines, daemon.stderr).toEqual([expect.stringMatching(/^hookbox: serving \d+ hooks plus each project's \.hookbox\/hooks on unix:/), "hookbox: stopped"]);
+    } finally {
+      world.cleanup();
+    }
+  });
 });

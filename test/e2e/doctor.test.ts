@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -55,6 +55,13 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
     expect(out.code, out.stdout).toBe(0);
     expect(failing(report)).toEqual([]);
     expect(report.checks.find((c) => c.name === "claude (project)")?.detail).toMatch(new RegExp(`run ${binary}; a test PreToolUse is answered \\(exit 0\\), the same with and without the daemon`));
+    // Self-protection: a short line, then where Hookbox's state is, one place a line (validate and list print the short line only).
+    const [line, ...places] = (report.checks.find((c) => c.name === "self-protection")?.detail ?? "").split("\n");
+    expect(line).toBe("on: the agent may not change Hookbox's own state (hookbox doctor lists where it is)");
+    expect(places).toEqual(expect.arrayContaining(["    operator file ~/.config/hookbox/hookbox.yaml (only it turns self-protection off: hooks: { self-protect: { enabled: false } })", "    data ~/.local/share/hookbox"]));
+    // Its test call is marked as doctor's in the audit log: the console hides it by default.
+    const audit = readFileSync(join(home, ".local/share/hookbox/audit/hookbox-audit.jsonl"), "utf8");
+    expect(audit).toContain('"session_id":"hookbox-doctor"');
   });
 
   it("install-agent with no operator file wrote one with the standard guards: doctor names them", async () => {

@@ -117,4 +117,85 @@ describe("the command line tells the same truth everywhere", () => {
   it("the top-level help names the environment variables and --debug", () => {
     for (const word of ["HOOKBOX_SOCKET", "HOOKBOX_CONFIG", "--debug", "--json"]) expect(help).toContain(word);
   });
+
+  it("-v, -V and --version print the version; the help says -v too", async () => {
+    for (const flag of ["-v", "-V", "--version"]) {
+      const out = await runProgram([BUILT_BINARY, flag], { cwd: dir, env: { HOME: dir } });
+      expect(out.code, `${flag}: ${out.stderr}`).toBe(0);
+      expect(out.stdout, flag).toMatch(/^\d+\.\d+\.\d+\n$/);
+    }
+    expect(JSON.parse((await runProgram([BUILT_BINARY, "-v", "--json"], { cwd: dir, env: { HOME: dir } })).stdout)).toMatchObject({ v: 1, version: expect.any(String) });
+    expect(help).toMatch(/-V, --version\s+print the version \(-v too\)/);
+  });
+
+  it("help <unknown> says unknown command, with a did-you-mean when one is close, and exits 2", async () => {
+    const nope = await runProgram([BUILT_BINARY, "help", "nope"], { cwd: dir, env: { HOME: dir } });
+    expect(nope.code).toBe(2);
+    expect(nope.stdout).toBe("");
+    expect(nope.stderr).toBe("error: unknown command 'nope'\n(run hookbox --help for usage)\n");
+    const typo = await runProgram([BUILT_BINARY, "help", "valdate"], { cwd: dir, env: { HOME: dir } });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("error: unknown command 'valdate'\n(Did you mean validate?)");
+    const known = await runProgram([BUILT_BINARY, "help", "validate"], { cwd: dir, env: { HOME: dir } });
+    expect(known.code).toBe(0);
+    expect(known.stdout).toMatch(/^Usage: hookbox validate/);
+  });
+});
+
+/** An error object as every command prints it under --json (src/cli/report-error.ts). */
+function jsonError(stderr: string): { v: number; error: { code: string; message: string; exit_code: number } } {
+  const lines = stderr.trimEnd().split("\n");
+  expect(lines, stderr).toHaveLength(1);
+  return JSON.parse(lines[0] as string) as { v: number; error: { code: string; message: string; exit_code: number } };
+}
+
+describe("where the --http token comes from", () => {
+  it("install-agent --help, serve --help and the error of --http without a token all say it", async () => {
+    const install = await runProgram([BUILT_BINARY, "install-agent", "--help"], { cwd: dir, env: { HOME: dir } });
+    expect(install.stdout.replace(/\s+/g, " ")).toContain("the daemon's bearer token (the file hookbox serve --listen writes: ~/.local/share/hookbox/http-token, or its --token-file)");
+    expect(install.stdout).toContain('export HOOKBOX_TOKEN="$(cat ~/.local/share/hookbox/http-token)"');
+    const serve = await runProgram([BUILT_BINARY, "serve", "--help"], { cwd: dir, env: { HOME: dir } });
+    expect(serve.stdout.replace(/\s+/g, " ")).toContain("install-agent claude --http URL --token-env HOOKBOX_TOKEN");
+    const missing = await runProgram([BUILT_BINARY, "install-agent", "claude", "--http", "http://127.0.0.1:8787", "--dry-run"], { cwd: dir, env: { HOME: dir } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("The token is what `hookbox serve --listen HOST:PORT` writes to its --token-file (default ~/.local/share/hookbox/http-token)");
+    expect(missing.stderr).toContain("--token-env HOOKBOX_TOKEN");
+  });
+});
+
+describe("with --json, every error is one JSON object on stderr", () => {
+  let commands: string[] = [];
+  beforeAll(async () => {
+    const listed = await runProgram([BUILT_BINARY, "--help"], { cwd: dir, env: { HOME: dir } });
+    commands = commandsOf(listed.stdout).filter((name) => name !== "help" && !(name in NOT_DATA));
+  });
+
+  it("a usage error of every command that takes --json (an unknown flag): code usage, exit 2, nothing on stdout", async () => {
+    const visit = async (path: string[]): Promise<void> => {
+      const out = await runProgram([BUILT_BINARY, ...path, "--help"], { cwd: dir, env: { HOME: dir } });
+      const inner = out.stdout.includes("\nCommands:\n") ? commandsOf(out.stdout).filter((name) => name !== "help") : [];
+      for (const name of inner) await visit([...path, name]);
+      if (inner.length > 0) return;
+      const failed = await runProgram([BUILT_BINARY, ...path, "--json", "--no-such-flag"], { cwd: dir, env: { HOME: dir } });
+      expect(failed.code, `hookbox ${path.join(" ")} --json --no-such-flag`).toBe(2);
+      expect(failed.stdout, path.join(" ")).toBe("");
+      // The flag, or a missing required option commander checks first (run --event).
+      expect(jsonError(failed.stderr), path.join(" ")).toEqual({ v: 1, error: { code: "usage", message: expect.stringMatching(/^(unknown option '--no-such-flag'|required option .* not specified)$/), exit_code: 2 } });
+    };
+    for (const name of commands) await visit([name]);
+  });
+
+  it("an error a command meets (not found, daemon unreachable) has its code and exit code; without --json it stays text", async () => {
+    const missing = await runProgram([BUILT_BINARY, "show", "guard-secret", "--json"], { cwd: dir, env: { HOME: dir } });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe("");
+    expect(jsonError(missing.stderr).error).toMatchObject({ code: "not_found", message: expect.stringContaining("did you mean guard-secrets?"), exit_code: 1 });
+    const daemon = await runProgram([BUILT_BINARY, "approvals", "--json", "--socket", join(dir, "no-daemon.sock")], { cwd: dir, env: { HOME: dir } });
+    expect(daemon.code).toBe(3);
+    expect(jsonError(daemon.stderr).error).toMatchObject({ code: "daemon_unavailable", exit_code: 3 });
+    const text = await runProgram([BUILT_BINARY, "approvals", "--socket", join(dir, "no-daemon.sock")], { cwd: dir, env: { HOME: dir } });
+    expect(text.stderr).toMatch(/^error\[daemon_unavailable\]: /);
+    const unknown = await runProgram([BUILT_BINARY, "nope", "--json"], { cwd: dir, env: { HOME: dir } });
+    expect(jsonError(unknown.stderr).error).toEqual({ code: "usage", message: "unknown command 'nope'", exit_code: 2 });
+  });
 });

@@ -98,7 +98,7 @@ describe("import a Claude Code settings.json (the binary)", () => {
     expect(review).toContain('granted  run sh -c "export CLAUDE_PROJECT_DIR=\\"$PWD\\"; \\"$CLAUDE_PROJECT_DIR\\"/.claude/hooks/no-env.sh"');
     expect(review).toContain('granted  run sh -c "sh .claude/hooks/no-rm.sh"');
     expect(review).toContain(`granted  run sh -c "echo 'Run the tests before committing.'"`);
-    expect(review).toContain("it can run anything with your rights");
+    expect(review.replace(/\s+/g, " ")).toContain("it can run anything with your rights");
     expect(review).toContain(`these commands run with your rights, so the operator must approve them: ${world.operatorFile} gets`);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain("imported 3 hooks");

@@ -194,18 +194,43 @@ describe("the review is the same in add, list, validate and doctor (the binary)"
 
   it("a hook asking for ${home}/.ssh/** is refused by the default ceiling, everywhere", async () => {
     const dir = world.writePackage(join(world.dir, "peek"), { id: "peek", version: "1.0.0", permissions: '{ read: ["${home}/.ssh/**"] }', onError: "continue" });
-    const line = "REFUSED  read ${home}/.ssh/**: read any file under ${home}/.ssh in your home directory — refused by the default read ceiling: by default hooks read only ${workspace}/** and ${home}/.config/hookbox/**";
+    // A line in plain words, then the grant grouped by kind: the grant whole (what --allow names), what it does, why it is refused, the YAML that would allow it.
+    const summary = /\n {2,}here: decides from the event alone \(no files, programs or network\)\n {2,}refused here: reads ~\/\.ssh\/\n/;
+    const words = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(/ /g, "\\s+");
+    const review = new RegExp(
+      [
+        "\\n( +)Files",
+        "\\1 {2}REFUSED {2}read \\$\\{home\\}/\\.ssh/\\*\\*",
+        "\\1 {11}read any file under \\$\\{home\\}/\\.ssh in your home directory",
+        `\\1 {11}${words("why: refused by the default read ceiling: by default hooks read only ${workspace}/** and ${home}/.config/hookbox/**")}`,
+        "\\1 {11}to allow it: the operator can approve it for this hook in hookbox\\.yaml:",
+        "\\1 {13}hooks:",
+        "\\1 {15}peek:",
+        "\\1 {17}permissions:",
+        '\\1 {19}read: \\["\\$\\{home\\}/\\.ssh/\\*\\*"\\]\\n',
+      ].join("\\n"),
+    );
     const added = await world.hookbox(["add", dir, "--yes", "--allow", "read ${home}/.ssh/**"]);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stderr).toContain(line);
+    expect(added.stderr).toMatch(summary);
+    expect(added.stderr).toMatch(review);
+    // Before accepting: what the refusal means once it is installed.
+    expect(added.stderr.replace(/\s+/g, " ")).toContain(
+      "What will not work: peek asks for grants refused here (reads ~/.ssh/), and installing it does not grant them. Its calls that need them fail inside the hook: it may handle that itself (its README says how); if it does not, the run fails and on_error: continue lets the agent's action through, unchecked by it.",
+    );
     const list = await world.hookbox(["list"]);
-    expect(list.stdout).toContain(line);
+    expect(list.stdout).toMatch(summary);
+    expect(list.stdout).toMatch(review);
     const validate = await world.hookbox(["validate"]);
     expect(validate.code).toBe(0);
-    expect(validate.stderr).toContain(line);
+    expect(validate.stderr).toMatch(summary);
+    expect(validate.stderr).toMatch(review);
     expect(validate.stdout).toContain("1 hook does not get all the grants declared");
     const doctor = await world.hookbox(["doctor"]);
-    expect(doctor.stdout).toContain(line);
+    expect(doctor.stdout).toMatch(summary);
+    expect(doctor.stdout).toMatch(review);
+    // The review is wrapped at 100 columns (list's own hook lines are not the review).
+    for (const out of [added.stderr, list.stdout, validate.stderr, doctor.stdout]) for (const text of (out.match(review)?.[0] ?? "").split("\n")) expect(text.length, text).toBeLessThanOrEqual(100);
     const json = JSON.parse((await world.hookbox(["list", "--json"])).stdout) as { hooks: { PreToolUse: { id: string; grants: unknown[] }[] } };
     expect(json.hooks.PreToolUse.find((hook) => hook.id === "peek")?.grants).toEqual([expect.objectContaining({ grant: "read ${home}/.ssh/**", status: "refused", allow: expect.stringContaining("hooks: { peek: { permissions: { read: [\"${home}/.ssh/**\"] } } }") })]);
   });

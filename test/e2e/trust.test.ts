@@ -56,7 +56,7 @@ describe("project trust (the binary, a cloned repository)", () => {
     expect(message).toBe(`Hookbox: this project's hooks (${clone}/.hookbox/hooks) are not trusted, so they ran without any grant. Run \`hookbox trust\` in ${clone} to grant them: reader: read \${workspace}/**, inject_context.`);
     expect(await context()).toBeUndefined();
     const list = await world.hookbox(["list"], { cwd: clone });
-    expect(list.stdout).toContain(`UNTRUSTED: this project's hooks run without any grant until you run \`hookbox trust\` in ${clone}`);
+    expect(list.stdout.replace(/\s+/g, " ")).toContain(`UNTRUSTED: this project's hooks run without any grant until you run \`hookbox trust\` in ${clone}`);
   });
 
   it("after hookbox trust: with its grants", async () => {

@@ -62,7 +62,7 @@ describe("hookbox validate / list / schema on the binary", () => {
     const ok = await bin.run(["validate", "--hooks", "good"], { env });
     expect(ok.code, ok.stderr).toBe(0);
     // Two of them, and self-protect, on by default (--hooks replaces the hook directories, not the standard hooks).
-    expect(ok.stdout).toContain("ok: 3 hooks valid\nself-protection on: ");
+    expect(ok.stdout).toBe("ok: 3 hooks valid\nself-protection on: the agent may not change Hookbox's own state (hookbox doctor lists where it is)\n");
     const list = await bin.run(["list", "--hooks", "good", "--json"], { env });
     expect(list.code, list.stderr).toBe(0);
     const registration = JSON.parse(list.stdout);
@@ -72,12 +72,50 @@ describe("hookbox validate / list / schema on the binary", () => {
     expect(registration.hooks.PreToolUse[1]).toMatchObject({ id: "guard", priority: 5, match: { tool: "Write|Edit" }, summary: "Block secrets" });
   });
 
-  it("a missing --hooks directory is an error, and the default directories may be absent", async () => {
+  it("a missing --hooks directory or --config file exits 2, as the exit-code table says; the default directories may be absent", async () => {
     const missing = await bin.run(["validate", "--hooks", "nowhere"], { env: { HOME: bin.dir } });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nowhere:1:1: hook directory not found/);
+    for (const args of [["validate"], ["validate", "--json"], ["list"]]) {
+      const config = await bin.run([...args, "--config", join(bin.dir, "no-such.yaml")], { env: { HOME: bin.dir } });
+      expect(config.code, `hookbox ${args.join(" ")} --config <missing>: ${config.stderr}`).toBe(2);
+      if (args[0] === "validate") expect(`${config.stdout}${config.stderr}`).toContain("operator file not found (given with --config)");
+    }
+    const viaEnv = await bin.run(["validate"], { env: { HOME: bin.dir, HOOKBOX_CONFIG: join(bin.dir, "no-such.yaml") } });
+    expect(viaEnv.code).toBe(2);
+    const help = await bin.run(["validate", "--help"]);
+    expect(help.stdout).toMatch(/2 on a usage error or when the operator file given \(--config, \$HOOKBOX_CONFIG\) or a\s+--hooks directory is missing/);
     const defaults = await bin.run(["validate"], { env: { HOME: bin.dir } });
     expect(defaults.code, defaults.stderr).toBe(0);
+  });
+
+  it("reports every problem of one hook file in one run: its YAML's, its handler's, its matcher's and its permissions', each at file:line:col", async () => {
+    const dir = join(bin.dir, "many-problems");
+    mkdirSync(join(dir, "bad"), { recursive: true });
+    // The schema refuses the file (two problems); its handler does not compile either.
+    writeFileSync(join(dir, "bad", "hook.yaml"), "id: bad\nevents: [PreToolUse, Nope]\npriority: high\nhandler: ./handler.ts\n");
+    writeFileSync(join(dir, "bad", "handler.ts"), "export default function handler(e) {\n  return { action: 'continue' \n");
+    // The schema passes; its matcher, its handler and its permissions each fail.
+    mkdirSync(join(dir, "worse"), { recursive: true });
+    writeFileSync(join(dir, "worse", "hook.yaml"), "id: worse\nevents: [PreToolUse]\nmatch: { paths: ['[[**'] }\nhandler: ./handler.ts\npermissions: { read: ['${workspace}/**'], run: [{ cmd: 'no/such/../tool', args: [] }] }\n");
+    writeFileSync(join(dir, "worse", "handler.ts"), "export default () => { return {;\n");
+    const result = await bin.run(["validate", "--hooks", dir], { env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split("\n").filter((line) => !line.includes(": warning: "));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/bad\/hook\.yaml:2:\d+: events\.1: unknown event "Nope"/),
+        expect.stringMatching(/bad\/hook\.yaml:3:11: priority: found string "high", expected number/),
+        expect.stringMatching(/bad\/handler\.ts:\d+:\d+: /),
+        expect.stringMatching(/worse\/handler\.ts:\d+:\d+: /),
+      ]),
+    );
+    expect(lines.filter((line) => line.includes("/worse/"))).toEqual([
+      expect.stringMatching(/worse\/handler\.ts:1:\d+: syntax error: /),
+      expect.stringMatching(/worse\/hook\.yaml:3:\d+: match\.paths\.0: invalid glob "\[\[\*\*"/),
+      expect.stringMatching(/worse\/hook\.yaml:5:\d+: permissions: .*no\/such\/\.\.\/tool/),
+    ]);
+    expect(result.stdout).toMatch(/^6 problems in 4 files; 1 hook valid; 2 hooks broken/);
   });
 
   it("a declared command missing on this machine is a warning: the hook loads with that grant inert", async () => {
@@ -89,7 +127,11 @@ describe("hookbox validate / list / schema on the binary", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/inert\/lint\/hook\.yaml:\d+:\d+: warning: .*no-such-linter-xyz/);
     // The review says so too: the grant is refused (inert), so the hook does not get all it declares.
-    expect(result.stderr).toContain("REFUSED  run no-such-linter-xyz **: run no-such-linter-xyz with any arguments — no-such-linter-xyz was not found on PATH when the hook loaded");
+    expect(result.stderr).toContain("refused here: runs no-such-linter-xyz\n");
+    expect(result.stderr).toContain("REFUSED  run no-such-linter-xyz **\n");
+    expect(result.stderr).toMatch(/why: no-such-linter-xyz was not found on PATH when the hook loaded/);
+    // The review is wrapped (a diagnostic stays one file:line:col line, for editors).
+    for (const line of result.stderr.split("\n").filter((text) => text.startsWith(" "))) expect(line.length, line).toBeLessThanOrEqual(100);
     expect(result.stdout).toMatch(/^ok: 2 hooks valid \(1 warning\); 1 hook does not get all the grants declared \(above\)\nself-protection on: /);
   });
 

@@ -32,7 +32,10 @@ function daemonUrl(url: string): string {
 
 function httpHandler(http: HttpHookOptions, timeout: number): Record<string, unknown> {
   if ((http.tokenEnvVar === undefined) === (http.header === undefined)) {
-    throw new HookboxError("usage", "--http needs the daemon's bearer token: either the name of the environment variable holding it, or a literal Authorization header (not both)");
+    throw new HookboxError(
+      "usage",
+      "--http needs the daemon's bearer token: --token-env NAME (the environment variable holding it) or --auth-header VALUE (a literal Authorization header), not both. The token is what `hookbox serve --listen HOST:PORT` writes to its --token-file (default ~/.local/share/hookbox/http-token): export HOOKBOX_TOKEN=\"$(cat ~/.local/share/hookbox/http-token)\" where Claude Code starts, and pass --token-env HOOKBOX_TOKEN",
+    );
   }
   if (http.tokenEnvVar !== undefined && !ENV_NAME.test(http.tokenEnvVar)) throw new HookboxError("usage", `"${http.tokenEnvVar}" is not an environment variable name`);
   return {

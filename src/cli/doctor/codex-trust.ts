@@ -4,6 +4,7 @@ import { runsHookboxEmitHandler } from "../../install/command.ts";
 import type { InstallScope } from "../../install/index.ts";
 import type { CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
+import { noun, plural } from "../../text/plural.ts";
 
 /**
  * Whether Codex will run Hookbox's entries in `file` at all: Codex skips a hook whose trust is
@@ -22,11 +23,11 @@ export async function codexTrustCheck(ctx: CliContext, scope: InstallScope, file
     return fail(name, (error as Error).message);
   }
   const untrusted = untrustedEntries(entries, recorded);
-  if (untrusted.length === 0) return pass(name, `${config} trusts all ${entries.length} of Hookbox's entries in ${file}`);
+  if (untrusted.length === 0) return pass(name, `${config} trusts ${entries.length === 1 ? "the one" : `all ${entries.length}`} of Hookbox's ${noun(entries.length, "entry")} in ${file}`);
   const events = untrusted.map((entry) => entry.event).join(", ");
   return fail(
     name,
-    `Codex has not trusted ${untrusted.length} of Hookbox's ${entries.length} entries in ${file} (${events}): it skips them without a word, so nothing is guarded. ` +
+    `Codex has not trusted ${untrusted.length} of Hookbox's ${plural(entries.length, "entry")} in ${file} (${events}): it skips them without a word, so nothing is guarded. ` +
       `Review and trust them in Codex's /hooks, or run hookbox install-agent codex${scope === "project" ? "" : ` --${scope}`} --trust once you have read them`,
   );
 }

@@ -6,8 +6,11 @@ import { guardsOf } from "../../evaluator/guards.ts";
 import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
 import type { ProjectHookSet } from "../../evaluator/hook-sets.ts";
 import type { CliContext } from "../context.ts";
-import { describeSelfProtection, selfProtectState } from "../../evaluator/self-protect.ts";
-import { withheldGrants } from "../review-lines.ts";
+import { currentHookSet } from "../hook-set.ts";
+import type { HookRuntimeFactory } from "../runtime-factory.ts";
+import { describeSelfProtection, selfProtectState, selfProtectedPlaces } from "../../evaluator/self-protect.ts";
+import { reviewWidth, withheldGrants } from "../review-lines.ts";
+import { plural } from "../../text/plural.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /** What an event from this project would be evaluated with: the operator file, every hook, the audit log. */
@@ -26,11 +29,11 @@ export async function hookSetChecks(ctx: CliContext, locations: Locations, { pro
       checks.push(fail(`hook ${entry.id}`, `broken, fails by on_error: ${entry.onError} wherever it would run: ${entry.problems.slice(0, 2).map(formatDiagnostic).join("; ")}`));
     }
   }
-  const protection = describeSelfProtection(snapshot.operator, ctx.host.homeDir());
+  const protection = [describeSelfProtection(snapshot.operator, ctx.host.homeDir()), ...selfProtectedPlaces(snapshot.operator, ctx.host.homeDir()).map((place) => `    ${place}`)].join("\n");
   checks.push(selfProtectState(snapshot.operator) === "on" ? pass("self-protection", protection) : note("self-protection", protection));
   for (const hook of snapshot.hooks) {
-    const lines = withheldGrants(hook);
-    if (lines.length > 0) checks.push(note(`grants of ${hook.definition.id}`, `it will not get all it declares:\n    ${lines.join("\n    ")}`));
+    const lines = withheldGrants(hook, "    ", reviewWidth(ctx));
+    if (lines.length > 0) checks.push(note(`grants of ${hook.definition.id}`, `it will not get all it declares:\n${lines.join("\n")}`));
   }
   checks.push(await auditCheck(ctx, locations));
   checks.push(await chainCheck(ctx, locations));
@@ -41,7 +44,7 @@ export async function hookSetChecks(ctx: CliContext, locations: Locations, { pro
 async function chainCheck(ctx: CliContext, locations: Locations): Promise<DoctorCheck> {
   try {
     const report = await verifyAuditLog({ fs: ctx.host.fs, path: auditFilePath(locations.dataDir), pid: ctx.host.pid });
-    if (report.ok) return pass("audit chain", `${report.records} records in ${report.files.length} file${report.files.length === 1 ? "" : "s"} verify`);
+    if (report.ok) return pass("audit chain", `${plural(report.records, "record")} in ${plural(report.files.length, "file")} verify`);
     return fail("audit chain", `${report.problems[0]?.message ?? "broken"}${report.problems.length > 1 ? ` (and ${report.problems.length - 1} more)` : ""}: run hookbox audit verify`);
   } catch (error) {
     return fail("audit chain", `cannot be verified: ${(error as Error).message}`);

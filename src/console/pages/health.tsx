@@ -2,6 +2,7 @@
 import type { ExportStats } from "../../audit/export/index.ts";
 import type { AuditStats } from "../../audit/sink.ts";
 import type { MinutePoint } from "../health-series.ts";
+import { noun, plural } from "../../text/plural.ts";
 import { MinuteChart } from "./chart.tsx";
 import { Columns, type Frame, Layout } from "./layout.tsx";
 
@@ -18,32 +19,34 @@ export function HealthBody(props: { facts: HealthFacts }) {
   const { points, audit, exports, sandbox } = props.facts;
   const last = points.at(-1);
   const series = (pick: (p: MinutePoint) => number | undefined) => points.map((p) => ({ at: p.at, value: pick(p) }));
+  const events = last?.events ?? 0;
+  const denials = points.reduce((sum, p) => sum + p.denials, 0);
   return (
     <>
       <ul class="figures" aria-label="This minute">
         <li>
-          <span class="figure">{last?.events ?? 0}</span> events this minute
+          <span class="figure">{events}</span> {noun(events, "event")} this minute
         </li>
         <li>
           <span class="figure">{last?.p50Ms ?? "—"}</span> ms p50, <span class="figure">{last?.p99Ms ?? "—"}</span> ms p99
         </li>
         <li>
-          <span class="figure">{sandbox.kills}</span> sandbox kills since start
+          <span class="figure">{sandbox.kills}</span> sandbox {noun(sandbox.kills, "kill")} since start
         </li>
         <li>
-          <span class="figure">{points.reduce((sum, p) => sum + p.denials, 0)}</span> denials in the last hour
+          <span class="figure">{denials}</span> {noun(denials, "denial")} in the last hour
         </li>
         <li>
-          <span class="figure">{props.facts.pending}</span> approvals waiting
+          <span class="figure">{props.facts.pending}</span> {noun(props.facts.pending, "approval")} waiting
         </li>
       </ul>
       <div class="charts">
-        <MinuteChart id="chart-events" title="Events per minute" unit="events" points={series((p) => p.events)} />
-        <MinuteChart id="chart-p50" title="Decision time, p50" unit="ms" points={series((p) => p.p50Ms)} />
-        <MinuteChart id="chart-p99" title="Decision time, p99" unit="ms" points={series((p) => p.p99Ms)} />
-        <MinuteChart id="chart-kills" title="Sandbox kills per minute" unit="kills" points={series((p) => p.kills)} />
-        <MinuteChart id="chart-denials" title="Denials per minute" unit="denials" points={series((p) => p.denials)} />
-        <MinuteChart id="chart-capability" title="Host API calls refused per minute" unit="calls" points={series((p) => p.capabilityDenials)} />
+        <MinuteChart id="chart-events" title="Events per minute" unit="event" points={series((p) => p.events)} />
+        <MinuteChart id="chart-p50" title="Decision time, p50" unit="ms" units="ms" points={series((p) => p.p50Ms)} />
+        <MinuteChart id="chart-p99" title="Decision time, p99" unit="ms" units="ms" points={series((p) => p.p99Ms)} />
+        <MinuteChart id="chart-kills" title="Sandbox kills per minute" unit="kill" points={series((p) => p.kills)} />
+        <MinuteChart id="chart-denials" title="Denials per minute" unit="denial" points={series((p) => p.denials)} />
+        <MinuteChart id="chart-capability" title="Host API calls refused per minute" unit="call" points={series((p) => p.capabilityDenials)} />
       </div>
       <h2>Audit log</h2>
       <dl>
@@ -55,7 +58,7 @@ export function HealthBody(props: { facts: HealthFacts }) {
         <dd>{audit.failing ? `FAILING: ${audit.lastError ?? "unknown error"}` : "written"}</dd>
         <dt>Records</dt>
         <dd>
-          {audit.written} written, {audit.dropped} could not be written, {audit.rotations} rotations
+          {audit.written} written, {audit.dropped} could not be written, {plural(audit.rotations, "rotation")}
         </dd>
       </dl>
       {exports.length > 0 ? (
@@ -79,7 +82,7 @@ export function HealthBody(props: { facts: HealthFacts }) {
       ) : null}
       <h2>Sandbox</h2>
       <p>
-        {sandbox.workers} workers, {sandbox.busy} busy, {sandbox.queued} invocations waiting; {sandbox.crashes} crashed since start.
+        {plural(sandbox.workers, "worker")}, {sandbox.busy} busy, {plural(sandbox.queued, "invocation")} waiting; {sandbox.crashes} crashed since start.
       </p>
     </>
   );

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { AuditRecordV1 } from "../../audit/record.ts";
 import type { EventGroup } from "../recent.ts";
+import { plural } from "../../text/plural.ts";
 import { Columns, DecisionBadge, type Frame, Layout, StatusBadge, When } from "./layout.tsx";
 
 /** Where in a handler a failure happened, as its message names it (`handler.ts:12:5`). */
@@ -116,7 +117,7 @@ export function RunDetailPage(props: { frame: Frame; group: EventGroup }) {
           <Field name="Agent" value={d?.agent} />
           <Field name="Project" value={d?.project} />
           {d ? <Field name="Served by" value={`${d.served_by.via} (pid ${d.served_by.pid}, build ${d.served_by.build})`} /> : null}
-          {d ? <Field name="Hook set" value={`version ${d.hook_set.registry_version}, ${d.hook_set.hooks} hooks${d.hook_set.broken.length ? `, broken: ${d.hook_set.broken.join(", ")}` : ""}, operator file ${d.hook_set.operator}`} /> : null}
+          {d ? <Field name="Hook set" value={`version ${d.hook_set.registry_version}, ${plural(d.hook_set.hooks, "hook")}${d.hook_set.broken.length ? `, broken: ${d.hook_set.broken.join(", ")}` : ""}, operator file ${d.hook_set.operator}`} /> : null}
         </dl>
       </section>
       <section aria-labelledby="decision-h">

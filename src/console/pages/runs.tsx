@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
-import type { EventGroup, RunFilter } from "../recent.ts";
+import { isDoctorCall, type EventGroup, type RunFilter } from "../recent.ts";
+import { plural } from "../../text/plural.ts";
 import { Columns, DecisionBadge, type Frame, Layout, ShortPath, StatusBadge, When } from "./layout.tsx";
 
 /** Rows the table holds at most (console.js trims to the same as new ones arrive). */
@@ -21,6 +22,11 @@ export function RunRow(props: { group: EventGroup }) {
       <td>
         {eventType}
         {d?.tool_name ? <span class="tool"> {d.tool_name}</span> : null}
+        {isDoctorCall(group) ? (
+          <span class="badge doctor" title="A test call hookbox doctor sent through an agent's hook entry">
+            doctor's test
+          </span>
+        ) : null}
       </td>
       <td>
         {group.runs.length === 0 ? (
@@ -52,6 +58,18 @@ export function RunRow(props: { group: EventGroup }) {
   );
 }
 
+/** What the defaults leave out of the table, so nothing is hidden without a word. */
+function HiddenNote(props: { hidden: { readonly quiet: number; readonly doctor: number } }) {
+  const { quiet, doctor } = props.hidden;
+  if (quiet === 0 && doctor === 0) return null;
+  const parts = [...(quiet > 0 ? [`${plural(quiet, "event")} allowed with no hook run`] : []), ...(doctor > 0 ? [`${plural(doctor, "test call")} from hookbox doctor`] : [])];
+  return (
+    <p class="hidden-note" id="hidden-note">
+      Not shown: {parts.join(" and ")} (tick “Also show” above to see {quiet + doctor === 1 ? "it" : "them"}).
+    </p>
+  );
+}
+
 export function EmptyRunsRow() {
   return (
     <tr class="empty">
@@ -60,7 +78,7 @@ export function EmptyRunsRow() {
   );
 }
 
-export function RunsPage(props: { frame: Frame; groups: readonly EventGroup[]; filter: RunFilter; live: string }) {
+export function RunsPage(props: { frame: Frame; groups: readonly EventGroup[]; filter: RunFilter; hidden: { readonly quiet: number; readonly doctor: number }; live: string }) {
   const { filter } = props;
   const field = (name: keyof RunFilter, label: string, placeholder: string) => (
     <label>
@@ -86,9 +104,19 @@ export function RunsPage(props: { frame: Frame; groups: readonly EventGroup[]; f
         </label>
         {field("session", "Session", "session id")}
         {field("project", "Project", "/path/to/project")}
+        <fieldset class="shown">
+          <legend>Also show</legend>
+          <label class="check">
+            <input type="checkbox" name="no_hook" value="show" checked={filter.no_hook === "show"} /> events no hook ran for
+          </label>
+          <label class="check">
+            <input type="checkbox" name="doctor" value="show" checked={filter.doctor === "show"} /> hookbox doctor's test calls
+          </label>
+        </fieldset>
         <button type="submit">Filter</button>
         <a href="/">Clear</a>
       </form>
+      <HiddenNote hidden={props.hidden} />
       <table id="runs">
         <caption>Newest first. Each row is one event and the hooks that ran for it; new events appear as they are answered.</caption>
         <Columns names={["Time", "Event", "Hooks", "Decision", "Duration", "Session", "Project"]} />
