@@ -6,8 +6,6 @@ import { guardsOf } from "../../evaluator/guards.ts";
 import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
 import type { ProjectHookSet } from "../../evaluator/hook-sets.ts";
 import type { CliContext } from "../context.ts";
-import { currentHookSet } from "../hook-set.ts";
-import type { HookRuntimeFactory } from "../runtime-factory.ts";
 import { describeSelfProtection, selfProtectState, selfProtectedPlaces } from "../../evaluator/self-protect.ts";
 import { reviewWidth, withheldGrants } from "../review-lines.ts";
 import { plural } from "../../text/plural.ts";
