@@ -103,6 +103,7 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
     [AGENT_CALL_HEADERS.timeoutMs]: String(callerTimeoutMs(call)),
     ...(call.eventName !== undefined ? { [AGENT_CALL_HEADERS.event]: call.eventName } : {}),
     ...(options.failClosed ? { [AGENT_CALL_HEADERS.failClosed]: "1" } : {}),
+    ...(host.invokedAs?.() !== undefined ? { [AGENT_CALL_HEADERS.invokedAs]: encodeHeaderJson(host.invokedAs?.()) } : {}),
   };
   let reply;
   try {
