@@ -198,8 +198,10 @@ function targetFinding(t: ShTarget, cfg: Config): Finding | undefined {
   // An archive extracted, or a tree copied, into a directory replaces whatever it holds: judged as removing it.
   const holders = t.contents || REMOVES.test(t.by) ? "all" : MOVES.test(t.by) && !t.raw.endsWith("/") ? "below-home" : "none";
   const how = `\`${clip(t.command, 160)}\` (${t.by}${t.contents ? ", which writes whatever the archive or source holds below it" : ""})`;
+  // `rm -rf *` is judged by its directory, but a bare * does not reach the project's hidden .hookbox/ and .claude/.
+  const here = /(^|\/)\*$/.test(t.raw) ? { ...cfg, projectState: undefined } : cfg;
   for (const pattern of t.patterns) {
-    const hit = patternPlace(pattern, cfg, holders);
+    const hit = patternPlace(pattern, here, holders);
     if (hit) return { shown: t.path ?? t.raw, what: is(hit), how };
   }
   // find descends into hidden directories: its name tests also select a protected file there (`find . -name '*.json' -delete`).

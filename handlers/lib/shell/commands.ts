@@ -345,6 +345,8 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, 
       else if (!listed) out.push({ ...written, by, bind: {} });
       else if (listed.patterns) out.push({ ...written, by, bind: { [SH_SLOT]: listed.patterns } });
       else if (written.word.parts.length === 1) out.push(...listed.words.map((word) => ({ word, by })));
+      // Inside a longer word (`/tmp/h/{}`, `{}.bak`), a listing's entry is only known as a word: ls lists what is in a directory.
+      else if (feeding?.name === "ls" && !cmd.inputs) out.push({ ...written, by, bind: {} });
       else out.push({ ...written, by, bind: { [SH_SLOT]: listed.words.flatMap((w) => shValues(w).map((text) => (w.dynamic ? shAnyPattern() : w.glob ? shGlobTokens(text, true) : shLiteralPattern(text)))) } });
     }
     return out;
