@@ -631,7 +631,9 @@ async function gitWorktreeFinding(op: ShGitWorktree, cmd: ShCommand, cfg: Config
   }
   for (const { path, how } of touched) {
     const place = pathPlace(path, undefined, cfg, "all");
-    if (place) return { shown: path, what: is(place), may: "delete or revert it", how: `${shown}: ${how}` };
+    // Named as in the project, as the agent names its files.
+    const named = cfg.workspace !== undefined && path.startsWith(`${cfg.workspace}/`) ? path.slice(cfg.workspace.length + 1) : path;
+    if (place) return { shown: named, what: is(place), may: "delete or revert it", how: `${shown}: ${how}` };
   }
   return undefined;
 }

@@ -391,8 +391,8 @@ describe("issue 27: git commands that delete or revert Hookbox's files are decid
 
   it("an untracked .hookbox/ is refused to git clean -fd/-fdx and git stash -u/-a, naming it; git clean -X and stash, checkout, reset do not remove it", async () => {
     fresh();
-    mkdirSync(join(repo, ".hookbox/hooks/lint"), { recursive: true });
-    writeFileSync(join(repo, ".hookbox/hooks/lint/hook.yaml"), "id: lint\n");
+    mkdirSync(join(repo, ".hookbox"), { recursive: true });
+    writeFileSync(join(repo, ".hookbox/trust.json"), "{}\n");
     for (const command of ["git clean -fdx", "git clean -fd", "git stash -u", "git stash --include-untracked", "git stash -a", "cd src && git clean -fd .."]) {
       const reason = await ask(command);
       expect(reason, command).toMatch(/^self-protect: .*\.hookbox/);
