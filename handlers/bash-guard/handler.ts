@@ -4,7 +4,7 @@
 // event (no capabilities). The command is read the way bash would split it (hookbox:shell) —
 // best effort: what only the running shell knows ($VAR, aliases, globs against the disk) cannot
 // be seen here.
-import { SH_MAX_COMMANDS, type ShCommand, type ShPipeline, type ShTarget, type ShWord, shAnalyze, shCommandText, shBase, shMayMatchGlob, shNormalize, shOperands, shPatternText, shResolve, shValues, shWrites } from "hookbox:shell";
+import { SH_MAX_COMMANDS, type ShCommand, type ShPipeline, type ShTarget, type ShWord, shAnalyze, shCommandText, shBase, shInlineScript, shMayMatchGlob, shNormalize, shOperands, shPatternText, shResolve, shValues, shWrites } from "hookbox:shell";
 
 type RuleId =
   | "rm-root"
@@ -15,6 +15,9 @@ type RuleId =
   | "find-delete-root"
   | "git-force-push"
   | "pipe-to-shell"
+  | "decode-to-shell"
+  | "download-exec"
+  | "computed-shell"
   | "chmod-777-recursive"
   | "recursive-root"
   | "dd-device"
@@ -34,6 +37,10 @@ interface Finding {
 }
 
 interface Config {
+  /** Rules that ask the user (ask_user) instead of refusing. */
+  ask: Set<string>;
+  /** Programs whose output eval, source and sh -c may run without asking (ssh-agent, direnv …). */
+  generators: Set<string>;
   exceptions: RegExp[];
   extraPatterns: { re: RegExp; source: string }[];
   disabled: Set<string>;
@@ -89,8 +96,10 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
   for (const t of writes) if (t.path !== undefined && t.raw !== t.path) resolved.set(t.raw, [...(resolved.get(t.raw) ?? []), t.path]);
   for (const pipeline of pipelines) {
     findings.push(...pipeToShell(pipeline));
-    for (const cmd of pipeline.commands) findings.push(...commandFindings(cmd, workspace, cfg, resolved));
+    findings.push(...decodeToShell(pipeline));
+    for (const cmd of pipeline.commands) findings.push(...commandFindings(cmd, workspace, cfg, resolved), ...computedShell(cmd, cfg));
   }
+  findings.push(...downloadThenRun(pipelines));
   findings.push(...deviceWrites(writes));
   for (const { re, source } of cfg.extraPatterns) {
     if (re.test(command)) findings.push({ rule: "extra-pattern", segment: command, why: `it matches the configured pattern /${source}/`, hint: "The operator listed this pattern in bash-guard's extra_patterns." });
@@ -104,9 +113,20 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
       continue;
     }
     hook.log("info", `${f.rule}: ${clip(f.segment, 200)}`);
-    return deny(f, command);
+    return cfg.ask.has(f.rule) ? ask(f, command) : deny(f, command);
   }
   return { action: "continue" };
+}
+
+function ask(f: Finding, command: string): HookResult {
+  const shown = clip(f.segment.trim() || command, 300);
+  return {
+    action: "ask_user",
+    reason: `bash-guard asks before \`${shown}\` (${f.rule}): ${f.why}. ${f.hint}`,
+    approval_prompt: `bash-guard (${f.rule}): \`${clip(shown, 200)}\` — ${f.why}. ${f.hint} Run it anyway?`,
+    user_message: `bash-guard asks about a command (${f.rule}): ${clip(shown, 120)}`,
+    user_message_level: "warning",
+  };
 }
 
 function deny(f: Finding, command: string): HookResult {
@@ -345,6 +365,229 @@ function pipeToShell(pipeline: ShPipeline): Finding[] {
   return out;
 }
 
+// ---- shell that runs data ----
+
+/** Programs that turn data into other text: what comes out of them cannot be read in the command. */
+function decoderOf(cmd: ShCommand): string | undefined {
+  const { options, operands } = shOperands(cmd);
+  const words = cmd.argv.slice(1).map((w) => w.text);
+  const flag = (short: string, long: string): boolean => options.some((o) => o === long || (!o.startsWith("--") && o.length > 1 && o.slice(1).includes(short)));
+  switch (cmd.name) {
+    case "base64":
+    case "base32":
+    case "basenc":
+    case "gbase64":
+      return flag("d", "--decode") || options.includes("-D") ? `${cmd.name} -d` : undefined;
+    case "xxd":
+      return flag("r", "--revert") ? "xxd -r" : undefined;
+    case "openssl":
+      // openssl enc -d, openssl base64 -d, openssl aes-256-cbc -d …
+      return words.includes("-d") ? `openssl ${words[0] ?? ""} -d` : undefined;
+    case "gpg":
+    case "gpg2":
+      return words.some((w) => w === "-d" || w === "--decrypt") ? `${cmd.name} --decrypt` : undefined;
+    case "uudecode":
+    case "rev":
+    case "zcat":
+    case "bzcat":
+    case "xzcat":
+    case "zstdcat":
+    case "lz4cat":
+    case "gunzip":
+    case "bunzip2":
+    case "unxz":
+    case "unzstd":
+      return cmd.name;
+    case "gzip":
+    case "bzip2":
+    case "xz":
+    case "zstd":
+      return flag("d", "--decompress") ? `${cmd.name} -d` : undefined;
+    case "tr":
+      // tr with two sets maps characters (rot13 and the like); tr -d removes them.
+      return operands.length >= 2 ? "tr (a character mapping)" : undefined;
+    case "printf":
+    case "echo":
+      // Escapes the shell reader does not decode: printf '\x72\x6d …', echo -e '\162\155 …'.
+      return (cmd.name === "printf" || options.some((o) => /^-[neE]*e[neE]*$/.test(o))) && cmd.argv.slice(1).some((w) => /\\(x[0-9a-fA-F]|[0-7]{1,3}|u[0-9a-fA-F])/.test(w.text)) ? `${cmd.name} with escapes` : undefined;
+  }
+  return undefined;
+}
+
+/** Code in an interpreter's one-liner that runs what it decodes: exec(b64decode(…)), eval(Buffer.from(…, 'base64')), eval(atob(…)). */
+const RUNS_DECODED = /\b(exec|eval|system|spawn\w*|execSync|Function|popen|subprocess\.\w+|os\.system)\s*\(?[^;\n]{0,200}?\b(b64decode|b32decode|a85decode|unhexlify|decodebytes|fromhex|atob|decode_base64|decode64|unpack1?\s*\(\s*["']m|Buffer\.from\s*\([^)]*["'](base64|hex)["']|fromCharCode|codecs\.decode|zlib\.decompress|gzip\.decompress)/i;
+
+/**
+ * Decoded text run as code: `… | base64 -d | sh`, `xxd -r -p | bash`, `openssl enc -d … | sh`,
+ * `… | gunzip | python3 -`, `printf '\x…' | sh`, and interpreter one-liners that exec what they decode.
+ */
+function decodeToShell(pipeline: ShPipeline): Finding[] {
+  const out: Finding[] = [];
+  const hint = "Decode it to a file, read it, and run it only if it is what you mean (base64 -d in > script.sh && less script.sh).";
+  const first = pipeline.commands.findIndex((c) => decoderOf(c) !== undefined);
+  if (first >= 0) {
+    const runner = pipeline.commands.slice(first + 1).find(runsStdin);
+    if (runner) out.push({ rule: "decode-to-shell", segment: pipeline.raw, why: `it pipes decoded text (${decoderOf(pipeline.commands[first] as ShCommand)}) into ${runner.name}: what runs cannot be read before it runs`, hint });
+  }
+  for (const cmd of pipeline.commands) {
+    const name = /^python[0-9.]*$/.test(cmd.name) ? "python" : cmd.name;
+    const flags = INTERPRETERS[name];
+    if (!flags) continue;
+    const code = cmd.argv.slice(1).map((w) => w.text).join(" ");
+    if (RUNS_DECODED.test(code)) out.push({ rule: "decode-to-shell", segment: cmd.raw, why: `its ${cmd.name} code runs text it decodes (${RUNS_DECODED.exec(code)?.[0].slice(0, 60) ?? ""}…): what runs cannot be read before it runs`, hint });
+  }
+  return out;
+}
+
+/** Well-known variables whose value is not the agent's data (a script may name them). */
+const PLAIN_VARS = new Set(["HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "TMPDIR", "PATH", "LANG", "TERM", "HOSTNAME", "UID", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "QWEN_PROJECT_DIR", "COPILOT_PROJECT_DIR"]);
+
+/** Why a script's text is computed at run time (a substitution, a variable with data), or undefined when it is written out. */
+function computedText(words: readonly ShWord[], cfg: Config): string | undefined {
+  for (const w of words) {
+    for (const part of w.parts) {
+      if (part.kind === "sub") {
+        const inner = shAnalyze(part.script ?? "", undefined).flatMap((p) => p.commands);
+        const decoder = inner.map(decoderOf).find((d) => d !== undefined);
+        if (decoder) return `decoded:${decoder}`;
+        // One command of a known generator (ssh-agent -s, direnv export bash, brew shellenv …) prints setup code for the shell.
+        if (inner.length === 1 && cfg.generators.has((inner[0] as ShCommand).name) && (inner[0] as ShCommand).argv.every((a) => !a.dynamic)) continue;
+        return `the output of \`${clip(part.script ?? part.text, 80)}\``;
+      }
+      if (part.kind === "var" && !(part.name !== undefined && PLAIN_VARS.has(part.name))) return `the value of ${part.text}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Text computed at run time and run as a script: `eval "$(…)"`, `sh -c "$X"`, `bash -c "$(…)"`,
+ * `source <(…)`, `bash <(…)`, and shells that xargs, parallel or find -exec feed their input to
+ * (`… | xargs sh -c …`, `find … -exec sh -c '… {} …'`). The reader cannot see what runs.
+ */
+function computedShell(cmd: ShCommand, cfg: Config): Finding[] {
+  const hint = "Write the commands out in the command itself (the shell reader checks them), or put them in a script file and run it.";
+  const name = cmd.name;
+  const finding = (why: string): Finding[] => {
+    if (why.startsWith("decoded:")) return [{ rule: "decode-to-shell", segment: cmd.raw, why: `${name} runs decoded text (${why.slice(8)}): what runs cannot be read before it runs`, hint: "Decode it to a file, read it, and run it only if it is what you mean." }];
+    return [{ rule: "computed-shell", segment: cmd.raw, why: `${name} runs ${why} as shell code, text the command computes when it runs`, hint }];
+  };
+  if (cmd.viaXargs && cmd.argv.length === 0 && cmd.inputs === undefined && cmd.words.some((w) => /(^|\/)parallel$/.test(w.text))) {
+    return [{ rule: "computed-shell", segment: cmd.raw, why: "parallel without a command runs each line it reads as a command: what runs cannot be read before it runs", hint }];
+  }
+  if (cmd.viaXargs && (SHELL_RUNNERS.has(name) || name === "eval" || EVALUATORS.has(name))) {
+    const runner = cmd.words.find((w) => /(^|\/)(xargs|parallel)$/.test(w.text))?.text.replace(/^.*\//, "") ?? "xargs";
+    return [{ rule: "computed-shell", segment: cmd.raw, why: `${runner} runs ${name} with text it reads from its input: what runs cannot be read before it runs`, hint }];
+  }
+  if (name === "find") {
+    const texts = cmd.argv.map((w) => w.text);
+    for (let j = 1; j < texts.length; j++) {
+      if (!/^-(exec|execdir|ok|okdir)$/.test(texts[j] as string)) continue;
+      const shell = texts[j + 1];
+      const dashC = texts.indexOf("-c", j + 2);
+      if (shell !== undefined && SHELL_RUNNERS.has(shell.replace(/^.*\//, "")) && dashC > 0 && (texts[dashC + 1] ?? "").includes("{}")) {
+        return [{ rule: "computed-shell", segment: cmd.raw, why: "find puts each file name into the shell script it runs ({} inside sh -c '…'), so a file's name becomes code", hint: "Pass the name as an argument instead: find … -exec sh -c '… \"$1\" …' sh {} \\;" }];
+      }
+    }
+  }
+  if (name === "eval") {
+    const why = computedText(cmd.argv.slice(1), cfg);
+    return why ? finding(why) : [];
+  }
+  if (EVALUATORS.has(name) || SHELL_RUNNERS.has(name)) {
+    // source <(…), bash <(…), . /dev/fd/… : a script file the command computes.
+    const script = cmd.argv.slice(1).find((w) => !w.text.startsWith("-"));
+    if (script && script.parts.length === 1 && script.parts[0]?.kind === "sub" && /^<\(/.test(script.text)) {
+      const why = computedText([{ ...script, parts: [{ kind: "sub", text: script.text, script: script.subs[0] ?? "" }] }], cfg);
+      if (why) return finding(why);
+    }
+  }
+  if (SHELL_RUNNERS.has(name)) {
+    const at = cmd.argv.findIndex((w, k) => k > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text) && !w.text.startsWith("--"));
+    const script = at > 0 ? cmd.argv[at + 1] : undefined;
+    const why = script ? computedText([script], cfg) : undefined;
+    if (why) return finding(why);
+  }
+  return [];
+}
+
+/** The file a downloader writes: -o/--output/-O (curl: the URL's name), wget's -O, -P and the URL's name; "?" when not known. */
+function downloadedFiles(cmd: ShCommand): string[] {
+  const argv = cmd.argv.map((w) => w.text);
+  const urls = argv.filter((t) => /^[a-z][a-z0-9+.-]*:\/\//i.test(t));
+  const urlName = (): string => {
+    const url = urls[urls.length - 1];
+    if (url === undefined || cmd.argv.some((w) => w.dynamic && /:\/\//.test(w.text) === false && urls.length === 0)) return "?";
+    const path = url.replace(/[?#].*$/, "").replace(/^[a-z]+:\/\/[^/]*/i, "");
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    return name === "" ? "index.html" : name;
+  };
+  const value = (names: string[]): string | undefined => {
+    for (let j = 1; j < argv.length; j++) {
+      const t = argv[j] as string;
+      for (const n of names) {
+        if (t === n) return argv[j + 1];
+        if (n.startsWith("--") && t.startsWith(`${n}=`)) return t.slice(n.length + 1);
+        if (!n.startsWith("--") && t.startsWith(n) && t.length > n.length && !t.startsWith("--")) return t.slice(n.length);
+      }
+    }
+    return undefined;
+  };
+  const out: string[] = [];
+  for (const r of cmd.redirs) if ((r.op === ">" || r.op === ">>" || r.op === ">|") && r.target) out.push(r.target.dynamic ? "?" : r.target.text);
+  if (cmd.name === "curl") {
+    const o = value(["--output", "-o"]);
+    if (o !== undefined && o !== "-") out.push(o);
+    if (argv.some((t) => t === "-O" || t === "--remote-name" || t === "--remote-name-all" || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(t))) out.push(urlName());
+  } else if (cmd.name === "wget") {
+    const o = value(["--output-document", "-O"]);
+    if (o === "-") return out;
+    const dir = value(["--directory-prefix", "-P"]);
+    out.push(o ?? (dir !== undefined ? `${dir}/${urlName()}` : urlName()));
+  } else if (cmd.name === "aria2c") {
+    out.push(value(["--out", "-o"]) ?? urlName());
+  }
+  return out;
+}
+
+/** A file a command runs: the script a shell or interpreter is given, or the program itself when it is a path. */
+function executedFile(cmd: ShCommand): string | undefined {
+  const name = /^python[0-9.]*$/.test(cmd.name) ? "python" : cmd.name;
+  const program = cmd.argv[0]?.text ?? "";
+  if (SHELL_RUNNERS.has(name) || INTERPRETERS[name] || name === "source" || name === "." || name === "ruby" || name === "deno" || name === "bun") {
+    if (shInlineScript(cmd) !== undefined) return undefined;
+    const inline = INTERPRETERS[name] ?? [];
+    const { options, operands } = shOperands(cmd);
+    if (options.some((o) => inline.includes(o.toLowerCase()))) return undefined;
+    const script = name === "deno" || name === "bun" ? operands.find((w) => w.text !== "run") : operands[0];
+    return script?.text;
+  }
+  return program.includes("/") ? program : undefined;
+}
+
+/**
+ * Download, then run what was downloaded, in one command: `curl -o f URL && bash f`,
+ * `curl -o f URL; chmod +x f; ./f`, `wget URL/x.sh && sh x.sh`. A download whose file name the
+ * command does not give (curl -O "$URL") counts against any local script run after it.
+ */
+function downloadThenRun(pipelines: readonly ShPipeline[]): Finding[] {
+  const downloads: { file: string; cwd: string | undefined; raw: string }[] = [];
+  for (const pipeline of pipelines) {
+    for (const cmd of pipeline.commands) {
+      const file = executedFile(cmd);
+      if (file !== undefined && downloads.length > 0) {
+        const here = shResolve(cmd.cwd, file);
+        const hit = downloads.find((d) => d.file === "?" ? !/^\/(usr|bin|sbin|opt|etc)\//.test(here ?? file) : (shResolve(d.cwd, d.file) ?? d.file) === (here ?? file) || d.file.replace(/^.*\//, "") === file.replace(/^.*\//, ""));
+        if (hit) {
+          return [{ rule: "download-exec", segment: `${hit.raw} … ${cmd.raw}`, why: `it downloads ${hit.file === "?" ? "a file" : hit.file} and runs ${file} in the same command: remote code runs unseen`, hint: "Download it first, read it, then run it in a separate command (curl -fsSLo install.sh URL, then less install.sh, then sh install.sh)." }];
+        }
+      }
+      if (DOWNLOADERS.has(cmd.name)) for (const f of downloadedFiles(cmd)) downloads.push({ file: f, cwd: cmd.cwd, raw: cmd.raw });
+    }
+  }
+  return [];
+}
+
 /** :(){ :|:& };:  and its spelled-out variants. Read on the text: a definition is not a simple command. */
 function forkBombs(command: string): Finding[] {
   const text = command.length > 20_000 ? command.slice(0, 20_000) : command;
@@ -367,6 +610,9 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.length > 0 && v.length <= 1024).slice(0, 256) : [];
 }
 
+/** Programs that print setup code for the shell to eval or source: their output is theirs, not the agent's data. */
+const DEFAULT_GENERATORS = ["ssh-agent", "direnv", "pyenv", "rbenv", "nodenv", "jenv", "goenv", "plenv", "fnm", "starship", "zoxide", "conda", "mamba", "micromamba", "brew", "mise", "rtx", "asdf", "opam", "dircolors", "thefuck", "keychain", "gpgconf", "kubectl", "helm", "gh", "docker", "npm", "pnpm", "rustup", "poetry", "pip", "uv", "deno", "bun", "atuin", "fzf", "mcfly", "navi", "register-python-argcomplete", "aws_completer", "terraform", "minikube", "kind", "oc", "glab", "git-lfs", "ng", "nx"];
+
 function readConfig(c: Readonly<Record<string, unknown>>): Config {
   const problems: string[] = [];
   const compile = (source: string, field: string): RegExp | undefined => {
@@ -378,8 +624,11 @@ function readConfig(c: Readonly<Record<string, unknown>>): Config {
     }
   };
   const branches = Array.isArray(c.protected_branches) ? strings(c.protected_branches) : ["main", "master"];
+  const generators = Array.isArray(c.shell_generators) ? strings(c.shell_generators) : DEFAULT_GENERATORS;
   const max = typeof c.max_command_chars === "number" && c.max_command_chars > 0 ? c.max_command_chars : 50_000;
   return {
+    ask: new Set(Array.isArray(c.ask_rules) ? strings(c.ask_rules) : ["computed-shell"]),
+    generators: new Set(generators.map((g) => g.toLowerCase())),
     exceptions: strings(c.exceptions).flatMap((s) => compile(s, "exceptions") ?? []),
     extraPatterns: strings(c.extra_patterns).flatMap((s) => {
       const re = compile(s, "extra_patterns");

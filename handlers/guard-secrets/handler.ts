@@ -4,7 +4,7 @@
 // touches come from hookbox:paths (symbolic links resolved by the host, in link_targets); a
 // Bash command's writes from hookbox:shell's shWrites (globs, variables, interpreters, git,
 // find — see the README for what it cannot see).
-import { SH_MAX_COMMANDS, type ShPattern, type ShTarget, shAnalyze, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import { SH_MAX_COMMANDS, type ShPattern, type ShTarget, shAnalyze, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shPatternLiteral, shPatternText, shResolve, shWrites } from "hookbox:shell";
 import { type Labelled, eventPaths, firstMatch, patchPaths, within } from "hookbox:paths";
 
 /** Secret files by glob: a glob without "/" matches the file name, one with "/" the path. */
@@ -84,7 +84,7 @@ interface Config {
 interface Finding {
   path: string;
   why: string;
-  rule: "secret" | "system" | "traversal" | "unknown" | "unreadable";
+  rule: "secret" | "system" | "traversal" | "unknown" | "archive" | "unreadable";
 }
 
 export default function handler(event: HookEvent, hook: Hook): HookResult {
@@ -92,7 +92,7 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
   const workspace = typeof event.cwd === "string" && event.cwd.startsWith("/") && event.cwd !== "/" ? shNormalize(event.cwd) : undefined;
   const input: Record<string, unknown> = isRecord(event.tool_input) ? event.tool_input : {};
   const tool = typeof event.tool_name === "string" ? event.tool_name : "";
-  const finding = tool === "Bash" ? bashFinding(input, workspace, cfg) : toolFinding(event, input, tool, workspace, cfg);
+  const finding = tool === "Bash" ? bashFinding(event, input, workspace, cfg) : toolFinding(event, input, tool, workspace, cfg);
   if (!finding) return { action: "continue" };
   hook.log("info", `${finding.rule}: ${finding.path} (${finding.why})`);
   return deny(finding, tool);
@@ -113,7 +113,7 @@ function toolFinding(event: HookEvent, input: Record<string, unknown>, tool: str
 }
 
 /** A Bash command: every file it may write (shWrites), and the files a patch in it names (apply_patch <<EOF …). */
-function bashFinding(input: Record<string, unknown>, workspace: string | undefined, cfg: Config): Finding | undefined {
+function bashFinding(event: HookEvent, input: Record<string, unknown>, workspace: string | undefined, cfg: Config): Finding | undefined {
   if (!cfg.checkBash) return undefined;
   const command = shCommandText(input.command);
   if (command.length > cfg.maxCommandChars) {
@@ -129,11 +129,18 @@ function bashFinding(input: Record<string, unknown>, workspace: string | undefin
     const finding = check(path, workspace, workspace, content, cfg, "all");
     if (finding) return { ...finding, why: `${finding.why}; a patch in the command names it` };
   }
+  // A redirection or a write into a symbolic link writes where it leads: the host resolved them (link_targets).
+  if (isRecord(event.link_targets)) {
+    for (const [named, real] of Object.entries(event.link_targets)) {
+      const finding = typeof real === "string" ? check(real, workspace, workspace, content, cfg, "all") : undefined;
+      if (finding) return { ...finding, path: `${named} (a symbolic link to ${finding.path})` };
+    }
+  }
   for (const target of shWrites(command, workspace)) {
     const key = `${target.cwd ?? ""}\0${target.raw}\0${target.by}\0${target.patterns.map(shPatternText).join("|")}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const finding = target.path !== undefined ? literalFinding(target, workspace, content, cfg) : patternFinding(target, workspace, content, cfg);
+    const finding = target.contents ? extractionFinding(target, workspace, cfg) : target.path !== undefined ? literalFinding(target, workspace, content, cfg) : patternFinding(target, workspace, content, cfg);
     if (finding) return target.by === "a redirection" || finding.rule === "unreadable" ? finding : { ...finding, path: `${finding.path} (${target.by})` };
   }
   return undefined;
@@ -145,6 +152,28 @@ function literalFinding(target: ShTarget, workspace: string | undefined, content
   const finding = check(target.path as string, target.cwd, workspace, content, cfg, rules);
   if (finding) return target.named ? { ...finding, why: `${target.by} names it, and ${finding.why}` } : finding;
   return target.named ? undefined : contentsFinding(target, cfg);
+}
+
+/**
+ * An archive extracted (or a tree copied) into a directory: its members are not known here. The
+ * directory is judged as a path (a system path, ~/.ssh …), and refused when it is where secrets
+ * live whatever the archive holds: the project's root or a directory above it (its .env files),
+ * the home directory (~/.ssh, ~/.aws …) or / (members with absolute names).
+ */
+function extractionFinding(target: ShTarget, workspace: string | undefined, cfg: Config): Finding | undefined {
+  for (const pattern of target.patterns) {
+    const dir = shPatternLiteral(pattern);
+    if (dir === undefined) {
+      const hit = patternFinding(target, workspace, () => "", cfg);
+      if (hit) return hit;
+      continue;
+    }
+    const direct = check(dir, target.cwd, workspace, () => "", cfg, "no-traversal") ?? contentsFinding({ ...target, patterns: [pattern] }, cfg);
+    if (direct) return direct;
+    const why = dir === "/" ? "its members may be written anywhere (absolute names)" : dir === "~" ? "the home directory holds ~/.ssh, ~/.aws and other credentials" : workspace !== undefined && (dir === workspace || workspace.startsWith(`${dir}/`)) ? `${dir === workspace ? "the project's root" : `${dir}, which holds the project,`} is where its .env files and keys live` : undefined;
+    if (why) return { path: target.raw, why: `it writes whatever the archive or source holds into ${dir}, and ${why}; the files it writes cannot be known from the command`, rule: "archive" };
+  }
+  return undefined;
 }
 
 /** `rm -rf ~/.ssh`, `mv ~/.aws x`: a directory whose files a protected path names. */
@@ -204,6 +233,8 @@ function deny(f: Finding, tool: string): HookResult {
           ? "Use a path inside the project (without .. that climbs out of it)."
           : f.rule === "unknown"
             ? "Name the file in the command itself (or set the variable in the same command), so it can be checked."
+            : f.rule === "archive"
+              ? "Extract it into a directory of its own inside the project (tar -C vendor …, unzip -d vendor …), or list its members first (tar -tf, unzip -l) and extract the ones you need by name."
             : "Split the command, or write the file with the Write tool.";
   return {
     action: "deny",

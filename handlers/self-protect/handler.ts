@@ -4,7 +4,7 @@
 // cannot be switched off by the agent it guards. Reads stay allowed. It reads only the event:
 // where that state lives on this machine comes in `config.locations`, set by Hookbox when it
 // loads the standard hook (never by a hook file); what is protected is `config.protect`.
-import { SH_MAX_COMMANDS, type ShCommand, type ShPattern, type ShTarget, type ShWord, shAnalyze, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shOperands, shPatternLiteral, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import { SH_MAX_COMMANDS, type ShCommand, type ShGitWorktree, type ShPattern, type ShTarget, type ShWord, shAnalyze, shBraceAlternatives, shCommandText, shGitWorktree, shMayMatchGlob, shNormalize, shNormalizeRelative, shOperands, shPatternLiteral, shPatternText, shResolve, shWrites } from "hookbox:shell";
 import { eventPaths, globSource, patchPaths } from "hookbox:paths";
 
 /** One protected place: a glob (absolute with the machine's locations filled in, or `**\/…` anywhere). */
@@ -30,6 +30,10 @@ interface Config {
   daemonPids: number[];
   binaries: string[];
   maxCommandChars: number;
+  /** The event's project directory (its cwd): it holds the project's own .hookbox/ and agent settings. */
+  workspace: string | undefined;
+  /** What the project directory (and each directory above it) holds, for a message; undefined when no place is relative. */
+  projectState: string | undefined;
   /** Why the hook cannot judge at all (no locations): every call it sees is refused. */
   broken: string | undefined;
   problems: string[];
@@ -63,14 +67,17 @@ const REMOVES = /(^|\s)(rm|unlink|shred|srm|rmdir|chmod|chown|chgrp|chattr|chfla
 /** Moves and links: also the directories holding a place, except home and / (moving a file into ~ is ordinary). */
 const MOVES = /(^|\s)(mv|ln)\b|git mv\b/;
 
-export default function handler(event: HookEvent, hook: Hook): HookResult {
-  const cfg = readConfig(hook.config);
+export default async function handler(event: HookEvent, hook: Hook): Promise<HookResult> {
+  const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? shNormalize(event.cwd) : undefined;
+  // The paths that lead to the Hookbox binary the agents' entries run, as the host found them for
+  // this event (installed entries, symbolic links along them, the path emit was invoked as).
+  const binaries = Array.isArray(event.hookbox_binaries) ? (event.hookbox_binaries as unknown[]).filter((b): b is string => typeof b === "string" && b.startsWith("/") && b.length <= 4096).slice(0, 64) : [];
+  const cfg: Config = { ...readConfig(hook.config, binaries), workspace: cwd };
   for (const problem of cfg.problems) hook.log("warn", problem);
   const tool = typeof event.tool_name === "string" ? event.tool_name : "";
   if (cfg.broken) return { action: "deny", reason: `self-protect cannot judge this ${tool || "tool"} call: ${cfg.broken}`, user_message: "self-protect is misconfigured: see the reason", user_message_level: "error" };
-  const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? shNormalize(event.cwd) : undefined;
   const input: Record<string, unknown> = isRecord(event.tool_input) ? event.tool_input : {};
-  const finding = tool === "Bash" ? bashFinding(shCommandText(input.command), cwd, cfg) : toolFinding(event, tool, cwd, cfg);
+  const finding = tool === "Bash" ? await bashFinding(shCommandText(input.command), event, cfg, hook) : toolFinding(event, tool, cwd, cfg);
   if (!finding) return { action: "continue" };
   hook.log("info", `${finding.shown} ${finding.what}`);
   return deny(finding, cfg);
@@ -114,7 +121,20 @@ function pathPlace(raw: string, cwd: string | undefined, cfg: Config, holders: H
   if (excepted(resolved, cfg)) return undefined;
   for (const place of cfg.places) if (place.res.some((re) => re.test(resolved))) return { what: place.what, holds: false };
   for (const place of cfg.places) if (heldBy(place, holders, cfg).some((h) => globRe(h).test(resolved))) return { what: place.what, holds: true };
-  return undefined;
+  return projectHolder(resolved, cfg, holders);
+}
+
+/**
+ * The project directory, and each one above it, holds the project's own places (its .hookbox/,
+ * .claude/settings.json …: the `**\/…` entries, found there): removing, moving or extracting an
+ * archive over it as a whole changes them. A directory below the project is judged by its name only.
+ */
+function projectHolder(resolved: string, cfg: Config, holders: Holders): { what: string; holds: boolean } | undefined {
+  const ws = cfg.workspace;
+  if (holders === "none" || ws === undefined || cfg.projectState === undefined) return undefined;
+  if (resolved !== ws && !ws.startsWith(resolved === "/" ? "/" : `${resolved}/`)) return undefined;
+  if (holders === "below-home" && (resolved === "/" || (cfg.home !== undefined && (resolved === cfg.home || cfg.home.startsWith(`${resolved}/`))))) return undefined;
+  return { what: cfg.projectState, holds: true };
 }
 
 function unrootedPlace(relative: string, cfg: Config): { what: string; holds: boolean } | undefined {
@@ -126,7 +146,8 @@ function unrootedPlace(relative: string, cfg: Config): { what: string; holds: bo
 
 // ---- Bash ----
 
-function bashFinding(command: string, cwd: string | undefined, cfg: Config): Finding | undefined {
+async function bashFinding(command: string, event: HookEvent, cfg: Config, hook: Hook): Promise<Finding | undefined> {
+  const cwd = cfg.workspace;
   if (command.trim() === "") return undefined;
   if (command.length > cfg.maxCommandChars) {
     return { shown: `A ${command.length}-character command`, what: `is too long to check for changes to Hookbox's own state (max_command_chars: ${cfg.maxCommandChars})`, may: "run it unchecked: split it into shorter commands" };
@@ -140,17 +161,31 @@ function bashFinding(command: string, cwd: string | undefined, cfg: Config): Fin
     const place = pathPlace(path, cwd, cfg, "none");
     if (place) return { shown: path, what: is(place), how: "a patch in the command names it" };
   }
+  // A redirection or a write into a symbolic link writes where the link leads: the host resolved them (link_targets).
+  if (isRecord(event.link_targets)) {
+    for (const [named, real] of Object.entries(event.link_targets)) {
+      const place = typeof real === "string" ? pathPlace(real, cwd, cfg, "none") : undefined;
+      if (place) return { shown: `${named} (a symbolic link to ${real})`, what: is(place), how: `\`${clip(command, 160)}\` writes through it` };
+    }
+  }
   const seen = new Set<string>();
   for (const target of shWrites(command, cwd, { attributes: true })) {
     const key = `${target.by}\0${target.patterns.map(shPatternText).join("|")}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    // What git checkout/restore/stash revert depends on the repository: gitWorktreeFinding asks git.
+    if (/^git (checkout|restore|stash)$/.test(target.by)) continue;
     const finding = targetFinding(target, cfg);
     if (finding) return finding;
   }
   const namesHookbox = mentionsHookbox(commands, cfg);
   for (const cmd of commands) {
-    const finding = processFinding(cmd, namesHookbox, cfg) ?? cliFinding(cmd, cfg) ?? socketFinding(cmd, cfg) ?? gitFinding(cmd, cfg);
+    const finding = processFinding(cmd, namesHookbox, cfg) ?? cliFinding(cmd, namesHookbox, cfg) ?? socketFinding(cmd, cfg) ?? gitFinding(cmd, cfg);
+    if (finding) return finding;
+  }
+  for (const cmd of commands) {
+    const op = shGitWorktree(cmd);
+    const finding = op ? await gitWorktreeFinding(op, cmd, cfg, hook) : undefined;
     if (finding) return finding;
   }
   return undefined;
@@ -160,11 +195,23 @@ function bashFinding(command: string, cwd: string | undefined, cfg: Config): Fin
 function targetFinding(t: ShTarget, cfg: Config): Finding | undefined {
   // Code that only mentions a path reads it; a link to it is a second name to write it through.
   if (t.named === "mentions" && !t.by.startsWith("ln")) return undefined;
-  const holders = REMOVES.test(t.by) ? "all" : MOVES.test(t.by) && !t.raw.endsWith("/") ? "below-home" : "none";
-  const how = `\`${clip(t.command, 160)}\` (${t.by})`;
+  // An archive extracted, or a tree copied, into a directory replaces whatever it holds: judged as removing it.
+  const holders = t.contents || REMOVES.test(t.by) ? "all" : MOVES.test(t.by) && !t.raw.endsWith("/") ? "below-home" : "none";
+  const how = `\`${clip(t.command, 160)}\` (${t.by}${t.contents ? ", which writes whatever the archive or source holds below it" : ""})`;
+  // `rm -rf *` is judged by its directory, but a bare * does not reach the project's hidden .hookbox/ and .claude/.
+  const here = /(^|\/)\*$/.test(t.raw) ? { ...cfg, projectState: undefined } : cfg;
   for (const pattern of t.patterns) {
-    const hit = patternPlace(pattern, cfg, holders);
+    const hit = patternPlace(pattern, here, holders);
     if (hit) return { shown: t.path ?? t.raw, what: is(hit), how };
+  }
+  // find descends into hidden directories: its name tests also select a protected file there (`find . -name '*.json' -delete`).
+  for (const pattern of t.hidden ?? []) {
+    const head = pattern[0];
+    for (const place of cfg.places) {
+      if (place.glob.endsWith("/**")) continue;
+      const glob = head?.k === "c" && head.c === "~" ? (place.tilde ?? (place.anywhere ? place.glob : undefined)) : place.glob;
+      if (glob !== undefined && shMayMatchGlob(pattern, glob)) return { shown: t.raw, what: `may select ${place.what} (find descends into hidden directories)`, may: "run it", how };
+    }
   }
   return undefined;
 }
@@ -349,40 +396,91 @@ function regexMatches(pattern: string, subjects: readonly string[], caseless: bo
   }
 }
 
-const HOOKBOX_STATE_COMMANDS = new Set(["approve", "deny", "install-agent", "uninstall-agent", "self-install", "console", "add", "update", "remove", "trust", "import", "fire"]);
-
-/** What each state-changing subcommand does, for the reason the agent reads. */
+/**
+ * Subcommands the agent may not run: each gives it a power only the operator has (a daemon, a
+ * console or listener of its own, answering approvals, firing hooks, installing, trusting,
+ * consenting to grants) or rewrites Hookbox's own state. README.md has the table of every
+ * subcommand and the decision.
+ */
 const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
-  "self-install": "replaces the Hookbox installation",
+  serve: "starts a Hookbox daemon of the agent's own: it answers for Hookbox on a socket the agent chose, and its --console or --listen hands the agent the operator's powers (a sign-in link to where approvals are answered and hooks fired, a listener with the bearer token)",
   console: "opens the web console, where approvals are answered and hooks fired: only the user may",
+  approve: "answers an approval that only the user may answer",
+  deny: "answers an approval that only the user may answer",
+  fire: "runs a hook by hand, outside its schedule and cooldown: only the user may",
+  "install-agent": "rewrites the agents' hook settings (the entries that run Hookbox)",
+  "uninstall-agent": "rewrites the agents' hook settings (the entries that run Hookbox)",
+  "self-install": "replaces the Hookbox installation",
   add: "installs a hook and accepts the grants it asks for: only the user may consent",
   update: "updates installed hooks and may accept wider grants: only the user may consent",
   remove: "removes an installed hook",
   trust: "gives a project's hooks the grants they declare: only the user may trust them",
   import: "turns hooks into Hookbox hooks and rewrites the agents' hook settings",
-  fire: "runs a hook by hand, outside its schedule and cooldown: only the user may",
 };
 
-/** The hookbox CLI changing its own state: answering approvals, rewriting agents' settings, installing itself, new hooks in a protected directory. */
-function cliFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
-  const program = cmd.argv[0]?.text ?? "";
-  if (cmd.name !== "hookbox" && !cfg.binaries.includes(program)) return undefined;
-  const sub = shOperands(cmd).operands[0]?.text;
+/** Package runners that fetch and run a package's binary: `npx hookbox …`, `pnpm dlx hookbox …`. */
+const RUNNERS: Readonly<Record<string, string[]>> = { npx: [], pnpx: [], bunx: [], "npm": ["exec", "x"], pnpm: ["dlx", "exec"], yarn: ["dlx", "exec"] };
+
+/**
+ * The hookbox CLI's argv in a command, however it is reached: `hookbox`, a path to it
+ * (./dist/hookbox, ~/.local/bin/hookbox, the installed binary under any name), through env,
+ * sudo or nohup (the reader unwraps those), npx/pnpm dlx/bunx, or a program the line computes
+ * from something that names Hookbox (`$(which hookbox)`, `"$HB"` after HB=…hookbox).
+ */
+function hookboxArgv(cmd: ShCommand, namesHookbox: boolean, cfg: Config): { argv: ShWord[]; computed: boolean } | undefined {
+  const isHookbox = (w: ShWord | undefined): boolean => {
+    if (w === undefined) return false;
+    const base = w.text.slice(w.text.lastIndexOf("/") + 1).toLowerCase();
+    return /^hookbox(\.exe)?$/.test(base) || /^hookbox@/.test(base) || cfg.binaries.includes(w.text) || cfg.binaries.some((b) => b.slice(b.lastIndexOf("/") + 1).toLowerCase() === base && !w.dynamic && base !== "");
+  };
+  const program = cmd.argv[0];
+  if (program === undefined) return undefined;
+  if (!program.dynamic && isHookbox(program)) return { argv: cmd.argv, computed: false };
+  // A program the command line computes: judged as Hookbox when that computation, or the line, names it.
+  if (program.dynamic && (namesHookbox || program.subs.some((sub) => /hookbox/i.test(sub)))) return { argv: cmd.argv, computed: true };
+  const verbs = RUNNERS[cmd.name];
+  if (verbs === undefined) return undefined;
+  let j = 1;
+  if (verbs.length > 0) {
+    if (!verbs.includes(cmd.argv[1]?.text ?? "")) return undefined;
+    j = 2;
+  }
+  for (; j < cmd.argv.length; j++) {
+    const t = (cmd.argv[j] as ShWord).text;
+    if (t === "--") continue;
+    if (t === "-p" || t === "--package" || t === "-c" || t === "--call") {
+      j++;
+      continue;
+    }
+    if (t.startsWith("-")) continue;
+    return isHookbox(cmd.argv[j]) || /(^|\/)hookbox(@[^/]*)?$/i.test(t) ? { argv: cmd.argv.slice(j).filter((w, k) => k === 0 || w.text !== "--"), computed: false } : undefined;
+  }
+  return undefined;
+}
+
+/** The hookbox CLI giving the agent the operator's powers or changing Hookbox's state; `hookbox new`/`pack` into a protected directory. */
+function cliFinding(cmd: ShCommand, namesHookbox: boolean, cfg: Config): Finding | undefined {
+  const found = hookboxArgv(cmd, namesHookbox, cfg);
+  if (!found) return undefined;
+  const sub = shOperands({ ...cmd, argv: found.argv }).operands[0]?.text;
   const shown = `\`${clip(cmd.raw, 200)}\``;
-  if (sub !== undefined && HOOKBOX_STATE_COMMANDS.has(sub)) {
-    if (sub === "approve" || sub === "deny") return { shown, what: "answers an approval that only the user may answer", may: "answer it" };
-    return { shown, what: STATE_COMMAND_WHAT[sub] ?? "rewrites the agents' hook settings (the entries that run Hookbox)", may: "run it" };
+  const computed = found.computed ? " (its program is computed from something that names Hookbox, so it is taken for Hookbox)" : "";
+  if (sub !== undefined && Object.hasOwn(STATE_COMMAND_WHAT, sub)) {
+    const what = `${STATE_COMMAND_WHAT[sub] as string}${computed}`;
+    return { shown, what, may: sub === "approve" || sub === "deny" ? "answer it" : "run it" };
   }
   if (sub === "daemon") {
-    const action = shOperands(cmd).operands[1]?.text;
-    if (action === "stop" || action === "restart") return { shown, what: "is aimed at the Hookbox daemon", may: "stop it" };
+    // `daemon status` only looks; stop, restart and anything else act on the daemon.
+    const action = shOperands({ ...cmd, argv: found.argv }).operands[1]?.text;
+    if (action !== undefined && action !== "status") return { shown, what: `is aimed at the Hookbox daemon${computed}`, may: action === "stop" || action === "restart" ? "stop it" : "run it" };
   }
-  if (sub === "new") {
-    const words = cmd.argv.map((w) => w.text);
-    const at = words.findIndex((t) => t === "--dir" || t.startsWith("--dir="));
-    const dir = at < 0 ? ".hookbox/hooks" : (words[at] as string).startsWith("--dir=") ? (words[at] as string).slice(6) : (words[at + 1] ?? "");
+  if (sub === "new" || sub === "pack") {
+    const words = found.argv.map((w) => w.text);
+    const flag = sub === "new" ? "--dir" : "--out";
+    const at = words.findIndex((t) => t === flag || t.startsWith(`${flag}=`));
+    const dir = at < 0 ? (sub === "new" ? ".hookbox/hooks" : ".") : (words[at] as string).startsWith(`${flag}=`) ? (words[at] as string).slice(flag.length + 1) : (words[at + 1] ?? "");
     const place = pathPlace(`${dir}/x`, cmd.cwd, cfg, "none");
-    if (place) return { shown, what: `writes a hook into ${dir}, which is ${place.what}`, may: "run it: write the hook elsewhere and let the user move it" };
+    if (place) return { shown, what: `writes ${sub === "new" ? "a hook" : "a bundle"} into ${dir}, which is ${place.what}`, may: `run it: write the ${sub === "new" ? "hook" : "bundle"} elsewhere and let the user move it` };
   }
   return undefined;
 }
@@ -463,6 +561,130 @@ function gitFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
   return undefined;
 }
 
+// ---- git commands that delete or revert files they do not name ----
+
+/** How long one git question may take (ms): the hook's own wall clock is 5 s. */
+const GIT_TIMEOUT_MS = 2500;
+/** A revision git may be asked about: never an option, never shell syntax. */
+const REVISION = /^[A-Za-z0-9_./~^@{}:+][A-Za-z0-9_./~^@{}:+-]{0,255}$/;
+
+/**
+ * git clean, git stash (-u/-a), git checkout/restore of pathspecs, git checkout -f, git switch
+ * --discard-changes and git reset --hard touch what the repository holds: untracked, ignored or
+ * modified files. self-protect asks git itself which of Hookbox's files they would touch (the
+ * run grants in hook.yaml, nothing else), and refuses only when one would be; when git cannot be
+ * asked, it refuses the command (fail closed) and says why.
+ */
+async function gitWorktreeFinding(op: ShGitWorktree, cmd: ShCommand, cfg: Config, hook: Hook): Promise<Finding | undefined> {
+  const shown = `\`${clip(cmd.raw, 200)}\``;
+  const cannot = (why: string): Finding => ({ shown, what: `may delete or revert Hookbox's own files (its .hookbox/, the agents' hook settings …), and git could not be asked which ones it would touch (${why})`, may: "run it unchecked: run it where git can be asked, or name the paths it should touch" });
+  if (op.cwd === undefined) return cannot("the directory git runs in is not known from the command");
+  if (op.unknownPathspecs) return cannot("its pathspecs come from a file");
+  if (op.pathspecs.some((w) => w.dynamic)) return cannot("its pathspecs hold values the command does not give");
+  if (op.source !== undefined && !REVISION.test(op.source)) return cannot(`${op.source} is not a revision self-protect can ask about`);
+  const git = async (args: string[]): Promise<{ ok: true; out: string } | { ok: false; why: string; stderr: string }> => {
+    try {
+      const result = await hook.run("git", args, { cwd: op.cwd, timeoutMs: GIT_TIMEOUT_MS });
+      if (result.timedOut) return { ok: false, why: `git ${args[0]} took longer than ${GIT_TIMEOUT_MS} ms`, stderr: "" };
+      if (result.truncated) return { ok: false, why: `git ${args[0]} listed more than self-protect reads`, stderr: "" };
+      if (result.exitCode !== 0) return { ok: false, why: `git ${args[0]} exited with ${result.exitCode}: ${clip(result.stderr, 200)}`, stderr: result.stderr };
+      return { ok: true, out: result.stdout };
+    } catch (error) {
+      return { ok: false, why: clip(error instanceof Error ? error.message : String(error), 300), stderr: "" };
+    }
+  };
+  const cdup = await git(["rev-parse", "--show-cdup"]);
+  if (!cdup.ok) return /not a git repository/i.test(cdup.stderr) ? undefined : cannot(cdup.why);
+  const top = shResolve(op.cwd, cdup.out.trim() || ".") as string;
+  const protectedSpecs = gitPathspecs(cfg, top);
+  const agentSpecs = op.pathspecs.map((w) => w.text);
+  const touched: { path: string; how: string }[] = [];
+  if (op.sub === "clean") {
+    const flags = [...(op.directories ? ["-d"] : []), ...(op.onlyIgnored ? ["-X"] : op.ignored ? ["-x"] : [])];
+    const asked = await git(["clean", "--dry-run", ...flags, "--", ...(agentSpecs.length > 0 ? agentSpecs : protectedSpecs)]);
+    if (!asked.ok) return cannot(asked.why);
+    for (const line of asked.out.split("\n")) {
+      const m = /^Would remove (.+)$/.exec(line);
+      if (!m) continue;
+      const relative = unquoteGitPath(m[1] as string);
+      // Without pathspecs git clean removes only below the directory it runs in.
+      if (agentSpecs.length === 0 && relative.startsWith("../")) continue;
+      touched.push({ path: shResolve(op.cwd, relative) as string, how: "it would remove it" });
+    }
+  } else {
+    if (op.reverts) {
+      const specs = agentSpecs.length > 0 ? agentSpecs : protectedSpecs;
+      const asked = await git(["diff", "--name-only", "-z", ...(op.source !== undefined ? [op.source] : []), "--", ...specs]);
+      // A revision that does not exist (a repository without commits): the command fails the same way, touching nothing.
+      if (!asked.ok && /unknown revision|bad revision|ambiguous argument/i.test(asked.stderr)) return undefined;
+      if (!asked.ok) return cannot(asked.why);
+      for (const path of asked.out.split("\0")) if (path !== "") touched.push({ path: `${top}/${path}`, how: `it would revert its changes${op.source !== undefined ? ` to ${op.source}` : ""}` });
+    }
+    if (op.untracked || op.ignored) {
+      const specs = agentSpecs.length > 0 ? agentSpecs.map((spec) => (spec.startsWith(":") ? spec : `:(top)${shNormalizeRelative(`${relativeTo(top, op.cwd as string)}/${spec}`)}`)) : protectedSpecs;
+      const asked = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", `--ignored=${op.ignored ? "matching" : "no"}`, "--", ...specs]);
+      if (!asked.ok) return cannot(asked.why);
+      for (const entry of asked.out.split("\0")) {
+        if ((op.untracked && entry.startsWith("?? ")) || (op.ignored && entry.startsWith("!! "))) touched.push({ path: `${top}/${entry.slice(3)}`, how: "it would remove it (stashed, the file is gone from the work tree)" });
+      }
+    }
+  }
+  for (const { path, how } of touched) {
+    const place = pathPlace(path, undefined, cfg, "all");
+    // Named as in the project, as the agent names its files.
+    const named = cfg.workspace !== undefined && path.startsWith(`${cfg.workspace}/`) ? path.slice(cfg.workspace.length + 1) : path;
+    if (place) return { shown: named, what: is(place), may: "delete or revert it", how: `${shown}: ${how}` };
+  }
+  return undefined;
+}
+
+/** Every protected place inside the repository at `top`, as git pathspecs (from its top, glob, case-insensitive). */
+function gitPathspecs(cfg: Config, top: string): string[] {
+  const specs = new Set<string>();
+  for (const place of cfg.places) {
+    for (const glob of shBraceAlternatives(place.glob)) {
+      let relative: string | undefined;
+      if (!glob.startsWith("/")) relative = glob;
+      else if (glob.startsWith(`${top}/`)) relative = glob.slice(top.length + 1);
+      else if (top.startsWith(glob.endsWith("/**") ? `${glob.slice(0, -3)}/` : `${glob}/`) || glob.slice(0, -3) === top) relative = "**";
+      if (relative !== undefined) specs.add(`:(top,glob,icase)${relative.replace(/\[([*?[{},])\]/g, "\\$1")}`);
+    }
+  }
+  return [...specs];
+}
+
+/** `dir` relative to `base` ("." when equal), both absolute and normalized. */
+function relativeTo(base: string, dir: string): string {
+  if (dir === base) return ".";
+  if (dir.startsWith(`${base}/`)) return dir.slice(base.length + 1);
+  const up = base.split("/").filter(Boolean);
+  const down = dir.split("/").filter(Boolean);
+  let k = 0;
+  while (k < up.length && k < down.length && up[k] === down[k]) k++;
+  return [...up.slice(k).map(() => ".."), ...down.slice(k)].join("/") || ".";
+}
+
+/** A path as git prints it: "…" with C escapes (octal bytes of UTF-8) when it holds unusual characters. */
+function unquoteGitPath(text: string): string {
+  if (!text.startsWith('"') || !text.endsWith('"')) return text;
+  const body = text.slice(1, -1);
+  const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", '"': '"' };
+  let encoded = "";
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string;
+    if (c !== "\\") encoded += encodeURIComponent(c);
+    else if (/^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
+      encoded += `%${parseInt(body.slice(i + 1, i + 4), 8).toString(16).padStart(2, "0")}`;
+      i += 3;
+    } else encoded += encodeURIComponent(escapes[body[++i] as string] ?? body[i] ?? "");
+  }
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return body;
+  }
+}
+
 // ---- configuration ----
 
 /** What Hookbox says about this machine (config.locations). */
@@ -472,19 +694,22 @@ interface Locations {
 
 const compiled = new Map<string, Config>();
 
-function readConfig(c: Readonly<Record<string, unknown>>): Config {
-  const key = JSON.stringify(c);
+function readConfig(c: Readonly<Record<string, unknown>>, binaries: readonly string[]): Config {
+  const key = `${JSON.stringify(c)}\0${binaries.join("\0")}`;
   const cached = compiled.get(key);
   if (cached) return cached;
-  const config = buildConfig(c);
+  const config = buildConfig(c, binaries);
   if (compiled.size > 8) compiled.clear();
   compiled.set(key, config);
   return config;
 }
 
-function buildConfig(c: Readonly<Record<string, unknown>>): Config {
+function buildConfig(c: Readonly<Record<string, unknown>>, eventBinaries: readonly string[]): Config {
   const problems: string[] = [];
-  const locations: Locations | undefined = isRecord(c.locations) ? (c.locations as Locations) : undefined;
+  const given: Locations | undefined = isRecord(c.locations) ? (c.locations as Locations) : undefined;
+  // The event's binaries (the host's hookbox_binaries) join the process's own under ${binaries}.
+  const own = Array.isArray(given?.binaries) ? (given.binaries as unknown[]).filter((b): b is string => typeof b === "string") : [];
+  const locations: Locations | undefined = given && eventBinaries.length > 0 ? { ...given, binaries: [...new Set([...own, ...eventBinaries])] } : given;
   const text = (name: string): string | undefined => (typeof locations?.[name] === "string" && (locations[name] as string).startsWith("/") ? shNormalize(locations[name] as string) : undefined);
   const list = (name: string): string[] => (Array.isArray(locations?.[name]) ? (locations[name] as unknown[]).filter((v): v is string => typeof v === "string" && v.startsWith("/")).map(shNormalize) : []);
   const home = text("home");
@@ -507,6 +732,8 @@ function buildConfig(c: Readonly<Record<string, unknown>>): Config {
     daemonPids: Array.isArray(locations?.daemon_pids) ? (locations.daemon_pids as unknown[]).filter((p): p is number => Number.isInteger(p) && (p as number) > 1) : [],
     binaries: list("binaries"),
     maxCommandChars: max,
+    workspace: undefined,
+    projectState: places.some((p) => p.anywhere) ? "the project's own Hookbox state (its .hookbox/, the agents' hook settings, git hooks and config)" : undefined,
     broken: locations === undefined ? "config.locations is missing, so where Hookbox's state is on this machine is not known. Hookbox sets it for the standard hook self-protect; a copy of the hook under another id does not get it" : undefined,
     problems,
   };

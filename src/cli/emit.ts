@@ -104,6 +104,7 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
     ...(call.eventName !== undefined ? { [AGENT_CALL_HEADERS.event]: call.eventName } : {}),
     ...(options.failClosed ? { [AGENT_CALL_HEADERS.failClosed]: "1" } : {}),
     ...(daemonsNotUsed.length > 0 ? { [AGENT_CALL_HEADERS.daemonsNotUsed]: encodeHeaderJson(daemonsNotUsed) } : {}),
+    ...(host.invokedAs?.() !== undefined ? { [AGENT_CALL_HEADERS.invokedAs]: encodeHeaderJson(host.invokedAs?.()) } : {}),
   };
   let reply;
   try {

@@ -7,6 +7,7 @@ import type { Metrics } from "../metrics/metrics.ts";
 import type { EmbeddedHook } from "../registry/sources.ts";
 import type { RuntimeHost } from "../runtime/index.ts";
 import { Evaluator, type AuditWriter } from "./evaluator.ts";
+import { HookboxBinaries } from "./hookbox-binaries.ts";
 import { PendingInjections } from "./pending.ts";
 import { HookSets } from "./hook-sets.ts";
 import { operatorFileSource, type OperatorSource } from "./operator-source.ts";
@@ -70,6 +71,9 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     ...(setup.metrics ? { metrics: setup.metrics } : {}),
     ...(setup.log ? { log: setup.log } : {}),
     links: setup.host.fs,
+    home: setup.host.homeDir(),
+    // What leads to the binary the agents' entries run: the daemon and emit evaluate agents' events.
+    ...(setup.via === "daemon" || setup.via === "emit" ? { binaries: new HookboxBinaries(setup.host.fs, setup.locations.dataDir, [setup.host.binaryPath?.(), setup.host.executablePath?.()]) } : {}),
   });
 }
 

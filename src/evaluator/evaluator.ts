@@ -11,6 +11,7 @@ import { subjectOf } from "../events/subject.ts";
 import type { Decision, NativeEvent } from "../events/types.ts";
 import type { Metrics } from "../metrics/metrics.ts";
 import { withLinkTargets, type LinkFiles } from "../registry/link-targets.ts";
+import { withHookboxBinaries, type HookboxBinaries } from "./hookbox-binaries.ts";
 import type { RegistrySnapshot } from "../registry/registry.ts";
 import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
@@ -45,6 +46,10 @@ export interface EvaluatorOptions {
    * before anything matches: without them a link is judged by its own name.
    */
   readonly links?: LinkFiles;
+  /** The user's home directory: where a Bash command's `~/…` writes are resolved for `link_targets`. */
+  readonly home?: string;
+  /** The paths that lead to the Hookbox binary the agents' entries run: `hookbox_binaries` on PreToolUse events, for self-protect. */
+  readonly binaries?: HookboxBinaries;
   /** Context of triggered runs waiting for an agent's event in their project (the daemon's). */
   readonly pending?: PendingInjections;
 }
@@ -74,6 +79,8 @@ export interface EvaluateOptions {
   readonly holdApprovals?: boolean;
   /** Whether the caller applies a rewritten input (the agent's dialect says, per event); default yes. */
   readonly rewritable?: boolean;
+  /** The path the calling `hookbox emit` was invoked as (the agent's entry runs it): protected for this event too. */
+  readonly invokedAs?: string;
 }
 
 /** What is known of an event that could not be decoded: enough to find its project and its event type. */
@@ -161,7 +168,7 @@ export class Evaluator {
 
   async evaluate(received: NativeEvent, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
-    const { event, set } = await this.prepare(received);
+    const { event, set } = await this.prepare(received, options.invokedAs);
     const failClosed = failClosedBy(set.snapshot, options);
     if (set.snapshot.operatorStatus.state === "unusable") return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
@@ -198,8 +205,9 @@ export class Evaluator {
    * call names) and the hook set that answers it, looked up side by side: the set depends on the
    * event's cwd alone, which resolving links leaves as it is, and both wait on the file system.
    */
-  private async prepare(received: NativeEvent): Promise<{ event: NativeEvent; set: ProjectHookSet }> {
-    const [event, set] = await Promise.all([this.options.links ? withLinkTargets(received, this.options.links) : received, this.options.hookSets.forEvent(received)]);
+  private async prepare(received: NativeEvent, invokedAs?: string): Promise<{ event: NativeEvent; set: ProjectHookSet }> {
+    const linked = async (): Promise<NativeEvent> => withHookboxBinaries(this.options.links ? await withLinkTargets(received, this.options.links, this.options.home) : received, this.options.binaries, invokedAs);
+    const [event, set] = await Promise.all([linked(), this.options.hookSets.forEvent(received)]);
     return { event, set };
   }
 

@@ -1,6 +1,7 @@
 import type { NativeEvent } from "../events/types.ts";
 import type { FileHost } from "../runtime/types.ts";
 import { dirname, isInside, normalizePath, relativeTo, resolvePath } from "../text/posix-path.ts";
+import { shCommandText, shWrites } from "../../handlers/lib/shell/index.ts";
 import { eventPaths } from "./tool-paths.ts";
 
 /** What resolving links needs from the runtime: lstat, readlink and realpath, nothing that opens a file. */
@@ -22,12 +23,13 @@ const MAX_PATH_CHARS = 4096;
  * - Dangling links are followed too: writing through one creates its target.
  * - Only lstat, readlink and realpath are used: nothing is opened, read or created.
  * - A `link_targets` the agent sent is dropped: the field says what the host found.
+ * - For Bash, the paths it writes by name (bashWritePaths) are resolved too.
  */
-export async function withLinkTargets(event: NativeEvent, files: LinkFiles): Promise<NativeEvent> {
+export async function withLinkTargets(event: NativeEvent, files: LinkFiles, home?: string): Promise<NativeEvent> {
   const { link_targets: _sent, ...rest } = event;
-  const named = eventPaths(rest);
-  if (named.length === 0) return _sent === undefined ? event : rest;
   const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? normalizePath(event.cwd) : undefined;
+  const named = [...new Set([...eventPaths(rest), ...bashWritePaths(rest, cwd, home)])];
+  if (named.length === 0) return _sent === undefined ? event : rest;
   const reals = new Map<string, Promise<string | undefined>>();
   const realOf = (dir: string): Promise<string | undefined> => {
     const known = reals.get(dir) ?? physicalPath(files, dir);
@@ -50,6 +52,34 @@ export async function withLinkTargets(event: NativeEvent, files: LinkFiles): Pro
     if (shown !== lexical) targets[path] = shown;
   }
   return Object.keys(targets).length > 0 ? { ...rest, link_targets: targets } : rest;
+}
+
+/** A Bash command longer than this is not read for its redirections here (self-protect refuses one over 500,000 characters). */
+const MAX_COMMAND_CHARS = 500_000;
+/**
+ * What writes through a symbolic link to where it leads (open(2) follows it): redirections, tee,
+ * cp's destination, dd of=, truncate … — not rm, mv, ln, install or sed -i, which act on the link itself.
+ */
+const FOLLOWS_LINKS = /^(?:(?:xargs|parallel|find -exec) )?(?:a redirection|tee|cp|dd|truncate|shred|curl|wget|scp|sed w)$/;
+
+/**
+ * The files a Bash command writes through by a plain path (redirections, tee, cp …: hookbox:shell's
+ * shWrites, the reading the guards use), absolute: a redirection into `notes.txt → .env` writes
+ * .env, and the guards judge it so, as they judge a Write through the same link.
+ */
+function bashWritePaths(event: Omit<NativeEvent, "link_targets">, cwd: string | undefined, home: string | undefined): string[] {
+  if (event.tool_name !== "Bash") return [];
+  const input = event.tool_input as Record<string, unknown> | undefined;
+  const command = shCommandText(input?.command);
+  if (command === "" || command.length > MAX_COMMAND_CHARS) return [];
+  const paths: string[] = [];
+  for (const target of shWrites(command, cwd)) {
+    if (target.path === undefined || target.contents || paths.length >= MAX_LINKED_PATHS) continue;
+    if (!FOLLOWS_LINKS.test(target.by) && target.named !== "writes") continue;
+    const path = target.path.startsWith("~/") ? (home === undefined ? undefined : `${home}${target.path.slice(1)}`) : target.path.startsWith("/") ? target.path : target.cwd !== undefined ? resolvePath(target.cwd, target.path) : undefined;
+    if (path !== undefined) paths.push(path);
+  }
+  return paths;
 }
 
 /** `real` written under `dir` (as named) when it is inside dir's real path. */

@@ -26,8 +26,18 @@ export function createBunLeanHost(): LeanHost {
       return sys ? strictUtf8(sys.readAll(0, maxBytes)) : readBunStdin(maxBytes);
     },
     net: { request: leanRequest },
+    invokedAs: leanInvokedAs,
     full: async () => (await import("./bun.ts")).createBunHost(),
   };
+}
+
+/** argv[0] as an absolute path (a bare name as PATH finds it), when this is the compiled binary; no file is opened. */
+function leanInvokedAs(): string | undefined {
+  if (!import.meta.url.includes("$bunfs")) return undefined;
+  const invoked = process.argv0;
+  if (invoked.startsWith("/")) return invoked;
+  if (invoked.includes("/")) return `${process.cwd()}/${invoked}`;
+  return Bun.which(invoked) ?? undefined;
 }
 
 /** A unix socket through blocking system calls where they are available (see bun-libc.ts), else Bun.connect. */

@@ -22,7 +22,7 @@ export async function detectLeanRuntime(): Promise<LeanHost> {
 
 /** A whole RuntimeHost seen as a LeanHost. */
 export function leanHostOf(host: RuntimeHost): LeanHost {
-  return { ...host, full: async () => host };
+  return { ...host, invokedAs: () => host.binaryPath(), full: async () => host };
 }
 
 /** Inside a sandbox worker thread: the wasm and the port to the parent, loading as little as possible. */

@@ -146,6 +146,8 @@ export interface SocketHost {
  */
 export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "cwd" | "homeDir" | "exit" | "writeStdout" | "writeStderr" | "readStdin"> {
   readonly net: Pick<NetHost, "request">;
+  /** The absolute path this binary was invoked as (argv[0], found on PATH when bare); undefined when running from sources. */
+  invokedAs?(): string | undefined;
   full(): Promise<RuntimeHost>;
 }
 

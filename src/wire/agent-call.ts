@@ -25,6 +25,8 @@ export const AGENT_CALL_HEADERS = {
   daemonsNotUsed: "x-hookbox-daemons-not-used",
   /** POST /v1/events: "0" answers an ask at once (decision "ask") instead of holding it for an approval. */
   holdApprovals: "x-hookbox-hold-approvals",
+  /** base64url JSON of the path `hookbox emit` was invoked as (the agent's entry runs it): self-protect protects it for that event. */
+  invokedAs: "x-hookbox-invoked-as",
 } as const;
 
 /** The daemon's answer to `emit`: exactly what emit writes and exits with. */

@@ -145,7 +145,8 @@ describe("a hook whose handler throws on one fixture", () => {
     expect(notLoaded.stderr).toContain(`${join(broken, "handler.ts")}:1:`);
     // validate --types: the same check beside validation.
     writeFileSync(typed, `${readFileSync(typed, "utf8").replace('return { action: "continue" };\n}', 'return { action: "dny" };\n}')}`);
-    const validated = await run(["validate", "--types", "--json"], { cwd: project });
+    // A PATH with git on it: self-protect's run grants resolve, so its only problem is the type error.
+    const validated = await run(["validate", "--types", "--json"], { cwd: project, env: { PATH: "/usr/bin:/bin" } });
     expect(validated.code).toBe(1);
     expect(JSON.parse(validated.stdout)).toMatchObject({ ok: false, problems: [{ file: typed, line: 10, column: 12, message: expect.stringMatching(/^TS2820: /) }] });
   });

@@ -1,4 +1,5 @@
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
@@ -248,5 +249,233 @@ describe("off only through the operator file", () => {
       rmSync(operatorFile());
     }
     expect(denied("claude", await emit("claude", attack()))).toContain("the operator file");
+  });
+});
+
+// Issue 27: every way in. A world of its own per suite: install-agent writes records and settings,
+// and git repositories hold state the git questions depend on.
+
+/** emit in `w`'s environment, from `cwd`, run as `program` (the path the agent's entry names). */
+function emitIn(w: DaemonWorld, cwd: string, payload: object, program = BUILT_BINARY, env: Record<string, string> = {}): Promise<RunResult> {
+  return runProgram([program, "emit", "PreToolUse", "--agent", "claude"], { stdin: JSON.stringify(payload), env: w.env(env), cwd });
+}
+
+const claudeIn = (cwd: string, tool_name: string, tool_input: object): object => ({ session_id: "s27", transcript_path: "/tmp/t.jsonl", cwd, prompt_id: "p1", permission_mode: "bypassPermissions", hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "toolu_27" });
+
+describe("issue 27: self-protect knows every path to the binary the agents' entries run (installed, symlinked, as emit was invoked)", () => {
+  let w: DaemonWorld;
+  let h: string;
+  let project: string;
+  let installed: string;
+  let target: string;
+  beforeAll(async () => {
+    w = new DaemonWorld().withoutAutoStart();
+    h = realpathSync(w.home);
+    project = join(realpathSync(w.dir), "project");
+    mkdirSync(join(project, "src"), { recursive: true });
+    // ~/.local/bin/hookbox → ~/opt/hookbox/hookbox → the build: what self-install and a manual install leave.
+    mkdirSync(join(h, "opt/hookbox"), { recursive: true });
+    mkdirSync(join(h, ".local/bin"), { recursive: true });
+    target = join(h, "opt/hookbox/hookbox");
+    installed = join(h, ".local/bin/hookbox");
+    symlinkSync(BUILT_BINARY, target);
+    symlinkSync(target, installed);
+    const install = await runProgram([BUILT_BINARY, "install-agent", "claude", "--local", "--command", installed], { env: w.env(), cwd: project });
+    expect(install.code, install.stderr).toBe(0);
+  });
+  afterAll(() => w.cleanup());
+
+  /** Delete, overwrite or re-link `path`: each must be refused, naming it. */
+  const attacks = (path: string): string[] => [
+    `rm ${path}`,
+    `rm -f '${path}'`,
+    `cp /bin/true ${path}`,
+    `cat /bin/true > ${path}`,
+    `install -m 755 /bin/true ${path}`,
+    `mv /tmp/x ${path}`,
+    `ln -sf /bin/true ${path}`,
+    `echo '#!/bin/sh' | tee ${path}`,
+  ];
+
+  it("without a daemon: Bash deleting, overwriting or re-linking the installed command path, the link's target or the build is refused; a Write too", async () => {
+    for (const path of [installed, target, `~/.local/bin/hookbox`]) {
+      for (const command of attacks(path)) {
+        const out = await emitIn(w, project, claudeIn(project, "Bash", { command }));
+        const reason = denied("claude", out);
+        expect(reason, command).toMatch(/^self-protect: .*the Hookbox binary the agents' hook entries run/);
+      }
+    }
+    expect(denied("claude", await emitIn(w, project, claudeIn(project, "Write", { file_path: installed, content: "#!/bin/sh\nexit 0\n" })))).toContain("the Hookbox binary");
+    expect(denied("claude", await emitIn(w, project, claudeIn(project, "Write", { file_path: target, content: "x" })))).toContain("the Hookbox binary");
+    // ~/.local/bin holds it: moving or removing the directory is refused too.
+    expect(denied("claude", await emitIn(w, project, claudeIn(project, "Bash", { command: "rm -rf ~/.local/bin" })))).toContain("a directory that holds the Hookbox binary");
+  });
+
+  it("near misses pass: reading or copying the binary out, listing its directory, another program next to it", async () => {
+    for (const command of [`cp ${installed} /tmp/hookbox-copy-$$ && rm /tmp/hookbox-copy-$$`, "ls -l ~/.local/bin/ && readlink ~/.local/bin/hookbox", "touch ~/.local/bin/other-tool && rm ~/.local/bin/other-tool"]) {
+      const out = await emitIn(w, project, claudeIn(project, "Bash", { command }));
+      expect(denied("claude", out), command).toBeUndefined();
+    }
+  });
+
+  describe("with a daemon answering (it is started from the build, not from the installed path)", () => {
+    let daemon: DaemonProcess;
+    beforeAll(async () => {
+      daemon = await DaemonProcess.start([BUILT_BINARY], w, ["--workers", "1"], {}, { defaultHooks: true });
+    });
+    afterAll(() => daemon.stop());
+
+    it("the installed command path and the link's target are refused (from the install records), in the daemon", async () => {
+      for (const path of [installed, target]) {
+        for (const command of attacks(path)) {
+          const out = await emitIn(w, project, claudeIn(project, "Bash", { command }));
+          expect(out.stderr, "the daemon answered").not.toContain("not through the daemon");
+          expect(denied("claude", out), command).toMatch(/^self-protect: .*the Hookbox binary the agents' hook entries run/);
+        }
+      }
+      const write = await emitIn(w, project, claudeIn(project, "Write", { file_path: installed, content: "x" }));
+      expect(write.stderr).not.toContain("not through the daemon");
+      expect(denied("claude", write)).toContain("the Hookbox binary");
+    });
+
+    it("the path emit was invoked as (no install record names it) is protected for its events: emit tells the daemon", async () => {
+      mkdirSync(join(h, "tools"), { recursive: true });
+      const other = join(h, "tools/hookbox");
+      symlinkSync(BUILT_BINARY, other);
+      try {
+        const viaOther = await emitIn(w, project, claudeIn(project, "Bash", { command: `rm ${other}` }), other);
+        expect(viaOther.stderr, "the daemon answered").not.toContain("not through the daemon");
+        expect(denied("claude", viaOther)).toContain(`${other} is the Hookbox binary`);
+        // Through an emit invoked as the build, ~/tools/hookbox is nobody's entry: another file.
+        expect(denied("claude", await emitIn(w, project, claudeIn(project, "Bash", { command: `rm ${other}` })))).toBeUndefined();
+      } finally {
+        rmSync(other);
+      }
+    });
+  });
+});
+
+describe("issue 27: git commands that delete or revert Hookbox's files are decided by asking git (a real repository)", () => {
+  let w: DaemonWorld;
+  let repo: string;
+  const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd: repo, encoding: "utf8" });
+  beforeAll(() => {
+    w = new DaemonWorld().withoutAutoStart();
+    repo = join(realpathSync(w.dir), "repo");
+  });
+  afterAll(() => w.cleanup());
+
+  /** A fresh repository: src/ and .claude/settings.json committed, .gitignore ignoring build/. */
+  function fresh(): void {
+    rmSync(repo, { recursive: true, force: true });
+    mkdirSync(join(repo, "src"), { recursive: true });
+    mkdirSync(join(repo, ".claude"), { recursive: true });
+    writeFileSync(join(repo, "src/app.ts"), "export {}\n");
+    writeFileSync(join(repo, ".claude/settings.json"), '{ "hooks": {} }\n');
+    writeFileSync(join(repo, ".gitignore"), "build/\n");
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "one");
+  }
+  const ask = async (command: string, env: Record<string, string> = {}): Promise<string | undefined> => denied("claude", await emitIn(w, repo, claudeIn(repo, "Bash", { command }), BUILT_BINARY, env));
+  const OPS = ["git clean -fdx", "git clean -fd", "git clean -x -f", "git stash -u", "git stash --include-untracked", "git stash -a", "git stash", "git checkout -- .", "git checkout .", "git restore .", "git reset --hard", "git switch --discard-changes main", "git checkout -f"];
+
+  it("near misses: in a repository where nothing of Hookbox's is untracked or modified, every one of them passes", async () => {
+    fresh();
+    writeFileSync(join(repo, "src/scratch.ts"), "x\n");
+    writeFileSync(join(repo, "src/app.ts"), "export const changed = 1;\n");
+    mkdirSync(join(repo, "build"), { recursive: true });
+    writeFileSync(join(repo, "build/out.js"), "1\n");
+    for (const command of OPS) expect(await ask(command), command).toBeUndefined();
+  });
+
+  it("an untracked .hookbox/ is refused to git clean -fd/-fdx and git stash -u/-a, naming it; git clean -X and stash, checkout, reset do not remove it", async () => {
+    fresh();
+    mkdirSync(join(repo, ".hookbox"), { recursive: true });
+    writeFileSync(join(repo, ".hookbox/trust.json"), "{}\n");
+    for (const command of ["git clean -fdx", "git clean -fd", "git stash -u", "git stash --include-untracked", "git stash -a", "cd src && git clean -fd .."]) {
+      const reason = await ask(command);
+      expect(reason, command).toMatch(/^self-protect: .*\.hookbox/);
+      expect(reason, command).toContain("it would remove it");
+    }
+    for (const command of ["git clean -fX", "git stash", "git checkout -- .", "git reset --hard", "cd src && git clean -fdx"]) expect(await ask(command), command).toBeUndefined();
+  });
+
+  it("an ignored .hookbox/ is refused to git clean -x and git stash -a only", async () => {
+    fresh();
+    writeFileSync(join(repo, ".gitignore"), "build/\n.hookbox/\n");
+    git("commit", "-qam", "ignore .hookbox");
+    mkdirSync(join(repo, ".hookbox"), { recursive: true });
+    writeFileSync(join(repo, ".hookbox/trust.json"), "{}\n");
+    for (const command of ["git clean -fdx", "git clean -fX", "git stash -a"]) expect(await ask(command), command).toMatch(/\.hookbox/);
+    for (const command of ["git clean -fd", "git stash -u"]) expect(await ask(command), command).toBeUndefined();
+  });
+
+  it("a modified .claude/settings.json is refused to stash, checkout -- ., restore, reset --hard, switch --discard-changes, checkout -f; untracked-only operations pass", async () => {
+    fresh();
+    writeFileSync(join(repo, ".claude/settings.json"), '{ "hooks": { "PreToolUse": [] } }\n');
+    for (const command of ["git stash", "git stash push", "git checkout -- .", "git checkout .", "git restore .", "git reset --hard", "git reset --hard HEAD~0", "git switch --discard-changes main", "git checkout -f", "git restore --source=HEAD .claude"]) {
+      const reason = await ask(command);
+      expect(reason, command).toContain(".claude/settings.json");
+      expect(reason, command).toContain("it would revert its changes");
+    }
+    for (const command of ["git clean -fdx", "git checkout -- src", "git restore src/app.ts", "git stash -- src"]) expect(await ask(command), command).toBeUndefined();
+  });
+
+  it("an untracked Claude settings file is refused to git clean, even when its directory holds other untracked files; .claude/commands alone passes", async () => {
+    fresh();
+    rmSync(join(repo, ".claude"), { recursive: true });
+    git("commit", "-qam", "no claude");
+    mkdirSync(join(repo, ".claude/commands"), { recursive: true });
+    writeFileSync(join(repo, ".claude/commands/review.md"), "review\n");
+    expect(await ask("git clean -fdx")).toBeUndefined();
+    writeFileSync(join(repo, ".claude/settings.local.json"), "{}\n");
+    expect(await ask("git clean -fdx")).toContain(".claude/settings.local.json");
+  });
+
+  it("through a daemon, the same questions and the same answers", async () => {
+    fresh();
+    writeFileSync(join(repo, ".claude/settings.json"), "{}\n");
+    const daemon = await DaemonProcess.start([BUILT_BINARY], w, ["--workers", "1"], {}, { defaultHooks: true });
+    try {
+      const out = await emitIn(w, repo, claudeIn(repo, "Bash", { command: "git reset --hard" }));
+      expect(out.stderr, "the daemon answered").not.toContain("not through the daemon");
+      expect(denied("claude", out)).toContain(".claude/settings.json");
+      const near = await emitIn(w, repo, claudeIn(repo, "Bash", { command: "git clean -fdx" }));
+      expect(denied("claude", near)).toBeUndefined();
+    } finally {
+      await daemon.stop();
+    }
+  });
+
+  it("when git cannot be asked, the command is refused and the reason says why (fail closed)", async () => {
+    fresh();
+    // A repository configured to run a program on every status: the host's hardened git refuses to run there.
+    git("config", "core.fsmonitor", "/bin/true");
+    const reason = await ask("git clean -fdx");
+    expect(reason).toMatch(/git could not be asked which ones it would touch \(.*core\.fsmonitor/);
+    git("config", "--unset", "core.fsmonitor");
+    expect(await ask('cd "$SOMEWHERE" && git stash -u')).toContain("the directory git runs in is not known from the command");
+    expect(await ask("git clean -fdx")).toBeUndefined();
+  });
+});
+
+describe("issue 27: the hookbox commands that give the agent the operator's powers are refused however the binary is reached", () => {
+  it("serve (its own console or listener), console, fire, daemon restart; through a path, env, nohup, npx, $(which …), sh -c", async () => {
+    const attacks = [
+      "hookbox serve --console > /tmp/console.log 2>&1 &",
+      `${BUILT_BINARY} serve --listen 127.0.0.1:8787`,
+      "./dist/hookbox serve --socket /tmp/mine.sock",
+      "~/.local/bin/hookbox serve --console 127.0.0.1:9000",
+      "env HOOKBOX_SOCKET=/tmp/s hookbox console --no-open",
+      "nohup hookbox serve --console &",
+      "npx -y hookbox serve --console",
+      "$(which hookbox) serve --console",
+      "HB=$(command -v hookbox); \"$HB\" serve --listen 127.0.0.1:9999",
+      "sh -c 'hookbox fire lint'",
+      "hookbox daemon restart",
+    ];
+    for (const command of attacks) expect(denied("claude", await emit("claude", claude("Bash", { command }))), command).toMatch(/^self-protect: /);
+    for (const command of ["hookbox daemon status", "hookbox approvals", "npx vite serve"]) expect(denied("claude", await emit("claude", claude("Bash", { command }))), command).toBeUndefined();
   });
 });

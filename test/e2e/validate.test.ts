@@ -21,7 +21,8 @@ describe("hookbox validate / list / schema on the binary", () => {
   afterAll(() => bin.cleanup());
 
   it("prints every problem of three broken files with file:line:col and exits non-zero", async () => {
-    const result = await bin.run(["validate", "--hooks", "broken"], { env: { HOME: bin.dir } });
+    // A PATH with git on it: self-protect asks git about git clean and the like (its run grants).
+    const result = await bin.run(["validate", "--hooks", "broken"], { env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
     expect(result.code).toBe(1);
     const lines = result.stderr.trim().split("\n");
     expect(lines).toEqual([
@@ -58,7 +59,7 @@ describe("hookbox validate / list / schema on the binary", () => {
   });
 
   it("validates good hooks, and list shows them grouped by event in run order", async () => {
-    const env = { HOME: bin.dir };
+    const env = { HOME: bin.dir, PATH: "/usr/bin:/bin" };
     const ok = await bin.run(["validate", "--hooks", "good"], { env });
     expect(ok.code, ok.stderr).toBe(0);
     // Two of them, and self-protect, on by default (--hooks replaces the hook directories, not the standard hooks).
@@ -133,6 +134,14 @@ describe("hookbox validate / list / schema on the binary", () => {
     // The review is wrapped (a diagnostic stays one file:line:col line, for editors).
     for (const line of result.stderr.split("\n").filter((text) => text.startsWith(" "))) expect(line.length, line).toBeLessThanOrEqual(100);
     expect(result.stdout).toMatch(/^ok: 2 hooks valid \(1 warning\); 1 hook does not get all the grants declared \(above\)\nself-protection on: /);
+  });
+
+  it("without git on PATH, self-protect's git grants are one warning (git clean, stash, reset --hard … are then refused: they cannot be checked)", async () => {
+    const result = await bin.run(["validate", "--hooks", "good"], { env: { HOME: bin.dir } });
+    expect(result.code, result.stderr).toBe(0);
+    const warnings = result.stderr.split("\n").filter((line) => line.includes("warning:"));
+    expect(warnings).toEqual([expect.stringMatching(/^builtin:self-protect\/hook\.yaml:\d+:\d+: warning: .*permissions\.run\[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10\]\.cmd: "git" was not found on PATH.*these 11 grants are inert/)]);
+    expect(result.stdout).toMatch(/^ok: 3 hooks valid \(1 warning\); 1 hook does not get all the grants declared \(above\)\nself-protection on: /);
   });
 
   it("schema prints a JSON Schema an editor can use", async () => {

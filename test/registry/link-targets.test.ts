@@ -60,6 +60,24 @@ describe("link_targets: where the paths a tool call names really lead (host side
     expect(named.link_targets).toEqual({ "keys/../.ssh/id_rsa": join(root, "home/.ssh/id_rsa") });
   });
 
+  it("Bash: what a command writes by a plain path (a redirection, tee, cp, after cd, ~/…) is resolved as a Write's path is", async () => {
+    const bash = (command: string): NativeEvent => ({ ...event({}), tool_name: "Bash", tool_input: { command } });
+    expect((await withLinkTargets(bash("echo x > notes.txt"), nodeFileHost)).link_targets).toEqual({ [join(ws, "notes.txt")]: join(ws, ".env") });
+    expect((await withLinkTargets(bash("cd config && printf x | tee ../notes.txt >/dev/null"), nodeFileHost)).link_targets).toEqual({ [join(ws, "notes.txt")]: join(ws, ".env") });
+    expect((await withLinkTargets(bash("cp /tmp/k keys/authorized_keys"), nodeFileHost)).link_targets).toMatchObject({ [join(ws, "keys/authorized_keys")]: join(root, "home/.ssh/authorized_keys") });
+    symlinkSync(join(ws, ".env"), join(root, "home/pointer"));
+    try {
+      expect((await withLinkTargets(bash("echo x >> ~/pointer"), nodeFileHost, join(root, "home"))).link_targets).toEqual({ [join(root, "home/pointer")]: join(ws, ".env") });
+    } finally {
+      rmSync(join(root, "home/pointer"));
+    }
+    // Near misses: a plain file, a read through the link, a value the line does not give, code that only mentions the path.
+    // rm, mv and ln act on the link itself, not on where it leads.
+    for (const command of ["echo x > readme.md", "cat notes.txt", "rm notes.txt", "ln -sf /tmp/x notes.txt", "mv /tmp/x notes.txt", 'echo x > "$F"', "python3 -c \"print(open('notes.txt').read())\""]) {
+      expect((await withLinkTargets(bash(command), nodeFileHost)).link_targets, command).toBeUndefined();
+    }
+  });
+
   it("match.paths sees the target: a **/.env hook runs for a Write to notes.txt", async () => {
     const built = compileMatcher({ paths: ["**/.env"] });
     if (!built.ok) throw new Error("matcher did not compile");

@@ -18,6 +18,17 @@ export interface ShellCase {
   readonly command: string;
   /** Programs the command needs besides the shell's builtins (the case is skipped when one is missing). */
   readonly needs: readonly string[];
+  /**
+   * The command writes files only it knows below a directory (an archive's members): the reader
+   * names that directory, as a whole, and a guard judges it so — "named through its directory"
+   * is the expected coverage.
+   */
+  readonly contents?: true;
+}
+
+/** The name of the symbolic link to a target the template holds in w/links/, and of its archives in w/arch/. */
+export function slugOf(path: string): string {
+  return path.replace(/^~\//, "home-").replace(/[/.]/g, "_");
 }
 
 export interface TargetSet extends Target {
@@ -43,7 +54,7 @@ const baseOf = (p: string): string => p.slice(p.lastIndexOf("/") + 1);
 const home = (p: string): boolean => p.startsWith("~/");
 const hex = (s: string): string => [...s].map((c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`).join("");
 
-type Form = [name: string, needs: string[], make: (t: Target) => string | undefined];
+type Form = [name: string, needs: string[], make: (t: Target) => string | undefined, contents?: true];
 
 /** Words that name the target: quoted, escaped, globbed … (undefined where a form cannot express it). */
 const WORDS: [string, (t: Target) => string | undefined][] = [
@@ -125,6 +136,16 @@ const INDIRECT: Form[] = [
   ["echo | xargs touch", ["xargs", "touch"], (t) => `echo ${t.path} | xargs touch`],
   ["ls | xargs rm", ["ls", "xargs", "rm"], (t) => (t.exists ? `ls ${t.path} | xargs rm -f` : undefined)],
   ["cp into dir", ["cp"], (t) => (dirOf(t.path) && baseOf(t.path) !== "a.txt" ? `cp ${baseOf(t.path) === ".env" ? ".env.example" : "a.txt"} ${dirOf(t.path)}` : undefined)],
+  // Issue 27: writes that do not name their files, and a link written through.
+  ["> into a symbolic link", [], (t) => `echo x > links/${slugOf(t.path)}`],
+  ["tee into a symbolic link", ["tee"], (t) => `echo x | tee -a links/${slugOf(t.path)} > /dev/null`],
+  ["xargs template names it", ["xargs", "touch"], (t) => `echo | xargs touch ${t.path}`],
+  ["xargs -I{} template", ["xargs", "cp"], (t) => `echo a.txt | xargs -I{} cp {} ${t.path}`],
+  ["gzip (removes it)", ["gzip"], (t) => (t.exists ? `gzip -f ${t.path}` : undefined)],
+  ["tar -xf (the cwd)", ["tar"], (t) => `tar -xf arch/${slugOf(t.path)}.tar${home(t.path) ? " -C ~" : ""}`, true],
+  ["tar -C dir -x", ["tar"], (t) => `tar -C ${home(t.path) ? "~" : "."} -x -f arch/${slugOf(t.path)}.tar`, true],
+  ["tar --directory= xzf", ["tar", "gzip"], (t) => `tar xzf arch/${slugOf(t.path)}.tgz --directory=${home(t.path) ? "$HOME" : "."}`, true],
+  ["unzip", ["unzip"], (t) => `unzip -oq arch/${slugOf(t.path)}.zip${home(t.path) ? " -d ~" : ""}`, true],
 ];
 
 /** Every case: each writer with each word form of each target, then each indirect form of each target. */
@@ -140,9 +161,9 @@ export function generateCases(): ShellCase[] {
     }
     // The indirect forms on the protected targets and on one ordinary file (out.txt).
     if (!target.protected && target.path !== "out.txt") continue;
-    for (const [name, needs, make] of INDIRECT) {
+    for (const [name, needs, make, contents] of INDIRECT) {
       const command = make(target);
-      if (command !== undefined) cases.push({ form: name, command, needs });
+      if (command !== undefined) cases.push({ form: name, command, needs, ...(contents ? { contents } : {}) });
     }
   }
   return cases;

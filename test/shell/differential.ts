@@ -14,13 +14,15 @@ import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { compileHandler, createHandlerSpec, type HandlerSpec, type SandboxEngine } from "../../sandbox/index.ts";
 import { guestModuleSources } from "../../src/builtin/index.ts";
-import { shPatternMatches, shPatternText, shWrites } from "../../handlers/lib/shell/index.ts";
+import { shLiteralPattern, shPatternMatches, shPatternText, shWrites } from "../../handlers/lib/shell/index.ts";
+import { withLinkTargets } from "../../src/registry/link-targets.ts";
+import { nodeFileHost } from "../../src/runtime/node.ts";
 import { createEngine, limits, noHost } from "../helpers/sandbox.ts";
-import { generateCases, type ShellCase } from "./commands.ts";
+import { generateCases, slugOf, TARGETS, type ShellCase } from "./commands.ts";
 
 const HANDLERS = resolve(import.meta.dirname, "../../handlers");
 /** Programs the cases may run; the stub PATH links each to the real one. */
-const PROGRAMS = ["bash", "sh", "cat", "cp", "mv", "rm", "ln", "mkdir", "touch", "tee", "dd", "truncate", "install", "sed", "awk", "perl", "python3", "node", "git", "find", "xargs", "ls", "mktemp", "env", "true", "false"];
+const PROGRAMS = ["bash", "sh", "cat", "cp", "mv", "rm", "ln", "mkdir", "touch", "tee", "dd", "truncate", "install", "sed", "awk", "perl", "python3", "node", "git", "find", "xargs", "ls", "mktemp", "env", "true", "false", "tar", "gzip", "unzip"];
 
 export type Coverage = "file" | "directory" | "missed";
 
@@ -33,6 +35,8 @@ export interface CaseResult {
   readonly predicted: readonly string[];
   /** Predicted paths nothing was written to (over-approximation: not a failure). */
   readonly extra: number;
+  /** The form writes what only it knows below a directory (archives): the directory is what the reader can name. */
+  readonly contents?: boolean;
   readonly guard: "deny" | "allow";
   readonly skipped?: string;
 }
@@ -83,6 +87,30 @@ function makeTemplate(root: string): { template: string; available: Set<string> 
     symlinkSync(real, join(template, "bin", name));
     available.add(name);
   }
+  // Issue 27: a symbolic link to each target (w/links/<slug>), and an archive of each (w/arch/<slug>.tar,
+  // .tgz, .zip) holding it under its own path (below the workspace, or below home for ~/…).
+  mkdirSync(join(w, "links"));
+  mkdirSync(join(template, "arch-src"));
+  for (const target of TARGETS) {
+    const slug = slugOf(target.path);
+    const inHome = target.path.startsWith("~/");
+    const relative = inHome ? target.path.slice(2) : target.path;
+    symlinkSync(inHome ? `../../home/${relative}` : `../${relative}`, join(w, "links", slug));
+    const src = join(template, "arch-src", slug);
+    mkdirSync(join(src, relative, ".."), { recursive: true });
+    writeFileSync(join(src, relative), `from an archive: ${target.path}\n`);
+  }
+  mkdirSync(join(w, "arch"));
+  for (const target of TARGETS) {
+    const slug = slugOf(target.path);
+    const relative = target.path.replace(/^~\//, "");
+    const src = join(template, "arch-src", slug);
+    spawnSync("tar", ["-cf", join(w, "arch", `${slug}.tar`), "-C", src, relative]);
+    spawnSync("tar", ["-czf", join(w, "arch", `${slug}.tgz`), "-C", src, relative]);
+    // The unzip cases need zip to make their archives.
+    if (spawnSync("zip", ["-qr", join(w, "arch", `${slug}.zip`), relative], { cwd: src }).status !== 0) available.delete("unzip");
+  }
+  rmSync(join(template, "arch-src"), { recursive: true, force: true });
   if (available.has("git")) {
     git("init", "-q");
     git("add", "-A");
@@ -159,9 +187,10 @@ async function guardSecrets(): Promise<{ spec: HandlerSpec }> {
   return { spec: await createHandlerSpec({ id: "guard-secrets", handler: compiled.handler, hookData: { id: "guard-secrets", config: yaml.config } }) };
 }
 
-async function decide(engine: SandboxEngine, spec: HandlerSpec, cwd: string, tool: string, input: Record<string, unknown>): Promise<"deny" | "allow"> {
+async function decide(engine: SandboxEngine, spec: HandlerSpec, event: Record<string, unknown>): Promise<"deny" | "allow"> {
+  const input = event.tool_input;
   // The limits guard-secrets ships with (hook.yaml): a command it cannot judge in time fails the test, not just denies.
-  const outcome = await engine.invoke(spec, { event_type: "PreToolUse", session_id: "d", timestamp: "t", cwd, tool_name: tool, tool_input: input }, limits({ cpuMs: 500, memoryBytes: 32 * 1024 * 1024, timeoutMs: 2000 }), noHost);
+  const outcome = await engine.invoke(spec, event, limits({ cpuMs: 500, memoryBytes: 32 * 1024 * 1024, timeoutMs: 2000 }), noHost);
   if (!outcome.ok) throw new Error(`guard-secrets failed on ${JSON.stringify(input).slice(0, 200)}: ${outcome.failure.message}`);
   return (outcome.value as { action?: string } | undefined)?.action === "deny" ? "deny" : "allow";
 }
@@ -193,7 +222,10 @@ export async function runDifferential(options: { limit?: number } = {}): Promise
       const { scratch, written } = runCase(c.needs.includes("git") ? templates.git : templates.plain, root, c, n);
       const cwd = join(scratch, "w");
       const targets = shWrites(c.command, cwd);
-      const patterns = targets.flatMap((t) => t.patterns);
+      // The event as the host hands it to the guards: what the command writes through a symbolic link, resolved (link_targets).
+      const event = await withLinkTargets({ event_type: "PreToolUse", session_id: "d", timestamp: "t", cwd, tool_name: "Bash", tool_input: { command: c.command } }, nodeFileHost, join(scratch, "home"));
+      const linked = Object.values(event.link_targets ?? {}).map((real) => shLiteralPattern(logical(scratch, real)));
+      const patterns = [...targets.flatMap((t) => t.patterns), ...linked];
       const covered = (path: string): Coverage => {
         if (patterns.some((p) => shPatternMatches(p, path))) return "file";
         const parts = path.split("/");
@@ -202,14 +234,14 @@ export async function runDifferential(options: { limit?: number } = {}): Promise
       };
       const isProtected = async (path: string): Promise<boolean> => {
         const key = path.replace(scratch, "");
-        if (!protectedCache.has(key)) protectedCache.set(key, (await decide(engine, spec, cwd, "Write", { file_path: path, content: "x" })) === "deny");
+        if (!protectedCache.has(key)) protectedCache.set(key, (await decide(engine, spec, { event_type: "PreToolUse", session_id: "d", timestamp: "t", cwd, tool_name: "Write", tool_input: { file_path: path, content: "x" } })) === "deny");
         return protectedCache.get(key) as boolean;
       };
       const files = [];
       for (const path of written) files.push({ path: path.replace(`${cwd}/`, ""), protected: await isProtected(path), coverage: covered(path) });
       const extra = patterns.filter((p) => !written.some((w) => shPatternMatches(p, w))).length;
-      const guard = await decide(engine, spec, cwd, "Bash", { command: c.command });
-      results.push({ form: c.form, command: c.command, written: files, predicted: patterns.map((p) => shPatternText(p).replace(`${cwd}/`, "")), extra, guard });
+      const guard = await decide(engine, spec, event as unknown as Record<string, unknown>);
+      results.push({ form: c.form, command: c.command, written: files, predicted: patterns.map((p) => shPatternText(p).replace(`${cwd}/`, "")), extra, guard, ...(c.contents ? { contents: true } : {}) });
       rmSync(scratch, { recursive: true, force: true });
     }
     return { results };
@@ -223,8 +255,9 @@ export async function runDifferential(options: { limit?: number } = {}): Promise
 export function protectedMisses(results: readonly CaseResult[]): { form: string; command: string; path: string; why: string }[] {
   return results.flatMap((r) =>
     r.written
-      .filter((w) => w.protected && (w.coverage !== "file" || r.guard === "allow"))
-      .map((w) => ({ form: r.form, command: r.command, path: w.path, why: w.coverage !== "file" ? `the reader ${w.coverage === "missed" ? "missed it" : "only named its directory"}` : "guard-secrets allowed the command" })),
+      // An archive's members are only known to it: there, naming the directory it writes into is the reader's answer.
+      .filter((w) => w.protected && (w.coverage === "missed" || (w.coverage === "directory" && !r.contents) || r.guard === "allow"))
+      .map((w) => ({ form: r.form, command: r.command, path: w.path, why: w.coverage === "missed" ? "the reader missed it" : w.coverage === "directory" && !r.contents ? "the reader only named its directory" : "guard-secrets allowed the command" })),
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shGlobPatterns, shLiteralPattern, shMayMatchGlob, shOverlap, shPatternText, shWrites } from "../../handlers/lib/shell/index.ts";
+import { shAnalyze, shGitWorktree, shGlobPatterns, shLiteralPattern, shMayMatchGlob, shOverlap, shPatternText, shWrites } from "../../handlers/lib/shell/index.ts";
 import { shGlobTokens } from "../../handlers/lib/shell/pattern.ts";
 
 const W = "/home/dev/project";
@@ -93,5 +93,65 @@ describe("shWrites with attributes: also the files a command changes the mode, o
     expect(changed(command, true)).toEqual(expected);
     // Without the option (guard-secrets, bash-guard) none of these is a write.
     expect(changed(command, false)).toEqual([]);
+  });
+});
+
+describe("issue 27: writes that do not name their files, read as their commands say", () => {
+  /** by: patterns [contents] for each target. */
+  const read = (command: string): string[] => shWrites(command, W).map((t) => `${t.by}: ${t.patterns.map((p) => shPatternText(p).replace(`${W}/`, "").replace(W, ".")).join(" | ")}${t.contents ? " [contents]" : ""}`);
+  it.each([
+    // xargs and parallel: the template is the command they run; what it names itself is written too.
+    ["echo x | xargs rm -rf ~/.config/hookbox", ["xargs rm: ~/.config/hookbox", "xargs rm: x"]],
+    ["ls /tmp/h | xargs -I{} cp -r /tmp/h/{} .hookbox/hooks/", ["xargs cp: .hookbox/hooks", "xargs cp: .hookbox/hooks/**"]],
+    // mv's last operand may be a directory: the source's name below it too.
+    ["find . -name '*.bak' | xargs -I% mv % %.old", ["xargs mv: *.bak.old | **/*.bak.old", "xargs mv: *.bak.old/*.bak | *.bak.old/**/*.bak | **/*.bak.old/*.bak | **/*.bak.old/**/*.bak", "xargs mv: *.bak | **/*.bak"]],
+    ["parallel rm -f ::: a.txt .env", ["parallel rm: a.txt", "parallel rm: .env"]],
+    ["cat list | parallel gzip", ["parallel gzip (it removes the file it replaces): **", "parallel gzip: **.gz"]],
+    // Archives write below their destination, as a whole; named members by their own paths.
+    ["tar -xzf a.tgz -C src", ["tar -x: src [contents]"]],
+    ["tar xf a.tar", ["tar -x: . [contents]"]],
+    ["tar --extract --file=a.tar --directory=/opt/x", ["tar -x: /opt/x [contents]"]],
+    ["tar -xf a.tar -C out .env config", ["tar -x: out/.env [contents]", "tar -x: out/config [contents]"]],
+    ["tar -xPf a.tar", ["tar -xP (members with absolute names): / [contents]"]],
+    ["tar -tf a.tar; tar -xOf a.tar x", []],
+    ["tar -czf ../out.tgz .", ["tar -c: /home/dev/out.tgz"]],
+    ["bsdtar -xf a.tar -C ~", ["bsdtar -x: ~ [contents]"]],
+    ["unzip -q x.zip -d vendor; unzip -l x.zip; unzip -p x.zip f", ["unzip: vendor [contents]"]],
+    ["cpio -idm < a.cpio", ["cpio -i (members with absolute names are written where they name; --no-absolute-filenames keeps them below the directory): / [contents]"]],
+    ["cpio -i --no-absolute-filenames -D dst < a.cpio; find . | cpio -pdm /backup", ["cpio -i: dst [contents]", "cpio -p: /backup [contents]"]],
+    ["7z x a.7z -oout -y", ["7z x: out [contents]"]],
+    ["rsync -a src/ ~/dst/", ["rsync: ~/dst", "rsync: ~/dst/src", "rsync: ~/dst [contents]"]],
+    ["gzip -k notes.txt; gunzip a.txt.gz", ["gzip: notes.txt.gz", "gunzip (it removes the file it replaces): a.txt.gz", "gunzip: a.txt"]],
+  ])("%s", (command, expected) => {
+    expect(read(command)).toEqual(expected);
+  });
+
+  it("find's name tests, with hidden directories entered (`hidden`), as find descends into them", () => {
+    const [target] = shWrites("find . -name '*.json' -delete", W);
+    expect(target?.patterns.map(shPatternText)).toEqual([`${W}/*.json`, `${W}/**/*.json`]);
+    expect(target?.patterns.some((p) => shMayMatchGlob(p, "**/.claude/settings.json"))).toBe(false);
+    expect(target?.hidden?.some((p) => shMayMatchGlob(p, "**/.claude/settings.json"))).toBe(true);
+  });
+
+  it("shGitWorktree: what git clean/stash/checkout/restore/reset/switch do to files they do not name", () => {
+    const op = (command: string) => {
+      const cmd = shAnalyze(command, W).flatMap((p) => p.commands).find((c) => c.name === "git");
+      const found = cmd ? shGitWorktree(cmd) : undefined;
+      return found && { sub: found.sub, cwd: found.cwd, reverts: found.reverts, source: found.source, untracked: found.untracked, ignored: found.ignored, onlyIgnored: found.onlyIgnored, directories: found.directories, pathspecs: found.pathspecs.map((w) => w.text) };
+    };
+    expect(op("git clean -fdx")).toEqual({ sub: "clean", cwd: W, reverts: false, source: undefined, untracked: true, ignored: true, onlyIgnored: false, directories: true, pathspecs: [] });
+    expect(op("cd src && git clean -fX -- build")).toMatchObject({ cwd: `${W}/src`, untracked: false, ignored: true, onlyIgnored: true, pathspecs: ["build"] });
+    expect(op("git -C sub stash -u")).toMatchObject({ sub: "stash", cwd: `${W}/sub`, reverts: true, source: "HEAD", untracked: true, ignored: false });
+    expect(op("git stash push -a -m wip -- .hookbox")).toMatchObject({ untracked: true, ignored: true, pathspecs: [".hookbox"] });
+    expect(op("git checkout -- .")).toMatchObject({ sub: "checkout", source: undefined, pathspecs: ["."] });
+    expect(op("git checkout HEAD~2 -- .claude")).toMatchObject({ source: "HEAD~2", pathspecs: [".claude"] });
+    expect(op("git checkout .")).toMatchObject({ pathspecs: ["."] });
+    expect(op("git checkout -f")).toMatchObject({ source: "HEAD", pathspecs: [] });
+    expect(op("git restore --source=main .")).toMatchObject({ source: "main", pathspecs: ["."] });
+    expect(op("git reset --hard origin/main")).toMatchObject({ sub: "reset", source: "origin/main" });
+    expect(op("git switch --discard-changes main")).toMatchObject({ sub: "switch", source: "HEAD" });
+    expect(op("git --work-tree=/x clean -fd")).toMatchObject({ cwd: undefined });
+    // Near misses: they only look, or keep local changes.
+    for (const command of ["git clean -n -d", "git clean --dry-run", "git stash list", "git stash pop", "git restore --staged x", "git checkout main", "git checkout -b feature", "git reset --soft HEAD~1", "git reset x", "git switch main", "git status"]) expect(op(command), command).toBeUndefined();
   });
 });

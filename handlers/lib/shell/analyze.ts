@@ -14,8 +14,12 @@ export interface ShCommand {
   raw: string;
   /** The working directory it runs in as far as `cd` can be followed; undefined when unknown. */
   cwd: string | undefined;
-  /** Its arguments come from stdin (xargs): they are unknown. */
+  /** Its arguments come from stdin (xargs, parallel) or from parallel's `:::` lists: see `inputs`. */
   viaXargs: boolean;
+  /** xargs -I / parallel's replacement string ({} by default for parallel): where each input goes in argv. */
+  placeholder?: string;
+  /** parallel's `:::` arguments: the inputs it runs the template with (undefined: from stdin, unknown). */
+  inputs?: ShWord[];
   /** Every word as written, before wrappers, reserved words and assignments were removed. */
   words: ShWord[];
 }
@@ -67,7 +71,18 @@ const SH_WRAPPERS: Record<string, [string[], number]> = {
   setsid: [[], 0],
   flock: [["-w", "-E", "--timeout", "--conflict-exit-code"], 1],
   xargs: [["-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--replace"], 0],
+  // GNU parallel: a command template run once per input (stdin, or the words after :::).
+  parallel: [["-j", "-J", "-P", "-n", "-N", "-L", "-l", "-I", "-S", "-a", "-d", "-E", "-C", "--jobs", "--arg-file", "--colsep", "--delimiter", "--sshlogin", "--results", "--joblog", "--halt", "--tmpdir", "--workdir", "--basefile", "--timeout", "--retries", "--delay", "--load", "--memfree", "--tagstring", "--max-args", "--max-replace-args", "--replace"], 0],
 };
+
+/** The words after parallel's `:::` separators (`::::` names files of inputs: unknown). */
+function shParallelInputs(argv: ShWord[]): { argv: ShWord[]; inputs: ShWord[] | undefined } {
+  const at = argv.findIndex((w) => /^:::[:+]*$/.test(w.text));
+  if (at < 0) return { argv, inputs: undefined };
+  const files = argv.slice(at).some((w) => /^::::\+?$/.test(w.text));
+  const inputs = argv.slice(at).filter((w) => !/^:::[:+]*$/.test(w.text));
+  return { argv: argv.slice(0, at), inputs: files ? undefined : inputs };
+}
 
 /** Shells and the options after which the next operand is their script. */
 const SH_SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "busybox"]);
@@ -76,9 +91,11 @@ export function shBase(text: string): string {
   return text.slice(text.lastIndexOf("/") + 1).toLowerCase();
 }
 
-export function shUnwrap(words: ShWord[]): { argv: ShWord[]; viaXargs: boolean } {
+export function shUnwrap(words: ShWord[]): { argv: ShWord[]; viaXargs: boolean; placeholder?: string; inputs?: ShWord[] } {
   let argv = words;
   let viaXargs = false;
+  let placeholder: string | undefined;
+  let inputs: ShWord[] | undefined;
   for (let guard = 0; guard < 32 && argv.length > 0; guard++) {
     const first = argv[0] as ShWord;
     if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(first.text)) {
@@ -92,7 +109,10 @@ export function shUnwrap(words: ShWord[]): { argv: ShWord[]; viaXargs: boolean }
     }
     const wrapper = SH_WRAPPERS[name];
     if (!wrapper || (name === "busybox" && argv.length < 2)) break;
-    if (name === "xargs") viaXargs = true;
+    if (name === "xargs" || name === "parallel") {
+      viaXargs = true;
+      if (name === "parallel") placeholder = "{}";
+    }
     const [valued, operands] = wrapper;
     let j = 1;
     while (j < argv.length) {
@@ -102,12 +122,21 @@ export function shUnwrap(words: ShWord[]): { argv: ShWord[]; viaXargs: boolean }
         break;
       }
       if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) j++;
-      else if (t.startsWith("-") && t.length > 1) j += valued.includes(t) ? 2 : 1;
-      else break;
+      else if (t.startsWith("-") && t.length > 1) {
+        // xargs -I R / -i[R] / --replace[=R]: each input replaces R in the template.
+        if (name === "xargs" || name === "parallel") {
+          if (t === "-I" || t === "--replace") placeholder = argv[j + 1]?.text ?? "{}";
+          else if (/^-I./.test(t)) placeholder = t.slice(2);
+          else if (name === "xargs" && (t === "-i" || t.startsWith("-i"))) placeholder = t.length > 2 ? t.slice(2) : "{}";
+          else if (t.startsWith("--replace=")) placeholder = t.slice(10);
+        }
+        j += valued.includes(t) ? 2 : 1;
+      } else break;
     }
     argv = argv.slice(j + operands);
+    if (name === "parallel") ({ argv, inputs } = shParallelInputs(argv));
   }
-  return { argv, viaXargs };
+  return { argv, viaXargs, ...(placeholder !== undefined ? { placeholder } : {}), ...(inputs !== undefined ? { inputs } : {}) };
 }
 
 /** A shell reading its script from stdin: `bash`, `sh -s`, `bash -` (not `bash -c …`, not `bash file.sh`). */
@@ -185,14 +214,16 @@ export function shAnalyze(src: string, cwd: string | undefined, depth = 0, out: 
 
   const endCommand = (): void => {
     if (words.length > 0 || redirs.length > 0) {
-      const { argv, viaXargs } = shUnwrap(words);
-      const cmd: ShCommand = { argv, name: argv[0] ? shBase(argv[0].text) : "", redirs, raw: src.slice(cmdStart, cmdEnd), cwd: here, viaXargs, words };
+      const { argv, viaXargs, placeholder, inputs } = shUnwrap(words);
+      const cmd: ShCommand = { argv, name: argv[0] ? shBase(argv[0].text) : "", redirs, raw: src.slice(cmdStart, cmdEnd), cwd: here, viaXargs, words, ...(placeholder !== undefined ? { placeholder } : {}), ...(inputs !== undefined ? { inputs } : {}) };
       const feeding = pipeline[pipeline.length - 1];
       pipeline.push(cmd);
       shCounted.n++;
       for (const w of [...words, ...redirs.flatMap((r) => (r.target ? [r.target] : []))]) for (const script of w.subs) nested.push({ script, from: cmd });
       const inline = shInlineScript(cmd);
       if (inline !== undefined) nested.push({ script: inline, from: cmd });
+      // parallel without a command template runs each of its ::: inputs as a command line.
+      if (viaXargs && argv.length === 0 && inputs) for (const input of inputs) nested.push({ script: input.text, from: cmd });
       // A shell reading its script from stdin: a here-document, a here-string, or text piped from echo/printf/cat.
       if (shReadsStdinScript(cmd)) {
         for (const r of redirs) if (r.body !== undefined) nested.push({ script: r.body, from: cmd });

@@ -3,9 +3,10 @@
 // editors and sponge, ln (a link to a file), and interpreter one-liners (python -c, node -e,
 // perl -e, ruby -e, awk …) by the paths their code names. Part of hookbox:shell (./index.ts).
 import type { ShCommand } from "./analyze.ts";
-import { shBase } from "./analyze.ts";
-import type { ShWord } from "./lex.ts";
-import { type ShPattern, shGlobPatterns, shGlobTokens, shLiteralPattern } from "./pattern.ts";
+import { shBase, shValues } from "./analyze.ts";
+import type { ShPart, ShWord } from "./lex.ts";
+import { type ShPattern, shAnyPattern, shGlobPatterns, shGlobTokens, shLiteralPattern } from "./pattern.ts";
+import { shArchiveWrites } from "./archives.ts";
 import { shJoin, shLiteral, shOperands, shWordBase, shWriteWords } from "./targets.ts";
 
 /** One file a command may write, as the word that names it. */
@@ -23,6 +24,13 @@ export interface ShWritten {
   cwd?: string | undefined;
   /** Values of the placeholders in `word` (find's {} and xargs' arguments), as patterns. */
   bind?: Record<string, ShPattern[]>;
+  /**
+   * The command writes files only it knows below `word` (an archive's members, what rsync
+   * copies in): a guard judges the directory as a whole, as it would `rm -r` of it.
+   */
+  contents?: true;
+  /** find's selection with hidden directories entered (`bind`'s slot values otherwise skip them below a relative root). */
+  bindHidden?: ShPattern[];
 }
 
 /** A placeholder for what find or xargs substitutes: a variable no shell can name. */
@@ -30,6 +38,35 @@ export const SH_SLOT = "\u0000slot";
 
 function shSlot(): ShWord {
   return { text: "{}", dynamic: true, glob: false, braces: false, subs: [], parts: [{ kind: "var", text: "{}", name: SH_SLOT }] };
+}
+
+/** parallel's replacement strings: {} and its variants ({.} {/} {//} {/.} {#} {%}), each standing for (part of) the input. */
+const SH_PARALLEL_SLOT = /\{(?:[./#%]|\/\/|\/\.)?\}/g;
+
+/**
+ * A template word with the input put in: each occurrence of `placeholder` in its literal text
+ * becomes the slot (`mv {} {}.bak` → the input, the input + ".bak"), as find -exec, xargs -I and
+ * parallel substitute it anywhere in a word. A word without it is kept as it is.
+ */
+export function shFillSlot(word: ShWord, placeholder: string | RegExp): ShWord {
+  const split = (text: string): string[] => (typeof placeholder === "string" ? text.split(placeholder) : text.split(placeholder));
+  if (!word.parts.some((p) => (p.kind === "lit" || p.kind === "glob") && split(p.text).length > 1)) return word;
+  const parts: ShPart[] = [];
+  for (const part of word.parts) {
+    if (part.kind !== "lit" && part.kind !== "glob") {
+      parts.push(part);
+      continue;
+    }
+    split(part.text).forEach((piece, k) => {
+      if (k > 0) parts.push(...shSlot().parts);
+      if (piece !== "") parts.push({ ...part, text: piece });
+    });
+  }
+  return { ...word, dynamic: true, parts, text: parts.map((p) => p.text).join("") };
+}
+
+function shUsesSlot(word: ShWord): boolean {
+  return word.parts.some((p) => p.name === SH_SLOT);
 }
 
 const SH_INTERPRETERS: Record<string, string[]> = {
@@ -195,7 +232,7 @@ function shJoinPath(base: string | undefined, path: string): string | undefined 
 }
 
 /** What find selects: its roots, and for each name test the files of that name below them. */
-function shFindSelection(cmd: ShCommand): { roots: ShWord[]; patterns: ShPattern[] | undefined } {
+function shFindSelection(cmd: ShCommand): { roots: ShWord[]; patterns: ShPattern[] | undefined; hidden: ShPattern[] | undefined } {
   const argv = cmd.argv;
   const roots: ShWord[] = [];
   let j = 1;
@@ -218,8 +255,9 @@ function shFindSelection(cmd: ShCommand): { roots: ShWord[]; patterns: ShPattern
     } else if (t === "-o" || t === "-or" || t === "-a" || t === "-and" || t === "(" || t === ")") negated = false;
     else if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") break;
   }
-  if (!filtered || (names.length === 0 && paths.length === 0)) return { roots, patterns: undefined };
+  if (!filtered || (names.length === 0 && paths.length === 0)) return { roots, patterns: undefined, hidden: undefined };
   const patterns: ShPattern[] = [];
+  const hiddenToo: ShPattern[] = [];
   for (const root of roots) {
     const base = root.text.replace(/\/+$/, "") || "/";
     // find descends into hidden directories too; below a project directory (a relative root) those
@@ -230,31 +268,35 @@ function shFindSelection(cmd: ShCommand): { roots: ShWord[]; patterns: ShPattern
       // Read as bash reads a glob: a leading * is not a leading "." (find's own -name would match .env.log for *.log).
       const name = shGlobTokens(n, true);
       patterns.push([...dir, ...name], [...dir, { k: "deep", dot: hidden }, { k: "c", c: "/" }, ...name]);
+      hiddenToo.push([...dir, ...name], [...dir, { k: "deep", dot: true }, { k: "c", c: "/" }, ...name]);
     }
-    for (const p of paths) patterns.push(...shGlobPatterns(p.replace(/\*+/g, "**")));
+    for (const p of paths) {
+      patterns.push(...shGlobPatterns(p.replace(/\*+/g, "**")));
+      hiddenToo.push(...shGlobPatterns(p.replace(/\*+/g, "**")));
+    }
   }
-  return { roots, patterns };
+  return { roots, patterns, hidden: hiddenToo };
 }
 
 function shFind(cmd: ShCommand, attributes: boolean): ShWritten[] {
-  const { roots, patterns } = shFindSelection(cmd);
+  const { roots, patterns, hidden } = shFindSelection(cmd);
   const out: ShWritten[] = [];
   const texts = cmd.argv.map((w) => w.text);
   // Without a name test it touches whatever is below its roots: judged as the roots, as rm -r is.
-  const selected = (by: string): ShWritten[] => (patterns ? [{ word: shSlot(), by, bind: { [SH_SLOT]: patterns } }] : roots.map((word) => ({ word, by })));
+  const selected = (by: string): ShWritten[] => (patterns ? [{ word: shSlot(), by, bind: { [SH_SLOT]: patterns }, ...(hidden ? { bindHidden: hidden } : {}) }] : roots.map((word) => ({ word, by })));
   if (texts.includes("-delete")) out.push(...selected("find -delete"));
   for (let j = 1; j < texts.length; j++) {
     const t = texts[j] as string;
     if ((t === "-fprint" || t === "-fprint0" || t === "-fprintf" || t === "-fls") && cmd.argv[j + 1]) out.push({ word: cmd.argv[j + 1] as ShWord, by: `find ${t}` });
     if (t !== "-exec" && t !== "-execdir" && t !== "-ok" && t !== "-okdir") continue;
     const end = texts.findIndex((x, k) => k > j && (x === ";" || x === "+"));
-    const inner = cmd.argv.slice(j + 1, end < 0 ? undefined : end).map((w) => (w.text === "{}" ? shSlot() : w));
+    const inner = cmd.argv.slice(j + 1, end < 0 ? undefined : end).map((w) => shFillSlot(w, "{}"));
     const name = inner[0] ? shBase(inner[0].text) : "";
     const virtual: ShCommand = { ...cmd, argv: inner, name, redirs: [], words: inner, viaXargs: false };
     for (const written of shCommandWrites(virtual, undefined, attributes)) {
-      const usesSlot = written.word.parts.some((p) => p.name === SH_SLOT);
+      const usesSlot = shUsesSlot(written.word);
       if (!usesSlot) out.push({ ...written, by: `find -exec ${written.by}` });
-      else if (patterns) out.push({ ...written, by: `find -exec ${written.by}`, bind: { [SH_SLOT]: patterns } });
+      else if (patterns) out.push({ ...written, by: `find -exec ${written.by}`, bind: { [SH_SLOT]: patterns }, ...(hidden ? { bindHidden: hidden } : {}) });
       else out.push(...roots.map((word) => ({ word, by: `find -exec ${written.by}` })));
     }
     if (end > j) j = end;
@@ -288,14 +330,24 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, 
   const out: ShWritten[] = shWriteWords(cmd).map((word) => ({ word, by: cmd.redirs.some((r) => r.target === word) ? "a redirection" : by }));
   if (attributes && SH_ATTRIBUTE_PROGRAMS.has(cmd.name)) for (const word of shOperands(cmd).operands) out.push({ word, by });
   if (cmd.viaXargs) {
-    // Its operands arrive on stdin: what the command before it lists, else unknown.
-    const listed = feeding ? shListed(feeding) : undefined;
-    const virtual: ShCommand = { ...cmd, argv: [...cmd.argv.map((w) => (w.text === "{}" ? shSlot() : w)), shSlot()], redirs: [], viaXargs: false };
+    // The template runs once per input (xargs: from stdin, what the command before it lists;
+    // parallel: its ::: words, else stdin): the input goes where the placeholder is, or at the end.
+    const runner = shBase(cmd.words.find((w) => { const b = shBase(w.text); return b === "xargs" || b === "parallel"; })?.text ?? "xargs");
+    const listed = cmd.inputs ? { words: cmd.inputs } : feeding ? shListed(feeding) : undefined;
+    const slot = runner === "parallel" && cmd.placeholder === "{}" ? SH_PARALLEL_SLOT : cmd.placeholder;
+    const template = slot !== undefined ? cmd.argv.map((w) => shFillSlot(w, slot)) : cmd.argv;
+    const argv = slot !== undefined && template.some(shUsesSlot) ? template : [...template, shSlot()];
+    const virtual: ShCommand = { ...cmd, argv, name: argv[0] ? shBase(argv[0].text) : "", redirs: [], viaXargs: false, words: argv };
     for (const written of shCommandWrites(virtual, undefined, attributes)) {
-      if (!written.word.parts.some((p) => p.name === SH_SLOT)) continue;
-      if (!listed) out.push({ ...written, by: `xargs ${written.by}`, bind: {} });
-      else if (listed.patterns) out.push({ ...written, by: `xargs ${written.by}`, bind: { [SH_SLOT]: listed.patterns } });
-      else out.push(...listed.words.map((word) => ({ word, by: `xargs ${written.by}` })));
+      const by = `${runner} ${written.by}`;
+      // What the template names itself (`xargs rm -rf ~/.config/hookbox`, `xargs -I{} mv {} dest/`) is written as it is.
+      if (!shUsesSlot(written.word)) out.push({ ...written, by });
+      else if (!listed) out.push({ ...written, by, bind: {} });
+      else if (listed.patterns) out.push({ ...written, by, bind: { [SH_SLOT]: listed.patterns } });
+      else if (written.word.parts.length === 1) out.push(...listed.words.map((word) => ({ word, by })));
+      // Inside a longer word (`/tmp/h/{}`, `{}.bak`), a listing's entry is only known as a word: ls lists what is in a directory.
+      else if (feeding?.name === "ls" && !cmd.inputs) out.push({ ...written, by, bind: {} });
+      else out.push({ ...written, by, bind: { [SH_SLOT]: listed.words.flatMap((w) => shValues(w).map((text) => (w.dynamic ? shAnyPattern() : w.glob ? shGlobTokens(text, true) : shLiteralPattern(text)))) } });
     }
     return out;
   }
@@ -312,7 +364,14 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, 
       for (const p of paths) out.push({ word: shLiteral(p), by: label, named });
     }
   }
+  out.push(...shArchiveWrites(cmd));
   switch (cmd.name) {
+    case "rsync": {
+      // What it copies in is below its destination (a source ending in "/" copies its contents there).
+      const dest = shOperands(cmd).operands.slice(1).pop();
+      if (dest && !/^[^/]*:/.test(dest.text)) out.push({ word: dest, by: cmd.argv.some((w) => w.text.startsWith("--delete")) ? "rsync --delete" : "rsync", contents: true });
+      break;
+    }
     case "git":
       out.push(...shGit(cmd));
       break;

@@ -27,6 +27,10 @@ export interface ShTarget {
   patterns: ShPattern[];
   /** Expansions whose value the command line does not give ("$F", "$(cat list)"): the path may be anything there. */
   unknown: string[];
+  /** It writes files it alone knows below this directory (archive members, rsync): judge the directory as a whole. */
+  contents?: true;
+  /** find's selection with hidden directories entered too (find descends into .git, .hookbox …; `patterns` do not). */
+  hidden?: ShPattern[];
 }
 
 /** Variables whose meaning does not depend on the command line: resolved to what they stand for. */
@@ -256,6 +260,8 @@ function shTarget(written: ShWritten, cmd: ShCommand, scope: ShScope): ShTarget 
     by: written.by,
     command: cmd.raw,
     ...(written.named ? { named: written.named } : {}),
+    ...(written.contents ? { contents: true as const } : {}),
+    ...(written.bindHidden ? { hidden: shExpand(written.word, { ...bound, patterns: (name) => (name === SH_SLOT ? written.bindHidden : undefined) }).patterns.map((p) => shPlace(p, cwd)) } : {}),
     path: literal,
     cwd,
     patterns: patterns.map((p) => shPlace(p, cwd)),

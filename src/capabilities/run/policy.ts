@@ -36,6 +36,8 @@ interface RunGrantInput {
 export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pathEnv: string | undefined, errors: string[], warnings: string[] = []): Promise<RunPolicy> {
   const parseList = async (list: readonly RunGrantInput[], where: string, strict: boolean): Promise<RunRule[]> => {
     const rules: RunRule[] = [];
+    // Grants of a command that is not on this machine: one warning per command, however many grants name it.
+    const missing = new Map<string, { at: string[]; error: string }>();
     for (const [index, grant] of list.entries()) {
       const at = `${where}[${index}]`;
       const args = grant.args ?? ["**"];
@@ -48,11 +50,17 @@ export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pa
       }
       const resolved = await resolveCommand(grant.cmd, pathEnv, io);
       if (!resolved.ok && strict) {
-        if (resolved.missing) warnings.push(`${at}.cmd: ${resolved.error}; this grant is inert on this machine (calling it fails, nothing runs) — the hook still loads`);
-        else errors.push(`${at}.cmd: ${resolved.error}`);
+        if (resolved.missing) {
+          const known = missing.get(grant.cmd) ?? { at: [], error: resolved.error };
+          known.at.push(at);
+          missing.set(grant.cmd, known);
+        } else errors.push(`${at}.cmd: ${resolved.error}`);
       }
       const command = resolved.ok ? resolved.ref : { name: grant.cmd, path: undefined, realPath: undefined };
       if (!argsError) rules.push({ command, args, env });
+    }
+    for (const { at, error } of missing.values()) {
+      warnings.push(at.length === 1 ? `${at[0]}.cmd: ${error}; this grant is inert on this machine (calling it fails, nothing runs) — the hook still loads` : `${where}[${at.map((a) => a.slice(a.lastIndexOf("[") + 1, -1)).join(", ")}].cmd: ${error}; these ${at.length} grants are inert on this machine (calling them fails, nothing runs) — the hook still loads`);
     }
     return rules;
   };

@@ -48,6 +48,7 @@ export const AGENT_CALL_ROUTE: RouteSpec = {
     { name: AGENT_CALL_HEADERS.event, description: "The agent's event name, when the payload names none (`hookbox emit EVENT`).", schema: z.string() },
     { name: AGENT_CALL_HEADERS.env, description: "base64url JSON of the agent's project variables (CLAUDE_PROJECT_DIR …).", schema: z.string() },
     { name: AGENT_CALL_HEADERS.daemonsNotUsed, description: "With client emit: base64url JSON array of why each daemon emit asked first was not used; when this event's hook set has no guard but self-protect, the answer warns the agent's user.", schema: z.string() },
+    { name: AGENT_CALL_HEADERS.invokedAs, description: "With client emit: base64url JSON of the absolute path emit was invoked as (the command the agent's entry runs); self-protect keeps the agent from replacing it, for this event.", schema: z.string() },
     FAIL_CLOSED_HEADER,
     TIMEOUT_HEADER,
   ],
@@ -99,7 +100,7 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
         ...(body.tooLarge ? { unreadable: { code: "request_too_large", cause: `the request body is larger than the daemon's limit of ${deps.bodyLimitBytes} bytes` }, ...(body.head !== undefined ? { head: body.head } : {}) } : {}),
         ...(body.notUtf8 ? { unreadable: { code: "event_invalid", cause: "the request body is not valid UTF-8" } } : {}),
       },
-      { ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c) },
+      { ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c), ...invokedAs(c) },
       fromEmit ? unguardedNotice(deps.evaluator.hookSets, deps.identity.operator_file, stringsOf(decodeHeaderJson(c.req.header(AGENT_CALL_HEADERS.daemonsNotUsed)))) : undefined,
     );
     const { output } = answer;
@@ -111,6 +112,12 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
     // What a command hook would say on stderr (a warning) reaches the user as Claude's systemMessage.
     return c.json(output.stderr.trim() && answer.protocol === "claude" ? { systemMessage: output.stderr.trim() } : {});
   });
+}
+
+/** The path the calling emit was invoked as: an absolute path, or nothing. */
+function invokedAs(c: Context): { invokedAs?: string } {
+  const path = decodeHeaderJson(c.req.header(AGENT_CALL_HEADERS.invokedAs));
+  return typeof path === "string" && path.startsWith("/") && path.length <= 4096 && !/[\0\n\r]/.test(path) ? { invokedAs: path } : {};
 }
 
 function callerTimeout(c: Context): { callerTimeoutMs?: number } {
