@@ -23,7 +23,8 @@ export interface Locations {
   /** $XDG_CONFIG_HOME, or ~/.config. */
   readonly configHome: string;
   /** Where the agents whose config directory an environment variable moves keep it: CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex). */
-  readonly agentDirs: { readonly claude: string; readonly codex: string };
+  /** Where the agents whose user settings can move keep them (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME): self-protect protects them there. */
+  readonly agentDirs: { readonly claude: string; readonly codex: string; readonly copilot: string; readonly qwen: string };
 }
 
 export interface LocationFlags {
@@ -61,7 +62,12 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
     socketPath: socket ? absolute(socket) : defaultSocketPath(env, home),
     userHooksDir: `${configHome}/hookbox/hooks`,
     configHome,
-    agentDirs: { claude: agentConfigDir(env.CLAUDE_CONFIG_DIR, project, `${home}/.claude`), codex: agentConfigDir(env.CODEX_HOME, project, `${home}/.codex`) },
+    agentDirs: {
+      claude: agentConfigDir(env.CLAUDE_CONFIG_DIR, project, `${home}/.claude`),
+      codex: agentConfigDir(env.CODEX_HOME, project, `${home}/.codex`),
+      copilot: agentConfigDir(env.COPILOT_HOME, project, `${home}/.copilot`),
+      qwen: agentConfigDir(env.QWEN_HOME, project, `${home}/.qwen`),
+    },
     builtin: (flags.builtin ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean),
   };
 }

@@ -22,7 +22,7 @@ export function identityOf(locations: Locations, build: string, home: string): H
     user_hooks_dir: locations.userHooksDir,
     data_dir: locations.dataDir,
     home,
-    agent_dirs: { claude: locations.agentDirs.claude, codex: locations.agentDirs.codex },
+    agent_dirs: { ...locations.agentDirs },
   };
 }
 
@@ -34,7 +34,7 @@ const LABELS: Readonly<Record<Exclude<keyof HookSetIdentity, "v">, string>> = {
   user_hooks_dir: "user hooks directory",
   data_dir: "data directory",
   home: "home directory",
-  agent_dirs: "agent config directories (CLAUDE_CONFIG_DIR, CODEX_HOME)",
+  agent_dirs: "agent config directories (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME)",
 };
 
 /** What differs between two identities, in words; undefined when they are the same. */

@@ -26,6 +26,8 @@ export interface SelfProtectLocations {
   readonly socket_dir: string;
   readonly claude_config_dir: string;
   readonly codex_home: string;
+  readonly copilot_home: string;
+  readonly qwen_home: string;
   /** The hookbox executable this process is (as invoked, and its real path); none when running from sources. */
   readonly binaries: readonly string[];
   /** The daemon's pid, when the daemon is the one evaluating. */
@@ -46,6 +48,8 @@ export function selfProtectMachine(locations: Locations, home: string, process: 
     socket_dir: dirname(locations.socketPath),
     claude_config_dir: locations.agentDirs.claude,
     codex_home: locations.agentDirs.codex,
+    copilot_home: locations.agentDirs.copilot,
+    qwen_home: locations.agentDirs.qwen,
     binaries,
     daemon_pids: process.daemonPid !== undefined ? [process.daemonPid] : [],
   };

@@ -189,6 +189,6 @@ function fixtureLocations(dir: string, scratch: string): Locations {
     builtin: [],
     userHooksDir: `${scratch}/hooks`,
     configHome: scratch,
-    agentDirs: { claude: `${scratch}/home/.claude`, codex: `${scratch}/home/.codex` },
+    agentDirs: { claude: `${scratch}/home/.claude`, codex: `${scratch}/home/.codex`, copilot: `${scratch}/home/.copilot`, qwen: `${scratch}/home/.qwen` },
   };
 }

@@ -11,7 +11,7 @@ export const hookSetIdentitySchema = z
     user_hooks_dir: z.string(),
     data_dir: z.string(),
     home: z.string(),
-    agent_dirs: z.object({ claude: z.string(), codex: z.string() }).describe("CLAUDE_CONFIG_DIR and CODEX_HOME as resolved: self-protect protects the agents' settings where these put them."),
+    agent_dirs: z.object({ claude: z.string(), codex: z.string(), copilot: z.string(), qwen: z.string() }).describe("CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME and QWEN_HOME as resolved: self-protect protects the agents' settings where these put them."),
   })
   .meta({ id: "HookSetIdentityV1", description: "What, besides the files, decides which hook set an event gets: `emit` is answered only by a daemon with the same." });
 
