@@ -1,5 +1,6 @@
 import { bunRequest } from "./bun-http.ts";
 import { syscalls } from "./bun-libc.ts";
+import { bunPeersUnverifiable, bunRequestWithPeer } from "./bun-peer.ts";
 import { concatBytes } from "./http1.ts";
 import { stdoutQueue } from "./stdout-queue.ts";
 import type { HttpReply, HttpRequestInit, LeanHost, ListenTarget } from "./types.ts";
@@ -16,6 +17,7 @@ export function createBunLeanHost(): LeanHost {
     name: "bun",
     args: process.argv.slice(2),
     env: process.env,
+    uid: () => process.geteuid?.(),
     cwd: () => process.cwd(),
     homeDir: () => home,
     exit: bunStdout.exit,
@@ -25,7 +27,7 @@ export function createBunLeanHost(): LeanHost {
       const sys = syscalls();
       return sys ? strictUtf8(sys.readAll(0, maxBytes)) : readBunStdin(maxBytes);
     },
-    net: { request: leanRequest },
+    net: { request: leanRequest, requestWithPeer: bunRequestWithPeer, peersUnverifiable: async () => bunPeersUnverifiable() },
     full: async () => (await import("./bun.ts")).createBunHost(),
   };
 }
