@@ -1,6 +1,6 @@
 import { dlopen, FFIType, read } from "bun:ffi";
 import { isCompiledBinary } from "./bun-compiled.ts";
-import { syscalls } from "./bun-libc.ts";
+import { syscalls, type ConnectionInspector } from "./bun-libc.ts";
 import { PLATFORM } from "./platform.ts";
 import type { HttpRequestInit } from "./http-types.ts";
 import type { FileIdentity, PeerEvidence, PeerJudge, PeeredReply } from "./peer-types.ts";
@@ -78,21 +78,26 @@ export async function bunRequestWithPeer(path: string, init: HttpRequestInit, ju
   const why = bunPeersUnverifiable();
   const sys = syscalls();
   if (why || !sys) return { unverifiable: why ?? "this platform gives Hookbox no system calls through bun:ffi" };
-  let reading: PeerReading | undefined;
+  const inspector = peerInspector(judge);
   try {
-    const exchanged = sys.unixRequestInspected(path, init, {
-      connected: (fd) => {
-        reading = new PeerReading(fd);
-        const first = reading.evidence;
-        const refused = judge(first);
-        return refused === undefined ? undefined : { refused, peer: first };
-      },
-      answered: (_fd, serverFd) => (reading as PeerReading).confirm(serverFd),
-    });
-    return exchanged;
+    return sys.unixRequestInspected(path, init, inspector);
   } finally {
-    reading?.close();
+    inspector.close();
   }
+}
+
+/** The inspector of one exchange (bun-libc.ts): the peer read and judged once connected, confirmed once answered. */
+export function peerInspector(judge: PeerJudge): ConnectionInspector & { close(): void } {
+  let reading: PeerReading | undefined;
+  return {
+    connected(fd) {
+      reading = new PeerReading(fd);
+      const refused = judge(reading.evidence);
+      return refused === undefined ? undefined : { refused, peer: reading.evidence };
+    },
+    answered: (_fd, serverFd) => (reading as PeerReading).confirm(serverFd),
+    close: () => reading?.close(),
+  };
 }
 
 /** NetHost.peersUnverifiable on Bun. */
