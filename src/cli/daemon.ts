@@ -69,7 +69,7 @@ async function survey(ctx: CliContext, flags: DaemonFlags, runtime: HookRuntimeF
   const identity = identityOf(locations, BUILD_ID, ctx.host.homeDir());
   const found = await findDaemons(ctx.host, locations, identity, flags.socket !== undefined);
   const auto = await autoStartHere(ctx.host, locations, [...runtime.embedded().keys()]);
-  const socket = daemonSockets(locations, flags.socket !== undefined, identity, ctx.host.env).auto;
+  const socket = daemonSockets(locations, flags.socket !== undefined, identity, ctx.host).auto;
   return { found, auto, locations, socket };
 }
 

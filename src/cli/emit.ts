@@ -51,22 +51,24 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     const useDaemon = options.daemon && !call.unreadable && host.env.HOOKBOX_NO_DAEMON !== "1";
     const identity = identityOf(locations, BUILD_ID, host.homeDir());
     let startOn: string | undefined;
-    const whys: string[] = [];
+    const whys: { readonly text: string; readonly distrusted?: boolean }[] = [];
     if (useDaemon) {
-      const sockets = daemonSockets(locations, options.socket !== undefined, identity, host.env);
+      const sockets = daemonSockets(locations, options.socket !== undefined, identity, host);
       for (const socket of sockets.ask) {
         const reply = await viaDaemon(host, socket, identity, call, options);
-        // Something not proven to be Hookbox where a daemon should be is news even when another daemon answers.
-        if (!reply.answered && reply.distrusted) host.writeStderr(`hookbox: not using ${socket}: ${reply.why}\n`);
-        else if (!reply.answered && reply.why) whys.push(`${socket}: ${reply.why}`);
-        if (reply.answered) return write(host, reply.output);
+        if (reply.answered) {
+          // Something not proven to be Hookbox where a daemon should be is news even when another daemon answers.
+          for (const why of whys) if (why.distrusted) host.writeStderr(`hookbox: not using ${why.text}\n`);
+          return write(host, reply.output);
+        }
+        if (reply.why) whys.push({ text: `${socket}: ${reply.why}`, ...(reply.distrusted ? { distrusted: true } : {}) });
         // Nobody listens where a daemon of this hook set would: this emit may start one.
         if (reply.nobody && socket === sockets.auto) startOn = socket;
       }
     }
     const local = await evaluateHere(host, locations, call, options);
     // Said only when no daemon answered at all: a manual daemon of another hook set is not news when this set's own daemon answers.
-    for (const why of whys) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${why}\n`);
+    for (const why of whys) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${why.text}\n`);
     const code = await out(local.output);
     if (startOn !== undefined && local.autoStart?.auto_start) await local.startDaemon(startOn, local.autoStart);
     return code;

@@ -11,13 +11,15 @@ export const AUTO_SOCKET_NAME = /^auto-[0-9a-f]{16}\.sock$/;
  * one alone. Otherwise the default socket (a `hookbox serve` a person started), then the one an
  * auto-started daemon of this very hook set listens on, beside it: each hook set its own socket,
  * so two configurations (another --builtin, two builds during an upgrade) never take turns at one.
- * The environment a daemon must share with its callers to be trusted (PATH, loader and TLS
- * variables: peer-trust.ts) is part of the name too: an emit run from another shell gets its own.
+ * What a daemon must share with its callers to be trusted besides the hook set (peer-trust.ts)
+ * is part of the name too: the binary file (two copies of one build are two files, and each
+ * trusts only a daemon of its own), and PATH, loader and TLS variables (an emit run from another
+ * shell gets its own).
  */
-export function daemonSockets(locations: Locations, explicit: boolean, identity: HookSetIdentity, env: Readonly<Record<string, string | undefined>>): { readonly ask: readonly string[]; readonly auto: string } {
+export function daemonSockets(locations: Locations, explicit: boolean, identity: HookSetIdentity, host: { readonly env: Readonly<Record<string, string | undefined>>; executablePath(): string | undefined }): { readonly ask: readonly string[]; readonly auto: string } {
   if (explicit) return { ask: [locations.socketPath], auto: locations.socketPath };
   const dir = locations.socketPath.slice(0, locations.socketPath.lastIndexOf("/"));
-  const auto = `${dir}/auto-${nameHash(JSON.stringify(identity) + trustedEnvironmentKey(env))}.sock`;
+  const auto = `${dir}/auto-${nameHash(JSON.stringify(identity) + (host.executablePath() ?? "") + trustedEnvironmentKey(host.env))}.sock`;
   return { ask: [locations.socketPath, auto], auto };
 }
 

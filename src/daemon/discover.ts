@@ -32,8 +32,8 @@ export interface FoundDaemon {
  * The daemons of this user beside the socket `emit` would use: the default (or --socket) one,
  * and every auto-started daemon's socket in the same directory.
  */
-export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net" | "env" | "uid">, locations: Locations, identity: HookSetIdentity, explicitSocket: boolean): Promise<FoundDaemon[]> {
-  const sockets = daemonSockets(locations, explicitSocket, identity, host.env);
+export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net" | "env" | "uid" | "executablePath">, locations: Locations, identity: HookSetIdentity, explicitSocket: boolean): Promise<FoundDaemon[]> {
+  const sockets = daemonSockets(locations, explicitSocket, identity, host);
   const dir = locations.socketPath.slice(0, locations.socketPath.lastIndexOf("/"));
   const paths = new Set<string>(sockets.ask);
   if (!explicitSocket) for (const entry of await host.fs.listDir(dir).catch(() => [])) if (AUTO_SOCKET_NAME.test(entry.name)) paths.add(`${dir}/${entry.name}`);

@@ -1,4 +1,5 @@
 import { bunRequest } from "./bun-http.ts";
+import { isCompiledBinary } from "./bun-compiled.ts";
 import { syscalls } from "./bun-libc.ts";
 import { bunPeersUnverifiable, bunRequestWithPeer } from "./bun-peer.ts";
 import { concatBytes } from "./http1.ts";
@@ -18,6 +19,7 @@ export function createBunLeanHost(): LeanHost {
     args: process.argv.slice(2),
     env: process.env,
     uid: () => process.geteuid?.(),
+    executablePath: () => (isCompiledBinary() ? process.execPath : undefined),
     cwd: () => process.cwd(),
     homeDir: () => home,
     exit: bunStdout.exit,

@@ -145,7 +145,7 @@ export interface SocketHost {
  * each at startup, and emit starts once per agent event. `full()` loads the whole adapter, for
  * emit's in-process evaluation when no daemon answers.
  */
-export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "uid" | "cwd" | "homeDir" | "exit" | "writeStdout" | "writeStderr" | "readStdin"> {
+export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "uid" | "executablePath" | "cwd" | "homeDir" | "exit" | "writeStdout" | "writeStderr" | "readStdin"> {
   readonly net: Pick<NetHost, "request" | "requestWithPeer" | "peersUnverifiable">;
   full(): Promise<RuntimeHost>;
 }

@@ -64,15 +64,17 @@ describe("distrust: what may decide an event", () => {
 });
 
 describe("the auto socket's name carries the environment a daemon must share", () => {
-  const host = { env: { HOME: "/home/u", XDG_RUNTIME_DIR: "/run/user/1000", PATH: "/usr/bin" }, homeDir: () => "/home/u", cwd: () => "/home/u/p" };
+  const host = { env: { HOME: "/home/u", XDG_RUNTIME_DIR: "/run/user/1000", PATH: "/usr/bin" }, homeDir: () => "/home/u", cwd: () => "/home/u/p", executablePath: () => "/home/u/.local/bin/hookbox" };
   const locations = resolveLocations(host, {});
   const identity = identityOf(locations, "0.1.0+test", "/home/u");
-  it("another PATH or a loader variable: another auto socket; anything else: the same", () => {
-    const base = daemonSockets(locations, false, identity, host.env).auto;
+  it("another binary file, another PATH or a loader variable: another auto socket; anything else: the same", () => {
+    const at = (env: Record<string, string>, executable = "/home/u/.local/bin/hookbox"): string => daemonSockets(locations, false, identity, { env, executablePath: () => executable }).auto;
+    const base = at(host.env);
     expect(base).toMatch(/^\/run\/user\/1000\/hookbox\/auto-[0-9a-f]{16}\.sock$/);
-    expect(daemonSockets(locations, false, identity, { ...host.env, TERM: "xterm", NODE_ENV: "test" }).auto).toBe(base);
-    expect(daemonSockets(locations, false, identity, { ...host.env, PATH: "/opt/bin:/usr/bin" }).auto).not.toBe(base);
-    expect(daemonSockets(locations, false, identity, { ...host.env, LD_LIBRARY_PATH: "/opt/lib" }).auto).not.toBe(base);
+    expect(at({ ...host.env, TERM: "xterm", NODE_ENV: "test" })).toBe(base);
+    expect(at(host.env, "/usr/local/bin/hookbox")).not.toBe(base);
+    expect(at({ ...host.env, PATH: "/opt/bin:/usr/bin" })).not.toBe(base);
+    expect(at({ ...host.env, LD_LIBRARY_PATH: "/opt/lib" })).not.toBe(base);
     expect(trustedEnvironmentKey({ b: "x", PATH: "/p", LD_PRELOAD: "" })).toBe(JSON.stringify([["LD_PRELOAD", ""], ["PATH", "/p"]]));
   });
 });

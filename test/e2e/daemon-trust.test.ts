@@ -105,7 +105,7 @@ async function expectInProcessDeny(why: RegExp, socket: string, env: Record<stri
 }
 
 describe("a server that is not Hookbox, answering the right shape with allow, on every socket emit asks", () => {
-  const NOT_HOOKBOX = /not using .*: not Hookbox: pid \d+ runs .*node.*, not this Hookbox binary/;
+  const NOT_HOOKBOX = /evaluating here, not through the daemon: .*: not Hookbox: pid \d+ runs .*node.*, not this Hookbox binary/;
 
   it("the default socket ($XDG_RUNTIME_DIR/hookbox/hookbox.sock)", async () => {
     await impostor(world.socket);
@@ -138,6 +138,28 @@ describe("a server that is not Hookbox, answering the right shape with allow, on
     const doctor = await runProgram([BUILT_BINARY, "doctor"], { cwd: ws, env: world.env(env) });
     expect(doctor.code).not.toBe(0);
     expect(doctor.stdout + doctor.stderr).toMatch(new RegExp(`${socket.socket}: NOT A VERIFIED HOOKBOX DAEMON — not Hookbox`));
+  });
+
+  it("on the default socket while this hook set's own auto-started daemon answers: that one decides, and emit still says what squats the default socket", async () => {
+    const config = join(world.dir, "auto-on-2.yaml");
+    writeFileSync(config, "builtin: [guard-secrets]\n");
+    const env = { HOOKBOX_CONFIG: config };
+    await impostor(world.socket);
+    // The first emit answers itself and starts the daemon of this hook set; the next ones are its.
+    expect(denied("claude", await emit("claude", env))).toMatch(/guard-secrets/);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const status = JSON.parse((await runProgram([BUILT_BINARY, "daemon", "status", "--json"], { cwd: ws, env: world.env(env) })).stdout) as { daemons: { serves_this_hook_set: boolean }[] };
+      if (status.daemons.some((d) => d.serves_this_hook_set)) break;
+      if (Date.now() > deadline) throw new Error("no daemon came up");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    running.push({ stop: () => runProgram([BUILT_BINARY, "daemon", "stop"], { cwd: ws, env: world.env(env) }) });
+    const before = servedBy().length;
+    const out = await emit("claude", env);
+    expect(denied("claude", out)).toMatch(/guard-secrets/);
+    expect(servedBy().slice(before)).toEqual(["daemon"]);
+    expect(out.stderr).toMatch(new RegExp(`^hookbox: not using ${world.socket}: not Hookbox: pid \\d+ runs`));
   });
 
   it("the person's own commands refuse it too: doctor fails naming it, daemon status marks it, approvals will not read it", async () => {
@@ -186,14 +208,14 @@ describe("a stale socket, and the genuine binary started with code injected", ()
   it("LD_PRELOAD", async () => {
     // A library that does not exist is enough: the loader warns and goes on, and the variable is what is checked.
     running.push(await DaemonProcess.start([BUILT_BINARY], world, [], { LD_PRELOAD: join(world.dir, "inject.so") }, { defaultHooks: true }));
-    await expectInProcessDeny(/not using .*: a Hookbox started with LD_PRELOAD: pid \d+/, world.socket);
+    await expectInProcessDeny(/evaluating here, not through the daemon: .*: a Hookbox started with LD_PRELOAD: pid \d+/, world.socket);
   });
 
   it("BUN_OPTIONS=--preload (code that runs inside the genuine binary)", async () => {
     const preload = join(world.dir, "preload.js");
     writeFileSync(preload, "globalThis.injected = true;\n");
     running.push(await DaemonProcess.start([BUILT_BINARY], world, [], { BUN_OPTIONS: `--preload ${preload}` }, { defaultHooks: true }));
-    await expectInProcessDeny(/not using .*: a Hookbox started with BUN_OPTIONS: pid \d+/, world.socket);
+    await expectInProcessDeny(/evaluating here, not through the daemon: .*: a Hookbox started with BUN_OPTIONS: pid \d+/, world.socket);
   });
 });
 
@@ -205,7 +227,7 @@ describe("control: a genuine daemon of the same hook set decides", () => {
       const before = servedBy().length;
       const out = await emit(agent);
       expect(denied(agent, out), agent).toMatch(/guard-secrets/);
-      expect(out.stderr, agent).not.toMatch(/not using|evaluating here/);
+      expect(out.stderr, agent).not.toMatch(/not using|not through the daemon/);
       expect(servedBy().slice(before), agent).toEqual(["daemon"]);
     }
     const doctor = await runProgram([BUILT_BINARY, "doctor"], { cwd: ws, env: world.env() });
