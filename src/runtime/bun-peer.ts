@@ -3,7 +3,7 @@ import { isCompiledBinary } from "./bun-compiled.ts";
 import { syscalls, type ConnectionInspector } from "./bun-libc.ts";
 import { PLATFORM } from "./platform.ts";
 import type { HttpRequestInit } from "./http-types.ts";
-import type { FileIdentity, PeerEvidence, PeerJudge, PeeredReply } from "./peer-types.ts";
+import { fileIdentityId, type FileIdentity, type PeerEvidence, type PeerJudge, type PeeredReply } from "./peer-types.ts";
 
 /**
  * Who is at the other end of a connected unix socket, on Linux, read on the client's descriptor
@@ -339,7 +339,7 @@ class ProcIO {
   identity(dir: number, name: string): FileIdentity {
     const { dev, ino, inoHigh } = this.statx(dir, name, 0);
     const n = Number(this.c.syscall(NR.readlinkat, dir, this.path(name), this.buffer, 4096, null));
-    return { id: `${dev}:${inoHigh}:${ino}`, path: n > 0 ? decoder.decode(this.buffer.subarray(0, n)) : name };
+    return { id: fileIdentityId(dev, inoHigh, ino), path: n > 0 ? decoder.decode(this.buffer.subarray(0, n)) : name };
   }
 
   /** The device ("major:minor") and inode (its low and high 32 bits) of a path, or of descriptor `dir` itself with AT_EMPTY_PATH. */

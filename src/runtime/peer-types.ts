@@ -3,10 +3,15 @@
 // that process is decided by src/daemon/peer-trust.ts.
 import type { HttpReply } from "./http-types.ts";
 
-/** A file as the kernel knows it: "major:minor:inode", which no path or name can imitate; `path` for messages. */
+/** A file as the kernel knows it: its device and inode (fileIdentityId), which no path or name can imitate; `path` for messages. */
 export interface FileIdentity {
   readonly id: string;
   readonly path: string;
+}
+
+/** FileIdentity.id, the same from every reader: "major:minor:inode high 32 bits:inode low 32 bits". */
+export function fileIdentityId(device: string, inodeHigh: number | bigint, inodeLow: number | bigint): string {
+  return `${device}:${inodeHigh}:${inodeLow}`;
 }
 
 /** The process at the other end of one connection, read while that connection was still open. */
