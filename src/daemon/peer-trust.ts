@@ -15,9 +15,9 @@ import type { PeerEvidence } from "../runtime/index.ts";
 export const CODE_AND_TRUST_VARIABLES = /^(?!NODE_ENV$)(LD_|DYLD_|BUN_|NODE_|JSC_|__JSC|MALLOC_|GLIBC_TUNABLES$|SSL_CERT_|(HTTPS?|ALL|NO|FTP)_PROXY$)/i;
 
 /**
- * PATH must be the same, not only absent from the daemon: `run` grants resolve a command name on
- * the evaluating process's PATH when the hooks load (src/capabilities/run/command.ts), so a daemon
- * started with the agent's PATH would run the agent's `git` where the operator granted theirs.
+ * PATH matters too: `run` grants resolve a command name on the evaluating process's PATH when the
+ * hooks load (src/capabilities/run/command.ts), so a daemon started with a PATH of the agent's
+ * choosing would run the agent's `git` where the operator granted theirs. See samePath.
  */
 const SAME_VALUE = new Set(["PATH"]);
 
@@ -50,8 +50,8 @@ export interface TrustingProcess {
  *   build, the same embedded standard hooks, the same identity check;
  * - a tracer (a debugger attached can make it answer anything);
  * - every code-loading or trust variable it was started with must be one this process has too,
- *   with the same value (so the operator's own LD_LIBRARY_PATH is no reason to refuse), and PATH
- *   must be equal where the answer decides an event. Other variables (HOME, XDG_*, HOOKBOX_CONFIG, CLAUDE_CONFIG_DIR …) decide the
+ *   with the same value (so the operator's own LD_LIBRARY_PATH is no reason to refuse), and its
+ *   PATH must resolve as this one's (samePath) where the answer decides an event. Other variables (HOME, XDG_*, HOOKBOX_CONFIG, CLAUDE_CONFIG_DIR …) decide the
  *   hook-set identity, which the proven daemon compares itself.
  */
 export function distrust(evidence: PeerEvidence, me: TrustingProcess, stage: { readonly answered: boolean } = { answered: false }): string | undefined {
@@ -62,13 +62,13 @@ export function distrust(evidence: PeerEvidence, me: TrustingProcess, stage: { r
   if (peer.holdsConnection === false || (stage.answered && peer.holdsConnection !== true)) return `not Hookbox: the process that listened there (pid ${peer.pid}) does not hold the connection that answered; another process did`;
   if (peer.executable.id !== self.id) return `not Hookbox: pid ${peer.pid} runs ${peer.executable.path}, not this Hookbox binary (${self.path})`;
   if (peer.tracerPid !== 0) return `a Hookbox under a debugger: pid ${peer.pid} is traced by process ${peer.tracerPid}, which can make it answer anything`;
-  const injected = environmentDifferences(peer.environ, me.env, me.decides);
+  const injected = environmentDifferences(peer.environ, me.env, me.decides, self.writable);
   if (injected.length > 0) return `a Hookbox started with ${injected.join(", ")}: pid ${peer.pid} may run code or trust what this emit does not`;
   return undefined;
 }
 
 /** The variables of `environ` that the trusting process does not have with the same value (names only: values may be secrets). */
-export function environmentDifferences(environ: readonly string[], mine: Readonly<Record<string, string | undefined>>, samePath = true): string[] {
+export function environmentDifferences(environ: readonly string[], mine: Readonly<Record<string, string | undefined>>, checkPath = true, writable?: (path: string) => boolean): string[] {
   const theirs = new Map<string, string>();
   for (const entry of environ) {
     const at = entry.indexOf("=");
@@ -76,8 +76,30 @@ export function environmentDifferences(environ: readonly string[], mine: Readonl
   }
   const different: string[] = [];
   for (const [name, value] of theirs) if (CODE_AND_TRUST_VARIABLES.test(name) && mine[name] !== value) different.push(name);
-  if (samePath) for (const name of SAME_VALUE) if (theirs.get(name) !== mine[name]) different.push(theirs.has(name) ? `another ${name}` : `no ${name}`);
+  if (checkPath) for (const name of SAME_VALUE) if (!samePath(theirs.get(name), mine[name], writable)) different.push(theirs.has(name) ? `another ${name} (${clip(theirs.get(name))}; here: ${clip(mine[name] ?? "none")})` : `no ${name}`);
   return different.sort();
+}
+
+/** A long value, shortened for a one-line message. */
+function clip(text = ""): string {
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * Whether the daemon's PATH resolves commands no worse than this process's: the same, or this
+ * one's with entries in front that the daemon lacks, each writable by this user (or absent).
+ * Agents put their own directories first on the PATH their hooks get (Codex: its apply_patch
+ * and rg), which a daemon the person started from a shell does not have; a directory this user
+ * can write, the agent can fill as well, so a daemon without it resolves nothing the agent could
+ * not already choose. A directory the user cannot write (/usr/bin) missing from the daemon's PATH,
+ * or any other difference, could make it find a later, writable one first: refused.
+ */
+export function samePath(theirs: string | undefined, mine: string | undefined, writable?: (path: string) => boolean): boolean {
+  if (theirs === mine) return true;
+  if (theirs === undefined || mine === undefined || !writable) return false;
+  const own = mine.split(":");
+  const extra = own.length - theirs.split(":").length;
+  return extra > 0 && own.slice(extra).join(":") === theirs && own.slice(0, extra).every((dir) => dir.startsWith("/") && writable(dir));
 }
 
 /**

@@ -3,7 +3,7 @@ import { isCompiledBinary } from "./bun-compiled.ts";
 import { syscalls, type ConnectionInspector } from "./bun-libc.ts";
 import { PLATFORM } from "./platform.ts";
 import type { HttpRequestInit } from "./http-types.ts";
-import { fileIdentityId, type FileIdentity, type PeerEvidence, type PeerJudge, type PeeredReply } from "./peer-types.ts";
+import { fileIdentityId, type FileIdentity, type PeerEvidence, type PeerJudge, type PeeredReply, type SelfProcess } from "./peer-types.ts";
 
 /**
  * Who is at the other end of a connected unix socket, on Linux, read on the client's descriptor
@@ -40,8 +40,8 @@ import { fileIdentityId, type FileIdentity, type PeerEvidence, type PeerJudge, t
 /** System call numbers: x86-64's own table, and the generic one arm64 uses. */
 const NR =
   process.arch === "arm64"
-    ? { read: 63, write: 64, close: 57, socket: 198, getsockopt: 209, getdents64: 61, openat: 56, readlinkat: 78, statx: 291 }
-    : { read: 0, write: 1, close: 3, socket: 41, getsockopt: 55, getdents64: 217, openat: 257, readlinkat: 267, statx: 332 };
+    ? { read: 63, write: 64, close: 57, socket: 198, getsockopt: 209, getdents64: 61, openat: 56, readlinkat: 78, statx: 291, faccessat: 48 }
+    : { read: 0, write: 1, close: 3, socket: 41, getsockopt: 55, getdents64: 217, openat: 257, readlinkat: 267, statx: 332, faccessat: 269 };
 
 // Linux's generic ABI (x86-64 and arm64 share all of these; O_DIRECTORY does not, so it is not used).
 const SOL_SOCKET = 1;
@@ -61,6 +61,7 @@ const O_RDONLY_CLOEXEC = 0o2000000;
 const AT_FDCWD = -100;
 const AT_EMPTY_PATH = 0x1000;
 const STATX_INO = 0x100;
+const W_OK = 2;
 const ENOENT = 2;
 const ESRCH = 3;
 /** A process's environment is at most what its initial stack held; more is not a process to trust. */
@@ -139,7 +140,7 @@ class Unreadable extends Error {
   }
 }
 
-let selfExecutable: FileIdentity | undefined;
+let selfExecutable: SelfProcess | undefined;
 
 /** The peer of one connection: read once connected (`evidence`), confirmed once answered (see the comment at the top). */
 class PeerReading {
@@ -168,7 +169,7 @@ class PeerReading {
       const status = decoder.decode(io.file("status"));
       const at = status.indexOf("\nTracerPid:");
       const tracerPid = at < 0 ? 0 : Number.parseInt(status.slice(at + 11, at + 32).trim(), 10) || 0;
-      selfExecutable ??= io.identity(AT_FDCWD, "/proc/self/exe");
+      selfExecutable ??= { ...io.identity(AT_FDCWD, "/proc/self/exe"), writable: (path) => io.writable(path) };
       return { read: true, peer: { pid, uid, executable, environ, tracerPid }, self: selfExecutable };
     });
   }
@@ -206,6 +207,12 @@ class ProcIO {
 
   close(fd: number): void {
     this.c.syscall(NR.close, fd, null, null, null, null);
+  }
+
+  /** faccessat(W_OK): this user may write `path`, or nothing is there (ENOENT). */
+  writable(path: string): boolean {
+    if (Number(this.c.syscall(NR.faccessat, AT_FDCWD, this.path(path), W_OK, null, null)) === 0) return true;
+    return this.errno() === ENOENT;
   }
 
   errno(): number {

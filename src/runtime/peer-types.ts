@@ -33,8 +33,14 @@ export interface PeerProcess {
   readonly tracerPid: number;
 }
 
+/** This process, as the judge compares a peer with it. */
+export interface SelfProcess extends FileIdentity {
+  /** Whether this process may write `path` (or nothing is there); absent where the runtime cannot tell. */
+  readonly writable?: (path: string) => boolean;
+}
+
 export type PeerEvidence =
-  | { readonly read: true; readonly peer: PeerProcess; /** This process's own executable. */ readonly self: FileIdentity }
+  | { readonly read: true; readonly peer: PeerProcess; /** This process's own executable (hookbox/client: the binary it trusts). */ readonly self: SelfProcess }
   /** Could not be read; `gone` when the process that listened has exited (a stale socket, or one it handed on). */
   | { readonly read: false; readonly why: string; readonly gone?: boolean };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { daemonSockets } from "../../src/daemon/auto-socket.ts";
-import { distrust, environmentDifferences, trustedEnvironmentKey } from "../../src/daemon/peer-trust.ts";
+import { distrust, environmentDifferences, samePath, trustedEnvironmentKey } from "../../src/daemon/peer-trust.ts";
 import { resolveLocations } from "../../src/config/locations.ts";
 import { identityOf } from "../../src/evaluator/identity.ts";
 import type { PeerEvidence, PeerProcess } from "../../src/runtime/index.ts";
@@ -56,10 +56,30 @@ describe("distrust: what may decide an event", () => {
     expect(distrust(evidence({ environ: ["PATH=/usr/bin:/bin", "LD_AUDIT=/tmp/a.so"] }), person, answered)).toMatch(/LD_AUDIT/);
   });
 
-  it("environmentDifferences names variables, never their values (they may be secrets)", () => {
+  it("environmentDifferences names variables, never their values (they may be secrets); PATH's directories are shown", () => {
     const said = environmentDifferences(["HTTPS_PROXY=http://user:secret@host", "PATH=/x"], { PATH: "/y" }).join(" ");
-    expect(said).toBe("HTTPS_PROXY another PATH");
+    expect(said).toBe("HTTPS_PROXY another PATH (/x; here: /y)");
     expect(said).not.toContain("secret");
+  });
+});
+
+describe("samePath: the daemon's PATH resolves no command the agent could choose that this one's would not", () => {
+  const writable = (dir: string): boolean => dir.startsWith("/home/u/") || dir.startsWith("/tmp/");
+  it.each([
+    ["equal", "/usr/bin:/bin", "/usr/bin:/bin", true],
+    ["the agent put writable directories in front of emit's (Codex's arg0 and codex-path)", "/usr/bin:/bin", "/home/u/.codex/tmp/arg0/codex-arg0X:/home/u/.cache/codex-path:/usr/bin:/bin", true],
+    ["emit's front holds a directory the user cannot write", "/usr/bin:/bin", "/opt/vendor/bin:/usr/bin:/bin", false],
+    ["the daemon lacks the system directories before a writable one", "/home/u/.local/bin", "/usr/local/bin:/usr/bin:/home/u/.local/bin", false],
+    ["the daemon has a directory in front", "/tmp/evil:/usr/bin:/bin", "/usr/bin:/bin", false],
+    ["the same directories in another order", "/bin:/usr/bin", "/usr/bin:/bin", false],
+    ["a relative entry in front", "/usr/bin", ".:/usr/bin", false],
+    ["no PATH at all in the daemon", undefined, "/usr/bin", false],
+  ] as const)("%s", (_name, theirs, mine, same) => {
+    expect(samePath(theirs, mine, writable)).toBe(same);
+  });
+  it("without a way to tell what is writable, only an equal PATH", () => {
+    expect(samePath("/usr/bin", "/home/u/bin:/usr/bin")).toBe(false);
+    expect(samePath("/usr/bin", "/usr/bin")).toBe(true);
   });
 });
 
