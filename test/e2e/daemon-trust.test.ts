@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
-import { DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
+import { DaemonProcess, DaemonWorld, ROOT } from "../helpers/daemon.ts";
 
 /**
  * Issue 27: `emit` lets only a genuine daemon decide. Whatever else answers where emit asks — a
@@ -85,8 +86,8 @@ function servedBy(): string[] {
   const file = world.auditFile;
   if (!existsSync(file)) return [];
   return readFileSync(file, "utf8")
-    .trim()
     .split("\n")
+    .filter(Boolean)
     .map((line) => JSON.parse(line) as { kind?: string; served_by?: { via: string } })
     .filter((record) => record.kind === "decision")
     .map((record) => record.served_by?.via ?? "?");
@@ -216,6 +217,18 @@ describe("a stale socket, and the genuine binary started with code injected", ()
     writeFileSync(preload, "globalThis.injected = true;\n");
     running.push(await DaemonProcess.start([BUILT_BINARY], world, [], { BUN_OPTIONS: `--preload ${preload}` }, { defaultHooks: true }));
     await expectInProcessDeny(/evaluating here, not through the daemon: .*: a Hookbox started with BUN_OPTIONS: pid \d+/, world.socket);
+  });
+});
+
+describe("where no daemon can be proven, none decides", () => {
+  it("emit run from its sources under Node: a genuine daemon on the socket is not asked; emit evaluates and says why", async () => {
+    running.push(await DaemonProcess.start([BUILT_BINARY], world, [], {}, { defaultHooks: true }));
+    const sources = [process.execPath, "--import", createRequire(import.meta.url).resolve("tsx"), join(ROOT, "src/main.ts")];
+    const before = servedBy().length;
+    const out = await runProgram([...sources, "emit", "PreToolUse", "--agent", "claude"], { stdin: JSON.stringify(payload("claude")), env: world.env({ NODE_PATH: join(ROOT, "node_modules") }), cwd: ws });
+    expect(denied("claude", out), out.stderr).toMatch(/guard-secrets/);
+    expect(out.stderr).toMatch(new RegExp(`evaluating here, not through the daemon: ${world.socket}: cannot verify on this platform whether a genuine Hookbox daemon answers there: Hookbox runs from its sources under Node`));
+    expect(servedBy().slice(before)).toEqual(["emit"]);
   });
 });
 
