@@ -1,15 +1,21 @@
 import type { Locations } from "../config/locations.ts";
+import { distrust } from "../daemon/peer-trust.ts";
 import { HookboxError, fromOsError, osErrorOf } from "../errors.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import type { HttpReply, HttpRequestInit, RuntimeHost } from "../runtime/index.ts";
 import { errorOfBody } from "../wire/errors.ts";
 
-/** One JSON request to the daemon on its unix socket; errors say what is at the socket path and how to get a daemon. */
+/**
+ * One JSON request to the daemon on its unix socket; errors say what is at the socket path and
+ * how to get a daemon. What answers must be proven to be this Hookbox (peer-trust.ts) where the
+ * platform can tell: a squatter on the socket must not show a person fake runs or approvals.
+ */
 export async function daemonRequest<T>(host: RuntimeHost, locations: Locations, method: string, path: string, body?: unknown, timeoutMs = 5000): Promise<T> {
   const socket = locations.socketPath;
   let reply;
   try {
-    reply = await host.net.request({ unix: socket }, { method, path, timeoutMs, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    reply = await verifiedRequest(host, socket, { method, path, timeoutMs, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   } catch (error) {
+    if (error instanceof HookboxError) throw error;
     throw await whyUnreachable(host, socket, (error as Error).message);
   }
   let parsed: unknown;
@@ -22,6 +28,20 @@ export async function daemonRequest<T>(host: RuntimeHost, locations: Locations, 
   if (error) throw new HookboxError(error.code, error.message, error.details);
   if (reply.status >= 400) throw new HookboxError("internal", `the daemon answered ${reply.status} without an error body this build knows`);
   return parsed as T;
+}
+
+/**
+ * The reply of a proven daemon; a HookboxError naming why when what answered is not one. Where
+ * this platform cannot tell (docs/release.md#platforms), the reply as it came: a person's
+ * command there relies on the socket directory's permissions, as it always did.
+ */
+async function verifiedRequest(host: RuntimeHost, socket: string, init: HttpRequestInit): Promise<HttpReply> {
+  const me = { uid: host.uid(), env: host.env, decides: false };
+  const exchanged = await host.net.requestWithPeer(socket, init, (peer) => distrust(peer, me));
+  if ("unverifiable" in exchanged) return host.net.request({ unix: socket }, init);
+  const why = "refused" in exchanged ? exchanged.refused : distrust(exchanged.peer, me, { answered: true });
+  if (why || "refused" in exchanged) throw new HookboxError("daemon_unavailable", `what answers on ${socket} is not a verified Hookbox daemon (${why}); nothing it says is used. Stop it (ss -xlp shows what listens there) or remove the socket, then start the daemon with \`hookbox serve\``);
+  return exchanged.reply;
 }
 
 const START = "start one with `hookbox serve` (or point --socket or HOOKBOX_SOCKET at a running one's socket)";

@@ -35,8 +35,9 @@ export function registerDaemon(program: Command, ctx: CliContext, setExit: (code
     addHookOptions(daemon.command(name).description(description).option("--socket <path>", "only the daemon on this socket").option("--json", "print JSON"));
 
   sub("status", "Show each daemon: pid, build, who started it, whether it serves the hook set emit resolves here, idle time, last event, memory").action(async (flags: DaemonFlags) => {
-    const { found, auto } = await survey(ctx, flags, runtime);
-    if (flags.json) await ctx.out(`${JSON.stringify({ v: 1, auto_start: { on: auto.on, why: auto.why }, daemons: found.map(toJson) }, null, 2)}\n`);
+    const { found, auto, socket } = await survey(ctx, flags, runtime);
+    // socket: where an emit run here starts its daemon (and asks after the default socket).
+    if (flags.json) await ctx.out(`${JSON.stringify({ v: 1, auto_start: { on: auto.on, why: auto.why, socket }, daemons: found.map(toJson) }, null, 2)}\n`);
     else await ctx.out(`${describe(found, auto)}\n`);
     setExit(EXIT.ok);
   });
@@ -69,7 +70,7 @@ async function survey(ctx: CliContext, flags: DaemonFlags, runtime: HookRuntimeF
   const identity = identityOf(locations, BUILD_ID, ctx.host.homeDir());
   const found = await findDaemons(ctx.host, locations, identity, flags.socket !== undefined);
   const auto = await autoStartHere(ctx.host, locations, [...runtime.embedded().keys()]);
-  const socket = (daemonSockets(locations, flags.socket !== undefined, identity)).auto;
+  const socket = daemonSockets(locations, flags.socket !== undefined, identity, ctx.host).auto;
   return { found, auto, locations, socket };
 }
 
@@ -96,18 +97,27 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Pr
 }
 
 function toJson(daemon: FoundDaemon): Record<string, unknown> {
-  return { socket: daemon.socket, serves_this_hook_set: daemon.servesThisHookSet, ...(daemon.info ? { info: daemon.info } : {}), ...(daemon.problem ? { problem: daemon.problem } : { ...(daemon.info ? {} : { problem: "nothing answers: a stale socket" }) }) };
+  return {
+    socket: daemon.socket,
+    serves_this_hook_set: daemon.servesThisHookSet,
+    // Why emit does not trust what answers there (then `info` is only what it claims of itself).
+    ...(daemon.distrusted ? { distrusted: daemon.distrusted } : {}),
+    ...(daemon.unverified ? { unverified: daemon.unverified } : {}),
+    ...(daemon.info ? { info: daemon.info } : {}),
+    ...(daemon.problem ? { problem: daemon.problem } : { ...(daemon.info ? {} : { problem: "nothing answers: a stale socket" }) }) };
 }
 
 function describe(found: readonly FoundDaemon[], auto: { on: boolean; why: string }): string {
   const lines = found.map((daemon) => {
-    if (!daemon.info) return `${daemon.socket}: ${daemon.problem ?? "nothing answers (a stale socket, removed by the next daemon that starts there)"}`;
+    const trust = daemon.distrusted ? `  NOT VERIFIED — emit does not use it: ${daemon.distrusted}` : daemon.unverified ? `  not verified (emit uses no daemon here): ${daemon.unverified}` : undefined;
+    if (!daemon.info) return [`${daemon.socket}: ${daemon.problem ?? "nothing answers (a stale socket, removed by the next daemon that starts there)"}`, ...(trust ? [trust] : [])].join("\n");
     const info = daemon.info;
     const ago = (iso: string | null): string => (iso === null ? "none yet" : `${formatSeconds(Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000)))} ago`);
     return [
-      `pid ${info.pid} on ${daemon.socket}`,
+      `pid ${info.pid} on ${daemon.socket}${daemon.distrusted ? " (as it claims)" : ""}`,
+      ...(trust ? [trust] : []),
       `  ${info.origin === "auto" ? "started by emit" : "started with hookbox serve"}, build ${info.identity.build}, up since ${info.started_at}`,
-      `  ${daemon.servesThisHookSet ? "serves the hook set emit resolves here" : "serves another hook set than emit resolves here (other flags, operator file or build)"}`,
+      ...(trust ? [] : [`  ${daemon.servesThisHookSet ? "serves the hook set emit resolves here" : "serves another hook set than emit resolves here (other flags, operator file or build)"}`]),
       `  last event ${ago(info.last_event_at)} (${plural(info.events, "event")}, ${info.in_flight} in flight); ${info.idle_exit_seconds === null ? "runs until stopped" : `exits after ${formatSeconds(info.idle_exit_seconds)} without events`}${info.retiring ? ` — retiring: ${info.retiring}` : ""}`,
       `  ${info.projects.length} project${info.projects.length === 1 ? "" : "s"} loaded; ${info.rss_bytes !== null ? `${(info.rss_bytes / 2 ** 20).toFixed(1)} MiB resident (workers not counted)` : "resident size unknown"}; callers checked by ${info.peer_check === "uid" ? "uid (the kernel's peer credentials)" : "the socket's permissions only"}`,
     ].join("\n");

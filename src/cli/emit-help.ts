@@ -27,8 +27,10 @@ Configure it as the agent's hook command, e.g. for Claude Code:
   { "type": "command", "command": "hookbox emit PreToolUse --agent claude" }
 or let \`hookbox install-agent claude\` write that for you.
 
-With a daemon on the socket the event is evaluated there (fast, approvals possible);
-without one, in this process with the same hook directories. stdout carries only the
+With a daemon on the socket the event is evaluated there (fast, approvals possible) —
+only one proven to be this very binary, run by you with nothing injected, serving the
+same hook set (Linux; SECURITY.md "Who answers on the socket"); without one, or when
+what answers is not proven, in this process with the same hook directories, saying why. stdout carries only the
 agent's answer; every failure is answered in the agent's protocol: fail open by default,
 block with --fail-closed.`,
     );

@@ -4,12 +4,13 @@ import { errorMessage } from "../errors.ts";
 import { identityOf, type HookSetIdentity } from "../evaluator/identity.ts";
 import { agentHookTimeoutSeconds } from "../events/hook-timeouts.ts";
 import { daemonSockets } from "../daemon/auto-socket.ts";
+import { distrust } from "../daemon/peer-trust.ts";
 import type { AutoStartSettings } from "../daemon/lifecycle.ts";
 import { FALLBACK_AGENT, hookProcessOutput, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput, type HookProcessOutput } from "../protocols/index.ts";
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
-import type { LeanHost } from "../runtime/index.ts";
-import { AGENT_CALL_HEADERS, agentCallReplyOf, encodeHeaderJson } from "../wire/agent-call.ts";
+import type { LeanHost, PeeredReply } from "../runtime/index.ts";
+import { AGENT_CALL_HEADERS, agentCallReplyOf, encodeHeaderJson, HOOK_SET_MISMATCH } from "../wire/agent-call.ts";
 import { errorOfBody } from "../wire/errors.ts";
 import { parseEmitArgs, type EmitOptions } from "./emit-args.ts";
 import type { AgentCall } from "../evaluator/agent-answer.ts";
@@ -22,8 +23,9 @@ const DAEMON_TIMEOUT_MS = 10 * 60_000;
 /**
  * `hookbox emit [EVENT] [--agent A]`: the drop-in for an agent's hook command. stdout carries
  * exactly the agent's answer and nothing else; everything else goes to stderr. The answer comes
- * from the daemon when one serves the same hook set (same build, operator file, flags), else from
- * this process — the same evaluator either way, so the same event gets the same decision.
+ * from the daemon when one serves the same hook set (same build, operator file, flags) and is
+ * proven to be this very Hookbox (peer-trust.ts), else from this process — the same evaluator
+ * either way, so the same event gets the same decision.
  */
 export async function runEmit(host: LeanHost, args: readonly string[]): Promise<number> {
   const out = (output: AgentOutput): Promise<number> => write(host, hookProcessOutput(output));
@@ -49,20 +51,24 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     const useDaemon = options.daemon && !call.unreadable && host.env.HOOKBOX_NO_DAEMON !== "1";
     const identity = identityOf(locations, BUILD_ID, host.homeDir());
     let startOn: string | undefined;
-    const whys: string[] = [];
+    const whys: { readonly text: string; readonly distrusted?: boolean }[] = [];
     if (useDaemon) {
-      const sockets = daemonSockets(locations, options.socket !== undefined, identity);
+      const sockets = daemonSockets(locations, options.socket !== undefined, identity, host);
       for (const socket of sockets.ask) {
-        const reply = await viaDaemon(host, socket, identity, call, options, whys);
-        if (reply.answered) return write(host, reply.output);
-        if (reply.why) whys.push(reply.why);
+        const reply = await viaDaemon(host, socket, identity, call, options, whys.map((why) => why.text));
+        if (reply.answered) {
+          // Something not proven to be Hookbox where a daemon should be is news even when another daemon answers.
+          for (const why of whys) if (why.distrusted) host.writeStderr(`hookbox: not using ${why.text}\n`);
+          return write(host, reply.output);
+        }
+        if (reply.why) whys.push({ text: `${socket}: ${reply.why}`, ...(reply.distrusted ? { distrusted: true } : {}) });
         // Nobody listens where a daemon of this hook set would: this emit may start one.
-        else if (socket === sockets.auto) startOn = socket;
+        if (reply.nobody && socket === sockets.auto) startOn = socket;
       }
     }
-    const local = await evaluateHere(host, locations, call, options, whys);
+    const local = await evaluateHere(host, locations, call, options, whys.map((why) => why.text));
     // Said only when no daemon answered at all: a manual daemon of another hook set is not news when this set's own daemon answers.
-    for (const why of whys) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${why}\n`);
+    for (const why of whys) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${why.text}\n`);
     const code = await out(local.output);
     if (startOn !== undefined && local.autoStart?.auto_start) await local.startDaemon(startOn, local.autoStart);
     return code;
@@ -92,9 +98,23 @@ async function readCall(host: LeanHost, options: EmitOptions): Promise<AgentCall
 }
 
 /** The daemon sends the answer serialized as the hook process writes it: emit writes it as it came. */
-type DaemonReply = { readonly answered: true; readonly output: HookProcessOutput } | { readonly answered: false; readonly why?: string };
+type DaemonReply =
+  | { readonly answered: true; readonly output: HookProcessOutput }
+  | {
+      readonly answered: false;
+      readonly why?: string;
+      /** What answered is not proven to be this Hookbox (peer-trust.ts). */
+      readonly distrusted?: boolean;
+      /** Nothing listens there: a daemon may be started on it. */
+      readonly nobody?: boolean;
+    };
 
-/** The daemon's answer, or why there is none (nobody listens, it serves another hook set, it refused the request). */
+/**
+ * The daemon's answer, or why there is none: nobody listens, what answered is not proven to be
+ * this Hookbox (a squatter on the socket, another user's, another build, one started with code
+ * injected: peer-trust.ts), it serves another hook set, or it refused the request. Nothing but a
+ * proven daemon's answer is used: a reply of the right shape proves nothing.
+ */
 async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdentity, call: AgentCall, options: EmitOptions, daemonsNotUsed: readonly string[]): Promise<DaemonReply> {
   const headers: Record<string, string> = {
     [AGENT_CALL_HEADERS.client]: "emit",
@@ -106,13 +126,21 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
     ...(daemonsNotUsed.length > 0 ? { [AGENT_CALL_HEADERS.daemonsNotUsed]: encodeHeaderJson(daemonsNotUsed) } : {}),
     ...(host.invokedAs?.() !== undefined ? { [AGENT_CALL_HEADERS.invokedAs]: encodeHeaderJson(host.invokedAs?.()) } : {}),
   };
-  let reply;
+  const me = { uid: host.uid(), env: host.env, decides: true };
+  let exchanged: PeeredReply;
   try {
     // No existence check first: connecting to a missing socket fails as fast, one syscall less.
-    reply = await host.net.request({ unix: socket }, { method: "POST", path: `/v1/agents/${call.agent ?? "auto"}`, body: call.payload, headers, timeoutMs: DAEMON_TIMEOUT_MS });
-  } catch {
-    return { answered: false }; // no socket, or a stale one: nobody listens
+    exchanged = await host.net.requestWithPeer(socket, { method: "POST", path: `/v1/agents/${call.agent ?? "auto"}`, body: call.payload, headers, timeoutMs: DAEMON_TIMEOUT_MS }, (peer) => distrust(peer, me));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT") return { answered: false, nobody: true };
+    return { answered: false, nobody: true, why: code === "ECONNREFUSED" ? "a stale socket: nothing listens on it" : `no answer (${errorMessage(error)})` };
   }
+  if ("unverifiable" in exchanged) return unverifiable(host, socket, exchanged.unverifiable);
+  // Refused once connected, before the event was sent; or once answered, its answer unused.
+  const untrusted = "refused" in exchanged ? exchanged.refused : distrust(exchanged.peer, me, { answered: true });
+  if (untrusted || "refused" in exchanged) return { answered: false, why: untrusted, distrusted: true };
+  const reply = exchanged.reply;
   let body: unknown;
   try {
     body = JSON.parse(reply.body);
@@ -122,7 +150,18 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
   const answer = reply.status === 200 ? agentCallReplyOf(body) : undefined;
   if (answer) return { answered: true, output: { stdout: answer.stdout, stderr: answer.stderr, exitCode: answer.exit_code } };
   const error = errorOfBody(body);
+  if (error?.code === HOOK_SET_MISMATCH) return { answered: false, why: `a Hookbox serving another hook set (${error.message})` };
   return { answered: false, why: error ? `${error.code}: ${error.message}` : `the daemon answered ${reply.status}` };
+}
+
+/**
+ * This runtime or platform cannot prove who answers on a socket (Node, macOS: docs/release.md#platforms),
+ * so no daemon is asked, and none is started (it could never be used). Said only when something
+ * is there to be asked.
+ */
+async function unverifiable(host: LeanHost, socket: string, why: string): Promise<DaemonReply> {
+  const kind = await (await host.full()).fs.kind(socket).catch(() => "missing");
+  return kind === "missing" ? { answered: false } : { answered: false, why: `cannot verify on this platform whether a genuine Hookbox daemon answers there: ${why}` };
 }
 
 /**

@@ -48,7 +48,7 @@ export function registerFire(program: Command, ctx: CliContext, setExit: (code: 
       const path = `/v1/hooks/${encodeURIComponent(id)}/fire?project=${encodeURIComponent(project)}`;
       const locations = locationsFrom(ctx, options);
       // Where emit asks: a daemon a person started, else the one an agent's emit auto-started for this hook set.
-      const { ask } = daemonSockets(locations, options.socket !== undefined, identityOf(locations, BUILD_ID, ctx.host.homeDir()));
+      const { ask } = daemonSockets(locations, options.socket !== undefined, identityOf(locations, BUILD_ID, ctx.host.homeDir()), ctx.host);
       let answer: FiredRun | Decision | undefined;
       for (const [index, socket] of ask.entries()) {
         try {

@@ -6,12 +6,16 @@ import { approvalResolvedSchema, approvalsSchema, type ApprovalResolvedV1, type 
 import { decisionSchema, type DecisionV1 } from "../wire/decision.ts";
 import type { NativeEventV1 } from "../wire/event.ts";
 import { healthSchema, type HealthV1 } from "../wire/health.ts";
+import { DAEMON_ROUTES } from "../wire/daemon.ts";
 import { hooksSchema, type HooksV1 } from "../wire/hooks.ts";
 import { firedRunSchema, runsSchema, type FiredRunV1, type RunQueryV1, type RunsV1 } from "../wire/runs.ts";
+import { HookboxClientError } from "./errors.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { send, type Call } from "./request.ts";
 
 const fireAnswerSchema = z.union([decisionSchema, firedRunSchema]);
+/** What the expectation check reads of GET /v1/daemon (every build's answer has these). */
+const daemonIdentitySchema = z.object({ pid: z.number(), identity: z.object({ build: z.string() }).passthrough() });
 
 export interface EvaluateOptions {
   /** When Hookbox cannot fully evaluate, deny (the fail-closed rule) rather than apply the hooks' own on_error. */
@@ -30,13 +34,49 @@ export type EvaluateEvent = NativeEventV1 & { readonly event_type: string };
  * (src/wire) the server validates with, its failures HookboxClientError with stable codes.
  */
 export class HookboxClient {
+  /** The expectation's check (options.expect), once it passed; cleared when the daemon was unreachable. */
+  private expected: Promise<void> | undefined;
+
   constructor(
-    private readonly transport: ClientTransport,
+    private readonly transport: ClientTransport & { readonly describe?: () => Promise<string> },
     private readonly options: ResolvedOptions,
   ) {}
 
-  private call<S extends z.ZodType>(call: Call<S>): Promise<z.output<S>> {
-    return send(this.transport, this.options, call);
+  private async call<S extends z.ZodType>(call: Call<S>): Promise<z.output<S>> {
+    if (this.options.expect) {
+      this.expected ??= this.checkExpected();
+      try {
+        await this.expected;
+      } catch (error) {
+        this.expected = undefined; // asked again next time
+        throw error;
+      }
+    }
+    try {
+      return await send(this.transport, this.options, call);
+    } catch (error) {
+      // Unreachable: what answers next may be another daemon, asked again.
+      if (error instanceof HookboxClientError && error.code === "daemon_unavailable") this.expected = undefined;
+      throw error;
+    }
+  }
+
+  /** How the daemon's answers are checked here: each proven to come from the trusted binary, or the socket file's owner only (and why). */
+  async peerCheck(): Promise<string> {
+    return (await this.transport.describe?.()) ?? "not checked (a transport of your own)";
+  }
+
+  /** options.expect against what the daemon says of itself. */
+  private async checkExpected(): Promise<void> {
+    const expected = this.options.expect as NonNullable<ResolvedOptions["expect"]>;
+    const info = await send(this.transport, this.options, { method: "GET", path: DAEMON_ROUTES.info, answer: daemonIdentitySchema, repeatable: true });
+    const differences: string[] = [];
+    if (expected.build !== undefined && info.identity.build !== expected.build) differences.push(`build: daemon ${info.identity.build}, expected ${expected.build}`);
+    for (const [key, value] of Object.entries(expected.identity ?? {})) {
+      const theirs = (info.identity as Record<string, unknown>)[key];
+      if (JSON.stringify(theirs) !== JSON.stringify(value)) differences.push(`${key}: daemon ${JSON.stringify(theirs)}, expected ${JSON.stringify(value)}`);
+    }
+    if (differences.length > 0) throw new HookboxClientError("hook_set_mismatch", `the daemon on ${this.options.describe} (pid ${info.pid}) is not the one expected (${differences.join("; ")}): nothing is sent to it`);
   }
 
   /** An event in, the decision out (POST /v1/events/{event_type}). What each decision obliges you to do: docs/orchestrators.md. */

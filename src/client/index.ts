@@ -4,19 +4,22 @@
 import { clientRuntime } from "../runtime/client.ts";
 import { HookboxClient } from "./client.ts";
 import { resolveOptions, type ClientOptions } from "./options.ts";
+import { guardedTransport } from "./verify.ts";
 
 export { HookboxClient, type EvaluateEvent, type EvaluateOptions } from "./client.ts";
 export { HookboxClientError, type ClientErrorCode } from "./errors.ts";
-export type { ClientOptions } from "./options.ts";
+export type { ClientOptions, ExpectedDaemon } from "./options.ts";
 export type { ClientTransport } from "../runtime/client.ts";
 export type { ApprovalResolvedV1, DecisionV1, ErrorBodyV1, FiredRunV1, HealthV1, HooksV1, NativeEventV1, PendingApprovalV1, RunQueryV1, RunsV1 } from "../wire/index.ts";
 
 /**
  * A client of the daemon on `options.socket` (default: where `hookbox emit` looks) or on its
  * loopback TCP listener (`url` + `token`). Options are checked here: a bad combination throws a
- * TypeError before any request.
+ * TypeError before any request. On a unix socket, who is there is checked before each answer is
+ * used (`verifyPeer`, `expect`; src/client/verify.ts).
  */
 export async function createClient(options: ClientOptions = {}): Promise<HookboxClient> {
   const runtime = await clientRuntime();
-  return new HookboxClient(options.transport ?? runtime.transport, resolveOptions(options, runtime));
+  const resolved = resolveOptions(options, runtime);
+  return new HookboxClient(guardedTransport(options.transport ?? runtime.transport, resolved, runtime.peer, runtime.env), resolved);
 }

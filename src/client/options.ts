@@ -1,6 +1,13 @@
 import type { ListenTarget } from "../runtime/http-types.ts";
 import type { ClientTransport } from "../runtime/client.ts";
 import { defaultSocketPath, LOCATION_VARIABLES } from "../config/locations.ts";
+import type { HookSetIdentityV1 } from "../wire/health.ts";
+
+/** What the caller expects the daemon to say of itself (GET /v1/daemon): its build, and fields of its hook-set identity. */
+export interface ExpectedDaemon {
+  readonly build?: string;
+  readonly identity?: Partial<Omit<HookSetIdentityV1, "v" | "build">>;
+}
 
 export interface ClientOptions {
   /** The daemon's unix socket. Default: where `hookbox emit` looks ($HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock). */
@@ -13,9 +20,28 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** How long to wait before the one retry when the daemon is not answering (restarting), in milliseconds (default 500); false: no retry. */
   readonly retryDelayMs?: number | false;
-  /** The HTTP exchange (default: the runtime's own, src/runtime/client.ts). */
+  /** The HTTP exchange (default: the runtime's own, src/runtime/client.ts). With a transport of your own, no peer is verified. */
   readonly transport?: ClientTransport;
+  /**
+   * Prove, for every request on the unix socket, that what answers is the Hookbox binary `binary`
+   * run by this user with no code injected, holding that very connection (SECURITY.md, "Who
+   * answers on the socket"). Linux only, with iproute2's `ss` installed: ~10-30 ms a request
+   * (Node and Bun); not on Deno, macOS or Windows.
+   * - "auto" (default): where it can be done and `hookbox` is found on PATH; else only the socket file's owner is checked;
+   * - true, or { binary }: always, and a request that cannot be proven fails with peer_refused;
+   * - false: only the socket file's owner is checked.
+   */
+  readonly verifyPeer?: "auto" | boolean | { readonly binary: string };
+  /**
+   * Refuse a daemon whose own report (GET /v1/daemon) differs from this: code hook_set_mismatch.
+   * Asked before the first call, and again after the daemon was unreachable (it may have been
+   * replaced). A report is what the daemon says: with verifyPeer, said by a proven Hookbox.
+   */
+  readonly expect?: ExpectedDaemon;
 }
+
+/** verifyPeer resolved: whether a request must be proven, and against which binary (undefined: looked up on PATH). */
+export type PeerCheck = { readonly mode: "off" } | { readonly mode: "auto" | "required"; readonly binary: string | undefined };
 
 /** Options resolved once: where, how, how long. Impossible combinations are refused before any request. */
 export interface ResolvedOptions {
@@ -24,6 +50,8 @@ export interface ResolvedOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly retryDelayMs: number | false;
+  readonly peerCheck: PeerCheck;
+  readonly expect: ExpectedDaemon | undefined;
 }
 
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\/?$/;
@@ -36,6 +64,10 @@ export interface ClientPlace {
 }
 
 export function resolveOptions(options: ClientOptions, place: ClientPlace): ResolvedOptions {
+  const verify = options.verifyPeer ?? "auto";
+  if (verify !== "auto" && typeof verify !== "boolean" && (typeof verify !== "object" || typeof verify.binary !== "string" || !verify.binary.startsWith("/"))) throw new TypeError(`verifyPeer must be "auto", true, false or { binary: "/absolute/path/to/hookbox" }, got ${JSON.stringify(verify)}`);
+  const peerCheck: PeerCheck = verify === false ? { mode: "off" } : { mode: verify === "auto" ? "auto" : "required", binary: typeof verify === "object" ? verify.binary : undefined };
+  const expect = options.expect;
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new TypeError(`timeoutMs must be a whole number of milliseconds, got ${options.timeoutMs}`);
   const retryDelayMs = options.retryDelayMs ?? 500;
@@ -46,9 +78,11 @@ export function resolveOptions(options: ClientOptions, place: ClientPlace): Reso
     if (!match) throw new TypeError(`url must be the daemon's loopback listener, like http://127.0.0.1:8787 (events carry code and prompts; they must not leave the machine), got ${options.url}`);
     if (!options.token) throw new TypeError("the TCP listener needs the daemon's bearer token (token: the contents of <data dir>/http-token)");
     const hostname = match[1] === "[::1]" ? "::1" : (match[1] as string);
-    return { target: { hostname, port: Number(match[2]) }, describe: options.url, headers: { authorization: `Bearer ${options.token}` }, timeoutMs, retryDelayMs };
+    if (peerCheck.mode === "required") throw new TypeError("verifyPeer proves who answers on a unix socket: a TCP listener's peer is proven by its bearer token instead (give socket, or leave verifyPeer out)");
+    return { target: { hostname, port: Number(match[2]) }, describe: options.url, headers: { authorization: `Bearer ${options.token}` }, timeoutMs, retryDelayMs, peerCheck: { mode: "off" }, expect };
   }
   const fromEnv = place.env[LOCATION_VARIABLES.socket] || undefined;
   const socket = options.socket ?? (fromEnv ? (fromEnv.startsWith("/") ? fromEnv : `${place.cwd}/${fromEnv}`) : defaultSocketPath(place.env, place.homeDir));
-  return { target: { unix: socket }, describe: socket, headers: options.token ? { authorization: `Bearer ${options.token}` } : {}, timeoutMs, retryDelayMs };
+  if (options.transport && peerCheck.mode === "required") throw new TypeError("verifyPeer needs the runtime's own transport: a transport of your own reads no peer");
+  return { target: { unix: socket }, describe: socket, headers: options.token ? { authorization: `Bearer ${options.token}` } : {}, timeoutMs, retryDelayMs, peerCheck: options.transport ? { mode: "off" } : peerCheck, expect };
 }

@@ -1,6 +1,7 @@
 // Where auto-started daemons listen. Light on purpose: emit's lean path imports it.
 import type { Locations } from "../config/locations.ts";
 import type { HookSetIdentity } from "../evaluator/identity.ts";
+import { trustedEnvironmentKey } from "./peer-trust.ts";
 
 /** auto-<hash>.sock: one per hook set (build, operator file, flags, directories). */
 export const AUTO_SOCKET_NAME = /^auto-[0-9a-f]{16}\.sock$/;
@@ -10,11 +11,15 @@ export const AUTO_SOCKET_NAME = /^auto-[0-9a-f]{16}\.sock$/;
  * one alone. Otherwise the default socket (a `hookbox serve` a person started), then the one an
  * auto-started daemon of this very hook set listens on, beside it: each hook set its own socket,
  * so two configurations (another --builtin, two builds during an upgrade) never take turns at one.
+ * What a daemon must share with its callers to be trusted besides the hook set (peer-trust.ts)
+ * is part of the name too: the binary file (two copies of one build are two files, and each
+ * trusts only a daemon of its own), and PATH, loader and TLS variables (an emit run from another
+ * shell gets its own).
  */
-export function daemonSockets(locations: Locations, explicit: boolean, identity: HookSetIdentity): { readonly ask: readonly string[]; readonly auto: string } {
+export function daemonSockets(locations: Locations, explicit: boolean, identity: HookSetIdentity, host: { readonly env: Readonly<Record<string, string | undefined>>; executablePath(): string | undefined }): { readonly ask: readonly string[]; readonly auto: string } {
   if (explicit) return { ask: [locations.socketPath], auto: locations.socketPath };
   const dir = locations.socketPath.slice(0, locations.socketPath.lastIndexOf("/"));
-  const auto = `${dir}/auto-${nameHash(JSON.stringify(identity))}.sock`;
+  const auto = `${dir}/auto-${nameHash(JSON.stringify(identity) + (host.executablePath() ?? "") + trustedEnvironmentKey(host.env))}.sock`;
   return { ask: [locations.socketPath, auto], auto };
 }
 

@@ -1,5 +1,6 @@
 import { HookboxError } from "../errors.ts";
 import type { FileLock, RuntimeHost } from "../runtime/index.ts";
+import { distrust } from "./peer-trust.ts";
 
 /**
  * Prepare the socket path: its directory private (0700), no live daemon already on it, a stale
@@ -11,10 +12,13 @@ export async function claimSocketPath(host: RuntimeHost, path: string): Promise<
   const kind = await host.fs.kind(path);
   if (kind === "missing") return;
   if (kind !== "socket") throw new HookboxError("conflict", `${path} exists and is not a socket (${kind}); remove it or choose another path with --socket`);
+  const init = { method: "GET", path: "/healthz", timeoutMs: 1000 };
   const alive = await host.net
-    .request({ unix: path }, { method: "GET", path: "/healthz", timeoutMs: 1000 })
-    .then(() => true)
-    .catch(() => false);
+    .requestWithPeer(path, init, () => undefined)
+    .then((exchanged) => ("unverifiable" in exchanged ? host.net.request({ unix: path }, init).then(() => undefined) : "refused" in exchanged ? exchanged.refused : distrust(exchanged.peer, { uid: host.uid(), env: host.env, decides: false }, { answered: true })))
+    .then((untrusted) => ({ untrusted }))
+    .catch(() => undefined);
+  if (alive?.untrusted) throw new HookboxError("conflict", `something that is not a verified Hookbox daemon answers on ${path} (${alive.untrusted}); emit does not use it. Stop it (ss -xlp shows what listens there) or remove the socket, then start again`);
   if (alive) throw new HookboxError("conflict", `another Hookbox daemon is already serving on ${path}; stop it first (or use --socket for a second one)`);
   await host.fs.remove(path);
 }

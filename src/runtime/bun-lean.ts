@@ -1,5 +1,7 @@
 import { bunRequest } from "./bun-http.ts";
+import { isCompiledBinary } from "./bun-compiled.ts";
 import { syscalls } from "./bun-libc.ts";
+import { bunPeersUnverifiable, bunRequestWithPeer } from "./bun-peer.ts";
 import { concatBytes } from "./http1.ts";
 import { stdoutQueue } from "./stdout-queue.ts";
 import type { HttpReply, HttpRequestInit, LeanHost, ListenTarget } from "./types.ts";
@@ -16,6 +18,8 @@ export function createBunLeanHost(): LeanHost {
     name: "bun",
     args: process.argv.slice(2),
     env: process.env,
+    uid: () => process.geteuid?.(),
+    executablePath: () => (isCompiledBinary() ? process.execPath : undefined),
     cwd: () => process.cwd(),
     homeDir: () => home,
     exit: bunStdout.exit,
@@ -25,7 +29,7 @@ export function createBunLeanHost(): LeanHost {
       const sys = syscalls();
       return sys ? strictUtf8(sys.readAll(0, maxBytes)) : readBunStdin(maxBytes);
     },
-    net: { request: leanRequest },
+    net: { request: leanRequest, requestWithPeer: bunRequestWithPeer, peersUnverifiable: async () => bunPeersUnverifiable() },
     invokedAs: leanInvokedAs,
     full: async () => (await import("./bun.ts")).createBunHost(),
   };

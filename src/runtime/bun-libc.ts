@@ -1,6 +1,15 @@
 import { dlopen, FFIType, read } from "bun:ffi";
 import { PLATFORM } from "./platform.ts";
 import { concatBytes, encodeRequest, HttpResponseReader } from "./http1.ts";
+import type { PeerEvidence } from "./peer-types.ts";
+
+/** What an inspected exchange runs on its connected descriptor (bun-peer.ts reads the peer). */
+export interface ConnectionInspector {
+  /** Right after connect, before anything is sent: a refusal ends the exchange there, nothing sent. */
+  connected(fd: number): { readonly refused: string; readonly peer: PeerEvidence } | undefined;
+  /** Once the whole answer is in, before this side closes (the server still holds its end). `serverFd`: where the server says its end is (CONNECTION_FD_HEADER), unchecked. */
+  answered(fd: number, serverFd: number | undefined): PeerEvidence;
+}
 import type { HttpReply, HttpRequestInit } from "./types.ts";
 
 /**
@@ -20,6 +29,11 @@ export interface Syscalls {
   readAll(fd: number, maxBytes: number): Uint8Array;
   /** One HTTP/1.1 exchange on a unix socket. */
   unixRequest(path: string, init: HttpRequestInit): HttpReply;
+  /**
+   * The same, the connection inspected once connected and once answered; the server is asked to
+   * keep the connection open (keep-alive), so that it still holds its end at the second look.
+   */
+  unixRequestInspected(path: string, init: HttpRequestInit, inspector: ConnectionInspector): { readonly reply: HttpReply; readonly peer: PeerEvidence } | { readonly refused: string; readonly peer: PeerEvidence };
 }
 
 // Linux's generic ABI (x86-64 and arm64 share it).
@@ -97,6 +111,45 @@ function openSyscalls(): Syscalls | undefined {
     if (c.setsockopt(fd, SOL_SOCKET, option, timeval, 16) !== 0) throw failure("setsockopt", errno(), "socket");
   };
 
+  /** One exchange on a fresh connection, inspected by `inspector` when given. */
+  const exchange = (path: string, init: HttpRequestInit, inspector?: ConnectionInspector): { reply: HttpReply; peer?: PeerEvidence } | { refused: string; peer: PeerEvidence } => {
+    const deadline = performance.now() + init.timeoutMs;
+    const request = encodeRequest(init, "localhost");
+    const address = new Uint8Array(SOCKADDR_UN_BYTES);
+    const pathBytes = new TextEncoder().encode(path);
+    if (pathBytes.byteLength >= SOCKADDR_UN_BYTES - 2) throw failure("connect", 36, path);
+    new DataView(address.buffer).setUint16(0, AF_UNIX, true);
+    address.set(pathBytes, 2);
+    const fd = c.socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) throw failure("socket", errno(), path);
+    try {
+      // Bounds connect (a full backlog blocks it) and every write.
+      setSocketTimeout(fd, SO_SNDTIMEO, init.timeoutMs);
+      while (c.connect(fd, address, SOCKADDR_UN_BYTES) !== 0) {
+        const code = errno();
+        if (code === EINTR) continue;
+        throw code === EAGAIN ? new Error(`no answer within ${init.timeoutMs} ms (connecting to ${path})`) : failure("connect", code, path);
+      }
+      const refused = inspector?.connected(fd);
+      if (refused) return refused;
+      writeAll(fd, request, path);
+      const reader = new HttpResponseReader(init.method.toUpperCase() !== "HEAD");
+      const buffer = new Uint8Array(READ_CHUNK_BYTES);
+      for (;;) {
+        const left = deadline - performance.now();
+        if (left <= 0) throw new Error(`no answer within ${init.timeoutMs} ms`);
+        setSocketTimeout(fd, SO_RCVTIMEO, left);
+        const n = readOnce(fd, buffer);
+        if (n === -EAGAIN) continue; // the receive timeout: the deadline check above decides
+        if (n < 0) throw failure("read", -n, path);
+        const reply = n === 0 ? reader.end() : reader.push(buffer.subarray(0, n));
+        if (reply) return { reply, ...(inspector ? { peer: inspector.answered(fd, reader.connectionFd) } : {}) };
+      }
+    } finally {
+      c.close(fd);
+    }
+  };
+
   return {
     readAll(fd, maxBytes) {
       const parts: Uint8Array[] = [];
@@ -114,39 +167,13 @@ function openSyscalls(): Syscalls | undefined {
     },
 
     unixRequest(path, init) {
-      const deadline = performance.now() + init.timeoutMs;
-      const request = encodeRequest(init, "localhost");
-      const address = new Uint8Array(SOCKADDR_UN_BYTES);
-      const pathBytes = new TextEncoder().encode(path);
-      if (pathBytes.byteLength >= SOCKADDR_UN_BYTES - 2) throw failure("connect", 36, path);
-      new DataView(address.buffer).setUint16(0, AF_UNIX, true);
-      address.set(pathBytes, 2);
-      const fd = c.socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-      if (fd < 0) throw failure("socket", errno(), path);
-      try {
-        // Bounds connect (a full backlog blocks it) and every write.
-        setSocketTimeout(fd, SO_SNDTIMEO, init.timeoutMs);
-        while (c.connect(fd, address, SOCKADDR_UN_BYTES) !== 0) {
-          const code = errno();
-          if (code === EINTR) continue;
-          throw code === EAGAIN ? new Error(`no answer within ${init.timeoutMs} ms (connecting to ${path})`) : failure("connect", code, path);
-        }
-        writeAll(fd, request, path);
-        const reader = new HttpResponseReader(init.method.toUpperCase() !== "HEAD");
-        const buffer = new Uint8Array(READ_CHUNK_BYTES);
-        for (;;) {
-          const left = deadline - performance.now();
-          if (left <= 0) throw new Error(`no answer within ${init.timeoutMs} ms`);
-          setSocketTimeout(fd, SO_RCVTIMEO, left);
-          const n = readOnce(fd, buffer);
-          if (n === -EAGAIN) continue; // the receive timeout: the deadline check above decides
-          if (n < 0) throw failure("read", -n, path);
-          const reply = n === 0 ? reader.end() : reader.push(buffer.subarray(0, n));
-          if (reply) return reply;
-        }
-      } finally {
-        c.close(fd);
-      }
+      const done = exchange(path, init);
+      if (!("reply" in done)) throw new Error("an exchange without an inspector was refused"); // cannot happen
+      return done.reply;
+    },
+    unixRequestInspected(path, init, inspector) {
+      const done = exchange(path, { ...init, headers: { ...init.headers, connection: "keep-alive" } }, inspector);
+      return "refused" in done ? done : { reply: done.reply, peer: done.peer as PeerEvidence };
     },
   };
 }

@@ -24,13 +24,13 @@ export function serveUnixHttp(handler: FetchHandler, path: string): Promise<List
   let allClosed: (() => void) | undefined;
 
   const peerOf = (socket: Socket): ConnectionInfo => {
-    if (!reader) return {};
     const fd = (socket as unknown as { fd?: unknown }).fd;
-    if (typeof fd !== "number" || fd < 0) return { peer: { error: "this runtime does not expose the connection's file descriptor" } };
+    if (typeof fd !== "number" || fd < 0) return reader ? { peer: { error: "this runtime does not expose the connection's file descriptor" } } : {};
+    if (!reader) return { fd };
     try {
-      return { peer: reader(fd) };
+      return { fd, peer: reader(fd) };
     } catch (error) {
-      return { peer: { error: (error as Error).message } };
+      return { fd, peer: { error: (error as Error).message } };
     }
   };
 

@@ -5,7 +5,9 @@ import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { WorkerIO, WorkerProcess } from "../../sandbox/index.ts";
 import { bunRequest } from "./bun-http.ts";
+import { isCompiledBinary } from "./bun-compiled.ts";
 import { bunDaemonHost } from "./bun-daemon.ts";
+import { bunPeersUnverifiable, bunRequestWithPeer } from "./bun-peer.ts";
 import { serveUnixHttp } from "./bun-unix-server.ts";
 import { threadCpuClock } from "./cpu-time.ts";
 import { bunStdout, readBunStdin } from "./bun-lean.ts";
@@ -37,6 +39,8 @@ const bunNetHost: NetHost = {
     };
   },
   request: bunRequest,
+  requestWithPeer: bunRequestWithPeer,
+  peersUnverifiable: async () => bunPeersUnverifiable(),
 };
 
 const PR_SET_PDEATHSIG = 1;
@@ -157,11 +161,6 @@ function invokedBinaryPath(): string {
   } catch {
     return process.execPath;
   }
-}
-
-/** True inside a `bun build --compile` binary, whose modules live under /$bunfs. */
-export function isCompiledBinary(): boolean {
-  return import.meta.url.includes("$bunfs") || (process.argv[1] ?? "").startsWith("/$bunfs");
 }
 
 /**

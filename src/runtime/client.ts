@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import process from "node:process";
+import type { ClientPeerIO } from "./client-peer.ts";
 import type { HttpReply, HttpRequestInit, ListenTarget } from "./http-types.ts";
 
 /** One HTTP exchange with a local listener: NetHost.request's contract, what hookbox/client sends its requests through. */
@@ -11,6 +12,8 @@ export interface ClientRuntime {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly homeDir: string;
   readonly cwd: string;
+  /** Who owns the socket, and who answers on it (src/client/verify.ts). */
+  readonly peer: ClientPeerIO;
 }
 
 /**
@@ -19,5 +22,5 @@ export interface ClientRuntime {
  */
 export async function clientRuntime(): Promise<ClientRuntime> {
   const transport: ClientTransport = (globalThis as { Bun?: unknown }).Bun ? (await import("./bun-http.ts")).bunRequest : (await import("./node-request.ts")).requestNode;
-  return { transport, env: process.env, homeDir: process.env.HOME || homedir(), cwd: process.cwd() };
+  return { transport, env: process.env, homeDir: process.env.HOME || homedir(), cwd: process.cwd(), peer: (await import("./client-peer.ts")).clientPeerIO };
 }

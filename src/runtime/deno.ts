@@ -22,7 +22,10 @@ export function createDenoHost(): RuntimeHost {
       spawnWorker: () => childWorker(Deno.execPath(), ["run", "--allow-read", "--allow-env", "--no-prompt", fileURLToPath(new URL("../worker.ts", import.meta.url))]),
     },
     net: {
-      ...base.net,
+      // base.net loads its methods lazily (a Proxy): spread, it would give none.
+      request: (target, init) => base.net.request(target, init),
+      requestWithPeer: (path, init, judge) => base.net.requestWithPeer(path, init, judge),
+      peersUnverifiable: () => base.net.peersUnverifiable(),
       serve: async (handler: FetchHandler, target: ListenTarget): Promise<Listener> => {
         const options = "unix" in target ? { path: target.unix, transport: "unix" as const } : { hostname: target.hostname, port: target.port };
         let listening: () => void = () => undefined;

@@ -9,6 +9,12 @@ export interface HttpReply {
   readonly body: string;
 }
 
+/**
+ * The response header in which a server on a unix socket names the descriptor its end of the
+ * connection has in its process (ConnectionInfo.fd): a hint for bun-peer.ts, which checks it.
+ */
+export const CONNECTION_FD_HEADER = "x-hookbox-connection-fd";
+
 /** One request to a local listener. `timeoutMs` bounds the whole exchange, connecting included. */
 export interface HttpRequestInit {
   readonly method: string;

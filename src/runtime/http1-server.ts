@@ -1,4 +1,5 @@
 import { BodyReader, concatBytes, declaredFraming, HttpProtocolError, indexOfBlankLine, MAX_HEAD_BYTES, parseHeaders } from "./http1-message.ts";
+import { CONNECTION_FD_HEADER } from "./http-types.ts";
 import type { ConnectionInfo, FetchHandler } from "./types.ts";
 
 /**
@@ -180,7 +181,7 @@ export class HttpServerConnection {
     }
     let bytes: Uint8Array;
     try {
-      bytes = await encodeResponse(response, head, this.keepAlive && this.phase === "answering");
+      bytes = await encodeResponse(response, head, this.keepAlive && this.phase === "answering", this.info.fd);
     } catch (error) {
       bytes = await encodeResponse(new Response(`internal error: ${error instanceof Error ? error.message : String(error)}\n`, { status: 500 }), head, false);
       this.keepAlive = false;
@@ -219,8 +220,8 @@ class HeadTooLarge extends HttpProtocolError {
   }
 }
 
-/** A Response as HTTP/1.1 bytes: its headers, a content-length, and `connection: close` when the connection ends with it. */
-async function encodeResponse(response: Response, head: boolean, keepAlive: boolean): Promise<Uint8Array> {
+/** A Response as HTTP/1.1 bytes: its headers, a content-length, `connection: close` when the connection ends with it, and the connection's descriptor where known. */
+async function encodeResponse(response: Response, head: boolean, keepAlive: boolean, fd?: number): Promise<Uint8Array> {
   const body = head ? new Uint8Array(0) : new Uint8Array(await response.arrayBuffer());
   let text = `HTTP/1.1 ${response.status} ${response.statusText || REASONS[response.status] || "Status"}\r\n`;
   response.headers.forEach((value, name) => {
@@ -228,6 +229,7 @@ async function encodeResponse(response: Response, head: boolean, keepAlive: bool
     if (/[\r\n]/.test(name + value)) throw new TypeError(`response header ${JSON.stringify(name)} contains a line break`);
     text += `${name}: ${value}\r\n`;
   });
+  if (fd !== undefined) text += `${CONNECTION_FD_HEADER}: ${fd}\r\n`;
   text += `content-length: ${body.byteLength}\r\n${keepAlive ? "" : "connection: close\r\n"}\r\n`;
   const headBytes = encoder.encode(text);
   if (body.byteLength === 0) return headBytes;

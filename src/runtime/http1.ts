@@ -1,4 +1,5 @@
 import { BodyReader, concatBytes, declaredFraming, HttpProtocolError, indexOfBlankLine, MAX_HEAD_BYTES, parseHeaders } from "./http1-message.ts";
+import { CONNECTION_FD_HEADER } from "./http-types.ts";
 import type { HttpReply, HttpRequestInit } from "./types.ts";
 
 /**
@@ -57,6 +58,8 @@ export class HttpResponseReader {
   private readonly parts: Uint8Array[] = [];
   private closeBytes = 0;
   private reply: HttpReply | undefined;
+  /** CONNECTION_FD_HEADER of the answer, as a number when it is one: unchecked, a hint for bun-peer.ts. */
+  connectionFd: number | undefined;
 
   /** `expectBody` false for HEAD requests: the answer has no body, whatever its headers say. */
   constructor(private readonly expectBody = true) {}
@@ -98,6 +101,8 @@ export class HttpResponseReader {
     if (!status) throw new HttpProtocolError(`not an HTTP/1.1 status line: ${JSON.stringify((lines[0] ?? "").slice(0, 80))}`);
     this.status = Number(status[1]);
     const headers = parseHeaders(lines.slice(1));
+    const fd = Number(headers.get(CONNECTION_FD_HEADER)?.[0]);
+    this.connectionFd = Number.isSafeInteger(fd) && fd >= 0 ? fd : undefined;
     // 1xx answers are interim (100 Continue): the real one follows, framing stays unknown.
     if (this.status < 200) return true;
     if (!this.expectBody || this.status === 204 || this.status === 304) {

@@ -9,7 +9,12 @@ export { requestNode } from "./node-request.ts";
 export const nodeNetHost: NetHost = {
   serve: (handler, target) => serveNode(handler, target),
   request: (target, init) => requestNode(target, init),
+  // Node reads no peer credentials (no SO_PEERCRED, no FFI): a daemon is not asked at all.
+  requestWithPeer: async () => ({ unverifiable: UNVERIFIABLE }),
+  peersUnverifiable: async () => UNVERIFIABLE,
 };
+
+const UNVERIFIABLE = `Hookbox runs from its sources under ${(globalThis as { Deno?: unknown }).Deno ? "Deno" : "Node"} here, which cannot tell which process answers on a unix socket: only the binary verifies a daemon`;
 
 function serveNode(handler: FetchHandler, target: ListenTarget): Promise<Listener> {
   const server: Server = createServer(getRequestListener((request) => handler(request)));

@@ -12,6 +12,13 @@ export interface PlatformSupport {
   /** How the daemon learns who connected to its socket; "none": the socket's permissions alone decide. */
   readonly peerCredentials: "SO_PEERCRED" | "getpeereid" | "none";
   /**
+   * How `emit` (and doctor, the CLI, hookbox/client on Bun) proves that what answers on a unix
+   * socket is this very Hookbox binary, uninjected, holding that connection (bun-peer.ts):
+   * "procfs" (SO_PEERCRED, sock_diag and /proc/<pid>); "none": no daemon can be verified, so none
+   * decides an event — emit evaluates every event in its own process.
+   */
+  readonly daemonProof: "procfs" | "none";
+  /**
    * How a sandbox worker dies with its parent: "prctl" (the kernel SIGKILLs it, even stuck in
    * WebAssembly), or "stdin" (it exits when its stdin closes; a guest stuck in a loop is stopped
    * by the parent's own watchdog first).
@@ -34,6 +41,7 @@ export interface PlatformSupport {
 const NONE: PlatformSupport = {
   libc: undefined,
   peerCredentials: "none",
+  daemonProof: "none",
   parentDeath: "stdin",
   threadCpuClock: "none",
   descriptorPaths: "none",
@@ -50,6 +58,8 @@ export function platformSupport(platform: string, arch: string): PlatformSupport
       return {
         libc: "libc.so.6",
         peerCredentials: "SO_PEERCRED",
+        // bun-peer.ts reads struct layouts of Linux's generic ABI, as bun-libc.ts does.
+        daemonProof: arch === "x64" || arch === "arm64" ? "procfs" : "none",
         parentDeath: "prctl",
         threadCpuClock: "procfs",
         descriptorPaths: "procfs",
@@ -60,6 +70,9 @@ export function platformSupport(platform: string, arch: string): PlatformSupport
         executableSuffix: "",
       };
     case "darwin":
+      // LOCAL_PEERPID and proc_pidpath would name the process, but nothing ties it to the
+      // connection (no sock_diag, no /proc/<pid>/fd) nor reads its environment as started: a
+      // daemon there is not verified, so emit evaluates in its own process (docs/release.md#platforms).
       return { ...NONE, libc: "libSystem.B.dylib", peerCredentials: "getpeereid", openCloexec: 0x1000000 };
     case "freebsd":
     case "openbsd":

@@ -3,7 +3,10 @@ import type { CapabilityIO } from "./capability-io.ts";
 import type { HttpReply, HttpRequestInit, ListenTarget } from "./http-types.ts";
 import type { PackageIO } from "./package-io.ts";
 
+import type { PeerJudge, PeeredReply } from "./peer-types.ts";
+
 export type { HttpReply, HttpRequestInit, ListenTarget } from "./http-types.ts";
+export type { FileIdentity, PeerEvidence, PeerJudge, PeerProcess, PeeredReply } from "./peer-types.ts";
 
 /**
  * Everything Hookbox needs from the JavaScript runtime it runs on. `src/runtime/*` are the only
@@ -144,8 +147,8 @@ export interface SocketHost {
  * each at startup, and emit starts once per agent event. `full()` loads the whole adapter, for
  * emit's in-process evaluation when no daemon answers.
  */
-export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "cwd" | "homeDir" | "exit" | "writeStdout" | "writeStderr" | "readStdin"> {
-  readonly net: Pick<NetHost, "request">;
+export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "uid" | "executablePath" | "cwd" | "homeDir" | "exit" | "writeStdout" | "writeStderr" | "readStdin"> {
+  readonly net: Pick<NetHost, "request" | "requestWithPeer" | "peersUnverifiable">;
   /** The absolute path this binary was invoked as (argv[0], found on PATH when bare); undefined when running from sources. */
   invokedAs?(): string | undefined;
   full(): Promise<RuntimeHost>;
@@ -158,6 +161,12 @@ export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "c
  */
 export interface ConnectionInfo {
   readonly peer?: { readonly uid: number; readonly pid?: number } | { readonly error: string };
+  /**
+   * The connection's descriptor in this process, where the listener knows it (unix sockets on
+   * Bun). Told to the client in every answer (CONNECTION_FD_HEADER): where a client verifying
+   * this daemon finds the server end of its connection without listing every descriptor.
+   */
+  readonly fd?: number;
 }
 
 export type FetchHandler = (request: Request, connection?: ConnectionInfo) => Response | Promise<Response>;
@@ -178,6 +187,16 @@ export interface NetHost {
   serve(handler: FetchHandler, target: ListenTarget): Promise<Listener>;
   /** One HTTP request to a local listener; rejects on connection failure or timeout. */
   request(target: ListenTarget, init: HttpRequestInit): Promise<HttpReply>;
+  /**
+   * One request to a unix socket, with what the kernel says of the process at the other end
+   * (PeerEvidence): read once connected and handed to `judge` (src/daemon/peer-trust.ts), which
+   * may refuse it before anything is sent; read again, with whether that process holds this
+   * connection, once the answer is in. Where this runtime cannot read it, `unverifiable` says why
+   * and nothing is sent. Rejects as `request`.
+   */
+  requestWithPeer(path: string, init: HttpRequestInit, judge: PeerJudge): Promise<PeeredReply>;
+  /** Why requestWithPeer cannot read a peer here (what its `unverifiable` would say); undefined where it can. */
+  peersUnverifiable(): Promise<string | undefined>;
 }
 
 export interface WorkerSpawnOptions {

@@ -136,24 +136,27 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
 
       // Another hook set (here: no --hooks, so the defaults): the daemon is not asked to answer for it.
       const other = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
-      expect(other.stderr).toMatch(/evaluating here, not through the daemon: hook_set_mismatch: .*--hooks directories/);
+      expect(other.stderr).toMatch(/evaluating here, not through the daemon: .*hookbox\.sock: a Hookbox serving another hook set \(.*--hooks directories/);
       expect(count((await call(world.socket, "GET", "/metrics")).text)).toBe(count(after));
     } finally {
       await daemon.stop();
     }
   });
 
-  describe("the daemon's answer, as emit reads it off the socket (a stand-in daemon)", () => {
+  describe("a stand-in daemon (this test process, not Hookbox) answers whatever it likes: never used, never sent the event", () => {
     const DENY_OUTPUT = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the stand-in says no" } };
     const DENY = { v: 1, stdout: JSON.stringify(DENY_OUTPUT), stderr: "", exit_code: 0, event_id: "e" };
     let server: Server | undefined;
+    let seen = "";
     const serve = async (answer: (request: string) => string | readonly string[]): Promise<void> => {
       mkdirSync(join(world.runtimeDir, "hookbox"), { recursive: true });
       rmSync(world.socket, { force: true });
+      seen = "";
       server = createServer((socket) => {
         let request = "";
         socket.on("data", async (chunk: Buffer) => {
           request += chunk.toString();
+          seen = request;
           const end = request.indexOf("\r\n\r\n");
           const length = Number(/content-length: (\d+)/.exec(request)?.[1] ?? 0);
           if (end < 0 || Buffer.byteLength(request) < end + 4 + length) return;
@@ -172,43 +175,37 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
       server = undefined;
     });
 
-    it("a chunked answer in pieces is read whole; the agent's payload went as it came, with the caller's hook-set identity", async () => {
-      let seen = "";
-      await serve((request) => {
-        seen = request;
-        const body = JSON.stringify(DENY);
-        return ["HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n", `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n`, `${Buffer.byteLength(body.slice(10)).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`];
+    const OWN_DENY = { hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } };
+    const chunked = (): readonly string[] => {
+      const body = JSON.stringify(DENY);
+      return ["HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n", `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n`, `${Buffer.byteLength(body.slice(10)).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`];
+    };
+    const refusal = JSON.stringify({ v: 1, error: { code: "internal", message: "boom" } });
+    for (const [what, answer] of [
+      ["the reply emit expects (chunked)", chunked],
+      ["the reply emit expects (with a length)", () => `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(JSON.stringify(DENY))}\r\n\r\n${JSON.stringify(DENY)}`],
+      ["an answer that is not JSON", () => "HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\nnot json!"],
+      ["a refusal (5xx)", () => `HTTP/1.1 500 Internal Server Error\r\ncontent-length: ${refusal.length}\r\n\r\n${refusal}`],
+    ] as const) {
+      it(`${what}: emit evaluates the same hook set itself, says why, and sent the stand-in nothing`, async () => {
+        await serve(answer);
+        const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
+        expect(out.code).toBe(0);
+        expect(expectPure(out)).toMatchObject(OWN_DENY);
+        expect(out.stderr).toMatch(/hookbox: evaluating here, not through the daemon: .*hookbox\.sock: not Hookbox: pid \d+ runs .*, not this Hookbox binary/);
+        expect(seen, "refused once connected: the event never went out").toBe("");
       });
-      const payload = fixture("claude-code", "PreToolUse-5");
-      const out = await emit(world, ["PreToolUse", "--agent", "claude"], payload);
-      expect(out.code).toBe(0);
-      expect(expectPure(out)).toMatchObject(DENY_OUTPUT);
-      expect(seen).toMatch(/^POST \/v1\/agents\/claude HTTP\/1\.1\r\n/);
-      expect(seen).toMatch(/\r\nx-hookbox-client: emit\r\n/i);
-      expect(seen).toMatch(/\r\nx-hookbox-identity: [A-Za-z0-9_-]+\r\n/i);
-      expect(seen.slice(seen.indexOf("\r\n\r\n") + 4)).toBe(payload);
-    });
+    }
 
-    it("without $HOME (the full runtime adapter), the same answer", async () => {
+    it("without $HOME (the full runtime adapter), the same refusal", async () => {
       await serve(() => `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(JSON.stringify(DENY))}\r\n\r\n${JSON.stringify(DENY)}`);
       const { HOME: _home, ...noHome } = world.env();
-      const out = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"), noHome);
-      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
-    });
-
-    it("an HTTP answer that is not an answer: emit says why and evaluates the same hook set itself, stdout pure", async () => {
-      await serve(() => "HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\nnot json!");
-      const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
-      expect(out.stderr).toMatch(/evaluating here, not through the daemon: the daemon answered 200 with a body that is not JSON/);
-      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } });
-    });
-
-    it("a daemon that refuses the request (a 5xx): emit says why and evaluates itself", async () => {
-      const refusal = JSON.stringify({ v: 1, error: { code: "internal", message: "boom" } });
-      await serve(() => `HTTP/1.1 500 Internal Server Error\r\ncontent-length: ${refusal.length}\r\n\r\n${refusal}`);
-      const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
-      expect(out.stderr).toMatch(/not through the daemon: internal: boom/);
-      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+      // Evaluated here: its state stays in the world, not in the home directory the password database names.
+      const env = { ...noHome, XDG_DATA_HOME: join(world.home, ".local/share"), XDG_CONFIG_HOME: join(world.home, ".config") };
+      const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"), env);
+      expect(expectPure(out)).toMatchObject(OWN_DENY);
+      expect(out.stderr).toMatch(/not through the daemon: .*: not Hookbox/);
+      expect(seen).toBe("");
     });
 
     it("something on the socket that does not speak HTTP is no daemon: emit evaluates the event itself", async () => {
@@ -224,13 +221,14 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
     });
   });
 
-  it("a stale socket nobody listens on: emit evaluates the event itself", async () => {
+  it("a stale socket nobody listens on: emit evaluates the event itself, and says so", async () => {
     mkdirSync(join(world.runtimeDir, "hookbox"), { recursive: true });
     rmSync(world.socket, { force: true });
     // A listener killed with SIGKILL leaves its socket file behind, as a crashed daemon does.
     spawnSync(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(world.socket)}, () => process.kill(process.pid, "SIGKILL"))`]);
     const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
     expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    expect(out.stderr).toMatch(/evaluating here, not through the daemon: .*hookbox\.sock: a stale socket: nothing listens on it/);
     rmSync(world.socket, { force: true });
   });
 });

@@ -206,7 +206,7 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
         expect(denied(out), out.stderr).toBe(true);
         expect(out.stdout).toMatch(/env-guard: \.env holds secrets/);
       }
-      expect((await emit(dir, payload)).stderr).toMatch(/not through the daemon: request_too_large/);
+      expect((await emit(dir, payload)).stderr).toMatch(/not through the daemon: .*hookbox\.sock: request_too_large/);
       // An agent posting it itself: the rule over the hooks it could have reached.
       const mark = entries().length;
       const http = await call(world.socket, "POST", "/v1/agents/claude", payload);

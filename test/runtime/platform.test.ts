@@ -7,10 +7,11 @@ describe("the platform selection", () => {
   it.each([
     ["linux", "x64"],
     ["linux", "arm64"],
-  ])("%s %s: every Linux mechanism (prctl, SO_PEERCRED, /proc clocks and descriptor paths, ffi sockets)", (platform, arch) => {
+  ])("%s %s: every Linux mechanism (prctl, SO_PEERCRED, a daemon proven through /proc, /proc clocks and descriptor paths, ffi sockets)", (platform, arch) => {
     expect(platformSupport(platform, arch)).toEqual({
       libc: "libc.so.6",
       peerCredentials: "SO_PEERCRED",
+      daemonProof: "procfs",
       parentDeath: "prctl",
       threadCpuClock: "procfs",
       descriptorPaths: "procfs",
@@ -22,13 +23,14 @@ describe("the platform selection", () => {
   });
 
   it("linux on another architecture keeps what needs no ABI constants, and makes no raw socket calls", () => {
-    expect(platformSupport("linux", "riscv64")).toMatchObject({ peerCredentials: "SO_PEERCRED", parentDeath: "prctl", rawSockets: false });
+    expect(platformSupport("linux", "riscv64")).toMatchObject({ peerCredentials: "SO_PEERCRED", parentDeath: "prctl", rawSockets: false, daemonProof: "none" });
   });
 
-  it.each(["x64", "arm64"])("darwin %s: getpeereid from libSystem, macOS's O_CLOEXEC, no /proc: the in-guest interrupt and stdin for the rest", (arch) => {
+  it.each(["x64", "arm64"])("darwin %s: getpeereid from libSystem, macOS's O_CLOEXEC, no /proc: the in-guest interrupt and stdin for the rest, and no daemon can be verified", (arch) => {
     expect(platformSupport("darwin", arch)).toEqual({
       libc: "libSystem.B.dylib",
       peerCredentials: "getpeereid",
+      daemonProof: "none",
       parentDeath: "stdin",
       threadCpuClock: "none",
       descriptorPaths: "none",
@@ -43,6 +45,7 @@ describe("the platform selection", () => {
     expect(platformSupport("win32", "x64")).toEqual({
       libc: undefined,
       peerCredentials: "none",
+      daemonProof: "none",
       parentDeath: "stdin",
       threadCpuClock: "none",
       descriptorPaths: "none",
@@ -54,6 +57,6 @@ describe("the platform selection", () => {
   });
 
   it("an unknown platform gets no native mechanism, rather than Linux's by default", () => {
-    expect(platformSupport("aix", "ppc64")).toMatchObject({ libc: undefined, peerCredentials: "none", parentDeath: "stdin", rawSockets: false });
+    expect(platformSupport("aix", "ppc64")).toMatchObject({ libc: undefined, peerCredentials: "none", daemonProof: "none", parentDeath: "stdin", rawSockets: false });
   });
 });

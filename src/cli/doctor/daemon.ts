@@ -15,6 +15,15 @@ export async function daemonCheck(ctx: CliContext, locations: Locations, embedde
   const identity = identityOf(locations, BUILD_ID, ctx.host.homeDir());
   const found = await findDaemons(ctx.host, locations, identity, false);
   const auto = await autoStartHere(ctx.host, locations, embeddedIds);
+  // What answers where emit asks but is not proven to be this Hookbox: a squatter (one command
+  // of the agent's), another user's, another build, one started with code injected.
+  const impostor = found.find((d) => d.distrusted && (d.socket === locations.socketPath || d.isAutoSocketHere));
+  if (impostor) {
+    const claims = impostor.info ? ` (it claims to be pid ${impostor.info.pid})` : "";
+    return fail("daemon", `${impostor.socket}: NOT A VERIFIED HOOKBOX DAEMON — ${impostor.distrusted}${claims}. emit never lets it decide an event (it evaluates each one itself); find what listens there (ss -xlp) and stop it, or remove the socket`);
+  }
+  const unverified = found.find((d) => d.unverified && d.info);
+  if (unverified?.info) return note("daemon", `pid ${unverified.info.pid} on ${unverified.socket} is not used by emit here: ${unverified.unverified}. emit evaluates every event in its own process`);
   const foreign = found.find((d) => d.problem && d.socket === locations.socketPath);
   if (foreign) return fail("daemon", `something on ${foreign.socket} ${foreign.problem}; stop it or remove the socket`);
   if (!found.some((d) => d.info && d.socket === locations.socketPath)) {
