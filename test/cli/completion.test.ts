@@ -68,7 +68,7 @@ describe("hookbox completion bash, sourced in real bash", () => {
 
 describe("hookbox completion zsh", () => {
   it("is valid zsh that registers _hookbox for hookbox after compinit", (ctx) => {
-    if (!hasShell("zsh")) return ctx.skip("zsh is not installed (apt-get install zsh; .ci/run installs it)");
+    if (!hasShell("zsh")) return ctx.skip("zsh is not installed (apt-get install zsh; .ci/install-tools installs it)");
     execFileSync("zsh", ["-n", scripts.zsh as string]);
     const registered = execFileSync("zsh", ["-fc", `autoload -Uz compinit && compinit -u -d ${binary.dir}/zcompdump && source ${scripts.zsh} && print -r -- $_comps[hookbox]`], { encoding: "utf8" });
     expect(registered.trim()).toBe("_hookbox");
@@ -91,7 +91,7 @@ describe("hookbox completion fish", () => {
     ["hookbox install-agent c", ["claude", "codex", "copilot", "cursor"]],
     ["hookbox new x --event PreT", ["PreToolUse"]],
   ] as const)("%s → %j", ([line, expected], ctx) => {
-    if (!hasShell("fish")) return ctx.skip("fish is not installed (apt-get install fish; .ci/run installs it)");
+    if (!hasShell("fish")) return ctx.skip("fish is not installed (apt-get install fish; .ci/install-tools installs it)");
     expect(fishCompletes(line)).toEqual(expected);
   });
 });

@@ -48,7 +48,7 @@ describe("examples/python/hookbox_tool.py against dist/hookbox serve", () => {
   });
 
   const ask = async (ctx: TestContext, ...args: string[]) => {
-    if (!py) ctx.skip("python3 is not installed (.ci/run installs it)");
+    if (!py) ctx.skip("python3 is not installed (.ci/install-tools installs it)");
     // The daemon's socket found as emit finds it: from XDG_RUNTIME_DIR.
     const run = await runProgram([py as string, EXAMPLE, ...args], { cwd: project, env: world.env() });
     return { code: run.code, out: JSON.parse(run.stdout || "null") as Record<string, unknown>, stderr: run.stderr };
