@@ -7,6 +7,7 @@ import { nextRecord } from "../install/record.ts";
 import { BUILD_ID } from "../version/index.ts";
 import { trustCodexEntries, type TrustChange } from "./codex-trust.ts";
 import { agentSettingsCommand, parentDirectory, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
+import { scopesHoldingHookbox, uninstallCommand } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 
@@ -68,6 +69,15 @@ export async function writeAgentSettings(ctx: CliContext, target: AgentSettingsT
   return backup;
 }
 
+/** Agents run the hooks of all their scopes together: Hookbox in two of them evaluates every event twice. */
+async function twiceWarnings(ctx: CliContext, target: AgentSettingsTarget): Promise<string[]> {
+  const elsewhere = (await scopesHoldingHookbox(ctx, target.agent, target.project)).filter((held) => held.file !== target.file);
+  return elsewhere.map(
+    (held) =>
+      `Hookbox's entries are also in ${held.file} (${target.agent}, ${held.scope}): ${target.agent} runs the hooks of every scope, so each event would be evaluated twice (twice the wait, two audit records, an ask asked twice). Keep one: ${uninstallCommand(target.agent, held.scope)} takes that one out`,
+  );
+}
+
 export function registerInstallAgent(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   agentSettingsCommand(program, "install-agent", "Add Hookbox to an agent's hook configuration, keeping every other hook, setting and comment (a backup of the old file is kept)")
     .option("--events <names>", "comma-separated events to install (the agent's names or Hookbox's); default: all Hookbox decodes")
@@ -113,7 +123,7 @@ on command hooks.`,
       const existing = await readIfPresent(ctx, target.file, `the ${agent} config`);
       const install = installOptions(target, command.path, options);
       const plan = planInstall(target.agent, existing, install);
-      const warnings = [...command.warnings, ...(install.http ? [HTTP_FAILS_OPEN] : [])];
+      const warnings = [...command.warnings, ...(install.http ? [HTTP_FAILS_OPEN] : []), ...(await twiceWarnings(ctx, target))];
       const dryRun = options.dryRun === true;
       const backup = plan.changed && !dryRun ? await writeAgentSettings(ctx, target, existing, plan.text, warnings) : null;
       const trust: TrustChange | undefined = options.trust === true ? await trustCodexEntries(ctx, target, plan.text, install, dryRun) : undefined;
