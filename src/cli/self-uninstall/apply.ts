@@ -1,0 +1,119 @@
+import { errorMessage } from "../../errors.ts";
+import type { CliContext } from "../context.ts";
+import { stopAll } from "../daemon.ts";
+import { uninstallFrom, type UninstallChange } from "../uninstall-agent.ts";
+import type { ProfileEdit, UninstallPlan } from "./plan.ts";
+
+/** What self-uninstall did (or, with --dry-run, would do): its --json output, snake_case. */
+export interface UninstallReport {
+  readonly v: 1;
+  readonly dry_run: boolean;
+  readonly purge: boolean;
+  readonly agents: readonly UninstallChange[];
+  readonly daemons: readonly { readonly pid: number; readonly socket: string; readonly stopped: boolean }[];
+  readonly profiles: readonly { readonly file: string; readonly lines_removed: number; readonly removed_file: boolean; readonly backup: string | null }[];
+  readonly runtime: readonly string[];
+  readonly binaries: readonly string[];
+  /** Removed with --purge; without it, kept. */
+  readonly purged: readonly { readonly path: string; readonly what: string }[];
+  readonly kept: readonly { readonly path: string; readonly what: string }[];
+  readonly left: readonly { readonly path: string; readonly why: string }[];
+  /** What could not be done, each with what to do instead. */
+  readonly problems: readonly string[];
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, "-");
+}
+
+/** The same backup rule as uninstall-agent: beside a file that is edited, in the data directory for one that goes. */
+async function backup(ctx: CliContext, dataDir: string, file: string, text: string, removed: boolean): Promise<string> {
+  const name = file.slice(file.lastIndexOf("/") + 1);
+  const path = removed ? `${dataDir}/backups/profile-${name}.hookbox-backup-${stamp()}` : `${file}.hookbox-backup-${stamp()}`;
+  if (removed) await ctx.host.fs.mkdirp(`${dataDir}/backups`, 0o700, true);
+  await ctx.host.fs.writeTextAtomic(path, text, 0o600);
+  return path;
+}
+
+/** Empty directories Hookbox created, deepest first, until one is not empty. */
+async function removeCreatedDirs(ctx: CliContext, dirs: readonly string[]): Promise<void> {
+  for (const dir of [...dirs].reverse()) if (!(await ctx.host.fs.removeEmptyDir(dir).catch(() => false))) break;
+}
+
+async function editProfile(ctx: CliContext, plan: UninstallPlan, edit: ProfileEdit): Promise<UninstallReport["profiles"][number]> {
+  const saved = await backup(ctx, plan.dataDir, edit.file, edit.before, edit.after === undefined);
+  if (edit.after === undefined) {
+    await ctx.host.fs.remove(edit.file);
+    await removeCreatedDirs(ctx, edit.createdDirs);
+  } else await ctx.host.fs.writeTextAtomic(edit.file, edit.after, (await ctx.host.fs.mode(edit.file)) ?? 0o644);
+  return { file: edit.file, lines_removed: edit.lines, removed_file: edit.after === undefined, backup: saved };
+}
+
+/** Run one step; a failure is a problem named with its place, and the steps after it still run. */
+async function step<T>(problems: string[], what: string, run: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (error) {
+    problems.push(`${what}: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
+
+/**
+ * Undo, in an order that leaves nothing half-working: the agents' entries first (no agent starts
+ * hookbox again), then the daemons, their sockets, the startup-file lines, with --purge the config
+ * and data, and the binaries last (this process may be one of them: on Linux and macOS a running
+ * program's file can go).
+ */
+export async function applyUninstall(ctx: CliContext, plan: UninstallPlan, options: { readonly dryRun: boolean; readonly purge: boolean }): Promise<UninstallReport> {
+  const problems: string[] = [];
+  const agents: UninstallChange[] = [];
+  for (const target of plan.agents) {
+    const done = await step(problems, `${target.file} (${target.agent}, ${target.scope})`, () => uninstallFrom(ctx, target, options.dryRun));
+    if (done) agents.push(done.change);
+  }
+  const daemons: { pid: number; socket: string; stopped: boolean }[] = [];
+  for (const daemon of plan.daemons) {
+    const stopped = options.dryRun ? [] : ((await step(problems, `the daemon on ${daemon.socket}`, () => stopAll(ctx, [daemon]))) ?? []);
+    daemons.push({ pid: daemon.info?.pid ?? 0, socket: daemon.socket, stopped: stopped.length > 0 });
+  }
+  if (!options.dryRun) {
+    for (const dir of plan.runtimeDirs) await step(problems, dir, () => ctx.host.fs.removeTree(dir));
+    for (const file of plan.runtimeFiles) await step(problems, file, () => ctx.host.fs.remove(file));
+    // ~/.hookbox held only the socket directory (no XDG_RUNTIME_DIR).
+    for (const dir of plan.runtimeDirs) if (dir.endsWith("/.hookbox/run")) await ctx.host.fs.removeEmptyDir(dir.slice(0, -"/run".length)).catch(() => false);
+  }
+  const profiles: UninstallReport["profiles"][number][] = [];
+  for (const edit of plan.profiles) {
+    if (options.dryRun) profiles.push({ file: edit.file, lines_removed: edit.lines, removed_file: edit.after === undefined, backup: null });
+    else {
+      const done = await step(problems, edit.file, () => editProfile(ctx, plan, edit));
+      if (done) profiles.push(done);
+    }
+  }
+  if (!options.dryRun) {
+    if (options.purge) for (const { path } of plan.purge) await step(problems, path, () => ctx.host.fs.removeTree(path));
+    else await step(problems, plan.selfRecord, () => ctx.host.fs.remove(plan.selfRecord));
+    for (const binary of plan.binaries) {
+      const removed = await step(problems, `${binary.path} (remove it with: rm ${binary.path})`, async () => {
+        await ctx.host.fs.remove(binary.path);
+        return true;
+      });
+      if (removed) await removeCreatedDirs(ctx, binary.createdDirs);
+    }
+  }
+  return {
+    v: 1,
+    dry_run: options.dryRun,
+    purge: options.purge,
+    agents,
+    daemons,
+    profiles,
+    runtime: [...plan.runtimeDirs, ...plan.runtimeFiles],
+    binaries: plan.binaries.map((binary) => binary.path),
+    purged: options.purge ? plan.purge : [],
+    kept: options.purge ? [] : plan.purge,
+    left: plan.left,
+    problems,
+  };
+}
