@@ -26,11 +26,15 @@ function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, "-");
 }
 
-/** The same backup rule as uninstall-agent: beside a file that is edited, in the data directory for one that goes. */
-async function backup(ctx: CliContext, dataDir: string, file: string, text: string, removed: boolean): Promise<string> {
-  const name = file.slice(file.lastIndexOf("/") + 1);
-  const path = removed ? `${dataDir}/backups/profile-${name}.hookbox-backup-${stamp()}` : `${file}.hookbox-backup-${stamp()}`;
-  if (removed) await ctx.host.fs.mkdirp(`${dataDir}/backups`, 0o700, true);
+/**
+ * A startup file's copy before its marked lines go, in the data directory's backups (not beside
+ * it, as uninstall-agent keeps a settings file's): only lines carrying self-install's mark are
+ * taken out, so the copy holds nothing of the user's that the file does not, and a home
+ * directory is left without clutter. --purge removes it with the data.
+ */
+async function backup(ctx: CliContext, dataDir: string, file: string, text: string): Promise<string> {
+  const path = `${dataDir}/backups/profile-${file.slice(file.lastIndexOf("/") + 1)}.hookbox-backup-${stamp()}`;
+  await ctx.host.fs.mkdirp(`${dataDir}/backups`, 0o700, true);
   await ctx.host.fs.writeTextAtomic(path, text, 0o600);
   return path;
 }
@@ -41,7 +45,7 @@ async function removeCreatedDirs(ctx: CliContext, dirs: readonly string[]): Prom
 }
 
 async function editProfile(ctx: CliContext, plan: UninstallPlan, edit: ProfileEdit): Promise<UninstallReport["profiles"][number]> {
-  const saved = await backup(ctx, plan.dataDir, edit.file, edit.before, edit.after === undefined);
+  const saved = await backup(ctx, plan.dataDir, edit.file, edit.before);
   if (edit.after === undefined) {
     await ctx.host.fs.remove(edit.file);
     await removeCreatedDirs(ctx, edit.createdDirs);
