@@ -39,7 +39,7 @@ describe("hookbox completion bash, sourced in real bash", () => {
   });
 
   it.each([
-    [["hookbox", "se"], ["serve", "self-install"]],
+    [["hookbox", "se"], ["serve", "self-install", "self-uninstall"]],
     [["hookbox", "--ver"], ["--version"]],
     [["hookbox", "serve", "--bu"], ["--builtin"]],
     [["hookbox", "serve", "--builtin", "gu"], ["guard-secrets"]],
@@ -85,7 +85,7 @@ describe("hookbox completion fish", () => {
       .map((entry) => entry.split("\t")[0] as string);
 
   it.for([
-    ["hookbox se", ["self-install", "serve"]],
+    ["hookbox se", ["self-install", "self-uninstall", "serve"]],
     ["hookbox serve --builtin gu", ["guard-secrets"]],
     ["hookbox serve --builtin guard-secrets,ba", ["guard-secrets,bash-guard"]],
     ["hookbox install-agent c", ["claude", "codex", "copilot", "cursor"]],
