@@ -26,7 +26,7 @@ describe("SHA256SUMS", () => {
     ["an unencrypted key", undefined],
     ["a password-protected key, the password piped", "correct horse"],
   ] as const)("minisign signs it with %s; minisign -V verifies it and its trusted comment", ([, password], ctx) => {
-    if (!hasMinisign) return ctx.skip("minisign is not installed (apt-get install minisign; .ci/run installs it)");
+    if (!hasMinisign) return ctx.skip("minisign is not installed (apt-get install minisign; .ci/install-tools installs it)");
     const key = join(dir, `key-${password ? "protected" : "open"}`);
     execFileSync("minisign", ["-G", "-f", ...(password ? [] : ["-W"]), "-p", `${key}.pub`, "-s", `${key}.key`], { input: password ? `${password}\n${password}\n` : "", stdio: ["pipe", "ignore", "ignore"] });
     const signature = signSums(dir, `${key}.key`, "hookbox 0123abc 2026-01-01T00:00:00Z", password);
