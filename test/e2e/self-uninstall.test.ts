@@ -38,13 +38,14 @@ describe("hookbox self-uninstall", () => {
     rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 
-  /** An agent's event through the entry install-agent wrote: it starts a daemon; wait for its socket. */
-  async function eventStartingADaemon(): Promise<void> {
+  /** An agent's event through the entry install-agent wrote: it starts a daemon; wait for its socket, or (`listening: false`) only for its process. */
+  async function eventStartingADaemon({ listening = true } = {}): Promise<void> {
     const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s1", cwd: project, tool_name: "Bash", tool_input: { command: "ls" } });
     const answer = await runProgram([installed(), "emit", "PreToolUse", "--agent", "claude"], { cwd: project, env: { ...env, CLAUDE_PROJECT_DIR: project }, stdin: payload });
     expect(answer.code, answer.stderr).toBe(0);
     const run = join(home, ".hookbox", "run");
-    for (let i = 0; i < 200 && !(existsSync(run) && readdirSync(run).some((name) => name.endsWith(".sock"))); i++) await new Promise((r) => setTimeout(r, 50));
+    const ready = (): boolean => (listening ? existsSync(run) && readdirSync(run).some((name) => name.endsWith(".sock")) : processesNaming(home).length > 0);
+    for (let i = 0; i < 200 && !ready(); i++) await new Promise((r) => setTimeout(r, 20));
     expect(processesNaming(home).length, "a daemon serving this HOME").toBeGreaterThan(0);
   }
 
@@ -110,7 +111,8 @@ describe("hookbox self-uninstall", () => {
     mkdirSync(join(home, ".config", "hookbox"), { recursive: true });
     writeFileSync(join(home, ".config", "hookbox", "hookbox.yaml"), "builtin: [guard-secrets]\n");
     expect((await hookbox(["install-agent", "claude", "--local"])).code).toBe(0);
-    await eventStartingADaemon();
+    // A daemon still starting (its lock taken, its socket not yet there) is waited for and stopped too.
+    await eventStartingADaemon({ listening: false });
     const done = await hookbox(["self-uninstall", "--purge", "--yes", "--json"]);
     expect(done.code, done.stderr).toBe(0);
     const report = JSON.parse(done.stdout) as { purged: { path: string }[]; kept: unknown[]; problems: string[]; profiles: { removed_file: boolean }[] };

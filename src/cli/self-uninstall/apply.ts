@@ -1,6 +1,7 @@
 import { errorMessage } from "../../errors.ts";
 import type { CliContext } from "../context.ts";
 import { stopAll } from "../daemon.ts";
+import { settleDaemons } from "./daemons.ts";
 import { uninstallFrom, type UninstallChange } from "../uninstall-agent.ts";
 import type { ProfileEdit, UninstallPlan } from "./plan.ts";
 
@@ -82,6 +83,7 @@ export async function applyUninstall(ctx: CliContext, plan: UninstallPlan, optio
     daemons.push({ pid: daemon.info?.pid ?? 0, socket: daemon.socket, stopped: stopped.length > 0 });
   }
   if (!options.dryRun) {
+    problems.push(...(await settleDaemons(ctx, plan.socketDirs)));
     for (const dir of plan.runtimeDirs) await step(problems, dir, () => ctx.host.fs.removeTree(dir));
     for (const file of plan.runtimeFiles) await step(problems, file, () => ctx.host.fs.remove(file));
     // ~/.hookbox held only the socket directory (no XDG_RUNTIME_DIR).

@@ -41,6 +41,8 @@ export interface UninstallPlan {
   /** Hookbox's socket directory (removed whole), and sockets of its own elsewhere (HOOKBOX_SOCKET). */
   readonly runtimeDirs: readonly string[];
   readonly runtimeFiles: readonly string[];
+  /** Where daemons' sockets and their locks are: the default directory and HOOKBOX_SOCKET's. */
+  readonly socketDirs: readonly string[];
   readonly profiles: readonly ProfileEdit[];
   readonly binaries: readonly BinaryRemoval[];
   /** With --purge: removed; without: kept, and named. */
@@ -148,6 +150,7 @@ export async function planUninstall(ctx: CliContext, locations: Locations): Prom
     daemons,
     runtimeDirs,
     runtimeFiles,
+    socketDirs: [...new Set([defaultDir, socketDir])],
     profiles: profiles.edits,
     binaries: found.remove,
     purge: purged.purge,
