@@ -38,7 +38,7 @@ export function agentSettingsCommand(program: Command, name: string, description
     .command(name)
     .description(description)
     .argument("<agent>", INSTALL_AGENTS.join(" | "))
-    .option("--project", "this project's config file, committable (default)")
+    .option("--project", "this project's config file, committable (install-agent's default; uninstall-agent without a scope takes every file of this project)")
     .option("--user", "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME, Copilot: $COPILOT_HOME, Qwen: $QWEN_HOME when set)")
     .option("--local", "Claude Code only: this project's .claude/settings.local.json, not committed")
     .option("--dry-run", "print what would change, as a unified diff; write nothing")
