@@ -1,7 +1,9 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { recordCreatedFile } from "../../src/cli/install-records.ts";
+import { createNodeHost } from "../../src/runtime/node.ts";
 import { difference, processesNaming, snapshot } from "../helpers/account.ts";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 
@@ -125,6 +127,28 @@ describe("hookbox self-uninstall", () => {
     expect(left).toEqual({ added: [".config", ".local", join(".local", "share")], removed: [], changed: [] });
     expect(processesNaming(home)).toEqual([]);
     expect(readdirSync(project)).toEqual([".git"]);
+  });
+
+  it("removes a file Hookbox created for the user while it is unchanged (install-agent's operator file); a changed one is theirs", async () => {
+    const configDir = join(home, ".config", "hookbox");
+    const dataDir = join(home, ".local", "share", "hookbox");
+    const operator = join(configDir, "hookbox.yaml");
+    const other = join(home, "team", "hookbox.yaml");
+    mkdirSync(configDir, { recursive: true });
+    mkdirSync(dirname(other));
+    writeFileSync(operator, "builtin: [guard-secrets, bash-guard]\n");
+    writeFileSync(other, "builtin: [guard-secrets]\n");
+    const host = createNodeHost({ homeDir: () => home, env: { HOME: home } });
+    await recordCreatedFile(host, dataDir, { file: operator, what: "the operator file (default guards)", text: readFileSync(operator, "utf8"), createdDirs: [join(home, ".config"), configDir] });
+    await recordCreatedFile(host, dataDir, { file: other, what: "an operator file", text: readFileSync(other, "utf8"), createdDirs: [] });
+    writeFileSync(other, "builtin: [guard-secrets]\nfail_closed: true\n");
+    const done = await runProgram([join(root, "download", "hookbox-linux-x64"), "self-uninstall", "--yes"], { cwd: root, env });
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain("files Hookbox created for you, unchanged since:\n  ~/.config/hookbox/hookbox.yaml  (the operator file (default guards))");
+    expect(done.stdout).toContain("~/team/hookbox.yaml: an operator file: changed since Hookbox created it, so it is yours now");
+    expect(existsSync(join(home, ".config"))).toBe(false);
+    expect(readFileSync(other, "utf8")).toContain("fail_closed");
+    expect(done.stdout).not.toContain("~/.config/hookbox  (config");
   });
 
   it("run from the downloaded file, removes the copy self-install made and names the file it ran from", async () => {

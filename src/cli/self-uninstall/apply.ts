@@ -3,7 +3,7 @@ import type { CliContext } from "../context.ts";
 import { stopAll } from "../daemon.ts";
 import { settleDaemons } from "./daemons.ts";
 import { uninstallFrom, type UninstallChange } from "../uninstall-agent.ts";
-import type { ProfileEdit, UninstallPlan } from "./plan.ts";
+import type { CreatedFile, ProfileEdit, UninstallPlan } from "./plan.ts";
 
 /** What self-uninstall did (or, with --dry-run, would do): its --json output, snake_case. */
 export interface UninstallReport {
@@ -15,6 +15,8 @@ export interface UninstallReport {
   readonly profiles: readonly { readonly file: string; readonly lines_removed: number; readonly removed_file: boolean; readonly backup: string | null }[];
   readonly runtime: readonly string[];
   readonly binaries: readonly string[];
+  /** Files Hookbox created for the user (the operator file with the default guards), unchanged since: removed. */
+  readonly created_files: readonly { readonly file: string; readonly what: string; readonly backup: string | null }[];
   /** Removed with --purge; without it, kept. */
   readonly purged: readonly { readonly path: string; readonly what: string }[];
   readonly kept: readonly { readonly path: string; readonly what: string }[];
@@ -33,8 +35,8 @@ function stamp(): string {
  * taken out, so the copy holds nothing of the user's that the file does not, and a home
  * directory is left without clutter. --purge removes it with the data.
  */
-async function backup(ctx: CliContext, dataDir: string, file: string, text: string): Promise<string> {
-  const path = `${dataDir}/backups/profile-${file.slice(file.lastIndexOf("/") + 1)}.hookbox-backup-${stamp()}`;
+async function backup(ctx: CliContext, dataDir: string, file: string, text: string, kind = "profile"): Promise<string> {
+  const path = `${dataDir}/backups/${kind}-${file.slice(file.lastIndexOf("/") + 1)}.hookbox-backup-${stamp()}`;
   await ctx.host.fs.mkdirp(`${dataDir}/backups`, 0o700, true);
   await ctx.host.fs.writeTextAtomic(path, text, 0o600);
   return path;
@@ -52,6 +54,21 @@ async function editProfile(ctx: CliContext, plan: UninstallPlan, edit: ProfileEd
     await removeCreatedDirs(ctx, edit.createdDirs);
   } else await ctx.host.fs.writeTextAtomic(edit.file, edit.after, (await ctx.host.fs.mode(edit.file)) ?? 0o644);
   return { file: edit.file, lines_removed: edit.lines, removed_file: edit.after === undefined, backup: saved };
+}
+
+/** A file Hookbox created and nobody changed since: a backup in the data directory, then it, its empty directories and its record go. */
+async function removeCreatedFile(ctx: CliContext, plan: UninstallPlan, file: CreatedFile): Promise<string> {
+  const saved = await backup(ctx, plan.dataDir, file.file, await ctx.host.fs.readText(file.file), "created");
+  await ctx.host.fs.remove(file.file);
+  await removeCreatedDirs(ctx, file.createdDirs);
+  await ctx.host.fs.remove(file.record);
+  return saved;
+}
+
+/** The entries still there (removing what Hookbox created may have emptied the config directory). */
+async function existing(ctx: CliContext, entries: UninstallPlan["purge"]): Promise<UninstallPlan["purge"]> {
+  const found = await Promise.all(entries.map(async (entry) => ((await ctx.host.fs.exists(entry.path)) ? [entry] : [])));
+  return found.flat();
 }
 
 /** Run one step; a failure is a problem named with its place, and the steps after it still run. */
@@ -97,6 +114,14 @@ export async function applyUninstall(ctx: CliContext, plan: UninstallPlan, optio
       if (done) profiles.push(done);
     }
   }
+  const created: { file: string; what: string; backup: string | null }[] = [];
+  for (const file of plan.createdFiles) {
+    if (options.dryRun) created.push({ file: file.file, what: file.what, backup: null });
+    else {
+      const done = await step(problems, file.file, () => removeCreatedFile(ctx, plan, file));
+      if (done !== undefined) created.push({ file: file.file, what: file.what, backup: done });
+    }
+  }
   if (!options.dryRun) {
     if (options.purge) for (const { path } of plan.purge) await step(problems, path, () => ctx.host.fs.removeTree(path));
     else await step(problems, plan.selfRecord, () => ctx.host.fs.remove(plan.selfRecord));
@@ -117,8 +142,9 @@ export async function applyUninstall(ctx: CliContext, plan: UninstallPlan, optio
     profiles,
     runtime: [...plan.runtimeDirs, ...plan.runtimeFiles],
     binaries: plan.binaries.map((binary) => binary.path),
+    created_files: created,
     purged: options.purge ? plan.purge : [],
-    kept: options.purge ? [] : plan.purge,
+    kept: options.purge ? [] : await existing(ctx, plan.purge),
     left: plan.left,
     problems,
   };

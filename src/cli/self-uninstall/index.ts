@@ -17,7 +17,7 @@ interface Options {
 }
 
 function isEmpty(plan: UninstallPlan): boolean {
-  return plan.agents.length + plan.daemons.length + plan.runtimeDirs.length + plan.runtimeFiles.length + plan.profiles.length + plan.binaries.length === 0;
+  return plan.agents.length + plan.daemons.length + plan.runtimeDirs.length + plan.runtimeFiles.length + plan.profiles.length + plan.binaries.length + plan.createdFiles.length === 0;
 }
 
 function agentOutcome(change: UninstallChange): string {
@@ -48,6 +48,7 @@ export function formatUninstall(report: UninstallReport, home: string, asking = 
       "shell startup files (self-install put the binary's directory on PATH there):",
       report.profiles.map((profile) => `${short(profile.file)}: ${profile.lines_removed} marked line${profile.lines_removed === 1 ? "" : "s"}${profile.removed_file ? " (self-install created the file: it goes)" : ""}${kept(profile.backup)}`),
     ),
+    ...section("files Hookbox created for you, unchanged since:", report.created_files.map((file) => `${short(file.file)}  (${file.what})${kept(file.backup)}`)),
     ...section("the binary:", report.binaries.map(short)),
     ...section("with --purge, removed too:", report.purged.map((entry) => `${short(entry.path)}  (${entry.what})`)),
     ...section(
@@ -91,7 +92,8 @@ What it undoes, from the records install-agent and self-install keep in the data
 every agent settings file install-agent wrote (restored byte for byte when nothing else changed
 it, else only Hookbox's entries removed; a backup kept, as uninstall-agent does), Hookbox's
 entries in every agent's user-wide settings, the lines self-install added to shell startup
-files, the daemons and their sockets, and the binary (the one running, and each copy
+files, the daemons and their sockets, files Hookbox created for you and you have not changed
+since (install-agent's operator file with the default guards), and the binary (the one running, and each copy
 self-install made). Without --purge the config and data stay, and it says where they are. It
 never touches a project's .hookbox/ (your hooks), nor lines you wrote yourself: it names those.`,
     )

@@ -22,6 +22,15 @@ export interface ProfileEdit {
   readonly createdDirs: readonly string[];
 }
 
+/** A file Hookbox created for the user, unchanged since: it goes. */
+export interface CreatedFile {
+  readonly file: string;
+  readonly what: string;
+  readonly createdDirs: readonly string[];
+  /** Its install record. */
+  readonly record: string;
+}
+
 export interface BinaryRemoval {
   readonly path: string;
   readonly createdDirs: readonly string[];
@@ -45,6 +54,7 @@ export interface UninstallPlan {
   readonly socketDirs: readonly string[];
   readonly profiles: readonly ProfileEdit[];
   readonly binaries: readonly BinaryRemoval[];
+  readonly createdFiles: readonly CreatedFile[];
   /** With --purge: removed; without: kept, and named. */
   readonly purge: readonly { readonly path: string; readonly what: string }[];
   readonly left: readonly LeftAlone[];
@@ -117,18 +127,28 @@ async function stillAsCreated(ctx: CliContext, record: CreatedFileRecordV1): Pro
   return text !== undefined && (await sha256Hex(text)) === record.after_sha256;
 }
 
-async function purgeList(ctx: CliContext, locations: Locations, dataDir: string): Promise<{ purge: { path: string; what: string }[]; left: LeftAlone[] }> {
-  const configDir = `${locations.configHome}/hookbox`;
-  const purge: { path: string; what: string }[] = [];
+/**
+ * Files Hookbox created for the user (install-agent's operator file with the default guards): they
+ * go, as the rest of what was installed does, while they still hold what Hookbox wrote; changed
+ * since, they are the user's and stay.
+ */
+async function createdFiles(ctx: CliContext, dataDir: string): Promise<{ files: CreatedFile[]; left: LeftAlone[] }> {
+  const files: CreatedFile[] = [];
   const left: LeftAlone[] = [];
-  if (await ctx.host.fs.exists(configDir)) purge.push({ path: configDir, what: "config: the operator file, your own hooks, installed packages and their lock file" });
-  for (const { record } of (await readInstallRecords(ctx.host, dataDir)).created) {
-    if (record.file.startsWith(`${configDir}/`) || !(await ctx.host.fs.exists(record.file))) continue;
-    if (await stillAsCreated(ctx, record)) purge.push({ path: record.file, what: `${record.what}, created by Hookbox` });
+  for (const { path, record } of (await readInstallRecords(ctx.host, dataDir)).created) {
+    if (!(await ctx.host.fs.exists(record.file))) continue;
+    if (await stillAsCreated(ctx, record)) files.push({ file: record.file, what: record.what, createdDirs: record.created_dirs, record: path });
     else left.push({ path: record.file, why: `${record.what}: changed since Hookbox created it, so it is yours now` });
   }
+  return { files, left };
+}
+
+async function purgeList(ctx: CliContext, locations: Locations, dataDir: string): Promise<{ path: string; what: string }[]> {
+  const configDir = `${locations.configHome}/hookbox`;
+  const purge: { path: string; what: string }[] = [];
+  if (await ctx.host.fs.exists(configDir)) purge.push({ path: configDir, what: "config: the operator file, your own hooks, installed packages and their lock file" });
   if (await ctx.host.fs.exists(dataDir)) purge.push({ path: dataDir, what: "data: the audit log, hook stores, trust and install records, backups, the daemon's log" });
-  return { purge, left };
+  return purge;
 }
 
 /** Everything self-uninstall would change, read before anything is. */
@@ -142,7 +162,7 @@ export async function planUninstall(ctx: CliContext, locations: Locations): Prom
   const runtimeFiles = socketDir === defaultDir ? [] : (await ctx.host.fs.listDir(socketDir).catch(() => [])).filter((entry) => SOCKET_FILE.test(entry.name)).map((entry) => `${socketDir}/${entry.name}`);
   const profiles = await profileEdits(ctx, record.profile_lines);
   const found = await binaries(ctx, record.binaries);
-  const purged = await purgeList(ctx, locations, dataDir);
+  const created = await createdFiles(ctx, dataDir);
   const fishCompletions = `${locations.configHome}/fish/completions/hookbox.fish`;
   const completions: LeftAlone[] = (await ctx.host.fs.exists(fishCompletions)) ? [{ path: fishCompletions, why: "fish completion you saved from hookbox completion fish: delete it with the binary" }] : [];
   return {
@@ -153,8 +173,9 @@ export async function planUninstall(ctx: CliContext, locations: Locations): Prom
     socketDirs: [...new Set([defaultDir, socketDir])],
     profiles: profiles.edits,
     binaries: found.remove,
-    purge: purged.purge,
-    left: [...profiles.left, ...completions, ...found.left, ...purged.left],
+    createdFiles: created.files,
+    purge: await purgeList(ctx, locations, dataDir),
+    left: [...profiles.left, ...completions, ...found.left, ...created.left],
     selfRecord: selfRecordPath(dataDir),
     dataDir,
   };
