@@ -2,7 +2,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { processesNaming } from "../helpers/account.ts";
+import { killProcessesNaming } from "../helpers/account.ts";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 
 const SAMPLE = readFileSync(resolve(import.meta.dirname, "../contracts/install-samples/claude-settings.json"), "utf8");
@@ -43,8 +43,8 @@ describe("hookbox install-agent / uninstall-agent (the binary, as a user runs it
     env = { HOME: home, PATH: "/usr/bin:/bin" };
   });
   // The daemon an emit started writes under HOME until it is gone: stop it before removing HOME.
-  afterEach(() => {
-    for (const line of processesNaming(root)) process.kill(Number(line.split(":")[0]), "SIGKILL");
+  afterEach(async () => {
+    await killProcessesNaming(root);
     rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 

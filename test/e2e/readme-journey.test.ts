@@ -4,7 +4,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { difference, processesNaming, snapshot } from "../helpers/account.ts";
+import { difference, killProcessesNaming, processesNaming, snapshot } from "../helpers/account.ts";
 import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
 import { ROOT } from "../helpers/daemon.ts";
 import { minisignMissing } from "../helpers/minisign.ts";
@@ -45,8 +45,8 @@ describe("README: the whole journey on a fresh account", () => {
     env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", SHELL: "/bin/bash", LANG: "C.UTF-8", USER: "dev" };
     before = snapshot(home);
   });
-  afterAll(() => {
-    for (const line of processesNaming(home)) process.kill(Number(line.split(":")[0]), "SIGKILL");
+  afterAll(async () => {
+    await killProcessesNaming(home);
     rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 

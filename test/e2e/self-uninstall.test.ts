@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordCreatedFile } from "../../src/cli/install-records.ts";
 import { createNodeHost } from "../../src/runtime/node.ts";
-import { difference, processesNaming, snapshot } from "../helpers/account.ts";
+import { difference, killProcessesNaming, processesNaming, snapshot } from "../helpers/account.ts";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 
 const MARK = "# added by hookbox self-install; hookbox self-uninstall removes it";
@@ -36,7 +36,7 @@ describe("hookbox self-uninstall", () => {
     env = { HOME: home, PATH: "/usr/bin:/bin", SHELL: "/bin/bash" };
   });
   afterEach(async () => {
-    for (const line of processesNaming(home)) process.kill(Number(line.split(":")[0]), "SIGKILL");
+    await killProcessesNaming(home);
     rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 

@@ -46,3 +46,22 @@ export function processesNaming(text: string): string[] {
   }
   return found;
 }
+
+/**
+ * SIGKILL every process naming `text` (the daemon an emit started from a test's HOME, and its
+ * workers) and wait until they are gone, so removing that HOME does not race their writes.
+ */
+export async function killProcessesNaming(text: string): Promise<void> {
+  for (let round = 0; round < 100; round++) {
+    const found = processesNaming(text);
+    if (found.length === 0) return;
+    for (const line of found) {
+      try {
+        process.kill(Number(line.split(":")[0]), "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
