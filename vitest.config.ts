@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    reporters: process.env.CI ? ["default"] : ["default"],
+    // The default reporter counts skips; skip-reporter.ts prints why each one skipped.
+    reporters: ["default", "./test/helpers/skip-reporter.ts"],
   },
 });

@@ -411,6 +411,7 @@ const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
   "install-agent": "rewrites the agents' hook settings (the entries that run Hookbox)",
   "uninstall-agent": "rewrites the agents' hook settings (the entries that run Hookbox)",
   "self-install": "replaces the Hookbox installation",
+  "self-uninstall": "removes the Hookbox installation and every agent's entries that run it",
   add: "installs a hook and accepts the grants it asks for: only the user may consent",
   update: "updates installed hooks and may accept wider grants: only the user may consent",
   remove: "removes an installed hook",

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { HookboxError } from "../errors.ts";
 import { findProjectRoot } from "../evaluator/project.ts";
-import { INSTALL_AGENTS, configPath, isInstallAgent, type InstallAgent, type InstallScope } from "../install/index.ts";
+import { installedEntries } from "../install/entries.ts";
+import { INSTALL_AGENTS, INSTALL_SCOPES, INSTALLERS, configPath, isInstallAgent, type InstallAgent, type InstallScope } from "../install/index.ts";
 import { parseRecord, recordPath, type InstallRecordV1 } from "../install/record.ts";
 import { readTextFile, type CliContext } from "./context.ts";
 import { locationsFrom } from "./setup.ts";
@@ -37,7 +38,7 @@ export function agentSettingsCommand(program: Command, name: string, description
     .command(name)
     .description(description)
     .argument("<agent>", INSTALL_AGENTS.join(" | "))
-    .option("--project", "this project's config file, committable (default)")
+    .option("--project", "this project's config file, committable (install-agent's default; uninstall-agent without a scope takes every file of this project)")
     .option("--user", "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME, Copilot: $COPILOT_HOME, Qwen: $QWEN_HOME when set)")
     .option("--local", "Claude Code only: this project's .claude/settings.local.json, not committed")
     .option("--dry-run", "print what would change, as a unified diff; write nothing")
@@ -57,10 +58,54 @@ function scopeOf(options: Record<string, unknown>): InstallScope {
  */
 export async function resolveTarget(ctx: CliContext, agent: string, options: Record<string, unknown>): Promise<AgentSettingsTarget> {
   if (!isInstallAgent(agent)) throw new HookboxError("usage", `unknown agent "${agent}": use one of ${INSTALL_AGENTS.join(", ")}`);
-  const scope = scopeOf(options);
   const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
+  return targetOf(ctx, agent, scopeOf(options), project);
+}
+
+/** The target for one scope; a usage error for a scope the agent does not have. */
+export function targetOf(ctx: CliContext, agent: InstallAgent, scope: InstallScope, project: string): AgentSettingsTarget {
   const file = configPath(agent, scope, { home: ctx.host.homeDir(), project, env: ctx.host.env });
   return { agent, scope, file, dataDir: locationsFrom(ctx, {}).dataDir, project };
+}
+
+/** Whether a scope flag was given (else install-agent takes the project scope, uninstall-agent every scope of the project). */
+export function scopeGiven(options: Record<string, unknown>): boolean {
+  return INSTALL_SCOPES.some((scope) => options[scope] === true);
+}
+
+/** One scope of an agent where Hookbox's entries are. */
+export interface ScopeHolding {
+  readonly scope: InstallScope;
+  readonly file: string;
+  readonly entries: number;
+}
+
+/**
+ * Every scope of the agent (user, project, local) whose file holds Hookbox's entries: agents run
+ * the hooks of all their scopes together, so entries in two of them evaluate each event twice.
+ * A file that cannot be read or parsed is left out (doctor reports it).
+ */
+export async function scopesHoldingHookbox(ctx: CliContext, agent: InstallAgent, project: string): Promise<ScopeHolding[]> {
+  const found: ScopeHolding[] = [];
+  const seen = new Set<string>();
+  for (const scope of INSTALL_SCOPES) {
+    const file = INSTALLERS[agent].configPath(scope, { home: ctx.host.homeDir(), project, env: ctx.host.env });
+    if (file === undefined || seen.has(file)) continue;
+    seen.add(file);
+    try {
+      const text = await readIfPresent(ctx, file, `the ${agent} config`);
+      const entries = text === undefined ? 0 : installedEntries(agent, text, file).length;
+      if (entries > 0) found.push({ scope, file, entries });
+    } catch {
+      continue;
+    }
+  }
+  return found;
+}
+
+/** The command that takes Hookbox's entries out of one scope. */
+export function uninstallCommand(agent: InstallAgent, scope: InstallScope): string {
+  return `hookbox uninstall-agent ${agent} --${scope}`;
 }
 
 export async function readIfPresent(ctx: CliContext, path: string, what: string): Promise<string | undefined> {

@@ -74,7 +74,8 @@ async function survey(ctx: CliContext, flags: DaemonFlags, runtime: HookRuntimeF
   return { found, auto, locations, socket };
 }
 
-async function stopAll(ctx: CliContext, daemons: readonly FoundDaemon[]): Promise<{ pid: number; socket: string }[]> {
+/** Ask each daemon to stop and wait until its socket is gone (requests in flight finish first). */
+export async function stopAll(ctx: CliContext, daemons: readonly FoundDaemon[]): Promise<{ pid: number; socket: string }[]> {
   const stopped: { pid: number; socket: string }[] = [];
   for (const daemon of daemons) {
     if (!daemon.info) continue;

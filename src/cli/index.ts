@@ -29,6 +29,7 @@ import { registerCheck } from "./check.ts";
 import { registerShow } from "./show.ts";
 import { registerCompletion } from "./completion/index.ts";
 import { registerSelfInstall } from "./self-install.ts";
+import { registerSelfUninstall } from "./self-uninstall/index.ts";
 import { registerVersion } from "./version.ts";
 import { registerTrust } from "./trust.ts";
 import { registerAdd } from "./add.ts";
@@ -91,6 +92,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerTrust(program, ctx, setExit, factory);
   registerVersion(program, ctx);
   registerSelfInstall(program, ctx);
+  registerSelfUninstall(program, ctx, setExit);
   // Last: it reads the commands registered above.
   registerCompletion(program, ctx);
   program.addHelpText("after", `\n${ENVIRONMENT_HELP}\n${exitStatusHelp()}`);

@@ -10,6 +10,7 @@ import { selfProtectState } from "../evaluator/self-protect.ts";
 import { BUILD_ID } from "../version/index.ts";
 import { trustCodexEntries, type TrustChange } from "./codex-trust.ts";
 import { agentSettingsCommand, parentDirectory, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
+import { scopesHoldingHookbox, uninstallCommand } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 import { ensureDefaultOperatorFile, type DefaultOperatorFile } from "./default-guards.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -74,6 +75,16 @@ export async function writeAgentSettings(ctx: CliContext, target: AgentSettingsT
   }
   return backup;
 }
+
+/** Agents run the hooks of all their scopes together: Hookbox in two of them evaluates every event twice. */
+async function twiceWarnings(ctx: CliContext, target: AgentSettingsTarget): Promise<string[]> {
+  const elsewhere = (await scopesHoldingHookbox(ctx, target.agent, target.project)).filter((held) => held.file !== target.file);
+  return elsewhere.map(
+    (held) =>
+      `Hookbox's entries are also in ${held.file} (${target.agent}, ${held.scope}): ${target.agent} runs the hooks of every scope, so each event would be evaluated twice (twice the wait, two audit records, an ask asked twice). Keep one: ${uninstallCommand(target.agent, held.scope)} takes that one out`,
+  );
+}
+
 
 /** What guards the installed agent: the operator file (as found, or as install-agent wrote it) and the hooks it would run. */
 interface Guarding {
@@ -173,12 +184,12 @@ on command hooks.`,
       const existing = await readIfPresent(ctx, target.file, `the ${agent} config`);
       const install = installOptions(target, command.path, options);
       const plan = planInstall(target.agent, existing, install);
-      const warnings = [...command.warnings, ...(install.http ? [HTTP_FAILS_OPEN] : [])];
+      const warnings = [...command.warnings, ...(install.http ? [HTTP_FAILS_OPEN] : []), ...(await twiceWarnings(ctx, target))];
       const dryRun = options.dryRun === true;
       // Before the agent's settings: an operator file that cannot be written leaves the agent as it was.
       const operatorPath = locationsFrom(ctx, {}).operatorFile.path;
       const operatorFile =
-        options.defaultGuards === false ? { path: operatorPath, created: false, text: undefined, guards: [] } : await ensureDefaultOperatorFile(ctx.host.fs, operatorPath, `hookbox install-agent ${target.agent}`, { dryRun });
+        options.defaultGuards === false ? { path: operatorPath, created: false, text: undefined, guards: [] } : await ensureDefaultOperatorFile(ctx.host.fs, operatorPath, `hookbox install-agent ${target.agent}`, { dryRun, dataDir: target.dataDir });
       const backup = plan.changed && !dryRun ? await writeAgentSettings(ctx, target, existing, plan.text, warnings) : null;
       const trust: TrustChange | undefined = options.trust === true ? await trustCodexEntries(ctx, target, plan.text, install, dryRun) : undefined;
       const guarding = await guardingOf(ctx, runtime, target, operatorFile, warnings);

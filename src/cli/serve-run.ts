@@ -24,7 +24,7 @@ export async function runServe(host: RuntimeHost, args: readonly string[], runti
 async function serve(host: RuntimeHost, options: ServeOptions, runtime: HookRuntimeFactory, version: string): Promise<number> {
   const locations = resolveLocations(host, options.locations);
   if (options.defaultGuards) {
-    const written = await ensureDefaultOperatorFile(host.fs, locations.operatorFile.path, "hookbox serve --default-guards");
+    const written = await ensureDefaultOperatorFile(host.fs, locations.operatorFile.path, "hookbox serve --default-guards", { dataDir: locations.dataDir });
     if (written.created) host.writeStderr(`hookbox: wrote ${written.path} (there was none): the standard guards ${written.guards.join(", ")} are on for this daemon and every agent's emit; edit it to change them (hookbox validate checks it)\n`);
   }
   const workers = { ...parseWorkers(options.workers, host.cpuCount()), idleMs: options.workerIdleSeconds * 1000 };

@@ -38,17 +38,21 @@ async function locationWarnings(path: string, probe: CommandProbe): Promise<stri
   if (!(await probe.exists(path))) warnings.push(`${path} does not exist: the agent will not find it, ${THEN_FAILS}`);
   const temporary = temporaryDirs(probe.env).find((dir) => path.startsWith(`${dir}/`) || path.startsWith(`${dir}\\`));
   if (temporary !== undefined) warnings.push(`${path} is in a temporary directory (${temporary}): it may be cleaned away, ${THEN_FAILS}. ${COPY_IT}.`);
+  const buildDir = await checkoutBuildDir(path, probe.exists);
+  if (buildDir !== undefined) warnings.push(`${path} is the build output of a checkout (${buildDir}): a rebuild replaces it and a clean removes it, ${THEN_FAILS}. ${COPY_IT}.`);
+  return warnings;
+}
+
+/** The build directory of a checkout (dist/, build/ … beside a package.json, .git …) that holds `path`, if it is in one. */
+export async function checkoutBuildDir(path: string, exists: (path: string) => Promise<boolean>): Promise<string | undefined> {
   const parts = segments(path);
   for (let i = parts.length - 2; i >= 1; i--) {
     if (!BUILD_DIRS.has(parts[i] as string)) continue;
     const checkout = parts.slice(0, i).join("/") || "/";
-    const markers = await Promise.all(CHECKOUT_MARKERS.map((marker) => probe.exists(joinPath(checkout, marker))));
-    if (markers.some(Boolean)) {
-      warnings.push(`${path} is the build output of a checkout (${joinPath(checkout, parts[i] as string)}): a rebuild replaces it and a clean removes it, ${THEN_FAILS}. ${COPY_IT}.`);
-      break;
-    }
+    const markers = await Promise.all(CHECKOUT_MARKERS.map((marker) => exists(joinPath(checkout, marker))));
+    if (markers.some(Boolean)) return joinPath(checkout, parts[i] as string);
   }
-  return warnings;
+  return undefined;
 }
 
 /**

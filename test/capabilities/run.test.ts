@@ -1,6 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAFE_PATH } from "../../src/capabilities/run/child-env.ts";
+import { onPath } from "../helpers/tools.ts";
 import { CANARY, deniedWith, hostEnv, invoke, operator, prepare, rejection, removeDir, tempDir, testHost } from "./helpers.ts";
 import { liveProcesses, markedSeconds } from "./processes.ts";
 
@@ -157,7 +160,9 @@ describe("hook.run: the environment is built, not inherited", () => {
     const { stdout } = (await invoke(host, grants, ws).api("run", "printenv", [])) as RunResult;
     expect(stdout).not.toContain(CANARY);
     expect(stdout).not.toMatch(/^(LD_PRELOAD|NODE_OPTIONS|GIT_CONFIG_PARAMETERS|GITHUB_TOKEN|ANTHROPIC_API_KEY)=/m);
-    expect(stdout).toMatch(/^PATH=\/usr\/bin:\/usr\/local\/bin:\/bin$/m);
+    // The program's own directory first (printenv as the host's PATH finds it), then the fixed ones.
+    const dir = dirname(onPath("printenv", hostEnv().PATH) as string);
+    expect(stdout.split("\n")).toContain(`PATH=${[...new Set([dir, ...SAFE_PATH])].join(":")}`);
     expect(stdout).toMatch(/^HOME=\/nonexistent-home$/m);
     expect(stdout).toMatch(/^GIT_PAGER=cat$/m);
   });

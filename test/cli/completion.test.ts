@@ -39,7 +39,7 @@ describe("hookbox completion bash, sourced in real bash", () => {
   });
 
   it.each([
-    [["hookbox", "se"], ["serve", "self-install"]],
+    [["hookbox", "se"], ["serve", "self-install", "self-uninstall"]],
     [["hookbox", "--ver"], ["--version"]],
     [["hookbox", "serve", "--bu"], ["--builtin"]],
     [["hookbox", "serve", "--builtin", "gu"], ["guard-secrets"]],
@@ -68,7 +68,7 @@ describe("hookbox completion bash, sourced in real bash", () => {
 
 describe("hookbox completion zsh", () => {
   it("is valid zsh that registers _hookbox for hookbox after compinit", (ctx) => {
-    if (!hasShell("zsh")) return ctx.skip("zsh is not installed (apt-get install zsh; .ci/run installs it)");
+    if (!hasShell("zsh")) return ctx.skip("zsh is not installed (apt-get install zsh; .ci/install-tools installs it)");
     execFileSync("zsh", ["-n", scripts.zsh as string]);
     const registered = execFileSync("zsh", ["-fc", `autoload -Uz compinit && compinit -u -d ${binary.dir}/zcompdump && source ${scripts.zsh} && print -r -- $_comps[hookbox]`], { encoding: "utf8" });
     expect(registered.trim()).toBe("_hookbox");
@@ -85,13 +85,13 @@ describe("hookbox completion fish", () => {
       .map((entry) => entry.split("\t")[0] as string);
 
   it.for([
-    ["hookbox se", ["self-install", "serve"]],
+    ["hookbox se", ["self-install", "self-uninstall", "serve"]],
     ["hookbox serve --builtin gu", ["guard-secrets"]],
     ["hookbox serve --builtin guard-secrets,ba", ["guard-secrets,bash-guard"]],
     ["hookbox install-agent c", ["claude", "codex", "copilot", "cursor"]],
     ["hookbox new x --event PreT", ["PreToolUse"]],
   ] as const)("%s → %j", ([line, expected], ctx) => {
-    if (!hasShell("fish")) return ctx.skip("fish is not installed (apt-get install fish; .ci/run installs it)");
+    if (!hasShell("fish")) return ctx.skip("fish is not installed (apt-get install fish; .ci/install-tools installs it)");
     expect(fishCompletes(line)).toEqual(expected);
   });
 });

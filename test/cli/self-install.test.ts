@@ -1,10 +1,12 @@
-import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { selfInstall } from "../../src/cli/self-install.ts";
 import { createNodeHost } from "../../src/runtime/node.ts";
 import { BUILT_BINARY, LoneBinary, runProgram } from "../helpers/binary.ts";
+
+const MARK = "# added by hookbox self-install; hookbox self-uninstall removes it";
 
 // The binary run as a user would from a download: alone in a directory, a fresh HOME, and a PATH
 // whose first entry is an empty directory.
@@ -64,6 +66,48 @@ describe("hookbox self-install", () => {
     const fish = await binary.run(["self-install", "--dir=~/tools"], { env: { ...env, SHELL: "/usr/bin/fish" } });
     expect(fish.stdout).toContain("fish_add_path $HOME/tools");
     expect(commandV(`${home}/tools:/usr/bin:/bin`)).toBe(`${home}/tools/hookbox`);
+  });
+
+  it("off PATH and without a terminal, changes no startup file and says how to (--modify-path)", async () => {
+    const run = await binary.run(["self-install"], { env: { ...env, PATH: "/usr/bin:/bin" } });
+    expect(run.stdout).toContain("is not on PATH; add it (then open a new shell), or run self-install again with --modify-path:");
+    expect(run.stdout).toContain(`next: ${home}/.local/bin/hookbox doctor`);
+    expect(existsSync(join(home, ".profile"))).toBe(false);
+    expect(existsSync(join(home, ".bashrc"))).toBe(false);
+  });
+
+  it("--modify-path: one marked line in each startup file of the user's shells, added once; a new login shell finds hookbox", async () => {
+    writeFileSync(join(home, ".zshrc"), "bindkey -e\n");
+    const offPath = { ...env, PATH: "/usr/bin:/bin", SHELL: "/usr/bin/fish" };
+    const run = await binary.run(["self-install", "--modify-path", "--json"], { env: offPath });
+    const report = JSON.parse(run.stdout) as { profiles: { file: string; change: string }[]; profile_line?: string };
+    expect(report.profiles).toEqual([
+      { file: join(home, ".profile"), change: "created" },
+      { file: join(home, ".zshrc"), change: "added" },
+      { file: join(home, ".config", "fish", "conf.d", "hookbox.fish"), change: "created" },
+    ]);
+    expect(report.profile_line).toBeUndefined();
+    const line = `case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH" ;; esac  ${MARK}\n`;
+    expect(readFileSync(join(home, ".profile"), "utf8")).toBe(line);
+    expect(readFileSync(join(home, ".zshrc"), "utf8")).toBe(`bindkey -e\n${line}`);
+    expect(readFileSync(join(home, ".config", "fish", "conf.d", "hookbox.fish"), "utf8")).toBe(`contains -- "$HOME/.local/bin" $PATH; or set -gx PATH "$HOME/.local/bin" $PATH  ${MARK}\n`);
+    expect(execFileSync("sh", ["-c", `. ${home}/.profile; . ${home}/.profile; echo "$PATH"`], { env: { HOME: home, PATH: "/usr/bin:/bin" }, encoding: "utf8" }).trim()).toBe(`${home}/.local/bin:/usr/bin:/bin`);
+    const again = await binary.run(["self-install", "--modify-path", "--json"], { env: offPath });
+    expect((JSON.parse(again.stdout) as { profiles: { change: string }[] }).profiles.map((profile) => profile.change)).toEqual(["present", "present", "present"]);
+    expect(readFileSync(join(home, ".zshrc"), "utf8")).toBe(`bindkey -e\n${line}`);
+  });
+
+  it("at a terminal, asks before changing a startup file; no means the line is printed instead", async (ctx) => {
+    if (spawnSync("script", ["--version"]).status !== 0) return ctx.skip("script(1) is not installed (util-linux; .ci/install-tools installs it)");
+    const ask = (answer: string): string =>
+      spawnSync("script", ["-qec", `${binary.path} self-install`, "/dev/null"], { cwd: home, env: { ...env, PATH: "/usr/bin:/bin" }, input: `${answer}\n`, encoding: "utf8", timeout: 30_000 }).stdout;
+    const no = ask("n");
+    expect(no).toContain(`${home}/.local/bin is not on PATH. Add it in ~/.profile, ~/.bashrc (one marked line each; hookbox self-uninstall removes them)? [Y/n]`);
+    expect(no).toContain("export PATH=\"$HOME/.local/bin:$PATH\"");
+    expect(existsSync(join(home, ".profile"))).toBe(false);
+    const yes = ask("");
+    expect(yes).toContain("put ~/.local/bin on PATH in ~/.profile, ~/.bashrc");
+    expect(readFileSync(join(home, ".bashrc"), "utf8")).toContain(MARK);
   });
 
   it("warns when another hookbox comes first on PATH", async () => {

@@ -246,6 +246,45 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
     expect(world.out.join("")).toContain("nothing to change");
   });
 
+  it("uninstall-agent without a scope finds Hookbox in this project's local file too (the README's --local install)", async () => {
+    expect(await world.run("install-agent", "claude", "--local")).toBe(0);
+    expect(await world.run("uninstall-agent", "claude", "--json")).toBe(0);
+    expect(world.json()).toMatchObject({ scope: "local", file: world.file(".claude", "settings.local.json"), changed: true, method: "restored", removed_file: true, other_scopes: [], still_installed: [] });
+    expect(existsSync(world.file(".claude"))).toBe(false);
+  });
+
+  it("installing into a second scope warns that each event would be evaluated twice; uninstall-agent takes both of this project's out", async () => {
+    expect(await world.run("install-agent", "claude", "--local", "--events", "Stop")).toBe(0);
+    expect(world.err.join("")).not.toContain("evaluated twice");
+    expect(await world.run("install-agent", "claude", "--events", "Stop")).toBe(0);
+    expect(world.err.join("")).toContain(
+      `warning: Hookbox's entries are also in ${world.file(".claude", "settings.local.json")} (claude, local): claude runs the hooks of every scope, so each event would be evaluated twice`,
+    );
+    expect(world.err.join("")).toContain("Keep one: hookbox uninstall-agent claude --local takes that one out");
+    expect(await world.run("install-agent", "claude", "--events", "Stop", "--json", "--dry-run")).toBe(0);
+    expect(world.json()).toMatchObject({ warnings: expect.arrayContaining([expect.stringContaining("evaluated twice")]) });
+    expect(await world.run("uninstall-agent", "claude")).toBe(0);
+    const out = world.out.join("");
+    expect(out).toContain(`${world.file(".claude", "settings.json")} (claude, project)`);
+    expect(out).toContain(`${world.file(".claude", "settings.local.json")} (claude, local)`);
+    expect(existsSync(world.file(".claude"))).toBe(false);
+  });
+
+  it("uninstall-agent leaves the user-wide file alone without --user, and says Hookbox is still there and how to take it out", async () => {
+    expect(await world.run("install-agent", "gemini", "--user", "--events", "BeforeTool")).toBe(0);
+    expect(await world.run("uninstall-agent", "gemini")).toBe(0);
+    const settings = join(world.home, ".gemini", "settings.json");
+    expect(world.out.join("")).toContain("nothing to change");
+    expect(world.out.join("")).toContain(`note: Hookbox's entries are still in ${settings} (gemini, user: every project): hookbox uninstall-agent gemini --user removes them`);
+    expect(existsSync(settings)).toBe(true);
+    expect(await world.run("uninstall-agent", "claude", "--local", "--json")).toBe(0);
+    expect(world.json()).toMatchObject({ changed: false, still_installed: [] });
+    expect(await world.run("uninstall-agent", "gemini", "--project", "--json")).toBe(0);
+    expect(world.json()).toMatchObject({ scope: "project", changed: false, still_installed: [{ scope: "user", file: settings, entries: 1, command: "hookbox uninstall-agent gemini --user" }] });
+    expect(await world.run("uninstall-agent", "gemini", "--user")).toBe(0);
+    expect(existsSync(join(world.home, ".gemini"))).toBe(false);
+  });
+
   it("--command: a relative path is made absolute, a bare name and a missing file are warned about", async () => {
     expect(await world.run("install-agent", "codex", "--dry-run", "--json", "--command", "./tools/hookbox")).toBe(0);
     expect(world.json()).toMatchObject({ command: world.file("tools", "hookbox"), warnings: expect.arrayContaining([expect.stringMatching(/does not exist/)]) });

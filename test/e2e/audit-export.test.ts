@@ -7,8 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../helpers/binary.ts";
 import { call, DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
 import { expectOtlpLogsJson, type OtlpLogs } from "../helpers/otlp.ts";
+import { onPath } from "../helpers/tools.ts";
 
-const RSYSLOGD = ["/usr/sbin/rsyslogd", "/sbin/rsyslogd"].find((path) => existsSync(path));
+/** Debian puts it in /usr/sbin, on root's PATH (CI runs as root); another user adds /usr/sbin to PATH to run these tests. */
+const RSYSLOGD = onPath("rsyslogd");
 const GUARD = `id: guard
 events: [PreToolUse]
 handler: { code: "export default (e) => e.tool_input.command === 'rm' ? ({ action: 'deny', reason: 'no rm' }) : ({})" }
@@ -125,7 +127,7 @@ describe("audit export (the binary's daemon, audit.export in the operator file)"
     let skip: string | undefined;
     beforeAll(async () => {
       if (!RSYSLOGD) {
-        skip = "rsyslogd is not installed (.ci/install-tools installs Debian's rsyslog package)";
+        skip = "rsyslogd is not on PATH (.ci/install-tools installs Debian's rsyslog package, in /usr/sbin)";
         return;
       }
       const dir = join(world.dir, "rsyslog");

@@ -222,9 +222,9 @@ describe("the daemon emit starts (the binary, a temporary HOME, no hookbox serve
 
   it("a process of another uid is refused by the peer check, even when the socket's modes would let it in", async (ctx: TestContext) => {
     if (process.platform !== "linux") ctx.skip("peer credentials are read with SO_PEERCRED here; this test runs on Linux");
-    if (process.getuid?.() !== 0) ctx.skip("needs root, to run a client as another uid with setpriv");
+    if (process.getuid?.() !== 0) ctx.skip("needs root, to run a client as another uid with setpriv (CI runs as root)");
     const setpriv = await runProgram(["setpriv", "--version"], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } }).catch(() => undefined);
-    if (!setpriv || setpriv.code !== 0) ctx.skip("setpriv (util-linux) is not installed");
+    if (!setpriv || setpriv.code !== 0) ctx.skip("setpriv (util-linux) is not installed (.ci/install-tools installs util-linux)");
     const w = world();
     await w.emit(w.payload("a", "src/a.ts"));
     const daemon = await w.serving();

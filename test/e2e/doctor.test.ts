@@ -2,6 +2,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { killProcessesNaming } from "../helpers/account.ts";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 
 interface Report {
@@ -47,6 +48,8 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
     // doctor's test call through the Claude entry is an emit, which starts a daemon in this HOME
     // (as it would for the user): stop it before its HOME goes, or it writes there meanwhile.
     await run(BUILT_BINARY, ["daemon", "stop"]);
+    // It may still finish writing after its socket went; what is left of it goes now.
+    await killProcessesNaming(root);
     rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 

@@ -2,6 +2,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { killProcessesNaming } from "../helpers/account.ts";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 
 const SAMPLE = readFileSync(resolve(import.meta.dirname, "../contracts/install-samples/claude-settings.json"), "utf8");
@@ -41,7 +42,11 @@ describe("hookbox install-agent / uninstall-agent (the binary, as a user runs it
     writeFileSync(join(home, ".config", "hookbox", "hookbox.yaml"), "builtin: [guard-secrets]\n");
     env = { HOME: home, PATH: "/usr/bin:/bin" };
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+  // The daemon an emit started writes under HOME until it is gone: stop it before removing HOME.
+  afterEach(async () => {
+    await killProcessesNaming(root);
+    rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
 
   it("writes entries that run the absolute binary: Claude's PreToolUse through sh -c from a subdirectory gets a valid answer, exit 0", async () => {
     expect((await runProgram(["sh", "-c", "cat >/dev/null; command -v hookbox"], { env })).code).not.toBe(0);

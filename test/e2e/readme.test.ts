@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -101,7 +101,7 @@ describe("README", () => {
     });
   }
 
-  it("the install-agent block runs as written, and the entries name the copied binary by its absolute path", () => {
+  it("the install-agent block runs as written: one scope per agent, entries naming the copied binary by its absolute path", () => {
     // As the section says for a source build: self-install first, then the block as written.
     expect(readme).toContain("from a source\nbuild: `dist/hookbox self-install`");
     const block = readmeCommands("Use it from your agent").join("\n");
@@ -111,8 +111,11 @@ describe("README", () => {
     try {
       const env = { HOME: home, PATH: `${home}/.local/bin:/usr/bin:/bin` };
       const script = `set -e\n${resolve(root, "dist/hookbox")} self-install\n${block}`;
-      const out = execFileSync("bash", ["-c", script], { cwd: project, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-      expect(out).toContain("(dry run: nothing written)");
+      const run = spawnSync("bash", ["-c", script], { cwd: project, env, encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain("(dry run: nothing written)");
+      // The README installs no agent twice (issue 28: local command hooks and project http hooks).
+      expect(run.stderr).not.toContain("evaluated twice");
       const local = readFileSync(join(project, ".claude/settings.local.json"), "utf8");
       expect(local).toContain(`"command": "${home}/.local/bin/hookbox emit PreToolUse --agent claude"`);
       expect(readFileSync(join(home, ".gemini/settings.json"), "utf8")).toContain(`${home}/.local/bin/hookbox emit BeforeTool --agent gemini`);
@@ -127,11 +130,21 @@ describe("README", () => {
         expect(readFileSync(join(home, file), "utf8"), file).toContain(`${home}/.local/bin/hookbox${entry}`);
       }
       expect(readFileSync(join(home, ".codex/config.toml"), "utf8"), "--trust recorded Codex's trust").toContain("trusted_hash");
-      // The --http install created .claude/settings.json; uninstall-agent took it out again.
       expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
+      // What the prose says takes them out again does.
+      expect(spawnSync("bash", ["-c", "hookbox uninstall-agent claude && hookbox uninstall-agent gemini --user"], { cwd: project, env }).status).toBe(0);
+      expect(existsSync(join(project, ".claude"))).toBe(false);
+      expect(existsSync(join(home, ".gemini"))).toBe(false);
     } finally {
       rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
+  });
+
+  it("the package example keeps the publisher's secret key out of the repository", () => {
+    const commands = readmeCommands("Community hooks, and the hooks you already have").filter((line) => line.startsWith("minisign "));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const line of commands) for (const key of line.match(/-s (\S+)/g) ?? []) expect(key).toMatch(/^-s ~\//);
+    expect(readFileSync(resolve(root, ".gitignore"), "utf8")).toMatch(/^\/mirror\/$/m);
   });
 
   it("the test command is what .ci/run runs", () => {

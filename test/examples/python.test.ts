@@ -27,6 +27,8 @@ function python(): string | undefined {
   }
 }
 
+const NO_PYTHON = "python3 is not installed (.ci/install-tools installs it)";
+
 describe("examples/python/hookbox_tool.py against dist/hookbox serve", () => {
   const py = python();
   let world: DaemonWorld;
@@ -48,7 +50,7 @@ describe("examples/python/hookbox_tool.py against dist/hookbox serve", () => {
   });
 
   const ask = async (ctx: TestContext, ...args: string[]) => {
-    if (!py) ctx.skip("python3 is not installed (.ci/run installs it)");
+    if (!py) ctx.skip(NO_PYTHON);
     // The daemon's socket found as emit finds it: from XDG_RUNTIME_DIR.
     const run = await runProgram([py as string, EXAMPLE, ...args], { cwd: project, env: world.env() });
     return { code: run.code, out: JSON.parse(run.stdout || "null") as Record<string, unknown>, stderr: run.stderr };
@@ -76,6 +78,7 @@ describe("examples/python/hookbox_tool.py against dist/hookbox serve", () => {
   });
 
   it("with no daemon on the socket the tool is not run (exit 4, daemon_unavailable)", async (ctx) => {
+    if (!py) return ctx.skip(NO_PYTHON);
     const { code, out } = await ask(ctx, "--socket", join(world.dir, "none.sock"), "write", "other.md", "x");
     expect(code).toBe(4);
     expect(out).toMatchObject({ ran: false, code: "daemon_unavailable" });

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { ROOT } from "./daemon.ts";
+import { onPath } from "./tools.ts";
 
-/** Debian's chromium (installed by .ci/install-tools). */
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium (installed by .ci/install-tools), found on PATH. */
+const CHROMIUM = onPath("chromium");
 
 /** Where browser tests put their screenshots (gitignored); the tests print each path. */
 export function screenshotDir(suite: string): string {
@@ -18,7 +19,7 @@ export function screenshotDir(suite: string): string {
  * the test serves: background services, component updates and QUIC are off.
  */
 export async function launchChromium(): Promise<{ browser: Browser } | { skip: string }> {
-  if (!existsSync(CHROMIUM)) return { skip: `${CHROMIUM} is not installed (.ci/install-tools installs Debian's chromium package)` };
+  if (CHROMIUM === undefined) return { skip: "chromium is not on PATH (.ci/install-tools installs Debian's chromium package)" };
   const { chromium } = await import("playwright-core");
   try {
     const browser = await chromium.launch({

@@ -143,7 +143,8 @@ function auditedEventIds(world: DaemonWorld): { ids: Set<string>; lines: number;
   const ids = new Set<string>();
   let lines = 0;
   let unparsable = 0;
-  for (const name of readdirSync(dir).filter((n) => n.startsWith("hookbox-audit.jsonl"))) {
+  // The log and its rotated files; not the lock beside them, which a restarted daemon may remove meanwhile.
+  for (const name of readdirSync(dir).filter((n) => n.startsWith("hookbox-audit.jsonl") && !n.endsWith(".lock"))) {
     for (const line of readFileSync(join(dir, name), "utf8").split("\n")) {
       if (!line) continue;
       lines++;

@@ -177,7 +177,7 @@ describe.each(LINUX)("smoke suite: $name", (target) => {
     const project = join(home, "agent-project");
     mkdirSync(project, { recursive: true });
     sh(readmeCommands("Use it from your agent").join("\n"), project);
-    // --local wrote settings.local.json; the --http install created settings.json, and uninstall-agent took it out again.
+    // --local wrote settings.local.json, and nothing installs Claude's hooks a second time in settings.json.
     expect(statSync(join(project, ".claude/settings.local.json")).isFile()).toBe(true);
     expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
   });

@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { signSums, writeSums } from "../../scripts/release/sums.ts";
+import { minisignMissing } from "../helpers/minisign.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "hookbox-sums-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const hasMinisign = spawnSync("minisign", ["-v"]).status === 0;
+const noMinisign = minisignMissing();
 
 describe("SHA256SUMS", () => {
   it("lists every file by name with its SHA-256, as sha256sum -c checks it", () => {
@@ -26,7 +27,7 @@ describe("SHA256SUMS", () => {
     ["an unencrypted key", undefined],
     ["a password-protected key, the password piped", "correct horse"],
   ] as const)("minisign signs it with %s; minisign -V verifies it and its trusted comment", ([, password], ctx) => {
-    if (!hasMinisign) return ctx.skip("minisign is not installed (apt-get install minisign; .ci/run installs it)");
+    if (noMinisign) return ctx.skip(noMinisign);
     const key = join(dir, `key-${password ? "protected" : "open"}`);
     execFileSync("minisign", ["-G", "-f", ...(password ? [] : ["-W"]), "-p", `${key}.pub`, "-s", `${key}.key`], { input: password ? `${password}\n${password}\n` : "", stdio: ["pipe", "ignore", "ignore"] });
     const signature = signSums(dir, `${key}.key`, "hookbox 0123abc 2026-01-01T00:00:00Z", password);
