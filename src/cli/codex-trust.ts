@@ -1,9 +1,10 @@
 import { unifiedDiff } from "../install/diff.ts";
 import { codexHandler, codexUserConfigPath } from "../agents/codex/install.ts";
-import { codexTrustEntries, planCodexTrust } from "../agents/codex/trust.ts";
+import { codexTrustEntries, planCodexTrust, planCodexUntrust } from "../agents/codex/trust.ts";
 import { sameJson } from "../install/json-value.ts";
+import { runsHookboxEmitHandler } from "../install/command.ts";
 import type { InstallOptions } from "../install/index.ts";
-import { readIfPresent, type AgentSettingsTarget } from "./agent-settings.ts";
+import { readIfPresent, writeBackup, type AgentSettingsTarget } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 
 /** What `install-agent codex --trust` did to $CODEX_HOME/config.toml: part of install-agent's --json output. */
@@ -38,4 +39,24 @@ export async function trustCodexEntries(ctx: CliContext, target: AgentSettingsTa
     await fs.writeTextAtomic(file, plan.text, (await fs.mode(file)) ?? 0o600);
   }
   return { file, changed: plan.changed, summary: plan.summary, diff: plan.changed ? unifiedDiff(file, existing, plan.text) : "", backup };
+}
+
+/**
+ * Take out of $CODEX_HOME/config.toml the trust recorded for Hookbox's handlers in `hooksText`
+ * (the hooks.json about to lose them), as `install-agent --trust` wrote it; the file goes when
+ * nothing else is left in it. A backup first, in the data directory.
+ */
+export async function untrustCodexEntries(ctx: CliContext, target: AgentSettingsTarget, hooksText: string, dryRun: boolean): Promise<TrustChange & { readonly removed: boolean }> {
+  const file = codexUserConfigPath({ home: ctx.host.homeDir(), project: target.project, env: ctx.host.env });
+  const entries = await codexTrustEntries(target.file, hooksText, (_event, handler) => runsHookboxEmitHandler(handler));
+  const existing = await readIfPresent(ctx, file, "Codex's config.toml");
+  const plan = planCodexUntrust(existing, entries, file);
+  let backup: string | null = null;
+  if (plan.changed && !dryRun && existing !== undefined) {
+    const fs = ctx.host.fs;
+    backup = await writeBackup(ctx, { ...target, file }, existing, { inDataDir: true });
+    if (plan.empty) await fs.remove(file);
+    else await fs.writeTextAtomic(file, plan.text, (await fs.mode(file)) ?? 0o600);
+  }
+  return { file, changed: plan.changed, summary: plan.summary, diff: plan.changed ? unifiedDiff(file, existing, plan.empty ? undefined : plan.text) : "", backup, removed: plan.changed && plan.empty };
 }

@@ -23,6 +23,7 @@ import {
 } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
+import { untrustCodexEntries, type TrustChange } from "./codex-trust.ts";
 
 /** What the file becomes: its text, or undefined when it goes (install created it). */
 interface Removal {
@@ -65,6 +66,8 @@ export interface UninstallChange extends SettingsChange {
   readonly method: Removal["method"];
   readonly removed_file: boolean;
   readonly removed_dirs: readonly string[];
+  /** Codex: the trust entries taken out of $CODEX_HOME/config.toml with Hookbox's entries. */
+  readonly trust?: TrustChange;
 }
 
 /**
@@ -75,6 +78,9 @@ export async function uninstallFrom(ctx: CliContext, target: AgentSettingsTarget
   const current = await readIfPresent(ctx, target.file, `the ${target.agent} config`);
   const removal = await planRemoval(ctx, target, current);
   const changed = current !== undefined && removal.method !== "none";
+  // Codex: the trust install-agent --trust recorded for these entries goes with them (first: it
+  // may be the last file in a directory install created, which apply then removes).
+  const trust = changed && target.agent === "codex" ? await untrustCodexEntries(ctx, target, current, dryRun) : undefined;
   const done = changed && !dryRun ? await apply(ctx, target, current, removal) : { backup: null, removedDirs: [] };
   // A record of a file that is gone is stale.
   if (current === undefined && !dryRun) await writeRecord(ctx, target, undefined);
@@ -87,12 +93,21 @@ export async function uninstallFrom(ctx: CliContext, target: AgentSettingsTarget
     method: changed ? removal.method : "none",
     removed_file: changed && removal.after === undefined,
     removed_dirs: done.removedDirs,
-    summary: current === undefined ? ["= the file does not exist: nothing to remove"] : removal.summary,
-    diff: changed ? unifiedDiff(target.file, current, removal.after) : "",
+    summary: [
+      ...(current === undefined ? ["= the file does not exist: nothing to remove"] : removal.summary),
+      ...(trust?.changed ? [`${trust.file} (Codex's trust):`, ...trust.summary.map((line) => `  ${line}`)] : []),
+    ],
+    diff: `${changed ? unifiedDiff(target.file, current, removal.after) : ""}${trust?.diff ?? ""}`,
     backup: done.backup,
     warnings: [],
+    ...(trust?.changed ? { trust } : {}),
   };
-  const outcome = [`backup: ${done.backup}`, removal.after === undefined ? `removed ${target.file}` : "written", ...done.removedDirs.map((dir) => `removed the empty directory ${dir}`)];
+  const outcome = [
+    `backup: ${done.backup}`,
+    removal.after === undefined ? `removed ${target.file}` : "written",
+    ...(trust?.changed && !dryRun ? [trust.removed ? `removed ${trust.file} (it held only Hookbox's trust)` : `Hookbox's trust taken out of ${trust.file}`] : []),
+    ...done.removedDirs.map((dir) => `removed the empty directory ${dir}`),
+  ];
   return { change, outcome };
 }
 

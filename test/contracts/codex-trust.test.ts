@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "smol-toml";
 import { HookboxError } from "../../src/errors.ts";
-import { codexTrustEntries, planCodexTrust, recordedTrust, untrustedEntries } from "../../src/agents/codex/trust.ts";
+import { codexTrustEntries, planCodexTrust, planCodexUntrust, recordedTrust, untrustedEntries } from "../../src/agents/codex/trust.ts";
 
 const SOURCE = "/home/dev/.codex/hooks.json";
 const HOOKS = JSON.stringify({
@@ -85,5 +85,34 @@ describe("recording trust in config.toml (install-agent codex --trust)", () => {
     expect(error).toBeInstanceOf(HookboxError);
     expect((error as HookboxError).code).toBe("config_invalid");
     expect((error as HookboxError).message).toMatch(/Nothing was changed\. Add these lines yourself, or trust the hooks in Codex's \/hooks:\n\[hooks\.state\."\/home\/dev\/\.codex\/hooks\.json:pre_tool_use:1:0"\]/);
+  });
+});
+
+describe("taking Hookbox's trust out again (uninstall-agent codex, self-uninstall)", () => {
+  const entriesOf = () => codexTrustEntries(SOURCE, HOOKS, (_event, handler) => String(handler.command).includes("hookbox emit"));
+
+  it("gives back the user's config byte for byte, trust the user recorded for other hooks included", async () => {
+    const existing = `# my codex\nmodel = "gpt-5.5" # fast\n\n[hooks.state."${SOURCE}:pre_tool_use:0:0"]\ntrusted_hash = "${PROVEN[`${SOURCE}:pre_tool_use:0:0`]}"\n`;
+    const trusted = planCodexTrust(existing, await entriesOf(), "config.toml");
+    const untrusted = planCodexUntrust(trusted.text, await entriesOf(), "config.toml");
+    expect(untrusted).toMatchObject({ changed: true, text: existing, empty: false });
+    expect(untrusted.summary).toEqual(["- trust of PreToolUse: `/home/dev/bin/hookbox emit PreToolUse --agent codex`", "- trust of SessionEnd: `/home/dev/bin/hookbox emit SessionEnd --agent codex`"]);
+  });
+
+  it("a file that held nothing but Hookbox's trust is left empty (uninstall then removes it)", async () => {
+    const created = planCodexTrust(undefined, await entriesOf(), "config.toml");
+    expect(planCodexUntrust(created.text, await entriesOf(), "config.toml")).toMatchObject({ changed: true, text: "", empty: true });
+  });
+
+  it("a hash recorded for another command line (the user re-trusted an edited entry in /hooks) stays", async () => {
+    const created = planCodexTrust(undefined, await entriesOf(), "config.toml");
+    const edited = created.text.replace(/sha256:[0-9a-f]{64}/, "sha256:theirs");
+    const plan = planCodexUntrust(edited, await entriesOf(), "config.toml");
+    expect(recordedTrust(plan.text, "config.toml")).toEqual(new Map([[`${SOURCE}:pre_tool_use:1:0`, "sha256:theirs"]]));
+  });
+
+  it("no config, or no trust of Hookbox's: nothing to change", async () => {
+    expect(planCodexUntrust(undefined, await entriesOf(), "config.toml")).toMatchObject({ changed: false });
+    expect(planCodexUntrust('model = "x"\n', await entriesOf(), "config.toml")).toMatchObject({ changed: false, text: 'model = "x"\n' });
   });
 });

@@ -207,7 +207,8 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
 
   it("uninstall-agent removes a file install created, and the directories it created, keeping a backup in the data directory", async () => {
     const before = readdirSync(world.project);
-    expect(await world.run("install-agent", "cursor")).toBe(0);
+    // Without the operator file install-agent would create (its own record stays for self-uninstall).
+    expect(await world.run("install-agent", "cursor", "--no-default-guards")).toBe(0);
     expect(await world.run("uninstall-agent", "cursor", "--json")).toBe(0);
     expect(world.json()).toMatchObject({ changed: true, method: "restored", removed_file: true, removed_dirs: [world.file(".cursor")] });
     expect(readdirSync(world.project)).toEqual(before);

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startImpostor } from "../helpers/impostor.ts";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld, ROOT } from "../helpers/daemon.ts";
 
@@ -17,15 +17,6 @@ import { DaemonProcess, DaemonWorld, ROOT } from "../helpers/daemon.ts";
 const OPERATOR = "builtin: [guard-secrets]\ndaemon: { auto_start: false }\n";
 
 /** A server that is not Hookbox: every request answered 200 with the reply shape emit expects, saying "allow". */
-const IMPOSTOR = `
-const http = require("node:http");
-const fs = require("node:fs");
-const path = process.argv[1];
-fs.mkdirSync(require("node:path").dirname(path), { recursive: true, mode: 0o700 });
-try { fs.unlinkSync(path); } catch {}
-http.createServer((req, res) => { req.resume(); req.on("end", () => { res.setHeader("content-type", "application/json"); res.end(JSON.stringify({ v: 1, stdout: "", stderr: "", exit_code: 0, event_id: "impostor" })); }); })
-  .listen(path, () => console.log("listening"));
-`;
 
 let world: DaemonWorld;
 let ws: string;
@@ -43,14 +34,8 @@ afterEach(async () => {
 });
 afterAll(() => world.cleanup());
 
-async function impostor(path: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["-e", IMPOSTOR, path], { stdio: ["ignore", "pipe", "inherit"] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.once("data", () => resolve());
-    child.once("exit", (code) => reject(new Error(`the impostor exited ${code}`)));
-  });
-  running.push({ stop: () => (child.exitCode === null && child.signalCode === null ? new Promise((r) => (child.once("exit", r), child.kill("SIGKILL"))) : Promise.resolve()) });
-  return child;
+async function impostor(path: string): Promise<void> {
+  running.push(await startImpostor(path));
 }
 
 const claude = { session_id: "c1", transcript_path: "/tmp/t.jsonl", cwd: "", hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: ".env", content: "KEY=1\n" }, tool_use_id: "toolu_1" };
@@ -199,8 +184,7 @@ describe("a genuine hookbox serve that serves another hook set, on the default s
 
 describe("a stale socket, and the genuine binary started with code injected", () => {
   it("a stale socket file (its server was killed): nothing listens", async () => {
-    const child = await impostor(world.socket);
-    await new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL")));
+    await (await startImpostor(world.socket)).stop();
     expect(existsSync(world.socket)).toBe(true);
     await expectInProcessDeny(/a stale socket: nothing listens on it/, world.socket);
     rmSync(world.socket);

@@ -1,14 +1,15 @@
 // The opencode plugin `dist/hookbox install-agent opencode` writes, loaded as opencode loads it (an
 // ES module whose export is called with the project directory) and driven with the inputs opencode
 // hands its hooks — without opencode itself (test/e2e/agents/opencode-hookbox.test.ts runs the
-// real one). It must ask a daemon directly with the hook-set identity emit would send, fall back
-// to `hookbox emit`, and block a tool call it could not get an answer for.
+// real one). It must ask `hookbox emit` (which lets only a daemon it proved genuine decide), never
+// a socket itself, and block a tool call it could not get an answer for.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
+import { startImpostor } from "../helpers/impostor.ts";
 
 type Hook = (input: Record<string, unknown>, output: Record<string, unknown>) => Promise<void>;
 type Plugin = (input: { directory: string }) => Promise<Record<string, Hook>>;
@@ -64,9 +65,20 @@ describe("the opencode plugin install-agent writes (dist/hookbox, no opencode)",
     }
   }
 
-  it("asks a daemon over its socket with emit's identity: with no hookbox to run at all, guard-secrets still answers", async () => {
+  it("a program on the daemon's socket that answers like one decides nothing: the plugin asks hookbox emit, which refuses it", async () => {
+    const squatter = await startImpostor(world.socket);
+    try {
+      const hooks = await installed(BUILT_BINARY);
+      expect(await writeFile(hooks, ".env")).toMatch(/^guard-secrets: Write on \S+\/\.env: blocked/);
+      expect(await writeFile(hooks, "notes.md")).toBeUndefined();
+    } finally {
+      await squatter.stop();
+    }
+  });
+
+  it("through a genuine daemon of this hook set, by way of emit: the same answers, and the event reaches the tool's result", async () => {
     daemons.push(await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"], {}, { defaultHooks: true }));
-    const hooks = await installed(join(world.dir, "no-such-hookbox"));
+    const hooks = await installed(BUILT_BINARY);
     expect(await writeFile(hooks, ".env")).toMatch(/^guard-secrets: Write on \S+\/\.env: blocked/);
     expect(await writeFile(hooks, "notes.md")).toBeUndefined();
     const output = { output: "done" };

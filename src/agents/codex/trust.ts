@@ -156,3 +156,42 @@ export function planCodexTrust(configText: string | undefined, entries: readonly
   }
   return { text, changed: true, summary: entries.map((entry) => (missing.includes(entry) ? `+ trusted ${entry.event}: \`${entry.command}\`` : `= ${entry.event}: already trusted`)) };
 }
+
+/**
+ * config.toml without the trust `install-agent --trust` recorded for `entries` (Hookbox's handlers,
+ * about to be removed from their hooks.json): each `[hooks.state."<key>"]` table recording exactly
+ * that hash loses its trusted_hash line, and the table goes when nothing else is in it. Trust the
+ * user recorded for anything else, and a hash Codex's /hooks wrote for another command line, stay.
+ * Edited as text, checked by parsing back; a layout it cannot edit is refused with what to remove.
+ * `empty` says the file holds nothing but white space afterwards.
+ */
+export function planCodexUntrust(configText: string | undefined, entries: readonly CodexTrustEntry[], file: string): InstallPlan & { readonly empty: boolean } {
+  const before = recordedTrust(configText, file);
+  const ours = entries.filter((entry) => before.get(entry.key) === entry.hash);
+  if (configText === undefined || ours.length === 0) return { text: configText ?? "", changed: false, summary: [], empty: false };
+  const eol = configText.includes("\r\n") ? "\r\n" : "\n";
+  let lines = configText.split(/\r?\n/);
+  for (const entry of ours) {
+    const at = lines.findIndex((line) => line.trim() === tableHeader(entry.key));
+    if (at < 0) continue;
+    const next = lines.findIndex((line, i) => i > at && /^\s*\[/.test(line));
+    const end = next < 0 ? lines.length : next;
+    const body = lines.slice(at + 1, end).filter((line) => !/^\s*trusted_hash\s*=/.test(line));
+    const onlyBlank = body.every((line) => line.trim() === "");
+    lines = [...lines.slice(0, onlyBlank ? at : at + 1), ...(onlyBlank ? [] : body), ...lines.slice(end)];
+  }
+  let text = lines.join(eol).replace(/(\r?\n){3,}/g, `${eol}${eol}`);
+  if (text.trim() === "") text = "";
+  let after: ReadonlyMap<string, string>;
+  try {
+    after = recordedTrust(text, file);
+  } catch {
+    after = new Map([["", ""]]);
+  }
+  const gone = new Set(ours.map((entry) => entry.key));
+  const intact = [...before].every(([key, hash]) => (gone.has(key) ? !after.has(key) : after.get(key) === hash)) && after.size === before.size - gone.size;
+  if (!intact) {
+    throw new HookboxError("config_invalid", `${file}: Hookbox cannot take its trust entries out of this file without rewriting what is there. Nothing was changed. Remove these tables yourself:\n${ours.map((entry) => tableHeader(entry.key)).join("\n")}`);
+  }
+  return { text, changed: true, summary: ours.map((entry) => `- trust of ${entry.event}: \`${entry.command}\``), empty: text === "" };
+}

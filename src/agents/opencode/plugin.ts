@@ -1,24 +1,20 @@
 import { agentHookTimeoutSeconds } from "../../events/hook-timeouts.ts";
-import { AGENT_CALL_HEADERS } from "../../wire/agent-call.ts";
 
 /**
  * The opencode plugin `install-agent opencode` writes. opencode has no command hooks, only
  * in-process plugins (JavaScript run by its own Bun), so the plugin is where opencode's messages,
  * tool calls and tool results become native Hookbox events:
  *
- * - it asks the daemon first, over its unix socket, exactly as `hookbox emit` would (POST
- *   /v1/agents/native with the same hook-set identity: the daemon answers only if it resolves the
- *   hook set emit would, else 409 and the plugin goes on);
- * - else it runs `hookbox emit <event> --agent native` (which evaluates in its own process, or
- *   starts a daemon once that lands);
+ * - it runs `hookbox emit <event> --agent native` for each, which lets a daemon decide only
+ *   once it has proven the daemon is this very Hookbox (SECURITY.md, "Who answers on the
+ *   socket"), else evaluates in its own process. The plugin itself never talks to a socket: a
+ *   program the agent started there would answer it, and the proof needs the kernel's peer
+ *   credentials, which a plugin inside opencode's runtime has no way to read;
  * - and applies the decision: `tool.execute.before` throws to block (opencode shows the message
  *   to the model as the tool's result), a rewrite replaces the arguments in the object opencode
  *   runs; context goes into the system prompt (SessionStart), the user's message
  *   (UserPromptSubmit) or after the tool's output (PostToolUse). A tool call Hookbox could not
  *   be asked about is blocked, never run unchecked.
- *
- * The identity is computed here as src/config/locations.ts and src/evaluator/identity.ts compute
- * it for emit with no flags (test/e2e/opencode-plugin.test.ts holds them to the same answer).
  */
 
 /** The first line of every plugin file Hookbox writes: what marks the file as Hookbox's own. */
@@ -69,17 +65,12 @@ export function opencodePluginSource(options: OpencodePluginOptions): string {
     `const EVENTS = new Set(${JSON.stringify([...options.events])});`,
     `const TIMEOUT_MS = ${JSON.stringify(timeouts)};`,
     `const TOOL_NAMES = ${JSON.stringify(TOOL_NAMES)};`,
-    `const HEADERS = ${JSON.stringify(AGENT_CALL_HEADERS)};`,
   ];
   return `${OPENCODE_PLUGIN_MARKER}
 // Do not edit: install-agent rewrites it and uninstall-agent removes it. Each message, tool call
-// and tool result is asked of Hookbox: its daemon over the unix socket when one serves the hook
-// set \`hookbox emit\` would use, else \`hookbox emit\` itself. A tool call Hookbox cannot be asked
-// about is blocked.
+// and tool result is asked of \`hookbox emit\`, which uses its daemon only once it has proven it
+// genuine. A tool call Hookbox cannot be asked about is blocked.
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
-import { request } from "node:http";
-import { homedir } from "node:os";
 
 ${constants.join("\n")}
 ${PLUGIN_BODY}`;
@@ -87,89 +78,6 @@ ${PLUGIN_BODY}`;
 
 /** Plain JavaScript without template literals, so it sits in this String.raw literal byte for byte as opencode reads it. */
 const PLUGIN_BODY = String.raw`
-/** A path as emit run in "directory" reads it: relative ones from there. */
-function absolute(path, directory) {
-  return path.startsWith("/") ? path : directory.replace(/\/+$/, "") + "/" + path;
-}
-
-/**
- * Where Hookbox looks for things with no flags (src/config/locations.ts), and the hook-set
- * identity emit would send (src/evaluator/identity.ts). The sockets to ask: HOOKBOX_SOCKET alone
- * when set; else the default one, then every auto-started daemon's beside it (each answers only
- * the identity it was started for: 409 otherwise, and the next is asked).
- */
-function locations(env, directory) {
-  const home = env.HOME || homedir();
-  const configHome = env.XDG_CONFIG_HOME || home + "/.config";
-  const agentDir = (value, fallback) => (value && value.trim() !== "" ? absolute(value, directory) : fallback);
-  let sockets;
-  if (env.HOOKBOX_SOCKET) sockets = [absolute(env.HOOKBOX_SOCKET, directory)];
-  else {
-    const dir = env.XDG_RUNTIME_DIR ? env.XDG_RUNTIME_DIR + "/hookbox" : home + "/.hookbox/run";
-    let auto = [];
-    try {
-      auto = readdirSync(dir).filter((name) => /^auto-[0-9a-f]{16}\.sock$/.test(name)).map((name) => dir + "/" + name);
-    } catch {}
-    sockets = [dir + "/hookbox.sock"].concat(auto);
-  }
-  return {
-    sockets,
-    identity: {
-      v: 1,
-      build: BUILD,
-      operator_file: env.HOOKBOX_CONFIG ? absolute(env.HOOKBOX_CONFIG, directory) : configHome + "/hookbox/hookbox.yaml",
-      builtin_flags: [],
-      hook_dirs: null,
-      user_hooks_dir: configHome + "/hookbox/hooks",
-      data_dir: (env.XDG_DATA_HOME || home + "/.local/share") + "/hookbox",
-      home,
-      agent_dirs: { claude: agentDir(env.CLAUDE_CONFIG_DIR, home + "/.claude"), codex: agentDir(env.CODEX_HOME, home + "/.codex") },
-    },
-  };
-}
-
-function base64url(value) {
-  return Buffer.from(JSON.stringify(value)).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** The Decision of a daemon that serves this hook set, or undefined when none does (then emit is asked). */
-async function viaDaemon(event, directory, timeoutMs) {
-  const where = locations(process.env, directory);
-  for (const socket of where.sockets) {
-    const decision = await askSocket(socket, where.identity, event, timeoutMs);
-    if (decision) return decision;
-  }
-  return undefined;
-}
-
-function askSocket(socket, identity, event, timeoutMs) {
-  const body = JSON.stringify(event);
-  const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
-  headers[HEADERS.client] = "emit";
-  headers[HEADERS.identity] = base64url(identity);
-  headers[HEADERS.event] = event.event_type;
-  headers[HEADERS.timeoutMs] = String(timeoutMs);
-  if (FAIL_CLOSED) headers[HEADERS.failClosed] = "1";
-  return new Promise((resolve) => {
-    const req = request({ socketPath: socket, path: "/v1/agents/native", method: "POST", headers, timeout: timeoutMs }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => {
-        try {
-          const reply = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-          resolve(res.statusCode === 200 && reply.v === 1 && typeof reply.stdout === "string" ? JSON.parse(reply.stdout) : undefined);
-        } catch {
-          resolve(undefined);
-        }
-      });
-      res.on("error", () => resolve(undefined));
-    });
-    req.on("timeout", () => req.destroy(new Error("timed out")));
-    req.on("error", () => resolve(undefined));
-    req.end(body);
-  });
-}
-
 /** hookbox emit's Decision, or why there is none. */
 function viaEmit(event, directory, timeoutMs) {
   return new Promise((resolve) => {
@@ -208,8 +116,6 @@ function viaEmit(event, directory, timeoutMs) {
 async function ask(eventType, fields, directory, guard) {
   const event = Object.assign({ event_type: eventType, agent: "opencode", cwd: directory, timestamp: new Date().toISOString() }, fields);
   const timeoutMs = TIMEOUT_MS[eventType] || 30000;
-  const fromDaemon = await viaDaemon(event, directory, timeoutMs);
-  if (fromDaemon && typeof fromDaemon.decision === "string") return fromDaemon;
   const ran = await viaEmit(event, directory, timeoutMs);
   if (ran.decision && typeof ran.decision.decision === "string") return ran.decision;
   const reason = "Hookbox could not evaluate this " + eventType + " (" + (ran.why || "no answer") + ")";

@@ -1,8 +1,8 @@
 // The real opencode (offline, mock Chat Completions API) with the plugin `hookbox install-agent
 // opencode --user` writes (src/agents/opencode/plugin.ts), the standard guards on and a project
-// hook injecting context — once with no daemon (the plugin runs `hookbox emit`), once through a
-// daemon (the plugin asks it over its socket directly). Skipped, saying why, when opencode is not
-// installed.
+// hook injecting context — once with no daemon, once through a daemon (the plugin always runs
+// `hookbox emit`, which lets the daemon decide once it has proven it genuine). Skipped, saying why,
+// when opencode is not installed.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,8 +25,8 @@ handler: { code: "export default (e) => e.tool_input.command.includes('original'
 `;
 
 /**
- * The plugin's fallback executable: hookbox behind a wrapper that logs each call, so a test can
- * tell the plugin asked the daemon directly (no call) from running `hookbox emit` (one per event).
+ * The plugin's executable: hookbox behind a wrapper that logs each call, so a test sees the plugin
+ * run `hookbox emit` for each event (it never talks to a socket itself).
  */
 function emitLog(ws: AgentWorkspace): { readonly wrapper: string; calls(): string[] } {
   const wrapper = join(ws.root, "bin", "hookbox");
@@ -42,10 +42,9 @@ async function run(binary: string, ws: AgentWorkspace, options: Omit<OpenAIClien
   return result;
 }
 
-/** Through a daemon every event was asked over its socket; without one, each ran `hookbox emit`. */
-function expectPath(calls: readonly string[], withDaemon: boolean): void {
-  if (withDaemon) expect(calls, "the plugin ran hookbox emit although a daemon serves the same hook set").toEqual([]);
-  else expect(calls).toEqual(expect.arrayContaining([expect.stringMatching(/^emit PreToolUse --agent native$/)]));
+/** Each event ran `hookbox emit` (through a daemon too: the daemon's own audit shows it answered). */
+function expectPath(calls: readonly string[]): void {
+  expect(calls).toEqual(expect.arrayContaining([expect.stringMatching(/^emit PreToolUse --agent native$/)]));
 }
 
 describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s", (_mode, withDaemon) => {
@@ -63,7 +62,7 @@ describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s"
       },
     }, emit.wrapper);
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
-    expectPath(emit.calls(), withDaemon);
+    expectPath(emit.calls());
     expect(result.model.resultOf("call_env_bash")?.output.text).toMatch(/guard-secrets: This command writes to \.env/);
     expect(result.model.resultOf("call_env_write")?.output.text).toMatch(/guard-secrets: Write on \S+\/\.env: blocked/);
     if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThanOrEqual(2);
@@ -86,7 +85,7 @@ describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s"
     const ws = await suite.workspace(withDaemon);
     const emit = emitLog(ws);
     const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] } }, emit.wrapper);
-    expectPath(emit.calls(), withDaemon);
+    expectPath(emit.calls());
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");
     expect(next?.output.text).toMatch(/^wrote\n/);
