@@ -3,6 +3,7 @@ import { installedEntries } from "../install/entries.ts";
 import { INSTALL_AGENTS, type InstallAgent } from "../install/types.ts";
 import type { FileHost } from "../runtime/types.ts";
 import { normalizePath } from "../text/posix-path.ts";
+import { walkLinks } from "../registry/link-targets.ts";
 
 /**
  * Every path that leads to the Hookbox binary an agent's hook entries run, for self-protect
@@ -19,8 +20,6 @@ export type BinaryFiles = Pick<FileHost, "kind" | "readLink" | "realpath" | "rea
 /** Paths kept per event, at most: a hostile install record cannot make each event slow. */
 const MAX_PATHS = 64;
 const MAX_RECORDS = 64;
-/** Symbolic links followed along one path, as the kernel's ELOOP limit (40). */
-const MAX_HOPS = 40;
 const MAX_PATH_CHARS = 4096;
 
 interface Installed {
@@ -111,35 +110,8 @@ export function executableOf(command: string): string | undefined {
  * linked directory above it), and where it finally leads. Nothing is opened or created.
  */
 export async function linkChain(files: Pick<FileHost, "kind" | "readLink">, absolute: string): Promise<string[]> {
-  const chain = [normalizePath(absolute)];
-  let real = "";
-  const pending = absolute.split("/").filter(Boolean).reverse();
-  let hops = 0;
-  while (pending.length > 0) {
-    const part = pending.pop() as string;
-    if (part === ".") continue;
-    if (part === "..") {
-      real = real.slice(0, real.lastIndexOf("/"));
-      continue;
-    }
-    const next = `${real}/${part}`;
-    const kind = await files.kind(next).catch(() => "missing" as const);
-    if (kind === "symlink" && ++hops <= MAX_HOPS) {
-      const target = await files.readLink(next).catch(() => undefined);
-      if (target === undefined) break;
-      chain.push(next);
-      if (target.startsWith("/")) real = "";
-      pending.push(...target.split("/").filter(Boolean).reverse());
-      continue;
-    }
-    real = next;
-    if (kind === "missing") {
-      real = normalizePath(`${real}/${pending.reverse().join("/")}`);
-      break;
-    }
-  }
-  chain.push(real || "/");
-  return [...new Set(chain)];
+  const walk = await walkLinks(files, absolute);
+  return [...new Set([normalizePath(absolute), ...walk.links, walk.real ?? walk.reached])];
 }
 
 /** The event as hooks see it: `hookbox_binaries` set by the host on PreToolUse, dropped when the agent sent one. */

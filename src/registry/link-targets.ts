@@ -100,6 +100,25 @@ export async function physicalPath(files: LinkFiles, absolute: string): Promise<
   } catch {
     // Something on the way is missing, or the path ends in a dangling link: walk it.
   }
+  return (await walkLinks(files, absolute)).real;
+}
+
+/** A path walked link by link: each symbolic link met (as named on the way), and where it leads. */
+export interface LinkWalk {
+  readonly links: readonly string[];
+  /** Where the path leads; undefined for a link loop or an unreadable link. */
+  readonly real: string | undefined;
+  /** How far the walk got (the directory the loop or unreadable link is in, otherwise `real`). */
+  readonly reached: string;
+}
+
+/**
+ * Walks `absolute` one entry at a time, following each symbolic link (the link itself, a linked
+ * directory above it) as the kernel would, without opening or creating anything. Below a missing
+ * entry nothing exists, so nothing there is a link: the tail is kept as written.
+ */
+export async function walkLinks(files: Pick<FileHost, "kind" | "readLink">, absolute: string): Promise<LinkWalk> {
+  const links: string[] = [];
   let real = "";
   const pending = absolute.split("/").filter(Boolean).reverse();
   let hops = 0;
@@ -111,17 +130,20 @@ export async function physicalPath(files: LinkFiles, absolute: string): Promise<
       continue;
     }
     const next = `${real}/${part}`;
-    const kind = await files.kind(next);
+    const kind = await files.kind(next).catch(() => "missing" as const);
     if (kind === "symlink") {
       const target = ++hops > MAX_HOPS ? undefined : await files.readLink(next).catch(() => undefined);
-      if (target === undefined) return undefined;
+      if (target === undefined) return { links, real: undefined, reached: real || "/" };
+      links.push(next);
       if (target.startsWith("/")) real = "";
       pending.push(...target.split("/").filter(Boolean).reverse());
       continue;
     }
     real = next;
-    // Nothing below a missing entry exists, so nothing below it is a link.
-    if (kind === "missing") return normalizePath(`${real}/${pending.reverse().join("/")}`);
+    if (kind === "missing") {
+      const whole = normalizePath(`${real}/${pending.reverse().join("/")}`);
+      return { links, real: whole, reached: whole };
+    }
   }
-  return real || "/";
+  return { links, real: real || "/", reached: real || "/" };
 }
