@@ -10,7 +10,7 @@ import { embeddedHooksDigest, hostTarget, sourceIdentity, sourcesDigest } from "
 import { buildLibraries } from "./scripts/build-libraries.ts";
 import { CATALOG_FILE, PRECOMPILED_FILE, renderCatalog, renderPrecompiled } from "./scripts/embed-handlers.ts";
 import { TS_LIB_FILE, renderTsLib } from "./scripts/embed-ts-lib.ts";
-import type { BuildStamp } from "./src/version/index.ts";
+import type { BuildStamp } from "./src/core/version/index.ts";
 
 const root = import.meta.dir;
 const STARTUP_JIT_POLICY = 4;
@@ -36,7 +36,7 @@ export async function prepareSources(target: string): Promise<BuildStamp> {
  * imported. Compiled to bytecode with the rest of the program it would add 16 MiB to the binary;
  * this way 1.6 MiB, for ~150 ms more the first time `check` runs (parsing it). typescript.js
  * is a script that defines `ts`: run without `require` and `process` it builds no `ts.sys` (the
- * checker is given its files, src/check/typecheck.ts) and reaches for no Node API.
+ * checker is given its files, src/hooks/check/typecheck.ts) and reaches for no Node API.
  */
 function compressedTypescript(): Bun.BunPlugin {
   return {
@@ -80,7 +80,7 @@ export async function compileBinary({ outfile, stamp, cross, bytecodeOrder = [] 
     format: "esm",
     splitting: true,
     bytecode: true,
-    // What `hookbox version` reports (src/version).
+    // What `hookbox version` reports (src/core/version).
     define: { HOOKBOX_BUILD: JSON.stringify(stamp) },
     compile: {
       outfile,
@@ -91,7 +91,7 @@ export async function compileBinary({ outfile, stamp, cross, bytecodeOrder = [] 
       ...(bytecodeOrder.length > 0 ? { bytecodeOrder: [...bytecodeOrder] } : {}),
       // Startup code (module bodies, schema construction, the registry load) runs once: with the
       // JIT's tier-up thresholds ×4 it stays interpreted instead of being compiled for nothing
-      // (~2.5 MiB less resident for the daemon). src/runtime/bun.ts restores 1 once started.
+      // (~2.5 MiB less resident for the daemon). src/platform/bun.ts restores 1 once started.
       jitPolicy: STARTUP_JIT_POLICY,
       // A hook runner is started inside repositories it does not trust: their .env and
       // bunfig.toml (which can preload code) must never configure it.

@@ -1,14 +1,14 @@
-// Lint = the architecture's boundaries as rules (STYLE.md): runtime APIs only in src/runtime/,
+// Lint = the architecture's boundaries as rules (STYLE.md): runtime APIs only in src/platform/,
 // sandbox/ never imports src/. Plus typescript-eslint's recommended set.
 import tseslint from "typescript-eslint";
 
 // node:util is allowed everywhere: pure helpers, no I/O (but every node:* module costs Bun startup
-// time: emit's path loads none, see src/runtime/bun-lean.ts).
+// time: emit's path loads none, see src/platform/bun-lean.ts).
 const RUNTIME_MODULES = ["node:*", "!node:util", "bun", "bun:*", ...["fs", "fs/promises", "path", "os", "child_process", "net", "http", "https", "dns", "url", "module", "worker_threads", "crypto", "stream", "process"]];
-const runtimeImports = { group: RUNTIME_MODULES, message: "Runtime APIs belong in src/runtime/ (STYLE.md principle 2): take them from the RuntimeHost." };
+const runtimeImports = { group: RUNTIME_MODULES, message: "Runtime APIs belong in src/platform/ (STYLE.md principle 2): take them from the RuntimeHost." };
 const runtimeGlobals = ["Bun", "Deno", "process", "Buffer", "require", "__dirname", "__filename"].map((name) => ({
   name,
-  message: "Runtime globals belong in src/runtime/ (STYLE.md principle 2).",
+  message: "Runtime globals belong in src/platform/ (STYLE.md principle 2).",
 }));
 
 export default tseslint.config(
@@ -22,7 +22,7 @@ export default tseslint.config(
   },
   {
     files: ["src/**/*.ts", "src/**/*.tsx"],
-    ignores: ["src/runtime/**"],
+    ignores: ["src/platform/**"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [runtimeImports] }],
       "no-restricted-globals": ["error", ...runtimeGlobals],

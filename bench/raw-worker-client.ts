@@ -1,4 +1,4 @@
-// The parent side of bench/raw-worker.ts on Bun's IPC channel, as src/runtime/bun.ts talks to a
+// The parent side of bench/raw-worker.ts on Bun's IPC channel, as src/platform/bun.ts talks to a
 // sandbox worker: the raw cost of one process hop plus a warm quickjs-emscripten call.
 import { resolve } from "node:path";
 

@@ -46,7 +46,7 @@ export function compileKey(source: string, filename: string, modules: GuestModul
 
 /**
  * Compilations made ahead of time, by their compileKey: the standard hooks, compiled when the
- * binary was built (src/builtin/precompiled.generated.ts). compileHandler answers from them as
+ * binary was built (src/hooks/builtin/precompiled.generated.ts). compileHandler answers from them as
  * from its cache, so a process that loads hooks (a daemon's start, emit with a cold snapshot
  * cache) does not transpile what the build already did. Trusted as the binary is, which carries
  * them; an entry is found only for the very source, file name and modules it was made from.

@@ -1,10 +1,10 @@
-// The details build.ts stamps into a binary (src/version's BuildStamp): which sources, built how.
+// The details build.ts stamps into a binary (src/core/version's BuildStamp): which sources, built how.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { BuildStamp } from "../src/version/index.ts";
-import { standardHooksDigest } from "../src/version/standard-hooks.ts";
+import type { BuildStamp } from "../src/core/version/index.ts";
+import { standardHooksDigest } from "../src/hooks/builtin/standard-hooks.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -25,9 +25,9 @@ export function sourceIdentity(env: Readonly<Record<string, string | undefined>>
   return { commit: commit ? `${commit}${dirty ? "-dirty" : ""}` : "unknown", buildDate: date.toISOString().replace(/\.\d{3}Z$/, "Z") };
 }
 
-/** The digest of the standard hooks as src/builtin/catalog.generated.ts holds them (write it first). */
+/** The digest of the standard hooks as src/hooks/builtin/catalog.generated.ts holds them (write it first). */
 export async function embeddedHooksDigest(): Promise<string> {
-  return standardHooksDigest(await import("../src/builtin/catalog.generated.ts"));
+  return standardHooksDigest(await import("../src/hooks/builtin/catalog.generated.ts"));
 }
 
 /** `<os>-<arch>` of the machine running the build, as release targets are named. */

@@ -1,4 +1,4 @@
-// Renders src/check/ts-lib.generated.ts: the TypeScript standard library declarations
+// Renders src/hooks/check/ts-lib.generated.ts: the TypeScript standard library declarations
 // (lib.es2023.d.ts and every lib it references) that `hookbox check` type-checks handlers
 // against. The binary has no node_modules, so they travel inside it as string constants,
 // comments removed (they only matter to an editor's hover; a third of the size).
@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
 
 const ROOT = resolve(import.meta.dirname, "..");
-export const TS_LIB_FILE = join(ROOT, "src/check/ts-lib.generated.ts");
+export const TS_LIB_FILE = join(ROOT, "src/hooks/check/ts-lib.generated.ts");
 /** QuickJS runs ES2023: a handler may use what it has (Array.prototype.findLast, toSorted …), not more. */
 const ENTRY = "lib.es2023.d.ts";
 

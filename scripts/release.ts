@@ -13,7 +13,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readSync, cl
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compileBinary, prepareSources, recordStartupProfile, verifyBinary } from "../build.ts";
-import type { BuildStamp } from "../src/version/index.ts";
+import type { BuildStamp } from "../src/core/version/index.ts";
 import { hostTarget } from "./build-stamp.ts";
 import { executableFormat } from "./release/formats.ts";
 import { bunRuntime, bunVersion, runtimeCacheDir } from "./release/runtimes.ts";

@@ -2,9 +2,9 @@
 // started by the pool), `emit` (the agents' hook command: a lean path, it runs on every event),
 // or the full command line (for `serve`, with its first sandbox worker already starting).
 // No top-level await: the binary is precompiled to bytecode.
-import { prestartServeWorker } from "./daemon/prestart.ts";
-import { detectLeanRuntime } from "./runtime/index.ts";
-import { VERSION, versionFlag, versionInfo, versionJson } from "./version/index.ts";
+import { prestartServeWorker } from "./serve/daemon/prestart.ts";
+import { detectLeanRuntime } from "./platform/index.ts";
+import { VERSION, versionFlag, versionInfo, versionJson } from "./core/version/index.ts";
 
 async function main(): Promise<void> {
   // The lean host first: emit needs no more, and on Bun it loads no node:* module.
@@ -29,10 +29,10 @@ async function main(): Promise<void> {
   prestartServeWorker(host);
   // The daemon starts without the command line's other commands (commander, the transpiler's users …).
   if (command === "serve" && !lean.args.includes("--help") && !lean.args.includes("-h")) {
-    const [{ runServe }, { hookRuntime }] = await Promise.all([import("./cli/serve-run.ts"), import("./compose.ts")]);
+    const [{ runServe }, { hookRuntime }] = await Promise.all([import("./cli/serve-run.ts"), import("./cli/compose.ts")]);
     return host.exit(await runServe(host, lean.args.slice(1), hookRuntime(host), VERSION));
   }
-  const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./compose.ts")]);
+  const [{ runCli }, { hookRuntime }] = await Promise.all([import("./cli/index.ts"), import("./cli/compose.ts")]);
   // exit waits for every stdout write: commander prints help without waiting for its write.
   return host.exit(await runCli(host, hookRuntime(host)));
 }

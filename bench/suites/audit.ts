@@ -7,10 +7,10 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppendLock } from "../../src/audit/lock.ts";
-import { AuditSink } from "../../src/audit/sink.ts";
-import type { AuditEntry } from "../../src/audit/record.ts";
-import { detectRuntime } from "../../src/runtime/index.ts";
+import { AppendLock } from "../../src/decide/audit/lock.ts";
+import { AuditSink } from "../../src/decide/audit/sink.ts";
+import type { AuditEntry } from "../../src/decide/audit/record.ts";
+import { detectRuntime } from "../../src/platform/index.ts";
 import { BINARY, ensureBinary, post, runProcess, WRITE_EVENT, writeHooks } from "../env.ts";
 import { fmtUs, machine, QUICK, sideBySide, table, type Summary } from "../lib.ts";
 

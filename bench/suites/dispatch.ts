@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { SandboxEngine } from "../../sandbox/index.ts";
 import { fakeCapabilities } from "../../test/helpers/fake-capabilities.ts";
-import { parseEvent } from "../../src/events/parse.ts";
+import { parseEvent } from "../../src/core/events/parse.ts";
 import { dispatchEnv } from "../../test/helpers/dispatch-env.ts";
 import { machine, sideBySide, table, writeSection, type Summary } from "../lib.ts";
 import { rawModule, rawWarm } from "../raw-quickjs.ts";

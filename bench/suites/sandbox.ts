@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { SandboxEngine, SandboxPool, compileHandler, createHandlerSpec, DEFAULT_LIMITS, type HandlerSpec } from "../../sandbox/index.ts";
-import { detectRuntime } from "../../src/runtime/index.ts";
+import { detectRuntime } from "../../src/platform/index.ts";
 import { machine, sideBySide, table, writeSection, type Summary } from "../lib.ts";
 import { rawFresh, rawModule, rawWarm } from "../raw-quickjs.ts";
 import { rawWorkerIpc } from "../raw-worker-client.ts";

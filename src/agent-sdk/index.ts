@@ -2,8 +2,8 @@
 // a daemon through hookbox/client (src/client) and must not import the server, the evaluator or
 // a runtime: it runs inside the orchestrator's process (Node, Bun or Deno).
 import { createClient, type ClientOptions, type HookboxClient } from "../client/index.ts";
-import { errorMessage } from "../errors.ts";
-import { agentHookTimeoutSeconds } from "../events/hook-timeouts.ts";
+import { errorMessage } from "../core/errors.ts";
+import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";
 import { SDK_HOOK_EVENTS, type SdkHookCallback, type SdkHookEvent, type SdkHookOutput, type SdkHooks } from "./types.ts";
 import { unavailableAnswer } from "./unavailable.ts";
 

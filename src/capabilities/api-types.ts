@@ -1,6 +1,6 @@
 /**
  * The handler API as a TypeScript declaration file: what `hookbox types` prints. A string in
- * the source so it is embedded in the binary. Kept in step with src/events/types.ts and the
+ * the source so it is embedded in the binary. Kept in step with src/core/events/types.ts and the
  * capabilities by test/capabilities/api-types.test.ts, which type-checks a handler using every
  * method against it and checks HookEvent and HookResult equal the native types.
  *

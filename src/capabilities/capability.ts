@@ -1,6 +1,6 @@
-import type { CapabilityIO } from "../runtime/capability-io.ts";
-import type { NotifyIO } from "../runtime/index.ts";
-import type { InjectionRole } from "../events/types.ts";
+import type { CapabilityIO } from "../platform/capability-io.ts";
+import type { NotifyIO } from "../platform/index.ts";
+import type { InjectionRole } from "../core/events/types.ts";
 import type { GrantSources } from "./grants/sources.ts";
 import type { PathGuard } from "./paths/guard.ts";
 import type { Runner } from "./run/runner.ts";

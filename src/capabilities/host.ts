@@ -1,5 +1,5 @@
-import type { OperatorFile } from "../config/schema.ts";
-import type { NativeEvent } from "../events/types.ts";
+import type { OperatorFile } from "../hooks/config/schema.ts";
+import type { NativeEvent } from "../core/events/types.ts";
 import type { CapabilityDeps } from "./capability.ts";
 import { flagVerdict } from "./grants/flag.ts";
 import { mayModifyAnything, modifyVerdict } from "./modify/index.ts";

@@ -1,5 +1,5 @@
 import type { HostCallFn } from "../../sandbox/index.ts";
-import type { NativeEvent } from "../events/types.ts";
+import type { NativeEvent } from "../core/events/types.ts";
 import type { CallContext, CapabilityDeps, InvocationScope, MethodTable } from "./capability.ts";
 import { refused, renderCall } from "./denied.ts";
 import { toGuestError } from "./errors.ts";

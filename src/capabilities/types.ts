@@ -1,9 +1,9 @@
 import type { HostCallFn } from "../../sandbox/index.ts";
-import type { HookOrigin } from "../config/resolve.ts";
+import type { HookOrigin } from "../hooks/config/resolve.ts";
 import type { GrantReport } from "./review/types.ts";
 import type { LlmCallRecord } from "./llm/record.ts";
-import type { OperatorFile, PermissionsConfig } from "../config/schema.ts";
-import type { InjectionRole, NativeEvent } from "../events/types.ts";
+import type { OperatorFile, PermissionsConfig } from "../hooks/config/schema.ts";
+import type { InjectionRole, NativeEvent } from "../core/events/types.ts";
 
 /**
  * The contract between the registry/dispatcher and the capabilities (host APIs for handlers).

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { acquire } from "../packages/acquire.ts";
-import { parseSource } from "../packages/source.ts";
+import { acquire } from "../hooks/packages/acquire.ts";
+import { parseSource } from "../hooks/packages/source.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { appliedText, applyCandidate } from "./package-apply.ts";

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { HookboxError } from "../errors.ts";
-import { findProjectRoot } from "../evaluator/project.ts";
-import { installedEntries } from "../install/entries.ts";
-import { INSTALL_AGENTS, INSTALL_SCOPES, INSTALLERS, configPath, isInstallAgent, type InstallAgent, type InstallScope } from "../install/index.ts";
-import { parseRecord, recordPath, type InstallRecordV1 } from "../install/record.ts";
+import { HookboxError } from "../core/errors.ts";
+import { findProjectRoot } from "../decide/project.ts";
+import { installedEntries } from "../agents/shared/install/entries.ts";
+import { INSTALL_AGENTS, INSTALL_SCOPES, INSTALLERS, configPath, isInstallAgent, type InstallAgent, type InstallScope } from "../agents/installers.ts";
+import { parseRecord, recordPath, type InstallRecordV1 } from "../agents/shared/install/record.ts";
 import { readTextFile, type CliContext } from "./context.ts";
 import { locationsFrom } from "./setup.ts";
 

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import type { PendingApproval } from "../approvals/store.ts";
-import { HookboxError } from "../errors.ts";
+import type { PendingApproval } from "../decide/approvals/store.ts";
+import { HookboxError } from "../core/errors.ts";
 import type { CliContext } from "./context.ts";
 import { daemonRequest } from "./daemon-client.ts";
 import { EXIT } from "./exit-codes.ts";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { auditFilePath } from "../audit/open.ts";
-import { verifyAuditLog, type VerifyReport } from "../audit/verify.ts";
-import { HookboxError } from "../errors.ts";
+import { auditFilePath } from "../decide/audit/open.ts";
+import { verifyAuditLog, type VerifyReport } from "../decide/audit/verify.ts";
+import { HookboxError } from "../core/errors.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { locationsFrom } from "./setup.ts";

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { handlerDeclarations } from "../builtin/index.ts";
-import type { HandlerToCheck } from "../check/index.ts";
-import { formatDiagnostic, type Diagnostic } from "../config/diagnostics.ts";
-import type { ProjectHookSet } from "../evaluator/hook-sets.ts";
+import { handlerDeclarations } from "../hooks/builtin/index.ts";
+import type { HandlerToCheck } from "../hooks/check/index.ts";
+import { formatDiagnostic, type Diagnostic } from "../hooks/config/diagnostics.ts";
+import type { ProjectHookSet } from "../decide/hook-sets.ts";
 import { readTextFile, type CliContext } from "./context.ts";
 import { sourceExcerpt } from "./excerpt.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -18,7 +18,7 @@ export interface TypeCheckReport {
 
 /** Type-check handlers with the bundled compiler, loaded here and nowhere else (it is large). */
 export async function typeCheck(handlers: readonly HandlerToCheck[]): Promise<TypeCheckReport> {
-  const { typeCheckHandlers, TYPESCRIPT_VERSION } = await import("../check/index.ts");
+  const { typeCheckHandlers, TYPESCRIPT_VERSION } = await import("../hooks/check/index.ts");
   return { typescript: TYPESCRIPT_VERSION, handlers: handlers.length, problems: typeCheckHandlers(handlers, handlerDeclarations()) };
 }
 

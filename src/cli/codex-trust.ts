@@ -1,9 +1,9 @@
-import { unifiedDiff } from "../install/diff.ts";
+import { unifiedDiff } from "../agents/shared/install/diff.ts";
 import { codexHandler, codexUserConfigPath } from "../agents/codex/install.ts";
 import { codexTrustEntries, planCodexTrust, planCodexUntrust } from "../agents/codex/trust.ts";
-import { sameJson } from "../install/json-value.ts";
-import { runsHookboxEmitHandler } from "../install/command.ts";
-import type { InstallOptions } from "../install/index.ts";
+import { sameJson } from "../agents/shared/install/json-value.ts";
+import { runsHookboxEmitHandler } from "../agents/shared/install/command.ts";
+import type { InstallOptions } from "../agents/installers.ts";
 import { readIfPresent, writeBackup, type AgentSettingsTarget } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 

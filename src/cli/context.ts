@@ -1,6 +1,6 @@
 import { SandboxPool } from "../../sandbox/index.ts";
-import { HookboxError, errorMessage } from "../errors.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import { HookboxError, errorMessage } from "../core/errors.ts";
+import type { RuntimeHost } from "../platform/index.ts";
 
 /** What every command receives: the runtime and the two output streams. */
 export interface CliContext {

@@ -1,8 +1,8 @@
-import type { Locations } from "../config/locations.ts";
-import { distrust } from "../daemon/peer-trust.ts";
-import { HookboxError, fromOsError, osErrorOf } from "../errors.ts";
-import type { HttpReply, HttpRequestInit, RuntimeHost } from "../runtime/index.ts";
-import { errorOfBody } from "../wire/errors.ts";
+import type { Locations } from "../hooks/config/locations.ts";
+import { distrust } from "../serve/daemon/peer-trust.ts";
+import { HookboxError, fromOsError, osErrorOf } from "../core/errors.ts";
+import type { HttpReply, HttpRequestInit, RuntimeHost } from "../platform/index.ts";
+import { errorOfBody } from "../core/wire/errors.ts";
 
 /**
  * One JSON request to the daemon on its unix socket; errors say what is at the socket path and

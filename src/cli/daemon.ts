@@ -1,18 +1,18 @@
 import type { Command } from "commander";
-import type { Locations } from "../config/locations.ts";
-import { daemonSockets } from "../daemon/auto-socket.ts";
-import { startDaemon } from "../daemon/auto-start.ts";
-import { autoStartHere, findDaemons, formatSeconds, type FoundDaemon } from "../daemon/discover.ts";
-import { upgradeOf } from "../daemon/succession.ts";
-import { HookboxError } from "../errors.ts";
-import { identityOf } from "../evaluator/identity.ts";
-import { BUILD_ID } from "../version/index.ts";
-import { DAEMON_ROUTES } from "../wire/daemon.ts";
+import type { Locations } from "../hooks/config/locations.ts";
+import { daemonSockets } from "../serve/daemon/auto-socket.ts";
+import { startDaemon } from "../serve/daemon/auto-start.ts";
+import { autoStartHere, findDaemons, formatSeconds, type FoundDaemon } from "../serve/daemon/discover.ts";
+import { upgradeOf } from "../serve/daemon/succession.ts";
+import { HookboxError } from "../core/errors.ts";
+import { identityOf } from "../decide/identity.ts";
+import { BUILD_ID } from "../core/version/index.ts";
+import { DAEMON_ROUTES } from "../core/wire/daemon.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
-import { plural } from "../text/plural.ts";
+import { plural } from "../core/text/plural.ts";
 
 interface DaemonFlags {
   readonly hooks?: string[];

@@ -1,6 +1,6 @@
-import { DEFAULT_GUARDS, defaultOperatorFileText } from "../config/default-operator-file.ts";
-import type { FileHost } from "../runtime/index.ts";
-import { dirname } from "../text/posix-path.ts";
+import { DEFAULT_GUARDS, defaultOperatorFileText } from "../hooks/config/default-operator-file.ts";
+import type { FileHost } from "../platform/index.ts";
+import { dirname } from "../core/text/posix-path.ts";
 import { recordCreatedFile } from "./install-records.ts";
 
 /** The operator file as install-agent (or serve --default-guards) found it, and what it wrote there. */

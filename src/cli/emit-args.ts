@@ -1,5 +1,5 @@
-import { HookboxError } from "../errors.ts";
-import { AGENT_NAMES, isAgentName, type AgentName } from "../protocols/index.ts";
+import { HookboxError } from "../core/errors.ts";
+import { AGENT_NAMES, isAgentName, type AgentName } from "../agents/protocols.ts";
 import { parseStrictArgs, type StrictFlags } from "./strict-args.ts";
 
 export interface EmitOptions {

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { AGENT_NAMES } from "../protocols/index.ts";
+import { AGENT_NAMES } from "../agents/protocols.ts";
 
 /** `hookbox emit --help`, rendered by commander like every other command's help. */
 export function emitHelp(): string {

@@ -1,16 +1,16 @@
 // The in-process half of `hookbox emit`: when no daemon answers for this hook set, evaluate the
 // event here, with the evaluator the daemon uses. Loaded only then, so the daemon path stays small.
 import { SandboxPool, type WorkerProcess } from "../../sandbox/index.ts";
-import { openAuditLog } from "../audit/open.ts";
-import { hookRuntime } from "../compose.ts";
-import type { Locations } from "../config/locations.ts";
-import { answerAgentCall, type AgentCall } from "../evaluator/agent-answer.ts";
-import { composeEvaluator, snapshotCacheFor } from "../evaluator/compose.ts";
-import { unguardedNotice } from "../evaluator/guards.ts";
-import type { SandboxExecutor } from "../dispatch/invoker.ts";
-import type { AgentOutput } from "../protocols/index.ts";
-import type { AutoStartSettings } from "../daemon/lifecycle.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import { openAuditLog } from "../decide/audit/open.ts";
+import { hookRuntime } from "./compose.ts";
+import type { Locations } from "../hooks/config/locations.ts";
+import { answerAgentCall, type AgentCall } from "../decide/agent-answer.ts";
+import { composeEvaluator, snapshotCacheFor } from "../decide/compose.ts";
+import { unguardedNotice } from "../decide/guards.ts";
+import type { SandboxExecutor } from "../decide/chain/invoker.ts";
+import type { AgentOutput } from "../agents/protocols.ts";
+import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
+import type { RuntimeHost } from "../platform/index.ts";
 
 /**
  * The sandbox workers of one evaluation: `started` is already on its way (emit starts it before

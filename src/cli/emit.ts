@@ -1,19 +1,19 @@
-import { BUILD_ID } from "../version/index.ts";
-import { resolveLocations, type Locations } from "../config/locations.ts";
-import { errorMessage } from "../errors.ts";
-import { identityOf, type HookSetIdentity } from "../evaluator/identity.ts";
-import { agentHookTimeoutSeconds } from "../events/hook-timeouts.ts";
-import { daemonSockets } from "../daemon/auto-socket.ts";
-import { distrust } from "../daemon/peer-trust.ts";
-import type { AutoStartSettings } from "../daemon/lifecycle.ts";
-import { FALLBACK_AGENT, hookProcessOutput, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput, type HookProcessOutput } from "../protocols/index.ts";
+import { BUILD_ID } from "../core/version/index.ts";
+import { resolveLocations, type Locations } from "../hooks/config/locations.ts";
+import { errorMessage } from "../core/errors.ts";
+import { identityOf, type HookSetIdentity } from "../decide/identity.ts";
+import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";
+import { daemonSockets } from "../serve/daemon/auto-socket.ts";
+import { distrust } from "../serve/daemon/peer-trust.ts";
+import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
+import { FALLBACK_AGENT, hookProcessOutput, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput, type HookProcessOutput } from "../agents/protocols.ts";
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
-import type { LeanHost, PeeredReply } from "../runtime/index.ts";
-import { AGENT_CALL_HEADERS, agentCallReplyOf, encodeHeaderJson, HOOK_SET_MISMATCH } from "../wire/agent-call.ts";
-import { errorOfBody } from "../wire/errors.ts";
+import type { LeanHost, PeeredReply } from "../platform/index.ts";
+import { AGENT_CALL_HEADERS, agentCallReplyOf, encodeHeaderJson, HOOK_SET_MISMATCH } from "../core/wire/agent-call.ts";
+import { errorOfBody } from "../core/wire/errors.ts";
 import { parseEmitArgs, type EmitOptions } from "./emit-args.ts";
-import type { AgentCall } from "../evaluator/agent-answer.ts";
+import type { AgentCall } from "../decide/agent-answer.ts";
 
 /** What an agent sends on stdin is bounded: a larger payload is answered by the fail-closed rule. */
 const MAX_STDIN_BYTES = 16 * 1024 * 1024;
@@ -188,7 +188,7 @@ async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCal
     // After the answer: whatever happens here, the agent has its answer and nothing is written to stdout.
     startDaemon: async (socket, settings) => {
       try {
-        await (await import("../daemon/auto-start.ts")).startDaemon(full, socket, locations, settings);
+        await (await import("../serve/daemon/auto-start.ts")).startDaemon(full, socket, locations, settings);
       } catch (error) {
         host.writeStderr(`hookbox: could not start a daemon on ${socket} (${errorMessage(error)}); each event is evaluated in its own process until one runs\n`);
       }

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../errors.ts";
+import type { ErrorCode } from "../core/errors.ts";
 
 /** Exit codes of every command except `emit`, which speaks each agent's own exit-code contract. */
 export const EXIT = {

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import type { Decision } from "../events/types.ts";
-import { daemonSockets } from "../daemon/auto-socket.ts";
-import { HookboxError } from "../errors.ts";
-import { identityOf } from "../evaluator/identity.ts";
-import { BUILD_ID } from "../version/index.ts";
-import { resolvePath } from "../text/posix-path.ts";
+import type { Decision } from "../core/events/types.ts";
+import { daemonSockets } from "../serve/daemon/auto-socket.ts";
+import { HookboxError } from "../core/errors.ts";
+import { identityOf } from "../decide/identity.ts";
+import { BUILD_ID } from "../core/version/index.ts";
+import { resolvePath } from "../core/text/posix-path.ts";
 import type { CliContext } from "./context.ts";
 import { daemonRequest } from "./daemon-client.ts";
 import { EXIT } from "./exit-codes.ts";

@@ -1,8 +1,8 @@
-import type { Diagnostic } from "../config/diagnostic.ts";
-import type { Locations } from "../config/locations.ts";
-import { createHookSets } from "../evaluator/compose.ts";
-import type { ProjectHookSet } from "../evaluator/hook-sets.ts";
-import { findProjectRoot } from "../evaluator/project.ts";
+import type { Diagnostic } from "../hooks/config/diagnostic.ts";
+import type { Locations } from "../hooks/config/locations.ts";
+import { createHookSets } from "../decide/compose.ts";
+import type { ProjectHookSet } from "../decide/hook-sets.ts";
+import { findProjectRoot } from "../decide/project.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";

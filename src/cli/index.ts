@@ -1,7 +1,7 @@
 // src/cli owns the command line: one file per command, exit codes mapped in exit-codes.ts only.
 // Commands receive a CliContext; they never touch runtime APIs directly.
 import { Command, CommanderError } from "commander";
-import { leanHostOf, type RuntimeHost } from "../runtime/index.ts";
+import { leanHostOf, type RuntimeHost } from "../platform/index.ts";
 import { createCliContext } from "./context.ts";
 import { registerDoctor } from "./doctor/index.ts";
 import { EXIT, exitStatusHelp } from "./exit-codes.ts";
@@ -38,7 +38,7 @@ import { registerRemove } from "./remove.ts";
 import { registerPack } from "./pack.ts";
 import { registerVerify } from "./verify.ts";
 import { registerImport } from "./import.ts";
-import { VERSION } from "../version/index.ts";
+import { VERSION } from "../core/version/index.ts";
 
 export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Promise<number> {
   const ctx = createCliContext(host);

@@ -1,13 +1,13 @@
 import { sha256Hex } from "../../sandbox/index.ts";
-import { isInstallAgent } from "../install/index.ts";
-import { parseRecord, recordPath, type InstallRecordV1 } from "../install/record.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import { isInstallAgent } from "../agents/installers.ts";
+import { parseRecord, recordPath, type InstallRecordV1 } from "../agents/shared/install/record.ts";
+import type { RuntimeHost } from "../platform/index.ts";
 
 /**
  * Hookbox's install records, in <data dir>/installs/ (0600 files in a 0700 directory): what each
  * command that changed the account outside Hookbox's own directories did, so `self-uninstall`
  * undoes exactly that. Three kinds:
- * - an agent's settings file install-agent wrote (InstallRecordV1, src/install/record.ts), one per file;
+ * - an agent's settings file install-agent wrote (InstallRecordV1, src/agents/shared/install/record.ts), one per file;
  * - a file Hookbox created for the user (`created_file`: the operator file install-agent creates
  *   with the default guards), one per file, named like the agent records;
  * - self-install's binaries and shell-profile lines (`self-install.json`).

@@ -1,6 +1,6 @@
 import { Option, type Command } from "commander";
 import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB, type SandboxLimits } from "../../sandbox/index.ts";
-import { HookboxError } from "../errors.ts";
+import { HookboxError } from "../core/errors.ts";
 
 /** The limit flags mirror the YAML `limits` keys; values are in the units their names say. */
 const FLAGS = [

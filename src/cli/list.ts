@@ -1,15 +1,15 @@
 import type { Command } from "commander";
 import { formatBytes } from "../../sandbox/index.ts";
-import { isBroken } from "../registry/registry.ts";
-import { registrationByEvent } from "../registry/registration.ts";
+import { isBroken } from "../hooks/registry/registry.ts";
+import { registrationByEvent } from "../hooks/registry/registration.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { currentHookSet, missingInputExit, problemsOf } from "./hook-set.ts";
 import { reviewLines, reviewWidth } from "./review-lines.ts";
-import { plural } from "../text/plural.ts";
+import { plural } from "../core/text/plural.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
-import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
+import { describeSelfProtection, selfProtectState } from "../decide/self-protect.ts";
 
 /**
  * The standard hooks in this binary, each with what it may do: its permissions as the operator

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { HOOK_ID } from "../config/schema.ts";
-import { HookboxError } from "../errors.ts";
-import { checkEventName } from "../events/names.ts";
-import { scaffold } from "../testing/scaffold.ts";
+import { HOOK_ID } from "../hooks/config/schema.ts";
+import { HookboxError } from "../core/errors.ts";
+import { checkEventName } from "../core/events/names.ts";
+import { scaffold } from "../decide/testing/scaffold.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 

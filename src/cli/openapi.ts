@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { openApiDocument } from "../server/openapi.ts";
-import { VERSION } from "../version/index.ts";
+import { openApiDocument } from "../serve/api/openapi.ts";
+import { VERSION } from "../core/version/index.ts";
 import type { CliContext } from "./context.ts";
 
 /** `hookbox openapi`: the daemon's API as an OpenAPI 3.1 document, the same one GET /v1/openapi.json serves. */

@@ -1,15 +1,15 @@
 import { Option, type Command } from "commander";
-import { HookboxError } from "../errors.ts";
-import { bundleFileName, packBundle, parseBundleFileName } from "../packages/bundle.ts";
-import { inspectPackage } from "../packages/inspect.ts";
-import { compareBytes } from "../packages/tar.ts";
-import { hex, readTree, sha256, treeDigest } from "../packages/tree.ts";
-import { resolvePath } from "../text/posix-path.ts";
+import { HookboxError } from "../core/errors.ts";
+import { bundleFileName, packBundle, parseBundleFileName } from "../hooks/packages/bundle.ts";
+import { inspectPackage } from "../hooks/packages/inspect.ts";
+import { compareBytes } from "../hooks/packages/tar.ts";
+import { hex, readTree, sha256, treeDigest } from "../hooks/packages/tree.ts";
+import { resolvePath } from "../core/text/posix-path.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { openSession } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
-import { plural } from "../text/plural.ts";
+import { plural } from "../core/text/plural.ts";
 
 /** The index of a mirror served over https (a directory is listed instead): the bundles it holds. */
 export interface MirrorIndexV1 {

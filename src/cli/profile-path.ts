@@ -1,5 +1,5 @@
-import { HookboxError } from "../errors.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import { HookboxError } from "../core/errors.ts";
+import type { RuntimeHost } from "../platform/index.ts";
 
 /**
  * The line `self-install --modify-path` adds to a shell's startup file to put its directory on

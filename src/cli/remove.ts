@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { lockPath, removePackage } from "../packages/install.ts";
+import { lockPath, removePackage } from "../hooks/packages/install.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { openSession, configOption } from "./package-session.ts";

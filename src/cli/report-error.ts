@@ -1,4 +1,4 @@
-import { HookboxError, errorMessage, fromOsError } from "../errors.ts";
+import { HookboxError, errorMessage, fromOsError } from "../core/errors.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 
 /** What a shell reports for a process killed by SIGPIPE (128 + 13). */

@@ -1,7 +1,7 @@
 import { summarizeGrants, type GrantReport, type GrantReview } from "../capabilities/index.ts";
 import type { PermissionKind } from "../capabilities/grants/sources.ts";
-import type { LoadedHook } from "../registry/load.ts";
-import { MAX_LINE_CHARS, lineWidth, wrap } from "../text/wrap.ts";
+import type { LoadedHook } from "../hooks/registry/load.ts";
+import { MAX_LINE_CHARS, lineWidth, wrap } from "../core/text/wrap.ts";
 import type { CliContext } from "./context.ts";
 
 /**

@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { compileHandler, createHandlerSpec, type InvocationOutcome, type SandboxFailure } from "../../sandbox/index.ts";
-import { guestModuleSources } from "../builtin/index.ts";
+import { guestModuleSources } from "../hooks/builtin/index.ts";
 import { HOOK_API_METHODS } from "../capabilities/index.ts";
-import { stepEffect } from "../dispatch/chain.ts";
-import { HookboxError } from "../errors.ts";
-import type { NativeEvent } from "../events/types.ts";
-import { locateInvalidResult } from "../testing/result-location.ts";
+import { stepEffect } from "../decide/chain/chain.ts";
+import { HookboxError } from "../core/errors.ts";
+import type { NativeEvent } from "../core/events/types.ts";
+import { locateInvalidResult } from "../decide/testing/result-location.ts";
 import { openPool, parseJson, readTextFile, type CliContext } from "./context.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { addLimitFlags, limitsFromFlags } from "./limits-flags.ts";

@@ -1,13 +1,13 @@
 import { Option, type Command } from "commander";
-import { AuditFollower } from "../audit/follow.ts";
-import { auditFilePath } from "../audit/open.ts";
-import { matchesQuery, readRuns, type RunQuery } from "../audit/read.ts";
-import type { AuditRecordV1 } from "../audit/record.ts";
-import { HookboxError } from "../errors.ts";
+import { AuditFollower } from "../decide/audit/follow.ts";
+import { auditFilePath } from "../decide/audit/open.ts";
+import { matchesQuery, readRuns, type RunQuery } from "../decide/audit/read.ts";
+import type { AuditRecordV1 } from "../decide/audit/record.ts";
+import { HookboxError } from "../core/errors.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { locationsFrom } from "./setup.ts";
-import { noun, plural } from "../text/plural.ts";
+import { noun, plural } from "../core/text/plural.ts";
 
 /** How often --follow looks at the log: new records show within this (and a write). */
 const FOLLOW_INTERVAL_MS = 200;

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { z } from "zod";
-import { hookFileSchema, operatorFileSchema } from "../config/schema.ts";
+import { hookFileSchema, operatorFileSchema } from "../hooks/config/schema.ts";
 import type { CliContext } from "./context.ts";
 
 /** JSON Schema of the hook file (or the operator file), for editors: yaml-language-server reads it. */

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { resolveLocations } from "../config/locations.ts";
-import { HookboxError, errorMessage } from "../errors.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
-import { VERSION } from "../version/index.ts";
+import { resolveLocations } from "../hooks/config/locations.ts";
+import { HookboxError, errorMessage } from "../core/errors.ts";
+import type { RuntimeHost } from "../platform/index.ts";
+import { VERSION } from "../core/version/index.ts";
 import type { CliContext } from "./context.ts";
 import { readSelfRecord, writeSelfRecord, type ProfileLineRecord } from "./install-records.ts";
 import { profileFilesToEdit, profileLine, withProfileLine } from "./profile-path.ts";

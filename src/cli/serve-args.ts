@@ -1,5 +1,5 @@
-import { HookboxError } from "../errors.ts";
-import type { LocationFlags } from "../config/locations.ts";
+import { HookboxError } from "../core/errors.ts";
+import type { LocationFlags } from "../hooks/config/locations.ts";
 import { parseStrictArgs } from "./strict-args.ts";
 
 /** One flag of `hookbox serve`: parsed by parseServeArgs, shown by commander's help (serve.ts). */

@@ -1,10 +1,10 @@
 // `hookbox serve` itself, without commander: main.ts starts it on a lean path (the daemon's cold
 // start is a target), and serve.ts's commander command only shows its help.
-import { resolveLocations } from "../config/locations.ts";
-import { Daemon } from "../daemon/daemon.ts";
-import { parseListen } from "../daemon/socket.ts";
-import { HookboxError } from "../errors.ts";
-import type { RuntimeHost } from "../runtime/index.ts";
+import { resolveLocations } from "../hooks/config/locations.ts";
+import { Daemon } from "../serve/daemon/daemon.ts";
+import { parseListen } from "../serve/daemon/socket.ts";
+import { HookboxError } from "../core/errors.ts";
+import type { RuntimeHost } from "../platform/index.ts";
 import { ensureDefaultOperatorFile } from "./default-guards.ts";
 import { EXIT } from "./exit-codes.ts";
 import { reportError } from "./report-error.ts";

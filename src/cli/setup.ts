@@ -1,5 +1,5 @@
 import { Option, type Command } from "commander";
-import { resolveLocations, type LocationFlags, type Locations } from "../config/locations.ts";
+import { resolveLocations, type LocationFlags, type Locations } from "../hooks/config/locations.ts";
 import type { CliContext } from "./context.ts";
 import { BUILTIN_FLAG_HELP } from "./serve-args.ts";
 

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { formatDiagnostic, type Diagnostic } from "../config/diagnostics.ts";
-import type { Locations } from "../config/locations.ts";
-import { HookboxError } from "../errors.ts";
-import type { ProjectHookSet } from "../evaluator/hook-sets.ts";
+import { formatDiagnostic, type Diagnostic } from "../hooks/config/diagnostics.ts";
+import type { Locations } from "../hooks/config/locations.ts";
+import { HookboxError } from "../core/errors.ts";
+import type { ProjectHookSet } from "../decide/hook-sets.ts";
 import type { CliContext } from "./context.ts";
-import { closest } from "../text/suggest.ts";
+import { closest } from "../core/text/suggest.ts";
 import { EXIT } from "./exit-codes.ts";
 import { currentHookSet } from "./hook-set.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";

@@ -1,4 +1,4 @@
-import type { HookboxError } from "../errors.ts";
+import type { HookboxError } from "../core/errors.ts";
 
 /** The flags a lean command takes (see parseStrictArgs). */
 export interface StrictFlags {

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { SandboxPool } from "../../sandbox/index.ts";
-import { HookboxError } from "../errors.ts";
-import { formatMismatch } from "../testing/compare.ts";
-import type { RunFailure } from "../testing/failures.ts";
-import { testHook, type HookTestReport } from "../testing/runner.ts";
+import { HookboxError } from "../core/errors.ts";
+import { formatMismatch } from "../decide/testing/compare.ts";
+import type { RunFailure } from "../decide/testing/failures.ts";
+import { testHook, type HookTestReport } from "../decide/testing/runner.ts";
 import type { CliContext } from "./context.ts";
 import { lineExcerpt } from "./excerpt.ts";
 import { EXIT } from "./exit-codes.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { handlerDeclarations } from "../builtin/index.ts";
+import { handlerDeclarations } from "../hooks/builtin/index.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { unifiedDiff } from "../install/diff.ts";
-import { planUninstall } from "../install/index.ts";
-import { recordIfUntouched } from "../install/record.ts";
-import { HookboxError } from "../errors.ts";
-import { findProjectRoot } from "../evaluator/project.ts";
-import { INSTALL_SCOPES, INSTALLERS, isInstallAgent, INSTALL_AGENTS, type InstallScope } from "../install/index.ts";
+import { unifiedDiff } from "../agents/shared/install/diff.ts";
+import { planUninstall } from "../agents/installers.ts";
+import { recordIfUntouched } from "../agents/shared/install/record.ts";
+import { HookboxError } from "../core/errors.ts";
+import { findProjectRoot } from "../decide/project.ts";
+import { INSTALL_SCOPES, INSTALLERS, isInstallAgent, INSTALL_AGENTS, type InstallScope } from "../agents/installers.ts";
 import {
   agentSettingsCommand,
   readIfPresent,

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { formatDiagnostic } from "../config/diagnostic.ts";
+import { formatDiagnostic } from "../hooks/config/diagnostic.ts";
 import { formatTypeProblems, handlersOf, typeCheck, type TypeCheckReport } from "./check.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { currentHookSet, missingInputExit, problemsOf } from "./hook-set.ts";
-import { describeSelfProtection, selfProtectState } from "../evaluator/self-protect.ts";
+import { describeSelfProtection, selfProtectState } from "../decide/self-protect.ts";
 import { reviewWidth, withheldGrants } from "./review-lines.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { HookboxError, errorMessage } from "../errors.ts";
-import { acquire, packageTree } from "../packages/acquire.ts";
-import { inspectPackage } from "../packages/inspect.ts";
-import { checkSignature, trustedKeys } from "../packages/signature.ts";
-import { parseSource } from "../packages/source.ts";
-import { treeDigest } from "../packages/tree.ts";
+import { HookboxError, errorMessage } from "../core/errors.ts";
+import { acquire, packageTree } from "../hooks/packages/acquire.ts";
+import { inspectPackage } from "../hooks/packages/inspect.ts";
+import { checkSignature, trustedKeys } from "../hooks/packages/signature.ts";
+import { parseSource } from "../hooks/packages/source.ts";
+import { treeDigest } from "../hooks/packages/tree.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { collect, describeCandidate, openSession, configOption } from "./package-session.ts";

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { formatVersion, versionInfo, versionJson } from "../version/index.ts";
+import { formatVersion, versionInfo, versionJson } from "../core/version/index.ts";
 import type { CliContext } from "./context.ts";
 
 export function registerVersion(program: Command, ctx: CliContext): void {

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import type { ClientTransport } from "../runtime/client.ts";
-import { agentAnswerSchema } from "../wire/agent-call-schema.ts";
-import { AGENT_CALL_HEADERS } from "../wire/agent-call.ts";
-import { approvalResolvedSchema, approvalsSchema, type ApprovalResolvedV1, type PendingApprovalV1 } from "../wire/approvals.ts";
-import { decisionSchema, type DecisionV1 } from "../wire/decision.ts";
-import type { NativeEventV1 } from "../wire/event.ts";
-import { healthSchema, type HealthV1 } from "../wire/health.ts";
-import { DAEMON_ROUTES } from "../wire/daemon.ts";
-import { hooksSchema, type HooksV1 } from "../wire/hooks.ts";
-import { firedRunSchema, runsSchema, type FiredRunV1, type RunQueryV1, type RunsV1 } from "../wire/runs.ts";
+import type { ClientTransport } from "../platform/client.ts";
+import { agentAnswerSchema } from "../core/wire/agent-call-schema.ts";
+import { AGENT_CALL_HEADERS } from "../core/wire/agent-call.ts";
+import { approvalResolvedSchema, approvalsSchema, type ApprovalResolvedV1, type PendingApprovalV1 } from "../core/wire/approvals.ts";
+import { decisionSchema, type DecisionV1 } from "../core/wire/decision.ts";
+import type { NativeEventV1 } from "../core/wire/event.ts";
+import { healthSchema, type HealthV1 } from "../core/wire/health.ts";
+import { DAEMON_ROUTES } from "../core/wire/daemon.ts";
+import { hooksSchema, type HooksV1 } from "../core/wire/hooks.ts";
+import { firedRunSchema, runsSchema, type FiredRunV1, type RunQueryV1, type RunsV1 } from "../core/wire/runs.ts";
 import { HookboxClientError } from "./errors.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { send, type Call } from "./request.ts";
@@ -31,7 +31,7 @@ export type EvaluateEvent = NativeEventV1 & { readonly event_type: string };
 
 /**
  * A Hookbox daemon, from any program on the machine: its answers typed by the wire schemas
- * (src/wire) the server validates with, its failures HookboxClientError with stable codes.
+ * (src/core/wire) the server validates with, its failures HookboxClientError with stable codes.
  */
 export class HookboxClient {
   /** The expectation's check (options.expect), once it passed; cleared when the daemon was unreachable. */

@@ -1,4 +1,4 @@
-import type { ErrorCodeV1 } from "../wire/error-codes.ts";
+import type { ErrorCodeV1 } from "../core/wire/error-codes.ts";
 
 /**
  * Why a call failed, as a stable code: the daemon's own (an ErrorBodyV1's `error.code`, with its

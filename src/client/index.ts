@@ -1,7 +1,7 @@
 // src/client owns hookbox/client: a typed client of a Hookbox daemon for any program on the
-// machine (orchestrators, scripts), on Node, Bun and Deno. It speaks the wire types of src/wire
-// and takes its transport from src/runtime/client.ts; it must not import the server or the CLI.
-import { clientRuntime } from "../runtime/client.ts";
+// machine (orchestrators, scripts), on Node, Bun and Deno. It speaks the wire types of src/core/wire
+// and takes its transport from src/platform/client.ts; it must not import the server or the CLI.
+import { clientRuntime } from "../platform/client.ts";
 import { HookboxClient } from "./client.ts";
 import { resolveOptions, type ClientOptions } from "./options.ts";
 import { guardedTransport } from "./verify.ts";
@@ -9,8 +9,8 @@ import { guardedTransport } from "./verify.ts";
 export { HookboxClient, type EvaluateEvent, type EvaluateOptions } from "./client.ts";
 export { HookboxClientError, type ClientErrorCode } from "./errors.ts";
 export type { ClientOptions, ExpectedDaemon } from "./options.ts";
-export type { ClientTransport } from "../runtime/client.ts";
-export type { ApprovalResolvedV1, DecisionV1, ErrorBodyV1, FiredRunV1, HealthV1, HooksV1, NativeEventV1, PendingApprovalV1, RunQueryV1, RunsV1 } from "../wire/index.ts";
+export type { ClientTransport } from "../platform/client.ts";
+export type { ApprovalResolvedV1, DecisionV1, ErrorBodyV1, FiredRunV1, HealthV1, HooksV1, NativeEventV1, PendingApprovalV1, RunQueryV1, RunsV1 } from "../core/wire/index.ts";
 
 /**
  * A client of the daemon on `options.socket` (default: where `hookbox emit` looks) or on its

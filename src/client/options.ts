@@ -1,7 +1,7 @@
-import type { ListenTarget } from "../runtime/http-types.ts";
-import type { ClientTransport } from "../runtime/client.ts";
-import { defaultSocketPath, LOCATION_VARIABLES } from "../config/locations.ts";
-import type { HookSetIdentityV1 } from "../wire/health.ts";
+import type { ListenTarget } from "../platform/http-types.ts";
+import type { ClientTransport } from "../platform/client.ts";
+import { defaultSocketPath, LOCATION_VARIABLES } from "../hooks/config/locations.ts";
+import type { HookSetIdentityV1 } from "../core/wire/health.ts";
 
 /** What the caller expects the daemon to say of itself (GET /v1/daemon): its build, and fields of its hook-set identity. */
 export interface ExpectedDaemon {
@@ -20,7 +20,7 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** How long to wait before the one retry when the daemon is not answering (restarting), in milliseconds (default 500); false: no retry. */
   readonly retryDelayMs?: number | false;
-  /** The HTTP exchange (default: the runtime's own, src/runtime/client.ts). With a transport of your own, no peer is verified. */
+  /** The HTTP exchange (default: the runtime's own, src/platform/client.ts). With a transport of your own, no peer is verified. */
   readonly transport?: ClientTransport;
   /**
    * Prove, for every request on the unix socket, that what answers is the Hookbox binary `binary`
@@ -56,7 +56,7 @@ export interface ResolvedOptions {
 
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\/?$/;
 
-/** Where the client runs: what the default socket is resolved from, as `emit` resolves it (src/config/locations.ts). */
+/** Where the client runs: what the default socket is resolved from, as `emit` resolves it (src/hooks/config/locations.ts). */
 export interface ClientPlace {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly homeDir: string;

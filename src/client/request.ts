@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { HttpProtocolError, HttpTimeoutError } from "../runtime/http1.ts";
-import type { ClientTransport } from "../runtime/client.ts";
-import type { HttpReply } from "../runtime/http-types.ts";
-import { errorOfBody } from "../wire/errors.ts";
+import { HttpProtocolError, HttpTimeoutError } from "../platform/http1.ts";
+import type { ClientTransport } from "../platform/client.ts";
+import type { HttpReply } from "../platform/http-types.ts";
+import { errorOfBody } from "../core/wire/errors.ts";
 import { HookboxClientError } from "./errors.ts";
 import type { ResolvedOptions } from "./options.ts";
 

@@ -1,7 +1,7 @@
-import { distrust } from "../daemon/peer-trust.ts";
-import type { ClientPeerIO } from "../runtime/client-peer.ts";
-import type { ClientTransport } from "../runtime/client.ts";
-import type { FileIdentity } from "../runtime/peer-types.ts";
+import { distrust } from "../serve/daemon/peer-trust.ts";
+import type { ClientPeerIO } from "../platform/client-peer.ts";
+import type { ClientTransport } from "../platform/client.ts";
+import type { FileIdentity } from "../platform/peer-types.ts";
 import { HookboxClientError } from "./errors.ts";
 import type { ResolvedOptions } from "./options.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { notifyWhenHeld } from "../../src/approvals/notify.ts";
-import { ApprovalStore, type ApprovalChange } from "../../src/approvals/store.ts";
-import type { NativeEvent } from "../../src/events/types.ts";
+import { notifyWhenHeld } from "../../src/decide/approvals/notify.ts";
+import { ApprovalStore, type ApprovalChange } from "../../src/decide/approvals/store.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
 
 const event = { event_type: "PreToolUse", session_id: "s", timestamp: "", tool_name: "Bash", tool_input: { command: "deploy" } } as NativeEvent;
 const request = { hook_id: "asker", prompt: "Deploy?", options: [], timeout_ms: 60_000, default: "deny" as const };

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkChain, describeProblem, GENESIS, linkLines, linkTo as linkWith, recordBody, splitLines, summarizeLine, type LineSummary } from "../../src/audit/chain.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import { checkChain, describeProblem, GENESIS, linkLines, linkTo as linkWith, recordBody, splitLines, summarizeLine, type LineSummary } from "../../src/decide/audit/chain.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 
 const sha256 = nodeFileHost.lock.sha256;
 const linkTo = (line: string | Uint8Array): string => linkWith(sha256, line);

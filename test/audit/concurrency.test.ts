@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { verifyAuditLog } from "../../src/audit/verify.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import { verifyAuditLog } from "../../src/decide/audit/verify.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 
 const APPENDER = join(import.meta.dirname, "fixtures/appender.ts");
 const tsx = createRequire(import.meta.url).resolve("tsx");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ExportQueue, PartialDelivery, type ExportTarget } from "../../src/audit/export/queue.ts";
-import type { AuditEntry } from "../../src/audit/record.ts";
+import { ExportQueue, PartialDelivery, type ExportTarget } from "../../src/decide/audit/export/queue.ts";
+import type { AuditEntry } from "../../src/decide/audit/record.ts";
 import { runRecord } from "./fixtures.ts";
 
 const records = (n: number, from = 0): AuditEntry[] => Array.from({ length: n }, (_, i) => runRecord({ id: `r-${from + i}` }));

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { otlpTarget } from "../../src/audit/export/otlp.ts";
-import { formatSyslog, parseSyslogAddress, syslogTarget } from "../../src/audit/export/syslog.ts";
-import { nodeSocketHost } from "../../src/runtime/node-sockets.ts";
+import { otlpTarget } from "../../src/decide/audit/export/otlp.ts";
+import { formatSyslog, parseSyslogAddress, syslogTarget } from "../../src/decide/audit/export/syslog.ts";
+import { nodeSocketHost } from "../../src/platform/node-sockets.ts";
 import { expectOtlpLogsJson, type OtlpLogs } from "../helpers/otlp.ts";
 import { decisionRecord, runRecord } from "./fixtures.ts";
 

@@ -1,4 +1,4 @@
-import type { AuditDecisionV1, AuditRecordV1 } from "../../src/audit/record.ts";
+import type { AuditDecisionV1, AuditRecordV1 } from "../../src/decide/audit/record.ts";
 
 /** A decision record as the evaluator writes one. */
 export function decisionRecord(over: Partial<AuditDecisionV1> = {}): AuditDecisionV1 {

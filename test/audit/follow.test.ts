@@ -2,9 +2,9 @@ import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AuditFollower } from "../../src/audit/follow.ts";
-import type { AuditEntry } from "../../src/audit/record.ts";
-import { createNodeHost } from "../../src/runtime/node.ts";
+import { AuditFollower } from "../../src/decide/audit/follow.ts";
+import type { AuditEntry } from "../../src/decide/audit/record.ts";
+import { createNodeHost } from "../../src/platform/node.ts";
 import { decisionRecord, runRecord } from "./fixtures.ts";
 
 const fs = createNodeHost().fs;

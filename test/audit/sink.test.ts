@@ -2,13 +2,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GENESIS, linkTo as linkWith } from "../../src/audit/chain.ts";
-import { AppendLock } from "../../src/audit/lock.ts";
-import { readRuns } from "../../src/audit/read.ts";
-import type { AuditEntry } from "../../src/audit/record.ts";
-import { AuditSink, type AuditSinkOptions } from "../../src/audit/sink.ts";
-import { verifyAuditLog } from "../../src/audit/verify.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import { GENESIS, linkTo as linkWith } from "../../src/decide/audit/chain.ts";
+import { AppendLock } from "../../src/decide/audit/lock.ts";
+import { readRuns } from "../../src/decide/audit/read.ts";
+import type { AuditEntry } from "../../src/decide/audit/record.ts";
+import { AuditSink, type AuditSinkOptions } from "../../src/decide/audit/sink.ts";
+import { verifyAuditLog } from "../../src/decide/audit/verify.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 
 const linkTo = (line: string): string => linkWith(nodeFileHost.lock.sha256, line);
 

@@ -5,12 +5,12 @@ import { describe, expect, it } from "vitest";
 import { CATALOG_FILE, PRECOMPILED_FILE, bundleModule, renderCatalog, renderPrecompiled } from "../../scripts/embed-handlers.ts";
 
 describe("the embedded standard hooks", () => {
-  it("src/builtin/catalog.generated.ts matches handlers/ (regenerate: bun scripts/embed-handlers.ts)", () => {
+  it("src/hooks/builtin/catalog.generated.ts matches handlers/ (regenerate: bun scripts/embed-handlers.ts)", () => {
     expect(readFileSync(CATALOG_FILE, "utf8")).toBe(renderCatalog());
   });
 
   // No load runs in this file: compileHandler compiles for real here (test/builtin/precompiled.test.ts checks the loader finds them).
-  it("src/builtin/precompiled.generated.ts holds each handler as compileHandler compiles it (regenerate: bun scripts/embed-handlers.ts)", async () => {
+  it("src/hooks/builtin/precompiled.generated.ts holds each handler as compileHandler compiles it (regenerate: bun scripts/embed-handlers.ts)", async () => {
     expect(readFileSync(PRECOMPILED_FILE, "utf8")).toBe(await renderPrecompiled());
   });
 });

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compileKey } from "../../sandbox/index.ts";
-import { guestModuleSources, standardHooks } from "../../src/builtin/index.ts";
-import { PRECOMPILED } from "../../src/builtin/precompiled.generated.ts";
+import { guestModuleSources, standardHooks } from "../../src/hooks/builtin/index.ts";
+import { PRECOMPILED } from "../../src/hooks/builtin/precompiled.generated.ts";
 import { createCapabilityHost } from "../../src/capabilities/index.ts";
-import { resolveLocations } from "../../src/config/locations.ts";
-import { createHookSets } from "../../src/evaluator/compose.ts";
-import { createNodeHost } from "../../src/runtime/node.ts";
+import { resolveLocations } from "../../src/hooks/config/locations.ts";
+import { createHookSets } from "../../src/decide/compose.ts";
+import { createNodeHost } from "../../src/platform/node.ts";
 
 /**
  * The standard hooks' handlers compiled at build time are what the loader asks compileHandler

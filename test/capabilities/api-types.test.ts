@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileHandler } from "../../sandbox/index.ts";
-import { handlerDeclarations } from "../../src/builtin/index.ts";
+import { handlerDeclarations } from "../../src/hooks/builtin/index.ts";
 import { HOOK_API_DTS, HOOK_API_METHODS } from "../../src/capabilities/index.ts";
 import type { CliContext } from "../../src/cli/context.ts";
 import { registerTypes } from "../../src/cli/types.ts";
@@ -73,7 +73,7 @@ export const typed: HookHandler = handler;
 `;
 
 function checkFile(methods: readonly string[]): string {
-  return `import type { HookResult as NativeResult, NativeEvent } from ${JSON.stringify(resolve(ROOT, "src/events/types.ts"))};
+  return `import type { HookResult as NativeResult, NativeEvent } from ${JSON.stringify(resolve(ROOT, "src/core/events/types.ts"))};
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type At<T, P extends string> = P extends \`\${infer Head}.\${infer Rest}\` ? (Head extends keyof T ? At<T[Head], Rest> : never) : P extends keyof T ? T[P] : never;

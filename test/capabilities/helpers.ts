@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import type { HostCallError } from "../../sandbox/index.ts";
 import { createCapabilityHost, type CapabilityHost, type PreparedGrants } from "../../src/capabilities/index.ts";
-import { operatorFileSchema, permissionsSchema, type OperatorFile, type PermissionsConfig } from "../../src/config/schema.ts";
-import type { NativeEvent } from "../../src/events/types.ts";
-import type { CapabilityIO } from "../../src/runtime/capability-io.ts";
-import { nodeCapabilityIO } from "../../src/runtime/node-capability-io.ts";
+import { operatorFileSchema, permissionsSchema, type OperatorFile, type PermissionsConfig } from "../../src/hooks/config/schema.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
+import type { CapabilityIO } from "../../src/platform/capability-io.ts";
+import { nodeCapabilityIO } from "../../src/platform/node-capability-io.ts";
 
 export const CANARY = "canary-7f3e1b2c-sk-ant-do-not-leak";
 

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CapabilityIO, HttpGetRequest } from "../../src/runtime/capability-io.ts";
-import { nodeCapabilityIO } from "../../src/runtime/node-capability-io.ts";
+import type { CapabilityIO, HttpGetRequest } from "../../src/platform/capability-io.ts";
+import { nodeCapabilityIO } from "../../src/platform/node-capability-io.ts";
 import { deniedWith, invoke, operator, prepare, rejection, testHost } from "./helpers.ts";
 
 let server: Server;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { redactText } from "../../src/audit/excerpt.ts";
+import { redactText } from "../../src/decide/audit/excerpt.ts";
 import { answerCheck } from "../../src/capabilities/llm/answer-schema.ts";
 import { budgetFor, llmVerdict, parseLlmPolicy } from "../../src/capabilities/llm/policy.ts";
 import type { GrantSources } from "../../src/capabilities/grants/sources.ts";
-import { operatorFileSchema, permissionsSchema } from "../../src/config/schema.ts";
+import { operatorFileSchema, permissionsSchema } from "../../src/hooks/config/schema.ts";
 
 const ENDPOINTS = operatorFileSchema.parse({ llm: { local: { endpoint: "http://127.0.0.1:8080/v1", model: "m", max_tokens: 500 }, other: { endpoint: "http://localhost:11434", api: "ollama", model: "o" } } }).llm;
 

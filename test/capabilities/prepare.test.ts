@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { operator, prepare, testHost } from "./helpers.ts";
-import type { OperatorFile, PermissionsConfig } from "../../src/config/schema.ts";
+import type { OperatorFile, PermissionsConfig } from "../../src/hooks/config/schema.ts";
 
 const none: PermissionsConfig = { read: [], run: [], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] };
 

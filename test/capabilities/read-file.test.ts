@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, renameSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CapabilityIO } from "../../src/runtime/capability-io.ts";
-import { nodeCapabilityIO } from "../../src/runtime/node-capability-io.ts";
+import type { CapabilityIO } from "../../src/platform/capability-io.ts";
+import { nodeCapabilityIO } from "../../src/platform/node-capability-io.ts";
 import { deniedWith, invoke, operator, prepare, rejection, removeDir, tempDir, testHost } from "./helpers.ts";
 
 let ws: string;

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { directoryOptions, pathReadings, specialPathArgument } from "../../src/capabilities/run/special-paths.ts";
-import { nodeCapabilityIO } from "../../src/runtime/node-capability-io.ts";
+import { nodeCapabilityIO } from "../../src/platform/node-capability-io.ts";
 import { CANARY, deniedWith, hostEnv, invoke, prepare, removeDir, tempDir, testHost } from "./helpers.ts";
 
 /**

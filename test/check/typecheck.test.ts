@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TS_LIB_FILE, renderTsLib } from "../../scripts/embed-ts-lib.ts";
-import { handlerDeclarations, standardHooks } from "../../src/builtin/index.ts";
-import { typeCheckHandlers } from "../../src/check/index.ts";
+import { handlerDeclarations, standardHooks } from "../../src/hooks/builtin/index.ts";
+import { typeCheckHandlers } from "../../src/hooks/check/index.ts";
 
 const check = (source: string): string[] => typeCheckHandlers([{ file: "h.ts", source }], handlerDeclarations()).map((d) => `${d.line}:${d.column} ${d.message.split("\n")[0]}`);
 
 describe("hookbox check: handlers against the handler API", () => {
-  it("src/check/ts-lib.generated.ts matches the installed typescript (regenerate: bun scripts/embed-ts-lib.ts)", () => {
+  it("src/hooks/check/ts-lib.generated.ts matches the installed typescript (regenerate: bun scripts/embed-ts-lib.ts)", () => {
     expect(readFileSync(TS_LIB_FILE, "utf8")).toBe(renderTsLib());
   });
 

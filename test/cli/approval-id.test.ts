@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PendingApproval } from "../../src/approvals/store.ts";
+import type { PendingApproval } from "../../src/decide/approvals/store.ts";
 import { resolveApprovalId } from "../../src/cli/approvals.ts";
-import type { HookboxError } from "../../src/errors.ts";
+import type { HookboxError } from "../../src/core/errors.ts";
 
 const pending = (id: string): PendingApproval => ({ id, hook_id: "asker", event_type: "PreToolUse", session_id: "s", tool_name: "Deploy", subject: "prod", prompt: "Deploy?", options: [], default: "deny", created_at: "", expires_at: "" });
 const WAITING = [pending("3f2a9c10-0000-4000-8000-000000000001"), pending("3f2b7d20-0000-4000-8000-000000000002"), pending("a1b2c3d4-0000-4000-8000-000000000003")];

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STANDARD_HOOKS } from "../../src/builtin/catalog.generated.ts";
+import { STANDARD_HOOKS } from "../../src/hooks/builtin/catalog.generated.ts";
 import { LoneBinary } from "../helpers/binary.ts";
 
 const binary = new LoneBinary();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HookboxError } from "../../src/errors.ts";
+import { HookboxError } from "../../src/core/errors.ts";
 import { errorFormatOf, reportError } from "../../src/cli/report-error.ts";
 
 describe("reportError: one line of text, or with --json one JSON object", () => {

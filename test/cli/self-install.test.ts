@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { selfInstall } from "../../src/cli/self-install.ts";
-import { createNodeHost } from "../../src/runtime/node.ts";
+import { createNodeHost } from "../../src/platform/node.ts";
 import { BUILT_BINARY, LoneBinary, runProgram } from "../helpers/binary.ts";
 
 const MARK = "# added by hookbox self-install; hookbox self-uninstall removes it";

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import * as catalog from "../../src/builtin/catalog.generated.ts";
-import { versionFlag, versionInfo } from "../../src/version/index.ts";
-import { standardHooksDigest } from "../../src/version/standard-hooks.ts";
+import * as catalog from "../../src/hooks/builtin/catalog.generated.ts";
+import { versionFlag, versionInfo } from "../../src/core/version/index.ts";
+import { standardHooksDigest } from "../../src/hooks/builtin/standard-hooks.ts";
 import { LoneBinary } from "../helpers/binary.ts";
 
 const root = resolve(import.meta.dirname, "../..");

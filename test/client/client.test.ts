@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, HookboxClientError, type ClientTransport, type HookboxClient } from "../../src/client/index.ts";
-import { requestNode } from "../../src/runtime/node-request.ts";
+import { requestNode } from "../../src/platform/node-request.ts";
 import { BUILT_BINARY } from "../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
 import { ENV_GUARD_YAML } from "../helpers/hook-yaml.ts";

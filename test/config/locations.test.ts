@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveLocations, type LocationFlags } from "../../src/config/locations.ts";
+import { resolveLocations, type LocationFlags } from "../../src/hooks/config/locations.ts";
 
 const host = (env: Record<string, string>) => ({ env, homeDir: () => "/home/u", cwd: () => "/work/p" });
 const where = (env: Record<string, string>, flags: LocationFlags = {}) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HEALTH_MINUTES, HealthSeries, percentile } from "../../src/console/health-series.ts";
+import { HEALTH_MINUTES, HealthSeries, percentile } from "../../src/serve/console/health-series.ts";
 import { decisionRecord, runRecord } from "../audit/fixtures.ts";
 
 const MINUTE = 60_000;

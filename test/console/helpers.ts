@@ -1,10 +1,10 @@
-import { ApprovalStore } from "../../src/approvals/store.ts";
-import type { AuditEntry } from "../../src/audit/record.ts";
-import { createConsoleApp } from "../../src/console/app.tsx";
-import { ConsoleAuth } from "../../src/console/auth.ts";
-import { LiveHub } from "../../src/console/live.ts";
-import type { HookSets } from "../../src/evaluator/hook-sets.ts";
-import type { NativeEvent } from "../../src/events/types.ts";
+import { ApprovalStore } from "../../src/decide/approvals/store.ts";
+import type { AuditEntry } from "../../src/decide/audit/record.ts";
+import { createConsoleApp } from "../../src/serve/console/app.tsx";
+import { ConsoleAuth } from "../../src/serve/console/auth.ts";
+import { LiveHub } from "../../src/serve/console/live.ts";
+import type { HookSets } from "../../src/decide/hook-sets.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
 
 export const PORT = 48123;
 export const ORIGIN = `http://127.0.0.1:${PORT}`;

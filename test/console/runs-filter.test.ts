@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DOCTOR_SESSION_ID, type AuditEntry } from "../../src/audit/record.ts";
-import { groupByEvent, isDoctorCall, isQuiet, matchesFilter } from "../../src/console/recent.ts";
+import { DOCTOR_SESSION_ID, type AuditEntry } from "../../src/decide/audit/record.ts";
+import { groupByEvent, isDoctorCall, isQuiet, matchesFilter } from "../../src/serve/console/recent.ts";
 import { decisionRecord, runRecord } from "../audit/fixtures.ts";
 import { consoleUnderTest } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LOGIN_TOKEN_TTL_MS } from "../../src/console/auth.ts";
-import { SECURITY_HEADERS } from "../../src/console/guard.tsx";
+import { LOGIN_TOKEN_TTL_MS } from "../../src/serve/console/auth.ts";
+import { SECURITY_HEADERS } from "../../src/serve/console/guard.tsx";
 import { decisionRecord, runRecord } from "../audit/fixtures.ts";
 import { consoleUnderTest, ORIGIN } from "./helpers.ts";
 

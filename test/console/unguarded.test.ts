@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { unguardedWarnings } from "../../src/console/unguarded.ts";
-import type { HookSets, ProjectHookSet } from "../../src/evaluator/hook-sets.ts";
+import { unguardedWarnings } from "../../src/serve/console/unguarded.ts";
+import type { HookSets, ProjectHookSet } from "../../src/decide/hook-sets.ts";
 import { decisionRecord } from "../audit/fixtures.ts";
 import { consoleUnderTest } from "./helpers.ts";
 

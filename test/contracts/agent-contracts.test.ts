@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PROTOCOLS, type AgentName } from "../../src/protocols/index.ts";
+import { PROTOCOLS, type AgentName } from "../../src/agents/protocols.ts";
 import { claudeRejects } from "./helpers/clients/claude-code.ts";
 import { codexRejects } from "./helpers/clients/codex.ts";
 import { DECISION_KINDS, decisionOf } from "./helpers/decisions.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "smol-toml";
-import { HookboxError } from "../../src/errors.ts";
+import { HookboxError } from "../../src/core/errors.ts";
 import { codexTrustEntries, planCodexTrust, planCodexUntrust, recordedTrust, untrustedEntries } from "../../src/agents/codex/trust.ts";
 
 const SOURCE = "/home/dev/.codex/hooks.json";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HookboxError } from "../../src/errors.ts";
-import { PROTOCOLS, parseAgentStdin } from "../../src/protocols/index.ts";
+import { HookboxError } from "../../src/core/errors.ts";
+import { PROTOCOLS, parseAgentStdin } from "../../src/agents/protocols.ts";
 import { FIXED_NOW } from "./helpers/payloads.ts";
 
 const now = FIXED_NOW;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DETECTION_ORDER, FALLBACK_AGENT, PROTOCOLS, detectAgent } from "../../src/protocols/index.ts";
+import { DETECTION_ORDER, FALLBACK_AGENT, PROTOCOLS, detectAgent } from "../../src/agents/protocols.ts";
 import { allPayloads } from "./helpers/payloads.ts";
 
 describe("auto-detection (`hookbox emit` without --agent)", () => {

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { WIRE_VERSION, type Decision } from "../../src/events/types.ts";
-import { HookboxError } from "../../src/errors.ts";
-import { AGENT_NAMES, PROTOCOLS, type AgentName } from "../../src/protocols/index.ts";
+import { WIRE_VERSION, type Decision } from "../../src/core/events/types.ts";
+import { HookboxError } from "../../src/core/errors.ts";
+import { AGENT_NAMES, PROTOCOLS, type AgentName } from "../../src/agents/protocols.ts";
 import { FIXED_NOW } from "./helpers/payloads.ts";
 import { expectPureOutput } from "./helpers/purity.ts";
 

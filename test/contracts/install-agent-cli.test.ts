@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliContext } from "../../src/cli/context.ts";
 import { registerInstallAgent } from "../../src/cli/install-agent.ts";
 import { registerUninstallAgent } from "../../src/cli/uninstall-agent.ts";
-import { hookRuntime } from "../../src/compose.ts";
-import { createNodeHost } from "../../src/runtime/node.ts";
+import { hookRuntime } from "../../src/cli/compose.ts";
+import { createNodeHost } from "../../src/platform/node.ts";
 
 /** A home with a hookbox binary in ~/.local/bin and a project, on the real file system; the CLI runs in-process. */
 class World {

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { parse, type ParseError } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
-import { INSTALLERS, INSTALL_AGENTS, planInstall, planUninstall, type InstallAgent } from "../../src/install/index.ts";
-import { rewriteJson, type JsonLayout } from "../../src/install/json-edit.ts";
+import { INSTALLERS, INSTALL_AGENTS, planInstall, planUninstall, type InstallAgent } from "../../src/agents/installers.ts";
+import { rewriteJson, type JsonLayout } from "../../src/agents/shared/install/json-edit.ts";
 
 const TWO: JsonLayout = { indentUnit: "  ", eol: "\n" };
 

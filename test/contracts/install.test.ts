@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HookboxError } from "../../src/errors.ts";
-import { INSTALLERS, INSTALL_AGENTS, configPath, planInstall, planUninstall, runsHookboxEmit, type InstallAgent } from "../../src/install/index.ts";
+import { HookboxError } from "../../src/core/errors.ts";
+import { INSTALLERS, INSTALL_AGENTS, configPath, planInstall, planUninstall, runsHookboxEmit, type InstallAgent } from "../../src/agents/installers.ts";
 import { expectGolden } from "./helpers/golden.ts";
 
 const SAMPLES = resolve(import.meta.dirname, "install-samples");

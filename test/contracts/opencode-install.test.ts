@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { HookboxError } from "../../src/errors.ts";
-import { installedEntries } from "../../src/install/entries.ts";
-import { planInstall, planUninstall } from "../../src/install/index.ts";
+import type { HookboxError } from "../../src/core/errors.ts";
+import { installedEntries } from "../../src/agents/shared/install/entries.ts";
+import { planInstall, planUninstall } from "../../src/agents/installers.ts";
 import { OPENCODE_PLUGIN_MARKER } from "../../src/agents/opencode/plugin.ts";
 
 const OPTIONS = { hookboxCommand: "/home/dev/bin/hookbox", buildId: "0.1.0+abc", file: "/home/dev/.config/opencode/plugin/hookbox.js" };

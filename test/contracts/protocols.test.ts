@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HookboxError } from "../../src/errors.ts";
-import { AGENT_NAMES, PROTOCOLS, answerFor, hookProcessOutput, type AgentName } from "../../src/protocols/index.ts";
+import { HookboxError } from "../../src/core/errors.ts";
+import { AGENT_NAMES, PROTOCOLS, answerFor, hookProcessOutput, type AgentName } from "../../src/agents/protocols.ts";
 import { DECISION_KINDS, REWRITE, decisionOf } from "./helpers/decisions.ts";
 import { againstPayload, expectGolden } from "./helpers/golden.ts";
 import { allPayloads, hintFor } from "./helpers/payloads.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { WIRE_VERSION, type Decision } from "../../src/events/types.ts";
-import { hookProcessOutput, PROTOCOLS } from "../../src/protocols/index.ts";
+import { WIRE_VERSION, type Decision } from "../../src/core/events/types.ts";
+import { hookProcessOutput, PROTOCOLS } from "../../src/agents/protocols.ts";
 import { claudeReads, claudeRejects } from "./helpers/clients/claude-code.ts";
 import { geminiReads } from "./helpers/clients/gemini-cli.ts";
 import { capturedRuns, hintFor, payloadById, type CapturedRun } from "./helpers/payloads.ts";

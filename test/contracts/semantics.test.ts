@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NativeEvent } from "../../src/events/types.ts";
-import { PROTOCOLS, type AgentName } from "../../src/protocols/index.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
+import { PROTOCOLS, type AgentName } from "../../src/agents/protocols.ts";
 import { clientReads, type Effect } from "./helpers/clients/index.ts";
 import { ASK_REASON, CONTEXT, REASON, REWRITE, STOP_REASON, USER_MESSAGE, decisionOf, type DecisionKind } from "./helpers/decisions.ts";
 import { hintFor, payloadById } from "./helpers/payloads.ts";

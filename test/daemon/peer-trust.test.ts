@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { daemonSockets } from "../../src/daemon/auto-socket.ts";
-import { distrust, environmentDifferences, samePath, trustedEnvironmentKey } from "../../src/daemon/peer-trust.ts";
-import { resolveLocations } from "../../src/config/locations.ts";
-import { identityOf } from "../../src/evaluator/identity.ts";
-import type { PeerEvidence, PeerProcess } from "../../src/runtime/index.ts";
+import { daemonSockets } from "../../src/serve/daemon/auto-socket.ts";
+import { distrust, environmentDifferences, samePath, trustedEnvironmentKey } from "../../src/serve/daemon/peer-trust.ts";
+import { resolveLocations } from "../../src/hooks/config/locations.ts";
+import { identityOf } from "../../src/decide/identity.ts";
+import type { PeerEvidence, PeerProcess } from "../../src/platform/index.ts";
 
 /** Whether a peer may decide: a truth table of near misses, each differing from the genuine one in one fact. */
 const SELF = { id: "254:0:0:5343494", path: "/home/u/.local/bin/hookbox" };

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cooldownKey, cooldownsFilePath, FileCooldowns, MemoryCooldowns } from "../../src/dispatch/cooldowns.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import { cooldownKey, cooldownsFilePath, FileCooldowns, MemoryCooldowns } from "../../src/decide/chain/cooldowns.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxPool } from "../../sandbox/index.ts";
-import { operatorFileSchema } from "../../src/config/schema.ts";
+import { operatorFileSchema } from "../../src/hooks/config/schema.ts";
 import { boundDispatcher } from "../helpers/dispatch-env.ts";
-import { Dispatcher } from "../../src/dispatch/dispatcher.ts";
-import { createInvoker } from "../../src/dispatch/invoker.ts";
-import { parseEvent } from "../../src/events/parse.ts";
-import { Registry } from "../../src/registry/registry.ts";
+import { Dispatcher } from "../../src/decide/chain/dispatcher.ts";
+import { createInvoker } from "../../src/decide/chain/invoker.ts";
+import { parseEvent } from "../../src/core/events/parse.ts";
+import { Registry } from "../../src/hooks/registry/registry.ts";
 import { stringify } from "yaml";
 import { fakeCapabilities } from "../helpers/fake-capabilities.ts";
 import { memoryFs } from "../helpers/memory-fs.ts";
 import { createPool } from "../helpers/sandbox.ts";
 
 // The daemon's real path: a hook chain runs in a worker process in one round trip, the
-// worker applying the pipeline's rules between hooks (src/dispatch/chain.ts).
+// worker applying the pipeline's rules between hooks (src/decide/chain/chain.ts).
 let pool: SandboxPool;
 beforeAll(async () => {
   pool = await createPool(1);

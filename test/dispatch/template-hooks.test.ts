@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxEngine } from "../../sandbox/index.ts";
-import { formatDiagnostic } from "../../src/config/diagnostics.ts";
-import { parseEvent } from "../../src/events/parse.ts";
+import { formatDiagnostic } from "../../src/hooks/config/diagnostics.ts";
+import { parseEvent } from "../../src/core/events/parse.ts";
 import { dispatchEnv } from "../helpers/dispatch-env.ts";
 import { createEngine } from "../helpers/sandbox.ts";
 

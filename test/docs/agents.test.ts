@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { INSTALLERS, PROTOCOLS } from "../../src/agents/index.ts";
-import { INSTALL_SCOPES, type InstallScope } from "../../src/install/index.ts";
+import { INSTALL_SCOPES, type InstallScope } from "../../src/agents/installers.ts";
 import { CLIENTS } from "../e2e/agents/clients.ts";
 import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
 import { ROOT } from "../helpers/daemon.ts";

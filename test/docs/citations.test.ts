@@ -44,10 +44,10 @@ describe("citations of research and design notes", () => {
 
   it("are found (the scan works)", () => {
     expect(all.length).toBeGreaterThan(40);
-    expect(all).toContainEqual({ where: "src/registry/matcher.ts", source: "research", section: "1.2" });
+    expect(all).toContainEqual({ where: "src/hooks/registry/matcher.ts", source: "research", section: "1.2" });
     expect(all).toContainEqual({ where: "test/security/cases/sandbox.ts", source: "sandbox", section: "10" });
     expect(all).toContainEqual({ where: "src/agents/claude/protocol.ts", source: "real-clients", section: "2" });
-    expect(all).toContainEqual({ where: "src/evaluator/evaluator.ts", source: "DESIGN", section: "8" });
+    expect(all).toContainEqual({ where: "src/decide/evaluator.ts", source: "DESIGN", section: "8" });
   });
 
   it("each name a section of a file in the repository", () => {

@@ -58,7 +58,7 @@ describe("README", () => {
     }
   });
 
-  // The default socket differs in shape with and without XDG_RUNTIME_DIR (src/config/locations.ts):
+  // The default socket differs in shape with and without XDG_RUNTIME_DIR (src/hooks/config/locations.ts):
   // the one curl line must find the daemon either way.
   for (const [name, runtimeDir, socketUnderHome] of [
     ["XDG_RUNTIME_DIR set", "run", "run/hookbox/hookbox.sock"],

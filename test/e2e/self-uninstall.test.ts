@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { recordCreatedFile } from "../../src/cli/install-records.ts";
-import { createNodeHost } from "../../src/runtime/node.ts";
+import { createNodeHost } from "../../src/platform/node.ts";
 import { difference, killProcessesNaming, processesNaming, snapshot } from "../helpers/account.ts";
 import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 

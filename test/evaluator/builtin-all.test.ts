@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { standardHooks } from "../../src/builtin/index.ts";
-import { parseYaml } from "../../src/config/diagnostics.ts";
-import { resolveHook } from "../../src/config/resolve.ts";
-import { hookFileSchema, operatorFileSchema } from "../../src/config/schema.ts";
-import { operatorFileSource } from "../../src/evaluator/operator-source.ts";
-import { modelEndpointsOf } from "../../src/registry/model-endpoints.ts";
-import type { EmbeddedHook } from "../../src/registry/sources.ts";
+import { standardHooks } from "../../src/hooks/builtin/index.ts";
+import { parseYaml } from "../../src/hooks/config/diagnostics.ts";
+import { resolveHook } from "../../src/hooks/config/resolve.ts";
+import { hookFileSchema, operatorFileSchema } from "../../src/hooks/config/schema.ts";
+import { operatorFileSource } from "../../src/decide/operator-source.ts";
+import { modelEndpointsOf } from "../../src/hooks/registry/model-endpoints.ts";
+import type { EmbeddedHook } from "../../src/hooks/registry/sources.ts";
 
 const hook = (id: string, yaml: string): [string, EmbeddedHook] => [id, { id, yaml: `id: ${id}\nevents: [Stop]\n${yaml}`, files: {} }];
 const EMBEDDED = new Map<string, EmbeddedHook>([

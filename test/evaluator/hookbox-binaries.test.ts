@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NativeEvent } from "../../src/events/types.ts";
-import { executableOf, HookboxBinaries, linkChain, withHookboxBinaries } from "../../src/evaluator/hookbox-binaries.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
+import { executableOf, HookboxBinaries, linkChain, withHookboxBinaries } from "../../src/decide/hookbox-binaries.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 
 // A home where ~/.local/bin/hookbox is a link to ~/opt/hookbox/hookbox, ~/.local/bin itself a
 // link, and install records naming the agents' settings files that run it.

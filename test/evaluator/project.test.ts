@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findProjectRoot } from "../../src/evaluator/project.ts";
+import { findProjectRoot } from "../../src/decide/project.ts";
 
 type Kind = "file" | "dir" | "socket" | "symlink" | "other" | "missing";
 

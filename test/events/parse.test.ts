@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { HookboxError } from "../../src/errors.ts";
-import { describeValue } from "../../src/events/describe.ts";
-import { parseEvent } from "../../src/events/parse.ts";
-import { PROTOCOLS } from "../../src/protocols/index.ts";
+import { HookboxError } from "../../src/core/errors.ts";
+import { describeValue } from "../../src/core/events/describe.ts";
+import { parseEvent } from "../../src/core/events/parse.ts";
+import { PROTOCOLS } from "../../src/agents/protocols.ts";
 
 /** Values whose own conversion throws or lies: String(), `${}` and + "" call into them. */
 const HOSTILE: readonly unknown[] = [

@@ -12,7 +12,7 @@ import { agentSamples, deepJsonText, FUZZ_RUNS, FUZZ_TIMEOUT_MS, fuzzParameters,
  * code maps to — never a 5xx, a dropped connection or a hang — and the daemon keeps evaluating.
  */
 
-/** src/server/error-response.ts: the client errors a request may earn. */
+/** src/serve/api/error-response.ts: the client errors a request may earn. */
 const CLIENT_ERRORS: Readonly<Record<string, number>> = {
   usage: 400,
   event_invalid: 400,

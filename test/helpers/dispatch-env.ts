@@ -1,12 +1,12 @@
 import { stringify } from "yaml";
 import type { SandboxEngine } from "../../sandbox/index.ts";
 import type { CapabilityHost } from "../../src/capabilities/types.ts";
-import { operatorFileSchema } from "../../src/config/schema.ts";
-import { Dispatcher } from "../../src/dispatch/dispatcher.ts";
-import { engineExecutor } from "../../src/dispatch/chain.ts";
-import { createInvoker } from "../../src/dispatch/invoker.ts";
-import type { NativeEvent } from "../../src/events/types.ts";
-import { Registry } from "../../src/registry/registry.ts";
+import { operatorFileSchema } from "../../src/hooks/config/schema.ts";
+import { Dispatcher } from "../../src/decide/chain/dispatcher.ts";
+import { engineExecutor } from "../../src/decide/chain/chain.ts";
+import { createInvoker } from "../../src/decide/chain/invoker.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
+import { Registry } from "../../src/hooks/registry/registry.ts";
 import { fakeCapabilities } from "./fake-capabilities.ts";
 import { memoryFs } from "./memory-fs.ts";
 

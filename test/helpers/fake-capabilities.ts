@@ -1,7 +1,7 @@
 import type { CapabilityHost, HostCallRecord, PreparedGrants } from "../../src/capabilities/types.ts";
-import type { PermissionsConfig } from "../../src/config/schema.ts";
+import type { PermissionsConfig } from "../../src/hooks/config/schema.ts";
 import { mayModifyAnything, modifyVerdict, type ModifyPolicy } from "../../src/capabilities/modify/index.ts";
-import type { InjectionRole } from "../../src/events/types.ts";
+import type { InjectionRole } from "../../src/core/events/types.ts";
 
 /**
  * A stand-in capability host for pipeline tests: grants are taken as declared, every host API

@@ -1,5 +1,5 @@
-import type { HookFileReader } from "../../src/registry/sources.ts";
-import type { DirEntry } from "../../src/runtime/types.ts";
+import type { HookFileReader } from "../../src/hooks/registry/sources.ts";
+import type { DirEntry } from "../../src/platform/types.ts";
 
 /** A FileHost over an in-memory tree: hook directories for tests without touching the disk. */
 export function memoryFs(files: Record<string, string>): HookFileReader {

@@ -10,7 +10,7 @@ import {
   type HostCallFn,
   type SandboxLimits,
 } from "../../sandbox/index.ts";
-import { nodeSandboxHost } from "../../src/runtime/node.ts";
+import { nodeSandboxHost } from "../../src/platform/node.ts";
 
 const require = createRequire(import.meta.url);
 

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { packBundle, parseBundleFileName, unpackBundle } from "../../src/packages/bundle.ts";
-import { checkPath, readTar, writeTar } from "../../src/packages/tar.ts";
-import { readTree, treeChanges, treeDigest } from "../../src/packages/tree.ts";
-import { createNodeHost } from "../../src/runtime/node.ts";
-import { nodePackageIO } from "../../src/runtime/node-package-io.ts";
+import { packBundle, parseBundleFileName, unpackBundle } from "../../src/hooks/packages/bundle.ts";
+import { checkPath, readTar, writeTar } from "../../src/hooks/packages/tar.ts";
+import { readTree, treeChanges, treeDigest } from "../../src/hooks/packages/tree.ts";
+import { createNodeHost } from "../../src/platform/node.ts";
+import { nodePackageIO } from "../../src/platform/node-package-io.ts";
 
 const host = createNodeHost();
 const scratch = mkdtempSync(join(tmpdir(), "hookbox-bundle-"));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bundleNameMismatch } from "../../src/packages/bundle.ts";
-import { checkVersion } from "../../src/packages/downgrade.ts";
+import { bundleNameMismatch } from "../../src/hooks/packages/bundle.ts";
+import { checkVersion } from "../../src/hooks/packages/downgrade.ts";
 
 describe("a bundle holds what its name says, and add/update never downgrade unasked", () => {
   it.each([

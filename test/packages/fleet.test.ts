@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { createCapabilityHost } from "../../src/capabilities/index.ts";
-import { operatorFileSchema, type OperatorFile } from "../../src/config/schema.ts";
-import { packBundle } from "../../src/packages/bundle.ts";
-import { FleetPoller } from "../../src/packages/fleet.ts";
-import { installPackage, readLock } from "../../src/packages/install.ts";
-import { nodeCapabilityIO } from "../../src/runtime/node-capability-io.ts";
-import { nodePackageIO } from "../../src/runtime/node-package-io.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import { operatorFileSchema, type OperatorFile } from "../../src/hooks/config/schema.ts";
+import { packBundle } from "../../src/hooks/packages/bundle.ts";
+import { FleetPoller } from "../../src/hooks/packages/fleet.ts";
+import { installPackage, readLock } from "../../src/hooks/packages/install.ts";
+import { nodeCapabilityIO } from "../../src/platform/node-capability-io.ts";
+import { nodePackageIO } from "../../src/platform/node-package-io.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 import { minisignMissing, minisignSign, newMinisignKey, type MinisignKey } from "../helpers/minisign.ts";
 
 /** The bundle-source poller's consent policy, on a directory source: what it installs, updates, and leaves alone. */

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { compileHandler } from "../../sandbox/index.ts";
-import { guestModuleSources } from "../../src/builtin/index.ts";
-import { addApprovals } from "../../src/packages/import/approvals.ts";
-import { importClaudeShaped } from "../../src/packages/import/claude-shaped.ts";
-import { importCursor } from "../../src/packages/import/cursor.ts";
-import { IMPORTED_HANDLER } from "../../src/packages/import/handler-source.ts";
-import { importedPackage } from "../../src/packages/import/index.ts";
-import { importTemplate } from "../../src/packages/import/template.ts";
-import { hookFileSchema } from "../../src/config/schema.ts";
+import { guestModuleSources } from "../../src/hooks/builtin/index.ts";
+import { addApprovals } from "../../src/hooks/packages/import/approvals.ts";
+import { importClaudeShaped } from "../../src/hooks/packages/import/claude-shaped.ts";
+import { importCursor } from "../../src/hooks/packages/import/cursor.ts";
+import { IMPORTED_HANDLER } from "../../src/hooks/packages/import/handler-source.ts";
+import { importedPackage } from "../../src/hooks/packages/import/index.ts";
+import { importTemplate } from "../../src/hooks/packages/import/template.ts";
+import { hookFileSchema } from "../../src/hooks/config/schema.ts";
 
 /** What each agent's hook file becomes: one hook per command, its command line the run grant, matchers keeping their meaning. */
 describe("import: reading the agents' hook files", () => {

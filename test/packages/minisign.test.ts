@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parsePublicKey, verifyMinisign, type PublicKey } from "../../src/packages/minisign.ts";
-import { nodePackageIO } from "../../src/runtime/node-package-io.ts";
+import { parsePublicKey, verifyMinisign, type PublicKey } from "../../src/hooks/packages/minisign.ts";
+import { nodePackageIO } from "../../src/platform/node-package-io.ts";
 import { minisignMissing, newMinisignKey, type MinisignKey } from "../helpers/minisign.ts";
 
 /**

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NativeEvent } from "../../src/events/types.ts";
-import { compileMatcher } from "../../src/registry/matcher.ts";
-import { physicalPath, withLinkTargets } from "../../src/registry/link-targets.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
+import { compileMatcher } from "../../src/hooks/registry/matcher.ts";
+import { physicalPath, withLinkTargets } from "../../src/hooks/registry/link-targets.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 
 // A workspace with links in it: to a secret in it, out of it, dangling, a loop, through a directory.
 let root: string;

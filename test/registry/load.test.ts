@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCapabilityHost } from "../../src/capabilities/index.ts";
-import { formatDiagnostic } from "../../src/config/diagnostics.ts";
-import { operatorFileSchema } from "../../src/config/schema.ts";
-import { loadHooks } from "../../src/registry/load.ts";
-import { nodeCapabilityIO } from "../../src/runtime/node-capability-io.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import { formatDiagnostic } from "../../src/hooks/config/diagnostics.ts";
+import { operatorFileSchema } from "../../src/hooks/config/schema.ts";
+import { loadHooks } from "../../src/hooks/registry/load.ts";
+import { nodeCapabilityIO } from "../../src/platform/node-capability-io.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 import { fakeCapabilities } from "../helpers/fake-capabilities.ts";
 
 let world: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { NativeEvent } from "../../src/events/types.ts";
-import { compileMatcher } from "../../src/registry/matcher.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
+import { compileMatcher } from "../../src/hooks/registry/matcher.ts";
 
 function matches(match: Parameters<typeof compileMatcher>[0], event: Partial<NativeEvent>): boolean {
   const built = compileMatcher(match);

@@ -2,13 +2,13 @@ import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { formatDiagnostic } from "../../src/config/diagnostics.ts";
-import { operatorFileSchema, type OperatorFile } from "../../src/config/schema.ts";
-import { installPackage } from "../../src/packages/install.ts";
-import { loadHooks } from "../../src/registry/load.ts";
-import { Registry, RegistrySnapshot, entryId, isBroken } from "../../src/registry/registry.ts";
-import type { HookSource } from "../../src/registry/sources.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import { formatDiagnostic } from "../../src/hooks/config/diagnostics.ts";
+import { operatorFileSchema, type OperatorFile } from "../../src/hooks/config/schema.ts";
+import { installPackage } from "../../src/hooks/packages/install.ts";
+import { loadHooks } from "../../src/hooks/registry/load.ts";
+import { Registry, RegistrySnapshot, entryId, isBroken } from "../../src/hooks/registry/registry.ts";
+import type { HookSource } from "../../src/hooks/registry/sources.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 import { fakeCapabilities } from "../helpers/fake-capabilities.ts";
 
 /**

@@ -2,12 +2,12 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileHandler, createHandlerSpec, type HandlerSpec, type SandboxEngine } from "../../sandbox/index.ts";
-import { guestModuleSources } from "../../src/builtin/index.ts";
-import type { NativeEvent } from "../../src/events/types.ts";
-import { PROTOCOLS, detectAgent, type AgentName } from "../../src/protocols/index.ts";
-import { compileMatcher } from "../../src/registry/matcher.ts";
-import { eventPaths } from "../../src/registry/tool-paths.ts";
-import { normalizePath, resolvePath } from "../../src/text/posix-path.ts";
+import { guestModuleSources } from "../../src/hooks/builtin/index.ts";
+import type { NativeEvent } from "../../src/core/events/types.ts";
+import { PROTOCOLS, detectAgent, type AgentName } from "../../src/agents/protocols.ts";
+import { compileMatcher } from "../../src/hooks/registry/matcher.ts";
+import { eventPaths } from "../../src/hooks/registry/tool-paths.ts";
+import { normalizePath, resolvePath } from "../../src/core/text/posix-path.ts";
 import { allPayloads, hintFor } from "../contracts/helpers/payloads.ts";
 import { createEngine, limits, noHost } from "../helpers/sandbox.ts";
 

@@ -5,15 +5,15 @@ import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCapabilityHost } from "../../src/capabilities/index.ts";
-import { standardHooks } from "../../src/builtin/index.ts";
-import { resolveLocations, type Locations } from "../../src/config/locations.ts";
-import { createHookSets } from "../../src/evaluator/compose.ts";
-import { selfProtectMachine } from "../../src/evaluator/self-protect.ts";
-import { identityOf } from "../../src/evaluator/identity.ts";
-import type { RegistrySnapshot } from "../../src/registry/registry.ts";
-import { SnapshotCache, type SeededLoad } from "../../src/registry/snapshot/index.ts";
-import { createNodeHost } from "../../src/runtime/node.ts";
-import type { RuntimeHost } from "../../src/runtime/types.ts";
+import { standardHooks } from "../../src/hooks/builtin/index.ts";
+import { resolveLocations, type Locations } from "../../src/hooks/config/locations.ts";
+import { createHookSets } from "../../src/decide/compose.ts";
+import { selfProtectMachine } from "../../src/decide/self-protect.ts";
+import { identityOf } from "../../src/decide/identity.ts";
+import type { RegistrySnapshot } from "../../src/hooks/registry/registry.ts";
+import { SnapshotCache, type SeededLoad } from "../../src/hooks/registry/snapshot/index.ts";
+import { createNodeHost } from "../../src/platform/node.ts";
+import type { RuntimeHost } from "../../src/platform/types.ts";
 
 /**
  * The snapshot cache of emit without a daemon: a hit only while every input of the load is as

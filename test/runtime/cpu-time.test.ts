@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentThreadId, selfThreadCpuClock, threadCpuClock } from "../../src/runtime/cpu-time.ts";
+import { currentThreadId, selfThreadCpuClock, threadCpuClock } from "../../src/platform/cpu-time.ts";
 
 /** Burn CPU on this thread until `clock` reads more than `ms` past `from` (bounded: a stuck clock fails, never hangs). */
 function spinPast(clock: () => number | undefined, from: number, ms: number): number | undefined {

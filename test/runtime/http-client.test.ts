@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { encodeRequest, HttpResponseReader, MAX_BODY_BYTES } from "../../src/runtime/http1.ts";
-import { requestNode } from "../../src/runtime/node-net.ts";
+import { encodeRequest, HttpResponseReader, MAX_BODY_BYTES } from "../../src/platform/http1.ts";
+import { requestNode } from "../../src/platform/node-net.ts";
 import { checkOutcomes, requestAll, runScenarios, type Outcome } from "./http-scenarios.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");

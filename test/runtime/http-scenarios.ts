@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { HttpReply, HttpRequestInit, ListenTarget } from "../../src/runtime/types.ts";
+import type { HttpReply, HttpRequestInit, ListenTarget } from "../../src/platform/types.ts";
 
 export interface ReceivedRequest {
   readonly head: string;

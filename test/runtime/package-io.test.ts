@@ -7,7 +7,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const FIXTURE = resolve(import.meta.dirname, "fixtures/package-io.ts");
 
 /**
- * The PackageIO contract (src/runtime/package-io.ts) on every runtime Hookbox runs on: the same
+ * The PackageIO contract (src/platform/package-io.ts) on every runtime Hookbox runs on: the same
  * BLAKE2b-512, Ed25519 answers and — what makes a bundle reproducible — the same gzip bytes.
  */
 describe("PackageIO on Node, Bun and Deno", () => {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext 
 import { runProgram } from "../helpers/binary.ts";
 
 /**
- * What src/runtime/bun-peer.ts reads of the process at the other end of a unix socket, against
+ * What src/platform/bun-peer.ts reads of the process at the other end of a unix socket, against
  * servers built to mislead it: a listener that handed its socket to another process (alive, or
  * gone), a server naming a wrong descriptor for its end. Linux only (the platform table's
  * daemonProof "procfs"); run under Bun, as the binary reads it.

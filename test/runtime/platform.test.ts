@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { platformSupport } from "../../src/runtime/platform.ts";
+import { platformSupport } from "../../src/platform/platform.ts";
 
 // Each platform Hookbox ships for (README's download table), faked: the selection is data, so the
 // fallbacks of the platforms this machine cannot run are still checked here.

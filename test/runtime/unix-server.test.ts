@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The daemon's own HTTP/1.1 server on Bun (src/runtime/http1-server.ts over Bun.listen), driven
+ * The daemon's own HTTP/1.1 server on Bun (src/platform/http1-server.ts over Bun.listen), driven
  * with raw bytes: what curl, node:http, Bun's fetch and emit send, and what they must not.
  */
 const ROOT = resolve(import.meta.dirname, "../..");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileHandler, createHandlerSpec, type GuestModules, type SandboxEngine } from "../../sandbox/index.ts";
-import { guestModuleSources } from "../../src/builtin/index.ts";
+import { guestModuleSources } from "../../src/hooks/builtin/index.ts";
 import { createEngine, limits, noHost } from "../helpers/sandbox.ts";
 
 const LIB: GuestModules = {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { SandboxPool, type WorkerProcess } from "../../sandbox/index.ts";
-import { nodeSandboxHost } from "../../src/runtime/node.ts";
+import { nodeSandboxHost } from "../../src/platform/node.ts";
 import { handlerSpec, limits, noHost } from "../helpers/sandbox.ts";
 
 /**

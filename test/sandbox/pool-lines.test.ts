@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { LineSplitter, Tail } from "../../src/runtime/lines.ts";
+import { LineSplitter, Tail } from "../../src/platform/lines.ts";
 
-/** The worker pipe's framing (src/runtime/lines.ts): one protocol message per line. */
+/** The worker pipe's framing (src/platform/lines.ts): one protocol message per line. */
 describe("LineSplitter", () => {
   it("splits across chunk boundaries, skips empty lines, keeps a partial line for later", () => {
     const lines: string[] = [];

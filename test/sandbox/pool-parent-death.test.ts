@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 const require = createRequire(import.meta.url);
 const SANDBOX = fileURLToPath(new URL("../../sandbox/index.ts", import.meta.url));
-const RUNTIME = fileURLToPath(new URL("../../src/runtime/node.ts", import.meta.url));
+const RUNTIME = fileURLToPath(new URL("../../src/platform/node.ts", import.meta.url));
 
 /** Alive and not a zombie (an orphan's zombie waits for a reaper that may never come). */
 function isRunning(pid: number): boolean {

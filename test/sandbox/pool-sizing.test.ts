@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SandboxPool, type HostCallFn, type PoolOptions } from "../../sandbox/index.ts";
-import { nodeSandboxHost } from "../../src/runtime/node.ts";
+import { nodeSandboxHost } from "../../src/platform/node.ts";
 import { handlerSpec, limits, noHost } from "../helpers/sandbox.ts";
 
 const GOOD = `export default (e: { n: number }) => ({ doubled: e.n * 2 })`;

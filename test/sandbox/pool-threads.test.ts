@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxPool } from "../../sandbox/index.ts";
-import { nodeSandboxHost } from "../../src/runtime/node.ts";
+import { nodeSandboxHost } from "../../src/platform/node.ts";
 import { handlerSpec, limits, noHost } from "../helpers/sandbox.ts";
 
 /**

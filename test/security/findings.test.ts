@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HookboxError } from "../../src/errors.ts";
-import { PROTOCOLS } from "../../src/protocols/index.ts";
+import { HookboxError } from "../../src/core/errors.ts";
+import { PROTOCOLS } from "../../src/agents/protocols.ts";
 import { call } from "../helpers/daemon.ts";
 import { childWorkers, Fortress, isRunning, SECRET_ENV, type HookDef } from "./harness.ts";
 

@@ -1,9 +1,9 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../../src/wire/errors.ts";
-import { createApp } from "../../src/server/app.ts";
-import type { AppDeps } from "../../src/server/deps.ts";
-import { openApiDocument, openApiPath } from "../../src/server/openapi.ts";
+import { ERROR_CODES } from "../../src/core/wire/errors.ts";
+import { createApp } from "../../src/serve/api/app.ts";
+import type { AppDeps } from "../../src/serve/api/deps.ts";
+import { openApiDocument, openApiPath } from "../../src/serve/api/openapi.ts";
 
 /** The app with nothing behind it: enough to list its routes and serve the document (no route that evaluates is called). */
 function bareApp() {

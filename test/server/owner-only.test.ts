@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { ConnectionInfo } from "../../src/runtime/index.ts";
-import { ownerOnly } from "../../src/server/owner-only.ts";
+import type { ConnectionInfo } from "../../src/platform/index.ts";
+import { ownerOnly } from "../../src/serve/api/owner-only.ts";
 
 /** The owner check as the app runs it: the listener hands each request its connection's peer as env. */
 describe("only the daemon's owner may use it", () => {

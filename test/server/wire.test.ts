@@ -2,12 +2,12 @@ import fc from "fast-check";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEvent } from "../../src/events/parse.ts";
-import { agentCallReplySchema } from "../../src/wire/agent-call-schema.ts";
-import { agentCallReplyOf } from "../../src/wire/agent-call.ts";
-import { errorBodySchema } from "../../src/wire/error-body.ts";
-import { ERROR_CODES, errorOfBody } from "../../src/wire/errors.ts";
-import { nativeEventSchema } from "../../src/wire/event.ts";
+import { parseEvent } from "../../src/core/events/parse.ts";
+import { agentCallReplySchema } from "../../src/core/wire/agent-call-schema.ts";
+import { agentCallReplyOf } from "../../src/core/wire/agent-call.ts";
+import { errorBodySchema } from "../../src/core/wire/error-body.ts";
+import { ERROR_CODES, errorOfBody } from "../../src/core/wire/errors.ts";
+import { nativeEventSchema } from "../../src/core/wire/event.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
@@ -50,7 +50,7 @@ describe("the lean readers emit and the client use agree with the wire schemas",
   });
 });
 
-describe("NativeEventV1 describes what POST /v1/events accepts (src/events/parse.ts)", () => {
+describe("NativeEventV1 describes what POST /v1/events accepts (src/core/events/parse.ts)", () => {
   const SAMPLES = resolve(import.meta.dirname, "../contracts/samples/native");
   const samples = readdirSync(SAMPLES)
     .filter((name) => name.endsWith(".json"))

@@ -13,10 +13,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { compileHandler, createHandlerSpec, type HandlerSpec, type SandboxEngine } from "../../sandbox/index.ts";
-import { guestModuleSources } from "../../src/builtin/index.ts";
+import { guestModuleSources } from "../../src/hooks/builtin/index.ts";
 import { shLiteralPattern, shPatternMatches, shPatternText, shWrites } from "../../handlers/lib/shell/index.ts";
-import { withLinkTargets } from "../../src/registry/link-targets.ts";
-import { nodeFileHost } from "../../src/runtime/node.ts";
+import { withLinkTargets } from "../../src/hooks/registry/link-targets.ts";
+import { nodeFileHost } from "../../src/platform/node.ts";
 import { createEngine, limits, noHost } from "../helpers/sandbox.ts";
 import { generateCases, slugOf, TARGETS, type ShellCase } from "./commands.ts";
 

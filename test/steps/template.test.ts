@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { render } from "../../src/steps/template.ts";
+import { render } from "../../src/decide/steps/template.ts";
 
 const scope = {
   event: { event_type: "file.changed", path: "/w/src/a.ts", nested: { n: 3, flag: true }, list: ["a", "b"] },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locateInvalidResult } from "../../src/testing/result-location.ts";
+import { locateInvalidResult } from "../../src/decide/testing/result-location.ts";
 
 const SOURCE = `export default function (event: HookEvent) {
   const action = "deny";

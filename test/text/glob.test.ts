@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob, MAX_GLOB_EXPANSIONS, MAX_WILDCARDS_PER_NAME, type GlobOptions } from "../../src/text/glob.ts";
+import { compileGlob, MAX_GLOB_EXPANSIONS, MAX_WILDCARDS_PER_NAME, type GlobOptions } from "../../src/core/text/glob.ts";
 
 function test(glob: string, path: string, options?: GlobOptions): boolean {
   const compiled = compileGlob(glob, options);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { noun, plural } from "../../src/text/plural.ts";
-import { lineWidth, wrap } from "../../src/text/wrap.ts";
+import { noun, plural } from "../../src/core/text/plural.ts";
+import { lineWidth, wrap } from "../../src/core/text/wrap.ts";
 
 describe("wrap: prose at a width, breaking at spaces only", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ChangeSet, mergeChanges, type Operation } from "../../src/triggers/changes.ts";
+import { ChangeSet, mergeChanges, type Operation } from "../../src/serve/triggers/changes.ts";
 
 /**
  * The seed engine's de-duplication of one path's changes within a debounce window, case by case:

@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from "../../src/triggers/clock.ts";
+import type { Clock, TimerHandle } from "../../src/serve/triggers/clock.ts";
 
 /** A clock that moves only when told: trigger tests advance it instead of sleeping. */
 export class FakeClock implements Clock {

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, utimesSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { nodeCapabilityIO } from "../../src/runtime/node-capability-io.ts";
-import { watchEvent } from "../../src/triggers/events.ts";
-import { PathBudget, Watcher, type WatchBatch, type WatchTarget } from "../../src/triggers/watcher.ts";
+import { nodeCapabilityIO } from "../../src/platform/node-capability-io.ts";
+import { watchEvent } from "../../src/serve/triggers/events.ts";
+import { PathBudget, Watcher, type WatchBatch, type WatchTarget } from "../../src/serve/triggers/watcher.ts";
 import { FakeClock } from "./fake-clock.ts";
 
 const dirs: string[] = [];

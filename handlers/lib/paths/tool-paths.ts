@@ -1,5 +1,5 @@
 // The paths a tool call touches: ONE implementation for both sides of the sandbox. The host's
-// `match.paths` (src/registry/matcher.ts) imports this file, and the guest library hookbox:paths
+// `match.paths` (src/hooks/registry/matcher.ts) imports this file, and the guest library hookbox:paths
 // links the same file into handlers (scripts/embed-handlers.ts). So it imports nothing, touches
 // no file system, and uses only `export function|const` declarations (the guest linker's forms).
 //

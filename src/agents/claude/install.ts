@@ -1,10 +1,10 @@
-import { HookboxError } from "../../errors.ts";
-import { emitCommand, runsHookboxEmit } from "../../install/command.ts";
-import type { DesiredEntry } from "../../install/hook-entries.ts";
-import { hookPlans } from "../../install/hook-plans.ts";
-import { agentConfigDir, joinPath } from "../../install/paths.ts";
-import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
-import type { HttpHookOptions, InstallOptions, InstallPlanner } from "../../install/types.ts";
+import { HookboxError } from "../../core/errors.ts";
+import { emitCommand, runsHookboxEmit } from "../shared/install/command.ts";
+import type { DesiredEntry } from "../shared/install/hook-entries.ts";
+import { hookPlans } from "../shared/install/hook-plans.ts";
+import { agentConfigDir, joinPath } from "../shared/install/paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
+import type { HttpHookOptions, InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
 /** Claude Code fires these with names Hookbox uses as its own (research §1.4). */
 const EVENTS: AgentEvents = Object.fromEntries(

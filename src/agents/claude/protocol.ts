@@ -1,11 +1,11 @@
-import { CANONICAL_EVENTS } from "../../events/names.ts";
-import type { Decision, NativeEvent } from "../../events/types.ts";
-import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../../protocols/types.ts";
-import { joinText, summarize } from "../../protocols/shared/answer.ts";
-import { decodeClaudeShaped } from "../../protocols/shared/claude-shaped-payload.ts";
-import { agentEventNameOf, eventTable } from "../../protocols/shared/event-names.ts";
-import { failure } from "../../protocols/shared/failure.ts";
-import { exitTwo, jsonOrNothing } from "../../protocols/shared/output.ts";
+import { CANONICAL_EVENTS } from "../../core/events/names.ts";
+import type { Decision, NativeEvent } from "../../core/events/types.ts";
+import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
+import { joinText, summarize } from "../shared/protocol/answer.ts";
+import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { agentEventNameOf, eventTable } from "../shared/protocol/event-names.ts";
+import { failure } from "../shared/protocol/failure.ts";
+import { exitTwo, jsonOrNothing } from "../shared/protocol/output.ts";
 
 /** Claude Code's names are the canonical ones; its other events (MessageDisplay, PostToolBatch …) decode to claude.<snake_case>. */
 const EVENTS = eventTable(Object.fromEntries(CANONICAL_EVENTS.map((name) => [name, name])));

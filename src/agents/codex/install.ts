@@ -1,9 +1,9 @@
-import { emitCommand, runsHookboxEmitHandler } from "../../install/command.ts";
-import type { DesiredEntry } from "../../install/hook-entries.ts";
-import { hookPlans } from "../../install/hook-plans.ts";
-import { agentConfigDir, joinPath } from "../../install/paths.ts";
-import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
-import type { InstallDirs, InstallOptions, InstallPlanner } from "../../install/types.ts";
+import { emitCommand, runsHookboxEmitHandler } from "../shared/install/command.ts";
+import type { DesiredEntry } from "../shared/install/hook-entries.ts";
+import { hookPlans } from "../shared/install/hook-plans.ts";
+import { agentConfigDir, joinPath } from "../shared/install/paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
+import type { InstallDirs, InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
 /** Codex's events (research §4.3; SessionEnd since 0.169), Claude's names. */
 const EVENTS: AgentEvents = Object.fromEntries(

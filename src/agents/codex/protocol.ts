@@ -1,14 +1,14 @@
-import { CANONICAL_EVENTS } from "../../events/names.ts";
-import type { Decision, NativeEvent } from "../../events/types.ts";
-import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../../protocols/types.ts";
-import { joinText, summarize, type Answer } from "../../protocols/shared/answer.ts";
-import { refineApplyPatch } from "../../protocols/shared/apply-patch.ts";
-import { decodeClaudeShaped } from "../../protocols/shared/claude-shaped-payload.ts";
-import { agentEventNameOf, eventTable } from "../../protocols/shared/event-names.ts";
-import { failure } from "../../protocols/shared/failure.ts";
-import type { EventParts } from "../../protocols/shared/native-event.ts";
-import { exitTwo, jsonOrNothing } from "../../protocols/shared/output.ts";
-import { CODEX_TOOLS } from "../../protocols/shared/tool-names.ts";
+import { CANONICAL_EVENTS } from "../../core/events/names.ts";
+import type { Decision, NativeEvent } from "../../core/events/types.ts";
+import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
+import { joinText, summarize, type Answer } from "../shared/protocol/answer.ts";
+import { refineApplyPatch } from "../shared/protocol/apply-patch.ts";
+import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { agentEventNameOf, eventTable } from "../shared/protocol/event-names.ts";
+import { failure } from "../shared/protocol/failure.ts";
+import type { EventParts } from "../shared/protocol/native-event.ts";
+import { exitTwo, jsonOrNothing } from "../shared/protocol/output.ts";
+import { CODEX_TOOLS } from "../shared/protocol/tool-names.ts";
 
 const EVENTS = eventTable(Object.fromEntries(CANONICAL_EVENTS.map((name) => [name, name])));
 

@@ -1,9 +1,9 @@
 import { parse as parseToml } from "smol-toml";
 import { sha256Hex } from "../../../sandbox/index.ts";
-import { HookboxError, errorMessage } from "../../errors.ts";
-import { parseJsonDocument } from "../../install/json-document.ts";
-import { isJsonObject } from "../../install/json-value.ts";
-import type { InstallPlan } from "../../install/types.ts";
+import { HookboxError, errorMessage } from "../../core/errors.ts";
+import { parseJsonDocument } from "../shared/install/json-document.ts";
+import { isJsonObject } from "../shared/install/json-value.ts";
+import type { InstallPlan } from "../shared/install/types.ts";
 
 /**
  * Codex (0.169.0) runs a hook that is not managed by an administrator only when the USER layer

@@ -1,11 +1,11 @@
-import { HookboxError } from "../../errors.ts";
+import { HookboxError } from "../../core/errors.ts";
 import { COPILOT_EVENT_NAMES } from "./protocol.ts";
-import { emitCommand, runsHookboxEmit } from "../../install/command.ts";
-import type { DesiredEntry, MergeResult } from "../../install/hook-entries.ts";
-import { hookPlans } from "../../install/hook-plans.ts";
-import { agentConfigDir, joinPath } from "../../install/paths.ts";
-import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
-import type { InstallOptions, InstallPlanner } from "../../install/types.ts";
+import { emitCommand, runsHookboxEmit } from "../shared/install/command.ts";
+import type { DesiredEntry, MergeResult } from "../shared/install/hook-entries.ts";
+import { hookPlans } from "../shared/install/hook-plans.ts";
+import { agentConfigDir, joinPath } from "../shared/install/paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
+import type { InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
 /**
  * Copilot CLI's events in their camelCase spelling, which gets camelCase payloads (research §5).

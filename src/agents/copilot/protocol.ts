@@ -1,16 +1,16 @@
-import { CANONICAL_EVENTS } from "../../events/names.ts";
-import type { Decision, NativeEvent } from "../../events/types.ts";
-import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../../protocols/types.ts";
-import { joinText, summarize } from "../../protocols/shared/answer.ts";
-import { refineApplyPatch } from "../../protocols/shared/apply-patch.ts";
-import { decodeClaudeShaped } from "../../protocols/shared/claude-shaped-payload.ts";
-import { eventTable, resolveEvent } from "../../protocols/shared/event-names.ts";
-import { failure } from "../../protocols/shared/failure.ts";
-import { buildNativeEvent, type EventParts } from "../../protocols/shared/native-event.ts";
-import { NO_OUTPUT, jsonOrNothing, jsonOutput } from "../../protocols/shared/output.ts";
-import { MAX_ID_CHARS, MAX_PATH_CHARS, objectOrJsonObject, optionalString, readPayload, remainingFields, snakeCase, type Payload } from "../../protocols/shared/payload.ts";
-import { timestampField } from "../../protocols/shared/timestamp.ts";
-import { COPILOT_TOOLS, normaliseToolName, toolNameField } from "../../protocols/shared/tool-names.ts";
+import { CANONICAL_EVENTS } from "../../core/events/names.ts";
+import type { Decision, NativeEvent } from "../../core/events/types.ts";
+import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
+import { joinText, summarize } from "../shared/protocol/answer.ts";
+import { refineApplyPatch } from "../shared/protocol/apply-patch.ts";
+import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { eventTable, resolveEvent } from "../shared/protocol/event-names.ts";
+import { failure } from "../shared/protocol/failure.ts";
+import { buildNativeEvent, type EventParts } from "../shared/protocol/native-event.ts";
+import { NO_OUTPUT, jsonOrNothing, jsonOutput } from "../shared/protocol/output.ts";
+import { MAX_ID_CHARS, MAX_PATH_CHARS, objectOrJsonObject, optionalString, readPayload, remainingFields, snakeCase, type Payload } from "../shared/protocol/payload.ts";
+import { timestampField } from "../shared/protocol/timestamp.ts";
+import { COPILOT_TOOLS, normaliseToolName, toolNameField } from "../shared/protocol/tool-names.ts";
 
 /**
  * Copilot CLI's camelCase event names → native (research §5): the spelling `install-agent copilot`

@@ -1,10 +1,10 @@
-import { HookboxError } from "../../errors.ts";
-import { emitCommand, runsHookboxEmitHandler } from "../../install/command.ts";
-import type { DesiredEntry, MergeResult } from "../../install/hook-entries.ts";
-import { hookPlans } from "../../install/hook-plans.ts";
-import { joinPath } from "../../install/paths.ts";
-import { selectEvents, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
-import type { InstallOptions, InstallPlanner } from "../../install/types.ts";
+import { HookboxError } from "../../core/errors.ts";
+import { emitCommand, runsHookboxEmitHandler } from "../shared/install/command.ts";
+import type { DesiredEntry, MergeResult } from "../shared/install/hook-entries.ts";
+import { hookPlans } from "../shared/install/hook-plans.ts";
+import { joinPath } from "../shared/install/paths.ts";
+import { selectEvents, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
+import type { InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
 /**
  * Cursor's events (research §3.2). By default the all-tool events of current Cursor versions:

@@ -1,9 +1,9 @@
-import type { NativeEvent } from "../../events/types.ts";
-import type { DecodeHint } from "../../protocols/types.ts";
-import { eventTable, resolveEvent } from "../../protocols/shared/event-names.ts";
-import { buildNativeEvent, type EventParts } from "../../protocols/shared/native-event.ts";
-import { MAX_ID_CHARS, MAX_PATH_CHARS, invalid, objectOrJsonObject, optionalString, readPayload, remainingFields, type Payload } from "../../protocols/shared/payload.ts";
-import { CURSOR_TOOLS, normaliseToolName, toolNameField } from "../../protocols/shared/tool-names.ts";
+import type { NativeEvent } from "../../core/events/types.ts";
+import type { DecodeHint } from "../shared/protocol/types.ts";
+import { eventTable, resolveEvent } from "../shared/protocol/event-names.ts";
+import { buildNativeEvent, type EventParts } from "../shared/protocol/native-event.ts";
+import { MAX_ID_CHARS, MAX_PATH_CHARS, invalid, objectOrJsonObject, optionalString, readPayload, remainingFields, type Payload } from "../shared/protocol/payload.ts";
+import { CURSOR_TOOLS, normaliseToolName, toolNameField } from "../shared/protocol/tool-names.ts";
 
 /**
  * Research §3.2–3.3. The agent's shell, MCP, read and edit hooks are tool events with a

@@ -1,10 +1,10 @@
-import type { Decision, NativeEvent } from "../../events/types.ts";
-import type { AgentOutput, AgentProtocol, FailureOptions } from "../../protocols/types.ts";
+import type { Decision, NativeEvent } from "../../core/events/types.ts";
+import type { AgentOutput, AgentProtocol, FailureOptions } from "../shared/protocol/types.ts";
 import { CURSOR_EVENTS, decodeCursor } from "./payload.ts";
-import { joinText, summarize } from "../../protocols/shared/answer.ts";
-import { agentEventNameOf } from "../../protocols/shared/event-names.ts";
-import { failure } from "../../protocols/shared/failure.ts";
-import { exitTwo, jsonOutput } from "../../protocols/shared/output.ts";
+import { joinText, summarize } from "../shared/protocol/answer.ts";
+import { agentEventNameOf } from "../shared/protocol/event-names.ts";
+import { failure } from "../shared/protocol/failure.ts";
+import { exitTwo, jsonOutput } from "../shared/protocol/output.ts";
 
 /** Events that answer with `permission` (research §3.3); beforeReadFile and Tab reads know only allow and deny. */
 const PERMISSION_EVENTS: Readonly<Record<string, { readonly ask: boolean; readonly rewrite: boolean }>> = {

@@ -1,11 +1,11 @@
 import { GEMINI_EVENT_NAMES } from "./protocol.ts";
-import { emitCommand, runsHookboxEmitHandler } from "../../install/command.ts";
-import type { DesiredEntry } from "../../install/hook-entries.ts";
-import { hookPlans } from "../../install/hook-plans.ts";
-import { isJsonObject } from "../../install/json-value.ts";
-import { joinPath } from "../../install/paths.ts";
-import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
-import type { InstallOptions, InstallPlanner } from "../../install/types.ts";
+import { emitCommand, runsHookboxEmitHandler } from "../shared/install/command.ts";
+import type { DesiredEntry } from "../shared/install/hook-entries.ts";
+import { hookPlans } from "../shared/install/hook-plans.ts";
+import { isJsonObject } from "../shared/install/json-value.ts";
+import { joinPath } from "../shared/install/paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
+import type { InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
 /**
  * The Gemini CLI events Hookbox decodes to a native event (research §2.3). The model-level ones

@@ -1,13 +1,13 @@
-import type { Decision, NativeEvent } from "../../events/types.ts";
-import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../../protocols/types.ts";
-import { joinText, summarize } from "../../protocols/shared/answer.ts";
-import { decodeClaudeShaped } from "../../protocols/shared/claude-shaped-payload.ts";
-import { agentEventNameOf, eventTable } from "../../protocols/shared/event-names.ts";
-import { failure } from "../../protocols/shared/failure.ts";
-import type { EventParts } from "../../protocols/shared/native-event.ts";
-import { exitTwo, jsonOrNothing } from "../../protocols/shared/output.ts";
-import type { Payload } from "../../protocols/shared/payload.ts";
-import { GEMINI_TOOLS } from "../../protocols/shared/tool-names.ts";
+import type { Decision, NativeEvent } from "../../core/events/types.ts";
+import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
+import { joinText, summarize } from "../shared/protocol/answer.ts";
+import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { agentEventNameOf, eventTable } from "../shared/protocol/event-names.ts";
+import { failure } from "../shared/protocol/failure.ts";
+import type { EventParts } from "../shared/protocol/native-event.ts";
+import { exitTwo, jsonOrNothing } from "../shared/protocol/output.ts";
+import type { Payload } from "../shared/protocol/payload.ts";
+import { GEMINI_TOOLS } from "../shared/protocol/tool-names.ts";
 
 /** Gemini CLI's event names → native (research §2.3 and `gemini hooks migrate --from-claude`, §2.1); the model-level events have no native counterpart. */
 export const GEMINI_EVENT_NAMES: Readonly<Record<string, string>> = {

@@ -1,11 +1,11 @@
-import { parseEvent } from "../../events/parse.ts";
-import { WIRE_VERSION, type Decision, type NativeEvent } from "../../events/types.ts";
-import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../../protocols/types.ts";
-import { jsonOutput } from "../../protocols/shared/output.ts";
-import { readPayload } from "../../protocols/shared/payload.ts";
+import { parseEvent } from "../../core/events/parse.ts";
+import { WIRE_VERSION, type Decision, type NativeEvent } from "../../core/events/types.ts";
+import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
+import { jsonOutput } from "../shared/protocol/output.ts";
+import { readPayload } from "../shared/protocol/payload.ts";
 
 /**
- * Hookbox's own dialect: the native event in (src/events/parse.ts, the same rules as
+ * Hookbox's own dialect: the native event in (src/core/events/parse.ts, the same rules as
  * POST /v1/events/:type, with `emit EVENT` in the URL's place), the Decision out as JSON.
  */
 function encodeNative(decision: Decision): AgentOutput {

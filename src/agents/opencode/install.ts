@@ -1,9 +1,9 @@
-import { HookboxError } from "../../errors.ts";
-import { quoteExecutable } from "../../install/command.ts";
+import { HookboxError } from "../../core/errors.ts";
+import { quoteExecutable } from "../shared/install/command.ts";
 import { OPENCODE_EVENTS, OPENCODE_PLUGIN_MARKER, opencodePluginSource } from "./plugin.ts";
-import { joinPath } from "../../install/paths.ts";
-import { selectEvents } from "../../install/plan.ts";
-import type { InstallOptions, InstallPlan, InstallPlanner } from "../../install/types.ts";
+import { joinPath } from "../shared/install/paths.ts";
+import { selectEvents } from "../shared/install/plan.ts";
+import type { InstallOptions, InstallPlan, InstallPlanner } from "../shared/install/types.ts";
 
 /** Hookbox's own file in opencode's plugin directory: opencode loads every file there. */
 const FILE_NAME = "hookbox.js";

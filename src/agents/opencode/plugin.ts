@@ -1,4 +1,4 @@
-import { agentHookTimeoutSeconds } from "../../events/hook-timeouts.ts";
+import { agentHookTimeoutSeconds } from "../../core/events/hook-timeouts.ts";
 
 /**
  * The opencode plugin `install-agent opencode` writes. opencode has no command hooks, only

@@ -1,10 +1,10 @@
-import { CANONICAL_EVENTS } from "../../events/names.ts";
-import { emitCommand, runsHookboxEmitHandler } from "../../install/command.ts";
-import type { DesiredEntry } from "../../install/hook-entries.ts";
-import { hookPlans } from "../../install/hook-plans.ts";
-import { agentConfigDir, joinPath } from "../../install/paths.ts";
-import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../../install/plan.ts";
-import type { InstallOptions, InstallPlanner } from "../../install/types.ts";
+import { CANONICAL_EVENTS } from "../../core/events/names.ts";
+import { emitCommand, runsHookboxEmitHandler } from "../shared/install/command.ts";
+import type { DesiredEntry } from "../shared/install/hook-entries.ts";
+import { hookPlans } from "../shared/install/hook-plans.ts";
+import { agentConfigDir, joinPath } from "../shared/install/paths.ts";
+import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
+import type { InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
 /** Qwen Code fires Claude Code's events under Claude's names (0.24.4); its own extras are not installed by default. */
 const EVENTS: AgentEvents = Object.fromEntries(CANONICAL_EVENTS.map((name) => [name, name]));

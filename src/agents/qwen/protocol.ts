@@ -1,12 +1,12 @@
-import { CANONICAL_EVENTS } from "../../events/names.ts";
-import type { Decision, NativeEvent } from "../../events/types.ts";
-import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../../protocols/types.ts";
-import { joinText, summarize } from "../../protocols/shared/answer.ts";
-import { decodeClaudeShaped } from "../../protocols/shared/claude-shaped-payload.ts";
-import { agentEventNameOf, eventTable } from "../../protocols/shared/event-names.ts";
-import { failure } from "../../protocols/shared/failure.ts";
-import { exitTwo, jsonOrNothing } from "../../protocols/shared/output.ts";
-import { QWEN_TOOLS } from "../../protocols/shared/tool-names.ts";
+import { CANONICAL_EVENTS } from "../../core/events/names.ts";
+import type { Decision, NativeEvent } from "../../core/events/types.ts";
+import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
+import { joinText, summarize } from "../shared/protocol/answer.ts";
+import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { agentEventNameOf, eventTable } from "../shared/protocol/event-names.ts";
+import { failure } from "../shared/protocol/failure.ts";
+import { exitTwo, jsonOrNothing } from "../shared/protocol/output.ts";
+import { QWEN_TOOLS } from "../shared/protocol/tool-names.ts";
 
 /**
  * Qwen Code forked Gemini CLI but took Claude Code's event names (its own extras — SessionDelete,

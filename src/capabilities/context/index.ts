@@ -1,5 +1,5 @@
-import { MAX_INJECTION_BYTES } from "../../config/bounds.ts";
-import type { InjectionRole } from "../../events/types.ts";
+import { MAX_INJECTION_BYTES } from "../../hooks/config/bounds.ts";
+import type { InjectionRole } from "../../core/events/types.ts";
 import { arity, optionsArg, stringArg } from "../args.ts";
 import type { Capability } from "../capability.ts";
 import { deniedByVerdict, renderCall } from "../denied.ts";

@@ -1,8 +1,8 @@
-import type { LlmEndpointConfig } from "../../config/llm-schema.ts";
-import type { NotifySinkConfig } from "../../config/notify-schema.ts";
-import type { OperatorFile, PermissionsConfig } from "../../config/schema.ts";
+import type { LlmEndpointConfig } from "../../hooks/config/llm-schema.ts";
+import type { NotifySinkConfig } from "../../hooks/config/notify-schema.ts";
+import type { OperatorFile, PermissionsConfig } from "../../hooks/config/schema.ts";
 import type { GrantRequest } from "../types.ts";
-import { isCommunity } from "../../config/resolve.ts";
+import { isCommunity } from "../../hooks/config/resolve.ts";
 
 export type PermissionKind = keyof PermissionsConfig;
 

@@ -1,5 +1,5 @@
-import type { LlmApi } from "../../config/llm-schema.ts";
-import type { CapabilityIO } from "../../runtime/capability-io.ts";
+import type { LlmApi } from "../../hooks/config/llm-schema.ts";
+import type { CapabilityIO } from "../../platform/capability-io.ts";
 import { canonicalIp } from "../network/ip.ts";
 import { decodeUtf8 } from "../text.ts";
 import { WIRE_FORMATS, type CompletionReply, type CompletionRequest } from "./wire.ts";

@@ -1,4 +1,4 @@
-import { redactText } from "../../audit/excerpt.ts";
+import { redactText } from "../../decide/audit/excerpt.ts";
 import { looksSecret } from "../env/secrets.ts";
 import { arity, optionsArg, stringArg } from "../args.ts";
 import type { CallContext, InvocationScope } from "../capability.ts";

@@ -1,6 +1,6 @@
-import { AppendLock } from "../../audit/lock.ts";
-import { errorMessage } from "../../errors.ts";
-import type { FileHost } from "../../runtime/index.ts";
+import { AppendLock } from "../../decide/audit/lock.ts";
+import { errorMessage } from "../../core/errors.ts";
+import type { FileHost } from "../../platform/index.ts";
 import { MemoryLlmUsage, type LlmUsageStore } from "./usage.ts";
 
 export function llmUsageFilePath(dataDir: string): string {

@@ -1,4 +1,4 @@
-import type { LlmApi } from "../../config/llm-schema.ts";
+import type { LlmApi } from "../../hooks/config/llm-schema.ts";
 
 /** One single-turn request, as Hookbox asks it whatever the API. */
 export interface CompletionRequest {

@@ -1,4 +1,4 @@
-import type { ResolvedAddress } from "../../runtime/capability-io.ts";
+import type { ResolvedAddress } from "../../platform/capability-io.ts";
 import { arity, intOption, optionsArg, stringArg } from "../args.ts";
 import type { HostMethod, InvocationScope } from "../capability.ts";
 import { deniedByVerdict, refused, renderCall, yamlList } from "../denied.ts";

@@ -1,5 +1,5 @@
-import type { NotifySinkConfig } from "../../config/notify-schema.ts";
-import { MAX_MESSAGE_CHARS, sendNotification } from "../../notify/index.ts";
+import type { NotifySinkConfig } from "../../hooks/config/notify-schema.ts";
+import { MAX_MESSAGE_CHARS, sendNotification } from "./send.ts";
 import { arity, optionsArg, stringArg } from "../args.ts";
 import type { Capability } from "../capability.ts";
 import { deniedByVerdict, renderCall } from "../denied.ts";

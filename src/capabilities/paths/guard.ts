@@ -1,4 +1,4 @@
-import type { CapabilityIO } from "../../runtime/capability-io.ts";
+import type { CapabilityIO } from "../../platform/capability-io.ts";
 import { deniedByVerdict, refused, yamlList } from "../denied.ts";
 import { decide, listLayer, type KindLayers, type Verdict } from "../grants/layers.ts";
 import { DEFAULT_READ_PATTERNS, defaultReadCeiling, type ReadPolicy } from "../read/policy.ts";

@@ -1,4 +1,4 @@
-import { compileGlob } from "../../text/glob.ts";
+import { compileGlob } from "../../core/text/glob.ts";
 import { normalize } from "./posix.ts";
 
 /**
@@ -25,7 +25,7 @@ export interface PathVariables {
 }
 
 /**
- * What makes a segment a glob (src/text/glob.ts): an extglob opener counts, so that it is refused
+ * What makes a segment a glob (src/core/text/glob.ts): an extglob opener counts, so that it is refused
  * rather than read literally; otherwise `(`, `!`, `@` and `+` are ordinary characters.
  */
 const GLOB_SYNTAX = /[*?[\]{}\\]|[@!+]\(/;
@@ -74,7 +74,7 @@ const matchers = new Map<string, (path: string) => boolean>();
 
 /**
  * A compiled glob (cached: the same grants are matched for every event). Dotfiles match like any
- * file; matching never backtracks (src/text/glob.ts), whatever the grant and the path.
+ * file; matching never backtracks (src/core/text/glob.ts), whatever the grant and the path.
  */
 export function globMatcher(glob: string): (path: string) => boolean {
   let matcher = matchers.get(glob);

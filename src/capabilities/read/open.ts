@@ -1,4 +1,4 @@
-import type { FileInfo, OpenedFile } from "../../runtime/capability-io.ts";
+import type { FileInfo, OpenedFile } from "../../platform/capability-io.ts";
 import { refused } from "../denied.ts";
 import type { InvocationScope } from "../capability.ts";
 

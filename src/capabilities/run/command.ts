@@ -1,4 +1,4 @@
-import type { CapabilityIO } from "../../runtime/capability-io.ts";
+import type { CapabilityIO } from "../../platform/capability-io.ts";
 import { basename, isAbsolute, normalize } from "../paths/posix.ts";
 
 /**

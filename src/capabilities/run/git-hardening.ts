@@ -1,4 +1,4 @@
-import type { CapabilityIO } from "../../runtime/capability-io.ts";
+import type { CapabilityIO } from "../../platform/capability-io.ts";
 import { decodeUtf8 } from "../text.ts";
 import { isAbsolute, join, normalize } from "../paths/posix.ts";
 import { gitSubcommandIndex } from "./refused-git.ts";

@@ -1,4 +1,4 @@
-import type { CapturedOutput } from "../../runtime/capability-io.ts";
+import type { CapturedOutput } from "../../platform/capability-io.ts";
 import { decodeUtf8 } from "../text.ts";
 
 /** Captured bytes as text; a long stream keeps its start and end with a marker where the middle was. */

@@ -1,4 +1,4 @@
-import type { CapabilityIO } from "../../runtime/capability-io.ts";
+import type { CapabilityIO } from "../../platform/capability-io.ts";
 import type { GrantSources } from "../grants/sources.ts";
 import { allowAllReason } from "./allow-all.ts";
 import { checkArgsPattern } from "./argv.ts";

@@ -1,4 +1,4 @@
-import type { CapabilityIO, SpawnResult } from "../../runtime/capability-io.ts";
+import type { CapabilityIO, SpawnResult } from "../../platform/capability-io.ts";
 import { deniedByVerdict, refused, yamlList, yamlScalar } from "../denied.ts";
 import { envAllowed, type EnvPolicy } from "../env/policy.ts";
 import { failed } from "../errors.ts";

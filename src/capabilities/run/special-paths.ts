@@ -1,4 +1,4 @@
-import type { CapabilityIO } from "../../runtime/capability-io.ts";
+import type { CapabilityIO } from "../../platform/capability-io.ts";
 import { specialFileSystem } from "../paths/special.ts";
 import { dirname, isAbsolute, join, normalize } from "../paths/posix.ts";
 

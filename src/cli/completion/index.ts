@@ -1,8 +1,8 @@
 // src/cli/completion owns `hookbox completion bash|zsh|fish`: shell code generated from the
 // commander program itself, with the standard hooks' ids and the event names baked in.
 import { Argument, type Command } from "commander";
-import { CANONICAL_EVENTS } from "../../events/names.ts";
-import { INSTALL_AGENTS } from "../../install/index.ts";
+import { CANONICAL_EVENTS } from "../../core/events/names.ts";
+import { INSTALL_AGENTS } from "../../agents/installers.ts";
 import type { CliContext } from "../context.ts";
 import { emitCommand } from "../emit-help.ts";
 import { bashCompletion } from "./bash.ts";
@@ -19,7 +19,7 @@ export function registerCompletion(program: Command, ctx: CliContext): void {
     .addArgument(new Argument("<shell>", "the shell").choices(Object.keys(SHELLS)))
     .addHelpText("after", '\nLoad it:\n  bash  eval "$(hookbox completion bash)"        in ~/.bashrc\n  zsh   eval "$(hookbox completion zsh)"         in ~/.zshrc, after compinit\n  fish  hookbox completion fish > ~/.config/fish/completions/hookbox.fish')
     .action(async (shell: keyof typeof SHELLS) => {
-      const { STANDARD_HOOKS } = await import("../../builtin/catalog.generated.ts");
+      const { STANDARD_HOOKS } = await import("../../hooks/builtin/catalog.generated.ts");
       const spec = completionSpec(program, { hookIds: Object.keys(STANDARD_HOOKS), events: CANONICAL_EVENTS, installAgents: INSTALL_AGENTS }, [emitCommand()]);
       await ctx.out(SHELLS[shell](spec));
     });

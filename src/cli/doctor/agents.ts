@@ -1,9 +1,9 @@
-import { guardsOf, unguardedMessage } from "../../evaluator/guards.ts";
-import type { ProjectHookSet } from "../../evaluator/hook-sets.ts";
-import { selfProtectState } from "../../evaluator/self-protect.ts";
-import { installedEntries, type InstalledEntry } from "../../install/entries.ts";
-import { INSTALL_AGENTS, INSTALL_SCOPES, configPath, type InstallAgent, type InstallScope } from "../../install/index.ts";
-import { BUILD_ID } from "../../version/index.ts";
+import { guardsOf, unguardedMessage } from "../../decide/guards.ts";
+import type { ProjectHookSet } from "../../decide/hook-sets.ts";
+import { selfProtectState } from "../../decide/self-protect.ts";
+import { installedEntries, type InstalledEntry } from "../../agents/shared/install/entries.ts";
+import { INSTALL_AGENTS, INSTALL_SCOPES, configPath, type InstallAgent, type InstallScope } from "../../agents/installers.ts";
+import { BUILD_ID } from "../../core/version/index.ts";
 import type { CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
 import { codexTrustCheck } from "./codex-trust.ts";

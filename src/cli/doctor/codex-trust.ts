@@ -1,10 +1,10 @@
 import { codexUserConfigPath } from "../../agents/codex/install.ts";
 import { codexTrustEntries, recordedTrust, untrustedEntries } from "../../agents/codex/trust.ts";
-import { runsHookboxEmitHandler } from "../../install/command.ts";
-import type { InstallScope } from "../../install/index.ts";
+import { runsHookboxEmitHandler } from "../../agents/shared/install/command.ts";
+import type { InstallScope } from "../../agents/installers.ts";
 import type { CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
-import { noun, plural } from "../../text/plural.ts";
+import { noun, plural } from "../../core/text/plural.ts";
 
 /**
  * Whether Codex will run Hookbox's entries in `file` at all: Codex skips a hook whose trust is

@@ -1,8 +1,8 @@
-import { autoStartHere, findDaemons, formatSeconds } from "../../daemon/discover.ts";
-import { BUILD_ID } from "../../version/index.ts";
-import type { Locations } from "../../config/locations.ts";
-import { identityOf } from "../../evaluator/identity.ts";
-import type { HealthReport } from "../../server/deps.ts";
+import { autoStartHere, findDaemons, formatSeconds } from "../../serve/daemon/discover.ts";
+import { BUILD_ID } from "../../core/version/index.ts";
+import type { Locations } from "../../hooks/config/locations.ts";
+import { identityOf } from "../../decide/identity.ts";
+import type { HealthReport } from "../../serve/api/deps.ts";
 import type { CliContext } from "../context.ts";
 import { whyUnreachable } from "../daemon-client.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";

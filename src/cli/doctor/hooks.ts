@@ -1,14 +1,14 @@
-import { auditFilePath } from "../../audit/open.ts";
-import { verifyAuditLog } from "../../audit/verify.ts";
-import { formatDiagnostic } from "../../config/diagnostic.ts";
-import type { Locations } from "../../config/locations.ts";
-import { guardsOf } from "../../evaluator/guards.ts";
-import { describeOperatorProblems } from "../../evaluator/operator-source.ts";
-import type { ProjectHookSet } from "../../evaluator/hook-sets.ts";
+import { auditFilePath } from "../../decide/audit/open.ts";
+import { verifyAuditLog } from "../../decide/audit/verify.ts";
+import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
+import type { Locations } from "../../hooks/config/locations.ts";
+import { guardsOf } from "../../decide/guards.ts";
+import { describeOperatorProblems } from "../../decide/operator-source.ts";
+import type { ProjectHookSet } from "../../decide/hook-sets.ts";
 import type { CliContext } from "../context.ts";
-import { describeSelfProtection, selfProtectState, selfProtectedPlaces } from "../../evaluator/self-protect.ts";
+import { describeSelfProtection, selfProtectState, selfProtectedPlaces } from "../../decide/self-protect.ts";
 import { reviewWidth, withheldGrants } from "../review-lines.ts";
-import { plural } from "../../text/plural.ts";
+import { plural } from "../../core/text/plural.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
 /** What an event from this project would be evaluated with: the operator file, every hook, the audit log. */

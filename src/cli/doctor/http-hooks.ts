@@ -1,4 +1,4 @@
-import type { InstalledEntry } from "../../install/entries.ts";
+import type { InstalledEntry } from "../../agents/shared/install/entries.ts";
 import type { CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { findProjectRoot } from "../../evaluator/project.ts";
+import { findProjectRoot } from "../../decide/project.ts";
 import type { CliContext } from "../context.ts";
 import { EXIT } from "../exit-codes.ts";
 import { currentHookSet } from "../hook-set.ts";

@@ -1,5 +1,5 @@
 import { compileHandler, createHandlerSpec, DEFAULT_LIMITS } from "../../../sandbox/index.ts";
-import { BUILD_ID, versionInfo } from "../../version/index.ts";
+import { BUILD_ID, versionInfo } from "../../core/version/index.ts";
 import { openPool, type CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
 

@@ -1,5 +1,5 @@
-import { DOCTOR_SESSION_ID } from "../../audit/record.ts";
-import type { InstallAgent } from "../../install/index.ts";
+import { DOCTOR_SESSION_ID } from "../../decide/audit/record.ts";
+import type { InstallAgent } from "../../agents/installers.ts";
 
 /** A harmless pre-tool call in one agent's own payload shape, and the entry (by the agent's event name) it goes through. */
 export interface Probe {

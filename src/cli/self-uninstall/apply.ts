@@ -1,4 +1,4 @@
-import { errorMessage } from "../../errors.ts";
+import { errorMessage } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { stopAll } from "../daemon.ts";
 import { settleDaemons } from "./daemons.ts";

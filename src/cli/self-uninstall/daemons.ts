@@ -1,4 +1,4 @@
-import { DAEMON_ROUTES } from "../../wire/daemon.ts";
+import { DAEMON_ROUTES } from "../../core/wire/daemon.ts";
 import type { CliContext } from "../context.ts";
 
 /** How long a daemon that is starting, or finishing, gets. */

@@ -1,7 +1,7 @@
 // src/cli/self-uninstall owns `hookbox self-uninstall`: everything Hookbox put on this account,
 // found (plan.ts) and undone (apply.ts) from its install records and the places it writes.
 import type { Command } from "commander";
-import { HookboxError } from "../../errors.ts";
+import { HookboxError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { EXIT } from "../exit-codes.ts";
 import { locationsFrom } from "../setup.ts";

@@ -1,11 +1,11 @@
-import { defaultSocketPath, type Locations } from "../../config/locations.ts";
-import { findDaemons, type FoundDaemon } from "../../daemon/discover.ts";
-import { identityOf } from "../../evaluator/identity.ts";
-import { findProjectRoot } from "../../evaluator/project.ts";
-import { INSTALL_AGENTS, INSTALLERS } from "../../install/index.ts";
-import { checkoutBuildDir } from "../../install/hookbox-command.ts";
+import { defaultSocketPath, type Locations } from "../../hooks/config/locations.ts";
+import { findDaemons, type FoundDaemon } from "../../serve/daemon/discover.ts";
+import { identityOf } from "../../decide/identity.ts";
+import { findProjectRoot } from "../../decide/project.ts";
+import { INSTALL_AGENTS, INSTALLERS } from "../../agents/installers.ts";
+import { checkoutBuildDir } from "../../agents/shared/install/hookbox-command.ts";
 import { sha256Hex } from "../../../sandbox/index.ts";
-import { BUILD_ID } from "../../version/index.ts";
+import { BUILD_ID } from "../../core/version/index.ts";
 import { scopesHoldingHookbox, targetOf, type AgentSettingsTarget } from "../agent-settings.ts";
 import type { CliContext } from "../context.ts";
 import { readInstallRecords, readSelfRecord, selfRecordPath, type CreatedFileRecordV1, type ProfileLineRecord } from "../install-records.ts";

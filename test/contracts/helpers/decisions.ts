@@ -1,4 +1,4 @@
-import { WIRE_VERSION, type Decision } from "../../../src/events/types.ts";
+import { WIRE_VERSION, type Decision } from "../../../src/core/events/types.ts";
 
 /** The decision kinds every adapter must encode (issue 6): one Decision each, for any event. */
 export const DECISION_KINDS = ["allow", "deny", "deny-without-reason", "ask", "modify", "context", "halt", "user-message", "deny-with-everything"] as const;

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { AgentName, DecodeHint } from "../../../src/protocols/index.ts";
+import type { AgentName, DecodeHint } from "../../../src/agents/protocols.ts";
 
 /** One agent payload the suite runs: a captured fixture or a research/synthetic sample. */
 export interface AgentPayload {

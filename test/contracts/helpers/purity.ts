@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { hookProcessOutput, type AgentOutput } from "../../../src/protocols/index.ts";
+import { hookProcessOutput, type AgentOutput } from "../../../src/agents/protocols.ts";
 
 /**
  * Stdout purity (research §12): what the hook process writes is empty, or exactly one JSON object

@@ -1,4 +1,4 @@
-import type { AgentName } from "../../../src/protocols/index.ts";
+import type { AgentName } from "../../../src/agents/protocols.ts";
 import type { AgentPayload } from "./payloads.ts";
 
 /** Payload fields that name the event, in each dialect. */

@@ -4,7 +4,7 @@
 // Review the diff, then `UPDATE_GOLDEN=1 HOOKBOX_SKIP_BUILD=1 npx vitest run test/contracts`.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { AgentName } from "../../../src/protocols/index.ts";
+import type { AgentName } from "../../../src/agents/protocols.ts";
 import { CLIENTS, findClient, type ClientName } from "./clients.ts";
 import { runCodex } from "./codex-cli.ts";
 import { runCopilot } from "./copilot-cli.ts";

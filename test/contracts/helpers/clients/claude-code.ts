@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/agents/protocols.ts";
 import { asObject, noEffect, type Effect } from "./effect.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/agents/protocols.ts";
 import { noEffect, parseStdout, type Effect } from "./effect.ts";
 
 /** Cursor's reading of an answer, as documented (research §3.3; exit codes from secondary sources). */

@@ -1,4 +1,4 @@
-import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/agents/protocols.ts";
 
 /**
  * What an agent does with a hook's answer, as modelled from its own source (see each model's

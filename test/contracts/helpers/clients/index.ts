@@ -1,5 +1,5 @@
-import type { NativeEvent } from "../../../../src/events/types.ts";
-import { hookProcessOutput, type AgentName, type AgentOutput } from "../../../../src/protocols/index.ts";
+import type { NativeEvent } from "../../../../src/core/events/types.ts";
+import { hookProcessOutput, type AgentName, type AgentOutput } from "../../../../src/agents/protocols.ts";
 import { claudeReads } from "./claude-code.ts";
 import { codexReads } from "./codex.ts";
 import { copilotReads } from "./copilot.ts";

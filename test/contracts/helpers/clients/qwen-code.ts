@@ -1,4 +1,4 @@
-import type { HookProcessOutput } from "../../../../src/protocols/index.ts";
+import type { HookProcessOutput } from "../../../../src/agents/protocols.ts";
 import { asObject, noEffect, type Effect } from "./effect.ts";
 
 /**

@@ -1,0 +1,82 @@
+import type { RuntimeHost } from "../../platform/index.ts";
+import type { HookSource } from "../registry/sources.ts";
+import { agentConfigDir } from "../../agents/shared/install/paths.ts";
+import { dirname, resolvePath } from "../../core/text/posix-path.ts";
+
+/**
+ * Where Hookbox looks for things, from flags, HOOKBOX_SOCKET / HOOKBOX_CONFIG and the XDG
+ * environment (a flag wins over its variable, the variable over the default). The operator file
+ * is user-level only (or --config / HOOKBOX_CONFIG): a repository's own files must never widen
+ * what its hooks may do.
+ */
+export interface Locations {
+  readonly project: string;
+  readonly hookSources: readonly HookSource[];
+  /** The operator file to read, and whether it was asked for explicitly (then it must exist). */
+  readonly operatorFile: { readonly path: string; readonly explicit: boolean };
+  readonly dataDir: string;
+  readonly socketPath: string;
+  /** Standard hooks enabled from the command line (--builtin), on top of the operator file's `builtin`; "all" for every one. */
+  readonly builtin: readonly string[];
+  /** The user's own hooks, part of every project's hook set (unless --hooks replaces the defaults). */
+  readonly userHooksDir: string;
+  /** $XDG_CONFIG_HOME, or ~/.config. */
+  readonly configHome: string;
+  /** Where the agents whose config directory an environment variable moves keep it: CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex). */
+  /** Where the agents whose user settings can move keep them (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME): self-protect protects them there. */
+  readonly agentDirs: { readonly claude: string; readonly codex: string; readonly copilot: string; readonly qwen: string };
+}
+
+export interface LocationFlags {
+  readonly hooks?: readonly string[];
+  readonly config?: string;
+  readonly socket?: string;
+  readonly dataDir?: string;
+  readonly builtin?: readonly string[];
+}
+
+/** The variables that stand in for --socket and --config (relative paths are taken from the working directory, as the flags'). */
+export const LOCATION_VARIABLES = { socket: "HOOKBOX_SOCKET", config: "HOOKBOX_CONFIG" } as const;
+
+export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cwd">, flags: LocationFlags): Locations {
+  const env = host.env;
+  const config = flags.config || env[LOCATION_VARIABLES.config] || undefined;
+  const socket = flags.socket || env[LOCATION_VARIABLES.socket] || undefined;
+  const home = host.homeDir();
+  const project = host.cwd();
+  const configHome = env.XDG_CONFIG_HOME || `${home}/.config`;
+  const absolute = (path: string): string => (path.startsWith("/") ? path : `${project}/${path}`);
+  const hookSources: HookSource[] = flags.hooks?.length
+    ? flags.hooks.map((dir) => ({ dir: absolute(dir), origin: "dir", required: true }))
+    : [
+        { dir: `${project}/.hookbox/hooks`, origin: "project", required: false },
+        { dir: `${configHome}/hookbox/hooks`, origin: "user", required: false },
+      ];
+  // NOTE: hookSources' project entry is the process's working directory, for commands run by a
+  // person in a project (validate, list). Events resolve their project from the event instead.
+  return {
+    project,
+    hookSources,
+    operatorFile: config ? { path: absolute(config), explicit: true } : { path: `${configHome}/hookbox/hookbox.yaml`, explicit: false },
+    dataDir: flags.dataDir ? absolute(flags.dataDir) : `${env.XDG_DATA_HOME || `${home}/.local/share`}/hookbox`,
+    socketPath: socket ? absolute(socket) : defaultSocketPath(env, home),
+    userHooksDir: `${configHome}/hookbox/hooks`,
+    configHome,
+    agentDirs: {
+      claude: agentConfigDir(env.CLAUDE_CONFIG_DIR, project, `${home}/.claude`),
+      codex: agentConfigDir(env.CODEX_HOME, project, `${home}/.codex`),
+      copilot: agentConfigDir(env.COPILOT_HOME, project, `${home}/.copilot`),
+      qwen: agentConfigDir(env.QWEN_HOME, project, `${home}/.qwen`),
+    },
+    builtin: (flags.builtin ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean),
+  };
+}
+
+export function defaultSocketPath(env: Readonly<Record<string, string | undefined>>, home: string): string {
+  return env.XDG_RUNTIME_DIR ? `${env.XDG_RUNTIME_DIR}/hookbox/hookbox.sock` : `${home}/.hookbox/run/hookbox.sock`;
+}
+
+/** The operator file's hooks_dirs as directories: relative to the file (or to where it would be). */
+export function operatorHooksDirs(operatorFile: string | undefined, userHooksDir: string, dirs: readonly string[]): string[] {
+  return dirs.map((dir) => resolvePath(dirname(operatorFile ?? `${userHooksDir}/..`), dir));
+}

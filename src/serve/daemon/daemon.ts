@@ -1,0 +1,315 @@
+// src/serve/daemon owns the long-lived resources of `hookbox serve`: it starts them in order, and
+// stops them in the reverse order so no acknowledged audit record is lost.
+import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../../sandbox/index.ts";
+import { ApprovalStore } from "../../decide/approvals/store.ts";
+import { notifyWhenHeld } from "../../decide/approvals/notify.ts";
+import { describeExport, startAuditExport, type AuditExport } from "../../decide/audit/export/index.ts";
+import type { ConsoleServer } from "../console/index.ts";
+import { openAuditLog, type AuditLog } from "../../decide/audit/open.ts";
+import type { ChainStats } from "../../decide/audit/sink.ts";
+import { readRuns } from "../../decide/audit/read.ts";
+import { BUILD_ID } from "../../core/version/index.ts";
+import type { CapabilityHost } from "../../capabilities/types.ts";
+import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
+import type { OperatorFile } from "../../hooks/config/schema.ts";
+import { errorMessage } from "../../core/errors.ts";
+import type { Locations } from "../../hooks/config/locations.ts";
+import { composeEvaluator } from "../../decide/compose.ts";
+import type { Evaluator } from "../../decide/evaluator.ts";
+import { guardsOf, unguardedMessage } from "../../decide/guards.ts";
+import { selfProtectState } from "../../decide/self-protect.ts";
+import { identityOf } from "../../decide/identity.ts";
+import { describeOperatorProblems, operatorFileSource } from "../../decide/operator-source.ts";
+import { Metrics } from "../../decide/metrics/metrics.ts";
+import type { EmbeddedHook } from "../../hooks/registry/sources.ts";
+import type { Listener, RuntimeHost } from "../../platform/index.ts";
+import { createApp } from "../api/app.ts";
+import type { HealthReport } from "../api/deps.ts";
+import { daemonControl, countingEvents } from "./control.ts";
+import { Lifecycle } from "./lifecycle.ts";
+import type { FleetPoller } from "../../hooks/packages/fleet.ts";
+import { startBundleSources } from "./bundle-sources.ts";
+import { takePrestartedWorker } from "./prestart.ts";
+import { claimSocketPath, lockSocketPath } from "./socket.ts";
+import { retireOtherBuilds } from "./succession.ts";
+import type { DaemonOrigin } from "../../core/wire/daemon.ts";
+import { systemClock, TriggerRunner } from "../triggers/index.ts";
+
+export interface DaemonOptions {
+  readonly host: RuntimeHost;
+  readonly locations: Locations;
+  readonly version: string;
+  /**
+   * Sandbox workers: kept alive at least `min` however idle, at most `max` (more are started
+   * while all are busy); one is started with the daemon and any above `min` stops after `idleMs`
+   * without work.
+   */
+  readonly workers: { readonly min: number; readonly max: number; readonly idleMs: number };
+  readonly bodyLimitBytes: number;
+  readonly capabilities: CapabilityHost;
+  readonly embedded: ReadonlyMap<string, EmbeddedHook>;
+  /** A person's `hookbox serve`, or started by `emit` (auto): see lifecycle.ts. */
+  readonly origin: DaemonOrigin;
+  /** Exit after this long without events; undefined: never. */
+  readonly idleExitSeconds: number | undefined;
+  /** An auto-started daemon's lock on its socket, inherited from the emit that started it (a descriptor). */
+  readonly inheritedLockFd?: number;
+  /** Loopback TCP listener with a bearer token, for clients without unix sockets. */
+  readonly tcp?: { readonly hostname: string; readonly port: number; readonly token: string };
+  /** The web console on loopback TCP (src/serve/console). */
+  readonly console?: { readonly hostname: string; readonly port: number };
+  readonly log: (line: string) => void;
+}
+
+export class Daemon {
+  private stopping: Promise<void> | undefined;
+  private finished: () => void = () => undefined;
+  /** Settles once the daemon has stopped, whoever stopped it (a signal, idle, POST /v1/daemon/stop). */
+  readonly done = new Promise<void>((resolve) => (this.finished = resolve));
+
+  private constructor(
+    private readonly options: DaemonOptions,
+    private readonly evaluator: Evaluator,
+    private readonly pool: SandboxPool,
+    private readonly audit: AuditLog,
+    private readonly approvals: ApprovalStore,
+    private readonly listeners: readonly Listener[],
+    private readonly lifecycle: Lifecycle,
+    private readonly bundleSources: FleetPoller,
+    private readonly exporter: AuditExport | undefined,
+    private readonly consoleServer: ConsoleServer | undefined,
+    private readonly triggers: TriggerRunner,
+  ) {}
+
+  static async start(options: DaemonOptions): Promise<Daemon> {
+    const { host, locations, log } = options;
+    // First: the one daemon of this socket is whoever holds its lock (held until this process exits).
+    await lockSocketPath(host, locations.socketPath, options.inheritedLockFd);
+    // The first worker starts before anything else (main.ts may have spawned it already): its
+    // start runs on the other core while this process loads the hooks.
+    const { min, max, idleMs } = options.workers;
+    const pool = new SandboxPool({ spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
+    let audit: AuditLog | undefined;
+    let exporter: AuditExport | undefined;
+    let consoleServer: ConsoleServer | undefined;
+    const listeners: Listener[] = [];
+    try {
+      const approvals = new ApprovalStore();
+      // Audit settings are read once, at start: rotation limits of a running log do not change under it.
+      const probeOperator = await readAuditSettings(host, locations, [...options.embedded.keys()]);
+      audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, pid: host.pid, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
+      const sink = audit;
+      if (sink.stats().failing) log(`the audit log cannot be written: ${sink.stats().lastError}; answers still leave, each one says so`);
+      else {
+        const chain = describeChainAtStart(sink.stats().chain);
+        if (chain) log(chain);
+      }
+      const shipping = await openExport(probeOperator.export, host, options.version, log);
+      if (shipping) sink.onAppend(shipping.push);
+      exporter = shipping;
+      // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
+      const holder: { evaluator?: Evaluator } = {};
+      const metrics = new Metrics({
+        sandbox: () => pool.stats(),
+        audit: () => sink.stats(),
+        approvalsPending: () => approvals.list().length,
+        hookSets: () => ({ projects: holder.evaluator?.hookSets.projects().length ?? 0 }),
+        exports: () => exporter?.stats() ?? [],
+      });
+      const ready = await composeEvaluator({
+        host,
+        locations,
+        capabilities: options.capabilities,
+        embedded: options.embedded,
+        executor: pool,
+        audit: sink,
+        via: "daemon",
+        approvals,
+        metrics,
+        log,
+        onReload: (project, report) => {
+          const changed = [...report.added, ...report.changed, ...report.removed];
+          if (changed.length > 0) pool.evict(changed);
+          log(`reloaded ${project ?? "the user's hooks"} (v${report.version}): +${report.added.length} ~${report.changed.length} -${report.removed.length}${report.broken.length ? `; broken: ${report.broken.join(", ")}` : ""}`);
+          for (const d of report.diagnostics) log(formatDiagnostic(d));
+        },
+      });
+      holder.evaluator = ready;
+      // The hooks every project shares, loaded now so their problems show at start.
+      const shared = (await ready.hookSets.forProject(undefined)).snapshot;
+      for (const d of shared.diagnostics) log(formatDiagnostic(d));
+      if (shared.operatorStatus.state === "unusable") log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
+      if (options.console) {
+        // Loaded only when asked for: a daemon without a console does not pay for its pages.
+        const { startConsole } = await import("../console/index.ts");
+        consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid, operatorFile: locations.operatorFile.path });
+        log(`console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`);
+      }
+      // Schedules and watches of the hooks of every project the daemon serves (src/serve/triggers).
+      const triggers = new TriggerRunner({ evaluator: ready, clock: systemClock, io: host.capabilityIO, hint: host.fs.watch, notify: host.notify, log });
+      const shownAt = consoleServer;
+      notifyWhenHeld(approvals, host.desktop, log, () => (shownAt ? `the console (${shownAt.origin}/approvals) or with hookbox approve` : "hookbox approvals"));
+      const probe = await healthProbeSpec();
+      const identity = identityOf(locations, BUILD_ID, host.homeDir());
+      const self: { daemon?: Daemon } = {};
+      const lifecycle = new Lifecycle({
+        origin: options.origin,
+        socketPath: locations.socketPath,
+        idleExitSeconds: options.idleExitSeconds,
+        settings: async () => {
+          const view = await ready.hookSets.operatorView();
+          return view.status.state === "unusable" ? undefined : view.operator.daemon;
+        },
+        fs: host.fs,
+        onExpired: (why) => self.daemon?.stopFor(why),
+      });
+      const control = daemonControl({ host, options, identity, lifecycle, evaluator: ready, listeners, stop: (why) => self.daemon?.stopFor(why) });
+      const deps = {
+        version: options.version,
+        evaluator: ready,
+        identity,
+        approvals,
+        runs: (query: Parameters<typeof readRuns>[2]) => sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
+        metrics,
+        health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
+        ...(shownAt ? { console: { loginUrl: () => shownAt.loginUrl() } } : {}),
+        bodyLimitBytes: options.bodyLimitBytes,
+        ...(host.uid() !== undefined ? { ownerUid: host.uid() as number } : {}),
+        daemon: control,
+        triggers,
+      };
+      await pool.ready();
+      await claimSocketPath(host, locations.socketPath);
+      listeners.push(await host.net.serve(countingEvents(createApp(deps), lifecycle), { unix: locations.socketPath }));
+      await host.fs.chmod(locations.socketPath, 0o600);
+      if (options.tcp) {
+        const { hostname, port, token } = options.tcp;
+        // Console login links only on the owner-only unix socket.
+        listeners.push(await host.net.serve(createApp({ ...deps, console: undefined, bearerToken: token }).fetch, { hostname, port }));
+      }
+      const count = shared.hooks.length + shared.broken.length;
+      const scope = locations.hookSources.every((s) => s.origin === "dir") ? "" : " plus each project's .hookbox/hooks";
+      log(
+        `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
+      );
+      if (shared.operatorStatus.state === "ok" && guardsOf(shared.hooks).length === 0) log(`NO GUARD: ${unguardedMessage("every agent this daemon answers (unless its project brings a guard)", locations.operatorFile.path, selfProtectState(shared.operator) === "on")}`);
+      if (listeners[0]?.peerCredentials === false) log("the connecting process's uid cannot be read here: the socket's permissions alone keep other users out");
+      const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle, startBundleSources(host, locations, options.capabilities, log), exporter, consoleServer, triggers);
+      self.daemon = daemon;
+      triggers.start();
+      await lifecycle.start();
+      if (options.origin === "auto") void retireOtherBuilds(host, locations.socketPath, identity, log);
+      return daemon;
+    } catch (error) {
+      await consoleServer?.close();
+      for (const listener of listeners) await listener.close(0);
+      await audit?.close();
+      await exporter?.close(0);
+      await pool.close(0);
+      throw error;
+    }
+  }
+
+  /** Reload every loaded project's hooks and the operator file now (SIGHUP). */
+  async reload(): Promise<void> {
+    await this.evaluator.hookSets.reloadAll();
+    this.options.log("reloaded on request (SIGHUP)");
+  }
+
+  /** Stop accepting, let in-flight requests finish within `graceMs`, flush the audit log, remove the socket. */
+  stop(graceMs = 10_000): Promise<void> {
+    this.stopping ??= (async () => {
+      this.lifecycle.stop();
+      await this.consoleServer?.close();
+      this.approvals.close();
+      await this.bundleSources.stop();
+      // No new triggered run starts; the ones in flight finish before the pool and the log close.
+      await this.triggers.stop();
+      // The socket goes first: an emit arriving now finds nobody and answers itself, rather than
+      // wait on a daemon that is leaving. A socket another daemon put there since is not ours.
+      const socket = this.options.locations.socketPath;
+      if ((await this.options.host.fs.stamp(socket)) === this.lifecycle.socketStamp()) await this.options.host.fs.remove(socket);
+      await Promise.all(this.listeners.map((listener) => listener.close(graceMs)));
+      await this.audit.close();
+      await this.exporter?.close(EXPORT_DRAIN_MS);
+      await this.pool.close(1000);
+      this.options.log("stopped");
+      this.finished();
+    })();
+    return this.stopping;
+  }
+
+  /** Stop, saying why (idle, a stop request, its socket gone). */
+  stopFor(why: string): void {
+    this.options.log(`stopping: ${why}`);
+    void this.stop();
+  }
+}
+
+/**
+ * The start's log line on the chain's tail: quiet when intact, loud when broken (the daemon
+ * serves on); none for a log with no link to check yet (a first start: nothing to say).
+ */
+function describeChainAtStart(chain: ChainStats): string | undefined {
+  if (!chain.broken && chain.checkedLinks === 0) return undefined;
+  if (!chain.broken) return `audit chain: the last ${chain.checkedLinks} link${chain.checkedLinks === 1 ? "" : "s"} hold (head ${chain.head ?? "none yet"})`;
+  const restarted = chain.broken.restartedWith ? `a record of kind "chain" (id ${chain.broken.restartedWith}) now marks the break and the chain goes on from it` : "the marker record could not be written";
+  return `AUDIT CHAIN BROKEN: ${chain.broken.problem}; ${restarted}; /healthz reports it until restart; run \`hookbox audit verify\` to check the whole log`;
+}
+
+/** How long a stopping daemon lets the export buffers drain (what is left is in the local file). */
+const EXPORT_DRAIN_MS = 2000;
+
+/** The audit export, when the operator file configures one; a target that cannot be set up is logged and left out. */
+async function openExport(config: OperatorFile["audit"]["export"], host: RuntimeHost, version: string, log: (line: string) => void): Promise<AuditExport | undefined> {
+  if (!config) return undefined;
+  try {
+    const exporter = await startAuditExport(config, { sockets: host.sockets, hostname: host.hostname(), pid: host.pid, version });
+    log(describeExport(config));
+    return exporter;
+  } catch (error) {
+    log(`the audit export cannot start (${errorMessage(error)}): records stay in the local audit log only`);
+    return undefined;
+  }
+}
+
+async function readAuditSettings(host: RuntimeHost, locations: Locations, embeddedIds: readonly string[]): Promise<OperatorFile["audit"]> {
+  const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds, keepLastGood: false }).read();
+  return view.operator.audit;
+}
+
+/**
+ * A trivial handler the health check runs through the real pool: proves the sandbox answers.
+ * Written as the plain JavaScript module the transpiler would emit, so the first answer of a
+ * starting daemon does not wait for a TypeScript transform.
+ */
+async function healthProbeSpec(): Promise<HandlerSpec> {
+  const filename = "hookbox:healthz";
+  const code = "export default (e) => ({ n: e.n + 1 });";
+  return createHandlerSpec({ id: "hookbox-healthz", handler: { filename, code, codeHash: await codeHashOf(filename, code) } });
+}
+
+async function health(who: Pick<HealthReport, "version" | "identity" | "pid">, pool: SandboxPool, probe: HandlerSpec, evaluator: Evaluator, audit: AuditLog, approvals: ApprovalStore): Promise<HealthReport> {
+  const started = performance.now();
+  const outcome = await pool.invoke(probe, { n: 41 }, { ...DEFAULT_LIMITS, memoryBytes: 4 * MiB, timeoutMs: 2000 }, () => Promise.reject(new Error("no host calls")));
+  const sandboxOk = outcome.ok && (outcome.value as { n?: number }).n === 42;
+  const sets = await Promise.all(evaluator.hookSets.projects().map((project) => evaluator.hookSets.forProject(project)));
+  const hookSets = sets.map(({ project, snapshot }) => ({
+    project: project ?? null,
+    version: snapshot.version,
+    hooks: snapshot.hooks.length,
+    broken: snapshot.broken.map((entry) => ({ id: entry.id, file: entry.file, on_error: entry.onError, problems: entry.problems.map(formatDiagnostic) })),
+    operator: snapshot.operatorStatus.state,
+    ...(snapshot.operatorStatus.state !== "ok" ? { operator_problems: snapshot.operatorStatus.problems.map(formatDiagnostic) } : {}),
+    problems: snapshot.diagnostics.map(formatDiagnostic),
+    loaded_at: snapshot.loadedAt,
+  }));
+  const auditStats = audit.stats();
+  const checks = {
+    sandbox: { ok: sandboxOk, detail: { ms: Math.round((performance.now() - started) * 100) / 100, ...(outcome.ok ? {} : { error: outcome.failure }), pool: pool.stats() } },
+    hooks: { ok: sets.every(({ snapshot }) => snapshot.healthy()), detail: hookSets },
+    audit: { ok: !auditStats.failing && auditStats.chain.tail !== "broken", detail: auditStats },
+    approvals: { ok: true, detail: { pending: approvals.list().length } },
+  };
+  return { v: 1, status: Object.values(checks).every((c) => c.ok) ? "ok" : "degraded", ...who, checks };
+}

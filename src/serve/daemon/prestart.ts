@@ -1,0 +1,27 @@
+// The first sandbox worker of `hookbox serve`, spawned by main.ts before the command line and
+// the daemon's modules load: a worker's start (~100 ms: a second runtime, QuickJS compiled and
+// self-tested) then runs on another core beside the daemon's own (~150 ms), instead of after it.
+// Imports nothing at run time, so main.ts pays nothing for it on other commands.
+import { holdMessages } from "../../../sandbox/pool/held-worker.ts";
+import type { WorkerProcess } from "../../../sandbox/worker/protocol.ts";
+import type { RuntimeHost } from "../../platform/index.ts";
+
+let prestarted: WorkerProcess | undefined;
+
+/** `hookbox serve …` (not its --help): spawn the first worker now. Its messages wait for the pool. */
+export function prestartServeWorker(host: RuntimeHost): void {
+  const [command, ...rest] = host.args;
+  if (command !== "serve" || rest.includes("--help") || rest.includes("-h")) return;
+  try {
+    prestarted = holdMessages(host.sandbox.spawnWorker());
+  } catch {
+    // The pool spawns its own and reports why it cannot.
+  }
+}
+
+/** The prestarted worker, once: the pool's first spawn takes it. */
+export function takePrestartedWorker(): WorkerProcess | undefined {
+  const worker = prestarted;
+  prestarted = undefined;
+  return worker;
+}
