@@ -174,9 +174,14 @@ export function verifyBinary(outfile: string): void {
 export async function recordStartupProfile(outfile: string, dir: string): Promise<string[]> {
   const worker = join(dir, "worker.order");
   const serve = join(dir, "serve.order");
-  const spawned = Bun.spawn([outfile, "__sandbox-worker"], { env: { BUN_BYTECODE_ORDER_OUT: worker }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const spawned = Bun.spawn([outfile, "__sandbox-worker"], {
+    env: { BUN_BYTECODE_ORDER_OUT: worker },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const reader = spawned.stdout.getReader();
-  for (let text = ""; !text.includes("ready"); ) {
+  for (let text = ""; !text.includes("ready");) {
     const { value, done } = await reader.read();
     if (done) break;
     text += new TextDecoder().decode(value);
@@ -186,12 +191,24 @@ export async function recordStartupProfile(outfile: string, dir: string): Promis
   const hooks = join(dir, "hooks/probe");
   mkdirSync(hooks, { recursive: true });
   writeFileSync(join(hooks, "hook.yaml"), "id: probe\nevents: [PreToolUse]\nhandler: ./handler.ts\n");
-  writeFileSync(join(hooks, "handler.ts"), "export default (e: { tool_name?: string }) => ({ action: e.tool_name === 'Bash' ? 'deny' : 'continue' });\n");
+  writeFileSync(
+    join(hooks, "handler.ts"),
+    "export default (e: { tool_name?: string }) => ({ action: e.tool_name === 'Bash' ? 'deny' : 'continue' });\n",
+  );
   const socket = join(dir, "hookbox.sock");
-  const daemon = Bun.spawn([outfile, "serve", "--hooks", join(dir, "hooks"), "--socket", socket, "--data-dir", join(dir, "data")], { env: { HOME: dir, BUN_BYTECODE_ORDER_OUT: serve }, stdout: "ignore", stderr: "ignore" });
+  const daemon = Bun.spawn([outfile, "serve", "--hooks", join(dir, "hooks"), "--socket", socket, "--data-dir", join(dir, "data")], {
+    env: { HOME: dir, BUN_BYTECODE_ORDER_OUT: serve },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const answered = await fetch("http://localhost/v1/events/PreToolUse", { method: "POST", body: JSON.stringify({ session_id: "s", tool_name: "Write", tool_input: {} }), headers: { "content-type": "application/json" }, unix: socket } as RequestInit)
+    const answered = await fetch("http://localhost/v1/events/PreToolUse", {
+      method: "POST",
+      body: JSON.stringify({ session_id: "s", tool_name: "Write", tool_input: {} }),
+      headers: { "content-type": "application/json" },
+      unix: socket,
+    } as RequestInit)
       .then((r) => r.status < 500)
       .catch(() => false);
     if (answered || Date.now() > deadline) break;
@@ -217,12 +234,16 @@ if (import.meta.main) {
   try {
     const profiles = await buildProfiled(outfile, await prepareSources(hostTarget()), profileDir);
     const size = statSync(outfile).size;
-    console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB, bytecode laid out by ${profiles.length} startup profiles) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB, bytecode laid out by ${profiles.length} startup profiles) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     rmSync(profileDir, { recursive: true, force: true });
   }
   verifyBinary(outfile);
   const libraries = performance.now();
   await buildLibraries(root);
-  console.log(`built dist/lib (hookbox/client, hookbox/agent-sdk: modules and declarations) in ${((performance.now() - libraries) / 1000).toFixed(1)} s`);
+  console.log(
+    `built dist/lib (hookbox/client, hookbox/agent-sdk: modules and declarations) in ${((performance.now() - libraries) / 1000).toFixed(1)} s`,
+  );
 }

@@ -4,15 +4,40 @@ import tseslint from "typescript-eslint";
 
 // node:util is allowed everywhere: pure helpers, no I/O (but every node:* module costs Bun startup
 // time: emit's path loads none, see src/platform/bun-lean.ts).
-const RUNTIME_MODULES = ["node:*", "!node:util", "bun", "bun:*", ...["fs", "fs/promises", "path", "os", "child_process", "net", "http", "https", "dns", "url", "module", "worker_threads", "crypto", "stream", "process"]];
-const runtimeImports = { group: RUNTIME_MODULES, message: "Runtime APIs belong in src/platform/ (STYLE.md principle 2): take them from the RuntimeHost." };
+const RUNTIME_MODULES = [
+  "node:*",
+  "!node:util",
+  "bun",
+  "bun:*",
+  ...[
+    "fs",
+    "fs/promises",
+    "path",
+    "os",
+    "child_process",
+    "net",
+    "http",
+    "https",
+    "dns",
+    "url",
+    "module",
+    "worker_threads",
+    "crypto",
+    "stream",
+    "process",
+  ],
+];
+const runtimeImports = {
+  group: RUNTIME_MODULES,
+  message: "Runtime APIs belong in src/platform/ (STYLE.md principle 2): take them from the RuntimeHost.",
+};
 const runtimeGlobals = ["Bun", "Deno", "process", "Buffer", "require", "__dirname", "__filename"].map((name) => ({
   name,
   message: "Runtime globals belong in src/platform/ (STYLE.md principle 2).",
 }));
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "handlers/**"] },
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "test-output/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -36,7 +61,10 @@ export default tseslint.config(
         {
           patterns: [
             runtimeImports,
-            { group: ["**/src/**", "../src/*", "../../src/*"], message: "sandbox/ imports nothing from src/ (STYLE.md principle 3): it is given its host functions." },
+            {
+              group: ["**/src/**", "../src/*", "../../src/*"],
+              message: "sandbox/ imports nothing from src/ (STYLE.md principle 3): it is given its host functions.",
+            },
           ],
         },
       ],

@@ -10,9 +10,16 @@ export const BINARY = join(ROOT, "dist/hookbox");
 const BUILD_DIR = join(ROOT, "bench/.build");
 const BUN = join(ROOT, "node_modules/.bin/bun");
 
-export const CLAUDE_PAYLOAD = JSON.parse(readFileSync(join(ROOT, "test/fixtures/agents/claude-code/PreToolUse-5.json"), "utf8")) as Record<string, unknown>;
+export const CLAUDE_PAYLOAD = JSON.parse(readFileSync(join(ROOT, "test/fixtures/agents/claude-code/PreToolUse-5.json"), "utf8")) as Record<
+  string,
+  unknown
+>;
 /** A Write to an ordinary file: every contender runs its whole check and allows it. */
-export const WRITE_EVENT = { ...CLAUDE_PAYLOAD, tool_name: "Write", tool_input: { file_path: "/home/dev/project/src/app.ts", content: "export const x = 1;\n" } };
+export const WRITE_EVENT = {
+  ...CLAUDE_PAYLOAD,
+  tool_name: "Write",
+  tool_input: { file_path: "/home/dev/project/src/app.ts", content: "export const x = 1;\n" },
+};
 
 export function ensureBinary(): void {
   if (!existsSync(BINARY) || process.env.BENCH_REBUILD === "1") spawnSync(BUN, ["build.ts"], { cwd: ROOT, stdio: "inherit" });
@@ -45,7 +52,10 @@ export function writeHooks(hooksDir: string, hooks: number): void {
   for (let i = 0; i < hooks; i++) {
     const dir = join(hooksDir, `secret-path-${i}`);
     mkdirSync(dir);
-    writeFileSync(join(dir, "hook.yaml"), `id: secret-path-${i}\nevents: [PreToolUse]\npriority: ${i}\nmatch: { tool: "Write|Edit" }\nhandler: ./handler.ts\nlimits: { cpu_ms: 50, memory_mb: 16 }\n`);
+    writeFileSync(
+      join(dir, "hook.yaml"),
+      `id: secret-path-${i}\nevents: [PreToolUse]\npriority: ${i}\nmatch: { tool: "Write|Edit" }\nhandler: ./handler.ts\nlimits: { cpu_ms: 50, memory_mb: 16 }\n`,
+    );
     writeFileSync(join(dir, "handler.ts"), HOOK_SOURCE);
   }
 }
@@ -56,11 +66,18 @@ export async function startDaemon(hooks: number, extraArgs: readonly string[] = 
   const hooksDir = join(home, "hooks");
   writeHooks(hooksDir, hooks);
   const socket = join(home, "run/hookbox/hookbox.sock");
-  const child = spawn(BINARY, ["serve", "--hooks", hooksDir, ...extraArgs], { env: { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), PATH: "/usr/bin:/bin" }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(BINARY, ["serve", "--hooks", hooksDir, ...extraArgs], {
+    env: { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), PATH: "/usr/bin:/bin" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let log = "";
   child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
   const deadline = Date.now() + 30_000;
-  while (!(await post(socket, "/healthz", undefined, "GET").then((r) => r.status === 200).catch(() => false))) {
+  while (
+    !(await post(socket, "/healthz", undefined, "GET")
+      .then((r) => r.status === 200)
+      .catch(() => false))
+  ) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`daemon did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -92,7 +109,11 @@ export async function startBareHono(): Promise<BareServer> {
   let log = "";
   child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
   const deadline = Date.now() + 30_000;
-  while (!(await post(socket, "/v1/events/PreToolUse", WRITE_EVENT).then((r) => r.status === 200).catch(() => false))) {
+  while (
+    !(await post(socket, "/v1/events/PreToolUse", WRITE_EVENT)
+      .then((r) => r.status === 200)
+      .catch(() => false))
+  ) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`bare-hono did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -118,7 +139,12 @@ export async function post(socket: string, path: string, body?: unknown, method 
 }
 
 /** Run a whole process with stdin, as an agent runs a command hook. */
-export function runProcess(command: readonly string[], stdin: string, env: Record<string, string> = { PATH: "/usr/bin:/bin" }, cwd?: string): Promise<number> {
+export function runProcess(
+  command: readonly string[],
+  stdin: string,
+  env: Record<string, string> = { PATH: "/usr/bin:/bin" },
+  cwd?: string,
+): Promise<number> {
   return new Promise((done, fail) => {
     const [program, ...args] = command as [string, ...string[]];
     const child = spawn(program, args, { env, stdio: ["pipe", "ignore", "ignore"], ...(cwd ? { cwd } : {}) });

@@ -49,7 +49,9 @@ export async function connectRawHttp(socketPath: string): Promise<RawHttpConnect
       new Promise((resolve, reject) => {
         if (pending) return reject(new Error("one request at a time per connection"));
         pending = { resolve, reject };
-        socket.write(`POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
       }),
     close: () => socket.end(),
   };

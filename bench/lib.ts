@@ -28,7 +28,10 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Measure contenders in interleaved rounds; warmup iterations are discarded. */
-export async function sideBySide(contenders: readonly Contender[], options: { rounds?: number; perRound?: number; warmup?: number } = {}): Promise<Summary[]> {
+export async function sideBySide(
+  contenders: readonly Contender[],
+  options: { rounds?: number; perRound?: number; warmup?: number } = {},
+): Promise<Summary[]> {
   const rounds = options.rounds ?? 10;
   const perRound = options.perRound ?? 200;
   const warmup = options.warmup ?? 200;
@@ -71,14 +74,20 @@ export function table(rows: readonly Summary[], ratioTo?: string): string {
   const base = rows.find((r) => r.name === ratioTo);
   const head = `| contender | p50 | p99 | mean | samples |${base ? ` p50 ÷ ${base.name} |` : ""}\n|---|---:|---:|---:|---:|${base ? "---:|" : ""}`;
   const body = rows
-    .map((r) => `| ${r.name} | ${fmtUs(r.p50Us)} | ${fmtUs(r.p99Us)} | ${fmtUs(r.meanUs)} | ${r.samples} |${base ? ` ${(r.p50Us / base.p50Us).toFixed(2)}× |` : ""}`)
+    .map(
+      (r) =>
+        `| ${r.name} | ${fmtUs(r.p50Us)} | ${fmtUs(r.p99Us)} | ${fmtUs(r.meanUs)} | ${r.samples} |${base ? ` ${(r.p50Us / base.p50Us).toFixed(2)}× |` : ""}`,
+    )
     .join("\n");
   return `${head}\n${body}`;
 }
 
 export function machine(): string {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
-  const runtime = typeof (globalThis as { Bun?: { version: string } }).Bun !== "undefined" ? `Bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `Node ${process.version}`;
+  const runtime =
+    typeof (globalThis as { Bun?: { version: string } }).Bun !== "undefined"
+      ? `Bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}`
+      : `Node ${process.version}`;
   let kernel = "";
   try {
     kernel = execSync("uname -sr").toString().trim();

@@ -1,7 +1,13 @@
 // The floor: quickjs-emscripten used directly, with the same marshalling Hookbox does (JSON text
 // in, JSON.parse in the guest, call, JSON.stringify in the guest, text out) and nothing else:
 // no limits, no interrupt handler, no bridge, no bookkeeping.
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten-core";
 import { releaseVariant } from "../sandbox/index.ts";
 
 export async function rawModule(wasmBytes: Uint8Array): Promise<QuickJSWASMModule> {

@@ -1,4 +1,7 @@
-interface ToolEvent { tool_name: string; tool_input: { file_path?: string } }
+interface ToolEvent {
+  tool_name: string;
+  tool_input: { file_path?: string };
+}
 
 export default async function handler(event: ToolEvent) {
   const path = event.tool_input.file_path ?? "";

@@ -131,7 +131,12 @@ function link(code: string, modules: GuestModules, transform: Transform): Linked
   });
   if (problem) return { ok: false, line: lineAt(code, problem.index), message: problem.message };
   const strayLine = rewritten.split("\n").findIndex((line) => STATIC_IMPORT.test(line)) + 1;
-  if (strayLine > 0) return { ok: false, line: strayLine, message: `this import cannot be loaded in the sandbox: write \`import { name } from "module"\` with one of: ${available(modules)}` };
+  if (strayLine > 0)
+    return {
+      ok: false,
+      line: strayLine,
+      message: `this import cannot be loaded in the sandbox: write \`import { name } from "module"\` with one of: ${available(modules)}`,
+    };
   const bodies = [...used].map(([specifier, fn]) => moduleFunction(specifier, fn, modules[specifier] as string, transform));
   return { ok: true, code: bodies.length ? `${rewritten}\n${bodies.join("\n")}\n` : rewritten };
 }

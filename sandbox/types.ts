@@ -53,7 +53,11 @@ export interface ChainStep {
  * After each step of a chain: stop, or go on with the (possibly changed) event. Supplied by the
  * host that runs the sandbox — the sandbox itself knows no policy.
  */
-export type ChainContinuation = (tag: unknown, outcome: InvocationOutcome, event: unknown) => { readonly stop: true } | { readonly stop: false; readonly event: unknown };
+export type ChainContinuation = (
+  tag: unknown,
+  outcome: InvocationOutcome,
+  event: unknown,
+) => { readonly stop: true } | { readonly stop: false; readonly event: unknown };
 
 /** Go on with the same event whatever happens: the continuation of a sandbox used without policy. */
 export const continueAlways: ChainContinuation = (_tag, _outcome, event) => ({ stop: false, event });

@@ -12,7 +12,15 @@ export async function buildLibraries(root: string): Promise<void> {
   const out = join(root, "dist", "lib");
   rmSync(out, { recursive: true, force: true });
   const entries = Object.values(LIBRARY_ENTRIES).map((entry) => join(root, entry));
-  const result = await Bun.build({ entrypoints: entries, outdir: out, root: join(root, "src"), target: "node", format: "esm", splitting: false, sourcemap: "none" });
+  const result = await Bun.build({
+    entrypoints: entries,
+    outdir: out,
+    root: join(root, "src"),
+    target: "node",
+    format: "esm",
+    splitting: false,
+    sourcemap: "none",
+  });
   if (!result.success) throw new Error(`building the libraries failed:\n${result.logs.join("\n")}`);
   emitDeclarations(root, entries, join(out, "types"));
 }
@@ -43,11 +51,13 @@ function emitDeclarations(root: string, entries: readonly string[], out: string)
     const text = emitted.get(file);
     if (text === undefined) throw new Error(`no declarations emitted for ${file}`);
     kept.add(file);
-    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) queue.push(resolve(dirname(file), (match[1] as string).replace(/\.ts$/, ".d.ts")));
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g))
+      queue.push(resolve(dirname(file), (match[1] as string).replace(/\.ts$/, ".d.ts")));
   }
   for (const file of kept) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, emitted.get(file) as string);
   }
-  for (const entry of entries) if (!existsSync(resolve(out, relative(root, entry).replace(/\.ts$/, ".d.ts")))) throw new Error(`missing declarations for ${entry}`);
+  for (const entry of entries)
+    if (!existsSync(resolve(out, relative(root, entry).replace(/\.ts$/, ".d.ts")))) throw new Error(`missing declarations for ${entry}`);
 }

@@ -16,10 +16,15 @@ const arch = { x64: "x64", arm64: "aarch64" }[process.arch] ?? process.arch;
 // The placeholder is a few hundred bytes of shell; Bun is ~100 MB.
 const isBinary = (path) => existsSync(path) && statSync(path).size > 1_000_000;
 
-const candidates = [join(modules, "bun/bin/bun.exe"), ...["", "-baseline", "-musl", "-musl-baseline"].map((variant) => join(modules, `@oven/bun-${os}-${arch}${variant}/bin/bun${exe}`))];
+const candidates = [
+  join(modules, "bun/bin/bun.exe"),
+  ...["", "-baseline", "-musl", "-musl-baseline"].map((variant) => join(modules, `@oven/bun-${os}-${arch}${variant}/bin/bun${exe}`)),
+];
 const bun = candidates.find(isBinary);
 if (!bun) {
-  console.error(`error: Bun is not installed: bun's postinstall did not run and no @oven/bun-${os}-${arch} package is in node_modules; allow the script (npm install-scripts approve bun && npm rebuild bun) or install without --omit=optional`);
+  console.error(
+    `error: Bun is not installed: bun's postinstall did not run and no @oven/bun-${os}-${arch} package is in node_modules; allow the script (npm install-scripts approve bun && npm rebuild bun) or install without --omit=optional`,
+  );
   process.exit(1);
 }
 const run = spawnSync(bun, process.argv.slice(2), { stdio: "inherit" });

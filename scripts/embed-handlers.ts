@@ -54,7 +54,11 @@ interface GuestModuleEntry {
 function guestModuleEntries(libDir: string): GuestModuleEntry[] {
   if (!existsSync(libDir)) return [];
   return readdirSync(libDir, { withFileTypes: true })
-    .filter((entry) => (entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) || (entry.isDirectory() && existsSync(join(libDir, entry.name, "index.ts"))))
+    .filter(
+      (entry) =>
+        (entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) ||
+        (entry.isDirectory() && existsSync(join(libDir, entry.name, "index.ts"))),
+    )
     .map((entry) => entry.name)
     .sort()
     .map((name) => {
@@ -68,7 +72,9 @@ function guestModuleEntries(libDir: string): GuestModuleEntry[] {
 }
 
 function guestModules(libDir: string): string[] {
-  return guestModuleEntries(libDir).map(({ specifier, source, dts }) => `  ${JSON.stringify(specifier)}: { source: ${JSON.stringify(source)}, dts: ${JSON.stringify(dts)} },`);
+  return guestModuleEntries(libDir).map(
+    ({ specifier, source, dts }) => `  ${JSON.stringify(specifier)}: { source: ${JSON.stringify(source)}, dts: ${JSON.stringify(dts)} },`,
+  );
 }
 
 /**
@@ -114,7 +120,10 @@ export function bundleModule(dir: string): string {
   const index = readFileSync(join(dir, "index.ts"), "utf8");
   const publicNames = new Set<string>();
   for (const m of index.matchAll(RE_EXPORT)) {
-    for (const item of (m[1] as string).split(",").map((n) => n.trim().replace(/^type\s+/, "")).filter(Boolean)) {
+    for (const item of (m[1] as string)
+      .split(",")
+      .map((n) => n.trim().replace(/^type\s+/, ""))
+      .filter(Boolean)) {
       if (/\s+as\s+/.test(item)) throw new Error(`${dir}/index.ts: re-export ${item}: renaming is not supported in a guest module`);
       publicNames.add(item);
     }
@@ -142,7 +151,15 @@ export function bundleModule(dir: string): string {
     });
     return `// ---- ${basename(dir)}/${file} ----\n${text.trimEnd()}\n`;
   });
-  const missing = [...publicNames].filter((name) => !parts.some((part) => new RegExp(`^export\\s+(?:declare\\s+)?(?:async\\s+)?(?:function\\*?|const|let|class|interface|type)\\s+${name.replace(/\$/g, "\\$")}\\b`, "m").test(part)));
+  const missing = [...publicNames].filter(
+    (name) =>
+      !parts.some((part) =>
+        new RegExp(
+          `^export\\s+(?:declare\\s+)?(?:async\\s+)?(?:function\\*?|const|let|class|interface|type)\\s+${name.replace(/\$/g, "\\$")}\\b`,
+          "m",
+        ).test(part),
+      ),
+  );
   if (missing.length) throw new Error(`${dir}/index.ts re-exports ${missing.join(", ")}, which no file exports`);
   const header = index.replace(RE_EXPORT, "").trim();
   return `${header}\n\n${parts.join("\n")}`;

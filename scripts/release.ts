@@ -69,11 +69,19 @@ async function buildTarget(target: ReleaseTarget, stamp: BuildStamp, profiles: r
   const runtime = bunRuntime(target, Bun.version, runtimeCacheDir());
   // Compiled under the name users run it by: the name is embedded in the binary (its entry point's path).
   const built = join(work, target.name, target.os === "windows" ? "hookbox.exe" : "hookbox");
-  await compileBinary({ outfile: built, stamp: { ...stamp, target: target.name }, cross: { target: target.bunTarget, executablePath: runtime }, bytecodeOrder: profiles });
+  await compileBinary({
+    outfile: built,
+    stamp: { ...stamp, target: target.name },
+    cross: { target: target.bunTarget, executablePath: runtime },
+    bytecodeOrder: profiles,
+  });
   const format = executableFormat(headerOf(built));
-  if (format?.os !== target.os || format.arch !== target.arch) throw new Error(`${target.name}: built a ${format ? `${format.os}-${format.arch}` : "unrecognised"} executable`);
-  if (target.os === "darwin" && format.detail !== "signed") throw new Error(`${target.name}: the Mach-O has no code signature; macOS on Apple Silicon would refuse it`);
-  if (statSync(built).size < statSync(runtime).size + 1024 * 1024) throw new Error(`${target.name}: ${built} is not larger than its Bun runtime: the application is missing`);
+  if (format?.os !== target.os || format.arch !== target.arch)
+    throw new Error(`${target.name}: built a ${format ? `${format.os}-${format.arch}` : "unrecognised"} executable`);
+  if (target.os === "darwin" && format.detail !== "signed")
+    throw new Error(`${target.name}: the Mach-O has no code signature; macOS on Apple Silicon would refuse it`);
+  if (statSync(built).size < statSync(runtime).size + 1024 * 1024)
+    throw new Error(`${target.name}: ${built} is not larger than its Bun runtime: the application is missing`);
   const file = join(out, releaseFileName(target));
   renameSync(built, file);
   return file;
@@ -83,7 +91,8 @@ async function buildTarget(target: ReleaseTarget, stamp: BuildStamp, profiles: r
 function cannotRunHere(target: ReleaseTarget, file: string): string | undefined {
   if (target.os !== hostTarget().split("-")[0]) return `a ${target.os} binary on ${process.platform}`;
   const probe = spawnSync(file, ["--version"], { env: {}, timeout: 120_000, encoding: "utf8" });
-  if (probe.error) return `${probe.error.message}${target.arch !== process.arch ? ` (no qemu-user binfmt handler for ${target.arch}: see .ci/install-tools)` : ""}`;
+  if (probe.error)
+    return `${probe.error.message}${target.arch !== process.arch ? ` (no qemu-user binfmt handler for ${target.arch}: see .ci/install-tools)` : ""}`;
   return probe.status === 0 ? undefined : `--version exited ${probe.status}: ${probe.stderr.trim().slice(0, 200)}`;
 }
 
@@ -101,7 +110,8 @@ async function inParallel<T, R>(items: readonly T[], limit: number, run: (item: 
 }
 
 const started = performance.now();
-if (Bun.version !== bunVersion()) throw new Error(`this is Bun ${Bun.version}, the project builds with ${bunVersion()} (package-lock.json): run npm run release`);
+if (Bun.version !== bunVersion())
+  throw new Error(`this is Bun ${Bun.version}, the project builds with ${bunVersion()} (package-lock.json): run npm run release`);
 rmSync(out, { recursive: true, force: true });
 rmSync(work, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -125,7 +135,9 @@ try {
     const name = line.slice(66);
     console.log(`${line.slice(0, 16)}…  ${(statSync(join(out, name)).size / 1024 / 1024).toFixed(1).padStart(6)} MiB  ${name}`);
   }
-  console.log(`released ${files.length} binaries into ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SUMS_FILE}${key ? ` and ${SUMS_FILE}.minisig` : ""}; ran here: ${ran.join(", ") || "none"}`);
+  console.log(
+    `released ${files.length} binaries into ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${SUMS_FILE}${key ? ` and ${SUMS_FILE}.minisig` : ""}; ran here: ${ran.join(", ") || "none"}`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -14,7 +14,13 @@ if (run.unavailable) {
   process.exit(2);
 }
 const version = (program: string, args: string[]): string => spawnSync(program, args, { encoding: "utf8" }).stdout.split("\n")[0]?.trim() ?? "?";
-const environment = [version("bash", ["--version"]), version("python3", ["--version"]), `node ${process.version}`, `perl ${version("perl", ["-e", "print $^V"])}`, version("git", ["--version"])].join("; ");
+const environment = [
+  version("bash", ["--version"]),
+  version("python3", ["--version"]),
+  `node ${process.version}`,
+  `perl ${version("perl", ["-e", "print $^V"])}`,
+  version("git", ["--version"]),
+].join("; ");
 writeFileSync(join(ROOT, "docs/shell-reader.md"), renderTable(run.results, environment));
 const misses = protectedMisses(run.results);
 console.log(`${run.results.length} cases, ${misses.length} protected misses; wrote docs/shell-reader.md`);

@@ -7,5 +7,9 @@ import { detectThreadRuntime } from "./platform/index.ts";
 
 void detectThreadRuntime().then(async (sandbox) => {
   const threadCpuMs = (await import("./platform/cpu-time.ts")).selfThreadCpuClock();
-  await serveSandboxWorker(sandbox.threadWorkerIO(), { wasmBytes: await sandbox.loadQuickJsWasm(), continuation: continueChain, ...(threadCpuMs ? { threadCpuMs } : {}) });
+  await serveSandboxWorker(sandbox.threadWorkerIO(), {
+    wasmBytes: await sandbox.loadQuickJsWasm(),
+    continuation: continueChain,
+    ...(threadCpuMs ? { threadCpuMs } : {}),
+  });
 });

@@ -10,7 +10,11 @@ import { detectRuntime } from "./platform/index.ts";
 void detectRuntime().then(async (host) => {
   const wasmBytes = await host.sandbox.loadQuickJsWasm();
   const compiling = compileQuickJs(wasmBytes);
-  const [{ serveSandboxWorker }, { continueChain }, { selfThreadCpuClock }] = await Promise.all([import("../sandbox/worker/serve.ts"), import("./decide/chain/chain.ts"), import("./platform/cpu-time.ts")]);
+  const [{ serveSandboxWorker }, { continueChain }, { selfThreadCpuClock }] = await Promise.all([
+    import("../sandbox/worker/serve.ts"),
+    import("./decide/chain/chain.ts"),
+    import("./platform/cpu-time.ts"),
+  ]);
   const threadCpuMs = selfThreadCpuClock();
   await serveSandboxWorker(host.sandbox.workerIO(), { wasmBytes, compiling, continuation: continueChain, ...(threadCpuMs ? { threadCpuMs } : {}) });
 });

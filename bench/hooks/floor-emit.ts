@@ -26,7 +26,9 @@ const address = new Uint8Array(110);
 address[0] = 1; // sun_family AF_UNIX, little-endian
 address.set(new TextEncoder().encode(Bun.argv[2]), 2);
 if (c.connect(fd, address, 110) !== 0) throw new Error("connect failed");
-const head = new TextEncoder().encode(`POST /v1/events/PreToolUse HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${input.length}\r\nconnection: close\r\n\r\n`);
+const head = new TextEncoder().encode(
+  `POST /v1/events/PreToolUse HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${input.length}\r\nconnection: close\r\n\r\n`,
+);
 const request = new Uint8Array(head.length + input.length);
 request.set(head);
 request.set(input, head.length);

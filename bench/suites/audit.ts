@@ -17,8 +17,41 @@ import { fmtUs, machine, QUICK, sideBySide, table, type Summary } from "../lib.t
 const now = new Date().toISOString();
 /** An event's records as the evaluator writes them (sizes as in a real log: ~560 and ~800 bytes). */
 const EVENT: readonly AuditEntry[] = [
-  { v: 1, id: "5f0c7a52-4c1e-4b0e-9a53-6d1c8d1f6f01", event_id: "0b6c2f3e-8f1a-4d7b-9a35-2f9b1c3d4e5f", hook_id: "secret-path-0", event_type: "PreToolUse", session_id: "6f7b1d2e-3c4a-4b5c-8d9e-0f1a2b3c4d5e", trigger_reason: "PreToolUse matched tool Write|Edit", status: "completed", action: "continue", duration_ms: 1, started_at: now, completed_at: now, injections: [], host_calls: [], logs: [], stats: { cpu_ms: 0.4, heap_bytes: 181_234, cold_start: false } },
-  { v: 1, kind: "decision", id: "9be6230b-fdb0-483b-8ee5-7c973a5a23d0", event_id: "0b6c2f3e-8f1a-4d7b-9a35-2f9b1c3d4e5f", event_type: "PreToolUse", session_id: "6f7b1d2e-3c4a-4b5c-8d9e-0f1a2b3c4d5e", agent: "claude", project: "/home/dev/project", decision: "allow", hook_set: { registry_version: 1, hooks: 1, broken: [], operator: "ok" }, served_by: { via: "daemon", pid: 4242, build: "0.1.0+ab6e6a04b148" }, runs: 1, duration_ms: 2, started_at: now, completed_at: now },
+  {
+    v: 1,
+    id: "5f0c7a52-4c1e-4b0e-9a53-6d1c8d1f6f01",
+    event_id: "0b6c2f3e-8f1a-4d7b-9a35-2f9b1c3d4e5f",
+    hook_id: "secret-path-0",
+    event_type: "PreToolUse",
+    session_id: "6f7b1d2e-3c4a-4b5c-8d9e-0f1a2b3c4d5e",
+    trigger_reason: "PreToolUse matched tool Write|Edit",
+    status: "completed",
+    action: "continue",
+    duration_ms: 1,
+    started_at: now,
+    completed_at: now,
+    injections: [],
+    host_calls: [],
+    logs: [],
+    stats: { cpu_ms: 0.4, heap_bytes: 181_234, cold_start: false },
+  },
+  {
+    v: 1,
+    kind: "decision",
+    id: "9be6230b-fdb0-483b-8ee5-7c973a5a23d0",
+    event_id: "0b6c2f3e-8f1a-4d7b-9a35-2f9b1c3d4e5f",
+    event_type: "PreToolUse",
+    session_id: "6f7b1d2e-3c4a-4b5c-8d9e-0f1a2b3c4d5e",
+    agent: "claude",
+    project: "/home/dev/project",
+    decision: "allow",
+    hook_set: { registry_version: 1, hooks: 1, broken: [], operator: "ok" },
+    served_by: { via: "daemon", pid: 4242, build: "0.1.0+ab6e6a04b148" },
+    runs: 1,
+    duration_ms: 2,
+    started_at: now,
+    completed_at: now,
+  },
 ];
 
 export async function run(): Promise<string> {
@@ -54,7 +87,13 @@ export async function run(): Promise<string> {
       {
         name: "emit, chained: open, lock, read the tail, 2 × SHA-256 (node:crypto), append, fsync, close",
         run: async () => {
-          const sink = await AuditSink.open({ ...sinkOptions, path: emitChained, maxFileBytes: Number.POSITIVE_INFINITY, keepFiles: 0, repairTail: false });
+          const sink = await AuditSink.open({
+            ...sinkOptions,
+            path: emitChained,
+            maxFileBytes: Number.POSITIVE_INFINITY,
+            keepFiles: 0,
+            repairTail: false,
+          });
           await sink.write(EVENT);
           await sink.close();
         },
@@ -130,8 +169,14 @@ async function wholeProcesses(): Promise<string> {
   );
   const processes = await sideBySide(
     worlds.flatMap((w) => [
-      { name: `emit, daemon running (${w.name})`, run: () => runProcess([w.binary, "emit", "--agent", "claude", "--hooks", w.hooks], payload, w.env) },
-      { name: `emit --no-daemon (${w.name})`, run: () => runProcess([w.binary, "emit", "--agent", "claude", "--hooks", w.hooks, "--no-daemon"], payload, w.env) },
+      {
+        name: `emit, daemon running (${w.name})`,
+        run: () => runProcess([w.binary, "emit", "--agent", "claude", "--hooks", w.hooks], payload, w.env),
+      },
+      {
+        name: `emit --no-daemon (${w.name})`,
+        run: () => runProcess([w.binary, "emit", "--agent", "claude", "--hooks", w.hooks, "--no-daemon"], payload, w.env),
+      },
     ]),
     QUICK ? { rounds: 2, perRound: 3, warmup: 1 } : { rounds: 10, perRound: 10, warmup: 3 },
   );
@@ -154,7 +199,11 @@ async function world(binary: string): Promise<{ socket: string; hooks: string; e
   const child = spawn(binary, ["serve", "--hooks", hooks], { env, stdio: "ignore" });
   const socket = join(home, "run/hookbox/hookbox.sock");
   const deadline = Date.now() + 30_000;
-  while (!(await post(socket, "/healthz", undefined, "GET").then((r) => r.status === 200).catch(() => false))) {
+  while (
+    !(await post(socket, "/healthz", undefined, "GET")
+      .then((r) => r.status === 200)
+      .catch(() => false))
+  ) {
     if (Date.now() > deadline) throw new Error(`${binary} serve did not start`);
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -73,7 +73,13 @@ async function reap(world: ReadmeWorld): Promise<void> {
 }
 
 /** One session: `pairs` tool calls, a PreToolUse and a PostToolUse each, one process per event, in order. */
-async function session(command: readonly string[], env: Record<string, string>, cwd: string, calls: { pre: string; post: string }, pairs: number): Promise<number> {
+async function session(
+  command: readonly string[],
+  env: Record<string, string>,
+  cwd: string,
+  calls: { pre: string; post: string },
+  pairs: number,
+): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < pairs; i++) {
     for (const payload of [calls.pre, calls.post]) {
@@ -158,7 +164,14 @@ export async function run(): Promise<string> {
         { name: "command hook: node", command: nodeHook, env: plain, perRound: 10 },
         firstEmit(false),
         firstEmit(true),
-        { name: "hookbox emit through the daemon it started (2nd and later events)", command: emit, env: world.env, cwd: world.project, perRound: 10, setup: () => warmDaemon(world, calls) },
+        {
+          name: "hookbox emit through the daemon it started (2nd and later events)",
+          command: emit,
+          env: world.env,
+          cwd: world.project,
+          perRound: 10,
+          setup: () => warmDaemon(world, calls),
+        },
       ],
       calls.pre,
     );
@@ -224,7 +237,8 @@ export async function run(): Promise<string> {
       emitOnce(world, call.post, project);
     }
     const info = JSON.parse((await post(daemon.socket, "/v1/daemon", undefined, "GET")).text) as { projects: unknown[]; pid: number };
-    if (info.pid !== daemon.pid || info.projects.filter((p) => p !== null).length < PROJECTS) throw new Error(`the daemon does not hold ${PROJECTS} projects: ${JSON.stringify(info.projects)}`);
+    if (info.pid !== daemon.pid || info.projects.filter((p) => p !== null).length < PROJECTS)
+      throw new Error(`the daemon does not hold ${PROJECTS} projects: ${JSON.stringify(info.projects)}`);
     await sleep(2000);
     const loaded = footprint(daemon.pid);
     await sleep(IDLE_WAIT_MS);
@@ -233,15 +247,50 @@ export async function run(): Promise<string> {
 
     const ratio = (a: Summary, b: Summary): number => a.p50Us / b.p50Us;
     const targets = [
-      [`emit through the daemon it started, 2nd+ events ≤ 1.3× a Bun-compiled hello world (p50)`, ratio(daemonRow, helloRow), 1.3, `${fmtUs(daemonRow.p50Us)} vs ${fmtUs(helloRow.p50Us)}`],
-      [`first emit of a session, snapshot cache warm ≤ the node command hook (p50)`, ratio(warmRow, nodeRow), 1, `${fmtUs(warmRow.p50Us)} vs ${fmtUs(nodeRow.p50Us)}`],
-      [`first emit of a session, snapshot cache cold ≤ 1.5× the node command hook (p50)`, ratio(coldRow, nodeRow), 1.5, `${fmtUs(coldRow.p50Us)} vs ${fmtUs(nodeRow.p50Us)}`],
-      [`a session of ${SESSION_PAIRS} PreToolUse+PostToolUse pairs ≤ 25% of the same with node command hooks (total time, median of ${SESSION_ROUNDS})`, sessionRatio, 0.25, `${(median(hookboxSessions) / 1000).toFixed(1)} s vs ${(median(nodeSessions) / 1000).toFixed(1)} s`],
+      [
+        `emit through the daemon it started, 2nd+ events ≤ 1.3× a Bun-compiled hello world (p50)`,
+        ratio(daemonRow, helloRow),
+        1.3,
+        `${fmtUs(daemonRow.p50Us)} vs ${fmtUs(helloRow.p50Us)}`,
+      ],
+      [
+        `first emit of a session, snapshot cache warm ≤ the node command hook (p50)`,
+        ratio(warmRow, nodeRow),
+        1,
+        `${fmtUs(warmRow.p50Us)} vs ${fmtUs(nodeRow.p50Us)}`,
+      ],
+      [
+        `first emit of a session, snapshot cache cold ≤ 1.5× the node command hook (p50)`,
+        ratio(coldRow, nodeRow),
+        1.5,
+        `${fmtUs(coldRow.p50Us)} vs ${fmtUs(nodeRow.p50Us)}`,
+      ],
+      [
+        `a session of ${SESSION_PAIRS} PreToolUse+PostToolUse pairs ≤ 25% of the same with node command hooks (total time, median of ${SESSION_ROUNDS})`,
+        sessionRatio,
+        0.25,
+        `${(median(hookboxSessions) / 1000).toFixed(1)} s vs ${(median(nodeSessions) / 1000).toFixed(1)} s`,
+      ],
     ] as const;
     const absolute = [
-      [`serve cold start to first answer ≤ 150 ms (p50, snapshot cache warm)`, serveWarm.p50Us / 1000, 150, `${fmtUs(serveWarm.p50Us)}: ${(serveWarm.p50Us / (startRows[0] as Summary).p50Us).toFixed(2)}× the bare Hono binary's ${fmtUs((startRows[0] as Summary).p50Us)}`],
-      [`idle auto-started daemon ≤ 64 MiB (RSS, daemon + workers)`, idle.rss / MiB, 64, `${mib(idle.rss)} (PSS ${mib(idle.pss)}, ${idle.processes} process${idle.processes === 1 ? "" : "es"}): ${(idle.rss / bareIdle.rss).toFixed(2)}× an idle bare Hono binary's ${mib(bareIdle.rss)}`],
-      [`${PROJECTS} projects loaded ≤ 160 MiB (RSS, daemon + workers, right after their events)`, loaded.rss / MiB, 160, `${mib(loaded.rss)} (PSS ${mib(loaded.pss)}, ${loaded.processes} processes); idle ${mib(loadedIdle.rss)}: ${(loaded.rss / bareIdle.rss).toFixed(2)}× the bare Hono binary`],
+      [
+        `serve cold start to first answer ≤ 150 ms (p50, snapshot cache warm)`,
+        serveWarm.p50Us / 1000,
+        150,
+        `${fmtUs(serveWarm.p50Us)}: ${(serveWarm.p50Us / (startRows[0] as Summary).p50Us).toFixed(2)}× the bare Hono binary's ${fmtUs((startRows[0] as Summary).p50Us)}`,
+      ],
+      [
+        `idle auto-started daemon ≤ 64 MiB (RSS, daemon + workers)`,
+        idle.rss / MiB,
+        64,
+        `${mib(idle.rss)} (PSS ${mib(idle.pss)}, ${idle.processes} process${idle.processes === 1 ? "" : "es"}): ${(idle.rss / bareIdle.rss).toFixed(2)}× an idle bare Hono binary's ${mib(bareIdle.rss)}`,
+      ],
+      [
+        `${PROJECTS} projects loaded ≤ 160 MiB (RSS, daemon + workers, right after their events)`,
+        loaded.rss / MiB,
+        160,
+        `${mib(loaded.rss)} (PSS ${mib(loaded.pss)}, ${loaded.processes} processes); idle ${mib(loadedIdle.rss)}: ${(loaded.rss / bareIdle.rss).toFixed(2)}× the bare Hono binary`,
+      ],
     ] as const;
     return `## E. Fast by default: the daemon emit starts itself (issue 17)
 

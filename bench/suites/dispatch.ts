@@ -18,7 +18,13 @@ export async function run(): Promise<string> {
   const noop = "export default (event: { tool_name: string }) => ({ action: 'continue' });";
   const chains = new Map<number, Awaited<ReturnType<typeof dispatchEnv>>>();
   for (const n of [1, 10, 50]) {
-    const hooks = Array.from({ length: n }, (_, i) => ({ id: `noop-${i}`, events: ["PreToolUse"], priority: i, match: { tool: "Write|Edit" }, handler: { code: noop } }));
+    const hooks = Array.from({ length: n }, (_, i) => ({
+      id: `noop-${i}`,
+      events: ["PreToolUse"],
+      priority: i,
+      match: { tool: "Write|Edit" },
+      handler: { code: noop },
+    }));
     chains.set(n, await dispatchEnv(engine, { hooks }, fakeCapabilities()));
   }
   const event = parseEvent(PRE_TOOL_USE);

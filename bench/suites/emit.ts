@@ -19,9 +19,13 @@ interface Check {
 }
 
 const denies = (stdout: string, status: number | null): boolean =>
-  status === 0 && (JSON.parse(stdout || "{}") as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision === "deny";
+  status === 0 &&
+  (JSON.parse(stdout || "{}") as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision === "deny";
 const allowsSilently = (stdout: string, status: number | null): boolean => status === 0 && stdout.trim() === "";
-const nativeDecision = (decision: string) => (stdout: string, status: number | null): boolean => status === 0 && (JSON.parse(stdout || "{}") as { decision?: string }).decision === decision;
+const nativeDecision =
+  (decision: string) =>
+  (stdout: string, status: number | null): boolean =>
+    status === 0 && (JSON.parse(stdout || "{}") as { decision?: string }).decision === decision;
 
 /** Run the contender once per check, as measured, and insist on its answer. */
 function verify(name: string, command: readonly string[], env: Record<string, string>, checks: readonly Check[]): void {
@@ -34,7 +38,10 @@ function verify(name: string, command: readonly string[], env: Record<string, st
     } catch {
       ok = false;
     }
-    if (!ok) throw new Error(`${name}: expected ${check.expected}, got exit ${result.status} stdout ${JSON.stringify(result.stdout)} stderr ${JSON.stringify(result.stderr)}`);
+    if (!ok)
+      throw new Error(
+        `${name}: expected ${check.expected}, got exit ${result.status} stdout ${JSON.stringify(result.stdout)} stderr ${JSON.stringify(result.stderr)}`,
+      );
   }
 }
 

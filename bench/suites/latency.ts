@@ -31,7 +31,10 @@ export async function run(): Promise<string> {
 
   const compiledHandler = await compileHandler(handlerTs, "secret-check.ts");
   if (!compiledHandler.ok) throw new Error(compiledHandler.failure.message);
-  const raw = rawWarm(await rawModule(new Uint8Array(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm")))), compiledHandler.handler.code);
+  const raw = rawWarm(
+    await rawModule(new Uint8Array(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm")))),
+    compiledHandler.handler.code,
+  );
   const { runSandboxed } = await loadQuickJs(quickjsVariant as never);
   // The same TypeScript, run the way @sebastianwessel/quickjs runs code: a module per call.
   const wesselCode = `${handlerTs.replace("export default function handler", "function handler")}\nexport default handler(env.EVENT);`;
@@ -58,7 +61,12 @@ export async function run(): Promise<string> {
       { name: "floor: bare Hono (keep-alive client)", run: () => bareKeep.post("/v1/events/PreToolUse", nativeBody) },
       { name: "floor: raw worker hop (warm call in a worker process, Bun IPC)", run: () => rawWorker.call(WRITE_EVENT) },
       { name: "raw quickjs-emscripten warm call (floor)", run: () => raw(payload) },
-      { name: "@sebastianwessel/quickjs, same TypeScript", run: () => runSandboxed(async ({ evalCode }) => evalCode(wesselCode), wesselOptions), perRound: 20, warmup: 5 },
+      {
+        name: "@sebastianwessel/quickjs, same TypeScript",
+        run: () => runSandboxed(async ({ evalCode }) => evalCode(wesselCode), wesselOptions),
+        perRound: 20,
+        warmup: 5,
+      },
       spawned("command hook: bash + jq", ["/bin/bash", join(ROOT, "bench/hooks/check.sh")]),
       spawned("command hook: python3", ["python3", join(ROOT, "bench/hooks/check.py")]),
       spawned("command hook: node", [process.env.BENCH_NODE ?? "node", join(ROOT, "bench/hooks/check.mjs")]),
@@ -79,7 +87,12 @@ export async function run(): Promise<string> {
   const verdict = (ok: boolean): string => (ok ? "met" : "**missed**");
   const clients = [
     { label: "Bun's fetch", one: by("hookbox serve, 1 hook (unix"), ten: by("hookbox serve, 10 hooks (unix"), bare: by("floor: bare Hono (fetch)") },
-    { label: "keep-alive client", one: by("hookbox serve, 1 hook (keep"), ten: by("hookbox serve, 10 hooks (keep"), bare: by("floor: bare Hono (keep") },
+    {
+      label: "keep-alive client",
+      one: by("hookbox serve, 1 hook (keep"),
+      ten: by("hookbox serve, 10 hooks (keep"),
+      bare: by("floor: bare Hono (keep"),
+    },
   ];
   const targets = clients
     .map(({ label, one: h1, ten: h10 }) => {

@@ -42,7 +42,12 @@ async function measure(name: string, pids: () => number[]): Promise<Measured> {
     }
   }
   const [main] = pids();
-  const processes = [...samples].map(([pid, s]) => ({ role: pid === main ? "daemon" : `worker ${pid}`, rss: median(s.rss), pss: median(s.pss), peak: peakRss(pid) }));
+  const processes = [...samples].map(([pid, s]) => ({
+    role: pid === main ? "daemon" : `worker ${pid}`,
+    rss: median(s.rss),
+    pss: median(s.pss),
+    peak: peakRss(pid),
+  }));
   const sum = (key: "rss" | "pss" | "peak"): number => processes.reduce((a, p) => a + p[key], 0);
   return { name, processes, rss: sum("rss"), pss: sum("pss"), peak: sum("peak") };
 }
@@ -90,7 +95,9 @@ async function coldStart(command: readonly string[], env: Record<string, string>
   const exited = new Promise((r) => child.once("exit", r));
   let elapsed = 0;
   for (;;) {
-    const ok = await post(socket, path, body, body === undefined ? "GET" : "POST").then((r) => r.status === 200).catch(() => false);
+    const ok = await post(socket, path, body, body === undefined ? "GET" : "POST")
+      .then((r) => r.status === 200)
+      .catch(() => false);
     if (ok) {
       elapsed = performance.now() - started;
       break;
@@ -125,15 +132,30 @@ export async function run(): Promise<string> {
   for (let round = 0; round < COLD_ROUNDS; round++) {
     const home = join(scratch, `home-${round}`);
     const hookbox = () =>
-      coldStart([BINARY, "serve", "--hooks", hooksDir], { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), PATH: "/usr/bin:/bin" }, join(home, "run/hookbox/hookbox.sock"), "/healthz").then((us) => cold.hookbox.push(us));
-    const bare = () => coldStart([bareBinary, join(scratch, `bare-${round}.sock`)], { PATH: "/usr/bin:/bin" }, join(scratch, `bare-${round}.sock`), "/v1/events/PreToolUse", WRITE_EVENT).then((us) => cold.bare.push(us));
+      coldStart(
+        [BINARY, "serve", "--hooks", hooksDir],
+        { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), PATH: "/usr/bin:/bin" },
+        join(home, "run/hookbox/hookbox.sock"),
+        "/healthz",
+      ).then((us) => cold.hookbox.push(us));
+    const bare = () =>
+      coldStart(
+        [bareBinary, join(scratch, `bare-${round}.sock`)],
+        { PATH: "/usr/bin:/bin" },
+        join(scratch, `bare-${round}.sock`),
+        "/v1/events/PreToolUse",
+        WRITE_EVENT,
+      ).then((us) => cold.bare.push(us));
     // Alternate which goes first, so neither always follows the other's exit.
     if (round % 2 === 0) await hookbox().then(bare);
     else await bare().then(hookbox);
     rmSync(home, { recursive: true, force: true });
   }
   rmSync(scratch, { recursive: true, force: true });
-  const coldRows: Summary[] = [summarize("bare Hono binary: spawn → first 200 (the floor)", cold.bare), summarize("hookbox serve, 1 hook: spawn → first 200 on /healthz", cold.hookbox)];
+  const coldRows: Summary[] = [
+    summarize("bare Hono binary: spawn → first 200 (the floor)", cold.bare),
+    summarize("hookbox serve, 1 hook: spawn → first 200 on /healthz", cold.hookbox),
+  ];
 
   // Memory: all three running side by side, each with its defaults, settled and warmed the same way.
   const bare = await startBareHono();
@@ -177,7 +199,10 @@ export async function run(): Promise<string> {
   const coldBare = coldRows[0] as Summary;
   const all = [startOne, startHundred, warmOne, warmHundred, burstOne, idleOne, loadedHundred, wokenOne];
   const highestPeak = Math.max(...all.flatMap((m) => m.processes.map((p) => p.peak)));
-  const workerRss = (m: Measured) => workers(m).map((p) => mib(p.rss)).join(", ") || "none";
+  const workerRss = (m: Measured) =>
+    workers(m)
+      .map((p) => mib(p.rss))
+      .join(", ") || "none";
 
   return `## D. Memory, binary size and cold start (issue 8)
 

@@ -41,9 +41,18 @@ interface Tally {
   processes: number;
 }
 
-function runClient(client: string, socket: string, inFlight: number, body: string, windowMs = WINDOW_MS): Promise<{ report: ClientReport; clientCpuMs: number }> {
+function runClient(
+  client: string,
+  socket: string,
+  inFlight: number,
+  body: string,
+  windowMs = WINDOW_MS,
+): Promise<{ report: ClientReport; clientCpuMs: number }> {
   return new Promise((done, fail) => {
-    const child = spawn(client, [socket, "/v1/events/PreToolUse", String(inFlight), String(windowMs), String(WARMUP_MS)], { env: { PATH: "/usr/bin:/bin" }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(client, [socket, "/v1/events/PreToolUse", String(inFlight), String(windowMs), String(WARMUP_MS)], {
+      env: { PATH: "/usr/bin:/bin" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     let clientCpuMs = 0;
@@ -87,7 +96,19 @@ export async function run(): Promise<string> {
 
   const tallies = new Map<string, Tally>();
   const key = (server: Server, inFlight: number): string => `${server.name}@${inFlight}`;
-  for (const server of servers) for (const n of LEVELS) tallies.set(key(server, n), { completed: 0, errors: 0, windowMs: 0, latenciesUs: [], errorSamples: new Set(), daemonCpuMs: 0, workerCpuMs: 0, clientCpuMs: 0, processes: 0 });
+  for (const server of servers)
+    for (const n of LEVELS)
+      tallies.set(key(server, n), {
+        completed: 0,
+        errors: 0,
+        windowMs: 0,
+        latenciesUs: [],
+        errorSamples: new Set(),
+        daemonCpuMs: 0,
+        workerCpuMs: 0,
+        clientCpuMs: 0,
+        processes: 0,
+      });
   for (let round = 0; round < ROUNDS; round++) {
     for (const n of LEVELS) {
       // A, B then B, A: neither server always runs right after the other.
@@ -123,7 +144,9 @@ export async function run(): Promise<string> {
       const t = tallies.get(key(server, n)) as Tally;
       const bareRate = rate(tallies.get(key(servers[1] as Server, n)) as Tally);
       const latency = summarize(server.name, t.latenciesUs);
-      const cpu = server.name.startsWith("hookbox") ? `${perRequest(t.daemonCpuMs, t)} + ${perRequest(t.workerCpuMs, t)}` : perRequest(t.daemonCpuMs, t);
+      const cpu = server.name.startsWith("hookbox")
+        ? `${perRequest(t.daemonCpuMs, t)} + ${perRequest(t.workerCpuMs, t)}`
+        : perRequest(t.daemonCpuMs, t);
       return `| ${server.name} | ${n} | ${rate(t).toFixed(0)} | ${fmtUs(latency.p50Us)} | ${fmtUs(latency.p99Us)} | ${t.errors} | ${cpu} | ${perRequest(t.clientCpuMs, t)} | ${((rate(t) / bareRate) * 100).toFixed(0)}% |`;
     }),
   );

@@ -4,7 +4,24 @@
 // event (no capabilities). The command is read the way bash would split it (hookbox:shell) —
 // best effort: what only the running shell knows ($VAR, aliases, globs against the disk) cannot
 // be seen here.
-import { SH_MAX_COMMANDS, type ShCommand, type ShPipeline, type ShTarget, type ShWord, shAnalyze, shCommandText, shBase, shInlineScript, shMayMatchGlob, shNormalize, shOperands, shPatternText, shResolve, shValues, shWrites } from "hookbox:shell";
+import {
+  SH_MAX_COMMANDS,
+  type ShCommand,
+  type ShPipeline,
+  type ShTarget,
+  type ShWord,
+  shAnalyze,
+  shCommandText,
+  shBase,
+  shInlineScript,
+  shMayMatchGlob,
+  shNormalize,
+  shOperands,
+  shPatternText,
+  shResolve,
+  shValues,
+  shWrites,
+} from "hookbox:shell";
 
 type RuleId =
   | "rm-root"
@@ -50,7 +67,21 @@ interface Config {
   problems: string[];
 }
 
-const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "lwp-download", "iwr", "irm", "invoke-webrequest", "invoke-restmethod"]);
+const DOWNLOADERS = new Set([
+  "curl",
+  "wget",
+  "fetch",
+  "aria2c",
+  "http",
+  "https",
+  "xh",
+  "lwp-request",
+  "lwp-download",
+  "iwr",
+  "irm",
+  "invoke-webrequest",
+  "invoke-restmethod",
+]);
 const SHELL_RUNNERS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh"]);
 /** Interpreters, and the options that give them their program inline (then stdin is data). */
 const INTERPRETERS: Record<string, string[]> = {
@@ -79,13 +110,29 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
   const command = shCommandText(input.command);
   if (command.trim() === "") return { action: "continue" };
   if (command.length > cfg.maxCommandChars) {
-    return deny({ rule: "too-long", segment: `${command.slice(0, 80)}…`, why: `the command is ${command.length} characters long, more than max_command_chars (${cfg.maxCommandChars}): too long to check`, hint: "Split it into smaller commands, or put it in a script file." }, command);
+    return deny(
+      {
+        rule: "too-long",
+        segment: `${command.slice(0, 80)}…`,
+        why: `the command is ${command.length} characters long, more than max_command_chars (${cfg.maxCommandChars}): too long to check`,
+        hint: "Split it into smaller commands, or put it in a script file.",
+      },
+      command,
+    );
   }
   const workspace = typeof event.cwd === "string" && event.cwd.startsWith("/") && event.cwd !== "/" ? shNormalize(event.cwd) : undefined;
   // The reader stops at SH_MAX_COMMANDS simple commands: what lies beyond would go unread.
   const pipelines = shAnalyze(command, workspace);
   if (pipelines.reduce((n, p) => n + p.commands.length, 0) >= SH_MAX_COMMANDS) {
-    return deny({ rule: "too-long", segment: `${command.slice(0, 80)}…`, why: `the command holds more than ${SH_MAX_COMMANDS} simple commands, more than the shell reader reads: too complex to check`, hint: "Split it into smaller commands, or put it in a script file." }, command);
+    return deny(
+      {
+        rule: "too-long",
+        segment: `${command.slice(0, 80)}…`,
+        why: `the command holds more than ${SH_MAX_COMMANDS} simple commands, more than the shell reader reads: too complex to check`,
+        hint: "Split it into smaller commands, or put it in a script file.",
+      },
+      command,
+    );
   }
 
   const findings: Finding[] = [];
@@ -102,7 +149,13 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
   findings.push(...downloadThenRun(pipelines));
   findings.push(...deviceWrites(writes));
   for (const { re, source } of cfg.extraPatterns) {
-    if (re.test(command)) findings.push({ rule: "extra-pattern", segment: command, why: `it matches the configured pattern /${source}/`, hint: "The operator listed this pattern in bash-guard's extra_patterns." });
+    if (re.test(command))
+      findings.push({
+        rule: "extra-pattern",
+        segment: command,
+        why: `it matches the configured pattern /${source}/`,
+        hint: "The operator listed this pattern in bash-guard's extra_patterns.",
+      });
   }
 
   for (const f of findings) {
@@ -149,13 +202,26 @@ function commandFindings(cmd: ShCommand, workspace: string | undefined, cfg: Con
   const shortFlag = (letters: RegExp): boolean => options.some((o) => /^-[^-]/.test(o) && letters.test(o.slice(1)));
   switch (cmd.name) {
     case "rm": {
-      if (options.includes("--no-preserve-root")) out.push({ rule: "rm-no-preserve-root", segment: seg, why: "--no-preserve-root lets rm delete the filesystem root", hint: "Never needed for project work." });
+      if (options.includes("--no-preserve-root"))
+        out.push({
+          rule: "rm-no-preserve-root",
+          segment: seg,
+          why: "--no-preserve-root lets rm delete the filesystem root",
+          hint: "Never needed for project work.",
+        });
       const recursive = options.includes("--recursive") || shortFlag(/[rR]/);
       if (!recursive || cmd.viaXargs) break;
-      for (const w of operands) for (const value of [...shValues(w), ...(w.dynamic ? (resolved.get(w.text) ?? []) : [])]) {
-        const danger = classify(value, w.dynamic && resolved.get(w.text)?.includes(value) ? { ...w, dynamic: false } : w, cmd.cwd, workspace, cfg);
-        if (danger) out.push({ rule: danger.rule, segment: seg, why: `rm -r ${value} deletes ${danger.what}`, hint: "Delete the specific directories you mean instead (for example rm -rf ./build)." });
-      }
+      for (const w of operands)
+        for (const value of [...shValues(w), ...(w.dynamic ? (resolved.get(w.text) ?? []) : [])]) {
+          const danger = classify(value, w.dynamic && resolved.get(w.text)?.includes(value) ? { ...w, dynamic: false } : w, cmd.cwd, workspace, cfg);
+          if (danger)
+            out.push({
+              rule: danger.rule,
+              segment: seg,
+              why: `rm -r ${value} deletes ${danger.what}`,
+              hint: "Delete the specific directories you mean instead (for example rm -rf ./build).",
+            });
+        }
       break;
     }
     case "find": {
@@ -167,7 +233,13 @@ function commandFindings(cmd: ShCommand, workspace: string | undefined, cfg: Con
       for (const w of roots) {
         // Deleting matches inside the project is ordinary (find . -name '*.pyc' -delete); sweeping / or ~ is not.
         const danger = classify(w.text, w, cmd.cwd, workspace, cfg);
-        if (danger && danger.rule !== "rm-workspace") out.push({ rule: "find-delete-root", segment: seg, why: `find ${w.text} … deletes matching files anywhere in ${danger.what}`, hint: "Search the project's own directories instead." });
+        if (danger && danger.rule !== "rm-workspace")
+          out.push({
+            rule: "find-delete-root",
+            segment: seg,
+            why: `find ${w.text} … deletes matching files anywhere in ${danger.what}`,
+            hint: "Search the project's own directories instead.",
+          });
       }
       break;
     }
@@ -178,12 +250,24 @@ function commandFindings(cmd: ShCommand, workspace: string | undefined, cfg: Con
       if (!recursive) break;
       const [first, ...targets] = operands;
       if (cmd.name === "chmod" && first && worldWritable(first.text)) {
-        out.push({ rule: "chmod-777-recursive", segment: seg, why: `chmod -R ${first.text} makes every file below writable by every user`, hint: "Use a narrower mode (for example chmod -R u+rwX,go+rX) on the files that need it." });
+        out.push({
+          rule: "chmod-777-recursive",
+          segment: seg,
+          why: `chmod -R ${first.text} makes every file below writable by every user`,
+          hint: "Use a narrower mode (for example chmod -R u+rwX,go+rX) on the files that need it.",
+        });
       }
-      for (const w of targets) for (const value of shValues(w)) {
-        const danger = classify(value, w, cmd.cwd, workspace, cfg);
-        if (danger && danger.rule !== "rm-workspace") out.push({ rule: "recursive-root", segment: seg, why: `${cmd.name} -R ${value} changes ${danger.what} and everything below it`, hint: "Change the ownership or mode of the project's own files only." });
-      }
+      for (const w of targets)
+        for (const value of shValues(w)) {
+          const danger = classify(value, w, cmd.cwd, workspace, cfg);
+          if (danger && danger.rule !== "rm-workspace")
+            out.push({
+              rule: "recursive-root",
+              segment: seg,
+              why: `${cmd.name} -R ${value} changes ${danger.what} and everything below it`,
+              hint: "Change the ownership or mode of the project's own files only.",
+            });
+        }
       break;
     }
     case "git":
@@ -193,22 +277,54 @@ function commandFindings(cmd: ShCommand, workspace: string | undefined, cfg: Con
     case "reboot":
     case "halt":
     case "poweroff":
-      out.push({ rule: "shutdown", segment: seg, why: `${cmd.name} stops the machine the agent and the user are working on`, hint: "Ask the user to do it." });
+      out.push({
+        rule: "shutdown",
+        segment: seg,
+        why: `${cmd.name} stops the machine the agent and the user are working on`,
+        hint: "Ask the user to do it.",
+      });
       break;
     case "init":
     case "telinit":
-      if (operands.some((w) => w.text === "0" || w.text === "6")) out.push({ rule: "shutdown", segment: seg, why: `${cmd.name} ${operands[0]?.text ?? ""} stops or restarts the machine`, hint: "Ask the user to do it." });
+      if (operands.some((w) => w.text === "0" || w.text === "6"))
+        out.push({
+          rule: "shutdown",
+          segment: seg,
+          why: `${cmd.name} ${operands[0]?.text ?? ""} stops or restarts the machine`,
+          hint: "Ask the user to do it.",
+        });
       break;
     case "systemctl":
-      if (operands.some((w) => ["poweroff", "reboot", "halt", "kexec", "emergency", "rescue"].includes(w.text))) out.push({ rule: "shutdown", segment: seg, why: "systemctl would stop or restart the machine", hint: "Ask the user to do it." });
+      if (operands.some((w) => ["poweroff", "reboot", "halt", "kexec", "emergency", "rescue"].includes(w.text)))
+        out.push({ rule: "shutdown", segment: seg, why: "systemctl would stop or restart the machine", hint: "Ask the user to do it." });
       break;
   }
-  if (MKFS.test(cmd.name)) out.push({ rule: "mkfs", segment: seg, why: `${cmd.name} formats a filesystem, erasing what was on it`, hint: "Ask the user to do it." });
+  if (MKFS.test(cmd.name))
+    out.push({ rule: "mkfs", segment: seg, why: `${cmd.name} formats a filesystem, erasing what was on it`, hint: "Ask the user to do it." });
   return out;
 }
 
 /** Disk devices under /dev that a write destroys (the rest of /dev is SAFE_DEVICES or not a disk). */
-const DISK_DEVICES = ["/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/dm-*", "/dev/md*", "/dev/loop*", "/dev/mapper/**", "/dev/block/**", "/dev/by-*/**", "/dev/disk/**", "/dev/mem", "/dev/kmem", "/dev/port"];
+const DISK_DEVICES = [
+  "/dev/sd*",
+  "/dev/hd*",
+  "/dev/vd*",
+  "/dev/xvd*",
+  "/dev/nvme*",
+  "/dev/mmcblk*",
+  "/dev/disk*",
+  "/dev/rdisk*",
+  "/dev/dm-*",
+  "/dev/md*",
+  "/dev/loop*",
+  "/dev/mapper/**",
+  "/dev/block/**",
+  "/dev/by-*/**",
+  "/dev/disk/**",
+  "/dev/mem",
+  "/dev/kmem",
+  "/dev/port",
+];
 
 /**
  * Writes to a device: a plain /dev path that is not SAFE_DEVICES, or a glob or a variable the
@@ -222,9 +338,20 @@ function deviceWrites(writes: readonly ShTarget[]): Finding[] {
     const rule: RuleId = t.by === "dd" ? "dd-device" : "device-write";
     if (t.path !== undefined) {
       const path = shNormalize(t.path.replace(/\\/g, "/"));
-      if (t.path.startsWith("/dev/") && !SAFE_DEVICES.test(path)) out.push({ rule, segment: t.command, why: `it writes to the device ${t.path}, destroying the data on it`, hint: "Write to a regular file instead." });
+      if (t.path.startsWith("/dev/") && !SAFE_DEVICES.test(path))
+        out.push({
+          rule,
+          segment: t.command,
+          why: `it writes to the device ${t.path}, destroying the data on it`,
+          hint: "Write to a regular file instead.",
+        });
     } else if (t.patterns.some((p) => DISK_DEVICES.some((glob) => shMayMatchGlob(p, glob)))) {
-      out.push({ rule, segment: t.command, why: `${t.raw} may name a disk device (${t.patterns.map(shPatternText).join(", ")}), and writing to it destroys the data on it`, hint: "Write to a regular file instead." });
+      out.push({
+        rule,
+        segment: t.command,
+        why: `${t.raw} may name a disk device (${t.patterns.map(shPatternText).join(", ")}), and writing to it destroys the data on it`,
+        hint: "Write to a regular file instead.",
+      });
     }
   }
   return out;
@@ -256,8 +383,10 @@ function classify(text: string, word: ShWord, cwd: string | undefined, workspace
   const all = contents ? "everything in " : "";
   if (dir === "/") return { rule: "rm-root", what: `${all}the filesystem root` };
   if (dir === "~" || dir === "~/") return { rule: "rm-home", what: `${all}the home directory` };
-  if (dir.startsWith("/") && dir.split("/").length === 2) return { rule: "rm-root", what: `${all}${dir}, a top-level directory${/[*?[]/.test(dir) ? " (a glob at the root)" : ""}` };
-  if (HOME_ROOTS.some((r) => dir.split("/").length === 3 && dir.startsWith(`${r}/`))) return { rule: "rm-home", what: `${all}${dir}, a home directory` };
+  if (dir.startsWith("/") && dir.split("/").length === 2)
+    return { rule: "rm-root", what: `${all}${dir}, a top-level directory${/[*?[]/.test(dir) ? " (a glob at the root)" : ""}` };
+  if (HOME_ROOTS.some((r) => dir.split("/").length === 3 && dir.startsWith(`${r}/`)))
+    return { rule: "rm-home", what: `${all}${dir}, a home directory` };
   if (cfg.protectWorkspace && workspace !== undefined && (dir === workspace || workspace.startsWith(`${dir}/`))) {
     return { rule: "rm-workspace", what: dir === workspace ? `${all}the whole project (${workspace})` : `${all}${dir}, which holds the project` };
   }
@@ -265,7 +394,7 @@ function classify(text: string, word: ShWord, cwd: string | undefined, workspace
 }
 
 function worldWritable(mode: string): boolean {
-  if (/^[0-7]{3,4}$/.test(mode)) return ((Number(mode[mode.length - 1]) & 2) !== 0);
+  if (/^[0-7]{3,4}$/.test(mode)) return (Number(mode[mode.length - 1]) & 2) !== 0;
   return mode.split(",").some((clause) => {
     const m = /^([ugoa]*)([-+=])([rwxXst]*)$/.exec(clause);
     return m !== null && m[2] !== "-" && (m[3] ?? "").includes("w") && /[oa]/.test(m[1] ?? "");
@@ -308,14 +437,38 @@ function gitPush(cmd: ShCommand, cfg: Config): Finding[] {
     const src = colon < 0 ? body : body.slice(0, colon);
     const dst = colon < 0 ? body : body.slice(colon + 1);
     if ((del || (colon >= 0 && src === "")) && isProtected(dst)) {
-      out.push({ rule: "git-force-push", segment: seg, why: `it deletes the protected branch ${dst} on the remote`, hint: `Protected branches: ${list}.` });
+      out.push({
+        rule: "git-force-push",
+        segment: seg,
+        why: `it deletes the protected branch ${dst} on the remote`,
+        hint: `Protected branches: ${list}.`,
+      });
     } else if ((force || plus) && (isProtected(dst) || dst === "HEAD")) {
-      out.push({ rule: "git-force-push", segment: seg, why: dst === "HEAD" ? "it force-pushes HEAD, which may be a protected branch" : `it force-pushes to the protected branch ${dst}, rewriting its shared history`, hint: "Push to a feature branch, or push without --force." });
+      out.push({
+        rule: "git-force-push",
+        segment: seg,
+        why:
+          dst === "HEAD"
+            ? "it force-pushes HEAD, which may be a protected branch"
+            : `it force-pushes to the protected branch ${dst}, rewriting its shared history`,
+        hint: "Push to a feature branch, or push without --force.",
+      });
     }
   }
-  if ((force || del) && all) out.push({ rule: "git-force-push", segment: seg, why: "it force-pushes every branch, protected ones included", hint: "Push the one feature branch you mean." });
+  if ((force || del) && all)
+    out.push({
+      rule: "git-force-push",
+      segment: seg,
+      why: "it force-pushes every branch, protected ones included",
+      hint: "Push the one feature branch you mean.",
+    });
   else if (force && refspecs.length === 0) {
-    out.push({ rule: "git-force-push", segment: seg, why: "a force-push without a branch name pushes the current branch, which may be a protected one", hint: "Name the branch: git push --force-with-lease origin <feature-branch>." });
+    out.push({
+      rule: "git-force-push",
+      segment: seg,
+      why: "a force-push without a branch name pushes the current branch, which may be a protected one",
+      hint: "Name the branch: git push --force-with-lease origin <feature-branch>.",
+    });
   }
   return out;
 }
@@ -356,11 +509,23 @@ function pipeToShell(pipeline: ShPipeline): Finding[] {
   const first = pipeline.commands.findIndex((c) => DOWNLOADERS.has(c.name));
   if (first >= 0) {
     const runner = pipeline.commands.slice(first + 1).find(runsStdin);
-    if (runner) out.push({ rule: "pipe-to-shell", segment: pipeline.raw, why: `it pipes a download (${pipeline.commands[first]?.name}) straight into ${runner.name}, running remote code unseen`, hint });
+    if (runner)
+      out.push({
+        rule: "pipe-to-shell",
+        segment: pipeline.raw,
+        why: `it pipes a download (${pipeline.commands[first]?.name}) straight into ${runner.name}, running remote code unseen`,
+        hint,
+      });
   }
   for (const cmd of pipeline.commands) {
     const downloader = executesSubstitution(cmd);
-    if (downloader) out.push({ rule: "pipe-to-shell", segment: pipeline.raw, why: `${cmd.name} runs the output of \`${clip(downloader, 80)}\`, remote code unseen`, hint });
+    if (downloader)
+      out.push({
+        rule: "pipe-to-shell",
+        segment: pipeline.raw,
+        why: `${cmd.name} runs the output of \`${clip(downloader, 80)}\`, remote code unseen`,
+        hint,
+      });
   }
   return out;
 }
@@ -371,7 +536,8 @@ function pipeToShell(pipeline: ShPipeline): Finding[] {
 function decoderOf(cmd: ShCommand): string | undefined {
   const { options, operands } = shOperands(cmd);
   const words = cmd.argv.slice(1).map((w) => w.text);
-  const flag = (short: string, long: string): boolean => options.some((o) => o === long || (!o.startsWith("--") && o.length > 1 && o.slice(1).includes(short)));
+  const flag = (short: string, long: string): boolean =>
+    options.some((o) => o === long || (!o.startsWith("--") && o.length > 1 && o.slice(1).includes(short)));
   switch (cmd.name) {
     case "base64":
     case "base32":
@@ -409,13 +575,17 @@ function decoderOf(cmd: ShCommand): string | undefined {
     case "printf":
     case "echo":
       // Escapes the shell reader does not decode: printf '\x72\x6d …', echo -e '\162\155 …'.
-      return (cmd.name === "printf" || options.some((o) => /^-[neE]*e[neE]*$/.test(o))) && cmd.argv.slice(1).some((w) => /\\(x[0-9a-fA-F]|[0-7]{1,3}|u[0-9a-fA-F])/.test(w.text)) ? `${cmd.name} with escapes` : undefined;
+      return (cmd.name === "printf" || options.some((o) => /^-[neE]*e[neE]*$/.test(o))) &&
+        cmd.argv.slice(1).some((w) => /\\(x[0-9a-fA-F]|[0-7]{1,3}|u[0-9a-fA-F])/.test(w.text))
+        ? `${cmd.name} with escapes`
+        : undefined;
   }
   return undefined;
 }
 
 /** Code in an interpreter's one-liner that runs what it decodes: exec(b64decode(…)), eval(Buffer.from(…, 'base64')), eval(atob(…)). */
-const RUNS_DECODED = /\b(exec|eval|system|spawn\w*|execSync|Function|popen|subprocess\.\w+|os\.system)\s*\(?[^;\n]{0,200}?\b(b64decode|b32decode|a85decode|unhexlify|decodebytes|fromhex|atob|decode_base64|decode64|unpack1?\s*\(\s*["']m|Buffer\.from\s*\([^)]*["'](base64|hex)["']|fromCharCode|codecs\.decode|zlib\.decompress|gzip\.decompress)/i;
+const RUNS_DECODED =
+  /\b(exec|eval|system|spawn\w*|execSync|Function|popen|subprocess\.\w+|os\.system)\s*\(?[^;\n]{0,200}?\b(b64decode|b32decode|a85decode|unhexlify|decodebytes|fromhex|atob|decode_base64|decode64|unpack1?\s*\(\s*["']m|Buffer\.from\s*\([^)]*["'](base64|hex)["']|fromCharCode|codecs\.decode|zlib\.decompress|gzip\.decompress)/i;
 
 /**
  * Decoded text run as code: `… | base64 -d | sh`, `xxd -r -p | bash`, `openssl enc -d … | sh`,
@@ -427,20 +597,53 @@ function decodeToShell(pipeline: ShPipeline): Finding[] {
   const first = pipeline.commands.findIndex((c) => decoderOf(c) !== undefined);
   if (first >= 0) {
     const runner = pipeline.commands.slice(first + 1).find(runsStdin);
-    if (runner) out.push({ rule: "decode-to-shell", segment: pipeline.raw, why: `it pipes decoded text (${decoderOf(pipeline.commands[first] as ShCommand)}) into ${runner.name}: what runs cannot be read before it runs`, hint });
+    if (runner)
+      out.push({
+        rule: "decode-to-shell",
+        segment: pipeline.raw,
+        why: `it pipes decoded text (${decoderOf(pipeline.commands[first] as ShCommand)}) into ${runner.name}: what runs cannot be read before it runs`,
+        hint,
+      });
   }
   for (const cmd of pipeline.commands) {
     const name = /^python[0-9.]*$/.test(cmd.name) ? "python" : cmd.name;
     const flags = INTERPRETERS[name];
     if (!flags) continue;
-    const code = cmd.argv.slice(1).map((w) => w.text).join(" ");
-    if (RUNS_DECODED.test(code)) out.push({ rule: "decode-to-shell", segment: cmd.raw, why: `its ${cmd.name} code runs text it decodes (${RUNS_DECODED.exec(code)?.[0].slice(0, 60) ?? ""}…): what runs cannot be read before it runs`, hint });
+    const code = cmd.argv
+      .slice(1)
+      .map((w) => w.text)
+      .join(" ");
+    if (RUNS_DECODED.test(code))
+      out.push({
+        rule: "decode-to-shell",
+        segment: cmd.raw,
+        why: `its ${cmd.name} code runs text it decodes (${RUNS_DECODED.exec(code)?.[0].slice(0, 60) ?? ""}…): what runs cannot be read before it runs`,
+        hint,
+      });
   }
   return out;
 }
 
 /** Well-known variables whose value is not the agent's data (a script may name them). */
-const PLAIN_VARS = new Set(["HOME", "PWD", "OLDPWD", "USER", "LOGNAME", "SHELL", "TMPDIR", "PATH", "LANG", "TERM", "HOSTNAME", "UID", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "QWEN_PROJECT_DIR", "COPILOT_PROJECT_DIR"]);
+const PLAIN_VARS = new Set([
+  "HOME",
+  "PWD",
+  "OLDPWD",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TMPDIR",
+  "PATH",
+  "LANG",
+  "TERM",
+  "HOSTNAME",
+  "UID",
+  "CLAUDE_PROJECT_DIR",
+  "GEMINI_PROJECT_DIR",
+  "CURSOR_PROJECT_DIR",
+  "QWEN_PROJECT_DIR",
+  "COPILOT_PROJECT_DIR",
+]);
 
 /** Why a script's text is computed at run time (a substitution, a variable with data), or undefined when it is written out. */
 function computedText(words: readonly ShWord[], cfg: Config): string | undefined {
@@ -469,15 +672,37 @@ function computedShell(cmd: ShCommand, cfg: Config): Finding[] {
   const hint = "Write the commands out in the command itself (the shell reader checks them), or put them in a script file and run it.";
   const name = cmd.name;
   const finding = (why: string): Finding[] => {
-    if (why.startsWith("decoded:")) return [{ rule: "decode-to-shell", segment: cmd.raw, why: `${name} runs decoded text (${why.slice(8)}): what runs cannot be read before it runs`, hint: "Decode it to a file, read it, and run it only if it is what you mean." }];
+    if (why.startsWith("decoded:"))
+      return [
+        {
+          rule: "decode-to-shell",
+          segment: cmd.raw,
+          why: `${name} runs decoded text (${why.slice(8)}): what runs cannot be read before it runs`,
+          hint: "Decode it to a file, read it, and run it only if it is what you mean.",
+        },
+      ];
     return [{ rule: "computed-shell", segment: cmd.raw, why: `${name} runs ${why} as shell code, text the command computes when it runs`, hint }];
   };
   if (cmd.viaXargs && cmd.argv.length === 0 && cmd.inputs === undefined && cmd.words.some((w) => /(^|\/)parallel$/.test(w.text))) {
-    return [{ rule: "computed-shell", segment: cmd.raw, why: "parallel without a command runs each line it reads as a command: what runs cannot be read before it runs", hint }];
+    return [
+      {
+        rule: "computed-shell",
+        segment: cmd.raw,
+        why: "parallel without a command runs each line it reads as a command: what runs cannot be read before it runs",
+        hint,
+      },
+    ];
   }
   if (cmd.viaXargs && (SHELL_RUNNERS.has(name) || name === "eval" || EVALUATORS.has(name))) {
     const runner = cmd.words.find((w) => /(^|\/)(xargs|parallel)$/.test(w.text))?.text.replace(/^.*\//, "") ?? "xargs";
-    return [{ rule: "computed-shell", segment: cmd.raw, why: `${runner} runs ${name} with text it reads from its input: what runs cannot be read before it runs`, hint }];
+    return [
+      {
+        rule: "computed-shell",
+        segment: cmd.raw,
+        why: `${runner} runs ${name} with text it reads from its input: what runs cannot be read before it runs`,
+        hint,
+      },
+    ];
   }
   if (name === "find") {
     const texts = cmd.argv.map((w) => w.text);
@@ -486,7 +711,14 @@ function computedShell(cmd: ShCommand, cfg: Config): Finding[] {
       const shell = texts[j + 1];
       const dashC = texts.indexOf("-c", j + 2);
       if (shell !== undefined && SHELL_RUNNERS.has(shell.replace(/^.*\//, "")) && dashC > 0 && (texts[dashC + 1] ?? "").includes("{}")) {
-        return [{ rule: "computed-shell", segment: cmd.raw, why: "find puts each file name into the shell script it runs ({} inside sh -c '…'), so a file's name becomes code", hint: "Pass the name as an argument instead: find … -exec sh -c '… \"$1\" …' sh {} \\;" }];
+        return [
+          {
+            rule: "computed-shell",
+            segment: cmd.raw,
+            why: "find puts each file name into the shell script it runs ({} inside sh -c '…'), so a file's name becomes code",
+            hint: "Pass the name as an argument instead: find … -exec sh -c '… \"$1\" …' sh {} \\;",
+          },
+        ];
       }
     }
   }
@@ -577,9 +809,20 @@ function downloadThenRun(pipelines: readonly ShPipeline[]): Finding[] {
       const file = executedFile(cmd);
       if (file !== undefined && downloads.length > 0) {
         const here = shResolve(cmd.cwd, file);
-        const hit = downloads.find((d) => d.file === "?" ? !/^\/(usr|bin|sbin|opt|etc)\//.test(here ?? file) : (shResolve(d.cwd, d.file) ?? d.file) === (here ?? file) || d.file.replace(/^.*\//, "") === file.replace(/^.*\//, ""));
+        const hit = downloads.find((d) =>
+          d.file === "?"
+            ? !/^\/(usr|bin|sbin|opt|etc)\//.test(here ?? file)
+            : (shResolve(d.cwd, d.file) ?? d.file) === (here ?? file) || d.file.replace(/^.*\//, "") === file.replace(/^.*\//, ""),
+        );
         if (hit) {
-          return [{ rule: "download-exec", segment: `${hit.raw} … ${cmd.raw}`, why: `it downloads ${hit.file === "?" ? "a file" : hit.file} and runs ${file} in the same command: remote code runs unseen`, hint: "Download it first, read it, then run it in a separate command (curl -fsSLo install.sh URL, then less install.sh, then sh install.sh)." }];
+          return [
+            {
+              rule: "download-exec",
+              segment: `${hit.raw} … ${cmd.raw}`,
+              why: `it downloads ${hit.file === "?" ? "a file" : hit.file} and runs ${file} in the same command: remote code runs unseen`,
+              hint: "Download it first, read it, then run it in a separate command (curl -fsSLo install.sh URL, then less install.sh, then sh install.sh).",
+            },
+          ];
         }
       }
       if (DOWNLOADERS.has(cmd.name)) for (const f of downloadedFiles(cmd)) downloads.push({ file: f, cwd: cmd.cwd, raw: cmd.raw });
@@ -592,9 +835,12 @@ function downloadThenRun(pipelines: readonly ShPipeline[]): Finding[] {
 function forkBombs(command: string): Finding[] {
   const text = command.length > 20_000 ? command.slice(0, 20_000) : command;
   const fn = /(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_:.][\w:.-]*)\s*(?:\(\s*\))?\s*\{[^{}]*?\1\s*\|\s*&?\s*\1[^{}]*?&[^{}]*\}/;
-  const loops = /\bfork\s*(?:\(\s*\))?\s*while\s+fork\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\s*\(|\bfor\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\s*\(|while\s+True\s*:\s*os\.fork\s*\(/;
+  const loops =
+    /\bfork\s*(?:\(\s*\))?\s*while\s+fork\b|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\s*\(|\bfor\s*\(\s*;\s*;\s*\)\s*\{?\s*fork\s*\(|while\s+True\s*:\s*os\.fork\s*\(/;
   const m = fn.exec(text) ?? loops.exec(text);
-  return m ? [{ rule: "fork-bomb", segment: command, why: "it is a fork bomb: it multiplies processes until the machine stops responding", hint: "" }] : [];
+  return m
+    ? [{ rule: "fork-bomb", segment: command, why: "it is a fork bomb: it multiplies processes until the machine stops responding", hint: "" }]
+    : [];
 }
 
 function clip(s: string, n: number): string {
@@ -611,7 +857,57 @@ function strings(value: unknown): string[] {
 }
 
 /** Programs that print setup code for the shell to eval or source: their output is theirs, not the agent's data. */
-const DEFAULT_GENERATORS = ["ssh-agent", "direnv", "pyenv", "rbenv", "nodenv", "jenv", "goenv", "plenv", "fnm", "starship", "zoxide", "conda", "mamba", "micromamba", "brew", "mise", "rtx", "asdf", "opam", "dircolors", "thefuck", "keychain", "gpgconf", "kubectl", "helm", "gh", "docker", "npm", "pnpm", "rustup", "poetry", "pip", "uv", "deno", "bun", "atuin", "fzf", "mcfly", "navi", "register-python-argcomplete", "aws_completer", "terraform", "minikube", "kind", "oc", "glab", "git-lfs", "ng", "nx"];
+const DEFAULT_GENERATORS = [
+  "ssh-agent",
+  "direnv",
+  "pyenv",
+  "rbenv",
+  "nodenv",
+  "jenv",
+  "goenv",
+  "plenv",
+  "fnm",
+  "starship",
+  "zoxide",
+  "conda",
+  "mamba",
+  "micromamba",
+  "brew",
+  "mise",
+  "rtx",
+  "asdf",
+  "opam",
+  "dircolors",
+  "thefuck",
+  "keychain",
+  "gpgconf",
+  "kubectl",
+  "helm",
+  "gh",
+  "docker",
+  "npm",
+  "pnpm",
+  "rustup",
+  "poetry",
+  "pip",
+  "uv",
+  "deno",
+  "bun",
+  "atuin",
+  "fzf",
+  "mcfly",
+  "navi",
+  "register-python-argcomplete",
+  "aws_completer",
+  "terraform",
+  "minikube",
+  "kind",
+  "oc",
+  "glab",
+  "git-lfs",
+  "ng",
+  "nx",
+];
 
 function readConfig(c: Readonly<Record<string, unknown>>): Config {
   const problems: string[] = [];

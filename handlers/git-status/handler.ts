@@ -77,7 +77,9 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
   } catch (error) {
     const { code, message } = describe(error);
     hook.log("warn", `injectContext failed (${code}): ${message}`);
-    return onPrompt ? { action: "continue" } : { action: "continue", user_message: `git-status could not add context: ${message}`, user_message_level: "warning" };
+    return onPrompt
+      ? { action: "continue" }
+      : { action: "continue", user_message: `git-status could not add context: ${message}`, user_message_level: "warning" };
   }
   return { action: "continue" };
 }

@@ -4,7 +4,20 @@
 // touches come from hookbox:paths (symbolic links resolved by the host, in link_targets); a
 // Bash command's writes from hookbox:shell's shWrites (globs, variables, interpreters, git,
 // find — see the README for what it cannot see).
-import { SH_MAX_COMMANDS, type ShPattern, type ShTarget, shAnalyze, shCommandText, shMayMatchGlob, shNormalize, shNormalizeRelative, shPatternLiteral, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import {
+  SH_MAX_COMMANDS,
+  type ShPattern,
+  type ShTarget,
+  shAnalyze,
+  shCommandText,
+  shMayMatchGlob,
+  shNormalize,
+  shNormalizeRelative,
+  shPatternLiteral,
+  shPatternText,
+  shResolve,
+  shWrites,
+} from "hookbox:shell";
 import { type Labelled, eventPaths, firstMatch, patchPaths, within } from "hookbox:paths";
 
 /** Secret files by glob: a glob without "/" matches the file name, one with "/" the path. */
@@ -59,14 +72,42 @@ const SECRET_PATTERNS: readonly [string, string][] = [
 
 /** Files that are only secret when they carry a token or password (a registry URL alone is fine). */
 const TOKEN_FILES = [".npmrc", ".pypirc", ".yarnrc", ".yarnrc.yml", ".gemrc", "pip.conf", "pip.ini", ".bunfig.toml", "bunfig.toml"];
-const TOKEN_TEXT = /(_authToken|_auth\b|_password|npmAuthToken|npmAuthIdent|password|passwd|token|secret|api[_-]?key)\s*\\?["']?\s*[:=]|:\/\/[^/\s:@"']+:[^/\s@"']+@/i;
+const TOKEN_TEXT =
+  /(_authToken|_auth\b|_password|npmAuthToken|npmAuthIdent|password|passwd|token|secret|api[_-]?key)\s*\\?["']?\s*[:=]|:\/\/[^/\s:@"']+:[^/\s@"']+@/i;
 
 /** dotenv templates hold placeholders, not secrets: .env.example, .env.local.sample … */
 const TEMPLATE_PARTS = new Set(["example", "examples", "sample", "template", "tmpl", "tpl", "dist"]);
 
-const SYSTEM_PATHS = ["/etc", "/usr", "/bin", "/sbin", "/boot", "/lib", "/lib32", "/lib64", "/libx32", "/sys", "/proc", "/dev", "/root", "/var/lib", "/var/spool", "/opt/homebrew/etc", "/System", "/Library", "/private/etc", "/private/var/db", "/Applications", "c:/windows", "c:/program files", "c:/program files (x86)"];
+const SYSTEM_PATHS = [
+  "/etc",
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/boot",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/sys",
+  "/proc",
+  "/dev",
+  "/root",
+  "/var/lib",
+  "/var/spool",
+  "/opt/homebrew/etc",
+  "/System",
+  "/Library",
+  "/private/etc",
+  "/private/var/db",
+  "/Applications",
+  "c:/windows",
+  "c:/program files",
+  "c:/program files (x86)",
+];
 /** Devices every shell writes to in passing: `2>/dev/null` is not a system write. */
-const SYSTEM_EXCEPTIONS: Labelled = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd/**"].map((g) => [g, "device"] as const);
+const SYSTEM_EXCEPTIONS: Labelled = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd/**"].map(
+  (g) => [g, "device"] as const,
+);
 
 const MAX_PATH_CHARS = 4096;
 /** Token files are small; a larger write to one is refused rather than scanned at length. */
@@ -99,11 +140,18 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
 }
 
 /** Write, Edit, MCP tools …: the paths the call names, and where those that are symbolic links lead. */
-function toolFinding(event: HookEvent, input: Record<string, unknown>, tool: string, workspace: string | undefined, cfg: Config): Finding | undefined {
+function toolFinding(
+  event: HookEvent,
+  input: Record<string, unknown>,
+  tool: string,
+  workspace: string | undefined,
+  cfg: Config,
+): Finding | undefined {
   // What the call would write, read only for token files (.npmrc …): a big Write stays cheap.
   const content = (): string => safeJson(input);
   const linkedFrom = new Map<string, string>();
-  if (isRecord(event.link_targets)) for (const [named, real] of Object.entries(event.link_targets)) if (typeof real === "string") linkedFrom.set(real, named);
+  if (isRecord(event.link_targets))
+    for (const [named, real] of Object.entries(event.link_targets)) if (typeof real === "string") linkedFrom.set(real, named);
   for (const path of eventPaths(event)) {
     const finding = check(path, workspace, workspace, content, cfg, "all");
     const link = linkedFrom.get(path);
@@ -117,11 +165,19 @@ function bashFinding(event: HookEvent, input: Record<string, unknown>, workspace
   if (!cfg.checkBash) return undefined;
   const command = shCommandText(input.command);
   if (command.length > cfg.maxCommandChars) {
-    return { path: `a ${command.length}-character command`, why: `it is longer than max_command_chars (${cfg.maxCommandChars}), too long to check`, rule: "unreadable" };
+    return {
+      path: `a ${command.length}-character command`,
+      why: `it is longer than max_command_chars (${cfg.maxCommandChars}), too long to check`,
+      rule: "unreadable",
+    };
   }
   // The reader stops at SH_MAX_COMMANDS simple commands: a write beyond them would go unread.
   if (shAnalyze(command, workspace).reduce((n, p) => n + p.commands.length, 0) >= SH_MAX_COMMANDS) {
-    return { path: `a command of more than ${SH_MAX_COMMANDS} simple commands`, why: "the shell reader stops there, so the rest could not be checked", rule: "unreadable" };
+    return {
+      path: `a command of more than ${SH_MAX_COMMANDS} simple commands`,
+      why: "the shell reader stops there, so the rest could not be checked",
+      rule: "unreadable",
+    };
   }
   const content = (): string => command;
   const seen = new Set<string>();
@@ -140,8 +196,13 @@ function bashFinding(event: HookEvent, input: Record<string, unknown>, workspace
     const key = `${target.cwd ?? ""}\0${target.raw}\0${target.by}\0${target.patterns.map(shPatternText).join("|")}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const finding = target.contents ? extractionFinding(target, workspace, cfg) : target.path !== undefined ? literalFinding(target, workspace, content, cfg) : patternFinding(target, workspace, content, cfg);
-    if (finding) return target.by === "a redirection" || finding.rule === "unreadable" ? finding : { ...finding, path: `${finding.path} (${target.by})` };
+    const finding = target.contents
+      ? extractionFinding(target, workspace, cfg)
+      : target.path !== undefined
+        ? literalFinding(target, workspace, content, cfg)
+        : patternFinding(target, workspace, content, cfg);
+    if (finding)
+      return target.by === "a redirection" || finding.rule === "unreadable" ? finding : { ...finding, path: `${finding.path} (${target.by})` };
   }
   return undefined;
 }
@@ -170,8 +231,20 @@ function extractionFinding(target: ShTarget, workspace: string | undefined, cfg:
     }
     const direct = check(dir, target.cwd, workspace, () => "", cfg, "no-traversal") ?? contentsFinding({ ...target, patterns: [pattern] }, cfg);
     if (direct) return direct;
-    const why = dir === "/" ? "its members may be written anywhere (absolute names)" : dir === "~" ? "the home directory holds ~/.ssh, ~/.aws and other credentials" : workspace !== undefined && (dir === workspace || workspace.startsWith(`${dir}/`)) ? `${dir === workspace ? "the project's root" : `${dir}, which holds the project,`} is where its .env files and keys live` : undefined;
-    if (why) return { path: target.raw, why: `it writes whatever the archive or source holds into ${dir}, and ${why}; the files it writes cannot be known from the command`, rule: "archive" };
+    const why =
+      dir === "/"
+        ? "its members may be written anywhere (absolute names)"
+        : dir === "~"
+          ? "the home directory holds ~/.ssh, ~/.aws and other credentials"
+          : workspace !== undefined && (dir === workspace || workspace.startsWith(`${dir}/`))
+            ? `${dir === workspace ? "the project's root" : `${dir}, which holds the project,`} is where its .env files and keys live`
+            : undefined;
+    if (why)
+      return {
+        path: target.raw,
+        why: `it writes whatever the archive or source holds into ${dir}, and ${why}; the files it writes cannot be known from the command`,
+        rule: "archive",
+      };
   }
   return undefined;
 }
@@ -191,21 +264,40 @@ function patternFinding(target: ShTarget, workspace: string | undefined, content
   const raw = target.raw;
   const forms = pathForms(raw.replace(/\\/g, "/"), target.cwd !== undefined ? shResolve(target.cwd, raw) : undefined, workspace);
   if (firstMatch(cfg.exceptions, forms) || (target.unknown.length === 0 && isTemplate(forms.name))) return undefined;
-  const unknown = target.unknown.length > 0 ? ` — ${target.unknown.map((u) => `\`${u}\``).join(", ")} ${target.unknown.length > 1 ? "are" : "is"} not set in this command, so the file it names cannot be known` : "";
+  const unknown =
+    target.unknown.length > 0
+      ? ` — ${target.unknown.map((u) => `\`${u}\``).join(", ")} ${target.unknown.length > 1 ? "are" : "is"} not set in this command, so the file it names cannot be known`
+      : "";
   const shown = target.patterns.map(shPatternText).join(", ");
   const named = target.named ? `${target.by} names ${raw}, and ` : "";
   for (const pattern of target.patterns) {
     const hit = protectedBy(pattern, cfg, false);
-    if (hit) return { path: raw, why: `${named}it may be a protected file${unknown || ` (${shown})`}: ${hit[1]} (pattern "${hit[0]}")`, rule: target.unknown.length > 0 ? "unknown" : "secret" };
+    if (hit)
+      return {
+        path: raw,
+        why: `${named}it may be a protected file${unknown || ` (${shown})`}: ${hit[1]} (pattern "${hit[0]}")`,
+        rule: target.unknown.length > 0 ? "unknown" : "secret",
+      };
   }
   if (target.named === "mentions") return undefined;
   for (const pattern of target.patterns) {
-    const system = cfg.systemPaths.find((dir) => shMayMatchGlob(pattern, dir.replace(/\/+$/, "")) || shMayMatchGlob(pattern, `${dir.replace(/\/+$/, "")}/**`));
-    if (system) return { path: raw, why: `it may be a system path (under ${system})${unknown || ` (${shown})`}`, rule: target.unknown.length > 0 ? "unknown" : "system" };
+    const system = cfg.systemPaths.find(
+      (dir) => shMayMatchGlob(pattern, dir.replace(/\/+$/, "")) || shMayMatchGlob(pattern, `${dir.replace(/\/+$/, "")}/**`),
+    );
+    if (system)
+      return {
+        path: raw,
+        why: `it may be a system path (under ${system})${unknown || ` (${shown})`}`,
+        rule: target.unknown.length > 0 ? "unknown" : "system",
+      };
   }
   for (const pattern of target.patterns) {
     if (TOKEN_FILES.some((name) => shMayMatchGlob(pattern, `**/${name}`)) && TOKEN_TEXT.test(content().slice(0, MAX_TOKEN_SCAN))) {
-      return { path: raw, why: `it may be a token file (${TOKEN_FILES.join(", ")}) and the command carries a token or password${unknown}`, rule: "secret" };
+      return {
+        path: raw,
+        why: `it may be a token file (${TOKEN_FILES.join(", ")}) and the command carries a token or password${unknown}`,
+        rule: "secret",
+      };
     }
   }
   return undefined;
@@ -235,7 +327,7 @@ function deny(f: Finding, tool: string): HookResult {
             ? "Name the file in the command itself (or set the variable in the same command), so it can be checked."
             : f.rule === "archive"
               ? "Extract it into a directory of its own inside the project (tar -C vendor …, unzip -d vendor …), or list its members first (tar -tf, unzip -l) and extract the ones you need by name."
-            : "Split the command, or write the file with the Write tool.";
+              : "Split the command, or write the file with the Write tool.";
   return {
     action: "deny",
     reason: `guard-secrets: ${what} ${f.path}: blocked because ${f.why}. ${fix}`,
@@ -248,8 +340,16 @@ function deny(f: Finding, tool: string): HookResult {
  * One plain path. `rules`: "all"; "no-traversal" (a path named in code that writes: its ".."
  * is not the shell's); "secrets" (a path code only mentions: only secret files count).
  */
-function check(raw: string, cwd: string | undefined, workspace: string | undefined, content: () => string, cfg: Config, rules: "all" | "no-traversal" | "secrets"): Finding | undefined {
-  if (raw.length > MAX_PATH_CHARS) return { path: `${raw.slice(0, 80)}…`, why: `the path is longer than ${MAX_PATH_CHARS} characters`, rule: "unreadable" };
+function check(
+  raw: string,
+  cwd: string | undefined,
+  workspace: string | undefined,
+  content: () => string,
+  cfg: Config,
+  rules: "all" | "no-traversal" | "secrets",
+): Finding | undefined {
+  if (raw.length > MAX_PATH_CHARS)
+    return { path: `${raw.slice(0, 80)}…`, why: `the path is longer than ${MAX_PATH_CHARS} characters`, rule: "unreadable" };
   if (raw.includes("\0")) return { path: JSON.stringify(raw.slice(0, 200)), why: "the path contains a NUL character", rule: "unreadable" };
   const path = trimName(raw.replace(/\\/g, "/").trim());
   const drive = /^[A-Za-z]:\//.test(path);
@@ -258,7 +358,12 @@ function check(raw: string, cwd: string | undefined, workspace: string | undefin
 
   if (rules === "all" && cfg.blockTraversal && path.split("/").includes("..")) {
     const outside = resolved === undefined ? shNormalizeRelative(path).startsWith("..") : workspace !== undefined && !within(resolved, workspace);
-    if (outside) return { path: shown, why: `the path climbs out of the workspace with ".."${resolved ? ` (it resolves to ${resolved})` : ""}`, rule: "traversal" };
+    if (outside)
+      return {
+        path: shown,
+        why: `the path climbs out of the workspace with ".."${resolved ? ` (it resolves to ${resolved})` : ""}`,
+        rule: "traversal",
+      };
   }
 
   const forms = pathForms(path, resolved, workspace);
@@ -277,7 +382,8 @@ function check(raw: string, cwd: string | undefined, workspace: string | undefin
   if (hit) return { path: shown, why: `${hit[1]} (pattern "${hit[0]}")`, rule: "secret" };
   if (TOKEN_FILES.includes(name) && rules !== "secrets") {
     const text = content();
-    if (text.length > MAX_TOKEN_SCAN) return { path: shown, why: `the new content of ${name} is too large to check for tokens (over ${MAX_TOKEN_SCAN} characters)`, rule: "secret" };
+    if (text.length > MAX_TOKEN_SCAN)
+      return { path: shown, why: `the new content of ${name} is too large to check for tokens (over ${MAX_TOKEN_SCAN} characters)`, rule: "secret" };
     if (TOKEN_TEXT.test(text)) return { path: shown, why: `${name} would hold a token or password`, rule: "secret" };
   }
   return undefined;
@@ -301,7 +407,11 @@ function pathForms(path: string, resolved: string | undefined, workspace: string
   paths.add(shNormalizeRelative(path));
   const cleaned = [...paths].flatMap((p) => [p.toLowerCase(), clean(p)]);
   const last = (resolved ?? path).replace(/\/+$/, "");
-  return { name: clean(last.slice(last.lastIndexOf("/") + 1)), paths: [...new Set(cleaned)], absolute: resolved?.startsWith("/") ? resolved.toLowerCase() : undefined };
+  return {
+    name: clean(last.slice(last.lastIndexOf("/") + 1)),
+    paths: [...new Set(cleaned)],
+    absolute: resolved?.startsWith("/") ? resolved.toLowerCase() : undefined,
+  };
 }
 
 /** .env.example, .env.local.sample, example.env, .env-template: placeholders, not secrets. */

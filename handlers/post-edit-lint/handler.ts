@@ -86,11 +86,19 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
       const room = Math.max(0, maxFindings - shown);
       shown += Math.min(room, findings.length);
       hidden += Math.max(0, findings.length - room);
-      if (room > 0) sections.push(`${linter.name} (${findings.length} finding${findings.length === 1 ? "" : "s"}):\n${findings.slice(0, room).map((f) => `  ${f}`).join("\n")}`);
+      if (room > 0)
+        sections.push(
+          `${linter.name} (${findings.length} finding${findings.length === 1 ? "" : "s"}):\n${findings
+            .slice(0, room)
+            .map((f) => `  ${f}`)
+            .join("\n")}`,
+        );
     }
   }
 
-  const result: { action: "continue" | "inject_context"; context_injection?: string; user_message?: string; user_message_level?: "warning" } = { action: "continue" };
+  const result: { action: "continue" | "inject_context"; context_injection?: string; user_message?: string; user_message_level?: "warning" } = {
+    action: "continue",
+  };
   if (sections.length > 0) {
     const text = [
       "Lint findings in what you just changed (post-edit-lint). Fix them now, or say why they should stay:",
@@ -234,8 +242,17 @@ function readLinters(value: unknown, hook: Hook): Linter[] {
     const extensions = Array.isArray(l.extensions) ? l.extensions.filter((e): e is string => typeof e === "string" && e !== "") : [];
     const args = Array.isArray(l.args) ? l.args : [];
     const parse = typeof l.parse === "string" ? l.parse : "lines";
-    if (typeof l.cmd !== "string" || l.cmd === "" || extensions.length === 0 || !args.every((a): a is string => typeof a === "string") || !(PARSERS as readonly string[]).includes(parse)) {
-      hook.log("error", `config.linters[${index}]: expected {name, extensions: [".ts" …], cmd, args: [… "{file}" …], parse: lines|eslint-json|ruff-json, requires?}; skipped`);
+    if (
+      typeof l.cmd !== "string" ||
+      l.cmd === "" ||
+      extensions.length === 0 ||
+      !args.every((a): a is string => typeof a === "string") ||
+      !(PARSERS as readonly string[]).includes(parse)
+    ) {
+      hook.log(
+        "error",
+        `config.linters[${index}]: expected {name, extensions: [".ts" …], cmd, args: [… "{file}" …], parse: lines|eslint-json|ruff-json, requires?}; skipped`,
+      );
       continue;
     }
     linters.push({

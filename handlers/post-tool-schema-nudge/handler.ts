@@ -245,7 +245,10 @@ function hintFor(config: Readonly<Obj>, call: FailedCall, agent: string): string
     }
   }
   if (expected === undefined && config.generic_hint === false) return undefined;
-  const lines = [`Your last ${name} call was rejected because its input did not match the tool's parameters.`, `The error: ${oneLine(call.error, 400)}`];
+  const lines = [
+    `Your last ${name} call was rejected because its input did not match the tool's parameters.`,
+    `The error: ${oneLine(call.error, 400)}`,
+  ];
   const sent = keysOf(call.input);
   if (sent !== undefined) lines.push(`You sent: ${sent}.`);
   lines.push(expected ?? `Re-read ${name}'s parameter schema: use exactly its parameter names and types, with every required one present.`);
@@ -266,11 +269,19 @@ function fromSchema(name: string, schema: Obj): string {
     .slice(0, 15)
     .map(([param, raw]) => {
       const p = isObj(raw) ? raw : {};
-      const type = Array.isArray(p.enum) ? p.enum.map((v) => JSON.stringify(v)).join(" | ") : Array.isArray(p.type) ? p.type.join(" | ") : typeof p.type === "string" ? p.type : "any";
+      const type = Array.isArray(p.enum)
+        ? p.enum.map((v) => JSON.stringify(v)).join(" | ")
+        : Array.isArray(p.type)
+          ? p.type.join(" | ")
+          : typeof p.type === "string"
+            ? p.type
+            : "any";
       const what = typeof p.description === "string" ? ` — ${p.description}` : "";
       return `${param} (${type}${required.has(param) ? ", required" : ""})${what}`;
     });
-  const lines = [`${name} expects: ${params.length > 0 ? params.join("; ") : "an object"}${schema.additionalProperties === false ? "; no other properties" : ""}.`];
+  const lines = [
+    `${name} expects: ${params.length > 0 ? params.join("; ") : "an object"}${schema.additionalProperties === false ? "; no other properties" : ""}.`,
+  ];
   if (schema.example !== undefined) lines.push(`A valid input: ${cap(JSON.stringify(schema.example), 800)}`);
   return lines.join("\n");
 }
@@ -295,12 +306,17 @@ function appliesTo(agents: unknown, agent: string): boolean {
 /** "{file_path, text}": the argument names the model used, which is usually where it went wrong. */
 function keysOf(input: unknown): string | undefined {
   if (!isObj(input)) return input === undefined ? undefined : `a ${Array.isArray(input) ? "list" : typeof input} instead of an object`;
-  const keys = Object.keys(input).slice(0, 12).map((k) => oneLine(k, 40));
+  const keys = Object.keys(input)
+    .slice(0, 12)
+    .map((k) => oneLine(k, 40));
   return keys.length === 0 ? "no arguments at all" : `{${keys.join(", ")}}`;
 }
 
 function oneLine(text: string, max: number): string {
-  const flat = text.replace(/<\/?tool_use_error>/g, "").replace(/\s+/g, " ").trim();
+  const flat = text
+    .replace(/<\/?tool_use_error>/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -137,7 +137,12 @@ async function detectNode(ctx: Ctx, cfg: Config): Promise<Ecosystem | undefined>
   if (!has("package.json") && !has("tsconfig.json")) return undefined;
   const eco: Ecosystem = { label: "", tests: [], tools: [], frameworks: [] };
   const pkg = has("package.json") ? parseJson(await read(ctx, "package.json"), "package.json", ctx) : undefined;
-  const deps: Record<string, unknown> = { ...record(pkg?.dependencies), ...record(pkg?.devDependencies), ...record(pkg?.peerDependencies), ...record(pkg?.optionalDependencies) };
+  const deps: Record<string, unknown> = {
+    ...record(pkg?.dependencies),
+    ...record(pkg?.devDependencies),
+    ...record(pkg?.peerDependencies),
+    ...record(pkg?.optionalDependencies),
+  };
   const scripts = record(pkg?.scripts);
   const script = (name: string): string | undefined => (typeof scripts[name] === "string" ? (scripts[name] as string) : undefined);
 
@@ -146,7 +151,12 @@ async function detectNode(ctx: Ctx, cfg: Config): Promise<Ecosystem | undefined>
   const typescript = "typescript" in deps || has("tsconfig.json");
   const name = typeof pkg?.name === "string" ? ` "${safe(pkg.name, 60)}"` : "";
   const esm = pkg?.type === "module" ? ", ESM" : "";
-  const workspaces = pkg && (Array.isArray(pkg.workspaces) || record(pkg.workspaces).packages) ? ", monorepo (workspaces)" : has("pnpm-workspace.yaml") ? ", monorepo (pnpm workspace)" : "";
+  const workspaces =
+    pkg && (Array.isArray(pkg.workspaces) || record(pkg.workspaces).packages)
+      ? ", monorepo (workspaces)"
+      : has("pnpm-workspace.yaml")
+        ? ", monorepo (pnpm workspace)"
+        : "";
   eco.label = `${typescript ? "TypeScript/Node.js" : "Node.js"} (${pkg ? `package.json${name}` : "tsconfig.json"}${esm}${workspaces}; package manager ${pm})`;
 
   // Tests: the runner from dependencies or config files, and how this project runs them.
@@ -168,7 +178,11 @@ async function detectNode(ctx: Ctx, cfg: Config): Promise<Ecosystem | undefined>
   if (e2e.length > 0) eco.tests.push(`end-to-end: ${e2e.map(shown).join(", ")}`);
 
   // Tooling: from dependencies and config files; the scripts that run them.
-  const tools = new Set(Object.keys(JS_TOOLS).filter((d) => d in deps).map((d) => JS_TOOLS[d] as string));
+  const tools = new Set(
+    Object.keys(JS_TOOLS)
+      .filter((d) => d in deps)
+      .map((d) => JS_TOOLS[d] as string),
+  );
   if (has("tsconfig.json")) tools.add("tsc");
   for (const [re, tool, kind] of CONFIG_FILES) if (kind === "tools" && [...ctx.files].some((f) => re.test(f))) tools.add(tool);
   const lint = script("lint");
@@ -183,7 +197,9 @@ async function detectNode(ctx: Ctx, cfg: Config): Promise<Ecosystem | undefined>
   }
   if (lint && !eco.tools.some((t) => t.includes("run lint"))) eco.tools.push(`lint script (\`${run("lint")}\`)`);
 
-  eco.frameworks = Object.keys(JS_FRAMEWORKS).filter((d) => d in deps).map((d) => JS_FRAMEWORKS[d] as string);
+  eco.frameworks = Object.keys(JS_FRAMEWORKS)
+    .filter((d) => d in deps)
+    .map((d) => JS_FRAMEWORKS[d] as string);
   return eco;
 }
 
@@ -205,8 +221,13 @@ async function detectDeno(ctx: Ctx): Promise<Ecosystem | undefined> {
 
 async function detectPython(ctx: Ctx): Promise<Ecosystem | undefined> {
   const has = (f: string): boolean => ctx.files.has(f);
-  const requirements = [...ctx.files].filter((f) => /^(requirements.*\.txt|.*-requirements\.txt)$/.test(f)).sort().slice(0, 4);
-  const markers = ["pyproject.toml", "setup.py", "setup.cfg", "Pipfile", "tox.ini", "pytest.ini", "conftest.py", "uv.lock", "poetry.lock"].filter(has);
+  const requirements = [...ctx.files]
+    .filter((f) => /^(requirements.*\.txt|.*-requirements\.txt)$/.test(f))
+    .sort()
+    .slice(0, 4);
+  const markers = ["pyproject.toml", "setup.py", "setup.cfg", "Pipfile", "tox.ini", "pytest.ini", "conftest.py", "uv.lock", "poetry.lock"].filter(
+    has,
+  );
   if (markers.length === 0 && requirements.length === 0) return undefined;
   const pyproject = has("pyproject.toml") ? await read(ctx, "pyproject.toml") : "";
   const setupCfg = has("setup.cfg") ? await read(ctx, "setup.cfg") : "";
@@ -218,13 +239,31 @@ async function detectPython(ctx: Ctx): Promise<Ecosystem | undefined> {
   const mentions = (name: string): boolean => words.has(name);
   const section = (name: string): boolean => new RegExp(`^\\[tool\\.${name.replace(/\./g, "\\.")}(\\]|\\.)`, "m").test(pyproject);
 
-  const manager = has("uv.lock") || section("uv") ? "uv" : has("poetry.lock") || section("poetry") ? "poetry" : has("Pipfile") ? "pipenv" : section("pdm") ? "pdm" : section("hatch") ? "hatch" : undefined;
-  const prefix = manager === "uv" ? "uv run " : manager === "poetry" ? "poetry run " : manager === "pipenv" ? "pipenv run " : manager === "pdm" ? "pdm run " : "";
+  const manager =
+    has("uv.lock") || section("uv")
+      ? "uv"
+      : has("poetry.lock") || section("poetry")
+        ? "poetry"
+        : has("Pipfile")
+          ? "pipenv"
+          : section("pdm")
+            ? "pdm"
+            : section("hatch")
+              ? "hatch"
+              : undefined;
+  const prefix =
+    manager === "uv" ? "uv run " : manager === "poetry" ? "poetry run " : manager === "pipenv" ? "pipenv run " : manager === "pdm" ? "pdm run " : "";
   const name = /^\s*name\s*=\s*["']([^"'\n]{1,80})["']/m.exec(pyproject)?.[1];
   const where = [...markers.filter((m) => !["conftest.py", "tox.ini", "pytest.ini"].includes(m)), ...requirements].slice(0, 4).join(", ");
-  const eco: Ecosystem = { label: `Python (${where}${name ? `, "${safe(name, 60)}"` : ""}${manager ? `; ${manager}` : ""})`, tests: [], tools: [], frameworks: [] };
+  const eco: Ecosystem = {
+    label: `Python (${where}${name ? `, "${safe(name, 60)}"` : ""}${manager ? `; ${manager}` : ""})`,
+    tests: [],
+    tools: [],
+    frameworks: [],
+  };
 
-  const pytest = section("pytest") || has("pytest.ini") || has("conftest.py") || /^\[(tool:)?pytest\]/m.test(`${setupCfg}\n${toxIni}`) || mentions("pytest");
+  const pytest =
+    section("pytest") || has("pytest.ini") || has("conftest.py") || /^\[(tool:)?pytest\]/m.test(`${setupCfg}\n${toxIni}`) || mentions("pytest");
   if (pytest) eco.tests.push(`pytest (\`${prefix}pytest\`)`);
   if (has("tox.ini")) eco.tests.push("tox (`tox`)");
   if (!pytest && mentions("nose2")) eco.tests.push("nose2");
@@ -239,7 +278,13 @@ async function detectPython(ctx: Ctx): Promise<Ecosystem | undefined> {
     ["pre-commit", has(".pre-commit-config.yaml")],
   ];
   eco.tools = tools.filter(([, on]) => on).map(([t]) => t);
-  const frameworks: [string, string][] = [["django", "Django"], ["flask", "Flask"], ["fastapi", "FastAPI"], ["pandas", "pandas"], ["torch", "PyTorch"]];
+  const frameworks: [string, string][] = [
+    ["django", "Django"],
+    ["flask", "Flask"],
+    ["fastapi", "FastAPI"],
+    ["pandas", "pandas"],
+    ["torch", "PyTorch"],
+  ];
   eco.frameworks = frameworks.filter(([dep]) => mentions(dep)).map(([, label]) => label);
   return eco;
 }
@@ -264,7 +309,12 @@ async function detectGo(ctx: Ctx): Promise<Ecosystem | undefined> {
   const version = /^go\s+(\d+\.\d+(?:\.\d+)?)/m.exec(mod)?.[1];
   const tools = ["gofmt", "go vet"];
   if ([...ctx.files].some((f) => /^\.golangci\.(ya?ml|toml|json)$/.test(f))) tools.push("golangci-lint");
-  return { label: `Go (go.mod${module ? ` ${safe(module, 80)}` : ""}${version ? `, go ${version}` : ""})`, tests: ["go test (`go test ./...`)"], tools, frameworks: [] };
+  return {
+    label: `Go (go.mod${module ? ` ${safe(module, 80)}` : ""}${version ? `, go ${version}` : ""})`,
+    tests: ["go test (`go test ./...`)"],
+    tools,
+    frameworks: [],
+  };
 }
 
 async function detectRuby(ctx: Ctx): Promise<Ecosystem | undefined> {
@@ -281,9 +331,16 @@ async function detectRuby(ctx: Ctx): Promise<Ecosystem | undefined> {
 
 async function detectJvm(ctx: Ctx): Promise<Ecosystem | undefined> {
   const has = (f: string): boolean => ctx.files.has(f);
-  if (has("pom.xml")) return { label: "Java (pom.xml; Maven)", tests: [`JUnit via Maven (\`${has("mvnw") ? "./mvnw" : "mvn"} test\`)`], tools: [], frameworks: [] };
+  if (has("pom.xml"))
+    return { label: "Java (pom.xml; Maven)", tests: [`JUnit via Maven (\`${has("mvnw") ? "./mvnw" : "mvn"} test\`)`], tools: [], frameworks: [] };
   const gradle = ["build.gradle.kts", "build.gradle"].find(has);
-  if (gradle) return { label: `${gradle.endsWith(".kts") ? "Kotlin/JVM" : "JVM"} (${gradle}; Gradle)`, tests: [`Gradle (\`${has("gradlew") ? "./gradlew" : "gradle"} test\`)`], tools: [], frameworks: [] };
+  if (gradle)
+    return {
+      label: `${gradle.endsWith(".kts") ? "Kotlin/JVM" : "JVM"} (${gradle}; Gradle)`,
+      tests: [`Gradle (\`${has("gradlew") ? "./gradlew" : "gradle"} test\`)`],
+      tools: [],
+      frameworks: [],
+    };
   return undefined;
 }
 
@@ -291,17 +348,41 @@ async function detectPhp(ctx: Ctx): Promise<Ecosystem | undefined> {
   if (!ctx.files.has("composer.json")) return undefined;
   const composer = parseJson(await read(ctx, "composer.json"), "composer.json", ctx);
   const deps = { ...record(composer?.require), ...record(composer?.["require-dev"]) };
-  const tests = "phpunit/phpunit" in deps || ctx.files.has("phpunit.xml") || ctx.files.has("phpunit.xml.dist") ? ["phpunit (`vendor/bin/phpunit`)"] : "pestphp/pest" in deps ? ["pest (`vendor/bin/pest`)"] : [];
-  const tools = [["phpstan/phpstan", "phpstan"], ["friendsofphp/php-cs-fixer", "php-cs-fixer"], ["squizlabs/php_codesniffer", "phpcs"], ["vimeo/psalm", "psalm"]].filter(([d]) => (d as string) in deps).map(([, t]) => t as string);
-  return { label: "PHP (composer.json)", tests, tools, frameworks: "laravel/framework" in deps ? ["Laravel"] : "symfony/framework-bundle" in deps ? ["Symfony"] : [] };
+  const tests =
+    "phpunit/phpunit" in deps || ctx.files.has("phpunit.xml") || ctx.files.has("phpunit.xml.dist")
+      ? ["phpunit (`vendor/bin/phpunit`)"]
+      : "pestphp/pest" in deps
+        ? ["pest (`vendor/bin/pest`)"]
+        : [];
+  const tools = [
+    ["phpstan/phpstan", "phpstan"],
+    ["friendsofphp/php-cs-fixer", "php-cs-fixer"],
+    ["squizlabs/php_codesniffer", "phpcs"],
+    ["vimeo/psalm", "psalm"],
+  ]
+    .filter(([d]) => (d as string) in deps)
+    .map(([, t]) => t as string);
+  return {
+    label: "PHP (composer.json)",
+    tests,
+    tools,
+    frameworks: "laravel/framework" in deps ? ["Laravel"] : "symfony/framework-bundle" in deps ? ["Symfony"] : [],
+  };
 }
 
 async function detectOthers(ctx: Ctx): Promise<Ecosystem | undefined> {
   const files = [...ctx.files];
-  if (files.some((f) => /\.(sln|csproj|fsproj)$/.test(f))) return { label: ".NET (solution/project file)", tests: ["dotnet test"], tools: ["dotnet format"], frameworks: [] };
+  if (files.some((f) => /\.(sln|csproj|fsproj)$/.test(f)))
+    return { label: ".NET (solution/project file)", tests: ["dotnet test"], tools: ["dotnet format"], frameworks: [] };
   if (ctx.files.has("mix.exs")) return { label: "Elixir (mix.exs)", tests: ["ExUnit (`mix test`)"], tools: ["mix format"], frameworks: [] };
   if (ctx.files.has("Package.swift")) return { label: "Swift (Package.swift)", tests: ["swift test"], tools: [], frameworks: [] };
-  if (ctx.files.has("CMakeLists.txt")) return { label: "C/C++ (CMakeLists.txt; CMake)", tests: ["ctest"], tools: ctx.files.has(".clang-format") ? ["clang-format"] : [], frameworks: [] };
+  if (ctx.files.has("CMakeLists.txt"))
+    return {
+      label: "C/C++ (CMakeLists.txt; CMake)",
+      tests: ["ctest"],
+      tools: ctx.files.has(".clang-format") ? ["clang-format"] : [],
+      frameworks: [],
+    };
   return undefined;
 }
 

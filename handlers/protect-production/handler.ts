@@ -49,7 +49,11 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
     const command = shCommandText(input.command);
     if (command.length > cfg.maxCommandChars) {
       // Too long to read: it may write anywhere, so the user decides.
-      return ask(tool, [{ path: `a ${command.length}-character command`, glob: `(too long to check: max_command_chars ${cfg.maxCommandChars})` }], cfg);
+      return ask(
+        tool,
+        [{ path: `a ${command.length}-character command`, glob: `(too long to check: max_command_chars ${cfg.maxCommandChars})` }],
+        cfg,
+      );
     }
     targets = shAnalyze(command, workspace).flatMap((p) => p.commands.flatMap((c) => shWriteTargets(c).map((path) => ({ path, cwd: c.cwd }))));
   } else {
@@ -67,7 +71,13 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
     if (hit) hits.push(hit);
   }
   if (hits.length === 0) return { action: "continue" };
-  hook.log("info", `production paths: ${hits.map((h) => `${h.path} (${h.glob})`).join(", ").slice(0, 2000)}`);
+  hook.log(
+    "info",
+    `production paths: ${hits
+      .map((h) => `${h.path} (${h.glob})`)
+      .join(", ")
+      .slice(0, 2000)}`,
+  );
   return ask(tool, hits, cfg);
 }
 
@@ -119,7 +129,11 @@ function pathForms(path: string, resolved: string | undefined, workspace: string
   } else paths.add(shNormalizeRelative(path).replace(/^(\.\.\/)+/, ""));
   const cleaned = [...paths].flatMap((p) => [p.toLowerCase(), clean(p)]);
   const last = (resolved ?? path).replace(/\/+$/, "");
-  return { name: clean(last.slice(last.lastIndexOf("/") + 1)), paths: [...new Set(cleaned)], absolute: resolved?.startsWith("/") ? resolved.toLowerCase() : undefined };
+  return {
+    name: clean(last.slice(last.lastIndexOf("/") + 1)),
+    paths: [...new Set(cleaned)],
+    absolute: resolved?.startsWith("/") ? resolved.toLowerCase() : undefined,
+  };
 }
 
 /** Windows ignores trailing dots and spaces in a name: match without them. */
@@ -152,7 +166,10 @@ function readConfig(c: Readonly<Record<string, unknown>>): Config {
     paths: [...base, ...strings(c.extra_paths)].map((g): [string, string] => [g, "production"]),
     exceptions: strings(c.exceptions).map((g): [string, string] => [g, "exception"]),
     // Kept within 1 s … 24 h (the hook file's approval.timeout_ms bounds); nonsense means the default.
-    timeoutMs: typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0 ? Math.min(86_400_000, Math.max(1000, Math.round(timeout))) : DEFAULT_TIMEOUT_MS,
+    timeoutMs:
+      typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0
+        ? Math.min(86_400_000, Math.max(1000, Math.round(timeout)))
+        : DEFAULT_TIMEOUT_MS,
     checkBash: c.check_bash !== false,
     maxCommandChars: max,
   };

@@ -4,7 +4,26 @@
 // cannot be switched off by the agent it guards. Reads stay allowed. It reads only the event:
 // where that state lives on this machine comes in `config.locations`, set by Hookbox when it
 // loads the standard hook (never by a hook file); what is protected is `config.protect`.
-import { SH_MAX_COMMANDS, type ShCommand, type ShGitWorktree, type ShPattern, type ShTarget, type ShWord, shAnalyze, shBraceAlternatives, shCommandText, shGitWorktree, shMayMatchGlob, shNormalize, shNormalizeRelative, shOperands, shPatternLiteral, shPatternText, shResolve, shWrites } from "hookbox:shell";
+import {
+  SH_MAX_COMMANDS,
+  type ShCommand,
+  type ShGitWorktree,
+  type ShPattern,
+  type ShTarget,
+  type ShWord,
+  shAnalyze,
+  shBraceAlternatives,
+  shCommandText,
+  shGitWorktree,
+  shMayMatchGlob,
+  shNormalize,
+  shNormalizeRelative,
+  shOperands,
+  shPatternLiteral,
+  shPatternText,
+  shResolve,
+  shWrites,
+} from "hookbox:shell";
 import { eventPaths, globSource, patchPaths } from "hookbox:paths";
 
 /** One protected place: a glob (absolute with the machine's locations filled in, or `**\/…` anywhere). */
@@ -71,11 +90,19 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
   const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? shNormalize(event.cwd) : undefined;
   // The paths that lead to the Hookbox binary the agents' entries run, as the host found them for
   // this event (installed entries, symbolic links along them, the path emit was invoked as).
-  const binaries = Array.isArray(event.hookbox_binaries) ? (event.hookbox_binaries as unknown[]).filter((b): b is string => typeof b === "string" && b.startsWith("/") && b.length <= 4096).slice(0, 64) : [];
+  const binaries = Array.isArray(event.hookbox_binaries)
+    ? (event.hookbox_binaries as unknown[]).filter((b): b is string => typeof b === "string" && b.startsWith("/") && b.length <= 4096).slice(0, 64)
+    : [];
   const cfg: Config = { ...readConfig(hook.config, binaries), workspace: cwd };
   for (const problem of cfg.problems) hook.log("warn", problem);
   const tool = typeof event.tool_name === "string" ? event.tool_name : "";
-  if (cfg.broken) return { action: "deny", reason: `self-protect cannot judge this ${tool || "tool"} call: ${cfg.broken}`, user_message: "self-protect is misconfigured: see the reason", user_message_level: "error" };
+  if (cfg.broken)
+    return {
+      action: "deny",
+      reason: `self-protect cannot judge this ${tool || "tool"} call: ${cfg.broken}`,
+      user_message: "self-protect is misconfigured: see the reason",
+      user_message_level: "error",
+    };
   const input: Record<string, unknown> = isRecord(event.tool_input) ? event.tool_input : {};
   const finding = tool === "Bash" ? await bashFinding(shCommandText(input.command), event, cfg, hook) : toolFinding(event, tool, cwd, cfg);
   if (!finding) return { action: "continue" };
@@ -99,7 +126,8 @@ function deny(f: Finding, cfg: Config): HookResult {
 
 function toolFinding(event: HookEvent, tool: string, cwd: string | undefined, cfg: Config): Finding | undefined {
   const linkedFrom = new Map<string, string>();
-  if (isRecord(event.link_targets)) for (const [named, real] of Object.entries(event.link_targets)) if (typeof real === "string") linkedFrom.set(real, named);
+  if (isRecord(event.link_targets))
+    for (const [named, real] of Object.entries(event.link_targets)) if (typeof real === "string") linkedFrom.set(real, named);
   const holders = CONTENT_TOOLS.test(tool) ? "none" : "below-home";
   for (const path of eventPaths(event)) {
     const place = pathPlace(path, cwd, cfg, holders);
@@ -133,7 +161,8 @@ function projectHolder(resolved: string, cfg: Config, holders: Holders): { what:
   const ws = cfg.workspace;
   if (holders === "none" || ws === undefined || cfg.projectState === undefined) return undefined;
   if (resolved !== ws && !ws.startsWith(resolved === "/" ? "/" : `${resolved}/`)) return undefined;
-  if (holders === "below-home" && (resolved === "/" || (cfg.home !== undefined && (resolved === cfg.home || cfg.home.startsWith(`${resolved}/`))))) return undefined;
+  if (holders === "below-home" && (resolved === "/" || (cfg.home !== undefined && (resolved === cfg.home || cfg.home.startsWith(`${resolved}/`)))))
+    return undefined;
   return { what: cfg.projectState, holds: true };
 }
 
@@ -150,12 +179,20 @@ async function bashFinding(command: string, event: HookEvent, cfg: Config, hook:
   const cwd = cfg.workspace;
   if (command.trim() === "") return undefined;
   if (command.length > cfg.maxCommandChars) {
-    return { shown: `A ${command.length}-character command`, what: `is too long to check for changes to Hookbox's own state (max_command_chars: ${cfg.maxCommandChars})`, may: "run it unchecked: split it into shorter commands" };
+    return {
+      shown: `A ${command.length}-character command`,
+      what: `is too long to check for changes to Hookbox's own state (max_command_chars: ${cfg.maxCommandChars})`,
+      may: "run it unchecked: split it into shorter commands",
+    };
   }
   // The reader stops at SH_MAX_COMMANDS simple commands: what lies beyond would go unread.
   const commands = shAnalyze(command, cwd).flatMap((p) => p.commands);
   if (commands.length >= SH_MAX_COMMANDS) {
-    return { shown: `A command of more than ${SH_MAX_COMMANDS} simple commands`, what: "is too complex to check for changes to Hookbox's own state", may: "run it unchecked: split it, or put it in a script file" };
+    return {
+      shown: `A command of more than ${SH_MAX_COMMANDS} simple commands`,
+      what: "is too complex to check for changes to Hookbox's own state",
+      may: "run it unchecked: split it, or put it in a script file",
+    };
   }
   for (const path of patchPaths(command)) {
     const place = pathPlace(path, cwd, cfg, "none");
@@ -210,7 +247,8 @@ function targetFinding(t: ShTarget, cfg: Config): Finding | undefined {
     for (const place of cfg.places) {
       if (place.glob.endsWith("/**")) continue;
       const glob = head?.k === "c" && head.c === "~" ? (place.tilde ?? (place.anywhere ? place.glob : undefined)) : place.glob;
-      if (glob !== undefined && shMayMatchGlob(pattern, glob)) return { shown: t.raw, what: `may select ${place.what} (find descends into hidden directories)`, may: "run it", how };
+      if (glob !== undefined && shMayMatchGlob(pattern, glob))
+        return { shown: t.raw, what: `may select ${place.what} (find descends into hidden directories)`, may: "run it", how };
     }
   }
   return undefined;
@@ -234,13 +272,13 @@ function patternPlace(pattern: ShPattern, cfg: Config, holders: Holders): { what
   const literal = shPatternLiteral(pattern);
   if (literal !== undefined) return pathPlace(literal, undefined, cfg, holders);
   for (const place of cfg.places) {
-    const glob = head.c === "~" ? place.tilde ?? (place.anywhere ? place.glob : undefined) : place.glob;
+    const glob = head.c === "~" ? (place.tilde ?? (place.anywhere ? place.glob : undefined)) : place.glob;
     if (glob !== undefined && mayMatch(pattern, glob)) return { what: place.what, holds: false };
   }
   if (holders === "none") return undefined;
   for (const place of cfg.places) {
     for (const holder of heldBy(place, holders, cfg)) {
-      const glob = head.c === "~" ? tildeOf(holder, cfg.home) ?? (place.anywhere ? holder : undefined) : holder;
+      const glob = head.c === "~" ? (tildeOf(holder, cfg.home) ?? (place.anywhere ? holder : undefined)) : holder;
       if (glob !== undefined && shMayMatchGlob(pattern, glob)) return { what: place.what, holds: true };
     }
   }
@@ -271,14 +309,19 @@ function mentionsHookbox(commands: readonly ShCommand[], cfg: Config): boolean {
       if (/hookbox/i.test(w.text) || places.some((p) => w.text.includes(p))) return true;
     }
     if ((cmd.name === "pgrep" || cmd.name === "pkill") && selectsDaemon(cmd, cfg)) return true;
-    if ((cmd.name === "pidof" || cmd.name === "killall") && shOperands(cmd).operands.some((w) => processNames(cfg).includes(w.text.toLowerCase()))) return true;
+    if ((cmd.name === "pidof" || cmd.name === "killall") && shOperands(cmd).operands.some((w) => processNames(cfg).includes(w.text.toLowerCase())))
+      return true;
   }
   return false;
 }
 
 /** kill, pkill, killall, fuser -k, service managers: aimed at the daemon by pid, name, pattern or a value the line says is Hookbox's. */
 function processFinding(cmd: ShCommand, namesHookbox: boolean, cfg: Config): Finding | undefined {
-  const daemon = (why: string): Finding => ({ shown: `\`${clip(cmd.raw, 200)}\``, what: `is aimed at the Hookbox daemon (${why}), which answers every agent's hooks`, may: "stop it" });
+  const daemon = (why: string): Finding => ({
+    shown: `\`${clip(cmd.raw, 200)}\``,
+    what: `is aimed at the Hookbox daemon (${why}), which answers every agent's hooks`,
+    may: "stop it",
+  });
   const name = cmd.name;
   if (name === "kill") {
     for (const pid of killPids(cmd)) {
@@ -295,21 +338,29 @@ function processFinding(cmd: ShCommand, namesHookbox: boolean, cfg: Config): Fin
   }
   if (name === "killall" || name === "killall5") {
     const { operands, options } = shOperands(cmd);
-    if (name === "killall5" || (operands.length === 0 && options.some((o) => /^(-u|--user)/.test(o)))) return daemon("it signals every process of a user");
+    if (name === "killall5" || (operands.length === 0 && options.some((o) => /^(-u|--user)/.test(o))))
+      return daemon("it signals every process of a user");
     const regex = options.some((o) => o === "-r" || o === "--regexp");
     const caseless = options.some((o) => o === "-I" || o === "--ignore-case");
-    for (const w of operands) if (regex ? regexMatches(w.text, processNames(cfg), caseless) : processNames(cfg).includes(caseless ? w.text.toLowerCase() : w.text)) return daemon(`${w.text} is the daemon's name`);
+    for (const w of operands)
+      if (regex ? regexMatches(w.text, processNames(cfg), caseless) : processNames(cfg).includes(caseless ? w.text.toLowerCase() : w.text))
+        return daemon(`${w.text} is the daemon's name`);
     if ((cmd.viaXargs || operands.some((w) => w.dynamic)) && namesHookbox) return daemon("the names come from a command that names Hookbox");
   }
   if (name === "fuser") {
     const { operands, options } = shOperands(cmd);
     if (options.some((o) => /^-[a-zA-Z]*k/.test(o) || o === "--kill")) {
-      for (const w of operands) if (pathPlace(w.text, cmd.cwd, cfg, "none") || /hookbox/i.test(w.text)) return daemon(`fuser -k kills whatever holds ${w.text}`);
+      for (const w of operands)
+        if (pathPlace(w.text, cmd.cwd, cfg, "none") || /hookbox/i.test(w.text)) return daemon(`fuser -k kills whatever holds ${w.text}`);
     }
   }
   if (/^(systemctl|launchctl|service|sv|rc-service|supervisorctl|initctl)$/.test(name)) {
     const words = cmd.argv.slice(1).map((w) => w.text.toLowerCase());
-    if (words.some((w) => /^(stop|kill|disable|mask|restart|try-restart|unload|bootout|remove|down|freeze)$/.test(w)) && words.some((w) => w.includes("hookbox"))) return daemon(`${name} would stop or replace it`);
+    if (
+      words.some((w) => /^(stop|kill|disable|mask|restart|try-restart|unload|bootout|remove|down|freeze)$/.test(w)) &&
+      words.some((w) => w.includes("hookbox"))
+    )
+      return daemon(`${name} would stop or replace it`);
   }
   return undefined;
 }
@@ -337,7 +388,29 @@ function killPids(cmd: ShCommand): ShWord[] {
   return pids;
 }
 
-const PGREP_VALUED = new Set(["-u", "-U", "-g", "-G", "-P", "-s", "-t", "-F", "-c", "--signal", "--euid", "--uid", "--pgroup", "--group", "--parent", "--session", "--terminal", "--pidfile", "--ns", "--nslist", "--cgroup"]);
+const PGREP_VALUED = new Set([
+  "-u",
+  "-U",
+  "-g",
+  "-G",
+  "-P",
+  "-s",
+  "-t",
+  "-F",
+  "-c",
+  "--signal",
+  "--euid",
+  "--uid",
+  "--pgroup",
+  "--group",
+  "--parent",
+  "--session",
+  "--terminal",
+  "--pidfile",
+  "--ns",
+  "--nslist",
+  "--cgroup",
+]);
 const PGREP_SELECTORS = /^(-u|-U|-g|-G|-P|-s|-t|--euid|--uid|--pgroup|--group|--parent|--session|--terminal)$/;
 
 /** Does a pgrep/pkill selection include the daemon: a pattern matching its name or command line, or everything of a user? */
@@ -386,7 +459,17 @@ function commandLines(cfg: Config): string[] {
 
 /** A process pattern (POSIX ERE) against the daemon's names: the common classes translated; one that does not compile matches nothing (pkill refuses it too). */
 function regexMatches(pattern: string, subjects: readonly string[], caseless: boolean): boolean {
-  const classes: Record<string, string> = { alpha: "a-zA-Z", alnum: "a-zA-Z0-9", digit: "0-9", lower: "a-z", upper: "A-Z", space: "\\s", punct: "!-/:-@[-`{-~", word: "\\w", xdigit: "0-9a-fA-F" };
+  const classes: Record<string, string> = {
+    alpha: "a-zA-Z",
+    alnum: "a-zA-Z0-9",
+    digit: "0-9",
+    lower: "a-z",
+    upper: "A-Z",
+    space: "\\s",
+    punct: "!-/:-@[-`{-~",
+    word: "\\w",
+    xdigit: "0-9a-fA-F",
+  };
   const source = pattern.replace(/\[:([a-z]+):\]/g, (m, name: string) => classes[name] ?? m);
   try {
     const re = new RegExp(source, caseless ? "i" : "");
@@ -403,7 +486,8 @@ function regexMatches(pattern: string, subjects: readonly string[], caseless: bo
  * subcommand and the decision.
  */
 const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
-  serve: "starts a Hookbox daemon of the agent's own: it answers for Hookbox on a socket the agent chose, and its --console or --listen hands the agent the operator's powers (a sign-in link to where approvals are answered and hooks fired, a listener with the bearer token)",
+  serve:
+    "starts a Hookbox daemon of the agent's own: it answers for Hookbox on a socket the agent chose, and its --console or --listen hands the agent the operator's powers (a sign-in link to where approvals are answered and hooks fired, a listener with the bearer token)",
   console: "opens the web console, where approvals are answered and hooks fired: only the user may",
   approve: "answers an approval that only the user may answer",
   deny: "answers an approval that only the user may answer",
@@ -420,7 +504,7 @@ const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
 };
 
 /** Package runners that fetch and run a package's binary: `npx hookbox …`, `pnpm dlx hookbox …`. */
-const RUNNERS: Readonly<Record<string, string[]>> = { npx: [], pnpx: [], bunx: [], "npm": ["exec", "x"], pnpm: ["dlx", "exec"], yarn: ["dlx", "exec"] };
+const RUNNERS: Readonly<Record<string, string[]>> = { npx: [], pnpx: [], bunx: [], npm: ["exec", "x"], pnpm: ["dlx", "exec"], yarn: ["dlx", "exec"] };
 
 /**
  * The hookbox CLI's argv in a command, however it is reached: `hookbox`, a path to it
@@ -432,7 +516,12 @@ function hookboxArgv(cmd: ShCommand, namesHookbox: boolean, cfg: Config): { argv
   const isHookbox = (w: ShWord | undefined): boolean => {
     if (w === undefined) return false;
     const base = w.text.slice(w.text.lastIndexOf("/") + 1).toLowerCase();
-    return /^hookbox(\.exe)?$/.test(base) || /^hookbox@/.test(base) || cfg.binaries.includes(w.text) || cfg.binaries.some((b) => b.slice(b.lastIndexOf("/") + 1).toLowerCase() === base && !w.dynamic && base !== "");
+    return (
+      /^hookbox(\.exe)?$/.test(base) ||
+      /^hookbox@/.test(base) ||
+      cfg.binaries.includes(w.text) ||
+      cfg.binaries.some((b) => b.slice(b.lastIndexOf("/") + 1).toLowerCase() === base && !w.dynamic && base !== "")
+    );
   };
   const program = cmd.argv[0];
   if (program === undefined) return undefined;
@@ -454,7 +543,9 @@ function hookboxArgv(cmd: ShCommand, namesHookbox: boolean, cfg: Config): { argv
       continue;
     }
     if (t.startsWith("-")) continue;
-    return isHookbox(cmd.argv[j]) || /(^|\/)hookbox(@[^/]*)?$/i.test(t) ? { argv: cmd.argv.slice(j).filter((w, k) => k === 0 || w.text !== "--"), computed: false } : undefined;
+    return isHookbox(cmd.argv[j]) || /(^|\/)hookbox(@[^/]*)?$/i.test(t)
+      ? { argv: cmd.argv.slice(j).filter((w, k) => k === 0 || w.text !== "--"), computed: false }
+      : undefined;
   }
   return undefined;
 }
@@ -473,15 +564,28 @@ function cliFinding(cmd: ShCommand, namesHookbox: boolean, cfg: Config): Finding
   if (sub === "daemon") {
     // `daemon status` only looks; stop, restart and anything else act on the daemon.
     const action = shOperands({ ...cmd, argv: found.argv }).operands[1]?.text;
-    if (action !== undefined && action !== "status") return { shown, what: `is aimed at the Hookbox daemon${computed}`, may: action === "stop" || action === "restart" ? "stop it" : "run it" };
+    if (action !== undefined && action !== "status")
+      return { shown, what: `is aimed at the Hookbox daemon${computed}`, may: action === "stop" || action === "restart" ? "stop it" : "run it" };
   }
   if (sub === "new" || sub === "pack") {
     const words = found.argv.map((w) => w.text);
     const flag = sub === "new" ? "--dir" : "--out";
     const at = words.findIndex((t) => t === flag || t.startsWith(`${flag}=`));
-    const dir = at < 0 ? (sub === "new" ? ".hookbox/hooks" : ".") : (words[at] as string).startsWith(`${flag}=`) ? (words[at] as string).slice(flag.length + 1) : (words[at + 1] ?? "");
+    const dir =
+      at < 0
+        ? sub === "new"
+          ? ".hookbox/hooks"
+          : "."
+        : (words[at] as string).startsWith(`${flag}=`)
+          ? (words[at] as string).slice(flag.length + 1)
+          : (words[at + 1] ?? "");
     const place = pathPlace(`${dir}/x`, cmd.cwd, cfg, "none");
-    if (place) return { shown, what: `writes ${sub === "new" ? "a hook" : "a bundle"} into ${dir}, which is ${place.what}`, may: `run it: write the ${sub === "new" ? "hook" : "bundle"} elsewhere and let the user move it` };
+    if (place)
+      return {
+        shown,
+        what: `writes ${sub === "new" ? "a hook" : "a bundle"} into ${dir}, which is ${place.what}`,
+        may: `run it: write the ${sub === "new" ? "hook" : "bundle"} elsewhere and let the user move it`,
+      };
   }
   return undefined;
 }
@@ -494,7 +598,11 @@ function socketFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
   for (const w of cmd.argv.slice(1)) {
     const text = cfg.home !== undefined ? w.text.replace(/(^|[=\s'"])~\//g, `$1${cfg.home}/`) : w.text;
     if (cfg.socketDirs.some((dir) => text.includes(`${dir}/`) || text.endsWith(dir)) || text.includes("/v1/approvals")) {
-      return { shown: `\`${clip(cmd.raw, 200)}\``, what: "talks to the Hookbox daemon's own interface (its socket, or its approvals API)", may: "make that request" };
+      return {
+        shown: `\`${clip(cmd.raw, 200)}\``,
+        what: "talks to the Hookbox daemon's own interface (its socket, or its approvals API)",
+        may: "make that request",
+      };
     }
   }
   return undefined;
@@ -502,8 +610,10 @@ function socketFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
 
 const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
 /** git config keys that make git run a program or look elsewhere for hooks: the same as writing .git/hooks. */
-const GIT_RUNS_CODE = /^(core\.(hookspath|fsmonitor|sshcommand|editor|pager|askpass|gitproxy)|include\.path|includeif\..+\.path|alias\..+|filter\..+|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(.+\.)?allow|pager\..+|(diff|merge)tool\..+\.(cmd|path)|browser\..+\.(cmd|path)|web\.browser|remote\..+\.(uploadpack|receivepack|vcs)|sendemail\.(smtpserver|tocmd|cccmd)|ssh\.variant)$/;
-const GIT_CODE_SECTIONS = /^(core|include|includeif\..+|alias|filter\..+|diff\..+|merge\..+|credential(\..+)?|gpg(\..+)?|sequence|uploadpack|protocol(\..+)?|pager|(diff|merge)tool\..+|browser\..+|web|remote\..+|sendemail|ssh)$/;
+const GIT_RUNS_CODE =
+  /^(core\.(hookspath|fsmonitor|sshcommand|editor|pager|askpass|gitproxy)|include\.path|includeif\..+\.path|alias\..+|filter\..+|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(.+\.)?allow|pager\..+|(diff|merge)tool\..+\.(cmd|path)|browser\..+\.(cmd|path)|web\.browser|remote\..+\.(uploadpack|receivepack|vcs)|sendemail\.(smtpserver|tocmd|cccmd)|ssh\.variant)$/;
+const GIT_CODE_SECTIONS =
+  /^(core|include|includeif\..+|alias|filter\..+|diff\..+|merge\..+|credential(\..+)?|gpg(\..+)?|sequence|uploadpack|protocol(\..+)?|pager|(diff|merge)tool\..+|browser\..+|web|remote\..+|sendemail|ssh)$/;
 const GIT_CONFIG_VALUED = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"]);
 const GIT_CONFIG_WRITES = /^(--add|--replace-all|--unset|--unset-all|--rename-section|--remove-section|-e|--edit|--append)$/;
 const GIT_CONFIG_READS = /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list)$/;
@@ -550,14 +660,20 @@ function gitFinding(cmd: ShCommand, cfg: Config): Finding | undefined {
     const place = pathPlace(file, cmd.cwd, cfg, "none");
     if (place) return { shown: file, what: is(place), how: shown };
   }
-  if (rest.includes("-e") || rest.includes("--edit") || verb === "edit") return { shown, what: "lets an editor rewrite git's configuration, core.hooksPath included", may: "run it" };
+  if (rest.includes("-e") || rest.includes("--edit") || verb === "edit")
+    return { shown, what: "lets an editor rewrite git's configuration, core.hooksPath included", may: "run it" };
   const key = operands[0] ?? "";
   const section = rest.includes("--rename-section") || rest.includes("--remove-section") || verb === "rename-section" || verb === "remove-section";
   // An alias runs a program only when its value starts with "!" (or is not known here).
   const value = operands[1];
   if (!section && /^alias\./i.test(key) && value !== undefined && !/^\s*!|[$`]/.test(value)) return undefined;
   if (section ? GIT_CODE_SECTIONS.test(key.toLowerCase()) : GIT_RUNS_CODE.test(key.toLowerCase())) {
-    return { shown: key, what: `is ${section ? "a section of " : ""}a git setting that runs programs or moves git's hooks (core.hooksPath, aliases, filters, editors …), which git runs outside any agent's hooks`, may: "set or remove it", how: shown };
+    return {
+      shown: key,
+      what: `is ${section ? "a section of " : ""}a git setting that runs programs or moves git's hooks (core.hooksPath, aliases, filters, editors …), which git runs outside any agent's hooks`,
+      may: "set or remove it",
+      how: shown,
+    };
   }
   return undefined;
 }
@@ -578,7 +694,11 @@ const REVISION = /^[A-Za-z0-9_./~^@{}:+][A-Za-z0-9_./~^@{}:+-]{0,255}$/;
  */
 async function gitWorktreeFinding(op: ShGitWorktree, cmd: ShCommand, cfg: Config, hook: Hook): Promise<Finding | undefined> {
   const shown = `\`${clip(cmd.raw, 200)}\``;
-  const cannot = (why: string): Finding => ({ shown, what: `may delete or revert Hookbox's own files (its .hookbox/, the agents' hook settings …), and git could not be asked which ones it would touch (${why})`, may: "run it unchecked: run it where git can be asked, or name the paths it should touch" });
+  const cannot = (why: string): Finding => ({
+    shown,
+    what: `may delete or revert Hookbox's own files (its .hookbox/, the agents' hook settings …), and git could not be asked which ones it would touch (${why})`,
+    may: "run it unchecked: run it where git can be asked, or name the paths it should touch",
+  });
   if (op.cwd === undefined) return cannot("the directory git runs in is not known from the command");
   if (op.unknownPathspecs) return cannot("its pathspecs come from a file");
   if (op.pathspecs.some((w) => w.dynamic)) return cannot("its pathspecs hold values the command does not give");
@@ -588,7 +708,8 @@ async function gitWorktreeFinding(op: ShGitWorktree, cmd: ShCommand, cfg: Config
       const result = await hook.run("git", args, { cwd: op.cwd, timeoutMs: GIT_TIMEOUT_MS });
       if (result.timedOut) return { ok: false, why: `git ${args[0]} took longer than ${GIT_TIMEOUT_MS} ms`, stderr: "" };
       if (result.truncated) return { ok: false, why: `git ${args[0]} listed more than self-protect reads`, stderr: "" };
-      if (result.exitCode !== 0) return { ok: false, why: `git ${args[0]} exited with ${result.exitCode}: ${clip(result.stderr, 200)}`, stderr: result.stderr };
+      if (result.exitCode !== 0)
+        return { ok: false, why: `git ${args[0]} exited with ${result.exitCode}: ${clip(result.stderr, 200)}`, stderr: result.stderr };
       return { ok: true, out: result.stdout };
     } catch (error) {
       return { ok: false, why: clip(error instanceof Error ? error.message : String(error), 300), stderr: "" };
@@ -619,14 +740,28 @@ async function gitWorktreeFinding(op: ShGitWorktree, cmd: ShCommand, cfg: Config
       // A revision that does not exist (a repository without commits): the command fails the same way, touching nothing.
       if (!asked.ok && /unknown revision|bad revision|ambiguous argument/i.test(asked.stderr)) return undefined;
       if (!asked.ok) return cannot(asked.why);
-      for (const path of asked.out.split("\0")) if (path !== "") touched.push({ path: `${top}/${path}`, how: `it would revert its changes${op.source !== undefined ? ` to ${op.source}` : ""}` });
+      for (const path of asked.out.split("\0"))
+        if (path !== "")
+          touched.push({ path: `${top}/${path}`, how: `it would revert its changes${op.source !== undefined ? ` to ${op.source}` : ""}` });
     }
     if (op.untracked || op.ignored) {
-      const specs = agentSpecs.length > 0 ? agentSpecs.map((spec) => (spec.startsWith(":") ? spec : `:(top)${shNormalizeRelative(`${relativeTo(top, op.cwd as string)}/${spec}`)}`)) : protectedSpecs;
-      const asked = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", `--ignored=${op.ignored ? "matching" : "no"}`, "--", ...specs]);
+      const specs =
+        agentSpecs.length > 0
+          ? agentSpecs.map((spec) => (spec.startsWith(":") ? spec : `:(top)${shNormalizeRelative(`${relativeTo(top, op.cwd as string)}/${spec}`)}`))
+          : protectedSpecs;
+      const asked = await git([
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        `--ignored=${op.ignored ? "matching" : "no"}`,
+        "--",
+        ...specs,
+      ]);
       if (!asked.ok) return cannot(asked.why);
       for (const entry of asked.out.split("\0")) {
-        if ((op.untracked && entry.startsWith("?? ")) || (op.ignored && entry.startsWith("!! "))) touched.push({ path: `${top}/${entry.slice(3)}`, how: "it would remove it (stashed, the file is gone from the work tree)" });
+        if ((op.untracked && entry.startsWith("?? ")) || (op.ignored && entry.startsWith("!! ")))
+          touched.push({ path: `${top}/${entry.slice(3)}`, how: "it would remove it (stashed, the file is gone from the work tree)" });
       }
     }
   }
@@ -675,7 +810,9 @@ function unquoteGitPath(text: string): string {
     const c = body[i] as string;
     if (c !== "\\") encoded += encodeURIComponent(c);
     else if (/^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
-      encoded += `%${parseInt(body.slice(i + 1, i + 4), 8).toString(16).padStart(2, "0")}`;
+      encoded += `%${parseInt(body.slice(i + 1, i + 4), 8)
+        .toString(16)
+        .padStart(2, "0")}`;
       i += 3;
     } else encoded += encodeURIComponent(escapes[body[++i] as string] ?? body[i] ?? "");
   }
@@ -710,9 +847,14 @@ function buildConfig(c: Readonly<Record<string, unknown>>, eventBinaries: readon
   const given: Locations | undefined = isRecord(c.locations) ? (c.locations as Locations) : undefined;
   // The event's binaries (the host's hookbox_binaries) join the process's own under ${binaries}.
   const own = Array.isArray(given?.binaries) ? (given.binaries as unknown[]).filter((b): b is string => typeof b === "string") : [];
-  const locations: Locations | undefined = given && eventBinaries.length > 0 ? { ...given, binaries: [...new Set([...own, ...eventBinaries])] } : given;
-  const text = (name: string): string | undefined => (typeof locations?.[name] === "string" && (locations[name] as string).startsWith("/") ? shNormalize(locations[name] as string) : undefined);
-  const list = (name: string): string[] => (Array.isArray(locations?.[name]) ? (locations[name] as unknown[]).filter((v): v is string => typeof v === "string" && v.startsWith("/")).map(shNormalize) : []);
+  const locations: Locations | undefined =
+    given && eventBinaries.length > 0 ? { ...given, binaries: [...new Set([...own, ...eventBinaries])] } : given;
+  const text = (name: string): string | undefined =>
+    typeof locations?.[name] === "string" && (locations[name] as string).startsWith("/") ? shNormalize(locations[name] as string) : undefined;
+  const list = (name: string): string[] =>
+    Array.isArray(locations?.[name])
+      ? (locations[name] as unknown[]).filter((v): v is string => typeof v === "string" && v.startsWith("/")).map(shNormalize)
+      : [];
   const home = text("home");
   const declared = [...entries(c.protect, "protect", problems), ...entries(c.extra_paths, "extra_paths", problems)];
   const places: Place[] = [];
@@ -730,12 +872,19 @@ function buildConfig(c: Readonly<Record<string, unknown>>, eventBinaries: readon
     operatorFile: home !== undefined && operatorFile.startsWith(`${home}/`) ? `~${operatorFile.slice(home.length)}` : operatorFile,
     home,
     socketDirs: [text("socket_dir")].filter((d): d is string => d !== undefined),
-    daemonPids: Array.isArray(locations?.daemon_pids) ? (locations.daemon_pids as unknown[]).filter((p): p is number => Number.isInteger(p) && (p as number) > 1) : [],
+    daemonPids: Array.isArray(locations?.daemon_pids)
+      ? (locations.daemon_pids as unknown[]).filter((p): p is number => Number.isInteger(p) && (p as number) > 1)
+      : [],
     binaries: list("binaries"),
     maxCommandChars: max,
     workspace: undefined,
-    projectState: places.some((p) => p.anywhere) ? "the project's own Hookbox state (its .hookbox/, the agents' hook settings, git hooks and config)" : undefined,
-    broken: locations === undefined ? "config.locations is missing, so where Hookbox's state is on this machine is not known. Hookbox sets it for the standard hook self-protect; a copy of the hook under another id does not get it" : undefined,
+    projectState: places.some((p) => p.anywhere)
+      ? "the project's own Hookbox state (its .hookbox/, the agents' hook settings, git hooks and config)"
+      : undefined,
+    broken:
+      locations === undefined
+        ? "config.locations is missing, so where Hookbox's state is on this machine is not known. Hookbox sets it for the standard hook self-protect; a copy of the hook under another id does not get it"
+        : undefined,
     problems,
   };
 }
@@ -749,7 +898,8 @@ function entries(value: unknown, field: string, problems: string[]): { path: str
   const out: { path: string; what: string }[] = [];
   for (const item of value.slice(0, 256)) {
     if (typeof item === "string" && item.length > 0) out.push({ path: item, what: "a path the operator protects (self-protect's extra_paths)" });
-    else if (isRecord(item) && typeof item.path === "string" && item.path.length > 0) out.push({ path: item.path, what: typeof item.what === "string" && item.what !== "" ? item.what : "a path the operator protects" });
+    else if (isRecord(item) && typeof item.path === "string" && item.path.length > 0)
+      out.push({ path: item.path, what: typeof item.what === "string" && item.what !== "" ? item.what : "a path the operator protects" });
     else problems.push(`config.${field}: ${JSON.stringify(item)} is neither a glob nor { path, what }; ignored`);
   }
   return out;
@@ -761,9 +911,12 @@ function expand(path: string, locations: Locations | undefined, problems: string
   for (const m of path.matchAll(/\$\{([a-z_]+)\}/g)) {
     const name = m[1] as string;
     const value = locations?.[name];
-    const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === "string" && v.startsWith("/"));
+    const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter(
+      (v): v is string => typeof v === "string" && v.startsWith("/"),
+    );
     if (values.length === 0) {
-      if (locations !== undefined && !(Array.isArray(value) && value.length === 0)) problems.push(`\${${name}} in ${path} is not a location Hookbox gave; that entry protects nothing`);
+      if (locations !== undefined && !(Array.isArray(value) && value.length === 0))
+        problems.push(`\${${name}} in ${path} is not a location Hookbox gave; that entry protects nothing`);
       return [];
     }
     globs = globs.flatMap((g) => values.map((v) => g.split(m[0]).join(globEscape(shNormalize(v)).replace(/\/$/, ""))));

@@ -60,9 +60,15 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
 
   const dir = skillsDir(config.skills_dir);
   if (dir === undefined) {
-    return { action: "continue", user_message: `skill-activation: config.skills_dir must be a directory path without "..": got ${JSON.stringify(config.skills_dir)}`, user_message_level: "warning" };
+    return {
+      action: "continue",
+      user_message: `skill-activation: config.skills_dir must be a directory path without "..": got ${JSON.stringify(config.skills_dir)}`,
+      user_message_level: "warning",
+    };
   }
-  const extraStop = Array.isArray(config.extra_stop_words) ? config.extra_stop_words.filter((w): w is string => typeof w === "string").map((w) => w.toLowerCase()) : [];
+  const extraStop = Array.isArray(config.extra_stop_words)
+    ? config.extra_stop_words.filter((w): w is string => typeof w === "string").map((w) => w.toLowerCase())
+    : [];
   const stop = new Set([...STOP_WORDS, ...extraStop]);
 
   let skills: Skill[];
@@ -249,7 +255,10 @@ function unquote(value: string): string {
  * pose as extra context lines.)
  */
 function clean(value: string, max: number): string {
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+  const flat = value
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > max ? flat.slice(0, max) : flat;
 }
 

@@ -24,7 +24,8 @@ const FRAMEWORKS: readonly Framework[] = ["auto", "pytest", "jest", "vitest"];
 /** What npm init writes as the test script: no tests, not a failure to report. */
 const PLACEHOLDER_TEST = /no test specified/;
 /** Output of a runner that is not there (as opposed to tests that failed). */
-const NOT_RUNNABLE = /command not found|could not determine executable to run|npx canceled due to missing packages|No module named \S+|Missing script:|Cannot find module '[^']*node_modules|ENOENT/;
+const NOT_RUNNABLE =
+  /command not found|could not determine executable to run|npx canceled due to missing packages|No module named \S+|Missing script:|Cannot find module '[^']*node_modules|ENOENT/;
 /** The project's own TypeScript compiler, run by node: no npx, so nothing is fetched from a registry. */
 const LOCAL_TSC = "node_modules/typescript/bin/tsc";
 const GIT_STATUS = ["status", "--porcelain"] as const;
@@ -76,7 +77,9 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
       continue;
     }
     if (run.timedOut) {
-      notes.push(`${label} timed out after ${Math.round(Math.min(perCommandMs, remaining) / 1000)} s; it was not counted as a failure (config.timeout_seconds)`);
+      notes.push(
+        `${label} timed out after ${Math.round(Math.min(perCommandMs, remaining) / 1000)} s; it was not counted as a failure (config.timeout_seconds)`,
+      );
     } else if (run.passed) {
       hook.log("info", `${label} passed${run.testCount ? ` (${run.testCount} tests)` : ""}`);
     } else if (run.framework === "pytest" && run.exitCode === 5) {
@@ -84,11 +87,16 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
     } else if (run.exitCode === 127 || (run.failures.length === 0 && run.testCount === 0 && NOT_RUNNABLE.test(run.output))) {
       notes.push(`${label} could not run (exit ${run.exitCode}): ${lastLines(run.output, 2).join(" / ") || "no output"}`);
     } else {
-      failures.push({ label: `${label} failed (exit ${run.exitCode}${run.testCount ? `, ${run.failures.length} of ${run.testCount} tests failing` : ""})`, detail: details(run.failures, run.output, intIn(config.max_failures, 15, 1, 100)) });
+      failures.push({
+        label: `${label} failed (exit ${run.exitCode}${run.testCount ? `, ${run.failures.length} of ${run.testCount} tests failing` : ""})`,
+        detail: details(run.failures, run.output, intIn(config.max_failures, 15, 1, 100)),
+      });
     }
   }
 
-  const userMessage = [approvalMessage(hook.id, needsApproval, onlyWhenChanged, checks), ...notes.map((n) => `stop-verification-gate: ${n}`)].filter((m) => m !== "").join("\n");
+  const userMessage = [approvalMessage(hook.id, needsApproval, onlyWhenChanged, checks), ...notes.map((n) => `stop-verification-gate: ${n}`)]
+    .filter((m) => m !== "")
+    .join("\n");
   for (const note of notes) hook.log("warn", note);
   if (failures.length === 0) {
     return userMessage ? { action: "continue", user_message: userMessage, user_message_level: "warning" } : { action: "continue" };
@@ -113,7 +121,12 @@ function configuredChecks(value: unknown, hook: Hook): Check[] {
     const cmd = isObj(item) ? item.cmd : undefined;
     const args = isObj(item) && Array.isArray(item.args) ? item.args : [];
     const framework = isObj(item) && typeof item.framework === "string" ? item.framework : "auto";
-    if (typeof cmd !== "string" || cmd === "" || !args.every((a): a is string => typeof a === "string") || !(FRAMEWORKS as readonly string[]).includes(framework)) {
+    if (
+      typeof cmd !== "string" ||
+      cmd === "" ||
+      !args.every((a): a is string => typeof a === "string") ||
+      !(FRAMEWORKS as readonly string[]).includes(framework)
+    ) {
       hook.log("error", `config.commands[${index}]: expected {cmd: string, args: [string…], framework: auto|pytest|jest|vitest}; skipped`);
       continue;
     }

@@ -77,7 +77,10 @@ const REDACTIONS: readonly [RegExp, string][] = [
   [/\b(bearer|token)\s+(?!\*\*\*)[A-Za-z0-9._~+/=-]{8,}/gi, "$1 ***"],
   [/(--?(?:password|passwd|token|api-?key|secret|auth)(?:=|\s+))(?!\*\*\*)("[^"]*"|'[^']*'|\S+)/gi, "$1***"],
   [/\b([A-Za-z0-9_]*(?:api_?key|token|secret|password|passwd|pwd|auth)[A-Za-z0-9_]*\s*[=:]\s*)(?!\*\*\*)("[^"]*"|'[^']*'|[^\s"']+)/gi, "$1***"],
-  [/\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})/g, "***"],
+  [
+    /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|glpat-[A-Za-z0-9_-]{20,})/g,
+    "***",
+  ],
 ];
 
 export default async function handler(event: HookEvent, hook: Hook): Promise<HookResult> {
@@ -97,7 +100,14 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
 }
 
 /** Before a call: flag a side effect that already happened, and remember this one as pending. */
-async function beforeCall(hook: Hook, settings: Settings, key: string, now: number, effects: { fp: string; text: string }[], toolUseId: unknown): Promise<HookResult> {
+async function beforeCall(
+  hook: Hook,
+  settings: Settings,
+  key: string,
+  now: number,
+  effects: { fp: string; text: string }[],
+  toolUseId: unknown,
+): Promise<HookResult> {
   if (effects.length === 0) return { action: "continue" };
   const session = await loadSession(hook, key);
   const since = settings.windowMs > 0 ? now - settings.windowMs : -Infinity;
@@ -106,7 +116,9 @@ async function beforeCall(hook: Hook, settings: Settings, key: string, now: numb
   for (const effect of effects) {
     const earlier = session.effects.find((e) => e.fp === effect.fp && e.status === "done" && timeOf(e.at) >= since);
     if (earlier) {
-      repeats.add(`\`${effect.text}\` already ran in this session (${clock(earlier.at)} UTC${earlier.n !== null ? `, call #${earlier.n}` : ""}, succeeded)`);
+      repeats.add(
+        `\`${effect.text}\` already ran in this session (${clock(earlier.at)} UTC${earlier.n !== null ? `, call #${earlier.n}` : ""}, succeeded)`,
+      );
     } else if (inThisCall.has(effect.fp)) {
       repeats.add(`\`${effect.text}\` appears twice in this one call`);
     }
@@ -125,7 +137,10 @@ async function beforeCall(hook: Hook, settings: Settings, key: string, now: numb
   }
   session.effects = session.effects.slice(-MAX_EFFECTS);
   await hook.store.set(key, toJson(session));
-  hook.log("info", `side effect${effects.length > 1 ? "s" : ""} before the call${typeof toolUseId === "string" ? ` ${toolUseId}` : ""}: ${effects.map((e) => e.text).join(" ; ")}${repeats.size ? " (repeat)" : " (first time)"}`);
+  hook.log(
+    "info",
+    `side effect${effects.length > 1 ? "s" : ""} before the call${typeof toolUseId === "string" ? ` ${toolUseId}` : ""}: ${effects.map((e) => e.text).join(" ; ")}${repeats.size ? " (repeat)" : " (first time)"}`,
+  );
   if (repeats.size === 0) return { action: "continue" };
 
   const what = [...repeats].join("; ");
@@ -139,7 +154,15 @@ async function beforeCall(hook: Hook, settings: Settings, key: string, now: numb
 }
 
 /** After a call: append it to the session's log, settle its side effects, re-render the markdown. */
-async function afterCall(hook: Hook, settings: Settings, event: HookEvent, key: string, now: number, tool: string, effects: { fp: string; text: string }[]): Promise<void> {
+async function afterCall(
+  hook: Hook,
+  settings: Settings,
+  event: HookEvent,
+  key: string,
+  now: number,
+  tool: string,
+  effects: { fp: string; text: string }[],
+): Promise<void> {
   const failed = event.event_type === "PostToolUseFailure";
   const status: Status = failed ? (event.is_interrupt === true ? "interrupted" : "error") : statusOf(event.tool_response);
   const session = await loadSession(hook, key);
@@ -256,7 +279,12 @@ function outputSummary(response: unknown): string {
 function statusOf(response: unknown): Status {
   if (!isObj(response)) return typeof response === "string" && response.includes("<tool_use_error>") ? "error" : "ok";
   if (response.interrupted === true) return "interrupted";
-  if (response.is_error === true || response.isError === true || (response.error !== undefined && response.error !== null && response.error !== false)) return "error";
+  if (
+    response.is_error === true ||
+    response.isError === true ||
+    (response.error !== undefined && response.error !== null && response.error !== false)
+  )
+    return "error";
   for (const field of ["exit_code", "exitCode", "returncode"]) {
     const code = response[field];
     if (typeof code === "number" && code !== 0) return "error";
@@ -286,7 +314,8 @@ function render(sessionId: string, session: Session): string {
     ...session.calls.map(row),
   ];
   const done = session.effects.filter((e) => e.status === "done");
-  if (done.length > 0) lines.push("", "Side effects done:", ...done.map((e) => `- ${clock(e.at)} \`${cell(e.text)}\`${e.n !== null ? ` (#${e.n})` : ""}`));
+  if (done.length > 0)
+    lines.push("", "Side effects done:", ...done.map((e) => `- ${clock(e.at)} \`${cell(e.text)}\`${e.n !== null ? ` (#${e.n})` : ""}`));
   return `${lines.join("\n")}\n`;
 }
 
@@ -318,7 +347,9 @@ function patterns(value: unknown, fallback: readonly string[], flags: string, fi
 
 function summarize(value: string, max: number): string {
   // Cut before the regexes run: a command can be megabytes, a summary is a line.
-  const flat = redact(value.slice(0, Math.max(4 * max, 1000))).replace(/\s+/g, " ").trim();
+  const flat = redact(value.slice(0, Math.max(4 * max, 1000)))
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -339,14 +370,24 @@ function firstLine(value: string): string {
 /** An error's first lines: Claude's begins "Exit code N", and the reason is on the next line. */
 function errorSummary(value: unknown): string {
   if (typeof value !== "string") return "";
-  const lines = value.slice(0, 4000).split("\n").map((line) => line.replace(/<\/?[a-z_]+>/g, "").trim());
-  return lines.filter((line) => line !== "").slice(0, 3).join(" / ");
+  const lines = value
+    .slice(0, 4000)
+    .split("\n")
+    .map((line) => line.replace(/<\/?[a-z_]+>/g, "").trim());
+  return lines
+    .filter((line) => line !== "")
+    .slice(0, 3)
+    .join(" / ");
 }
 
 /** JSON with sorted keys, bounded in depth and length: the same input always prints the same. */
 function canonicalJson(value: unknown, depth: number): string {
   if (depth > 6) return '"…"';
-  if (Array.isArray(value)) return `[${value.slice(0, 50).map((v) => canonicalJson(v, depth + 1)).join(",")}]`;
+  if (Array.isArray(value))
+    return `[${value
+      .slice(0, 50)
+      .map((v) => canonicalJson(v, depth + 1))
+      .join(",")}]`;
   if (isObj(value)) {
     const keys = Object.keys(value).sort().slice(0, 50);
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k], depth + 1)}`).join(",")}}`;

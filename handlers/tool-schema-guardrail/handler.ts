@@ -159,7 +159,11 @@ const DEFAULT_SCHEMAS: Readonly<Record<string, Obj>> = {
     type: "object",
     required: ["description", "prompt"],
     properties: { description: { type: "string", minLength: 1 }, prompt: { type: "string", minLength: 1 }, subagent_type: { type: "string" } },
-    example: { description: "Find the config loader", prompt: "Find where the YAML config is loaded and summarise it.", subagent_type: "general-purpose" },
+    example: {
+      description: "Find the config loader",
+      prompt: "Find where the YAML config is loaded and summarise it.",
+      subagent_type: "general-purpose",
+    },
   },
 };
 
@@ -204,7 +208,12 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
  * one for Gemini's write_file), then one keyed by the native name. Operator schemas apply to
  * every agent unless they list `agents`; `false` or null turns a built-in one off.
  */
-function schemaFor(config: Readonly<Obj>, toolName: string, agentToolName: string | undefined, agent: string): { schema: Obj; key: string } | undefined {
+function schemaFor(
+  config: Readonly<Obj>,
+  toolName: string,
+  agentToolName: string | undefined,
+  agent: string,
+): { schema: Obj; key: string } | undefined {
   const configured = isObj(config.schemas) ? config.schemas : {};
   const useDefaults = config.default_schemas !== false;
   for (const key of agentToolName && agentToolName !== toolName ? [agentToolName, toolName] : [toolName]) {
@@ -258,7 +267,8 @@ class Checker {
     if (typeof schema.minLength === "number" && value.length < schema.minLength) {
       this.add(path, value.length === 0 ? `must not be empty${what}` : `must be at least ${schema.minLength} characters; got ${value.length}`);
     }
-    if (typeof schema.maxLength === "number" && value.length > schema.maxLength) this.add(path, `must be at most ${schema.maxLength} characters; got ${value.length}`);
+    if (typeof schema.maxLength === "number" && value.length > schema.maxLength)
+      this.add(path, `must be at most ${schema.maxLength} characters; got ${value.length}`);
     if (typeof schema.pattern === "string") {
       const pattern = this.compile(schema.pattern, path);
       if (pattern && !pattern.test(value)) this.add(path, `${show(value)} does not match the pattern ${schema.pattern}${what}`);
@@ -266,7 +276,10 @@ class Checker {
     if (schema.format === "absolute-path" && !value.startsWith("/")) {
       // The most common slip (a path relative to the project): say which absolute path was meant.
       const relative = value.replace(/^\.\//, "");
-      const guess = this.cwd && value && !value.startsWith("~") && !/^[A-Za-z]:[\\/]/.test(value) ? `; did you mean ${JSON.stringify(`${this.cwd.replace(/\/+$/, "")}/${relative}`)}?` : "";
+      const guess =
+        this.cwd && value && !value.startsWith("~") && !/^[A-Za-z]:[\\/]/.test(value)
+          ? `; did you mean ${JSON.stringify(`${this.cwd.replace(/\/+$/, "")}/${relative}`)}?`
+          : "";
       this.add(path, `must be an absolute path (starting with /); got ${show(value)}${guess}`);
     }
     if (schema.format === "uri" && !/^https?:\/\/[^\s/]+/i.test(value)) this.add(path, `must be an http:// or https:// URL; got ${show(value)}`);
@@ -275,15 +288,18 @@ class Checker {
   private checkNumber(value: number, schema: Obj, path: string): void {
     if (typeof schema.minimum === "number" && value < schema.minimum) this.add(path, `must be at least ${schema.minimum}; got ${value}`);
     if (typeof schema.maximum === "number" && value > schema.maximum) this.add(path, `must be at most ${schema.maximum}; got ${value}`);
-    if (typeof schema.exclusiveMinimum === "number" && value <= schema.exclusiveMinimum) this.add(path, `must be greater than ${schema.exclusiveMinimum}; got ${value}`);
-    if (typeof schema.exclusiveMaximum === "number" && value >= schema.exclusiveMaximum) this.add(path, `must be less than ${schema.exclusiveMaximum}; got ${value}`);
+    if (typeof schema.exclusiveMinimum === "number" && value <= schema.exclusiveMinimum)
+      this.add(path, `must be greater than ${schema.exclusiveMinimum}; got ${value}`);
+    if (typeof schema.exclusiveMaximum === "number" && value >= schema.exclusiveMaximum)
+      this.add(path, `must be less than ${schema.exclusiveMaximum}; got ${value}`);
   }
 
   private checkArray(value: readonly unknown[], schema: Obj, path: string, depth: number): void {
     if (typeof schema.minItems === "number" && value.length < schema.minItems) {
       this.add(path, value.length === 0 ? "must not be empty" : `must have at least ${schema.minItems} items; got ${value.length}`);
     }
-    if (typeof schema.maxItems === "number" && value.length > schema.maxItems) this.add(path, `must have at most ${schema.maxItems} items; got ${value.length}`);
+    if (typeof schema.maxItems === "number" && value.length > schema.maxItems)
+      this.add(path, `must have at most ${schema.maxItems} items; got ${value.length}`);
     if (isObj(schema.items)) {
       const count = Math.min(value.length, MAX_ITEMS_CHECKED);
       for (let i = 0; i < count; i++) this.check(value[i], schema.items, `${path}[${i}]`, depth + 1);
@@ -331,7 +347,10 @@ class Checker {
     } catch (error) {
       // A broken pattern is the operator's mistake: say so in the run record and skip the
       // keyword, rather than deny every call the schema covers.
-      this.hook.log("error", `config: the pattern ${JSON.stringify(source)} at ${path || "input"} is not a valid regular expression (${String(error)}); it was not checked`);
+      this.hook.log(
+        "error",
+        `config: the pattern ${JSON.stringify(source)} at ${path || "input"} is not a valid regular expression (${String(error)}); it was not checked`,
+      );
     }
     this.patterns.set(source, compiled);
     return compiled;

@@ -100,7 +100,10 @@ export class SandboxEngine {
       key: "hookbox:self-test",
     };
     let outcome: InvocationOutcome | undefined;
-    for (let i = 0; i < 3; i++) outcome = await this.invoke(spec, { a: 1, b: 1 }, { ...DEFAULT_LIMITS, memoryBytes: 4 * MiB }, () => Promise.reject(new Error("no host calls")));
+    for (let i = 0; i < 3; i++)
+      outcome = await this.invoke(spec, { a: 1, b: 1 }, { ...DEFAULT_LIMITS, memoryBytes: 4 * MiB }, () =>
+        Promise.reject(new Error("no host calls")),
+      );
     this.evict([spec.id]);
     this.invocations -= 3;
     if (!outcome?.ok || (outcome.value as { sum?: unknown }).sum !== 2) {

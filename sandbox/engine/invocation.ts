@@ -143,7 +143,13 @@ class ActiveInvocation implements GuestBridge {
 }
 
 /** Run one invocation of `slot`. Never throws for anything the guest does. */
-export async function runInvocation(slot: HookSlot, event: unknown, limits: SandboxLimits, call: HostCallFn, threadCpuMs?: () => number | undefined): Promise<InvocationOutcome> {
+export async function runInvocation(
+  slot: HookSlot,
+  event: unknown,
+  limits: SandboxLimits,
+  call: HostCallFn,
+  threadCpuMs?: () => number | undefined,
+): Promise<InvocationOutcome> {
   let module: HookModule;
   const started = performance.now();
   try {
@@ -183,7 +189,9 @@ export async function runInvocation(slot: HookSlot, event: unknown, limits: Sand
     heapBytes: module.heapBytes(),
     coldStart: cold,
   };
-  return outcome.ok ? { ok: true, value: outcome.value, logs: invocation.logs, stats } : { ok: false, failure: failureInSource(outcome.failure, slot.spec.handler), logs: invocation.logs, stats };
+  return outcome.ok
+    ? { ok: true, value: outcome.value, logs: invocation.logs, stats }
+    : { ok: false, failure: failureInSource(outcome.failure, slot.spec.handler), logs: invocation.logs, stats };
 }
 
 async function execute(guest: GuestContext, invocation: ActiveInvocation, module: HookModule, event: unknown): Promise<Step<unknown>> {
@@ -296,7 +304,8 @@ function violationFailure(guard: InvocationGuard): SandboxFailure {
   return limitExceeded(violation.name, guard.limits, violation.detail);
 }
 
-const handlerThrew = (info: GuestErrorInfo): SandboxFailure => failure("handler_threw", `the handler threw ${info.summary}`, { guestStack: info.stack });
+const handlerThrew = (info: GuestErrorInfo): SandboxFailure =>
+  failure("handler_threw", `the handler threw ${info.summary}`, { guestStack: info.stack });
 
 /**
  * The failure for an error the guest raised: the limit it broke when it broke one — flagged by

@@ -1,9 +1,4 @@
-import {
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  type QuickJSSyncVariant,
-  type QuickJSWASMModule,
-} from "quickjs-emscripten-core";
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
 import releaseVariantImport from "@jitl/quickjs-wasmfile-release-sync";
 import { MiB } from "../limits.ts";
 import { compileQuickJs } from "./compile.ts";

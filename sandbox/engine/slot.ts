@@ -240,7 +240,10 @@ export class HookSlot {
     if (context.typeof(handler) !== "function") {
       handler.dispose();
       return fail(
-        failure("handler_invalid", `${filename}: the handler must \`export default function (event, hook) { … }\`; no default export function was found`),
+        failure(
+          "handler_invalid",
+          `${filename}: the handler must \`export default function (event, hook) { … }\`; no default export function was found`,
+        ),
       );
     }
     return { ok: true, guest: { runtime, context, handler, hook: hookResult.value, parse, stringify, place } };

@@ -78,10 +78,14 @@ class Reader {
     let ops = 0;
     for (let op = this.byte(); op !== OP_END; op = this.byte(), ops++) {
       if (op === OP_I32_CONST) value = this.i32();
-      else if (op === 0x42) this.i32(); // i64.const: only its length matters here
-      else if (op === 0x43) this.pos += 4; // f32.const
-      else if (op === 0x44) this.pos += 8; // f64.const
-      else if (op === 0x23 || op === 0xd2 || op === 0xd0) this.u32(); // global.get, ref.func, ref.null
+      else if (op === 0x42)
+        this.i32(); // i64.const: only its length matters here
+      else if (op === 0x43)
+        this.pos += 4; // f32.const
+      else if (op === 0x44)
+        this.pos += 8; // f64.const
+      else if (op === 0x23 || op === 0xd2 || op === 0xd0)
+        this.u32(); // global.get, ref.func, ref.null
       else if (op < 0x6a || op > 0x7e) throw new Error(`wasmHeapBase: unexpected opcode 0x${op.toString(16)} in a constant expression`);
     }
     return ops === 1 ? value : undefined;

@@ -37,7 +37,8 @@ export function jsonLength(value: unknown, max: number): number {
   const ancestors = new Set<object>();
   let total = 0;
   const visit = (v: unknown, key: string): boolean => {
-    if (v !== null && typeof v === "object" && typeof (v as { toJSON?: unknown }).toJSON === "function") v = (v as { toJSON: (k: string) => unknown }).toJSON(key);
+    if (v !== null && typeof v === "object" && typeof (v as { toJSON?: unknown }).toJSON === "function")
+      v = (v as { toJSON: (k: string) => unknown }).toJSON(key);
     switch (typeof v) {
       case "string":
         total += stringLength(v, max - total);

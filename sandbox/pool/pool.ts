@@ -112,10 +112,16 @@ export class SandboxPool {
     const refuse = (reason: SandboxFailure): Promise<ChainOutcome> => Promise.resolve({ outcomes: [rejected(reason)], broken: true });
     if (steps.length === 0) return Promise.resolve({ outcomes: [], broken: false });
     if (this.closed) return refuse(failure("sandbox_closed", "the sandbox pool is shut down"));
-    if (this.startFailures >= MAX_START_FAILURES && !this.anyAlive()) return refuse(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`));
+    if (this.startFailures >= MAX_START_FAILURES && !this.anyAlive())
+      return refuse(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`));
     if (this.waiting() >= this.config.maxQueue) {
       this.counts.queueRejections++;
-      return refuse(failure("sandbox_queue_full", `the sandbox queue is full (${this.config.maxQueue} invocations waiting for ${this.live()} workers, at most ${this.config.maxWorkers}); retry later`));
+      return refuse(
+        failure(
+          "sandbox_queue_full",
+          `the sandbox queue is full (${this.config.maxQueue} invocations waiting for ${this.live()} workers, at most ${this.config.maxWorkers}); retry later`,
+        ),
+      );
     }
     this.counts.invocations += steps.length;
     return new Promise((resolve) => {
@@ -160,11 +166,15 @@ export class SandboxPool {
     this.closed = true;
     clearTimeout(this.reapTimer);
     clearTimeout(this.retryTimer);
-    for (const job of this.queue.splice(0)) this.finish(job, { outcomes: [rejected(failure("sandbox_closed", "the sandbox pool shut down before this invocation ran"))], broken: true });
+    for (const job of this.queue.splice(0))
+      this.finish(job, { outcomes: [rejected(failure("sandbox_closed", "the sandbox pool shut down before this invocation ran"))], broken: true });
     const deadline = Date.now() + graceMs;
     while (this.running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     for (const job of this.running.values()) {
-      this.finish(job, { outcomes: [...job.outcomes, rejected(failure("sandbox_closed", "the sandbox pool shut down during this invocation"))], broken: true });
+      this.finish(job, {
+        outcomes: [...job.outcomes, rejected(failure("sandbox_closed", "the sandbox pool shut down during this invocation"))],
+        broken: true,
+      });
     }
     const exits = [...this.workers].map((w) => new Promise<void>((resolve) => (w.state === "dead" ? resolve() : w.process.onExit(() => resolve()))));
     for (const worker of this.workers) worker.kill("close");
@@ -180,7 +190,12 @@ export class SandboxPool {
       this.startFailed(`spawn failed: ${error instanceof Error ? error.message : String(error)}`);
       // Nothing runs and nothing is starting: what waits would wait for ever. It fails now, with
       // the reason, and its callers' rules (on_error) decide.
-      if (!this.anyAlive()) for (const job of this.queue.splice(0)) this.finish(job, { outcomes: [...job.outcomes, rejected(failure("sandbox_crashed", `a sandbox worker cannot start: ${this.lastStartError}`))], broken: true });
+      if (!this.anyAlive())
+        for (const job of this.queue.splice(0))
+          this.finish(job, {
+            outcomes: [...job.outcomes, rejected(failure("sandbox_crashed", `a sandbox worker cannot start: ${this.lastStartError}`))],
+            broken: true,
+          });
       return false;
     }
     const worker: Worker = new WorkerHandle<Job>(process, (w, message) => this.onMessage(w, message));
@@ -293,14 +308,23 @@ export class SandboxPool {
       if (!step) {
         this.finish(job, { outcomes: job.outcomes, broken: false });
       } else if (worker.killedFor === "timeout") {
-        this.finish(job, { outcomes: [...job.outcomes, rejected(limitExceeded("timeoutMs", step.limits, "the guest did not yield, so its worker was killed"), worker.killedStep)], broken: true });
+        this.finish(job, {
+          outcomes: [
+            ...job.outcomes,
+            rejected(limitExceeded("timeoutMs", step.limits, "the guest did not yield, so its worker was killed"), worker.killedStep),
+          ],
+          broken: true,
+        });
       } else if (worker.killedFor === "cpu") {
         const detail = `${Math.round(worker.killedStep?.cpuMs ?? 0)} ms of CPU time, measured by the host: QuickJS did not stop the guest, so its worker was killed`;
         this.finish(job, { outcomes: [...job.outcomes, rejected(limitExceeded("cpuMs", step.limits, detail), worker.killedStep)], broken: true });
       } else {
         const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
         const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
-        this.finish(job, { outcomes: [...job.outcomes, rejected(failure("sandbox_crashed", `the sandbox worker died (${how})${tail ? `: ${tail}` : ""}`))], broken: true });
+        this.finish(job, {
+          outcomes: [...job.outcomes, rejected(failure("sandbox_crashed", `the sandbox worker died (${how})${tail ? `: ${tail}` : ""}`))],
+          broken: true,
+        });
       }
     }
     // Chains the worker held but had not started go back to the head of the queue, in order.
@@ -315,12 +339,15 @@ export class SandboxPool {
     else if (worker.killedFor !== "close" && worker.killedFor !== "idle") this.counts.crashes++;
     if (wasStarting) {
       const tail = worker.process.stderrTail().trim().split("\n").slice(-3).join(" | ");
-      this.startFailed(worker.killedFor === "start" ? `no ready signal within ${this.config.startTimeoutMs} ms` : tail || `exited (${exit.code ?? exit.signal})`);
+      this.startFailed(
+        worker.killedFor === "start" ? `no ready signal within ${this.config.startTimeoutMs} ms` : tail || `exited (${exit.code ?? exit.signal})`,
+      );
     }
     if (this.closed || worker.killedFor === "idle") return;
     if (this.startFailures >= MAX_START_FAILURES) {
       // Crash loop: fail what waits (with the reason) and retry slowly, one worker at a time.
-      for (const job of this.queue.splice(0)) this.finish(job, { outcomes: [rejected(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`))], broken: true });
+      for (const job of this.queue.splice(0))
+        this.finish(job, { outcomes: [rejected(failure("sandbox_crashed", `sandbox workers fail to start: ${this.lastStartError}`))], broken: true });
       clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(
         () => {
@@ -457,7 +484,14 @@ export class SandboxPool {
     this.queue.splice(index, 1);
     this.counts.queueRejections++;
     this.finish(job, {
-      outcomes: [rejected(failure("sandbox_queue_full", `no sandbox worker became free within ${this.config.queueTimeoutMs} ms (${this.live()} workers, all busy; at most ${this.config.maxWorkers})`))],
+      outcomes: [
+        rejected(
+          failure(
+            "sandbox_queue_full",
+            `no sandbox worker became free within ${this.config.queueTimeoutMs} ms (${this.live()} workers, all busy; at most ${this.config.maxWorkers})`,
+          ),
+        ),
+      ],
       broken: true,
     });
   }

@@ -71,10 +71,15 @@ export class WorkerHandle<J = unknown> {
   /** Watch the step that starts now: its timeout and its CPU budget (StepWatch). */
   watchStep(limits: SandboxLimits, graceMs: number): void {
     this.watch?.stop();
-    this.watch = new StepWatch(limits, graceMs, () => this.process.cpuTimeMs?.(), (reason, seen) => {
-      this.killedStep = seen;
-      this.kill(reason);
-    });
+    this.watch = new StepWatch(
+      limits,
+      graceMs,
+      () => this.process.cpuTimeMs?.(),
+      (reason, seen) => {
+        this.killedStep = seen;
+        this.kill(reason);
+      },
+    );
   }
 
   /** The running step ended (or the worker did). */

@@ -42,7 +42,14 @@ export type ToWorker =
 
 export type FromWorker =
   | { readonly t: "ready"; readonly v: number }
-  | { readonly t: "call"; readonly id: number; readonly step: number; readonly call: number; readonly name: string; readonly args: readonly unknown[] }
+  | {
+      readonly t: "call";
+      readonly id: number;
+      readonly step: number;
+      readonly call: number;
+      readonly name: string;
+      readonly args: readonly unknown[];
+    }
   | { readonly t: "step"; readonly id: number; readonly index: number; readonly outcome: InvocationOutcome }
   /** The chain ended; `outcome` is its last step's (index = the number of "step" frames before it). */
   | { readonly t: "done"; readonly id: number; readonly outcome: InvocationOutcome }

@@ -108,7 +108,12 @@ class SpecCache {
     const { handler } = wire;
     const known =
       handler.code !== undefined
-        ? { filename: handler.filename, codeHash: handler.codeHash, code: handler.code, ...(handler.sourceMap !== undefined ? { sourceMap: handler.sourceMap } : {}) }
+        ? {
+            filename: handler.filename,
+            codeHash: handler.codeHash,
+            code: handler.code,
+            ...(handler.sourceMap !== undefined ? { sourceMap: handler.sourceMap } : {}),
+          }
         : this.code.get(handler.codeHash);
     if (!known) return undefined;
     this.remember(known);

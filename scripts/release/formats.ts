@@ -42,7 +42,11 @@ export function executableFormat(bytes: Uint8Array): ExecutableFormat | undefine
     const optional = pe + 24;
     if (view.getUint16(optional, true) !== 0x20b) return undefined;
     const subsystem = view.getUint16(optional + 68, true);
-    return { os: "windows", arch: PE_MACHINES[view.getUint16(pe + 4, true)] ?? "other", detail: subsystem === 3 ? "console" : `subsystem ${subsystem}` };
+    return {
+      os: "windows",
+      arch: PE_MACHINES[view.getUint16(pe + 4, true)] ?? "other",
+      detail: subsystem === 3 ? "console" : `subsystem ${subsystem}`,
+    };
   }
   return undefined;
 }

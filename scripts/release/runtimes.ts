@@ -17,17 +17,24 @@ export function runtimeCacheDir(env: Readonly<Record<string, string | undefined>
 
 /** The Bun the project builds with: package.json's devDependency, which package-lock.json resolves. */
 export function bunVersion(): string {
-  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string; integrity?: string }> };
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version?: string; integrity?: string }>;
+  };
   const version = lock.packages["node_modules/bun"]?.version;
   if (!version) throw new Error("package-lock.json has no bun: run npm install");
   return version;
 }
 
 function expectedIntegrity(pkg: string, version: string): string {
-  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string; integrity?: string }> };
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { version?: string; integrity?: string }>;
+  };
   const locked = lock.packages[`node_modules/${pkg}`];
   const integrity = locked?.version === version ? locked.integrity : PINNED_RUNTIMES[`${pkg}@${version}`];
-  if (!integrity) throw new Error(`no integrity known for ${pkg}@${version}: add \`npm view ${pkg}@${version} dist.integrity\` to PINNED_RUNTIMES in scripts/release/targets.ts`);
+  if (!integrity)
+    throw new Error(
+      `no integrity known for ${pkg}@${version}: add \`npm view ${pkg}@${version} dist.integrity\` to PINNED_RUNTIMES in scripts/release/targets.ts`,
+    );
   return integrity;
 }
 
@@ -41,10 +48,18 @@ export function bunRuntime(target: ReleaseTarget, version: string, cacheDir: str
   mkdirSync(cacheDir, { recursive: true });
   const work = mkdtempSync(join(cacheDir, ".fetch-"));
   try {
-    const packed = JSON.parse(execFileSync("npm", ["pack", `${target.runtimePackage}@${version}`, "--pack-destination", work, "--json", "--silent"], { cwd: ROOT, encoding: "utf8" })) as { filename: string }[];
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", `${target.runtimePackage}@${version}`, "--pack-destination", work, "--json", "--silent"], {
+        cwd: ROOT,
+        encoding: "utf8",
+      }),
+    ) as { filename: string }[];
     const tarball = join(work, packed[0]?.filename ?? "");
     const actual = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
-    if (actual !== integrity) throw new Error(`${target.runtimePackage}@${version} from the registry has integrity ${actual}, not the ${integrity} pinned: refusing to build with it`);
+    if (actual !== integrity)
+      throw new Error(
+        `${target.runtimePackage}@${version} from the registry has integrity ${actual}, not the ${integrity} pinned: refusing to build with it`,
+      );
     const inside = `package/bin/${target.os === "windows" ? "bun.exe" : "bun"}`;
     execFileSync("tar", ["-xzf", tarball, "-C", work, inside]);
     rmSync(dir, { recursive: true, force: true });

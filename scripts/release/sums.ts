@@ -28,10 +28,18 @@ export function writeSums(dir: string): string[] {
 export function signSums(dir: string, secretKey: string, trustedComment: string, password?: string): string {
   const args = ["-S", "-s", secretKey, "-m", join(dir, SUMS_FILE), "-t", trustedComment];
   try {
-    execFileSync("minisign", args, password === undefined ? { stdio: ["inherit", "ignore", "inherit"] } : { input: `${password}\n`, stdio: ["pipe", "ignore", "inherit"] });
+    execFileSync(
+      "minisign",
+      args,
+      password === undefined ? { stdio: ["inherit", "ignore", "inherit"] } : { input: `${password}\n`, stdio: ["pipe", "ignore", "inherit"] },
+    );
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new Error(missing ? "minisign is not installed: apt-get install minisign (or leave out --minisign-key)" : `minisign could not sign ${SUMS_FILE}: ${(error as Error).message}`);
+    throw new Error(
+      missing
+        ? "minisign is not installed: apt-get install minisign (or leave out --minisign-key)"
+        : `minisign could not sign ${SUMS_FILE}: ${(error as Error).message}`,
+    );
   }
   return join(dir, `${SUMS_FILE}.minisig`);
 }

@@ -7,7 +7,16 @@ import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";
 import { SDK_HOOK_EVENTS, type SdkHookCallback, type SdkHookEvent, type SdkHookOutput, type SdkHooks } from "./types.ts";
 import { unavailableAnswer } from "./unavailable.ts";
 
-export { SDK_HOOK_EVENTS, type SdkHookCallback, type SdkHookEvent, type SdkHookInput, type SdkHookMatcher, type SdkHookOutput, type SdkHookSpecificOutput, type SdkHooks } from "./types.ts";
+export {
+  SDK_HOOK_EVENTS,
+  type SdkHookCallback,
+  type SdkHookEvent,
+  type SdkHookInput,
+  type SdkHookMatcher,
+  type SdkHookOutput,
+  type SdkHookSpecificOutput,
+  type SdkHooks,
+} from "./types.ts";
 
 export interface HookboxHooksOptions extends Omit<ClientOptions, "timeoutMs"> {
   /** A client to ask through (its own socket, url and timeouts); default: createClient(these options). */

@@ -6,7 +6,20 @@
  */
 
 /** The SDK events hookboxHooks registers by default: those `install-agent claude` installs, less SessionStart (the SDK never calls it in-process). */
-export const SDK_HOOK_EVENTS = ["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd"] as const;
+export const SDK_HOOK_EVENTS = [
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "Notification",
+  "Stop",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "PostCompact",
+  "SessionEnd",
+] as const;
 
 export type SdkHookEvent = (typeof SDK_HOOK_EVENTS)[number] | "SessionStart";
 
@@ -16,8 +29,17 @@ export type SdkHookInput = { readonly hook_event_name: string; readonly [field: 
 type PermissionDecision = "allow" | "deny" | "ask" | "defer";
 
 export type SdkHookSpecificOutput =
-  | { hookEventName: "PreToolUse"; permissionDecision?: PermissionDecision; permissionDecisionReason?: string; updatedInput?: Record<string, unknown>; additionalContext?: string }
-  | { hookEventName: "PermissionRequest"; decision: { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; message?: string; interrupt?: boolean } }
+  | {
+      hookEventName: "PreToolUse";
+      permissionDecision?: PermissionDecision;
+      permissionDecisionReason?: string;
+      updatedInput?: Record<string, unknown>;
+      additionalContext?: string;
+    }
+  | {
+      hookEventName: "PermissionRequest";
+      decision: { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; message?: string; interrupt?: boolean };
+    }
   | { hookEventName: "PostToolUse"; additionalContext?: string }
   | { hookEventName: "PostToolUseFailure"; additionalContext?: string }
   | { hookEventName: "UserPromptSubmit"; additionalContext?: string }

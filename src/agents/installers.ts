@@ -7,9 +7,28 @@ import { cursorInstaller } from "./cursor/install.ts";
 import { geminiInstaller } from "./gemini/install.ts";
 import { opencodeInstaller } from "./opencode/install.ts";
 import { qwenInstaller } from "./qwen/install.ts";
-import { INSTALL_AGENTS, INSTALL_SCOPES, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./shared/install/types.ts";
+import {
+  INSTALL_AGENTS,
+  INSTALL_SCOPES,
+  type InstallAgent,
+  type InstallDirs,
+  type InstallOptions,
+  type InstallPlan,
+  type InstallPlanner,
+  type InstallScope,
+} from "./shared/install/types.ts";
 
-export { INSTALL_AGENTS, INSTALL_SCOPES, type HttpHookOptions, type InstallAgent, type InstallDirs, type InstallOptions, type InstallPlan, type InstallPlanner, type InstallScope } from "./shared/install/types.ts";
+export {
+  INSTALL_AGENTS,
+  INSTALL_SCOPES,
+  type HttpHookOptions,
+  type InstallAgent,
+  type InstallDirs,
+  type InstallOptions,
+  type InstallPlan,
+  type InstallPlanner,
+  type InstallScope,
+} from "./shared/install/types.ts";
 export { runsHookboxEmit } from "./shared/install/command.ts";
 
 export const INSTALLERS: Readonly<Record<InstallAgent, InstallPlanner>> = {
@@ -31,7 +50,10 @@ export function configPath(agent: InstallAgent, scope: InstallScope, dirs: Insta
   const path = INSTALLERS[agent].configPath(scope, dirs);
   if (path === undefined) {
     const scopes = INSTALL_SCOPES.filter((other) => INSTALLERS[agent].configPath(other, dirs) !== undefined).map((other) => `--${other}`);
-    throw new HookboxError("usage", `--${scope} does not apply to ${agent}: ${scope === "local" ? "it is Claude Code's .claude/settings.local.json; " : ""}${agent} has ${scopes.join(" and ")}`);
+    throw new HookboxError(
+      "usage",
+      `--${scope} does not apply to ${agent}: ${scope === "local" ? "it is Claude Code's .claude/settings.local.json; " : ""}${agent} has ${scopes.join(" and ")}`,
+    );
   }
   return path;
 }

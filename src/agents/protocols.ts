@@ -13,7 +13,15 @@ import { hookProcessOutput } from "./shared/protocol/output.ts";
 import { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type FailureOptions } from "./shared/protocol/types.ts";
 
 export { hookProcessOutput } from "./shared/protocol/output.ts";
-export { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type DecodeHint, type FailureOptions, type HookProcessOutput } from "./shared/protocol/types.ts";
+export {
+  AGENT_NAMES,
+  type AgentName,
+  type AgentOutput,
+  type AgentProtocol,
+  type DecodeHint,
+  type FailureOptions,
+  type HookProcessOutput,
+} from "./shared/protocol/types.ts";
 export { DETECTION_ORDER, detectAgent } from "./shared/protocol/detect.ts";
 export { parseAgentStdin } from "./shared/protocol/stdin.ts";
 
@@ -25,7 +33,6 @@ export const FALLBACK_AGENT: AgentName = "claude";
 export function isAgentName(name: string): name is AgentName {
   return (AGENT_NAMES as readonly string[]).includes(name);
 }
-
 
 /** Environment variables in which agents name the project (the hook's working directory moves with the agent's `cd`). */
 export const PROJECT_DIR_ENV: readonly string[] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "QWEN_PROJECT_DIR"];

@@ -14,7 +14,13 @@ function typeName(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-export function stringArg(api: string, what: string, value: unknown, maxChars: number, options: { allowEmpty?: boolean; allowNul?: boolean } = {}): string {
+export function stringArg(
+  api: string,
+  what: string,
+  value: unknown,
+  maxChars: number,
+  options: { allowEmpty?: boolean; allowNul?: boolean } = {},
+): string {
   if (typeof value !== "string") throw invalidArgument(`hook.${api}: ${what} must be a string, got ${typeName(value)}`);
   if (!options.allowEmpty && value.length === 0) throw invalidArgument(`hook.${api}: ${what} must not be empty`);
   if (value.length > maxChars) throw invalidArgument(`hook.${api}: ${what} is longer than ${maxChars} characters`);
@@ -37,11 +43,18 @@ export function optionsArg(api: string, value: unknown, keys: readonly string[])
   return record;
 }
 
-export function intOption(api: string, options: Readonly<Record<string, unknown>>, key: string, range: { min: number; max: number; fallback: number }): number {
+export function intOption(
+  api: string,
+  options: Readonly<Record<string, unknown>>,
+  key: string,
+  range: { min: number; max: number; fallback: number },
+): number {
   const value = options[key];
   if (value === undefined || value === null) return range.fallback;
-  if (typeof value !== "number" || !Number.isInteger(value)) throw invalidArgument(`hook.${api}: ${key} must be a whole number, got ${typeName(value)}`);
-  if (value < range.min || value > range.max) throw invalidArgument(`hook.${api}: ${key} must be between ${range.min} and ${range.max}, got ${value}`);
+  if (typeof value !== "number" || !Number.isInteger(value))
+    throw invalidArgument(`hook.${api}: ${key} must be a whole number, got ${typeName(value)}`);
+  if (value < range.min || value > range.max)
+    throw invalidArgument(`hook.${api}: ${key} must be between ${range.min} and ${range.max}, got ${value}`);
   return value;
 }
 

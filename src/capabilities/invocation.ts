@@ -25,7 +25,14 @@ export function workspaceOf(event: NativeEvent): string | undefined {
  * is recorded (allowed, denied or error) with its duration; whatever a method throws reaches
  * the guest as name, message and code only.
  */
-export function createInvocation(hookId: string, policies: Policies, deps: CapabilityDeps, event: NativeEvent, shared: { readonly stores: StoreLocks; readonly llm: InvocationScope["llm"] }, untrusted?: { readonly project: string }): InvocationCapabilities {
+export function createInvocation(
+  hookId: string,
+  policies: Policies,
+  deps: CapabilityDeps,
+  event: NativeEvent,
+  shared: { readonly stores: StoreLocks; readonly llm: InvocationScope["llm"] },
+  untrusted?: { readonly project: string },
+): InvocationCapabilities {
   const paths = new PathGuard(policies.read, { hookId, io: deps.io, vars: { workspace: workspaceOf(event), home: deps.home } });
   const runner = new Runner(policies.run, { hookId, io: deps.io, hostEnv: deps.env, home: deps.home, paths, envPolicy: policies.env });
   const scope: InvocationScope = { hookId, deps, paths, runner, injections: [], stores: shared.stores, llm: shared.llm, llmCalls: [] };
@@ -48,7 +55,11 @@ export function createInvocation(hookId: string, policies: Policies, deps: Capab
       // Nothing is granted to a project hook the user has not trusted: every call is refused, named.
       const shown = renderCall(String(name), Array.isArray(args) ? args.slice(0, 2) : []);
       context.target = shown;
-      const error = refused(hookId, shown, `this project's hooks (${untrusted.project}/.hookbox/hooks) are not trusted yet, so they run without any grant; run \`hookbox trust\` in ${untrusted.project} to give them what they declare`);
+      const error = refused(
+        hookId,
+        shown,
+        `this project's hooks (${untrusted.project}/.hookbox/hooks) are not trusted yet, so they run without any grant; run \`hookbox trust\` in ${untrusted.project} to give them what they declare`,
+      );
       record("denied", error.message);
       throw toGuestError(error, `hook.${name}`);
     }

@@ -32,9 +32,7 @@ export function wellFormed(text: string): string {
 
 /** Terminal escapes (CSI, OSC …) and control characters other than newline and tab, removed. */
 export function withoutControls(text: string): string {
-  return (
-    text
-      .replace(/\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)?|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?/g, "")
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")
-  );
+  return text
+    .replace(/\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)?|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?/g, "")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }

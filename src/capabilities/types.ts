@@ -54,7 +54,9 @@ export interface PreparedGrants {
 }
 
 /** `warnings`: problems that leave the hook loadable (a run grant whose command is not on this machine is inert). */
-export type PrepareResult = { readonly ok: true; readonly grants: PreparedGrants; readonly warnings?: readonly string[] } | { readonly ok: false; readonly errors: readonly string[] };
+export type PrepareResult =
+  | { readonly ok: true; readonly grants: PreparedGrants; readonly warnings?: readonly string[] }
+  | { readonly ok: false; readonly errors: readonly string[] };
 
 /** One call a handler made through its hook object, attributed and timed, for the run record. */
 export interface HostCallRecord {

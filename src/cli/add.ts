@@ -31,8 +31,15 @@ export interface PackageCommandOptions {
 
 /** `hookbox add <source>`: review a community hook's grants, ask, install it, record it in hookbox.lock. */
 export function registerAdd(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
-  packageOptions(program.command("add").description("Install a hook package: shows what it may do (granted, capped or refused), asks, installs, records it in hookbox.lock"))
-    .argument("<source>", "a package folder, a bundle (.tar.gz, with its .minisig beside it), git+<repository> (https or a local path, #ref optional), or an https bundle URL")
+  packageOptions(
+    program
+      .command("add")
+      .description("Install a hook package: shows what it may do (granted, capped or refused), asks, installs, records it in hookbox.lock"),
+  )
+    .argument(
+      "<source>",
+      "a package folder, a bundle (.tar.gz, with its .minisig beside it), git+<repository> (https or a local path, #ref optional), or an https bundle URL",
+    )
     .addHelpText(
       "after",
       `

@@ -2,7 +2,15 @@ import type { Command } from "commander";
 import { HookboxError } from "../core/errors.ts";
 import { findProjectRoot } from "../decide/project.ts";
 import { installedEntries } from "../agents/shared/install/entries.ts";
-import { INSTALL_AGENTS, INSTALL_SCOPES, INSTALLERS, configPath, isInstallAgent, type InstallAgent, type InstallScope } from "../agents/installers.ts";
+import {
+  INSTALL_AGENTS,
+  INSTALL_SCOPES,
+  INSTALLERS,
+  configPath,
+  isInstallAgent,
+  type InstallAgent,
+  type InstallScope,
+} from "../agents/installers.ts";
 import { parseRecord, recordPath, type InstallRecordV1 } from "../agents/shared/install/record.ts";
 import { readTextFile, type CliContext } from "./context.ts";
 import { locationsFrom } from "./setup.ts";
@@ -38,8 +46,14 @@ export function agentSettingsCommand(program: Command, name: string, description
     .command(name)
     .description(description)
     .argument("<agent>", INSTALL_AGENTS.join(" | "))
-    .option("--project", "this project's config file, committable (install-agent's default; uninstall-agent without a scope takes every file of this project)")
-    .option("--user", "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME, Copilot: $COPILOT_HOME, Qwen: $QWEN_HOME when set)")
+    .option(
+      "--project",
+      "this project's config file, committable (install-agent's default; uninstall-agent without a scope takes every file of this project)",
+    )
+    .option(
+      "--user",
+      "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME, Copilot: $COPILOT_HOME, Qwen: $QWEN_HOME when set)",
+    )
     .option("--local", "Claude Code only: this project's .claude/settings.local.json, not committed")
     .option("--dry-run", "print what would change, as a unified diff; write nothing")
     .option("--json", "print the result as one JSON object");

@@ -14,9 +14,14 @@ export function resolveApprovalId(given: string, pending: readonly PendingApprov
   if (given === "") throw new HookboxError("usage", "give the approval's id, or its first characters (hookbox approvals lists them)");
   if (pending.some((approval) => approval.id === given)) return given;
   const matches = pending.filter((approval) => approval.id.startsWith(given));
-  const describe = (approvals: readonly PendingApproval[]): string => approvals.map((a) => `${a.id} (${a.hook_id}: ${a.event_type}${a.tool_name ? ` ${a.tool_name}` : ""})`).join("; ");
+  const describe = (approvals: readonly PendingApproval[]): string =>
+    approvals.map((a) => `${a.id} (${a.hook_id}: ${a.event_type}${a.tool_name ? ` ${a.tool_name}` : ""})`).join("; ");
   if (matches.length === 1) return (matches[0] as PendingApproval).id;
-  if (matches.length === 0) throw new HookboxError("not_found", `no pending approval is ${given} or starts with it: ${pending.length === 0 ? "none is waiting (answered, or timed out)" : `waiting: ${describe(pending)}`}`);
+  if (matches.length === 0)
+    throw new HookboxError(
+      "not_found",
+      `no pending approval is ${given} or starts with it: ${pending.length === 0 ? "none is waiting (answered, or timed out)" : `waiting: ${describe(pending)}`}`,
+    );
   throw new HookboxError("usage", `${given} is the start of ${matches.length} pending approvals: ${describe(matches)}; give more of the id`);
 }
 
@@ -25,7 +30,10 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
   program
     .command("approvals")
     .description("List approvals waiting for an answer")
-    .option("--socket <path>", "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
+    .option(
+      "--socket <path>",
+      "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock",
+    )
     .option("--json", "print as JSON")
     .action(async (options: { socket?: string; json?: boolean }) => {
       const { approvals } = await daemonRequest<{ approvals: PendingApproval[] }>(ctx.host, locationsFrom(ctx, options), "GET", "/v1/approvals");
@@ -34,7 +42,10 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
       else {
         await ctx.out(
           `${approvals
-            .map((a) => `${a.id}  ${a.hook_id}  ${a.event_type}${a.tool_name ? ` ${a.tool_name}` : ""}: ${a.subject}\n    ${a.prompt}\n    expires ${a.expires_at} (then: ${a.default})`)
+            .map(
+              (a) =>
+                `${a.id}  ${a.hook_id}  ${a.event_type}${a.tool_name ? ` ${a.tool_name}` : ""}: ${a.subject}\n    ${a.prompt}\n    expires ${a.expires_at} (then: ${a.default})`,
+            )
             .join("\n")}\n`,
         );
       }
@@ -49,7 +60,10 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
       .command(name)
       .description(description)
       .argument("<id>", "the approval's id (from hookbox approvals), or its first characters when no other pending one starts with them")
-      .option("--socket <path>", "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
+      .option(
+        "--socket <path>",
+        "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock",
+      )
       .option("--json", "print the daemon's answer as JSON ({v, id, decision})");
     if (name === "approve") command.option("--always", "allow always for this session");
     command.action(async (given: string, options: { socket?: string; always?: boolean; json?: boolean }) => {
@@ -57,7 +71,13 @@ export function registerApprovals(program: Command, ctx: CliContext, setExit: (c
       const locations = locationsFrom(ctx, options);
       const { approvals } = await daemonRequest<{ approvals: PendingApproval[] }>(ctx.host, locations, "GET", "/v1/approvals");
       const id = resolveApprovalId(given, approvals);
-      const answer = await daemonRequest<{ v: number; id: string; decision: string }>(ctx.host, locations, "POST", `/v1/approvals/${encodeURIComponent(id)}`, { decision, via: "cli" });
+      const answer = await daemonRequest<{ v: number; id: string; decision: string }>(
+        ctx.host,
+        locations,
+        "POST",
+        `/v1/approvals/${encodeURIComponent(id)}`,
+        { decision, via: "cli" },
+      );
       await ctx.out(options.json ? `${JSON.stringify(answer, null, 2)}\n` : `${id}: ${decision}\n`);
       setExit(EXIT.ok);
     });

@@ -26,7 +26,11 @@ removed, inserted or moved record breaks a link, unless whoever edited it recomp
 after it: keep the head this prints (or export the records) and pass it back with --anchor.`,
     )
     .action(async (options: { dataDir?: string; anchor?: string; json?: boolean }) => {
-      if (options.anchor !== undefined && !/^sha256:[0-9a-f]{64}$/.test(options.anchor)) throw new HookboxError("usage", `--anchor must be a head as verify prints it (sha256: and 64 hex digits), not ${JSON.stringify(options.anchor)}`);
+      if (options.anchor !== undefined && !/^sha256:[0-9a-f]{64}$/.test(options.anchor))
+        throw new HookboxError(
+          "usage",
+          `--anchor must be a head as verify prints it (sha256: and 64 hex digits), not ${JSON.stringify(options.anchor)}`,
+        );
       const path = auditFilePath(locationsFrom(ctx, options).dataDir);
       const report = await verifyAuditLog({ fs: ctx.host.fs, path, pid: ctx.host.pid, ...(options.anchor ? { anchor: options.anchor } : {}) });
       await ctx.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : describeReport(report));
@@ -43,18 +47,32 @@ function describeReport(report: VerifyReport): string {
   }
   if (report.unlocked) lines.push(`read without the append lock (${report.unlocked}): a record being appended now may show as a torn line`);
   if (report.unchained.count > 0) {
-    lines.push(`unchained: the first ${count(report.unchained.count, "record")}${report.unchained.lastAt ? ` (before ${report.unchained.lastAt})` : ""} were written before records were chained; nothing can verify them`);
+    lines.push(
+      `unchained: the first ${count(report.unchained.count, "record")}${report.unchained.lastAt ? ` (before ${report.unchained.lastAt})` : ""} were written before records were chained; nothing can verify them`,
+    );
   }
   if (report.origin === "continued") lines.push("the oldest file continues one no longer kept (rotated out): its first link cannot be checked");
   for (const problem of report.problems.slice(0, SHOWN_PROBLEMS)) lines.push(`BROKEN: ${problem.message}`);
-  if (report.problems.length > SHOWN_PROBLEMS) lines.push(`… and ${count(report.problems.length - SHOWN_PROBLEMS, "more problem")} (--json lists all)`);
-  for (const restart of report.restarts) lines.push(`${restart.file} line ${restart.line}: a Hookbox daemon found the chain broken before this record at its start, and went on from it`);
+  if (report.problems.length > SHOWN_PROBLEMS)
+    lines.push(`… and ${count(report.problems.length - SHOWN_PROBLEMS, "more problem")} (--json lists all)`);
+  for (const restart of report.restarts)
+    lines.push(`${restart.file} line ${restart.line}: a Hookbox daemon found the chain broken before this record at its start, and went on from it`);
   if (report.anchor) {
-    lines.push(report.anchor.found ? `anchor ${report.anchor.hash}: ${report.anchor.found.file} line ${report.anchor.found.line}` : `BROKEN: anchor ${report.anchor.hash} is no line of the kept files: the log was rewritten up to it, truncated, or that line was rotated out`);
+    lines.push(
+      report.anchor.found
+        ? `anchor ${report.anchor.hash}: ${report.anchor.found.file} line ${report.anchor.found.line}`
+        : `BROKEN: anchor ${report.anchor.hash} is no line of the kept files: the log was rewritten up to it, truncated, or that line was rotated out`,
+    );
   }
-  if (report.ok && report.chained > 0) lines.push(`OK: ${count(report.chained, "chained record")} verified, ${count(report.checkedLinks, "link")}${report.origin === "genesis" ? " back to the first record ever" : ""}`);
+  if (report.ok && report.chained > 0)
+    lines.push(
+      `OK: ${count(report.chained, "chained record")} verified, ${count(report.checkedLinks, "link")}${report.origin === "genesis" ? " back to the first record ever" : ""}`,
+    );
   else if (!report.ok) lines.push(`FAILED: ${count(report.problems.length + (report.anchor && !report.anchor.found ? 1 : 0), "problem")}`);
-  if (report.head) lines.push(`head: ${report.head.hash} (${report.head.file} line ${report.head.line}); keep it to check later that nothing up to it was rewritten: --anchor ${report.head.hash}`);
+  if (report.head)
+    lines.push(
+      `head: ${report.head.hash} (${report.head.file} line ${report.head.line}); keep it to check later that nothing up to it was rewritten: --anchor ${report.head.hash}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 

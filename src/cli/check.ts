@@ -28,7 +28,12 @@ export async function typeCheck(handlers: readonly HandlerToCheck[]): Promise<Ty
  * (test/check) and are not the user's to fix — self-protect is in every set — so they are
  * checked only when named with --builtin (`all` for every one).
  */
-export async function handlersOf(ctx: CliContext, set: ProjectHookSet, runtime: HookRuntimeFactory, builtinFlags: readonly string[] = []): Promise<HandlerToCheck[]> {
+export async function handlersOf(
+  ctx: CliContext,
+  set: ProjectHookSet,
+  runtime: HookRuntimeFactory,
+  builtinFlags: readonly string[] = [],
+): Promise<HandlerToCheck[]> {
   const embedded = runtime.embedded();
   const handlers: HandlerToCheck[] = [];
   for (const hook of set.snapshot.hooks) {
@@ -82,7 +87,14 @@ Exit status: 0 when every handler type-checks, 1 when one does not, 2 on a usage
       ),
   ).action(async (files: string[], options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean }) => {
     const set = files.length > 0 ? undefined : await currentHookSet(ctx, locationsFrom(ctx, options), runtime);
-    const handlers = set ? await handlersOf(ctx, set, runtime, (options.builtin ?? []).flatMap((flag) => flag.split(","))) : await Promise.all(files.map(async (file) => ({ file, source: await readTextFile(ctx, file, "handler") })));
+    const handlers = set
+      ? await handlersOf(
+          ctx,
+          set,
+          runtime,
+          (options.builtin ?? []).flatMap((flag) => flag.split(",")),
+        )
+      : await Promise.all(files.map(async (file) => ({ file, source: await readTextFile(ctx, file, "handler") })));
     const checked = await typeCheck(handlers);
     // A hook that does not load (its handler does not even compile) has nothing to type-check: its problems are the answer.
     const report = { ...checked, problems: [...(set?.snapshot.broken.flatMap((hook) => hook.problems) ?? []), ...checked.problems] };
@@ -91,7 +103,11 @@ Exit status: 0 when every handler type-checks, 1 when one does not, 2 on a usage
     else {
       if (!ok) ctx.err(formatTypeProblems(report.problems, handlers));
       const count = `${report.handlers} handler${report.handlers === 1 ? "" : "s"}`;
-      await ctx.out(ok ? `ok: ${count} type-check${report.handlers === 1 ? "s" : ""} (TypeScript ${report.typescript})\n` : `${report.problems.length} problem${report.problems.length === 1 ? "" : "s"} in ${count} (TypeScript ${report.typescript})\n`);
+      await ctx.out(
+        ok
+          ? `ok: ${count} type-check${report.handlers === 1 ? "s" : ""} (TypeScript ${report.typescript})\n`
+          : `${report.problems.length} problem${report.problems.length === 1 ? "" : "s"} in ${count} (TypeScript ${report.typescript})\n`,
+      );
     }
     setExit(ok ? EXIT.ok : EXIT.failed);
   });

@@ -22,7 +22,13 @@ export interface TrustChange {
  * install-agent writes for their event are trusted: an entry that merely runs `hookbox emit`
  * among other things (a repository's .codex/hooks.json could hold `hookbox emit X; curl …`) never is.
  */
-export async function trustCodexEntries(ctx: CliContext, target: AgentSettingsTarget, hooksText: string, options: InstallOptions, dryRun: boolean): Promise<TrustChange> {
+export async function trustCodexEntries(
+  ctx: CliContext,
+  target: AgentSettingsTarget,
+  hooksText: string,
+  options: InstallOptions,
+  dryRun: boolean,
+): Promise<TrustChange> {
   const file = codexUserConfigPath({ home: ctx.host.homeDir(), project: target.project, env: ctx.host.env });
   const entries = await codexTrustEntries(target.file, hooksText, (event, handler) => sameJson(handler, codexHandler(event, options)));
   const existing = await readIfPresent(ctx, file, "Codex's config.toml");
@@ -46,7 +52,12 @@ export async function trustCodexEntries(ctx: CliContext, target: AgentSettingsTa
  * (the hooks.json about to lose them), as `install-agent --trust` wrote it; the file goes when
  * nothing else is left in it. A backup first, in the data directory.
  */
-export async function untrustCodexEntries(ctx: CliContext, target: AgentSettingsTarget, hooksText: string, dryRun: boolean): Promise<TrustChange & { readonly removed: boolean }> {
+export async function untrustCodexEntries(
+  ctx: CliContext,
+  target: AgentSettingsTarget,
+  hooksText: string,
+  dryRun: boolean,
+): Promise<TrustChange & { readonly removed: boolean }> {
   const file = codexUserConfigPath({ home: ctx.host.homeDir(), project: target.project, env: ctx.host.env });
   const entries = await codexTrustEntries(target.file, hooksText, (_event, handler) => runsHookboxEmitHandler(handler));
   const existing = await readIfPresent(ctx, file, "Codex's config.toml");
@@ -58,5 +69,12 @@ export async function untrustCodexEntries(ctx: CliContext, target: AgentSettings
     if (plan.empty) await fs.remove(file);
     else await fs.writeTextAtomic(file, plan.text, (await fs.mode(file)) ?? 0o600);
   }
-  return { file, changed: plan.changed, summary: plan.summary, diff: plan.changed ? unifiedDiff(file, existing, plan.empty ? undefined : plan.text) : "", backup, removed: plan.changed && plan.empty };
+  return {
+    file,
+    changed: plan.changed,
+    summary: plan.summary,
+    diff: plan.changed ? unifiedDiff(file, existing, plan.empty ? undefined : plan.text) : "",
+    backup,
+    removed: plan.changed && plan.empty,
+  };
 }

@@ -22,7 +22,9 @@ a command line, where other local users could read it with ps).`,
     .action(async (options: { socket?: string; open: boolean; json?: boolean }) => {
       const locations = locationsFrom(ctx, options);
       const { url } = await daemonRequest<{ url: string }>(ctx.host, locations, "POST", "/v1/console/url", {});
-      const opened = options.open ? await openInBrowser(ctx, `${locations.socketPath.slice(0, locations.socketPath.lastIndexOf("/"))}/console-open.html`, url) : false;
+      const opened = options.open
+        ? await openInBrowser(ctx, `${locations.socketPath.slice(0, locations.socketPath.lastIndexOf("/"))}/console-open.html`, url)
+        : false;
       if (options.json) await ctx.out(`${JSON.stringify({ url, opened })}\n`);
       else {
         await ctx.out(`${url}\n`);
@@ -35,6 +37,10 @@ a command line, where other local users could read it with ps).`,
 /** A page beside the daemon's socket (a private directory) that moves on to the link. */
 async function openInBrowser(ctx: CliContext, file: string, url: string): Promise<boolean> {
   const href = url.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-  await ctx.host.fs.writeTextAtomic(file, `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Hookbox console</title><a href="${href}">Open the Hookbox console</a>\n`, 0o600);
+  await ctx.host.fs.writeTextAtomic(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Hookbox console</title><a href="${href}">Open the Hookbox console</a>\n`,
+    0o600,
+  );
   return ctx.host.desktop.open(file);
 }

@@ -9,7 +9,14 @@ import { errorOfBody } from "../core/wire/errors.ts";
  * how to get a daemon. What answers must be proven to be this Hookbox (peer-trust.ts) where the
  * platform can tell: a squatter on the socket must not show a person fake runs or approvals.
  */
-export async function daemonRequest<T>(host: RuntimeHost, locations: Locations, method: string, path: string, body?: unknown, timeoutMs = 5000): Promise<T> {
+export async function daemonRequest<T>(
+  host: RuntimeHost,
+  locations: Locations,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = 5000,
+): Promise<T> {
   const socket = locations.socketPath;
   let reply;
   try {
@@ -22,7 +29,10 @@ export async function daemonRequest<T>(host: RuntimeHost, locations: Locations, 
   try {
     parsed = JSON.parse(reply.body);
   } catch {
-    throw new HookboxError("daemon_unavailable", `something answers on ${socket}, but not a Hookbox daemon (HTTP ${reply.status}, a body that is not JSON); point --socket or HOOKBOX_SOCKET at the daemon's socket`);
+    throw new HookboxError(
+      "daemon_unavailable",
+      `something answers on ${socket}, but not a Hookbox daemon (HTTP ${reply.status}, a body that is not JSON); point --socket or HOOKBOX_SOCKET at the daemon's socket`,
+    );
   }
   const error = reply.status >= 400 ? errorOfBody(parsed) : undefined;
   if (error) throw new HookboxError(error.code, error.message, error.details);
@@ -40,7 +50,11 @@ async function verifiedRequest(host: RuntimeHost, socket: string, init: HttpRequ
   const exchanged = await host.net.requestWithPeer(socket, init, (peer) => distrust(peer, me));
   if ("unverifiable" in exchanged) return host.net.request({ unix: socket }, init);
   const why = "refused" in exchanged ? exchanged.refused : distrust(exchanged.peer, me, { answered: true });
-  if (why || "refused" in exchanged) throw new HookboxError("daemon_unavailable", `what answers on ${socket} is not a verified Hookbox daemon (${why}); nothing it says is used. Stop it (ss -xlp shows what listens there) or remove the socket, then start the daemon with \`hookbox serve\``);
+  if (why || "refused" in exchanged)
+    throw new HookboxError(
+      "daemon_unavailable",
+      `what answers on ${socket} is not a verified Hookbox daemon (${why}); nothing it says is used. Stop it (ss -xlp shows what listens there) or remove the socket, then start the daemon with \`hookbox serve\``,
+    );
   return exchanged.reply;
 }
 
@@ -59,10 +73,20 @@ export async function whyUnreachable(host: RuntimeHost, socket: string, cause: s
     if (osErrorOf(error)?.code === "ENOENT") return new HookboxError("daemon_unavailable", `no Hookbox daemon: nothing at ${socket}; ${START}`);
     return fromOsError(error, socket) ?? new HookboxError("daemon_unavailable", `cannot reach ${socket} (${cause}); ${START}`);
   }
-  if (found.kind !== "socket") return new HookboxError("daemon_unavailable", `${socket} is a ${found.kind}, not a daemon's socket; point --socket or HOOKBOX_SOCKET at the daemon's socket`);
+  if (found.kind !== "socket")
+    return new HookboxError(
+      "daemon_unavailable",
+      `${socket} is a ${found.kind}, not a daemon's socket; point --socket or HOOKBOX_SOCKET at the daemon's socket`,
+    );
   const me = host.uid();
   if (me !== undefined && found.uid !== me) {
-    return new HookboxError("permission_denied", `${socket} belongs to another user (uid ${found.uid}; you are ${me}): a daemon's socket is private to whoever started it; start your own with \`hookbox serve --socket <a path of yours>\``);
+    return new HookboxError(
+      "permission_denied",
+      `${socket} belongs to another user (uid ${found.uid}; you are ${me}): a daemon's socket is private to whoever started it; start your own with \`hookbox serve --socket <a path of yours>\``,
+    );
   }
-  return new HookboxError("daemon_unavailable", `no Hookbox daemon answers on ${socket} (${cause}): the socket is left over from one that stopped; ${START}, which replaces it`);
+  return new HookboxError(
+    "daemon_unavailable",
+    `no Hookbox daemon answers on ${socket} (${cause}): the socket is left over from one that stopped; ${START}, which replaces it`,
+  );
 }

@@ -19,7 +19,12 @@ export interface DefaultOperatorFile {
  * existing file — or a symlink, even a dangling one — is never touched. Private (0600, in a 0700
  * directory when it creates one): the operator may add an API key to it later.
  */
-export async function ensureDefaultOperatorFile(fs: FileHost, path: string, writtenBy: string, { dryRun = false, dataDir }: { dryRun?: boolean; dataDir?: string } = {}): Promise<DefaultOperatorFile> {
+export async function ensureDefaultOperatorFile(
+  fs: FileHost,
+  path: string,
+  writtenBy: string,
+  { dryRun = false, dataDir }: { dryRun?: boolean; dataDir?: string } = {},
+): Promise<DefaultOperatorFile> {
   if ((await fs.kind(path)) !== "missing") return { path, created: false, text: undefined, guards: [] };
   const text = defaultOperatorFileText(writtenBy);
   if (!dryRun) {
@@ -28,7 +33,8 @@ export async function ensureDefaultOperatorFile(fs: FileHost, path: string, writ
     await fs.mkdirp(dirname(path), 0o700);
     await fs.writeTextAtomic(path, text, 0o600);
     // self-uninstall removes it again while it still holds what was written here.
-    if (dataDir !== undefined) await recordCreatedFile({ fs }, dataDir, { file: path, what: "the operator file (default guards)", text, createdDirs });
+    if (dataDir !== undefined)
+      await recordCreatedFile({ fs }, dataDir, { file: path, what: "the operator file (default guards)", text, createdDirs });
   }
   return { path, created: true, text, guards: [...DEFAULT_GUARDS] };
 }

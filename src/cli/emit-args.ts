@@ -28,7 +28,8 @@ export function parseEmitArgs(args: readonly string[]): EmitOptions {
   if (positionals.length > 1) throw new HookboxError("usage", `hookbox emit takes at most one event name, got ${positionals.join(" ")}`);
   if (booleans.has("process-isolation") && booleans.has("thread-worker")) throw usage("--process-isolation and --thread-worker exclude each other");
   const agent = strings.get("agent")?.[0];
-  if (agent !== undefined && !isAgentName(agent)) throw new HookboxError("usage", `hookbox emit: --agent must be one of ${AGENT_NAMES.join(", ")}, got ${agent}`);
+  if (agent !== undefined && !isAgentName(agent))
+    throw new HookboxError("usage", `hookbox emit: --agent must be one of ${AGENT_NAMES.join(", ")}, got ${agent}`);
   return {
     eventName: positionals[0],
     agent,

@@ -13,11 +13,14 @@ export function emitCommand(): Command {
     .argument("[event]", "the event name, when the payload does not carry it (e.g. PreToolUse)")
     .addOption(new Option("--agent <name>", "the agent's dialect; default: detected from the payload").choices([...AGENT_NAMES]))
     .option("--fail-closed", "if Hookbox itself cannot evaluate, block (instead of the agent's fail-open default)")
-    .option("--socket <path>", "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
+    .option(
+      "--socket <path>",
+      "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock",
+    )
     .option("--no-daemon", "evaluate in this process even if a daemon is running")
     .option("--hooks <dir>", "hook directory for in-process evaluation (repeatable)")
     .option("--config <file>", "operator file for in-process evaluation; default: $HOOKBOX_CONFIG, else ~/.config/hookbox/hookbox.yaml")
-    .option("--builtin <ids>", "standard hooks for in-process evaluation (comma-separated, or \"all\")")
+    .option("--builtin <ids>", 'standard hooks for in-process evaluation (comma-separated, or "all")')
     .option("--process-isolation", "in-process evaluation runs hooks in a worker process, as the daemon does (the default)")
     .option("--thread-worker", "in-process evaluation runs hooks in a thread of this process instead: no empty environment, no kill (SECURITY.md)")
     .addHelpText(

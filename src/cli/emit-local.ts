@@ -22,7 +22,13 @@ export interface LocalWorkers {
   readonly spawn: () => WorkerProcess;
 }
 
-export async function evaluateLocally(host: RuntimeHost, locations: Locations, call: AgentCall, options: { failClosed: boolean; callerTimeoutMs: number; daemonsNotUsed?: readonly string[] }, workers: LocalWorkers): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined }> {
+export async function evaluateLocally(
+  host: RuntimeHost,
+  locations: Locations,
+  call: AgentCall,
+  options: { failClosed: boolean; callerTimeoutMs: number; daemonsNotUsed?: readonly string[] },
+  workers: LocalWorkers,
+): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined }> {
   // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched).
   let unclaimed: WorkerProcess | undefined = workers.started;
   let pool: SandboxPool | undefined;
@@ -46,7 +52,14 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
   const runtime = hookRuntime(host);
   // A one-shot writer appends only (under the append lock shared with the daemon): rotating, and
   // checking the chain's tail at open, are the daemon's job.
-  const audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, pid: host.pid, maxFileBytes: Number.POSITIVE_INFINITY, keepFiles: 0, repairTail: false });
+  const audit = await openAuditLog({
+    fs: host.fs,
+    dataDir: locations.dataDir,
+    pid: host.pid,
+    maxFileBytes: Number.POSITIVE_INFINITY,
+    keepFiles: 0,
+    repairTail: false,
+  });
   try {
     const evaluator = await composeEvaluator({
       host,
@@ -59,8 +72,14 @@ export async function evaluateLocally(host: RuntimeHost, locations: Locations, c
       via: "emit",
       log: (line) => host.writeStderr(`hookbox: ${line}\n`),
     });
-    const answer = await answerAgentCall(evaluator, call, { failClosed: options.failClosed, callerTimeoutMs: options.callerTimeoutMs }, unguardedNotice(evaluator.hookSets, locations.operatorFile.path, options.daemonsNotUsed ?? []));
-    for (const entry of answer.evaluation.decisionRecord.hook_set.broken) host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
+    const answer = await answerAgentCall(
+      evaluator,
+      call,
+      { failClosed: options.failClosed, callerTimeoutMs: options.callerTimeoutMs },
+      unguardedNotice(evaluator.hookSets, locations.operatorFile.path, options.daemonsNotUsed ?? []),
+    );
+    for (const entry of answer.evaluation.decisionRecord.hook_set.broken)
+      host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
     // The operator file as this event's hook set had it (already loaded, perhaps from the cache: not parsed again).
     const { snapshot } = await evaluator.hookSets.forProject(answer.evaluation.project);
     return { output: answer.output, autoStart: snapshot.operatorStatus.state === "unusable" ? undefined : snapshot.operator.daemon };

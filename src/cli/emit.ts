@@ -6,7 +6,16 @@ import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";
 import { daemonSockets } from "../serve/daemon/auto-socket.ts";
 import { distrust } from "../serve/daemon/peer-trust.ts";
 import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
-import { FALLBACK_AGENT, hookProcessOutput, isAgentName, nativeEventName, PROJECT_DIR_ENV, PROTOCOLS, type AgentOutput, type HookProcessOutput } from "../agents/protocols.ts";
+import {
+  FALLBACK_AGENT,
+  hookProcessOutput,
+  isAgentName,
+  nativeEventName,
+  PROJECT_DIR_ENV,
+  PROTOCOLS,
+  type AgentOutput,
+  type HookProcessOutput,
+} from "../agents/protocols.ts";
 import { holdMessages } from "../../sandbox/pool/held-worker.ts";
 import type { WorkerProcess } from "../../sandbox/index.ts";
 import type { LeanHost, PeeredReply } from "../platform/index.ts";
@@ -38,14 +47,25 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     await host.readStdin(MAX_STDIN_BYTES).catch(() => undefined);
     const agent = flagValue(args, "--agent");
     const protocol = PROTOCOLS[agent && isAgentName(agent) ? agent : FALLBACK_AGENT];
-    return out(protocol.failure(`the hookbox emit command in this agent's hook settings is invalid (${errorMessage(error)}); fix the entry (hookbox install-agent rewrites it), nothing is allowed until then`, undefined, { block: true }));
+    return out(
+      protocol.failure(
+        `the hookbox emit command in this agent's hook settings is invalid (${errorMessage(error)}); fix the entry (hookbox install-agent rewrites it), nothing is allowed until then`,
+        undefined,
+        { block: true },
+      ),
+    );
   }
   if (options.help) {
     await host.writeStdout((await import("./emit-help.ts")).emitHelp());
     return 0;
   }
   const call = await readCall(host, options);
-  const locations = resolveLocations(host, { hooks: options.hooks, builtin: options.builtin, ...(options.config ? { config: options.config } : {}), ...(options.socket ? { socket: options.socket } : {}) });
+  const locations = resolveLocations(host, {
+    hooks: options.hooks,
+    builtin: options.builtin,
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.socket ? { socket: options.socket } : {}),
+  });
   try {
     // HOOKBOX_NO_DAEMON=1 is --no-daemon for entries whose command line cannot be changed.
     const useDaemon = options.daemon && !call.unreadable && host.env.HOOKBOX_NO_DAEMON !== "1";
@@ -55,7 +75,14 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     if (useDaemon) {
       const sockets = daemonSockets(locations, options.socket !== undefined, identity, host);
       for (const socket of sockets.ask) {
-        const reply = await viaDaemon(host, socket, identity, call, options, whys.map((why) => why.text));
+        const reply = await viaDaemon(
+          host,
+          socket,
+          identity,
+          call,
+          options,
+          whys.map((why) => why.text),
+        );
         if (reply.answered) {
           // Something not proven to be Hookbox where a daemon should be is news even when another daemon answers.
           for (const why of whys) if (why.distrusted) host.writeStderr(`hookbox: not using ${why.text}\n`);
@@ -66,7 +93,13 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
         if (reply.nobody && socket === sockets.auto) startOn = socket;
       }
     }
-    const local = await evaluateHere(host, locations, call, options, whys.map((why) => why.text));
+    const local = await evaluateHere(
+      host,
+      locations,
+      call,
+      options,
+      whys.map((why) => why.text),
+    );
     // Said only when no daemon answered at all: a manual daemon of another hook set is not news when this set's own daemon answers.
     for (const why of whys) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${why.text}\n`);
     const code = await out(local.output);
@@ -76,7 +109,9 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     // A bug or an environment that stops Hookbox before any hook set could be read: loud, and
     // blocking when the caller asked to fail closed.
     const protocol = PROTOCOLS[call.agent ?? FALLBACK_AGENT];
-    return out(protocol.failure(`Hookbox failed before it could evaluate this event: ${errorMessage(error)}`, undefined, { block: options.failClosed }));
+    return out(
+      protocol.failure(`Hookbox failed before it could evaluate this event: ${errorMessage(error)}`, undefined, { block: options.failClosed }),
+    );
   }
 }
 
@@ -115,7 +150,14 @@ type DaemonReply =
  * injected: peer-trust.ts), it serves another hook set, or it refused the request. Nothing but a
  * proven daemon's answer is used: a reply of the right shape proves nothing.
  */
-async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdentity, call: AgentCall, options: EmitOptions, daemonsNotUsed: readonly string[]): Promise<DaemonReply> {
+async function viaDaemon(
+  host: LeanHost,
+  socket: string,
+  identity: HookSetIdentity,
+  call: AgentCall,
+  options: EmitOptions,
+  daemonsNotUsed: readonly string[],
+): Promise<DaemonReply> {
   const headers: Record<string, string> = {
     [AGENT_CALL_HEADERS.client]: "emit",
     [AGENT_CALL_HEADERS.identity]: encodeHeaderJson(identity),
@@ -130,11 +172,19 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
   let exchanged: PeeredReply;
   try {
     // No existence check first: connecting to a missing socket fails as fast, one syscall less.
-    exchanged = await host.net.requestWithPeer(socket, { method: "POST", path: `/v1/agents/${call.agent ?? "auto"}`, body: call.payload, headers, timeoutMs: DAEMON_TIMEOUT_MS }, (peer) => distrust(peer, me));
+    exchanged = await host.net.requestWithPeer(
+      socket,
+      { method: "POST", path: `/v1/agents/${call.agent ?? "auto"}`, body: call.payload, headers, timeoutMs: DAEMON_TIMEOUT_MS },
+      (peer) => distrust(peer, me),
+    );
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === "ENOENT") return { answered: false, nobody: true };
-    return { answered: false, nobody: true, why: code === "ECONNREFUSED" ? "a stale socket: nothing listens on it" : `no answer (${errorMessage(error)})` };
+    return {
+      answered: false,
+      nobody: true,
+      why: code === "ECONNREFUSED" ? "a stale socket: nothing listens on it" : `no answer (${errorMessage(error)})`,
+    };
   }
   if ("unverifiable" in exchanged) return unverifiable(host, socket, exchanged.unverifiable);
   // Refused once connected, before the event was sent; or once answered, its answer unused.
@@ -161,7 +211,9 @@ async function viaDaemon(host: LeanHost, socket: string, identity: HookSetIdenti
  */
 async function unverifiable(host: LeanHost, socket: string, why: string): Promise<DaemonReply> {
   const kind = await (await host.full()).fs.kind(socket).catch(() => "missing");
-  return kind === "missing" ? { answered: false } : { answered: false, why: `cannot verify on this platform whether a genuine Hookbox daemon answers there: ${why}` };
+  return kind === "missing"
+    ? { answered: false }
+    : { answered: false, why: `cannot verify on this platform whether a genuine Hookbox daemon answers there: ${why}` };
 }
 
 /**
@@ -172,7 +224,13 @@ async function unverifiable(host: LeanHost, socket: string, why: string): Promis
  * a thread here: the binary starts in ~5 ms, and a one-shot worker skips the optimizing
  * WebAssembly tier, whose compiles a thread would have to share with this process.
  */
-async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCall, options: EmitOptions, daemonsNotUsed: readonly string[]): Promise<LocalAnswer> {
+async function evaluateHere(
+  host: LeanHost,
+  locations: Locations,
+  call: AgentCall,
+  options: EmitOptions,
+  daemonsNotUsed: readonly string[],
+): Promise<LocalAnswer> {
   const full = await host.full();
   const spawn = (): WorkerProcess => (options.processIsolation ? full.sandbox.spawnWorker({ oneShot: true }) : full.sandbox.spawnThreadWorker());
   let started: WorkerProcess | undefined;
@@ -182,7 +240,13 @@ async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCal
     // A worker that cannot even be spawned: the pool tries again and fails the hooks by their on_error.
   }
   const local = await import("./emit-local.ts");
-  const answer = await local.evaluateLocally(full, locations, call, { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call), daemonsNotUsed }, { started, spawn });
+  const answer = await local.evaluateLocally(
+    full,
+    locations,
+    call,
+    { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call), daemonsNotUsed },
+    { started, spawn },
+  );
   return {
     ...answer,
     // After the answer: whatever happens here, the agent has its answer and nothing is written to stdout.
@@ -190,7 +254,9 @@ async function evaluateHere(host: LeanHost, locations: Locations, call: AgentCal
       try {
         await (await import("../serve/daemon/auto-start.ts")).startDaemon(full, socket, locations, settings);
       } catch (error) {
-        host.writeStderr(`hookbox: could not start a daemon on ${socket} (${errorMessage(error)}); each event is evaluated in its own process until one runs\n`);
+        host.writeStderr(
+          `hookbox: could not start a daemon on ${socket} (${errorMessage(error)}); each event is evaluated in its own process until one runs\n`,
+        );
       }
     },
   };

@@ -12,7 +12,10 @@ export function sourceExcerpt(source: string, line: number, column: number, inde
 /** The same, from the line's text and number. */
 export function lineExcerpt(text: string, line: number, column: number, indent = "    "): string {
   const number = String(line);
-  const shown = text.replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f]/g, " ").trimEnd();
+  const shown = text
+    .replace(/\t/g, " ")
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .trimEnd();
   const caret = `${" ".repeat(Math.max(0, Math.min(column, shown.length + 1) - 1))}^`;
   return `${indent}${number} | ${shown}\n${indent}${" ".repeat(number.length)} | ${caret}\n`;
 }

@@ -14,9 +14,11 @@ export const EXIT = {
 /** What each exit code means, for the top-level help and the README (test/e2e/help.test.ts holds them equal). */
 const MEANING: Readonly<Record<keyof typeof EXIT, string>> = {
   ok: "done: the command did what it was asked, and what it checked or ran passed",
-  failed: "what it checked or ran failed: a handler failed or returned an invalid result, validation or type-checking found problems, a fixture failed",
+  failed:
+    "what it checked or ran failed: a handler failed or returned an invalid result, validation or type-checking found problems, a fixture failed",
   usage: "the command line is wrong, or an input file is missing or unreadable",
-  internal: "Hookbox could not do its job: the daemon is unreachable, the OS refused (permission denied, disk full), the sandbox would not start, or a bug",
+  internal:
+    "Hookbox could not do its job: the daemon is unreachable, the OS refused (permission denied, disk full), the sandbox would not start, or a bug",
 };
 
 export function exitStatusHelp(): string {

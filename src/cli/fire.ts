@@ -32,7 +32,10 @@ export function registerFire(program: Command, ctx: CliContext, setExit: (code: 
     .argument("<id>", "the hook's id (hookbox list)")
     .option("--project <dir>", "the project whose hook it is; default: the current directory's")
     .option("--event <json>", "the event to give it, as JSON (default: a timing context, as its schedule gives)")
-    .option("--socket <path>", "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock")
+    .option(
+      "--socket <path>",
+      "the daemon's socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock",
+    )
     .option("--json", "print the daemon's answer as JSON")
     .action(async (id: string, options: { project?: string; event?: string; socket?: string; json?: boolean }) => {
       let event: Record<string, unknown> = {};

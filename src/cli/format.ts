@@ -26,5 +26,10 @@ export function outcomeJson(outcome: InvocationOutcome): Record<string, unknown>
   const stats = { cpu_ms: cpuMs, wall_ms: wallMs, host_calls: hostCalls, heap_bytes: heapBytes, cold_start: coldStart };
   if (outcome.ok) return { ok: true, value: outcome.value ?? null, logs: outcome.logs, stats };
   const { code, message, limit, guestStack, location } = outcome.failure;
-  return { ok: false, failure: { code, message, ...(limit && { limit }), ...(guestStack && { guest_stack: guestStack }), ...(location && { location }) }, logs: outcome.logs, stats };
+  return {
+    ok: false,
+    failure: { code, message, ...(limit && { limit }), ...(guestStack && { guest_stack: guestStack }), ...(location && { location }) },
+    logs: outcome.logs,
+    stats,
+  };
 }

@@ -12,7 +12,13 @@ import type { HookRuntimeFactory } from "./runtime-factory.ts";
  * (list, validate, doctor) show exactly what the evaluator would run there.
  */
 export async function currentHookSet(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory): Promise<ProjectHookSet> {
-  const { hookSets } = createHookSets({ host: ctx.host, locations, capabilities: runtime.capabilities(locations), embedded: runtime.embedded(), via: "cli" });
+  const { hookSets } = createHookSets({
+    host: ctx.host,
+    locations,
+    capabilities: runtime.capabilities(locations),
+    embedded: runtime.embedded(),
+    via: "cli",
+  });
   const explicit = locations.hookSources.every((source) => source.origin === "dir");
   return hookSets.forProject(explicit ? undefined : await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir()));
 }
@@ -24,7 +30,14 @@ export async function currentHookSet(ctx: CliContext, locations: Locations, runt
  */
 export async function missingInputExit(ctx: CliContext, locations: Locations): Promise<number | undefined> {
   const fs = ctx.host.fs;
-  if (locations.operatorFile.explicit && !(await fs.readText(locations.operatorFile.path).then(() => true, () => false))) return EXIT.usage;
+  if (
+    locations.operatorFile.explicit &&
+    !(await fs.readText(locations.operatorFile.path).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return EXIT.usage;
   for (const source of locations.hookSources) if (source.required && (await fs.kind(source.dir)) !== "dir") return EXIT.usage;
   return undefined;
 }
@@ -32,5 +45,14 @@ export async function missingInputExit(ctx: CliContext, locations: Locations): P
 /** Every problem of a hook set: the operator file's, then the hooks'. */
 export function problemsOf(set: ProjectHookSet): Diagnostic[] {
   const status = set.snapshot.operatorStatus;
-  return [...(status.state === "ok" ? [] : status.problems.map((d) => (status.state === "last-good" ? d : { ...d, message: `${d.message} (the operator file is unusable: every event is denied until it is fixed)` }))), ...set.snapshot.diagnostics];
+  return [
+    ...(status.state === "ok"
+      ? []
+      : status.problems.map((d) =>
+          status.state === "last-good"
+            ? d
+            : { ...d, message: `${d.message} (the operator file is unusable: every event is denied until it is fixed)` },
+        )),
+    ...set.snapshot.diagnostics,
+  ];
 }

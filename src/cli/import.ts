@@ -7,7 +7,14 @@ import { parseJsonDocument } from "../agents/shared/install/json-document.ts";
 import { rewriteJson } from "../agents/shared/install/json-edit.ts";
 import { grantDiff } from "../hooks/packages/consent.ts";
 import { addApprovals, withApprovals, type RunApproval } from "../hooks/packages/import/approvals.ts";
-import { importedPackage, IMPORT_DIALECTS, readImport, type ImportDialect, type ImportedHook, type ImportPlan } from "../hooks/packages/import/index.ts";
+import {
+  importedPackage,
+  IMPORT_DIALECTS,
+  readImport,
+  type ImportDialect,
+  type ImportedHook,
+  type ImportPlan,
+} from "../hooks/packages/import/index.ts";
 import { inspectPackage, type InspectedPackage } from "../hooks/packages/inspect.ts";
 import { installPackage, readLock } from "../hooks/packages/install.ts";
 import { resolvePath } from "../core/text/posix-path.ts";
@@ -42,8 +49,13 @@ interface ImportOptions {
 export function registerImport(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
   program
     .command("import")
-    .description("Bring the command hooks you already have under Hookbox: agent settings, plugin hooks.json, Cursor hooks.json, the hooks template's YAML registry")
-    .argument("<file>", "e.g. .claude/settings.json, ~/.codex/hooks.json, .gemini/settings.json, .cursor/hooks.json, <plugin>/hooks/hooks.json, .system/hooks/ (or one of its YAML files)")
+    .description(
+      "Bring the command hooks you already have under Hookbox: agent settings, plugin hooks.json, Cursor hooks.json, the hooks template's YAML registry",
+    )
+    .argument(
+      "<file>",
+      "e.g. .claude/settings.json, ~/.codex/hooks.json, .gemini/settings.json, .cursor/hooks.json, <plugin>/hooks/hooks.json, .system/hooks/ (or one of its YAML files)",
+    )
     .addOption(new Option("--agent <dialect>", "whose protocol the commands speak (default: guessed from the file)").choices([...IMPORT_DIALECTS]))
     .option("--project", "install the hooks into this project's .hookbox/hooks instead of your own")
     .option("--yes", "do not ask: accept exactly the grants named with --allow")
@@ -58,7 +70,11 @@ export function registerImport(program: Command, ctx: CliContext, setExit: (code
       const plan = await readImport(ctx.host.fs, path, options.agent as ImportDialect | undefined);
       for (const warning of plan.warnings) ctx.err(`note: ${warning}\n`);
       if (plan.hooks.length === 0) {
-        await ctx.out(options.json ? `${JSON.stringify({ file: path, imported: [], warnings: plan.warnings }, null, 2)}\n` : `${path}: no command hooks to import\n`);
+        await ctx.out(
+          options.json
+            ? `${JSON.stringify({ file: path, imported: [], warnings: plan.warnings }, null, 2)}\n`
+            : `${path}: no command hooks to import\n`,
+        );
         return setExit(EXIT.ok);
       }
       const result = await importPlan(session, path, plan, options);
@@ -71,7 +87,12 @@ async function importPlan(session: PackageSession, path: string, plan: ImportPla
   const { ctx } = session;
   // First against the operator file as it is: which command lines its ceiling refuses (shells do).
   const first = await inspectAll(session, path, plan.hooks, session.operator);
-  const approvals: RunApproval[] = first.flatMap(({ hook, inspected }) => (inspected.hook.review.lines.some((line) => line.kind === "run" && line.status !== "granted" && /default run ceiling/.test(line.why ?? "")) && hook.run ? [{ hookId: hook.id, cmd: hook.run.cmd, args: hook.run.args }] : []));
+  const approvals: RunApproval[] = first.flatMap(({ hook, inspected }) =>
+    inspected.hook.review.lines.some((line) => line.kind === "run" && line.status !== "granted" && /default run ceiling/.test(line.why ?? "")) &&
+    hook.run
+      ? [{ hookId: hook.id, cmd: hook.run.cmd, args: hook.run.args }]
+      : [],
+  );
   const operator = withApprovals(session.operator, approvals);
   const packages = approvals.length > 0 ? await inspectAll(session, path, plan.hooks, operator) : first;
   const lock = await readLock(ctx.host.fs, session.hooksDir);
@@ -80,32 +101,80 @@ async function importPlan(session: PackageSession, path: string, plan: ImportPla
   for (const { hook, inspected } of packages) {
     const previous = Object.hasOwn(lock.packages, hook.id) ? lock.packages[hook.id] : undefined;
     for (const key of grantDiff(previous?.grants ?? [], inspected.grants).added) needed.add(key);
-    report.push(`  ${hook.id} (${hook.where}, on ${hook.event}): ${hook.command}`, ...reviewLines(inspected.hook.review, "    ", { width: reviewWidth(session.ctx) }));
+    report.push(
+      `  ${hook.id} (${hook.where}, on ${hook.event}): ${hook.command}`,
+      ...reviewLines(inspected.hook.review, "    ", { width: reviewWidth(session.ctx) }),
+    );
   }
   if (approvals.length > 0) {
     report.push(`  these commands run with your rights, so the operator must approve them: ${session.locations.operatorFile.path} gets`);
-    for (const approval of approvals) report.push(`    hooks: { ${approval.hookId}: { permissions: { run: [{ cmd: ${approval.cmd}, args: ${JSON.stringify(approval.args)} }] } } }`);
+    for (const approval of approvals)
+      report.push(`    hooks: { ${approval.hookId}: { permissions: { run: [{ cmd: ${approval.cmd}, args: ${JSON.stringify(approval.args)} }] } } }`);
   }
-  const cannotRun = promptsWithoutModel(session, packages.map(({ hook }) => hook));
+  const cannotRun = promptsWithoutModel(
+    session,
+    packages.map(({ hook }) => hook),
+  );
   report.push(...cannotRun.map((warning) => `  warning: ${warning}`));
   const target = options.switch === false ? undefined : await settingsTarget(session, path, plan.dialect);
   // Resolved before anything is written: an import that cannot switch the settings changes nothing.
-  const command = target ? await chooseHookboxCommand(options.command, { cwd: ctx.host.cwd(), env: ctx.host.env, binaryPath: ctx.host.binaryPath(), runtime: ctx.host.name, exists: (file) => ctx.host.fs.exists(file) }) : undefined;
-  if (target) report.push(`  then ${target.file} runs Hookbox instead of these commands (a backup is kept; hookbox uninstall-agent ${target.agent} undoes the switch)`);
+  const command = target
+    ? await chooseHookboxCommand(options.command, {
+        cwd: ctx.host.cwd(),
+        env: ctx.host.env,
+        binaryPath: ctx.host.binaryPath(),
+        runtime: ctx.host.name,
+        exists: (file) => ctx.host.fs.exists(file),
+      })
+    : undefined;
+  if (target)
+    report.push(
+      `  then ${target.file} runs Hookbox instead of these commands (a backup is kept; hookbox uninstall-agent ${target.agent} undoes the switch)`,
+    );
   ctx.err(`${report.join("\n")}\n`);
   await obtainConsent(ctx, `Import ${plan.hooks.length} hook${plan.hooks.length === 1 ? "" : "s"} with these grants?`, [...needed], options, true);
   if (approvals.length > 0) await writeApprovals(session, approvals);
   for (const { hook, inspected, tree } of packages) {
-    await installPackage(ctx.host.fs, session.hooksDir, hook.id, tree, { version: inspected.version, source: `import:${path}#${hook.where}`, grants: inspected.grants, signer: null, onError: inspected.onError });
+    await installPackage(ctx.host.fs, session.hooksDir, hook.id, tree, {
+      version: inspected.version,
+      source: `import:${path}#${hook.where}`,
+      grants: inspected.grants,
+      signer: null,
+      onError: inspected.onError,
+    });
   }
-  if (session.project) await recordTrust(ctx, session.locations, session.runtime, session.project, packages.map(({ hook }) => hook.id));
+  if (session.project)
+    await recordTrust(
+      ctx,
+      session.locations,
+      session.runtime,
+      session.project,
+      packages.map(({ hook }) => hook.id),
+    );
   const switched = target && command && plan.remaining ? await switchSettings(session, path, target, plan.remaining, command) : undefined;
-  const lines = [`imported ${packages.length} hook${packages.length === 1 ? "" : "s"} into ${session.hooksDir}: ${packages.map(({ hook }) => hook.id).join(", ")}`];
+  const lines = [
+    `imported ${packages.length} hook${packages.length === 1 ? "" : "s"} into ${session.hooksDir}: ${packages.map(({ hook }) => hook.id).join(", ")}`,
+  ];
   if (approvals.length > 0) lines.push(`approved their command lines in ${session.locations.operatorFile.path}`);
   if (switched) lines.push(`${switched.file} now runs Hookbox${switched.backup ? ` (backup: ${switched.backup})` : ""}`);
-  else if (plan.remaining) lines.push(`${path} is unchanged: its commands still run there too (hookbox install-agent, then remove them, when you are ready)`);
+  else if (plan.remaining)
+    lines.push(`${path} is unchanged: its commands still run there too (hookbox install-agent, then remove them, when you are ready)`);
   lines.push(...cannotRun.map((warning) => `warning: ${warning}`));
-  return { file: path, dialect: plan.dialect, imported: packages.map(({ hook, inspected }) => ({ id: hook.id, where: hook.where, command: hook.command, on_error: hook.onError, grants: inspected.hook.review.lines })), approvals, switched: switched ?? null, warnings: [...plan.warnings, ...cannotRun], lines };
+  return {
+    file: path,
+    dialect: plan.dialect,
+    imported: packages.map(({ hook, inspected }) => ({
+      id: hook.id,
+      where: hook.where,
+      command: hook.command,
+      on_error: hook.onError,
+      grants: inspected.hook.review.lines,
+    })),
+    approvals,
+    switched: switched ?? null,
+    warnings: [...plan.warnings, ...cannotRun],
+    lines,
+  };
 }
 
 /**
@@ -156,11 +225,20 @@ async function settingsTarget(session: PackageSession, path: string, dialect: Im
   return undefined;
 }
 
-async function switchSettings(session: PackageSession, path: string, target: NonNullable<Awaited<ReturnType<typeof settingsTarget>>>, remaining: Record<string, unknown>, command: HookboxCommand) {
+async function switchSettings(
+  session: PackageSession,
+  path: string,
+  target: NonNullable<Awaited<ReturnType<typeof settingsTarget>>>,
+  remaining: Record<string, unknown>,
+  command: HookboxCommand,
+) {
   const { ctx } = session;
   const existing = await ctx.host.fs.readText(path);
   const document = parseJsonDocument(existing, path);
-  const without = document.body === undefined ? `${JSON.stringify(remaining, null, 2)}\n` : document.bom + rewriteJson(document.body, document.root, remaining, document.layout);
+  const without =
+    document.body === undefined
+      ? `${JSON.stringify(remaining, null, 2)}\n`
+      : document.bom + rewriteJson(document.body, document.root, remaining, document.layout);
   const plan = planInstall(target.agent, without, { file: path, hookboxCommand: command.path });
   const warnings = [...command.warnings];
   for (const warning of warnings) ctx.err(`note: ${warning}\n`);

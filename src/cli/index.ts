@@ -60,7 +60,19 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
     .configureOutput({
       writeOut: (text) => void ctx.out(text),
       writeErr: (text) => ctx.err(text),
-      outputError: (text, write) => write(format === "json" ? jsonError("usage", text.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim(), EXIT.usage) : text),
+      outputError: (text, write) =>
+        write(
+          format === "json"
+            ? jsonError(
+                "usage",
+                text
+                  .replace(/^error: /, "")
+                  .replace(/\s*\n\s*/g, " ")
+                  .trim(),
+                EXIT.usage,
+              )
+            : text,
+        ),
     });
   registerRun(program, ctx, setExit);
   registerValidate(program, ctx, setExit, factory);
@@ -81,7 +93,11 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerConsole(program, ctx, setExit);
   registerInstallAgent(program, ctx, setExit, factory);
   registerUninstallAgent(program, ctx, setExit);
-  program.command("emit").description("Answer an agent's hook call in its own protocol (see hookbox emit --help)").allowUnknownOption().argument("[args...]");
+  program
+    .command("emit")
+    .description("Answer an agent's hook call in its own protocol (see hookbox emit --help)")
+    .allowUnknownOption()
+    .argument("[args...]");
   registerDoctor(program, ctx, setExit, factory);
   registerAdd(program, ctx, setExit, factory);
   registerUpdate(program, ctx, setExit, factory);
@@ -119,7 +135,13 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
 function commandLine(program: Command, args: readonly string[]): string[] {
   if (args.length === 1 && args[0] === "-v") return ["-V"];
   const [first, name] = args;
-  if (first === "help" && name !== undefined && !name.startsWith("-") && !program.commands.some((command) => command.name() === name || command.aliases().includes(name))) return [name];
+  if (
+    first === "help" &&
+    name !== undefined &&
+    !name.startsWith("-") &&
+    !program.commands.some((command) => command.name() === name || command.aliases().includes(name))
+  )
+    return [name];
   return [...args];
 }
 

@@ -9,7 +9,17 @@ import { guardsOf, unguardedMessage } from "../decide/guards.ts";
 import { selfProtectState } from "../decide/self-protect.ts";
 import { BUILD_ID } from "../core/version/index.ts";
 import { trustCodexEntries, type TrustChange } from "./codex-trust.ts";
-import { agentSettingsCommand, parentDirectory, readIfPresent, readRecord, report, resolveTarget, writeBackup, writeRecord, type AgentSettingsTarget } from "./agent-settings.ts";
+import {
+  agentSettingsCommand,
+  parentDirectory,
+  readIfPresent,
+  readRecord,
+  report,
+  resolveTarget,
+  writeBackup,
+  writeRecord,
+  type AgentSettingsTarget,
+} from "./agent-settings.ts";
 import { scopesHoldingHookbox, uninstallCommand } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 import { ensureDefaultOperatorFile, type DefaultOperatorFile } from "./default-guards.ts";
@@ -23,8 +33,15 @@ const HTTP_FAILS_OPEN =
   "Claude Code's http hooks fail OPEN: when the daemon is not running, not listening on that URL, or the token is missing or wrong, Claude treats the failed request as a non-blocking error and runs the tool unchecked. Keep guards on command hooks (install-agent without --http); hookbox doctor checks that the daemon answers and the token is set";
 
 function installOptions(target: AgentSettingsTarget, hookboxCommand: string, options: Record<string, unknown>): InstallOptions {
-  if (options.trust === true && target.agent !== "codex") throw new HookboxError("usage", "--trust is for Codex only (it records, in $CODEX_HOME/config.toml, that you trust Hookbox's entries)");
-  const events = typeof options.events === "string" ? options.events.split(",").map((name) => name.trim()).filter((name) => name !== "") : undefined;
+  if (options.trust === true && target.agent !== "codex")
+    throw new HookboxError("usage", "--trust is for Codex only (it records, in $CODEX_HOME/config.toml, that you trust Hookbox's entries)");
+  const events =
+    typeof options.events === "string"
+      ? options.events
+          .split(",")
+          .map((name) => name.trim())
+          .filter((name) => name !== "")
+      : undefined;
   if (options.http === undefined && (options.tokenEnv !== undefined || options.authHeader !== undefined)) {
     throw new HookboxError("usage", "--token-env and --auth-header go with --http");
   }
@@ -57,7 +74,13 @@ async function missingDirectories(ctx: CliContext, file: string): Promise<string
 }
 
 /** Backup, file, record. The record is best effort: without it uninstall removes Hookbox's entries instead of restoring the file byte for byte. */
-export async function writeAgentSettings(ctx: CliContext, target: AgentSettingsTarget, existing: string | undefined, text: string, warnings: string[]): Promise<string | null> {
+export async function writeAgentSettings(
+  ctx: CliContext,
+  target: AgentSettingsTarget,
+  existing: string | undefined,
+  text: string,
+  warnings: string[],
+): Promise<string | null> {
   const fs = ctx.host.fs;
   const previous = await readRecord(ctx, target);
   // Keep the config's own mode; a new one is 0644 like the agents write theirs.
@@ -69,9 +92,15 @@ export async function writeAgentSettings(ctx: CliContext, target: AgentSettingsT
   try {
     const without = existing === undefined ? undefined : planUninstall(target.agent, existing, { file: target.file });
     const existingWithoutHookbox = without === undefined ? undefined : without.removesFile ? null : without.text;
-    await writeRecord(ctx, target, await nextRecord(previous, { ...target, existingText: existing, existingWithoutHookbox, writtenText: text, createdDirs, now: new Date() }));
+    await writeRecord(
+      ctx,
+      target,
+      await nextRecord(previous, { ...target, existingText: existing, existingWithoutHookbox, writtenText: text, createdDirs, now: new Date() }),
+    );
   } catch (error) {
-    warnings.push(`could not record this install in ${target.dataDir}/installs (${errorMessage(error)}): uninstall-agent will remove Hookbox's entries instead of restoring the file byte for byte`);
+    warnings.push(
+      `could not record this install in ${target.dataDir}/installs (${errorMessage(error)}): uninstall-agent will remove Hookbox's entries instead of restoring the file byte for byte`,
+    );
   }
   return backup;
 }
@@ -84,7 +113,6 @@ async function twiceWarnings(ctx: CliContext, target: AgentSettingsTarget): Prom
       `Hookbox's entries are also in ${held.file} (${target.agent}, ${held.scope}): ${target.agent} runs the hooks of every scope, so each event would be evaluated twice (twice the wait, two audit records, an ask asked twice). Keep one: ${uninstallCommand(target.agent, held.scope)} takes that one out`,
   );
 }
-
 
 /** What guards the installed agent: the operator file (as found, or as install-agent wrote it) and the hooks it would run. */
 interface Guarding {
@@ -99,20 +127,37 @@ interface Guarding {
  * file this command writes (not loaded yet on a dry run). Their absence is a warning, and so is
  * an operator file that does not load.
  */
-async function guardingOf(ctx: CliContext, runtime: HookRuntimeFactory, target: AgentSettingsTarget, operatorFile: DefaultOperatorFile, warnings: string[]): Promise<Guarding> {
+async function guardingOf(
+  ctx: CliContext,
+  runtime: HookRuntimeFactory,
+  target: AgentSettingsTarget,
+  operatorFile: DefaultOperatorFile,
+  warnings: string[],
+): Promise<Guarding> {
   const locations = locationsFrom(ctx, {});
   const { snapshot } = await currentHookSet(ctx, locations, runtime);
   if (snapshot.operatorStatus.state !== "ok") {
-    warnings.push(`the operator file does not load (${describeOperatorProblems(snapshot.operatorStatus.problems)}): every event of every agent is denied until it is fixed (hookbox validate)`);
+    warnings.push(
+      `the operator file does not load (${describeOperatorProblems(snapshot.operatorStatus.problems)}): every event of every agent is denied until it is fixed (hookbox validate)`,
+    );
   }
   const found = guardsOf(snapshot.hooks, target.scope === "user" ? { exceptProject: target.project } : {});
   const guards = [...new Set([...found, ...operatorFile.guards])].sort();
   const unguarded = guards.length === 0 && snapshot.operatorStatus.state === "ok";
   if (unguarded) {
-    const hint = operatorFile.created || (await ctx.host.fs.kind(operatorFile.path)) !== "missing" ? "" : `; or run hookbox install-agent ${target.agent} again without --no-default-guards, which writes it`;
-    warnings.push(`NO GUARD: ${unguardedMessage(`${target.agent} (${target.file})`, operatorFile.path, selfProtectState(snapshot.operator) === "on")}${hint}`);
+    const hint =
+      operatorFile.created || (await ctx.host.fs.kind(operatorFile.path)) !== "missing"
+        ? ""
+        : `; or run hookbox install-agent ${target.agent} again without --no-default-guards, which writes it`;
+    warnings.push(
+      `NO GUARD: ${unguardedMessage(`${target.agent} (${target.file})`, operatorFile.path, selfProtectState(snapshot.operator) === "on")}${hint}`,
+    );
   }
-  return { operator_file: { ...operatorFile, diff: operatorFile.created ? unifiedDiff(operatorFile.path, undefined, operatorFile.text) : "" }, guards, unguarded };
+  return {
+    operator_file: { ...operatorFile, diff: operatorFile.created ? unifiedDiff(operatorFile.path, undefined, operatorFile.text) : "" },
+    guards,
+    unguarded,
+  };
 }
 
 /** The operator file's part of the text report: what was written (or would be, as a diff), the guards, how to change them. */
@@ -120,10 +165,22 @@ function guardingText(guarding: Guarding, agent: string, dryRun: boolean): strin
   const { operator_file: file, guards } = guarding;
   const lines: string[] = [];
   if (file.created) {
-    lines.push(`${file.path} (Hookbox's operator file: there was none)`, `  enables the standard guards ${file.guards.join(", ")}; self-protect is always on`);
+    lines.push(
+      `${file.path} (Hookbox's operator file: there was none)`,
+      `  enables the standard guards ${file.guards.join(", ")}; self-protect is always on`,
+    );
     if (dryRun) lines.push("(dry run: nothing written)", file.diff.trimEnd());
-    else lines.push("written:", ...(file.text ?? "").trimEnd().split("\n").map((line) => `  | ${line}`));
-    lines.push(`To change what guards your agents: edit ${file.path} (hookbox validate checks it, hookbox show <id> explains a hook), or install without it: hookbox install-agent ${agent} --no-default-guards`);
+    else
+      lines.push(
+        "written:",
+        ...(file.text ?? "")
+          .trimEnd()
+          .split("\n")
+          .map((line) => `  | ${line}`),
+      );
+    lines.push(
+      `To change what guards your agents: edit ${file.path} (hookbox validate checks it, hookbox show <id> explains a hook), or install without it: hookbox install-agent ${agent} --no-default-guards`,
+    );
   } else if (guards.length > 0) {
     lines.push(`guards: ${guards.join(", ")} (and self-protect), from ${file.path} and your hooks; hookbox show <id> explains one`);
   }
@@ -131,14 +188,24 @@ function guardingText(guarding: Guarding, agent: string, dryRun: boolean): strin
 }
 
 export function registerInstallAgent(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
-  agentSettingsCommand(program, "install-agent", "Add Hookbox to an agent's hook configuration, keeping every other hook, setting and comment (a backup of the old file is kept)")
+  agentSettingsCommand(
+    program,
+    "install-agent",
+    "Add Hookbox to an agent's hook configuration, keeping every other hook, setting and comment (a backup of the old file is kept)",
+  )
     .option("--events <names>", "comma-separated events to install (the agent's names or Hookbox's); default: all Hookbox decodes")
     .option("--command <path>", "the hookbox executable the agent runs (default: the absolute path of this hookbox binary)")
     .option("--fail-closed", "block when Hookbox cannot evaluate, instead of the agent's fail-open default")
     .option("--http <url>", "Claude Code only: POST events to the daemon's loopback listener instead of spawning hookbox")
-    .option("--token-env <name>", "with --http: the environment variable holding the daemon's bearer token (the file hookbox serve --listen writes: ~/.local/share/hookbox/http-token, or its --token-file)")
+    .option(
+      "--token-env <name>",
+      "with --http: the environment variable holding the daemon's bearer token (the file hookbox serve --listen writes: ~/.local/share/hookbox/http-token, or its --token-file)",
+    )
     .option("--auth-header <value>", "with --http: a literal Authorization header value (stored in plain text)")
-    .option("--trust", "Codex only: also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)")
+    .option(
+      "--trust",
+      "Codex only: also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)",
+    )
     .option("--no-default-guards", "when there is no operator file, do not write one enabling the standard guards (guard-secrets, bash-guard)")
     .addHelpText(
       "after",
@@ -189,7 +256,9 @@ on command hooks.`,
       // Before the agent's settings: an operator file that cannot be written leaves the agent as it was.
       const operatorPath = locationsFrom(ctx, {}).operatorFile.path;
       const operatorFile =
-        options.defaultGuards === false ? { path: operatorPath, created: false, text: undefined, guards: [] } : await ensureDefaultOperatorFile(ctx.host.fs, operatorPath, `hookbox install-agent ${target.agent}`, { dryRun, dataDir: target.dataDir });
+        options.defaultGuards === false
+          ? { path: operatorPath, created: false, text: undefined, guards: [] }
+          : await ensureDefaultOperatorFile(ctx.host.fs, operatorPath, `hookbox install-agent ${target.agent}`, { dryRun, dataDir: target.dataDir });
       const backup = plan.changed && !dryRun ? await writeAgentSettings(ctx, target, existing, plan.text, warnings) : null;
       const trust: TrustChange | undefined = options.trust === true ? await trustCodexEntries(ctx, target, plan.text, install, dryRun) : undefined;
       const guarding = await guardingOf(ctx, runtime, target, operatorFile, warnings);
@@ -208,7 +277,12 @@ on command hooks.`,
         ...(trust && { trust }),
         ...guarding,
       };
-      const outcome = [...(backup === null ? [] : [`backup: ${backup}`]), ...(plan.changed ? ["written"] : []), ...(trust?.backup ? [`backup: ${trust.backup}`] : []), ...(trust?.changed ? [`trust recorded in ${trust.file}`] : [])];
+      const outcome = [
+        ...(backup === null ? [] : [`backup: ${backup}`]),
+        ...(plan.changed ? ["written"] : []),
+        ...(trust?.backup ? [`backup: ${trust.backup}`] : []),
+        ...(trust?.changed ? [`trust recorded in ${trust.file}`] : []),
+      ];
       await report(ctx, { ...change, changed: plan.changed || trust?.changed === true || operatorFile.created }, options.json === true, outcome);
       if (options.json !== true) await ctx.out(guardingText(guarding, target.agent, dryRun));
       setExit(EXIT.ok);

@@ -77,8 +77,12 @@ const strings = (value: unknown): value is string[] => Array.isArray(value) && v
 export async function readSelfRecord(host: RecordHost, dataDir: string): Promise<SelfInstallRecordV1> {
   const value = (await readJson(host, selfRecordPath(dataDir))) as Partial<SelfInstallRecordV1> | undefined;
   if (value?.v !== 1 || value.kind !== "self_install") return EMPTY_SELF_RECORD;
-  const binaries = (Array.isArray(value.binaries) ? value.binaries : []).filter((entry) => typeof entry?.path === "string" && strings(entry.created_dirs));
-  const lines = (Array.isArray(value.profile_lines) ? value.profile_lines : []).filter((entry) => typeof entry?.file === "string" && typeof entry.line === "string" && strings(entry.created_dirs));
+  const binaries = (Array.isArray(value.binaries) ? value.binaries : []).filter(
+    (entry) => typeof entry?.path === "string" && strings(entry.created_dirs),
+  );
+  const lines = (Array.isArray(value.profile_lines) ? value.profile_lines : []).filter(
+    (entry) => typeof entry?.file === "string" && typeof entry.line === "string" && strings(entry.created_dirs),
+  );
   return { ...EMPTY_SELF_RECORD, binaries, profile_lines: lines };
 }
 
@@ -87,7 +91,11 @@ export async function writeSelfRecord(host: RecordHost, dataDir: string, record:
 }
 
 /** Record that Hookbox created `file` with `text` (call it after writing the file). */
-export async function recordCreatedFile(host: RecordHost, dataDir: string, created: { readonly file: string; readonly what: string; readonly text: string; readonly createdDirs: readonly string[] }): Promise<void> {
+export async function recordCreatedFile(
+  host: RecordHost,
+  dataDir: string,
+  created: { readonly file: string; readonly what: string; readonly text: string; readonly createdDirs: readonly string[] },
+): Promise<void> {
   const record: CreatedFileRecordV1 = {
     v: 1,
     kind: "created_file",
@@ -102,11 +110,23 @@ export async function recordCreatedFile(host: RecordHost, dataDir: string, creat
 
 function parseCreatedFile(value: unknown): CreatedFileRecordV1 | undefined {
   const record = value as Partial<CreatedFileRecordV1> | undefined;
-  return record?.v === 1 && record.kind === "created_file" && typeof record.file === "string" && typeof record.after_sha256 === "string" && strings(record.created_dirs) ? (record as CreatedFileRecordV1) : undefined;
+  return record?.v === 1 &&
+    record.kind === "created_file" &&
+    typeof record.file === "string" &&
+    typeof record.after_sha256 === "string" &&
+    strings(record.created_dirs)
+    ? (record as CreatedFileRecordV1)
+    : undefined;
 }
 
 /** Every record in <data dir>/installs, by kind, with the file each was read from. Damaged ones are skipped. */
-export async function readInstallRecords(host: RecordHost, dataDir: string): Promise<{ readonly agents: readonly { readonly path: string; readonly record: InstallRecordV1 }[]; readonly created: readonly { readonly path: string; readonly record: CreatedFileRecordV1 }[] }> {
+export async function readInstallRecords(
+  host: RecordHost,
+  dataDir: string,
+): Promise<{
+  readonly agents: readonly { readonly path: string; readonly record: InstallRecordV1 }[];
+  readonly created: readonly { readonly path: string; readonly record: CreatedFileRecordV1 }[];
+}> {
   const dir = `${dataDir}/installs`;
   const entries = await host.fs.listDir(dir).catch(() => []);
   const agents: { path: string; record: InstallRecordV1 }[] = [];

@@ -15,7 +15,11 @@ import { describeSelfProtection, selfProtectState } from "../decide/self-protect
  * The standard hooks in this binary, each with what it may do: its permissions as the operator
  * file would narrow them (loaded alone, as `hookbox show` does), whether or not it is enabled.
  */
-async function standardHooksListing(ctx: CliContext, options: { hooks?: string[]; config?: string; json?: boolean }, runtime: HookRuntimeFactory): Promise<string> {
+async function standardHooksListing(
+  ctx: CliContext,
+  options: { hooks?: string[]; config?: string; json?: boolean },
+  runtime: HookRuntimeFactory,
+): Promise<string> {
   // Every one by id: `all` would leave out those that need a model endpoint not configured here.
   const locations = { ...locationsFrom(ctx, { ...options, builtin: undefined }), hookSources: [], builtin: [...runtime.embedded().keys()] };
   const { snapshot } = await currentHookSet(ctx, locations, runtime);
@@ -23,14 +27,26 @@ async function standardHooksListing(ctx: CliContext, options: { hooks?: string[]
     .sort((a, b) => a.id.localeCompare(b.id))
     .map((h) => {
       const loaded = snapshot.hooks.find((l) => l.definition.id === h.id);
-      return { id: h.id, summary: loaded?.definition.summary ?? /^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? "", grants: loaded ? [...loaded.grants.summary] : [], loads: loaded !== undefined };
+      return {
+        id: h.id,
+        summary: loaded?.definition.summary ?? /^summary:\s*(.*)$/m.exec(h.yaml)?.[1] ?? "",
+        grants: loaded ? [...loaded.grants.summary] : [],
+        loads: loaded !== undefined,
+      };
     });
   if (options.json) return `${JSON.stringify(hooks, null, 2)}\n`;
   const lines = hooks.flatMap((h) => [
     `${h.id.padEnd(26)} ${h.summary}`,
-    ...(!h.loads ? ["    does not load under this operator file: hookbox show " + h.id] : h.grants.length ? h.grants.map((g) => `    may: ${g}`) : ["    may: nothing (it decides from the event alone)"]),
+    ...(!h.loads
+      ? ["    does not load under this operator file: hookbox show " + h.id]
+      : h.grants.length
+        ? h.grants.map((g) => `    may: ${g}`)
+        : ["    may: nothing (it decides from the event alone)"]),
   ]);
-  return `${lines.join("\n")}\nEnable them by id in hookbox.yaml:  builtin: [${hooks.slice(0, 2).map((h) => h.id).join(", ")}]; hookbox show <id> for one's README\n`;
+  return `${lines.join("\n")}\nEnable them by id in hookbox.yaml:  builtin: [${hooks
+    .slice(0, 2)
+    .map((h) => h.id)
+    .join(", ")}]; hookbox show <id> for one's README\n`;
 }
 
 export function registerList(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
@@ -54,10 +70,13 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
     const events = snapshot.eventTypes();
     const problems = problemsOf(set);
     if (options.json) {
-      await ctx.out(`${JSON.stringify({ ...registrationByEvent(snapshot), project: set.project ?? null, self_protect: selfProtectState(snapshot.operator) }, null, 2)}\n`);
+      await ctx.out(
+        `${JSON.stringify({ ...registrationByEvent(snapshot), project: set.project ?? null, self_protect: selfProtectState(snapshot.operator) }, null, 2)}\n`,
+      );
     } else {
       const lines: string[] = [];
-      if (snapshot.operatorStatus.state === "unusable") lines.push("the operator file is invalid: every event is denied until it is fixed (hookbox validate)");
+      if (snapshot.operatorStatus.state === "unusable")
+        lines.push("the operator file is invalid: every event is denied until it is fixed (hookbox validate)");
       for (const event of events) {
         lines.push(`${event}`);
         for (const hook of snapshot.registeredFor(event)) {
@@ -67,8 +86,16 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
             continue;
           }
           const d = hook.definition;
-          const match = [d.match.tool ? `tool ${d.match.tool}` : "", d.match.paths ? `paths ${d.match.paths.join(",")}` : "", d.match.fields ? `fields ${Object.keys(d.match.fields).join(",")}` : ""].filter(Boolean).join("; ");
-          lines.push(`  ${String(d.priority).padStart(5)}  ${d.id}${match ? `  [${match}]` : ""}  cpu ${d.limits.cpuMs} ms, memory ${formatBytes(d.limits.memoryBytes)}${d.onError === "deny" ? ", fails closed" : ""}`);
+          const match = [
+            d.match.tool ? `tool ${d.match.tool}` : "",
+            d.match.paths ? `paths ${d.match.paths.join(",")}` : "",
+            d.match.fields ? `fields ${Object.keys(d.match.fields).join(",")}` : "",
+          ]
+            .filter(Boolean)
+            .join("; ");
+          lines.push(
+            `  ${String(d.priority).padStart(5)}  ${d.id}${match ? `  [${match}]` : ""}  cpu ${d.limits.cpuMs} ms, memory ${formatBytes(d.limits.memoryBytes)}${d.onError === "deny" ? ", fails closed" : ""}`,
+          );
           if (d.summary) lines.push(`         ${d.summary}`);
           lines.push(...reviewLines(hook.review, "         ", { width: reviewWidth(ctx), details: "withheld" }));
         }

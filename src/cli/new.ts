@@ -16,7 +16,8 @@ export function registerNew(program: Command, ctx: CliContext, setExit: (code: n
     .option("--dir <dir>", "where hooks live", ".hookbox/hooks")
     .option("--json", "print what was created as JSON ({id, dir, files, next})")
     .action(async (id: string, options: { event: string; dir: string; json?: boolean }) => {
-      if (!HOOK_ID.test(id)) throw new HookboxError("usage", `"${id}" is not a hook id: use 1–64 characters of a-z, 0-9, - and _, starting with a letter or digit`);
+      if (!HOOK_ID.test(id))
+        throw new HookboxError("usage", `"${id}" is not a hook id: use 1–64 characters of a-z, 0-9, - and _, starting with a letter or digit`);
       const event = checkEventName(options.event);
       if (!event.ok) throw new HookboxError("usage", event.message);
       const base = options.dir.startsWith("/") ? options.dir : `${ctx.host.cwd()}/${options.dir}`;
@@ -29,7 +30,11 @@ export function registerNew(program: Command, ctx: CliContext, setExit: (code: n
         await ctx.host.fs.writeTextAtomic(path, text, 0o644);
       }
       const next = `hookbox test ${options.dir}/${id}`;
-      await ctx.out(options.json ? `${JSON.stringify({ id, event: event.name, dir: target, files: files.map(([name]) => name), next }, null, 2)}\n` : `created ${target}\n  ${files.map(([name]) => name).join("  ")}\nnext: ${next}\n`);
+      await ctx.out(
+        options.json
+          ? `${JSON.stringify({ id, event: event.name, dir: target, files: files.map(([name]) => name), next }, null, 2)}\n`
+          : `created ${target}\n  ${files.map(([name]) => name).join("  ")}\nnext: ${next}\n`,
+      );
       setExit(EXIT.ok);
     });
 }

@@ -46,15 +46,29 @@ export function registerPack(program: Command, ctx: CliContext, setExit: (code: 
       await fs.mkdirp(out, 0o755);
       const file = `${out}/${bundleFileName(inspected.id, inspected.version)}`;
       await fs.writeBytesAtomic(file, bytes, 0o644);
-      const result = { file, id: inspected.id, version: inspected.version, bytes: bytes.length, sha256: hex(await sha256(bytes)), integrity: (await treeDigest(tree)).integrity, files: [...tree.keys()] };
+      const result = {
+        file,
+        id: inspected.id,
+        version: inspected.version,
+        bytes: bytes.length,
+        sha256: hex(await sha256(bytes)),
+        integrity: (await treeDigest(tree)).integrity,
+        files: [...tree.keys()],
+      };
       if (options.index) await writeIndex(ctx, out);
-      await ctx.out(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${file}\n  ${plural(result.files.length, "file")}, ${result.bytes} bytes, sha256 ${result.sha256}\n  sign it: minisign -S -m ${file}\n`);
+      await ctx.out(
+        options.json
+          ? `${JSON.stringify(result, null, 2)}\n`
+          : `${file}\n  ${plural(result.files.length, "file")}, ${result.bytes} bytes, sha256 ${result.sha256}\n  sign it: minisign -S -m ${file}\n`,
+      );
       setExit(EXIT.ok);
     });
 }
 
 async function writeIndex(ctx: CliContext, dir: string): Promise<void> {
-  const entries = (await ctx.host.fs.listDir(dir)).filter((e) => e.kind === "file").map((e) => ({ name: e.name, parsed: parseBundleFileName(e.name) }));
+  const entries = (await ctx.host.fs.listDir(dir))
+    .filter((e) => e.kind === "file")
+    .map((e) => ({ name: e.name, parsed: parseBundleFileName(e.name) }));
   const bundles: MirrorIndexV1["bundles"][number][] = [];
   for (const { name, parsed } of entries.sort((a, b) => compareBytes(a.name, b.name))) {
     if (!parsed) continue;
@@ -63,4 +77,3 @@ async function writeIndex(ctx: CliContext, dir: string): Promise<void> {
   const index: MirrorIndexV1 = { v: 1, bundles };
   await ctx.host.fs.writeTextAtomic(`${dir}/index.json`, `${JSON.stringify(index, null, 2)}\n`, 0o644);
 }
-

@@ -38,8 +38,19 @@ export interface SessionOptions {
 
 export async function openSession(ctx: CliContext, runtime: HookRuntimeFactory, options: SessionOptions): Promise<PackageSession> {
   const locations = locationsFrom(ctx, { ...(options.config ? { config: options.config } : {}) });
-  const view = await operatorFileSource({ fs: ctx.host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds: [...runtime.embedded().keys()], keepLastGood: false }).read();
-  if (view.status.state !== "ok") throw new HookboxError("config_invalid", `the operator file cannot be used (${describeOperatorProblems(view.status.problems)}): fix it first (hookbox validate)`);
+  const view = await operatorFileSource({
+    fs: ctx.host.fs,
+    path: locations.operatorFile.path,
+    explicit: locations.operatorFile.explicit,
+    builtinFlags: [],
+    embeddedIds: [...runtime.embedded().keys()],
+    keepLastGood: false,
+  }).read();
+  if (view.status.state !== "ok")
+    throw new HookboxError(
+      "config_invalid",
+      `the operator file cannot be used (${describeOperatorProblems(view.status.problems)}): fix it first (hookbox validate)`,
+    );
   const project = options.project ? await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir()) : undefined;
   const host = ctx.host;
   return {
@@ -64,7 +75,12 @@ export interface Candidate {
 
 export async function candidateOf(session: PackageSession, acquired: Acquired, extraKeys: readonly string[] = []): Promise<Candidate> {
   // The signature first: nothing of a bundle is unpacked before it is known to be the one signed.
-  const signer = await checkSignature(acquired, trustedKeys(session.operator, extraKeys), session.operator.packages.require_signatures, session.deps.packageIO);
+  const signer = await checkSignature(
+    acquired,
+    trustedKeys(session.operator, extraKeys),
+    session.operator.packages.require_signatures,
+    session.deps.packageIO,
+  );
   const tree = await packageTree(acquired, session.deps.packageIO);
   const where = acquired.bundle?.where ?? acquired.source.replace(/^[a-z]+:/, "");
   const inspected = await inspectPackage(tree, where, session.operator, session.capabilities);
@@ -99,14 +115,25 @@ export interface ConsentOptions {
  * gives the exact flags); without, the user is asked at the terminal; without a terminal, refused.
  * `always`: ask even when no grant is needed (installing something new).
  */
-export async function obtainConsent(ctx: CliContext, question: string, needed: readonly string[], options: ConsentOptions, always: boolean): Promise<void> {
+export async function obtainConsent(
+  ctx: CliContext,
+  question: string,
+  needed: readonly string[],
+  options: ConsentOptions,
+  always: boolean,
+): Promise<void> {
   if (needed.length === 0 && !always) return;
   if (options.yes) {
     const missing = notAllowed(needed, options.allow ?? []);
-    if (missing.length > 0) throw new HookboxError("consent_required", `--yes accepts only the grants --allow names; not accepted: ${missing.join("; ")}. To accept what is asked, run again with:  ${allowFlags(needed)}`);
+    if (missing.length > 0)
+      throw new HookboxError(
+        "consent_required",
+        `--yes accepts only the grants --allow names; not accepted: ${missing.join("; ")}. To accept what is asked, run again with:  ${allowFlags(needed)}`,
+      );
     return;
   }
-  if (!ctx.host.stdinIsTTY()) throw new HookboxError("consent_required", `nothing was changed: there is no terminal to ask. To accept, run again with:  ${allowFlags(needed)}`);
+  if (!ctx.host.stdinIsTTY())
+    throw new HookboxError("consent_required", `nothing was changed: there is no terminal to ask. To accept, run again with:  ${allowFlags(needed)}`);
   ctx.err(`${question} [y/N] `);
   const answer = (await ctx.host.readStdinLine(200))?.trim().toLowerCase();
   if (answer !== "y" && answer !== "yes") throw new HookboxError("consent_required", "nothing was changed (not accepted)");

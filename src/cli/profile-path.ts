@@ -54,7 +54,14 @@ export function profileFiles(host: ProfileHost): ProfileFile[] {
  */
 export async function profileFilesToEdit(host: ProfileHost): Promise<ProfileFile[]> {
   const shell = shellName(host.env);
-  const [profile, bashProfile, bashLogin, bashrc, zshrc, fish] = profileFiles(host) as [ProfileFile, ProfileFile, ProfileFile, ProfileFile, ProfileFile, ProfileFile];
+  const [profile, bashProfile, bashLogin, bashrc, zshrc, fish] = profileFiles(host) as [
+    ProfileFile,
+    ProfileFile,
+    ProfileFile,
+    ProfileFile,
+    ProfileFile,
+    ProfileFile,
+  ];
   const exists = (path: string): Promise<boolean> => host.fs.exists(path);
   const chosen: ProfileFile[] = [profile];
   // bash reads the first of these it finds, and then not ~/.profile.
@@ -68,7 +75,11 @@ export async function profileFilesToEdit(host: ProfileHost): Promise<ProfileFile
 
 /** `$HOME/…` for a directory under the home directory, so the line reads as the user would write it. */
 function shown(dir: string, home: string): string {
-  if (/["$`\\\n\r]/.test(dir)) throw new HookboxError("usage", `${dir} holds characters a shell line cannot quote plainly: add it to PATH in your shell's startup file yourself`);
+  if (/["$`\\\n\r]/.test(dir))
+    throw new HookboxError(
+      "usage",
+      `${dir} holds characters a shell line cannot quote plainly: add it to PATH in your shell's startup file yourself`,
+    );
   return dir.startsWith(`${home}/`) ? `$HOME${dir.slice(home.length)}` : dir;
 }
 
@@ -81,7 +92,10 @@ export function profileLine(dir: string, home: string, syntax: ProfileSyntax): s
 }
 
 /** The text with the line added at the end (nothing when it is there); whether a missing final newline had to be added first. */
-export function withProfileLine(text: string | undefined, line: string): { readonly text: string; readonly changed: boolean; readonly addedNewline: boolean } {
+export function withProfileLine(
+  text: string | undefined,
+  line: string,
+): { readonly text: string; readonly changed: boolean; readonly addedNewline: boolean } {
   const existing = text ?? "";
   if (existing.split(/\r?\n/).includes(line)) return { text: existing, changed: false, addedNewline: false };
   const addedNewline = existing !== "" && !existing.endsWith("\n");

@@ -65,7 +65,12 @@ function yamlLines(yaml: string, indent: string, width: number): string[] {
   const approval = /^hooks: \{ ([^\s:{}]+): \{ permissions: \{ ([a-z_]+): (.*) \} \} \}$/.exec(yaml);
   if (!approval) return wrap(yaml, width, indent, `${indent}  `);
   const [, id, kind, value] = approval as unknown as [string, string, string, string];
-  return [`${indent}hooks:`, `${indent}  ${id}:`, `${indent}    permissions:`, ...wrap(`${kind}: ${value}`, width, `${indent}      `, `${indent}        `)];
+  return [
+    `${indent}hooks:`,
+    `${indent}  ${id}:`,
+    `${indent}    permissions:`,
+    ...wrap(`${kind}: ${value}`, width, `${indent}      `, `${indent}        `),
+  ];
 }
 
 /** The grants grouped by kind, a header per group. */
@@ -87,7 +92,12 @@ export function reviewLines(report: GrantReport, indent = "", options: ReviewOpt
   const width = options.width ?? MAX_LINE_CHARS;
   const shown = options.details === "withheld" ? report.lines.filter((line) => line.status !== "granted") : report.lines;
   if (!report.untrusted) return [...summaryLines(report.lines, indent, width), ...detailLines(shown, indent, width)];
-  const head = wrap(`UNTRUSTED: this project's hooks run without any grant until you run \`hookbox trust\` in ${report.untrusted.project}${report.lines.length > 0 ? "; trusted, it would get:" : ""}`, width, indent, `${indent}  `);
+  const head = wrap(
+    `UNTRUSTED: this project's hooks run without any grant until you run \`hookbox trust\` in ${report.untrusted.project}${report.lines.length > 0 ? "; trusted, it would get:" : ""}`,
+    width,
+    indent,
+    `${indent}  `,
+  );
   if (report.lines.length === 0) return head;
   return [...head, ...summaryLines(report.lines, `${indent}  `, width), ...detailLines(report.lines, `${indent}  `, width)];
 }
@@ -102,10 +112,17 @@ export function withheldGrants(hook: LoadedHook, indent = "", width = MAX_LINE_C
  * Before a consent: what a refused grant means once the hook is installed — the refusal stays,
  * the hook's calls that need it fail, and if the hook does not handle that, its on_error decides.
  */
-export function refusedConsequence(hookId: string, lines: readonly GrantReview[], onError: "continue" | "deny", indent = "", width = MAX_LINE_CHARS): string[] {
+export function refusedConsequence(
+  hookId: string,
+  lines: readonly GrantReview[],
+  onError: "continue" | "deny",
+  indent = "",
+  width = MAX_LINE_CHARS,
+): string[] {
   const refused = summarizeGrants(lines).refused;
   if (refused.length === 0) return [];
-  const outcome = onError === "deny" ? "on_error: deny blocks the agent's action each time" : "on_error: continue lets the agent's action through, unchecked by it";
+  const outcome =
+    onError === "deny" ? "on_error: deny blocks the agent's action each time" : "on_error: continue lets the agent's action through, unchecked by it";
   const text = `What will not work: ${hookId} asks for grants refused here (${refused.join("; ")}), and installing it does not grant them. Its calls that need them fail inside the hook: it may handle that itself (its README says how); if it does not, the run fails and ${outcome}.`;
   return wrap(text, width, indent, indent);
 }

@@ -38,11 +38,18 @@ returned an invalid result), 2 on a usage error.`,
     const event = parseJson(await readTextFile(ctx, String(options.event), "event"), `event ${String(options.event)}`);
     const compiled = await compileHandler(source, handlerPath, guestModuleSources);
     if (!compiled.ok) throw new HookboxError(compiled.failure.code, compiled.failure.message);
-    const spec = await createHandlerSpec({ id: "hookbox-run", handler: compiled.handler, hostFunctions: HOOK_API_METHODS, hookData: { id: "hookbox-run", config: {} } });
+    const spec = await createHandlerSpec({
+      id: "hookbox-run",
+      handler: compiled.handler,
+      hostFunctions: HOOK_API_METHODS,
+      hookData: { id: "hookbox-run", config: {} },
+    });
     const pool = await openPool(ctx, 1);
     let outcome: InvocationOutcome;
     try {
-      outcome = await pool.invoke(spec, event, limits, (name) => Promise.reject(new Error(`hook.${name}: no capabilities are granted in \`hookbox run\`; test the hook with its grants by hookbox test`)));
+      outcome = await pool.invoke(spec, event, limits, (name) =>
+        Promise.reject(new Error(`hook.${name}: no capabilities are granted in \`hookbox run\`; test the hook with its grants by hookbox test`)),
+      );
     } finally {
       await pool.close();
     }
@@ -63,7 +70,11 @@ function asThePipelineSeesIt(outcome: InvocationOutcome, event: unknown, file: s
   const effect = stepEffect(outcome, event as NativeEvent);
   if (effect.kind !== "failed") return outcome;
   const at = locateInvalidResult(source, outcome.value);
-  const failure: SandboxFailure = { code: "handler_result_invalid", message: `${effect.message}; it returned ${shown(outcome.value)}`, ...(at ? { location: { file, ...at } } : {}) };
+  const failure: SandboxFailure = {
+    code: "handler_result_invalid",
+    message: `${effect.message}; it returned ${shown(outcome.value)}`,
+    ...(at ? { location: { file, ...at } } : {}),
+  };
   return { ok: false, failure, logs: outcome.logs, stats: outcome.stats };
 }
 

@@ -24,46 +24,57 @@ export function registerRuns(program: Command, ctx: CliContext, setExit: (code: 
     .option("-f, --follow", "keep running and show runs as they are appended (by the daemon or by emit), until Ctrl-C")
     .option("--data-dir <dir>", "where the audit log is; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox")
     .option("--json", "print the records as JSON lines")
-    .action(async (options: { hook?: string; status?: string; event?: string; limit: number; follow?: boolean; dataDir?: string; json?: boolean }) => {
-      if (!Number.isInteger(options.limit) || options.limit < 1) throw new HookboxError("usage", "--limit must be a positive whole number");
-      const locations = locationsFrom(ctx, options);
-      const path = auditFilePath(locations.dataDir);
-      const query: RunQuery = {
-        limit: options.limit,
-        ...(options.hook ? { hook: options.hook } : {}),
-        ...(options.status ? { status: options.status } : {}),
-        ...(options.event ? { event: options.event } : {}),
-      };
-      const print = (records: readonly AuditRecordV1[]) => ctx.out(records.map((r) => (options.json ? `${JSON.stringify(r)}\n` : `${formatRun(r)}\n`)).join(""));
-      // Following starts before the past is read: nothing written in between is missed, and what both see is shown once.
-      const shown = new Set<string>();
-      const follower = options.follow
-        ? await AuditFollower.start(ctx.host.fs, path, (entries) => {
-            const fresh = entries.filter((e): e is AuditRecordV1 => e.kind !== "decision" && !shown.has(e.id) && matchesQuery(e, query));
-            if (fresh.length > 0) void print(fresh);
-          }, { intervalMs: FOLLOW_INTERVAL_MS, from: "end" })
-        : undefined;
-      const { records, skippedLines } = await readRuns(ctx.host.fs, path, query);
-      for (const record of records) shown.add(record.id);
-      if (follower) await print([...records].reverse());
-      else if (options.json) await print(records);
-      else if (records.length === 0) await ctx.out(`no runs found in ${path}\n`);
-      else await print(records);
-      if (skippedLines > 0) ctx.err(`${plural(skippedLines, "line")} of the log ${noun(skippedLines, "was")} not audit records and ${noun(skippedLines, "was")} skipped\n`);
-      if (follower) {
-        if (!options.json) ctx.err(`following ${path} (Ctrl-C to stop)\n`);
-        await new Promise<void>((resolve) => {
-          const offs = (["SIGINT", "SIGTERM"] as const).map((signal) =>
-            ctx.host.onSignal(signal, () => {
-              for (const off of offs) off();
-              follower.stop();
-              resolve();
-            }),
+    .action(
+      async (options: { hook?: string; status?: string; event?: string; limit: number; follow?: boolean; dataDir?: string; json?: boolean }) => {
+        if (!Number.isInteger(options.limit) || options.limit < 1) throw new HookboxError("usage", "--limit must be a positive whole number");
+        const locations = locationsFrom(ctx, options);
+        const path = auditFilePath(locations.dataDir);
+        const query: RunQuery = {
+          limit: options.limit,
+          ...(options.hook ? { hook: options.hook } : {}),
+          ...(options.status ? { status: options.status } : {}),
+          ...(options.event ? { event: options.event } : {}),
+        };
+        const print = (records: readonly AuditRecordV1[]) =>
+          ctx.out(records.map((r) => (options.json ? `${JSON.stringify(r)}\n` : `${formatRun(r)}\n`)).join(""));
+        // Following starts before the past is read: nothing written in between is missed, and what both see is shown once.
+        const shown = new Set<string>();
+        const follower = options.follow
+          ? await AuditFollower.start(
+              ctx.host.fs,
+              path,
+              (entries) => {
+                const fresh = entries.filter((e): e is AuditRecordV1 => e.kind !== "decision" && !shown.has(e.id) && matchesQuery(e, query));
+                if (fresh.length > 0) void print(fresh);
+              },
+              { intervalMs: FOLLOW_INTERVAL_MS, from: "end" },
+            )
+          : undefined;
+        const { records, skippedLines } = await readRuns(ctx.host.fs, path, query);
+        for (const record of records) shown.add(record.id);
+        if (follower) await print([...records].reverse());
+        else if (options.json) await print(records);
+        else if (records.length === 0) await ctx.out(`no runs found in ${path}\n`);
+        else await print(records);
+        if (skippedLines > 0)
+          ctx.err(
+            `${plural(skippedLines, "line")} of the log ${noun(skippedLines, "was")} not audit records and ${noun(skippedLines, "was")} skipped\n`,
           );
-        });
-      }
-      setExit(EXIT.ok);
-    });
+        if (follower) {
+          if (!options.json) ctx.err(`following ${path} (Ctrl-C to stop)\n`);
+          await new Promise<void>((resolve) => {
+            const offs = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+              ctx.host.onSignal(signal, () => {
+                for (const off of offs) off();
+                follower.stop();
+                resolve();
+              }),
+            );
+          });
+        }
+        setExit(EXIT.ok);
+      },
+    );
 }
 
 function formatRun(r: AuditRecordV1): string {

@@ -83,7 +83,10 @@ function manualProfileLine(host: RuntimeHost, dir: string, windows: boolean): st
 export async function selfInstall(host: RuntimeHost, dirOption: string): Promise<SelfInstallReport> {
   const source = host.executablePath();
   if (source === undefined) {
-    throw new HookboxError("usage", `self-install copies the hookbox binary, but this is Hookbox running from sources on ${host.name}: build the binary (npm run build) and run ./dist/hookbox self-install`);
+    throw new HookboxError(
+      "usage",
+      `self-install copies the hookbox binary, but this is Hookbox running from sources on ${host.name}: build the binary (npm run build) and run ./dist/hookbox self-install`,
+    );
   }
   const windows = isWindowsPath(source);
   const dir = absoluteDir(host, dirOption, windows);
@@ -100,7 +103,10 @@ export async function selfInstall(host: RuntimeHost, dirOption: string): Promise
       outcome = existing === "missing" ? "installed" : "replaced";
     }
   } catch (error) {
-    throw new HookboxError("internal", `cannot install hookbox into ${dir}: ${errorMessage(error)}; choose a directory you can write with --dir (e.g. --dir ~/.local/bin)`);
+    throw new HookboxError(
+      "internal",
+      `cannot install hookbox into ${dir}: ${errorMessage(error)}; choose a directory you can write with --dir (e.g. --dir ~/.local/bin)`,
+    );
   }
   const entries = (host.env.PATH ?? "").split(windows ? ";" : ":").filter((entry) => entry !== "");
   const real = await realpathOrSelf(host, dir);
@@ -115,13 +121,27 @@ export async function selfInstall(host: RuntimeHost, dirOption: string): Promise
     if (shadowedBy === undefined && (await host.fs.kind(other)) === "file") shadowedBy = other;
   }
   const warnings = await recordBinary(host, path, createdDirs);
-  return { outcome, path, dir, on_path: onPath, shadowed_by: onPath ? shadowedBy : undefined, profile_line: onPath ? undefined : manualProfileLine(host, dir, windows), profiles: [], warnings };
+  return {
+    outcome,
+    path,
+    dir,
+    on_path: onPath,
+    shadowed_by: onPath ? shadowedBy : undefined,
+    profile_line: onPath ? undefined : manualProfileLine(host, dir, windows),
+    profiles: [],
+    warnings,
+  };
 }
 
 /** The directories `dir` needs that are not there yet, outermost first: self-uninstall removes them again when empty. */
 async function missingDirectories(host: RuntimeHost, dir: string): Promise<string[]> {
   const missing: string[] = [];
-  for (let at = dir.replace(/[\\/]+$/, ""); at !== "" && (await host.fs.kind(at)) === "missing"; at = at.slice(0, Math.max(at.lastIndexOf("/"), at.lastIndexOf("\\")))) missing.unshift(at);
+  for (
+    let at = dir.replace(/[\\/]+$/, "");
+    at !== "" && (await host.fs.kind(at)) === "missing";
+    at = at.slice(0, Math.max(at.lastIndexOf("/"), at.lastIndexOf("\\")))
+  )
+    missing.unshift(at);
   return missing;
 }
 
@@ -135,11 +155,16 @@ async function recordBinary(host: RuntimeHost, path: string, createdDirs: readon
   try {
     const record = await readSelfRecord(host, dataDir);
     const earlier = record.binaries.find((binary) => binary.path === path);
-    const binaries = [...record.binaries.filter((binary) => binary.path !== path), { path, created_dirs: earlier?.created_dirs ?? createdDirs, installed_at: new Date().toISOString() }];
+    const binaries = [
+      ...record.binaries.filter((binary) => binary.path !== path),
+      { path, created_dirs: earlier?.created_dirs ?? createdDirs, installed_at: new Date().toISOString() },
+    ];
     await writeSelfRecord(host, dataDir, { ...record, binaries });
     return [];
   } catch (error) {
-    return [`could not record this install in ${dataDir}/installs (${errorMessage(error)}): hookbox self-uninstall removes the binary it runs as, not this copy`];
+    return [
+      `could not record this install in ${dataDir}/installs (${errorMessage(error)}): hookbox self-uninstall removes the binary it runs as, not this copy`,
+    ];
   }
 }
 
@@ -182,7 +207,8 @@ export function formatSelfInstall(report: SelfInstallReport, home: string): stri
       : `${report.outcome === "installed" ? "installed" : "replaced the different binary at"} ${report.path} (hookbox ${VERSION})`,
   ];
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
-  if (report.shadowed_by) lines.push(`warning: ${report.shadowed_by} comes earlier on PATH, so \`hookbox\` runs that one; remove it or put ${report.dir} first`);
+  if (report.shadowed_by)
+    lines.push(`warning: ${report.shadowed_by} comes earlier on PATH, so \`hookbox\` runs that one; remove it or put ${report.dir} first`);
   const changed = report.profiles.filter((profile) => profile.change !== "present");
   if (report.profiles.length > 0) {
     lines.push(
@@ -192,7 +218,11 @@ export function formatSelfInstall(report: SelfInstallReport, home: string): stri
       `next: open a new shell and run hookbox doctor (in this one: ${report.path} doctor)`,
     );
   } else if (report.profile_line) {
-    lines.push(`${report.dir} is not on PATH; add it (then open a new shell), or run self-install again with --modify-path:`, `  ${report.profile_line}`, `next: ${report.path} doctor`);
+    lines.push(
+      `${report.dir} is not on PATH; add it (then open a new shell), or run self-install again with --modify-path:`,
+      `  ${report.profile_line}`,
+      `next: ${report.path} doctor`,
+    );
   } else lines.push("next: hookbox doctor");
   return `${lines.join("\n")}\n`;
 }
@@ -200,7 +230,11 @@ export function formatSelfInstall(report: SelfInstallReport, home: string): stri
 /** Whether to put the directory on PATH: the flags say, else the user at a terminal (yes by default), else not. */
 async function wantsPath(ctx: CliContext, report: SelfInstallReport, modifyPath: boolean | undefined, json: boolean): Promise<boolean> {
   const windows = isWindowsPath(report.path);
-  if (modifyPath === true && windows) throw new HookboxError("usage", `--modify-path edits the startup files of POSIX shells and fish; on Windows, put ${report.dir} on PATH with: setx PATH "${report.dir};%PATH%"`);
+  if (modifyPath === true && windows)
+    throw new HookboxError(
+      "usage",
+      `--modify-path edits the startup files of POSIX shells and fish; on Windows, put ${report.dir} on PATH with: setx PATH "${report.dir};%PATH%"`,
+    );
   if (modifyPath !== undefined) return modifyPath;
   if (report.on_path || windows || json || !ctx.host.stdinIsTTY()) return false;
   const files = (await profileFilesToEdit(ctx.host)).map((profile) => tilde(profile.file, ctx.host.homeDir()));
@@ -212,9 +246,14 @@ async function wantsPath(ctx: CliContext, report: SelfInstallReport, modifyPath:
 export function registerSelfInstall(program: Command, ctx: CliContext): void {
   program
     .command("self-install")
-    .description("Copy this binary to a directory on PATH as hookbox (nothing to do when it is there already; a different one is replaced atomically)")
+    .description(
+      "Copy this binary to a directory on PATH as hookbox (nothing to do when it is there already; a different one is replaced atomically)",
+    )
     .option("--dir <dir>", "where to put it", "~/.local/bin")
-    .option("--modify-path", "when the directory is not on PATH, add it in your shell's startup files without asking (~/.profile, and ~/.bashrc, ~/.zshrc or fish's conf.d)")
+    .option(
+      "--modify-path",
+      "when the directory is not on PATH, add it in your shell's startup files without asking (~/.profile, and ~/.bashrc, ~/.zshrc or fish's conf.d)",
+    )
     .option("--no-modify-path", "never change a startup file (at a terminal self-install asks; elsewhere it only prints the line to add)")
     .option("--json", "print the outcome as JSON")
     .addHelpText(
@@ -227,7 +266,9 @@ unless --modify-path says so, and prints the line to add instead.`,
     )
     .action(async (options: { dir: string; json?: boolean; modifyPath?: boolean }) => {
       const installed = await selfInstall(ctx.host, options.dir);
-      const report = (await wantsPath(ctx, installed, options.modifyPath, options.json === true)) ? { ...installed, profile_line: undefined, profiles: await addToProfiles(ctx.host, installed.dir) } : installed;
+      const report = (await wantsPath(ctx, installed, options.modifyPath, options.json === true))
+        ? { ...installed, profile_line: undefined, profiles: await addToProfiles(ctx.host, installed.dir) }
+        : installed;
       await ctx.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatSelfInstall(report, ctx.host.homeDir()));
     });
 }

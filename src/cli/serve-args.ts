@@ -19,19 +19,54 @@ export const BUILTIN_FLAG_HELP =
  * lean path for serve), and `hookbox serve --help` and shell completion read the same table.
  */
 export const SERVE_FLAGS: readonly ServeFlag[] = [
-  { flags: "--socket <path>", description: "unix socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock" },
-  { flags: "--listen <host:port>", description: "also listen on loopback TCP, for Claude Code http hooks (hookbox install-agent claude --http); each request needs the bearer token of --token-file" },
-  { flags: "--console [host:port]", description: "also serve the web console on loopback TCP (default 127.0.0.1:0, a free port); its sign-in link is printed here, and `hookbox console` asks for a new one" },
-  { flags: "--token-file <file>", description: "the bearer token for --listen (created, 0600, when missing); default: <data dir>/http-token, ~/.local/share/hookbox/http-token. Claude Code sends it from an environment variable: export HOOKBOX_TOKEN=\"$(cat <that file>)\" and install-agent claude --http URL --token-env HOOKBOX_TOKEN" },
+  {
+    flags: "--socket <path>",
+    description: "unix socket; default: $HOOKBOX_SOCKET, else $XDG_RUNTIME_DIR/hookbox/hookbox.sock, else ~/.hookbox/run/hookbox.sock",
+  },
+  {
+    flags: "--listen <host:port>",
+    description:
+      "also listen on loopback TCP, for Claude Code http hooks (hookbox install-agent claude --http); each request needs the bearer token of --token-file",
+  },
+  {
+    flags: "--console [host:port]",
+    description:
+      "also serve the web console on loopback TCP (default 127.0.0.1:0, a free port); its sign-in link is printed here, and `hookbox console` asks for a new one",
+  },
+  {
+    flags: "--token-file <file>",
+    description:
+      'the bearer token for --listen (created, 0600, when missing); default: <data dir>/http-token, ~/.local/share/hookbox/http-token. Claude Code sends it from an environment variable: export HOOKBOX_TOKEN="$(cat <that file>)" and install-agent claude --http URL --token-env HOOKBOX_TOKEN',
+  },
   { flags: "--data-dir <dir>", description: "audit log and hook stores; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox" },
-  { flags: "--workers <n|min-max>", description: "sandbox worker processes: n, all started at once and kept, or min-max: min kept however idle, more started while all are busy (default: 0-<cores>)" },
-  { flags: "--worker-idle <seconds>", description: "a worker above the --workers minimum stops after this long without events (the next event starts one again) (default: 60)" },
-  { flags: "--idle-exit <seconds>", description: "exit after this long without events (default: never; a daemon emit started: the operator file's daemon.idle_exit_seconds)" },
+  {
+    flags: "--workers <n|min-max>",
+    description:
+      "sandbox worker processes: n, all started at once and kept, or min-max: min kept however idle, more started while all are busy (default: 0-<cores>)",
+  },
+  {
+    flags: "--worker-idle <seconds>",
+    description: "a worker above the --workers minimum stops after this long without events (the next event starts one again) (default: 60)",
+  },
+  {
+    flags: "--idle-exit <seconds>",
+    description: "exit after this long without events (default: never; a daemon emit started: the operator file's daemon.idle_exit_seconds)",
+  },
   { flags: "--body-limit-kb <n>", description: "largest accepted request body (default: 1024)" },
-  { flags: "--hooks <dir>", description: "a hook directory (repeatable); default: each event's project's .hookbox/hooks and ~/.config/hookbox/hooks" },
+  {
+    flags: "--hooks <dir>",
+    description: "a hook directory (repeatable); default: each event's project's .hookbox/hooks and ~/.config/hookbox/hooks",
+  },
   { flags: "--config <file>", description: "the operator file; default: ~/.config/hookbox/hookbox.yaml (never the project's)" },
-  { flags: "--builtin <ids>", description: `${BUILTIN_FLAG_HELP}. For this daemon only: an agent's emit, which does not pass it, then evaluates without it (prefer the operator file)` },
-  { flags: "--default-guards", description: "when there is no operator file, first write the recommended one (the standard guards guard-secrets and bash-guard), as install-agent does: this daemon and every agent's emit then run them; an existing one is never touched" },
+  {
+    flags: "--builtin <ids>",
+    description: `${BUILTIN_FLAG_HELP}. For this daemon only: an agent's emit, which does not pass it, then evaluates without it (prefer the operator file)`,
+  },
+  {
+    flags: "--default-guards",
+    description:
+      "when there is no operator file, first write the recommended one (the standard guards guard-secrets and bash-guard), as install-agent does: this daemon and every agent's emit then run them; an existing one is never touched",
+  },
   { flags: "--auto-started", description: "started by emit: exits when idle or when its socket is removed", hidden: true },
   { flags: "--lock-fd <n>", description: "the socket's lock, inherited from the emit that started this daemon", hidden: true },
 ];
@@ -97,7 +132,8 @@ export function parseServeArgs(given: readonly string[]): ServeOptions {
     const text = one(name);
     if (text === undefined) return fallback;
     const value = Number(text);
-    if (!Number.isInteger(value) || value < min || value > max) throw new HookboxError("usage", `--${name} must be a whole number from ${min} to ${max}, got ${text}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new HookboxError("usage", `--${name} must be a whole number from ${min} to ${max}, got ${text}`);
     return value;
   };
   const hooks = strings.get("hooks");
@@ -138,6 +174,7 @@ export function parseWorkers(text: string | undefined, cores: number): { min: nu
   const match = /^(\d+)(?:-(\d+))?$/.exec(text.trim());
   const min = Number(match?.[1]);
   const max = Number(match?.[2] ?? match?.[1]);
-  if (!match || max < 1 || max > 256 || min > max) throw new HookboxError("usage", `--workers must be n or min-max with 0 ≤ min ≤ max and 1 ≤ max ≤ 256, got ${text}`);
+  if (!match || max < 1 || max > 256 || min > max)
+    throw new HookboxError("usage", `--workers must be n or min-max with 0 ≤ min ≤ max and 1 ≤ max ≤ 256, got ${text}`);
   return { min, max };
 }

@@ -24,8 +24,13 @@ export async function runServe(host: RuntimeHost, args: readonly string[], runti
 async function serve(host: RuntimeHost, options: ServeOptions, runtime: HookRuntimeFactory, version: string): Promise<number> {
   const locations = resolveLocations(host, options.locations);
   if (options.defaultGuards) {
-    const written = await ensureDefaultOperatorFile(host.fs, locations.operatorFile.path, "hookbox serve --default-guards", { dataDir: locations.dataDir });
-    if (written.created) host.writeStderr(`hookbox: wrote ${written.path} (there was none): the standard guards ${written.guards.join(", ")} are on for this daemon and every agent's emit; edit it to change them (hookbox validate checks it)\n`);
+    const written = await ensureDefaultOperatorFile(host.fs, locations.operatorFile.path, "hookbox serve --default-guards", {
+      dataDir: locations.dataDir,
+    });
+    if (written.created)
+      host.writeStderr(
+        `hookbox: wrote ${written.path} (there was none): the standard guards ${written.guards.join(", ")} are on for this daemon and every agent's emit; edit it to change them (hookbox validate checks it)\n`,
+      );
   }
   const workers = { ...parseWorkers(options.workers, host.cpuCount()), idleMs: options.workerIdleSeconds * 1000 };
   let tcp: { hostname: string; port: number; token: string } | undefined;
@@ -51,7 +56,10 @@ async function serve(host: RuntimeHost, options: ServeOptions, runtime: HookRunt
     // An auto-started daemon writes to its log file: each line says when.
     log: (line) => host.writeStderr(options.autoStarted ? `hookbox: ${new Date().toISOString()} ${line}\n` : `hookbox: ${line}\n`),
   });
-  const offs = [...(["SIGTERM", "SIGINT"] as const).map((signal) => host.onSignal(signal, () => void daemon.stop())), host.onSignal("SIGHUP", () => void daemon.reload())];
+  const offs = [
+    ...(["SIGTERM", "SIGINT"] as const).map((signal) => host.onSignal(signal, () => void daemon.stop())),
+    host.onSignal("SIGHUP", () => void daemon.reload()),
+  ];
   await daemon.done;
   for (const off of offs) off();
   return EXIT.ok;
@@ -61,7 +69,11 @@ async function serve(host: RuntimeHost, options: ServeOptions, runtime: HookRunt
 async function bearerToken(host: RuntimeHost, file: string): Promise<string> {
   if (await host.fs.exists(file)) {
     const token = (await host.fs.readText(file)).trim();
-    if (token.length < 16) throw new HookboxError("usage", `${file} holds a token shorter than 16 characters; write a longer one or delete the file to have one generated`);
+    if (token.length < 16)
+      throw new HookboxError(
+        "usage",
+        `${file} holds a token shorter than 16 characters; write a longer one or delete the file to have one generated`,
+      );
     return token;
   }
   const bytes = crypto.getRandomValues(new Uint8Array(32));

@@ -8,8 +8,16 @@ import { runServe } from "./serve-run.ts";
  * `hookbox serve` in the command line: its help and completion. main.ts starts the daemon itself
  * on a lean path (serve-run.ts, flags from the same table) without loading this.
  */
-export function registerServe(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory, version: string): void {
-  const command = program.command("serve").description("Serve the hooks on a unix socket (and optionally loopback TCP) until SIGTERM/SIGINT, or --idle-exit");
+export function registerServe(
+  program: Command,
+  ctx: CliContext,
+  setExit: (code: number) => void,
+  runtime: HookRuntimeFactory,
+  version: string,
+): void {
+  const command = program
+    .command("serve")
+    .description("Serve the hooks on a unix socket (and optionally loopback TCP) until SIGTERM/SIGINT, or --idle-exit");
   for (const flag of SERVE_FLAGS) {
     const option = new Option(flag.flags, flag.description);
     if (flag.hidden) option.hideHelp();

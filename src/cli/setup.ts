@@ -11,12 +11,12 @@ export function addHookOptions(command: Command, { builtinOption = true }: { bui
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       ),
     )
-    .addOption(new Option("--config <file>", "the operator file; default: $HOOKBOX_CONFIG, else ~/.config/hookbox/hookbox.yaml (never the project's)"));
+    .addOption(
+      new Option("--config <file>", "the operator file; default: $HOOKBOX_CONFIG, else ~/.config/hookbox/hookbox.yaml (never the project's)"),
+    );
   if (builtinOption) {
     command.addOption(
-      new Option("--builtin <ids>", BUILTIN_FLAG_HELP).argParser(
-        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
-      ),
+      new Option("--builtin <ids>", BUILTIN_FLAG_HELP).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
     );
   }
   return command;

@@ -35,11 +35,25 @@ export async function describeHook(ctx: CliContext, id: string, locations: Locat
   const installed = await currentHookSet(ctx, locations, runtime);
   const found = describeIn(installed, id, true);
   const embedded = runtime.embedded().get(id);
-  if (found) return { ...found, yaml: await readHookFile(ctx, found.file, embedded?.yaml), readme: await readme(ctx, found.file, embedded?.files["README.md"]) };
+  if (found)
+    return {
+      ...found,
+      yaml: await readHookFile(ctx, found.file, embedded?.yaml),
+      readme: await readme(ctx, found.file, embedded?.files["README.md"]),
+    };
   if (!embedded) {
-    const known = [...new Set([...installed.snapshot.hooks.map((h) => h.definition.id), ...installed.snapshot.broken.map((b) => b.id), ...runtime.embedded().keys()])];
+    const known = [
+      ...new Set([
+        ...installed.snapshot.hooks.map((h) => h.definition.id),
+        ...installed.snapshot.broken.map((b) => b.id),
+        ...runtime.embedded().keys(),
+      ]),
+    ];
     const near = closest(id, known);
-    throw new HookboxError("not_found", `no hook "${id}" here or among the standard hooks${near ? ` — did you mean ${near}?` : ""} (standard: ${[...runtime.embedded().keys()].sort().join(", ")}; hookbox list shows this project's)`);
+    throw new HookboxError(
+      "not_found",
+      `no hook "${id}" here or among the standard hooks${near ? ` — did you mean ${near}?` : ""} (standard: ${[...runtime.embedded().keys()].sort().join(", ")}; hookbox list shows this project's)`,
+    );
   }
   const alone = describeIn(await currentHookSet(ctx, { ...locations, hookSources: [], builtin: [id] }, runtime), id, false);
   if (!alone) throw new HookboxError("internal", `the standard hook ${id} did not load on its own (a bug in Hookbox)`);
@@ -50,11 +64,27 @@ function describeIn(set: ProjectHookSet, id: string, enabled: boolean): Omit<Hoo
   const hook = set.snapshot.hooks.find((h) => h.definition.id === id);
   if (hook) {
     const d = hook.definition;
-    return { id, origin: d.source.origin, file: hook.file, enabled: enabled && d.enabled, summary: d.summary || null, grants: [...hook.grants.summary], problems: [] };
+    return {
+      id,
+      origin: d.source.origin,
+      file: hook.file,
+      enabled: enabled && d.enabled,
+      summary: d.summary || null,
+      grants: [...hook.grants.summary],
+      problems: [],
+    };
   }
   const broken = set.snapshot.broken.find((b) => b.id === id);
   if (!broken) return undefined;
-  return { id, origin: broken.origin, file: broken.file, enabled: enabled && broken.enabled, summary: null, grants: [], problems: broken.problems.map((p: Diagnostic) => formatDiagnostic(p)) };
+  return {
+    id,
+    origin: broken.origin,
+    file: broken.file,
+    enabled: enabled && broken.enabled,
+    summary: null,
+    grants: [],
+    problems: broken.problems.map((p: Diagnostic) => formatDiagnostic(p)),
+  };
 }
 
 async function readHookFile(ctx: CliContext, file: string, embedded: string | undefined): Promise<string> {
@@ -86,10 +116,20 @@ export function registerShow(program: Command, ctx: CliContext, setExit: (code: 
 
 function format(hook: HookDescription): string {
   const where = hook.origin === "builtin" ? "a standard hook in this binary" : `${hook.origin} hook, ${hook.file}`;
-  const enabled = hook.enabled ? "runs here" : hook.origin === "builtin" ? `not enabled: add it to hookbox.yaml (builtin: [${hook.id}]) or pass --builtin ${hook.id}` : "disabled (enabled: false)";
+  const enabled = hook.enabled
+    ? "runs here"
+    : hook.origin === "builtin"
+      ? `not enabled: add it to hookbox.yaml (builtin: [${hook.id}]) or pass --builtin ${hook.id}`
+      : "disabled (enabled: false)";
   const lines = [`${hook.id}${hook.summary ? ` — ${hook.summary}` : ""}`, `  ${where}; ${enabled}`];
-  if (hook.problems.length > 0) lines.push("", "Does not load (it fails by its on_error wherever it would run):", ...hook.problems.map((p) => `  ${p}`));
-  else lines.push("", "May (its permissions as the operator file narrows them):", ...(hook.grants.length ? hook.grants.map((g) => `  ${g}`) : ["  nothing: it decides from the event alone"]));
+  if (hook.problems.length > 0)
+    lines.push("", "Does not load (it fails by its on_error wherever it would run):", ...hook.problems.map((p) => `  ${p}`));
+  else
+    lines.push(
+      "",
+      "May (its permissions as the operator file narrows them):",
+      ...(hook.grants.length ? hook.grants.map((g) => `  ${g}`) : ["  nothing: it decides from the event alone"]),
+    );
   lines.push("", `── ${hook.origin === "builtin" ? "hook.yaml" : hook.file} ──`, hook.yaml.trimEnd());
   if (hook.readme !== null) lines.push("", "── README.md ──", hook.readme.trimEnd());
   return `${lines.join("\n")}\n`;

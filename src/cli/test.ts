@@ -55,7 +55,10 @@ Exit status: 0 when every fixture passes, 1 otherwise (or when --filter matches 
       const nothing = options.filter !== undefined && total === 0;
       if (options.json) await ctx.out(`${JSON.stringify(reports, null, 2)}\n`);
       else if (nothing) await ctx.out(`FAILED: no fixture matches --filter ${JSON.stringify(options.filter)}\n`);
-      else await ctx.out(`${failed.length === 0 ? "ok" : "FAILED"}: ${passed}/${total} fixtures passed in ${reports.length} hook${reports.length === 1 ? "" : "s"}\n`);
+      else
+        await ctx.out(
+          `${failed.length === 0 ? "ok" : "FAILED"}: ${passed}/${total} fixtures passed in ${reports.length} hook${reports.length === 1 ? "" : "s"}\n`,
+        );
       setExit(failed.length === 0 && !nothing ? EXIT.ok : EXIT.failed);
     });
 }
@@ -78,7 +81,8 @@ function formatFailure(failure: RunFailure, expected: boolean): string[] {
   if (expected) return [`      (${failure.hook_id} failed as expected: ${failure.error_code}${at ? ` at ${at}` : ""})`];
   const lines = [`      ${failure.hook_id} failed: error[${failure.error_code}]: ${failure.message}`];
   if (at) lines.push(`        at ${at}`);
-  if (failure.location && failure.source_line !== undefined) lines.push(lineExcerpt(failure.source_line, failure.location.line, failure.location.column, "          ").trimEnd());
+  if (failure.location && failure.source_line !== undefined)
+    lines.push(lineExcerpt(failure.source_line, failure.location.line, failure.location.column, "          ").trimEnd());
   return lines;
 }
 

@@ -26,14 +26,19 @@ export function registerTrust(program: Command, ctx: CliContext, setExit: (code:
     .option("--revoke", "forget this project: its hooks run without grants again")
     .option("--json", "print what was recorded as JSON")
     .addOption(configOption())
-    .addHelpText("after", "\nRun it in the project (any directory under its root). What each hook gets is shown first; the record is kept in $XDG_DATA_HOME/hookbox/trust/ (never in the project).")
+    .addHelpText(
+      "after",
+      "\nRun it in the project (any directory under its root). What each hook gets is shown first; the record is kept in $XDG_DATA_HOME/hookbox/trust/ (never in the project).",
+    )
     .action(async (options: { revoke?: boolean; json?: boolean; config?: string }) => {
       const locations = locationsFrom(ctx, options);
       const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
       const file = await trustRecordPath(locations.dataDir, project);
       if (options.revoke) {
         await ctx.host.fs.remove(file);
-        await (options.json ? ctx.out(`${JSON.stringify({ project, revoked: true, file }, null, 2)}\n`) : ctx.out(`${project}: its hooks run without grants again\n`));
+        await (options.json
+          ? ctx.out(`${JSON.stringify({ project, revoked: true, file }, null, 2)}\n`)
+          : ctx.out(`${project}: its hooks run without grants again\n`));
         return setExit(EXIT.ok);
       }
       const { record, previous, mine, broken } = await recordTrust(ctx, locations, runtime, project);
@@ -58,13 +63,28 @@ export function registerTrust(program: Command, ctx: CliContext, setExit: (code:
  * record said of them). The hook set is loaded as the evaluator loads it, so the digests are the
  * ones the loader will compare.
  */
-export async function recordTrust(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory, project: string, ids?: readonly string[]): Promise<{ record: TrustRecord; previous: TrustRecord | undefined; mine: LoadedHook[]; broken: BrokenHook[]; file: string }> {
+export async function recordTrust(
+  ctx: CliContext,
+  locations: Locations,
+  runtime: HookRuntimeFactory,
+  project: string,
+  ids?: readonly string[],
+): Promise<{ record: TrustRecord; previous: TrustRecord | undefined; mine: LoadedHook[]; broken: BrokenHook[]; file: string }> {
   const file = await trustRecordPath(locations.dataDir, project);
-  const { hookSets } = createHookSets({ host: ctx.host, locations, capabilities: runtime.capabilities(locations), embedded: runtime.embedded(), via: "cli" });
+  const { hookSets } = createHookSets({
+    host: ctx.host,
+    locations,
+    capabilities: runtime.capabilities(locations),
+    embedded: runtime.embedded(),
+    via: "cli",
+  });
   const { snapshot } = await hookSets.forProject(project);
-  const mine = snapshot.hooks.filter((hook) => hook.definition.source.origin === "project" && (ids === undefined || ids.includes(hook.definition.id)));
+  const mine = snapshot.hooks.filter(
+    (hook) => hook.definition.source.origin === "project" && (ids === undefined || ids.includes(hook.definition.id)),
+  );
   const broken = snapshot.broken.filter((entry) => entry.origin === "project" && (ids === undefined || ids.includes(entry.id)));
-  if (mine.length === 0 && broken.length === 0) throw new HookboxError("not_found", `${project} has no hooks of its own (${project}/.hookbox/hooks): nothing to trust`);
+  if (mine.length === 0 && broken.length === 0)
+    throw new HookboxError("not_found", `${project} has no hooks of its own (${project}/.hookbox/hooks): nothing to trust`);
   const previous = parseTrustRecord(await ctx.host.fs.readText(file).catch(() => undefined), project);
   const hooks: Record<string, TrustedHook> = ids === undefined ? {} : { ...previous?.hooks };
   for (const hook of mine) hooks[hook.definition.id] = { file: hook.file, digest: hook.digest, grants: trustedGrants(hook) };

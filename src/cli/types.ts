@@ -7,7 +7,9 @@ import { EXIT } from "./exit-codes.ts";
 export function registerTypes(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
     .command("types")
-    .description("Print the TypeScript declarations of the handler API (HookEvent, Hook, HookResult) with units and defaults, and of the guest library modules (hookbox:shell)")
+    .description(
+      "Print the TypeScript declarations of the handler API (HookEvent, Hook, HookResult) with units and defaults, and of the guest library modules (hookbox:shell)",
+    )
     .addHelpText(
       "after",
       `

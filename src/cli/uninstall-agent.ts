@@ -40,14 +40,29 @@ async function planRemoval(ctx: CliContext, target: AgentSettingsTarget, current
   if (record !== undefined) {
     // Nothing but Hookbox changed the file since it wrote it: put it back exactly as it was.
     const after = record.before ?? undefined;
-    const summary = [...structural.summary, after === undefined ? "- the file: install-agent created it, so it goes" : "= everything else: restored byte for byte as it was before install-agent"];
+    const summary = [
+      ...structural.summary,
+      after === undefined
+        ? "- the file: install-agent created it, so it goes"
+        : "= everything else: restored byte for byte as it was before install-agent",
+    ];
     return { after, method: "restored", summary, dirs: after === undefined ? [...record.created_dirs].reverse() : [] };
   }
-  return { after: structural.removesFile ? undefined : structural.changed ? structural.text : current, method: structural.changed ? "entries_removed" : "none", summary: structural.summary, dirs: [] };
+  return {
+    after: structural.removesFile ? undefined : structural.changed ? structural.text : current,
+    method: structural.changed ? "entries_removed" : "none",
+    summary: structural.summary,
+    dirs: [],
+  };
 }
 
 /** Write or remove the file (after a backup), then the directories install created, then the record. */
-async function apply(ctx: CliContext, target: AgentSettingsTarget, current: string, removal: Removal): Promise<{ backup: string; removedDirs: string[] }> {
+async function apply(
+  ctx: CliContext,
+  target: AgentSettingsTarget,
+  current: string,
+  removal: Removal,
+): Promise<{ backup: string; removedDirs: string[] }> {
   const fs = ctx.host.fs;
   const backup = await writeBackup(ctx, target, current, { inDataDir: removal.after === undefined });
   if (removal.after === undefined) await fs.remove(target.file);
@@ -74,7 +89,11 @@ export interface UninstallChange extends SettingsChange {
  * Hookbox's entries out of one agent's file: restored byte for byte from the install record when
  * nothing else changed the file since, else only Hookbox's entries removed; a backup first.
  */
-export async function uninstallFrom(ctx: CliContext, target: AgentSettingsTarget, dryRun: boolean): Promise<{ change: UninstallChange; outcome: string[] }> {
+export async function uninstallFrom(
+  ctx: CliContext,
+  target: AgentSettingsTarget,
+  dryRun: boolean,
+): Promise<{ change: UninstallChange; outcome: string[] }> {
   const current = await readIfPresent(ctx, target.file, `the ${target.agent} config`);
   const removal = await planRemoval(ctx, target, current);
   const changed = current !== undefined && removal.method !== "none";
@@ -105,7 +124,9 @@ export async function uninstallFrom(ctx: CliContext, target: AgentSettingsTarget
   const outcome = [
     `backup: ${done.backup}`,
     removal.after === undefined ? `removed ${target.file}` : "written",
-    ...(trust?.changed && !dryRun ? [trust.removed ? `removed ${trust.file} (it held only Hookbox's trust)` : `Hookbox's trust taken out of ${trust.file}`] : []),
+    ...(trust?.changed && !dryRun
+      ? [trust.removed ? `removed ${trust.file} (it held only Hookbox's trust)` : `Hookbox's trust taken out of ${trust.file}`]
+      : []),
     ...done.removedDirs.map((dir) => `removed the empty directory ${dir}`),
   ];
   return { change, outcome };
@@ -121,7 +142,11 @@ function projectScopes(agent: keyof typeof INSTALLERS): InstallScope[] {
  * project that holds Hookbox's entries (the project's file, and Claude Code's local one), or the
  * project's when none does. The user scope reaches every project: only --user touches it.
  */
-async function targetsOf(ctx: CliContext, agent: string, options: Record<string, unknown>): Promise<{ targets: AgentSettingsTarget[]; holding: ScopeHolding[] }> {
+async function targetsOf(
+  ctx: CliContext,
+  agent: string,
+  options: Record<string, unknown>,
+): Promise<{ targets: AgentSettingsTarget[]; holding: ScopeHolding[] }> {
   if (scopeGiven(options)) {
     const target = await resolveTarget(ctx, agent, options);
     return { targets: [target], holding: await scopesHoldingHookbox(ctx, target.agent, target.project) };
@@ -134,7 +159,11 @@ async function targetsOf(ctx: CliContext, agent: string, options: Record<string,
 }
 
 export function registerUninstallAgent(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
-  agentSettingsCommand(program, "uninstall-agent", "Remove Hookbox's entries from an agent's hook configuration, and nothing else (a backup of the old file is kept)")
+  agentSettingsCommand(
+    program,
+    "uninstall-agent",
+    "Remove Hookbox's entries from an agent's hook configuration, and nothing else (a backup of the old file is kept)",
+  )
     .addHelpText(
       "after",
       `
@@ -161,10 +190,15 @@ with the groups and lists that held nothing else.`,
       for (const target of targets) results.push(await uninstallFrom(ctx, target, dryRun));
       const done = new Set(targets.map((target) => target.file));
       const remaining = holding.filter((held) => !done.has(held.file));
-      const notes = remaining.map((held) => `Hookbox's entries are still in ${held.file} (${name}, ${held.scope}${held.scope === "user" ? ": every project" : ""}): ${uninstallCommand(name, held.scope)} removes them`);
+      const notes = remaining.map(
+        (held) =>
+          `Hookbox's entries are still in ${held.file} (${name}, ${held.scope}${held.scope === "user" ? ": every project" : ""}): ${uninstallCommand(name, held.scope)} removes them`,
+      );
       if (options.json === true) {
         const [first, ...others] = results.map((result) => result.change);
-        await ctx.out(`${JSON.stringify({ ...first, other_scopes: others, still_installed: remaining.map((held) => ({ scope: held.scope, file: held.file, entries: held.entries, command: uninstallCommand(name, held.scope) })) })}\n`);
+        await ctx.out(
+          `${JSON.stringify({ ...first, other_scopes: others, still_installed: remaining.map((held) => ({ scope: held.scope, file: held.file, entries: held.entries, command: uninstallCommand(name, held.scope) })) })}\n`,
+        );
       } else {
         for (const result of results) await report(ctx, result.change, false, result.outcome);
         for (const note of notes) await ctx.out(`note: ${note}\n`);

@@ -23,7 +23,14 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
   ).action(async (options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean; types?: boolean }) => {
     const locations = locationsFrom(ctx, options);
     const set = await currentHookSet(ctx, locations, runtime);
-    const handlers = options.types ? await handlersOf(ctx, set, runtime, (options.builtin ?? []).flatMap((flag) => flag.split(","))) : [];
+    const handlers = options.types
+      ? await handlersOf(
+          ctx,
+          set,
+          runtime,
+          (options.builtin ?? []).flatMap((flag) => flag.split(",")),
+        )
+      : [];
     const types: TypeCheckReport | undefined = options.types ? await typeCheck(handlers) : undefined;
     const diagnostics = [...problemsOf(set), ...(types?.problems ?? [])];
     const hookCount = set.snapshot.hooks.length;
@@ -34,16 +41,22 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
     const warned = warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : "";
     const failed = errors.length > 0 || broken > 0;
     // A grant the hook will not get does not make it invalid, but it is never reported as fine.
-    const withheld = set.snapshot.hooks.map((hook) => ({ hook, lines: withheldGrants(hook, "  ", reviewWidth(ctx)) })).filter(({ lines }) => lines.length > 0);
+    const withheld = set.snapshot.hooks
+      .map((hook) => ({ hook, lines: withheldGrants(hook, "  ", reviewWidth(ctx)) }))
+      .filter(({ lines }) => lines.length > 0);
     if (options.json) {
       const grants = Object.fromEntries(set.snapshot.hooks.map((hook) => [hook.definition.id, hook.review]));
-      await ctx.out(`${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, self_protect: selfProtectState(set.snapshot.operator), problems: diagnostics, grants, ...(types ? { typescript: types.typescript } : {}) }, null, 2)}\n`);
+      await ctx.out(
+        `${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, self_protect: selfProtectState(set.snapshot.operator), problems: diagnostics, grants, ...(types ? { typescript: types.typescript } : {}) }, null, 2)}\n`,
+      );
     } else {
       for (const diagnostic of problemsOf(set)) ctx.err(`${formatDiagnostic(diagnostic)}\n`);
       if (types) ctx.err(formatTypeProblems(types.problems, handlers));
       for (const { hook, lines } of withheld) ctx.err(`${hook.file}: grants of ${hook.definition.id} it will not fully get:\n${lines.join("\n")}\n`);
       const files = new Set(errors.map((d) => d.file)).size;
-      const brokenText = broken ? `; ${broken} hook${broken === 1 ? "" : "s"} broken (${set.snapshot.broken.map((b) => b.id).join(", ")}): each fails by its on_error wherever it would run` : "";
+      const brokenText = broken
+        ? `; ${broken} hook${broken === 1 ? "" : "s"} broken (${set.snapshot.broken.map((b) => b.id).join(", ")}): each fails by its on_error wherever it would run`
+        : "";
       await ctx.out(
         !failed
           ? `ok: ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}${withheld.length ? `; ${withheld.length} hook${withheld.length === 1 ? " does" : "s do"} not get all the grants declared (above)` : ""}\n`

@@ -23,20 +23,35 @@ export function registerVerify(program: Command, ctx: CliContext, setExit: (code
     .action(async (bundle: string, options: { key?: string[]; json?: boolean; config?: string }) => {
       const session = await openSession(ctx, runtime, options);
       const source = parseSource(bundle, ctx.host.cwd());
-      if (source.kind !== "bundle" && source.kind !== "url") throw new HookboxError("usage", `${bundle}: verify takes a bundle (.tar.gz) or its URL; folders and repositories carry no signature`);
+      if (source.kind !== "bundle" && source.kind !== "url")
+        throw new HookboxError("usage", `${bundle}: verify takes a bundle (.tar.gz) or its URL; folders and repositories carry no signature`);
       const acquired = await acquire(source, session.deps);
       const signer = await checkSignature(acquired, trustedKeys(session.operator, options.key), true, ctx.host.packageIO);
       const tree = await packageTree(acquired, ctx.host.packageIO);
       const digest = await treeDigest(tree);
       let loads: string | undefined;
-      const inspected = await inspectPackage(tree, acquired.bundle?.where ?? bundle, session.operator, session.capabilities).catch((error: unknown) => {
-        loads = errorMessage(error);
-        return undefined;
-      });
-      const result = { bundle: acquired.bundle?.where, signer, integrity: digest.integrity, files: Object.keys(digest.files), id: inspected?.id ?? null, version: inspected?.version ?? null, grants: inspected?.hook.review.lines ?? [], loads: loads === undefined, problem: loads ?? null };
+      const inspected = await inspectPackage(tree, acquired.bundle?.where ?? bundle, session.operator, session.capabilities).catch(
+        (error: unknown) => {
+          loads = errorMessage(error);
+          return undefined;
+        },
+      );
+      const result = {
+        bundle: acquired.bundle?.where,
+        signer,
+        integrity: digest.integrity,
+        files: Object.keys(digest.files),
+        id: inspected?.id ?? null,
+        version: inspected?.version ?? null,
+        grants: inspected?.hook.review.lines ?? [],
+        loads: loads === undefined,
+        problem: loads ?? null,
+      };
       if (options.json) await ctx.out(`${JSON.stringify(result, null, 2)}\n`);
       else {
-        const lines = inspected ? describeCandidate({ acquired, tree, signer, inspected }, reviewWidth(ctx)) : [`signed by key ${signer?.key_id} (trusted comment: ${signer?.trusted_comment})`, `it does not load: ${loads}`];
+        const lines = inspected
+          ? describeCandidate({ acquired, tree, signer, inspected }, reviewWidth(ctx))
+          : [`signed by key ${signer?.key_id} (trusted comment: ${signer?.trusted_comment})`, `it does not load: ${loads}`];
         await ctx.out(`verified: ${acquired.bundle?.where}\n${lines.join("\n")}\n  integrity ${digest.integrity}\n`);
       }
       setExit(loads === undefined ? EXIT.ok : EXIT.failed);

@@ -69,14 +69,25 @@ export class HookboxClient {
   /** options.expect against what the daemon says of itself. */
   private async checkExpected(): Promise<void> {
     const expected = this.options.expect as NonNullable<ResolvedOptions["expect"]>;
-    const info = await send(this.transport, this.options, { method: "GET", path: DAEMON_ROUTES.info, answer: daemonIdentitySchema, repeatable: true });
+    const info = await send(this.transport, this.options, {
+      method: "GET",
+      path: DAEMON_ROUTES.info,
+      answer: daemonIdentitySchema,
+      repeatable: true,
+    });
     const differences: string[] = [];
-    if (expected.build !== undefined && info.identity.build !== expected.build) differences.push(`build: daemon ${info.identity.build}, expected ${expected.build}`);
+    if (expected.build !== undefined && info.identity.build !== expected.build)
+      differences.push(`build: daemon ${info.identity.build}, expected ${expected.build}`);
     for (const [key, value] of Object.entries(expected.identity ?? {})) {
       const theirs = (info.identity as Record<string, unknown>)[key];
-      if (JSON.stringify(theirs) !== JSON.stringify(value)) differences.push(`${key}: daemon ${JSON.stringify(theirs)}, expected ${JSON.stringify(value)}`);
+      if (JSON.stringify(theirs) !== JSON.stringify(value))
+        differences.push(`${key}: daemon ${JSON.stringify(theirs)}, expected ${JSON.stringify(value)}`);
     }
-    if (differences.length > 0) throw new HookboxClientError("hook_set_mismatch", `the daemon on ${this.options.describe} (pid ${info.pid}) is not the one expected (${differences.join("; ")}): nothing is sent to it`);
+    if (differences.length > 0)
+      throw new HookboxClientError(
+        "hook_set_mismatch",
+        `the daemon on ${this.options.describe} (pid ${info.pid}) is not the one expected (${differences.join("; ")}): nothing is sent to it`,
+      );
   }
 
   /** An event in, the decision out (POST /v1/events/{event_type}). What each decision obliges you to do: docs/orchestrators.md. */
@@ -84,7 +95,15 @@ export class HookboxClient {
     const headers: Record<string, string> = {};
     if (options.failClosed) headers[AGENT_CALL_HEADERS.failClosed] = "1";
     if (options.holdApprovals === false) headers[AGENT_CALL_HEADERS.holdApprovals] = "0";
-    return this.call({ method: "POST", path: `/v1/events/${encodeURIComponent(event.event_type)}`, body: event, headers, answer: decisionSchema, repeatable: true, ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+    return this.call({
+      method: "POST",
+      path: `/v1/events/${encodeURIComponent(event.event_type)}`,
+      body: event,
+      headers,
+      answer: decisionSchema,
+      repeatable: true,
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    });
   }
 
   /**
@@ -94,12 +113,20 @@ export class HookboxClient {
    */
   async fire(hookId: string, event: NativeEventV1 = {}, options: { readonly project?: string } = {}): Promise<DecisionV1 | FiredRunV1> {
     const query = options.project ? `?project=${encodeURIComponent(options.project)}` : "";
-    return this.call({ method: "POST", path: `/v1/hooks/${encodeURIComponent(hookId)}/fire${query}`, body: event, answer: fireAnswerSchema, repeatable: false });
+    return this.call({
+      method: "POST",
+      path: `/v1/hooks/${encodeURIComponent(hookId)}/fire${query}`,
+      body: event,
+      answer: fireAnswerSchema,
+      repeatable: false,
+    });
   }
 
   /** Hook runs from the audit log, newest first. */
   async runs(query: RunQueryV1 = {}): Promise<RunsV1> {
-    const search = new URLSearchParams(Object.entries(query).flatMap(([key, value]): [string, string][] => (value === undefined ? [] : [[key, String(value)]])));
+    const search = new URLSearchParams(
+      Object.entries(query).flatMap(([key, value]): [string, string][] => (value === undefined ? [] : [[key, String(value)]])),
+    );
     return this.call({ method: "GET", path: `/v1/runs${search.size > 0 ? `?${search}` : ""}`, answer: runsSchema, repeatable: true });
   }
 
@@ -119,12 +146,23 @@ export class HookboxClient {
 
   private verdict(id: string, decision: "allow" | "allow_always" | "deny"): Promise<ApprovalResolvedV1> {
     // Not repeated after the connection broke: the first may have been recorded, and a second would answer not_found.
-    return this.call({ method: "POST", path: `/v1/approvals/${encodeURIComponent(id)}`, body: { decision }, answer: approvalResolvedSchema, repeatable: false });
+    return this.call({
+      method: "POST",
+      path: `/v1/approvals/${encodeURIComponent(id)}`,
+      body: { decision },
+      answer: approvalResolvedSchema,
+      repeatable: false,
+    });
   }
 
   /** The hook set of a project (an absolute path in it), or the user's. */
   async hooks(project?: string): Promise<HooksV1> {
-    return this.call({ method: "GET", path: `/v1/hooks${project ? `?project=${encodeURIComponent(project)}` : ""}`, answer: hooksSchema, repeatable: true });
+    return this.call({
+      method: "GET",
+      path: `/v1/hooks${project ? `?project=${encodeURIComponent(project)}` : ""}`,
+      answer: hooksSchema,
+      repeatable: true,
+    });
   }
 
   /** Whether the daemon evaluates as configured (status "degraded" says why in checks). */
@@ -137,7 +175,11 @@ export class HookboxClient {
    * Code's hook JSON for "claude". Never an error for a payload Hookbox cannot read: that is
    * answered by the fail-closed rule.
    */
-  async agentCall(agent: string, payload: unknown, options: Pick<EvaluateOptions, "failClosed" | "timeoutMs"> = {}): Promise<Readonly<Record<string, unknown>>> {
+  async agentCall(
+    agent: string,
+    payload: unknown,
+    options: Pick<EvaluateOptions, "failClosed" | "timeoutMs"> = {},
+  ): Promise<Readonly<Record<string, unknown>>> {
     return this.call({
       method: "POST",
       path: `/v1/agents/${encodeURIComponent(agent)}`,

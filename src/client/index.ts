@@ -10,7 +10,18 @@ export { HookboxClient, type EvaluateEvent, type EvaluateOptions } from "./clien
 export { HookboxClientError, type ClientErrorCode } from "./errors.ts";
 export type { ClientOptions, ExpectedDaemon } from "./options.ts";
 export type { ClientTransport } from "../platform/client.ts";
-export type { ApprovalResolvedV1, DecisionV1, ErrorBodyV1, FiredRunV1, HealthV1, HooksV1, NativeEventV1, PendingApprovalV1, RunQueryV1, RunsV1 } from "../core/wire/index.ts";
+export type {
+  ApprovalResolvedV1,
+  DecisionV1,
+  ErrorBodyV1,
+  FiredRunV1,
+  HealthV1,
+  HooksV1,
+  NativeEventV1,
+  PendingApprovalV1,
+  RunQueryV1,
+  RunsV1,
+} from "../core/wire/index.ts";
 
 /**
  * A client of the daemon on `options.socket` (default: where `hookbox emit` looks) or on its

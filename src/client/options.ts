@@ -65,24 +65,58 @@ export interface ClientPlace {
 
 export function resolveOptions(options: ClientOptions, place: ClientPlace): ResolvedOptions {
   const verify = options.verifyPeer ?? "auto";
-  if (verify !== "auto" && typeof verify !== "boolean" && (typeof verify !== "object" || typeof verify.binary !== "string" || !verify.binary.startsWith("/"))) throw new TypeError(`verifyPeer must be "auto", true, false or { binary: "/absolute/path/to/hookbox" }, got ${JSON.stringify(verify)}`);
-  const peerCheck: PeerCheck = verify === false ? { mode: "off" } : { mode: verify === "auto" ? "auto" : "required", binary: typeof verify === "object" ? verify.binary : undefined };
+  if (
+    verify !== "auto" &&
+    typeof verify !== "boolean" &&
+    (typeof verify !== "object" || typeof verify.binary !== "string" || !verify.binary.startsWith("/"))
+  )
+    throw new TypeError(`verifyPeer must be "auto", true, false or { binary: "/absolute/path/to/hookbox" }, got ${JSON.stringify(verify)}`);
+  const peerCheck: PeerCheck =
+    verify === false
+      ? { mode: "off" }
+      : { mode: verify === "auto" ? "auto" : "required", binary: typeof verify === "object" ? verify.binary : undefined };
   const expect = options.expect;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new TypeError(`timeoutMs must be a whole number of milliseconds, got ${options.timeoutMs}`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+    throw new TypeError(`timeoutMs must be a whole number of milliseconds, got ${options.timeoutMs}`);
   const retryDelayMs = options.retryDelayMs ?? 500;
-  if (retryDelayMs !== false && (!Number.isInteger(retryDelayMs) || retryDelayMs < 0)) throw new TypeError(`retryDelayMs must be a whole number of milliseconds or false, got ${options.retryDelayMs}`);
+  if (retryDelayMs !== false && (!Number.isInteger(retryDelayMs) || retryDelayMs < 0))
+    throw new TypeError(`retryDelayMs must be a whole number of milliseconds or false, got ${options.retryDelayMs}`);
   if (options.url !== undefined) {
     if (options.socket !== undefined) throw new TypeError("give the daemon's socket or its url, not both");
     const match = LOOPBACK.exec(options.url);
-    if (!match) throw new TypeError(`url must be the daemon's loopback listener, like http://127.0.0.1:8787 (events carry code and prompts; they must not leave the machine), got ${options.url}`);
+    if (!match)
+      throw new TypeError(
+        `url must be the daemon's loopback listener, like http://127.0.0.1:8787 (events carry code and prompts; they must not leave the machine), got ${options.url}`,
+      );
     if (!options.token) throw new TypeError("the TCP listener needs the daemon's bearer token (token: the contents of <data dir>/http-token)");
     const hostname = match[1] === "[::1]" ? "::1" : (match[1] as string);
-    if (peerCheck.mode === "required") throw new TypeError("verifyPeer proves who answers on a unix socket: a TCP listener's peer is proven by its bearer token instead (give socket, or leave verifyPeer out)");
-    return { target: { hostname, port: Number(match[2]) }, describe: options.url, headers: { authorization: `Bearer ${options.token}` }, timeoutMs, retryDelayMs, peerCheck: { mode: "off" }, expect };
+    if (peerCheck.mode === "required")
+      throw new TypeError(
+        "verifyPeer proves who answers on a unix socket: a TCP listener's peer is proven by its bearer token instead (give socket, or leave verifyPeer out)",
+      );
+    return {
+      target: { hostname, port: Number(match[2]) },
+      describe: options.url,
+      headers: { authorization: `Bearer ${options.token}` },
+      timeoutMs,
+      retryDelayMs,
+      peerCheck: { mode: "off" },
+      expect,
+    };
   }
   const fromEnv = place.env[LOCATION_VARIABLES.socket] || undefined;
-  const socket = options.socket ?? (fromEnv ? (fromEnv.startsWith("/") ? fromEnv : `${place.cwd}/${fromEnv}`) : defaultSocketPath(place.env, place.homeDir));
-  if (options.transport && peerCheck.mode === "required") throw new TypeError("verifyPeer needs the runtime's own transport: a transport of your own reads no peer");
-  return { target: { unix: socket }, describe: socket, headers: options.token ? { authorization: `Bearer ${options.token}` } : {}, timeoutMs, retryDelayMs, peerCheck: options.transport ? { mode: "off" } : peerCheck, expect };
+  const socket =
+    options.socket ?? (fromEnv ? (fromEnv.startsWith("/") ? fromEnv : `${place.cwd}/${fromEnv}`) : defaultSocketPath(place.env, place.homeDir));
+  if (options.transport && peerCheck.mode === "required")
+    throw new TypeError("verifyPeer needs the runtime's own transport: a transport of your own reads no peer");
+  return {
+    target: { unix: socket },
+    describe: socket,
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    timeoutMs,
+    retryDelayMs,
+    peerCheck: options.transport ? { mode: "off" } : peerCheck,
+    expect,
+  };
 }

@@ -23,7 +23,10 @@ export interface Call<S extends z.ZodType> {
 /** Nobody listens: the socket is missing, or refuses (a daemon restarting). The request never reached a daemon. */
 function notListening(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return ["ENOENT", "ECONNREFUSED", "ENOTSOCK"].includes(String(code)) || /ENOENT|ECONNREFUSED|no such file|connection refused/i.test((error as Error).message ?? "");
+  return (
+    ["ENOENT", "ECONNREFUSED", "ENOTSOCK"].includes(String(code)) ||
+    /ENOENT|ECONNREFUSED|no such file|connection refused/i.test((error as Error).message ?? "")
+  );
 }
 
 /** The connection broke before a whole answer: the daemon went away while it had the request. */
@@ -52,7 +55,12 @@ export async function send<S extends z.ZodType>(transport: ClientTransport, opti
   return read(reply, call, options);
 }
 
-async function attempt(transport: ClientTransport, options: ResolvedOptions, init: Parameters<ClientTransport>[1], repeatable: boolean): Promise<HttpReply> {
+async function attempt(
+  transport: ClientTransport,
+  options: ResolvedOptions,
+  init: Parameters<ClientTransport>[1],
+  repeatable: boolean,
+): Promise<HttpReply> {
   try {
     const reply = await transport(options.target, init);
     // A daemon that is stopping refuses new work with sandbox_closed: the next one will take it.
@@ -67,11 +75,21 @@ async function attempt(transport: ClientTransport, options: ResolvedOptions, ini
 
 function transportError(error: unknown, options: ResolvedOptions): HookboxClientError {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof HttpTimeoutError) return new HookboxClientError("timeout", `the Hookbox daemon on ${options.describe} gave no answer in time (${message})`);
+  if (error instanceof HttpTimeoutError)
+    return new HookboxClientError("timeout", `the Hookbox daemon on ${options.describe} gave no answer in time (${message})`);
   // Deno without --allow-net for the socket (NotCapable; PermissionDenied before Deno 2).
-  if (error instanceof Error && (error.name === "NotCapable" || error.name === "PermissionDenied")) return new HookboxClientError("permission_denied", `this program may not connect to ${options.describe} (${message})`);
-  if (notListening(error)) return new HookboxClientError("daemon_unavailable", `no Hookbox daemon answers on ${options.describe} (${message}); start one with \`hookbox serve\``);
-  if (brokeOff(error)) return new HookboxClientError("daemon_unavailable", `the Hookbox daemon on ${options.describe} closed the connection before answering (${message})`);
+  if (error instanceof Error && (error.name === "NotCapable" || error.name === "PermissionDenied"))
+    return new HookboxClientError("permission_denied", `this program may not connect to ${options.describe} (${message})`);
+  if (notListening(error))
+    return new HookboxClientError(
+      "daemon_unavailable",
+      `no Hookbox daemon answers on ${options.describe} (${message}); start one with \`hookbox serve\``,
+    );
+  if (brokeOff(error))
+    return new HookboxClientError(
+      "daemon_unavailable",
+      `the Hookbox daemon on ${options.describe} closed the connection before answering (${message})`,
+    );
   return new HookboxClientError("protocol", `talking to ${options.describe} failed: ${message}`);
 }
 
@@ -89,12 +107,20 @@ function read<S extends z.ZodType>(reply: HttpReply, call: Call<S>, options: Res
   if (!ok) {
     const error = errorOfBody(body);
     if (error) throw new HookboxClientError(error.code, error.message, reply.status, error.details);
-    throw new HookboxClientError("protocol", `${options.describe} answered ${call.method} ${call.path} with ${reply.status} and no error body Hookbox knows: is it a Hookbox daemon?`, reply.status);
+    throw new HookboxClientError(
+      "protocol",
+      `${options.describe} answered ${call.method} ${call.path} with ${reply.status} and no error body Hookbox knows: is it a Hookbox daemon?`,
+      reply.status,
+    );
   }
   const parsed = call.answer.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new HookboxClientError("protocol", `${options.describe} answered ${call.method} ${call.path} with something that is not the API's (${issue?.path.join(".") || "the body"}: ${issue?.message}): a daemon of another version?`, reply.status);
+    throw new HookboxClientError(
+      "protocol",
+      `${options.describe} answered ${call.method} ${call.path} with something that is not the API's (${issue?.path.join(".") || "the body"}: ${issue?.message}): a daemon of another version?`,
+      reply.status,
+    );
   }
   return parsed.data;
 }

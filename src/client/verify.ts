@@ -16,7 +16,12 @@ import type { ResolvedOptions } from "./options.ts";
  * Where verifyPeer is "auto" and cannot be done here, the owner check is all there is, as
  * `describe` says.
  */
-export function guardedTransport(base: ClientTransport, options: ResolvedOptions, io: ClientPeerIO, env: Readonly<Record<string, string | undefined>>): ClientTransport & { readonly describe: () => Promise<string> } {
+export function guardedTransport(
+  base: ClientTransport,
+  options: ResolvedOptions,
+  io: ClientPeerIO,
+  env: Readonly<Record<string, string | undefined>>,
+): ClientTransport & { readonly describe: () => Promise<string> } {
   const check = options.peerCheck;
   let trusted: Promise<FileIdentity | string> | undefined;
   /** The binary answers must come from, or why none can be proven here. */
@@ -24,7 +29,8 @@ export function guardedTransport(base: ClientTransport, options: ResolvedOptions
     (trusted ??= (async () => {
       if (check.mode === "off") return "verifyPeer is off";
       if (io.peersUnverifiable) return io.peersUnverifiable;
-      if (check.binary) return io.fileIdentity(check.binary).catch((error: Error) => `the binary given to verifyPeer cannot be read (${error.message})`);
+      if (check.binary)
+        return io.fileIdentity(check.binary).catch((error: Error) => `the binary given to verifyPeer cannot be read (${error.message})`);
       for (const dir of (env.PATH ?? "").split(":").filter((entry) => entry.startsWith("/"))) {
         const found = await io.fileIdentity(`${dir}/hookbox`).catch(() => undefined);
         if (found) return found;
@@ -37,7 +43,11 @@ export function guardedTransport(base: ClientTransport, options: ResolvedOptions
     const path = target.unix;
     const found = await io.owner(path);
     if (found && found.kind !== "socket") throw new HookboxClientError("daemon_unavailable", `${path} is not a socket: no Hookbox daemon there`);
-    if (found && io.uid !== undefined && found.uid !== io.uid) throw new HookboxClientError("peer_refused", `${path} belongs to uid ${found.uid}, not to this process (uid ${io.uid}): a daemon's socket is its owner's, and no event goes to another user's`);
+    if (found && io.uid !== undefined && found.uid !== io.uid)
+      throw new HookboxClientError(
+        "peer_refused",
+        `${path} belongs to uid ${found.uid}, not to this process (uid ${io.uid}): a daemon's socket is its owner's, and no event goes to another user's`,
+      );
     const self = await binary();
     if (typeof self === "string") {
       if (check.mode === "required") throw new HookboxClientError("peer_refused", `cannot prove who answers on ${path}: ${self}`);
@@ -45,7 +55,11 @@ export function guardedTransport(base: ClientTransport, options: ResolvedOptions
     }
     const { reply, peer } = await io.requestWithPeer(path, init, self);
     const why = distrust(peer, { uid: io.uid, env, decides: false }, { answered: true });
-    if (why) throw new HookboxClientError("peer_refused", `what answers on ${path} is not the Hookbox daemon this client trusts (${why}); its answer is not used`);
+    if (why)
+      throw new HookboxClientError(
+        "peer_refused",
+        `what answers on ${path} is not the Hookbox daemon this client trusts (${why}); its answer is not used`,
+      );
     return reply;
   };
   return Object.assign(transport, {

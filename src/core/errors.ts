@@ -65,14 +65,26 @@ export function osErrorOf(error: unknown): OsError | undefined {
 
 /** Every errno Hookbox explains, in one place: what it means and what to do. */
 const ERRNO: Readonly<Record<string, { readonly code: ErrorCode; readonly cause: string; readonly fix: (path: string) => string }>> = {
-  EACCES: { code: "permission_denied", cause: "permission denied", fix: (p) => `check who owns ${p} and a directory above it, and their modes (ls -ld ${p}), or use a path of your own` },
-  EPERM: { code: "permission_denied", cause: "operation not permitted", fix: (p) => `${p} belongs to another user (ls -ld ${p}): use a path of your own` },
+  EACCES: {
+    code: "permission_denied",
+    cause: "permission denied",
+    fix: (p) => `check who owns ${p} and a directory above it, and their modes (ls -ld ${p}), or use a path of your own`,
+  },
+  EPERM: {
+    code: "permission_denied",
+    cause: "operation not permitted",
+    fix: (p) => `${p} belongs to another user (ls -ld ${p}): use a path of your own`,
+  },
   EROFS: { code: "permission_denied", cause: "read-only file system", fix: () => "use a path on a writable file system" },
   ENOENT: { code: "os_error", cause: "no such file or directory", fix: (p) => `check the path (and that the directories above ${p} exist)` },
   ENOTDIR: { code: "os_error", cause: "a part of the path is not a directory", fix: () => "check the path" },
   EISDIR: { code: "os_error", cause: "is a directory", fix: () => "give a file's path" },
   ELOOP: { code: "os_error", cause: "too many levels of symbolic links", fix: (p) => `look for a symbolic link loop in ${p}` },
-  ENAMETOOLONG: { code: "os_error", cause: "name too long", fix: () => "use a shorter path (a unix socket's path is limited to about 100 bytes: try --socket or HOOKBOX_SOCKET with one under /tmp)" },
+  ENAMETOOLONG: {
+    code: "os_error",
+    cause: "name too long",
+    fix: () => "use a shorter path (a unix socket's path is limited to about 100 bytes: try --socket or HOOKBOX_SOCKET with one under /tmp)",
+  },
   ENOSPC: { code: "os_error", cause: "no space left on the device", fix: () => "free some space" },
   EDQUOT: { code: "os_error", cause: "disk quota exceeded", fix: () => "free some space" },
   EMFILE: { code: "os_error", cause: "too many open files", fix: () => "raise the limit (ulimit -n)" },

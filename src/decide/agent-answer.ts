@@ -1,6 +1,17 @@
 import { errorMessage, HookboxError } from "../core/errors.ts";
 import type { NativeEvent } from "../core/events/types.ts";
-import { answerFor, detectAgent, FALLBACK_AGENT, nativeEventName, parseAgentStdin, PROJECT_DIR_ENV, PROTOCOLS, type AgentName, type AgentOutput, type AgentProtocol } from "../agents/protocols.ts";
+import {
+  answerFor,
+  detectAgent,
+  FALLBACK_AGENT,
+  nativeEventName,
+  parseAgentStdin,
+  PROJECT_DIR_ENV,
+  PROTOCOLS,
+  type AgentName,
+  type AgentOutput,
+  type AgentProtocol,
+} from "../agents/protocols.ts";
 import type { EvaluateOptions, Evaluation, EventHint, Evaluator } from "./evaluator.ts";
 import type { Incomplete } from "./rule.ts";
 
@@ -34,7 +45,12 @@ export interface AgentAnswer {
  * showing one (Claude's systemMessage …), once the event's hook set is known (emit's: a daemon it
  * did not use serves guards this agent's hook set lacks).
  */
-export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, options: EvaluateOptions, notices?: (evaluation: Evaluation) => Promise<readonly string[]>): Promise<AgentAnswer> {
+export async function answerAgentCall(
+  evaluator: Evaluator,
+  call: AgentCall,
+  options: EvaluateOptions,
+  notices?: (evaluation: Evaluation) => Promise<readonly string[]>,
+): Promise<AgentAnswer> {
   let payload: unknown;
   let protocol: AgentProtocol = PROTOCOLS[call.agent ?? FALLBACK_AGENT];
   let event: NativeEvent;
@@ -45,11 +61,18 @@ export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, opt
     // A dialect that cannot be told (a shape and a tool name from two agents) is never read as
     // the nearest known one: its tool would meet no guard. The rule answers, in Claude's form
     // (the block most agents read).
-    if (detected === undefined) throw { code: "event_invalid", cause: "the payload is in no agent dialect Hookbox can tell (its shape and its tool name disagree, or it names no event); run emit with --agent" } satisfies Incomplete;
+    if (detected === undefined)
+      throw {
+        code: "event_invalid",
+        cause:
+          "the payload is in no agent dialect Hookbox can tell (its shape and its tool name disagree, or it names no event); run emit with --agent",
+      } satisfies Incomplete;
     protocol = PROTOCOLS[detected];
     event = protocol.decode(payload, { ...(call.eventName !== undefined ? { eventName: call.eventName } : {}), env: projectEnv(call.env) });
   } catch (error) {
-    const incomplete: Incomplete = isIncomplete(error) ? error : { code: error instanceof HookboxError ? error.code : "event_invalid", cause: errorMessage(error) };
+    const incomplete: Incomplete = isIncomplete(error)
+      ? error
+      : { code: error instanceof HookboxError ? error.code : "event_invalid", cause: errorMessage(error) };
     const hint = hintOf(protocol, payload, call);
     const evaluation = await evaluator.evaluateIncomplete(hint, incomplete, options);
     const skeleton = skeletonEvent(hint, protocol);
@@ -58,15 +81,34 @@ export async function answerAgentCall(evaluator: Evaluator, call: AgentCall, opt
   }
   const evaluation = await evaluator.evaluate(event, { ...options, rewritable: protocol.acceptsRewrite(event) });
   if (evaluation.incomplete) {
-    return { output: protocol.failure(evaluation.incomplete.message, event, { block: evaluation.incomplete.block }), evaluation, protocol: protocol.name };
+    return {
+      output: protocol.failure(evaluation.incomplete.message, event, { block: evaluation.incomplete.block }),
+      evaluation,
+      protocol: protocol.name,
+    };
   }
   const extra = notices ? await notices(evaluation) : [];
-  const decision = extra.length === 0 ? evaluation.decision : { ...evaluation.decision, user_messages: [...evaluation.decision.user_messages, ...extra.map((message) => ({ hook_id: "hookbox", level: "warning" as const, message }))] };
+  const decision =
+    extra.length === 0
+      ? evaluation.decision
+      : {
+          ...evaluation.decision,
+          user_messages: [
+            ...evaluation.decision.user_messages,
+            ...extra.map((message) => ({ hook_id: "hookbox", level: "warning" as const, message })),
+          ],
+        };
   return { output: answerFor(protocol, decision, event, { block: true }), evaluation, protocol: protocol.name };
 }
 
 function isIncomplete(value: unknown): value is Incomplete {
-  return typeof value === "object" && value !== null && typeof (value as Incomplete).code === "string" && typeof (value as Incomplete).cause === "string" && !(value instanceof Error);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Incomplete).code === "string" &&
+    typeof (value as Incomplete).cause === "string" &&
+    !(value instanceof Error)
+  );
 }
 
 function projectEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
@@ -75,14 +117,21 @@ function projectEnv(env: Readonly<Record<string, string | undefined>>): Record<s
 
 /** What can still be read of a payload that did not decode: its project and its event. */
 function hintOf(protocol: AgentProtocol, payload: unknown, call: AgentCall): EventHint {
-  const record = payload !== null && typeof payload === "object" && !Array.isArray(payload) ? (payload as Record<string, unknown>) : call.head !== undefined ? leadingFields(call.head) : {};
+  const record =
+    payload !== null && typeof payload === "object" && !Array.isArray(payload)
+      ? (payload as Record<string, unknown>)
+      : call.head !== undefined
+        ? leadingFields(call.head)
+        : {};
   const text = (key: string): string | undefined => {
     const value = record[key];
     return typeof value === "string" && value.length <= 4096 ? value : undefined;
   };
   const roots = record.workspace_roots;
   const root = Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined;
-  const cwd = [...PROJECT_DIR_ENV.map((name) => call.env[name]), root, text("cwd")].find((value): value is string => typeof value === "string" && value.startsWith("/") && value.length <= 4096);
+  const cwd = [...PROJECT_DIR_ENV.map((name) => call.env[name]), root, text("cwd")].find(
+    (value): value is string => typeof value === "string" && value.startsWith("/") && value.length <= 4096,
+  );
   const eventType = nativeEventName(protocol, text("hook_event_name") ?? text("hookEventName") ?? text("event_type") ?? call.eventName);
   const sessionId = text("session_id") ?? text("sessionId") ?? text("conversation_id");
   return { ...(cwd ? { cwd } : {}), ...(eventType ? { eventType } : {}), ...(sessionId ? { sessionId } : {}), agent: protocol.name };

@@ -73,7 +73,9 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     links: setup.host.fs,
     home: setup.host.homeDir(),
     // What leads to the binary the agents' entries run: the daemon and emit evaluate agents' events.
-    ...(setup.via === "daemon" || setup.via === "emit" ? { binaries: new HookboxBinaries(setup.host.fs, setup.locations.dataDir, [setup.host.binaryPath?.(), setup.host.executablePath?.()]) } : {}),
+    ...(setup.via === "daemon" || setup.via === "emit"
+      ? { binaries: new HookboxBinaries(setup.host.fs, setup.locations.dataDir, [setup.host.binaryPath?.(), setup.host.executablePath?.()]) }
+      : {}),
   });
 }
 
@@ -83,7 +85,12 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
  */
 function cooldownsFor(setup: EvaluatorSetup): CooldownStore {
   if (setup.via !== "daemon" && setup.via !== "emit") return new MemoryCooldowns();
-  return new FileCooldowns({ fs: setup.host.fs, path: cooldownsFilePath(setup.locations.dataDir), pid: setup.host.pid, ...(setup.log ? { log: setup.log } : {}) });
+  return new FileCooldowns({
+    fs: setup.host.fs,
+    path: cooldownsFilePath(setup.locations.dataDir),
+    pid: setup.host.pid,
+    ...(setup.log ? { log: setup.log } : {}),
+  });
 }
 
 export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload" | "snapshots">;
@@ -122,8 +129,15 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
 }
 
 /** What self-protect is told about this machine: the daemon also knows its own pid. */
-function machineOf(host: Pick<RuntimeHost, "homeDir" | "pid"> & Partial<Pick<RuntimeHost, "binaryPath" | "executablePath">>, locations: Locations, via: EvaluatorSetup["via"]): SelfProtectMachine {
-  return selfProtectMachine(locations, host.homeDir(), { binaries: [host.binaryPath?.(), host.executablePath?.()], ...(via === "daemon" ? { daemonPid: host.pid } : {}) });
+function machineOf(
+  host: Pick<RuntimeHost, "homeDir" | "pid"> & Partial<Pick<RuntimeHost, "binaryPath" | "executablePath">>,
+  locations: Locations,
+  via: EvaluatorSetup["via"],
+): SelfProtectMachine {
+  return selfProtectMachine(locations, host.homeDir(), {
+    binaries: [host.binaryPath?.(), host.executablePath?.()],
+    ...(via === "daemon" ? { daemonPid: host.pid } : {}),
+  });
 }
 
 /**
@@ -131,11 +145,19 @@ function machineOf(host: Pick<RuntimeHost, "homeDir" | "pid"> & Partial<Pick<Run
  * set, read and written by `emit` without a daemon. The key holds what the operator-file layer
  * takes from the machine (self-protect's locations), so a load is never reused where they differ.
  */
-export function snapshotCacheFor(host: Pick<RuntimeHost, "fs" | "digest" | "env" | "homeDir" | "binaryPath" | "executablePath" | "pid">, locations: Locations): SnapshotCache {
+export function snapshotCacheFor(
+  host: Pick<RuntimeHost, "fs" | "digest" | "env" | "homeDir" | "binaryPath" | "executablePath" | "pid">,
+  locations: Locations,
+): SnapshotCache {
   return new SnapshotCache({
     fs: host.fs,
     digest: host.digest,
     dir: `${locations.dataDir}/cache`,
-    material: { build: BUILD_ID, identity: identityOf(locations, BUILD_ID, host.homeDir()), env: host.env, machine: machineOf(host, locations, "emit") },
+    material: {
+      build: BUILD_ID,
+      identity: identityOf(locations, BUILD_ID, host.homeDir()),
+      env: host.env,
+      machine: machineOf(host, locations, "emit"),
+    },
   });
 }

@@ -154,7 +154,9 @@ export class Evaluator {
     try {
       await this.options.audit.write(records);
     } catch (error) {
-      this.options.log?.(`Hookbox could not write its audit log (${errorMessage(error)}): ${plural(records.length, "record")} of triggered runs ${noun(records.length, "is")} not recorded. Check the data directory (hookbox doctor).`);
+      this.options.log?.(
+        `Hookbox could not write its audit log (${errorMessage(error)}): ${plural(records.length, "record")} of triggered runs ${noun(records.length, "is")} not recorded. Check the data directory (hookbox doctor).`,
+      );
     }
   }
 
@@ -170,7 +172,8 @@ export class Evaluator {
     const started = Date.now();
     const { event, set } = await this.prepare(received, options.invokedAs);
     const failClosed = failClosedBy(set.snapshot, options);
-    if (set.snapshot.operatorStatus.state === "unusable") return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
+    if (set.snapshot.operatorStatus.state === "unusable")
+      return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
     const deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
     const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, {
@@ -197,7 +200,14 @@ export class Evaluator {
     const { event, set } = await this.prepare(received);
     const outcome = await this.dispatcher.fire(hookId, event, set.snapshot, set.project !== undefined ? { project: set.project } : {});
     if (!outcome) return undefined;
-    return this.finish({ set, event: hintOf(event), decision: outcome.decision, records: outcome.records, started, failClosed: failClosedBy(set.snapshot, {}) });
+    return this.finish({
+      set,
+      event: hintOf(event),
+      decision: outcome.decision,
+      records: outcome.records,
+      started,
+      failClosed: failClosedBy(set.snapshot, {}),
+    });
   }
 
   /**
@@ -206,7 +216,12 @@ export class Evaluator {
    * event's cwd alone, which resolving links leaves as it is, and both wait on the file system.
    */
   private async prepare(received: NativeEvent, invokedAs?: string): Promise<{ event: NativeEvent; set: ProjectHookSet }> {
-    const linked = async (): Promise<NativeEvent> => withHookboxBinaries(this.options.links ? await withLinkTargets(received, this.options.links, this.options.home) : received, this.options.binaries, invokedAs);
+    const linked = async (): Promise<NativeEvent> =>
+      withHookboxBinaries(
+        this.options.links ? await withLinkTargets(received, this.options.links, this.options.home) : received,
+        this.options.binaries,
+        invokedAs,
+      );
     const [event, set] = await Promise.all([linked(), this.options.hookSets.forEvent(received)]);
     return { event, set };
   }
@@ -221,11 +236,27 @@ export class Evaluator {
     return this.incomplete(set, hint, incomplete, options, started);
   }
 
-  private async incomplete(set: ProjectHookSet, hint: EventHint, incomplete: Incomplete, options: EvaluateOptions, started: number): Promise<Evaluation> {
+  private async incomplete(
+    set: ProjectHookSet,
+    hint: EventHint,
+    incomplete: Incomplete,
+    options: EvaluateOptions,
+    started: number,
+  ): Promise<Evaluation> {
     const answer = applyRule(set.snapshot, hint.eventType, incomplete, failClosedBy(set.snapshot, options));
-    this.options.log?.(`could not evaluate ${hint.eventType ?? "an event"}: ${incomplete.cause}; ${answer.block ? "denied" : "allowed"} (${answer.rule})`);
+    this.options.log?.(
+      `could not evaluate ${hint.eventType ?? "an event"}: ${incomplete.cause}; ${answer.block ? "denied" : "allowed"} (${answer.rule})`,
+    );
     const decision = ruleDecision(this.newId(), hint.eventType, answer);
-    const evaluation = await this.finish({ set, event: hint, decision, records: [], started, failClosed: undefined, incomplete: { ...incomplete, rule: answer.rule } });
+    const evaluation = await this.finish({
+      set,
+      event: hint,
+      decision,
+      records: [],
+      started,
+      failClosed: undefined,
+      incomplete: { ...incomplete, rule: answer.rule },
+    });
     // An audit failure under fail_closed can still turn the rule's go-ahead into a block.
     return { ...evaluation, incomplete: { ...answer, block: evaluation.decision.decision === "deny" } };
   }
@@ -284,7 +315,12 @@ export class Evaluator {
     const message = `Hookbox could not write its audit log (${cause}); this decision is not recorded. Check the data directory (hookbox doctor).`;
     this.options.log?.(message);
     if (failClosed && decision.decision !== "deny") {
-      return { ...decision, decision: "deny", reason: `${message} Blocked because Hookbox runs fail-closed (${failClosed.by}).`, decided_by: "hookbox" };
+      return {
+        ...decision,
+        decision: "deny",
+        reason: `${message} Blocked because Hookbox runs fail-closed (${failClosed.by}).`,
+        decided_by: "hookbox",
+      };
     }
     return { ...decision, user_messages: [...decision.user_messages, { hook_id: "hookbox", level: "error", message }] };
   }
@@ -297,10 +333,16 @@ export class Evaluator {
   private withDelivered(decision: Decision, set: ProjectHookSet): Decision {
     const pending = this.options.pending;
     if (!pending || decision.decision === "deny" || !DELIVERY_EVENTS.has(decision.event_type) || pending.size(set.project) === 0) return decision;
-    const budget = set.snapshot.operator.dispatch.injection_budget_kb * 1024 - decision.context_injections.reduce((sum, item) => sum + new TextEncoder().encode(item.content).byteLength, 0);
+    const budget =
+      set.snapshot.operator.dispatch.injection_budget_kb * 1024 -
+      decision.context_injections.reduce((sum, item) => sum + new TextEncoder().encode(item.content).byteLength, 0);
     const taken = pending.take(set.project, budget, Date.now());
     if (taken.length === 0) return decision;
-    return { ...decision, context_injections: [...decision.context_injections, ...taken.map(delivered)], delivered_runs: taken.map((item) => ({ hook_id: item.hook_id, run_id: item.run_id, trigger: item.trigger })) };
+    return {
+      ...decision,
+      context_injections: [...decision.context_injections, ...taken.map(delivered)],
+      delivered_runs: taken.map((item) => ({ hook_id: item.hook_id, run_id: item.run_id, trigger: item.trigger })),
+    };
   }
 
   /** A daemon serving a last good operator file says so on every answer, until the file is fixed. */
@@ -310,10 +352,15 @@ export class Evaluator {
     return { ...decision, user_messages: [...decision.user_messages, { hook_id: "hookbox", level: "warning", message }] };
   }
 
-  private async resolveApproval(event: NativeEvent, decision: Decision, options: EvaluateOptions): Promise<{ decision: Decision; approval: NonNullable<AuditDecisionV1["approval"]>; note: string }> {
+  private async resolveApproval(
+    event: NativeEvent,
+    decision: Decision,
+    options: EvaluateOptions,
+  ): Promise<{ decision: Decision; approval: NonNullable<AuditDecisionV1["approval"]>; note: string }> {
     const approvals = this.options.approvals as ApprovalStore;
     const asked = decision.approval as NonNullable<Decision["approval"]>;
-    const timeoutMs = options.callerTimeoutMs !== undefined ? Math.max(1, Math.min(asked.timeout_ms, options.callerTimeoutMs - CALLER_MARGIN_MS)) : asked.timeout_ms;
+    const timeoutMs =
+      options.callerTimeoutMs !== undefined ? Math.max(1, Math.min(asked.timeout_ms, options.callerTimeoutMs - CALLER_MARGIN_MS)) : asked.timeout_ms;
     const request = { ...asked, timeout_ms: timeoutMs };
     let outcome: ApprovalOutcome;
     if (approvals.allowedForSession(event, request.hook_id)) {
@@ -331,7 +378,14 @@ export class Evaluator {
             : `${outcome.decision === "allow" ? (outcome.always ? "approved for the rest of the session" : "approved") : "denied"} by the user${outcome.via ? ` (${viaWords(outcome.via, outcome.decision)})` : ""}`;
     const { approval: _asked, ...rest } = decision;
     return {
-      approval: { id: outcome.id, hook_id: request.hook_id, decision: outcome.decision, by: outcome.by, ...(outcome.via ? { via: outcome.via } : {}), ...(outcome.always ? { always: true } : {}) },
+      approval: {
+        id: outcome.id,
+        hook_id: request.hook_id,
+        decision: outcome.decision,
+        by: outcome.by,
+        ...(outcome.via ? { via: outcome.via } : {}),
+        ...(outcome.always ? { always: true } : {}),
+      },
       note: `approval ${outcome.id}: ${reason}`,
       decision: { ...rest, decision: outcome.decision, reason: outcome.decision === "deny" ? `${request.prompt} — ${reason}` : reason },
     };
@@ -363,6 +417,11 @@ function failClosedBy(snapshot: RegistrySnapshot, options: EvaluateOptions): { b
 /** The hooks' hints for the caller, when there are any: recorded with the decision. */
 function hintsOf(decision: Decision): Pick<AuditDecisionV1, "hints"> {
   const { suggested_abilities, suggested_documents, new_intent, follow_up_actions } = decision;
-  const hints = { ...(suggested_abilities ? { suggested_abilities } : {}), ...(suggested_documents ? { suggested_documents } : {}), ...(new_intent ? { new_intent } : {}), ...(follow_up_actions ? { follow_up_actions } : {}) };
+  const hints = {
+    ...(suggested_abilities ? { suggested_abilities } : {}),
+    ...(suggested_documents ? { suggested_documents } : {}),
+    ...(new_intent ? { new_intent } : {}),
+    ...(follow_up_actions ? { follow_up_actions } : {}),
+  };
   return Object.keys(hints).length > 0 ? { hints } : {};
 }

@@ -50,13 +50,19 @@ const MAX_REASON_CHARS = 500;
  * Evaluated by whoever answers the event: emit in its own process, or the daemon of this hook
  * set that emit reached next (it gets the reasons in a header).
  */
-export function unguardedNotice(hookSets: Pick<HookSets, "forProject">, operatorFile: string, daemonsNotUsed: readonly string[]): ((evaluation: Evaluation) => Promise<string[]>) | undefined {
+export function unguardedNotice(
+  hookSets: Pick<HookSets, "forProject">,
+  operatorFile: string,
+  daemonsNotUsed: readonly string[],
+): ((evaluation: Evaluation) => Promise<string[]>) | undefined {
   if (daemonsNotUsed.length === 0) return undefined;
   const reasons = daemonsNotUsed.slice(0, 4).map((why) => (why.length > MAX_REASON_CHARS ? `${why.slice(0, MAX_REASON_CHARS)}…` : why));
   return async (evaluation) => {
     if (!NOTICE_EVENTS.has(evaluation.decision.event_type)) return [];
     const { snapshot } = await hookSets.forProject(evaluation.project);
     if (snapshot.operatorStatus.state !== "ok" || guardsOf(snapshot.hooks).length > 0) return [];
-    return [`Hookbox: ${unguardedMessage("this agent", operatorFile, selfProtectState(snapshot.operator) === "on")}. A daemon emit asked first was not used: ${reasons.join("; ")}`];
+    return [
+      `Hookbox: ${unguardedMessage("this agent", operatorFile, selfProtectState(snapshot.operator) === "on")}. A daemon emit asked first was not used: ${reasons.join("; ")}`,
+    ];
   };
 }

@@ -135,7 +135,11 @@ export class HookSets {
 
   private sources(project: string | undefined, hooksDirs: readonly string[], operatorFile: string | undefined): HookSource[] {
     if (this.options.explicitDirs) return this.options.explicitDirs.map((dir) => ({ dir, origin: "dir", required: true }));
-    const fromOperator = operatorHooksDirs(operatorFile, this.options.userHooksDir, hooksDirs).map((dir) => ({ dir, origin: "dir" as const, required: true }));
+    const fromOperator = operatorHooksDirs(operatorFile, this.options.userHooksDir, hooksDirs).map((dir) => ({
+      dir,
+      origin: "dir" as const,
+      required: true,
+    }));
     // The operator's hooks come before the project's: a project hook cannot take a guard's id.
     return [
       { dir: this.options.userHooksDir, origin: "user", required: false },

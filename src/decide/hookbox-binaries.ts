@@ -41,7 +41,9 @@ export class HookboxBinaries {
 
   /** The paths for one event; `invokedAs` is the path the calling `emit` was invoked as (the daemon's header). */
   async paths(invokedAs?: string): Promise<string[]> {
-    const starts = [...this.own, invokedAs, ...(await this.installedCommands())].filter((p): p is string => typeof p === "string" && p.startsWith("/") && p.length <= MAX_PATH_CHARS && !p.includes("\0"));
+    const starts = [...this.own, invokedAs, ...(await this.installedCommands())].filter(
+      (p): p is string => typeof p === "string" && p.startsWith("/") && p.length <= MAX_PATH_CHARS && !p.includes("\0"),
+    );
     const out = new Set<string>();
     for (const start of new Set(starts)) {
       for (const path of await linkChain(this.files, start)) {
@@ -76,7 +78,8 @@ export class HookboxBinaries {
     for (const entry of entries.filter((e) => e.name.endsWith(".json")).slice(0, MAX_RECORDS)) {
       try {
         const record = JSON.parse(await this.files.readText(`${dir}/${entry.name}`)) as { v?: unknown; file?: unknown; agent?: unknown };
-        if (record.v === 1 && typeof record.file === "string" && record.file.startsWith("/") && typeof record.agent === "string") found.push({ file: record.file, agent: record.agent });
+        if (record.v === 1 && typeof record.file === "string" && record.file.startsWith("/") && typeof record.agent === "string")
+          found.push({ file: record.file, agent: record.agent });
       } catch {
         // A record that cannot be read names no entry; uninstall-agent reports it.
       }
@@ -115,7 +118,11 @@ export async function linkChain(files: Pick<FileHost, "kind" | "readLink">, abso
 }
 
 /** The event as hooks see it: `hookbox_binaries` set by the host on PreToolUse, dropped when the agent sent one. */
-export async function withHookboxBinaries(event: NativeEvent, binaries: HookboxBinaries | undefined, invokedAs: string | undefined): Promise<NativeEvent> {
+export async function withHookboxBinaries(
+  event: NativeEvent,
+  binaries: HookboxBinaries | undefined,
+  invokedAs: string | undefined,
+): Promise<NativeEvent> {
   const { hookbox_binaries: _sent, ...rest } = event as NativeEvent & { hookbox_binaries?: unknown };
   if (binaries === undefined || event.event_type !== "PreToolUse") return _sent === undefined ? event : (rest as NativeEvent);
   const paths = await binaries.paths(invokedAs).catch(() => []);

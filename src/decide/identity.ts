@@ -39,7 +39,8 @@ const LABELS: Readonly<Record<Exclude<keyof HookSetIdentity, "v">, string>> = {
 
 /** What differs between two identities, in words; undefined when they are the same. */
 export function identityDifference(mine: HookSetIdentity, theirs: unknown): string | undefined {
-  if (theirs === null || typeof theirs !== "object" || (theirs as { v?: unknown }).v !== 1) return "the client sent no hook-set identity this daemon can read";
+  if (theirs === null || typeof theirs !== "object" || (theirs as { v?: unknown }).v !== 1)
+    return "the client sent no hook-set identity this daemon can read";
   const differences: string[] = [];
   for (const key of Object.keys(LABELS) as (keyof typeof LABELS)[]) {
     const a = JSON.stringify(mine[key]);

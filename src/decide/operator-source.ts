@@ -62,7 +62,12 @@ export function operatorFileSource(options: OperatorFileOptions): OperatorSource
       } else if (options.keepLastGood && lastGood) {
         view = { ...lastGood, status: { state: "last-good", problems: read.problems }, watched: [options.path] };
       } else {
-        view = { operator: (await schemas()).operatorFileSchema.parse({}), file: options.path, status: { state: "unusable", problems: read.problems }, watched: [options.path] };
+        view = {
+          operator: (await schemas()).operatorFileSchema.parse({}),
+          file: options.path,
+          status: { state: "unusable", problems: read.problems },
+          watched: [options.path],
+        };
       }
       cached = { stamp, view };
       return view;
@@ -71,13 +76,22 @@ export function operatorFileSource(options: OperatorFileOptions): OperatorSource
 }
 
 /** An operator given as data (fixtures of `hookbox test`). */
-export function inlineOperatorSource(input: unknown, embeddedIds: readonly string[], builtinFlags: readonly string[] = [], machine?: SelfProtectMachine): OperatorSource {
+export function inlineOperatorSource(
+  input: unknown,
+  embeddedIds: readonly string[],
+  builtinFlags: readonly string[] = [],
+  machine?: SelfProtectMachine,
+): OperatorSource {
   let view: Promise<OperatorView> | undefined;
   const build = async (): Promise<OperatorView> => {
     const { operatorFileSchema } = await schemas();
     const parsed = operatorFileSchema.safeParse(input ?? {});
-    const problems: Diagnostic[] = parsed.success ? [] : parsed.error.issues.map((issue) => ({ file: "operator", line: 1, column: 1, field: issue.path.join("."), message: issue.message }));
-    const operator = parsed.success ? withSelfProtect(withBuiltins(parsed.data, { builtinFlags, embeddedIds }, undefined, "operator", problems), embeddedIds, machine, undefined) : operatorFileSchema.parse({});
+    const problems: Diagnostic[] = parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => ({ file: "operator", line: 1, column: 1, field: issue.path.join("."), message: issue.message }));
+    const operator = parsed.success
+      ? withSelfProtect(withBuiltins(parsed.data, { builtinFlags, embeddedIds }, undefined, "operator", problems), embeddedIds, machine, undefined)
+      : operatorFileSchema.parse({});
     return { operator, file: undefined, status: problems.length ? { state: "unusable", problems } : { state: "ok" }, watched: [] };
   };
   return { read: () => (view ??= build()) };
@@ -98,9 +112,15 @@ async function readOperator(options: OperatorFileOptions, stamp: string): Promis
   const { path } = options;
   const { parseYaml, operatorFileSchema } = await schemas();
   if (stamp === "missing") {
-    if (options.explicit) return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: "operator file not found (given with --config)" }] };
+    if (options.explicit)
+      return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: "operator file not found (given with --config)" }] };
     const problems: Diagnostic[] = [];
-    const operator = withSelfProtect(withBuiltins(operatorFileSchema.parse({}), options, await modelNeeds(options), path, problems), options.embeddedIds, options.machine, undefined);
+    const operator = withSelfProtect(
+      withBuiltins(operatorFileSchema.parse({}), options, await modelNeeds(options), path, problems),
+      options.embeddedIds,
+      options.machine,
+      undefined,
+    );
     return problems.length ? { ok: false, problems } : { ok: true, operator, file: undefined };
   }
   let text: string;
@@ -112,7 +132,12 @@ async function readOperator(options: OperatorFileOptions, stamp: string): Promis
   const parsed = parseYaml(text, path, operatorFileSchema);
   if (!parsed.ok) return { ok: false, problems: parsed.diagnostics };
   const problems: Diagnostic[] = [];
-  const operator = withSelfProtect(withBuiltins(parsed.value, options, await modelNeeds(options), path, problems, text), options.embeddedIds, options.machine, path);
+  const operator = withSelfProtect(
+    withBuiltins(parsed.value, options, await modelNeeds(options), path, problems, text),
+    options.embeddedIds,
+    options.machine,
+    path,
+  );
   return problems.length ? { ok: false, problems } : { ok: true, operator, file: path };
 }
 
@@ -121,16 +146,36 @@ async function readOperator(options: OperatorFileOptions, stamp: string): Promis
  * carries: a misspelt id would otherwise leave a guard the operator asked for silently off.
  * The flag `all` is every standard hook that works here (see OperatorFileOptions.embedded).
  */
-function withBuiltins(operator: OperatorFile, options: Pick<OperatorFileOptions, "builtinFlags" | "embeddedIds">, needs: ((id: string) => readonly string[]) | undefined, file: string, problems: Diagnostic[], text?: string): OperatorFile {
+function withBuiltins(
+  operator: OperatorFile,
+  options: Pick<OperatorFileOptions, "builtinFlags" | "embeddedIds">,
+  needs: ((id: string) => readonly string[]) | undefined,
+  file: string,
+  problems: Diagnostic[],
+  text?: string,
+): OperatorFile {
   const { builtinFlags: flags, embeddedIds } = options;
   const known = new Set(embeddedIds);
   const works = (id: string): boolean => (needs?.(id) ?? []).every((name) => Object.hasOwn(operator.llm, name));
   const requested = flags.includes("all") ? [...new Set([...embeddedIds.filter(works), ...flags.filter((flag) => flag !== "all")])] : flags;
   operator.builtin.forEach((id, index) => {
-    if (!known.has(id)) problems.push({ file, ...lineOf(text, id), field: `builtin.${index}`, message: `no standard hook "${id}"${suggestion(id, embeddedIds)}; this binary has: ${[...known].sort().join(", ") || "none"}` });
+    if (!known.has(id))
+      problems.push({
+        file,
+        ...lineOf(text, id),
+        field: `builtin.${index}`,
+        message: `no standard hook "${id}"${suggestion(id, embeddedIds)}; this binary has: ${[...known].sort().join(", ") || "none"}`,
+      });
   });
   for (const id of requested) {
-    if (!known.has(id)) problems.push({ file: "--builtin", line: 1, column: 1, field: "", message: `no standard hook "${id}"${suggestion(id, embeddedIds)}; this binary has: ${[...known].sort().join(", ") || "none"}` });
+    if (!known.has(id))
+      problems.push({
+        file: "--builtin",
+        line: 1,
+        column: 1,
+        field: "",
+        message: `no standard hook "${id}"${suggestion(id, embeddedIds)}; this binary has: ${[...known].sort().join(", ") || "none"}`,
+      });
   }
   return requested.length > 0 ? { ...operator, builtin: [...new Set([...operator.builtin, ...requested])] } : operator;
 }

@@ -65,7 +65,11 @@ export class PendingInjections {
 
 /** As the agent gets it: the content after a line saying where it comes from. */
 export function delivered(item: QueuedInjection): ContextInjection {
-  return { hook_id: item.hook_id, role: item.role, content: `[Hookbox: from hook "${item.hook_id}", a ${item.trigger} run at ${new Date(item.at).toISOString()}]\n${item.content}` };
+  return {
+    hook_id: item.hook_id,
+    role: item.role,
+    content: `[Hookbox: from hook "${item.hook_id}", a ${item.trigger} run at ${new Date(item.at).toISOString()}]\n${item.content}`,
+  };
 }
 
 function bytes(queue: readonly QueuedInjection[]): number {

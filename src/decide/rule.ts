@@ -26,7 +26,12 @@ export interface RuleAnswer {
  * known — and fail_closed (operator file or --fail-closed) makes it deny whatever they say. An
  * unusable operator file always denies: its intent cannot be known.
  */
-export function applyRule(snapshot: RegistrySnapshot, eventType: string | undefined, incomplete: Incomplete, failClosed: { readonly by: string } | undefined): RuleAnswer {
+export function applyRule(
+  snapshot: RegistrySnapshot,
+  eventType: string | undefined,
+  incomplete: Incomplete,
+  failClosed: { readonly by: string } | undefined,
+): RuleAnswer {
   const what = `Hookbox could not evaluate this ${eventType ?? "event"} (${incomplete.cause})`;
   if (snapshot.operatorStatus.state === "unusable") {
     const problems = describeOperatorProblems(snapshot.operatorStatus.problems);
@@ -36,12 +41,17 @@ export function applyRule(snapshot: RegistrySnapshot, eventType: string | undefi
       message: `Hookbox's operator file is invalid (${problems}), so it cannot know which guards the operator wants: every event is blocked until the file is fixed (check it with: hookbox validate).`,
     };
   }
-  if (failClosed) return { block: true, rule: `fail_closed (${failClosed.by})`, message: `${what}; blocked because Hookbox runs fail-closed (${failClosed.by}).` };
+  if (failClosed)
+    return { block: true, rule: `fail_closed (${failClosed.by})`, message: `${what}; blocked because Hookbox runs fail-closed (${failClosed.by}).` };
   const candidates: readonly RegistryEntry[] = eventType !== undefined ? snapshot.registeredFor(eventType) : snapshot.allEntries();
   const strict = candidates.find((entry) => entryOnError(entry) === "deny");
   const scope = eventType !== undefined ? `registered for ${eventType}` : "of this project";
   if (strict) {
-    return { block: true, rule: `hook ${entryId(strict)} is on_error: deny`, message: `${what}; blocked because hook "${entryId(strict)}", ${scope}, could have run and is on_error: deny.` };
+    return {
+      block: true,
+      rule: `hook ${entryId(strict)} is on_error: deny`,
+      message: `${what}; blocked because hook "${entryId(strict)}", ${scope}, could have run and is on_error: deny.`,
+    };
   }
   const why = candidates.length === 0 ? `no hook is ${scope}` : `every hook ${scope} is on_error: continue`;
   return { block: false, rule: why, message: `${what}; going ahead because ${why}.` };

@@ -37,7 +37,11 @@ export interface SelfProtectLocations {
 /** What the machine says, before an operator file names its hooks_dirs. */
 export type SelfProtectMachine = Omit<SelfProtectLocations, "hooks_dirs">;
 
-export function selfProtectMachine(locations: Locations, home: string, process: { readonly binaries?: readonly (string | undefined)[]; readonly daemonPid?: number }): SelfProtectMachine {
+export function selfProtectMachine(
+  locations: Locations,
+  home: string,
+  process: { readonly binaries?: readonly (string | undefined)[]; readonly daemonPid?: number },
+): SelfProtectMachine {
   const binaries = [...new Set((process.binaries ?? []).filter((path): path is string => typeof path === "string" && path.startsWith("/")))];
   return {
     home,
@@ -60,7 +64,12 @@ export function selfProtectMachine(locations: Locations, home: string, process: 
  * operator turned it off (and only when this binary carries it), with the machine's locations
  * as its config. The file's own `builtin` and the flags' are untouched otherwise.
  */
-export function withSelfProtect(operator: OperatorFile, embeddedIds: readonly string[], machine: SelfProtectMachine | undefined, operatorFile: string | undefined): OperatorFile {
+export function withSelfProtect(
+  operator: OperatorFile,
+  embeddedIds: readonly string[],
+  machine: SelfProtectMachine | undefined,
+  operatorFile: string | undefined,
+): OperatorFile {
   if (machine === undefined) return operator;
   const override = operator.hooks[SELF_PROTECT_ID] ?? {};
   const on = embeddedIds.includes(SELF_PROTECT_ID) && override.enabled !== false;
@@ -83,7 +92,8 @@ export function selfProtectState(operator: OperatorFile): "on" | "off" {
  */
 export function describeSelfProtection(operator: OperatorFile, home: string): string {
   const locations = operator.hooks[SELF_PROTECT_ID]?.config?.locations as SelfProtectLocations | undefined;
-  if (locations === undefined && !operator.builtin.includes(SELF_PROTECT_ID)) return "not in force: no usable operator file (every event is denied until it is fixed: hookbox validate), or a binary without the standard hooks";
+  if (locations === undefined && !operator.builtin.includes(SELF_PROTECT_ID))
+    return "not in force: no usable operator file (every event is denied until it is fixed: hookbox validate), or a binary without the standard hooks";
   const file = shortPath(locations?.operator_file ?? "~/.config/hookbox/hookbox.yaml", home);
   if (selfProtectState(operator) === "off") return `OFF: the agent can switch Hookbox off (${file} says hooks: { self-protect: { enabled: false } })`;
   return "on: the agent may not change Hookbox's own state (hookbox doctor lists where it is)";

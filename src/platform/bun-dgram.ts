@@ -44,7 +44,9 @@ export function bunUnixDatagram(path: string): MessageSocket {
         if (Number(c.sendto(fd, bytes, bytes.byteLength, MSG_NOSIGNAL, address, SOCKADDR_UN_BYTES)) >= 0) return;
         const code = errno();
         if (code === EINTR) continue;
-        throw new Error(code === EAGAIN ? `${path} is not reading (its queue is full)` : `sending to ${path}: ${ERRNO_NAMES[code] ?? `errno ${code}`}`);
+        throw new Error(
+          code === EAGAIN ? `${path} is not reading (its queue is full)` : `sending to ${path}: ${ERRNO_NAMES[code] ?? `errno ${code}`}`,
+        );
       }
     },
     close: () => {

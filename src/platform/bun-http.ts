@@ -43,7 +43,9 @@ function bunConnection(target: ListenTarget, events: ConnectionEvents): Connecti
     connectError: (_socket: BunSocket, error: Error) => events.error(error),
   };
   const address = "unix" in target ? { unix: target.unix } : { hostname: target.hostname, port: target.port };
-  Bun.connect({ ...address, socket: handlers } as Parameters<typeof Bun.connect>[0]).catch((error: unknown) => events.error(error instanceof Error ? error : new Error(String(error))));
+  Bun.connect({ ...address, socket: handlers } as Parameters<typeof Bun.connect>[0]).catch((error: unknown) =>
+    events.error(error instanceof Error ? error : new Error(String(error))),
+  );
   return {
     write: (bytes) => {
       queue.push(bytes);

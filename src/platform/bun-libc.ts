@@ -33,7 +33,11 @@ export interface Syscalls {
    * The same, the connection inspected once connected and once answered; the server is asked to
    * keep the connection open (keep-alive), so that it still holds its end at the second look.
    */
-  unixRequestInspected(path: string, init: HttpRequestInit, inspector: ConnectionInspector): { readonly reply: HttpReply; readonly peer: PeerEvidence } | { readonly refused: string; readonly peer: PeerEvidence };
+  unixRequestInspected(
+    path: string,
+    init: HttpRequestInit,
+    inspector: ConnectionInspector,
+  ): { readonly reply: HttpReply; readonly peer: PeerEvidence } | { readonly refused: string; readonly peer: PeerEvidence };
 }
 
 // Linux's generic ABI (x86-64 and arm64 share it).
@@ -49,7 +53,17 @@ const EAGAIN = 11;
 const SOCKADDR_UN_BYTES = 110;
 const READ_CHUNK_BYTES = 64 * 1024;
 
-const ERRNO_NAMES: Readonly<Record<number, string>> = { 2: "ENOENT", 4: "EINTR", 11: "EAGAIN", 13: "EACCES", 20: "ENOTDIR", 32: "EPIPE", 36: "ENAMETOOLONG", 104: "ECONNRESET", 111: "ECONNREFUSED" };
+const ERRNO_NAMES: Readonly<Record<number, string>> = {
+  2: "ENOENT",
+  4: "EINTR",
+  11: "EAGAIN",
+  13: "EACCES",
+  20: "ENOTDIR",
+  32: "EPIPE",
+  36: "ENAMETOOLONG",
+  104: "ECONNRESET",
+  111: "ECONNREFUSED",
+};
 
 let loaded: Syscalls | undefined | null = null;
 
@@ -77,7 +91,8 @@ function openSyscalls(): Syscalls | undefined {
   }
   const c = libc.symbols;
   const errno = (): number => read.i32(c.__errno_location() as number, 0);
-  const failure = (call: string, code: number, what: string): Error => Object.assign(new Error(`${call} ${what}: ${ERRNO_NAMES[code] ?? `errno ${code}`}`), { code: ERRNO_NAMES[code] ?? `E${code}` });
+  const failure = (call: string, code: number, what: string): Error =>
+    Object.assign(new Error(`${call} ${what}: ${ERRNO_NAMES[code] ?? `errno ${code}`}`), { code: ERRNO_NAMES[code] ?? `E${code}` });
 
   /** read(2), retried on EINTR; -errno on failure. */
   const readOnce = (fd: number, buffer: Uint8Array): number => {
@@ -112,7 +127,11 @@ function openSyscalls(): Syscalls | undefined {
   };
 
   /** One exchange on a fresh connection, inspected by `inspector` when given. */
-  const exchange = (path: string, init: HttpRequestInit, inspector?: ConnectionInspector): { reply: HttpReply; peer?: PeerEvidence } | { refused: string; peer: PeerEvidence } => {
+  const exchange = (
+    path: string,
+    init: HttpRequestInit,
+    inspector?: ConnectionInspector,
+  ): { reply: HttpReply; peer?: PeerEvidence } | { refused: string; peer: PeerEvidence } => {
     const deadline = performance.now() + init.timeoutMs;
     const request = encodeRequest(init, "localhost");
     const address = new Uint8Array(SOCKADDR_UN_BYTES);

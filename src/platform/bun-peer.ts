@@ -103,8 +103,10 @@ export function peerInspector(judge: PeerJudge): ConnectionInspector & { close()
 
 /** NetHost.peersUnverifiable on Bun. */
 export function bunPeersUnverifiable(): string | undefined {
-  if (PLATFORM.daemonProof !== "procfs" || PLATFORM.libc === undefined) return `this platform (${process.platform}/${process.arch}) gives Hookbox no way to prove which process answers on a unix socket (docs/release.md#platforms)`;
-  if (!isCompiledBinary()) return "Hookbox runs from its sources here (bun run), not as its binary: a daemon's executable cannot be compared with this one";
+  if (PLATFORM.daemonProof !== "procfs" || PLATFORM.libc === undefined)
+    return `this platform (${process.platform}/${process.arch}) gives Hookbox no way to prove which process answers on a unix socket (docs/release.md#platforms)`;
+  if (!isCompiledBinary())
+    return "Hookbox runs from its sources here (bun run), not as its binary: a daemon's executable cannot be compared with this one";
   return libc() && syscalls() ? undefined : `bun:ffi cannot open ${PLATFORM.libc} here (a musl system?), which reading a socket's peer needs`;
 }
 
@@ -234,7 +236,12 @@ class ProcIO {
     const dir = Number(this.c.syscall(NR.openat, AT_FDCWD, this.path(`/proc/${pid}`), O_RDONLY_CLOEXEC, null, null));
     if (dir < 0) {
       const code = this.errno();
-      throw new Unreadable(code === ENOENT || code === ESRCH ? `the process that listened on it (pid ${pid}) has exited` : `/proc/${pid} cannot be opened (errno ${code})`, code === ENOENT || code === ESRCH);
+      throw new Unreadable(
+        code === ENOENT || code === ESRCH
+          ? `the process that listened on it (pid ${pid}) has exited`
+          : `/proc/${pid} cannot be opened (errno ${code})`,
+        code === ENOENT || code === ESRCH,
+      );
     }
     this.proc = { dir, pid };
     return dir;
@@ -246,7 +253,10 @@ class ProcIO {
     if (value >= 0) return value;
     const code = this.errno();
     const gone = this.proc !== undefined && (code === ENOENT || code === ESRCH);
-    throw new Unreadable(gone ? `the process that listened on it (pid ${this.proc?.pid}) exited while it was read` : `${what} failed (errno ${code})`, gone);
+    throw new Unreadable(
+      gone ? `the process that listened on it (pid ${this.proc?.pid}) exited while it was read` : `${what} failed (errno ${code})`,
+      gone,
+    );
   }
 
   /** The inode of the socket at the other end of connected unix socket `fd`, asked of the kernel's sock_diag. */
@@ -275,7 +285,7 @@ class ProcIO {
       if (type !== SOCK_DIAG_BY_FAMILY) throw new Unreadable(`sock_diag answered message type ${type}`);
       // struct unix_diag_msg (16 bytes) after the header, then attributes (u16 length, u16 type, value), 4-byte aligned.
       const end = Math.min(n, reply.getUint32(0, true));
-      for (let at = 32; at + 8 <= end; ) {
+      for (let at = 32; at + 8 <= end;) {
         const length = reply.getUint16(at, true);
         if (length < 4) break;
         if (reply.getUint16(at + 2, true) === UNIX_DIAG_PEER && length >= 8) return reply.getUint32(at + 4, true);
@@ -308,7 +318,8 @@ class ProcIO {
         // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (u16 at 16), d_type (1), d_name (NUL-terminated, at 19).
         for (let at = 0; at < n; at += (entries[at + 16] as number) | ((entries[at + 17] as number) << 8)) {
           let length = 0;
-          for (let byte = entries[at + 19] as number; byte !== 0 && length < name.byteLength - 1; byte = entries[at + 19 + length] as number) name[length++] = byte;
+          for (let byte = entries[at + 19] as number; byte !== 0 && length < name.byteLength - 1; byte = entries[at + 19 + length] as number)
+            name[length++] = byte;
           if (name[0] === 0x2e) continue; // "." and ".."
           name[length] = 0;
           if (isWanted(fds, name)) return true;

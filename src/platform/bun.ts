@@ -153,8 +153,16 @@ function restoreJitPolicyAfterStartup(): void {
  */
 function invokedBinaryPath(): string {
   const invoked = process.argv0;
-  const names = PLATFORM.executableSuffix !== "" && !invoked.toLowerCase().endsWith(PLATFORM.executableSuffix) ? [invoked, `${invoked}${PLATFORM.executableSuffix}`] : [invoked];
-  const candidates = /[\\/]/.test(invoked) ? [resolve(invoked)] : (process.env.PATH ?? "").split(delimiter).filter(Boolean).flatMap((dir) => names.map((name) => resolve(join(dir, name))));
+  const names =
+    PLATFORM.executableSuffix !== "" && !invoked.toLowerCase().endsWith(PLATFORM.executableSuffix)
+      ? [invoked, `${invoked}${PLATFORM.executableSuffix}`]
+      : [invoked];
+  const candidates = /[\\/]/.test(invoked)
+    ? [resolve(invoked)]
+    : (process.env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .flatMap((dir) => names.map((name) => resolve(join(dir, name))));
   try {
     const self = realpathSync(process.execPath);
     return candidates.find((candidate) => existsSync(candidate) && realpathSync(candidate) === self) ?? process.execPath;
@@ -179,7 +187,9 @@ export function createBunHost(): RuntimeHost {
     // Bun's node:net and node:dgram for the rest; /dev/log (a unix datagram socket) through bun:ffi.
     sockets: {
       open: async (target, timeoutMs) =>
-        target.kind === "unix-dgram" ? (await import("./bun-dgram.ts")).bunUnixDatagram(target.path) : (await import("./node-sockets.ts")).nodeSocketHost.open(target, timeoutMs),
+        target.kind === "unix-dgram"
+          ? (await import("./bun-dgram.ts")).bunUnixDatagram(target.path)
+          : (await import("./node-sockets.ts")).nodeSocketHost.open(target, timeoutMs),
     },
     readStdin: readBunStdin,
     writeStdout: bunStdout.write,
@@ -191,10 +201,13 @@ export function createBunHost(): RuntimeHost {
       workerIO: bunWorkerIO,
       // The embedded wasm read and the thread's port exactly as a sandbox thread gets them.
       ...bunThreadSandbox,
-      spawnWorker: (options) => bunChildWorker([process.execPath, compiled ? "__sandbox-worker" : fileURLToPath(new URL("../worker.ts", import.meta.url))], options),
+      spawnWorker: (options) =>
+        bunChildWorker([process.execPath, compiled ? "__sandbox-worker" : fileURLToPath(new URL("../worker.ts", import.meta.url))], options),
       // In the binary, chunks and entry points all live in /$bunfs/root/.
       spawnThreadWorker: () =>
-        webThreadWorker(compiled ? new URL("./sandbox-thread.ts", import.meta.url) : new URL("../sandbox-thread.ts", import.meta.url), (tid) => threadCpuClock(process.pid, tid)),
+        webThreadWorker(compiled ? new URL("./sandbox-thread.ts", import.meta.url) : new URL("../sandbox-thread.ts", import.meta.url), (tid) =>
+          threadCpuClock(process.pid, tid),
+        ),
     },
   });
 }

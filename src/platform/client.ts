@@ -21,6 +21,14 @@ export interface ClientRuntime {
  * connects to unix sockets too). node:os and node:process exist in all three.
  */
 export async function clientRuntime(): Promise<ClientRuntime> {
-  const transport: ClientTransport = (globalThis as { Bun?: unknown }).Bun ? (await import("./bun-http.ts")).bunRequest : (await import("./node-request.ts")).requestNode;
-  return { transport, env: process.env, homeDir: process.env.HOME || homedir(), cwd: process.cwd(), peer: (await import("./client-peer.ts")).clientPeerIO };
+  const transport: ClientTransport = (globalThis as { Bun?: unknown }).Bun
+    ? (await import("./bun-http.ts")).bunRequest
+    : (await import("./node-request.ts")).requestNode;
+  return {
+    transport,
+    env: process.env,
+    homeDir: process.env.HOME || homedir(),
+    cwd: process.cwd(),
+    peer: (await import("./client-peer.ts")).clientPeerIO,
+  };
 }

@@ -19,7 +19,8 @@ export function createDenoHost(): RuntimeHost {
     args: Deno.args,
     sandbox: {
       ...nodeSandboxHost,
-      spawnWorker: () => childWorker(Deno.execPath(), ["run", "--allow-read", "--allow-env", "--no-prompt", fileURLToPath(new URL("../worker.ts", import.meta.url))]),
+      spawnWorker: () =>
+        childWorker(Deno.execPath(), ["run", "--allow-read", "--allow-env", "--no-prompt", fileURLToPath(new URL("../worker.ts", import.meta.url))]),
     },
     net: {
       // base.net loads its methods lazily (a Proxy): spread, it would give none.

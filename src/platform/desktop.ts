@@ -19,7 +19,18 @@ export function createDesktopHost(env: Readonly<Record<string, string | undefine
       if (platform === "darwin") {
         const osascript = command("osascript");
         // The texts are the script's argv, not part of its source.
-        return osascript ? start(osascript, ["-e", "on run argv", "-e", "display notification (item 2 of argv) with title (item 1 of argv)", "-e", "end run", safeArgument(title), safeArgument(body)]) : false;
+        return osascript
+          ? start(osascript, [
+              "-e",
+              "on run argv",
+              "-e",
+              "display notification (item 2 of argv) with title (item 1 of argv)",
+              "-e",
+              "end run",
+              safeArgument(title),
+              safeArgument(body),
+            ])
+          : false;
       }
       const notifySend = graphical || env.DBUS_SESSION_BUS_ADDRESS ? command("notify-send") : undefined;
       return notifySend ? start(notifySend, ["--app-name=Hookbox", "--", escapeMarkup(title), escapeMarkup(body)]) : false;

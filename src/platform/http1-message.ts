@@ -43,20 +43,37 @@ export function declaredFraming(headers: Map<string, string[]>, maxBytes: number
   const lengths = headers.get("content-length");
   if (encodings) {
     if (lengths) throw new HttpProtocolError("both transfer-encoding and content-length are set");
-    const codings = encodings.join(",").split(",").map((c) => c.trim().toLowerCase()).filter(Boolean);
-    if (codings.length !== 1 || codings[0] !== "chunked") throw new HttpProtocolError(`unsupported transfer-encoding ${JSON.stringify(encodings.join(", "))}`);
+    const codings = encodings
+      .join(",")
+      .split(",")
+      .map((c) => c.trim().toLowerCase())
+      .filter(Boolean);
+    if (codings.length !== 1 || codings[0] !== "chunked")
+      throw new HttpProtocolError(`unsupported transfer-encoding ${JSON.stringify(encodings.join(", "))}`);
     return { kind: "chunked" };
   }
   if (!lengths) return undefined;
-  const values = new Set(lengths.join(",").split(",").map((v) => v.trim()));
+  const values = new Set(
+    lengths
+      .join(",")
+      .split(",")
+      .map((v) => v.trim()),
+  );
   const [value] = values;
-  if (values.size !== 1 || value === undefined || !/^\d{1,15}$/.test(value)) throw new HttpProtocolError(`invalid content-length ${JSON.stringify(lengths.join(", "))}`);
+  if (values.size !== 1 || value === undefined || !/^\d{1,15}$/.test(value))
+    throw new HttpProtocolError(`invalid content-length ${JSON.stringify(lengths.join(", "))}`);
   const length = Number(value);
   if (length > maxBytes) throw new HttpProtocolError(`${what} body is larger than ${maxBytes} bytes`);
   return { kind: "length", length };
 }
 
-type BodyState = { kind: "length"; remaining: number } | { kind: "chunk-size" } | { kind: "chunk-data"; remaining: number } | { kind: "chunk-end" } | { kind: "trailers" } | { kind: "done" };
+type BodyState =
+  | { kind: "length"; remaining: number }
+  | { kind: "chunk-size" }
+  | { kind: "chunk-data"; remaining: number }
+  | { kind: "chunk-end" }
+  | { kind: "trailers" }
+  | { kind: "done" };
 
 /**
  * Reads one body as its bytes arrive, handing each piece of it to `onBytes`. Linear in the body:

@@ -22,7 +22,14 @@ export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024 + 1;
 
 const encoder = new TextEncoder();
 const WHAT = "the request's";
-const REASONS: Readonly<Record<number, string>> = { 100: "Continue", 200: "OK", 400: "Bad Request", 413: "Content Too Large", 431: "Request Header Fields Too Large", 500: "Internal Server Error" };
+const REASONS: Readonly<Record<number, string>> = {
+  100: "Continue",
+  200: "OK",
+  400: "Bad Request",
+  413: "Content Too Large",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+};
 
 type Phase = "head" | "body" | "answering" | "draining" | "closed";
 
@@ -117,7 +124,10 @@ export class HttpServerConnection {
     const connection = (headers.get("connection") ?? []).join(",").toLowerCase();
     this.keepAlive = minor === "1" ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
     const framing = declaredFraming(headers, MAX_REQUEST_BODY_BYTES, WHAT);
-    const init: RequestInit & { duplex?: "half" } = { method, headers: [...headers].flatMap(([name, values]) => values.map((value): [string, string] => [name, value])) };
+    const init: RequestInit & { duplex?: "half" } = {
+      method,
+      headers: [...headers].flatMap(([name, values]) => values.map((value): [string, string] => [name, value])),
+    };
     if (framing && !(framing.kind === "length" && framing.length === 0)) {
       const parts: Uint8Array[] = [];
       const reader = new BodyReader(framing, MAX_REQUEST_BODY_BYTES, WHAT, (bytes) => (this.stream ? this.enqueue(bytes) : parts.push(bytes)));
@@ -140,7 +150,8 @@ export class HttpServerConnection {
           },
         });
         init.duplex = "half";
-        if ((headers.get("expect") ?? []).some((value) => value.toLowerCase() === "100-continue")) this.socket.write(encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"));
+        if ((headers.get("expect") ?? []).some((value) => value.toLowerCase() === "100-continue"))
+          this.socket.write(encoder.encode("HTTP/1.1 100 Continue\r\n\r\n"));
       }
     }
     this.phase = this.body ? "body" : "answering";
@@ -183,7 +194,11 @@ export class HttpServerConnection {
     try {
       bytes = await encodeResponse(response, head, this.keepAlive && this.phase === "answering", this.info.fd);
     } catch (error) {
-      bytes = await encodeResponse(new Response(`internal error: ${error instanceof Error ? error.message : String(error)}\n`, { status: 500 }), head, false);
+      bytes = await encodeResponse(
+        new Response(`internal error: ${error instanceof Error ? error.message : String(error)}\n`, { status: 500 }),
+        head,
+        false,
+      );
       this.keepAlive = false;
     }
     this.busy = false;
@@ -209,7 +224,12 @@ export class HttpServerConnection {
     const status = error instanceof HeadTooLarge ? 431 : error instanceof HttpProtocolError && /larger than/.test(error.message) ? 413 : 400;
     this.endStream(error);
     const text = `${error instanceof Error ? error.message : String(error)}\n`;
-    if (!this.busy) this.socket.write(encoder.encode(`HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${encoder.encode(text).byteLength}\r\nconnection: close\r\n\r\n${text}`));
+    if (!this.busy)
+      this.socket.write(
+        encoder.encode(
+          `HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${encoder.encode(text).byteLength}\r\nconnection: close\r\n\r\n${text}`,
+        ),
+      );
     this.close();
   }
 }

@@ -85,7 +85,9 @@ export class HttpResponseReader {
   end(): HttpReply {
     if (this.reply) return this.reply;
     if (this.body === "close") return this.complete();
-    throw new HttpProtocolError(this.body ? "the connection closed before the whole answer arrived" : "the connection closed before an HTTP answer arrived");
+    throw new HttpProtocolError(
+      this.body ? "the connection closed before the whole answer arrived" : "the connection closed before an HTTP answer arrived",
+    );
   }
 
   /** Parse a status line and headers if they are all here; false when more bytes are needed. */

@@ -3,7 +3,31 @@
 import type { LeanHost, RuntimeHost, SandboxHost } from "./types.ts";
 
 export type { FileIdentity, PeerEvidence, PeerJudge, PeerProcess, PeeredReply } from "./peer-types.ts";
-export type { AppendHandle, ConnectionInfo, DaemonHost, DesktopHost, DigestHost, FileLock, FileRange, MessageSocket, MessageTarget, NotifyIO, SocketHost, HttpRequestInit, LeanHost, DirEntry, FileHost, LockIO, FetchHandler, HttpReply, ListenTarget, Listener, NetHost, RuntimeHost, SandboxHost } from "./types.ts";
+export type {
+  AppendHandle,
+  ConnectionInfo,
+  DaemonHost,
+  DesktopHost,
+  DigestHost,
+  FileLock,
+  FileRange,
+  MessageSocket,
+  MessageTarget,
+  NotifyIO,
+  SocketHost,
+  HttpRequestInit,
+  LeanHost,
+  DirEntry,
+  FileHost,
+  LockIO,
+  FetchHandler,
+  HttpReply,
+  ListenTarget,
+  Listener,
+  NetHost,
+  RuntimeHost,
+  SandboxHost,
+} from "./types.ts";
 export type { CapabilityIO } from "./capability-io.ts";
 export type { PackageIO } from "./package-io.ts";
 

@@ -5,9 +5,11 @@
 export function lazyAsyncMethods<T extends object>(load: () => Promise<T>): T {
   let loaded: Promise<T> | undefined;
   return new Proxy({} as T, {
-    get: (_target, name) => async (...args: unknown[]) => {
-      const implementation = (await (loaded ??= load())) as Record<string | symbol, (...a: unknown[]) => unknown>;
-      return implementation[name]?.(...args);
-    },
+    get:
+      (_target, name) =>
+      async (...args: unknown[]) => {
+        const implementation = (await (loaded ??= load())) as Record<string | symbol, (...a: unknown[]) => unknown>;
+        return implementation[name]?.(...args);
+      },
   });
 }

@@ -54,7 +54,9 @@ function flag(name: "O_NOFOLLOW" | "O_NONBLOCK" | "O_DIRECTORY"): number {
   return value;
 }
 
-function kindOf(entry: Pick<Dirent, "isFile" | "isDirectory" | "isSymbolicLink" | "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">): FileKind {
+function kindOf(
+  entry: Pick<Dirent, "isFile" | "isDirectory" | "isSymbolicLink" | "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">,
+): FileKind {
   if (entry.isFile()) return "file";
   if (entry.isDirectory()) return "directory";
   if (entry.isSymbolicLink()) return "symlink";
@@ -284,7 +286,10 @@ function httpRequest(method: "GET" | "POST", request: HttpGetRequest, body: stri
         let length = 0;
         let truncated = false;
         const done = (): void =>
-          finish({ ok: true, value: { status: response.statusCode ?? 0, headers: headersOf(response), body: new Uint8Array(Buffer.concat(chunks)), truncated } });
+          finish({
+            ok: true,
+            value: { status: response.statusCode ?? 0, headers: headersOf(response), body: new Uint8Array(Buffer.concat(chunks)), truncated },
+          });
         response.on("data", (chunk: Buffer) => {
           const room = request.maxBodyBytes - length;
           if (chunk.length > room) {
@@ -301,7 +306,8 @@ function httpRequest(method: "GET" | "POST", request: HttpGetRequest, body: stri
         response.on("end", done);
         response.on("error", (error) => finish({ ok: false, error }));
         response.on("close", () => {
-          if (!response.complete) finish({ ok: false, error: Object.assign(new Error("the connection closed before the response was complete"), { code: "ECONNRESET" }) });
+          if (!response.complete)
+            finish({ ok: false, error: Object.assign(new Error("the connection closed before the response was complete"), { code: "ECONNRESET" }) });
         });
       },
     );

@@ -34,7 +34,8 @@ export const nodePackageIO: PackageIO = {
     new Promise((resolve, reject) =>
       gunzip(data, { maxOutputLength: maxBytes }, (error, result) => {
         if (!error) return resolve(new Uint8Array(result));
-        if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") return reject(new RangeError(`more than ${maxBytes} bytes once decompressed`));
+        if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+          return reject(new RangeError(`more than ${maxBytes} bytes once decompressed`));
         reject(error);
       }),
     ),

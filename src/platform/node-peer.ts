@@ -23,7 +23,11 @@ export async function readPeerWithSs(fd: number, self: FileIdentity): Promise<Pe
       if ((error as { code?: unknown }).code !== "ENOENT") return { read: false, why: `${ss} failed: ${(error as Error).message}` };
     }
   }
-  if (listing === undefined) return { read: false, why: `ss (iproute2) is not installed here (${SS_PATHS.join(", ")}), and Node has no other way to tell which process answers on a unix socket` };
+  if (listing === undefined)
+    return {
+      read: false,
+      why: `ss (iproute2) is not installed here (${SS_PATHS.join(", ")}), and Node has no other way to tell which process answers on a unix socket`,
+    };
   const end = serverEnd(listing, mine);
   if (!end) return { read: false, why: "ss does not list the other end of this connection (the server closed it, or it is another user's)" };
   const pids = [...new Set(end.holders.map((holder) => holder.pid))];
@@ -66,7 +70,10 @@ export function identityOfStat(info: { readonly dev: bigint; readonly ino: bigin
  * "<local address> <inode> <peer address> <peer inode> [users:((name,pid=N,fd=M),…)]"; addresses
  * may hold spaces, so the fields are counted from the end.
  */
-export function serverEnd(listing: string, mine: bigint): { readonly inode: string; readonly holders: { readonly pid: number; readonly fd: number }[] } | undefined {
+export function serverEnd(
+  listing: string,
+  mine: bigint,
+): { readonly inode: string; readonly holders: { readonly pid: number; readonly fd: number }[] } | undefined {
   for (const line of listing.split("\n")) {
     const users = line.indexOf(" users:(");
     const fields = (users < 0 ? line : line.slice(0, users)).trim().split(/\s+/);
@@ -85,6 +92,11 @@ async function startTime(pid: number): Promise<string> {
 
 function run(command: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: 10_000, maxBuffer: 64 * 1024 * 1024, env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" } }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    execFile(
+      command,
+      args,
+      { timeout: 10_000, maxBuffer: 64 * 1024 * 1024, env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LC_ALL: "C" } },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
   });
 }

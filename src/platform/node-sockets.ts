@@ -6,7 +6,12 @@ import type { MessageSocket, MessageTarget, SocketHost } from "./types.ts";
 export const nodeSocketHost: SocketHost = {
   open: (target, timeoutMs) => {
     if (target.kind === "udp") return Promise.resolve(udpSocket(target.hostname, target.port));
-    if (target.kind === "unix-dgram") return Promise.reject(new Error(`a unix datagram socket (${target.path}) can only be written by the hookbox binary (Bun) on Linux; use unix-stream, udp or tcp here`));
+    if (target.kind === "unix-dgram")
+      return Promise.reject(
+        new Error(
+          `a unix datagram socket (${target.path}) can only be written by the hookbox binary (Bun) on Linux; use unix-stream, udp or tcp here`,
+        ),
+      );
     return streamSocket(target, timeoutMs);
   },
 };
@@ -23,7 +28,8 @@ function udpSocket(hostname: string, port: number): MessageSocket {
 
 function streamSocket(target: Extract<MessageTarget, { kind: "tcp" | "unix-stream" }>, timeoutMs: number): Promise<MessageSocket> {
   return new Promise((resolve, reject) => {
-    const socket: Socket = target.kind === "tcp" ? createConnection({ host: target.hostname, port: target.port }) : createConnection({ path: target.path });
+    const socket: Socket =
+      target.kind === "tcp" ? createConnection({ host: target.hostname, port: target.port }) : createConnection({ path: target.path });
     let broken: Error | undefined;
     const timer = setTimeout(() => socket.destroy(new Error(`could not connect within ${timeoutMs} ms`)), timeoutMs);
     socket.once("connect", () => {

@@ -1,6 +1,40 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readlinkSync, statSync, symlinkSync, unlinkSync, watch as watchFs, writeSync, type BigIntStats, type FSWatcher, type Stats } from "node:fs";
-import { access, chmod, copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rename, rm, rmdir, stat, symlink, truncate, writeFile } from "node:fs/promises";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  watch as watchFs,
+  writeSync,
+  type BigIntStats,
+  type FSWatcher,
+  type Stats,
+} from "node:fs";
+import {
+  access,
+  chmod,
+  copyFile,
+  lstat,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  symlink,
+  truncate,
+  writeFile,
+} from "node:fs/promises";
 import type * as NodeCryptoModule from "node:crypto";
 import { createRequire } from "node:module";
 import { availableParallelism, homedir, hostname, tmpdir } from "node:os";
@@ -42,7 +76,6 @@ function threadEntry(): URL {
   const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); });`;
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }
-
 
 /** Newline-delimited JSON: JSON.stringify never emits a raw newline, so lines frame messages. */
 function jsonLines(listeners: readonly ((message: unknown) => void)[]): LineSplitter {

@@ -15,7 +15,12 @@ export function createNotifyIO(env: Readonly<Record<string, string | undefined>>
         let child: ReturnType<typeof spawn>;
         try {
           // The operator's own command: its environment is the daemon's, as a command in hookbox.yaml expects.
-          child = spawn(file, args, { stdio: ["pipe", DRAIN, DRAIN], env: { ...env } as NodeJS.ProcessEnv, timeout: timeoutMs, killSignal: "SIGKILL" });
+          child = spawn(file, args, {
+            stdio: ["pipe", DRAIN, DRAIN],
+            env: { ...env } as NodeJS.ProcessEnv,
+            timeout: timeoutMs,
+            killSignal: "SIGKILL",
+          });
         } catch {
           resolve(null);
           return;
@@ -26,7 +31,13 @@ export function createNotifyIO(env: Readonly<Record<string, string | undefined>>
         child.stdin?.end(stdin);
       }),
     postJson: async (url, body, timeoutMs) => {
-      const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "user-agent": "hookbox" }, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": "hookbox" },
+        body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       await response.body?.cancel();
       return response.status;
     },

@@ -40,7 +40,11 @@ export interface SelfProcess extends FileIdentity {
 }
 
 export type PeerEvidence =
-  | { readonly read: true; readonly peer: PeerProcess; /** This process's own executable (hookbox/client: the binary it trusts). */ readonly self: SelfProcess }
+  | {
+      readonly read: true;
+      readonly peer: PeerProcess;
+      /** This process's own executable (hookbox/client: the binary it trusts). */ readonly self: SelfProcess;
+    }
   /** Could not be read; `gone` when the process that listened has exited (a stale socket, or one it handed on). */
   | { readonly read: false; readonly why: string; readonly gone?: boolean };
 

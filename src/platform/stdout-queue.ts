@@ -21,7 +21,7 @@ export function stdoutQueue(writeNow: (text: string) => Promise<void>, exitNow: 
     },
     exit: async (code) => {
       // A write queued while we wait is waited for too.
-      for (let drained: Promise<void> | undefined; drained !== last; ) {
+      for (let drained: Promise<void> | undefined; drained !== last;) {
         drained = last;
         await drained;
       }

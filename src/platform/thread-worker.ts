@@ -95,24 +95,27 @@ function threadWorkerProcess(thread: ThreadHandle, cpuClock: ThreadCpuClock): Wo
 /** Bun (and Deno): the web Worker, which starts in less than half the time of node:worker_threads' under Bun. */
 export function webThreadWorker(entry: URL, cpuClock: ThreadCpuClock): WorkerProcess {
   const worker = new Worker(entry, { type: "module" });
-  return threadWorkerProcess({
-    post: (message) => worker.postMessage(message),
-    onMessage: (listener) => worker.addEventListener("message", (event) => listener(event.data)),
-    onDiagnostic: (listener) =>
-      worker.addEventListener("error", (event) => {
-        event.preventDefault?.();
-        listener(`thread error: ${event.message}\n`);
-      }),
-    // Bun's "close" says the thread ended; an uncaught error ends it too.
-    onExit: (listener) => {
-      worker.addEventListener("close", (event) => listener((event as Event & { code?: number }).code ?? null));
-      worker.addEventListener("error", () => listener(null));
+  return threadWorkerProcess(
+    {
+      post: (message) => worker.postMessage(message),
+      onMessage: (listener) => worker.addEventListener("message", (event) => listener(event.data)),
+      onDiagnostic: (listener) =>
+        worker.addEventListener("error", (event) => {
+          event.preventDefault?.();
+          listener(`thread error: ${event.message}\n`);
+        }),
+      // Bun's "close" says the thread ended; an uncaught error ends it too.
+      onExit: (listener) => {
+        worker.addEventListener("close", (event) => listener((event as Event & { code?: number }).code ?? null));
+        worker.addEventListener("error", () => listener(null));
+      },
+      abandon: () => {
+        (worker as Worker & { unref?: () => void }).unref?.();
+        worker.terminate();
+      },
     },
-    abandon: () => {
-      (worker as Worker & { unref?: () => void }).unref?.();
-      worker.terminate();
-    },
-  }, cpuClock);
+    cpuClock,
+  );
 }
 
 /** Node: node:worker_threads (given, so that loading it is paid only by those who start a thread). */
@@ -120,25 +123,31 @@ export function nodeThreadWorker(threads: typeof WorkerThreads, entry: URL, cpuC
   // stdout/stderr true: the thread's output is ours to read, never the process's stdout (the agent's answer).
   // execArgv []: the thread needs none of the process's flags.
   const worker = new threads.Worker(entry, { execArgv: [], stdout: true, stderr: true });
-  return threadWorkerProcess({
-    post: (message) => worker.postMessage(message),
-    onMessage: (listener) => worker.on("message", listener),
-    onDiagnostic: (listener) => {
-      worker.stdout.on("data", (chunk: Buffer) => listener(chunk.toString()));
-      worker.stderr.on("data", (chunk: Buffer) => listener(chunk.toString()));
-      worker.on("error", (error: Error) => listener(`thread error: ${error.message}\n`));
+  return threadWorkerProcess(
+    {
+      post: (message) => worker.postMessage(message),
+      onMessage: (listener) => worker.on("message", listener),
+      onDiagnostic: (listener) => {
+        worker.stdout.on("data", (chunk: Buffer) => listener(chunk.toString()));
+        worker.stderr.on("data", (chunk: Buffer) => listener(chunk.toString()));
+        worker.on("error", (error: Error) => listener(`thread error: ${error.message}\n`));
+      },
+      onExit: (listener) => worker.on("exit", listener),
+      abandon: () => {
+        worker.unref();
+        void worker.terminate();
+      },
     },
-    onExit: (listener) => worker.on("exit", listener),
-    abandon: () => {
-      worker.unref();
-      void worker.terminate();
-    },
-  }, cpuClock);
+    cpuClock,
+  );
 }
 
 /** Inside a sandbox worker thread started by webThreadWorker. */
 export function webThreadIO(): WorkerIO {
-  const scope = globalThis as unknown as { addEventListener(type: "message", listener: (event: MessageEvent) => void): void; postMessage(data: unknown): void };
+  const scope = globalThis as unknown as {
+    addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+    postMessage(data: unknown): void;
+  };
   redirectConsole();
   announceThreadId((message) => scope.postMessage(message));
   return {
@@ -168,7 +177,10 @@ export function nodeThreadIO(threads: typeof WorkerThreads): WorkerIO {
  */
 function announceThreadId(post: (message: ThreadIdMessage) => void): void {
   void import("./cpu-time.ts")
-    .then(({ currentThreadId }) => currentThreadId() ?? null, () => null)
+    .then(
+      ({ currentThreadId }) => currentThreadId() ?? null,
+      () => null,
+    )
     .then((tid) => post({ t: "thread-id", tid }));
 }
 

@@ -109,7 +109,13 @@ export interface DaemonHost {
    * Start this binary with `args` in its own session, stdin closed, stdout and stderr appended
    * to `logFile` (0600), `lock` handed over as descriptor 3; returns its pid without waiting.
    */
-  spawnDetached(options: { readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly logFile: string; readonly lock: FileLock; readonly cwd: string }): number;
+  spawnDetached(options: {
+    readonly args: readonly string[];
+    readonly env: Readonly<Record<string, string>>;
+    readonly logFile: string;
+    readonly lock: FileLock;
+    readonly cwd: string;
+  }): number;
 }
 
 /**
@@ -147,7 +153,10 @@ export interface SocketHost {
  * each at startup, and emit starts once per agent event. `full()` loads the whole adapter, for
  * emit's in-process evaluation when no daemon answers.
  */
-export interface LeanHost extends Pick<RuntimeHost, "name" | "args" | "env" | "uid" | "executablePath" | "cwd" | "homeDir" | "exit" | "writeStdout" | "writeStderr" | "readStdin"> {
+export interface LeanHost extends Pick<
+  RuntimeHost,
+  "name" | "args" | "env" | "uid" | "executablePath" | "cwd" | "homeDir" | "exit" | "writeStdout" | "writeStderr" | "readStdin"
+> {
   readonly net: Pick<NetHost, "request" | "requestWithPeer" | "peersUnverifiable">;
   /** The absolute path this binary was invoked as (argv[0], found on PATH when bare); undefined when running from sources. */
   invokedAs?(): string | undefined;

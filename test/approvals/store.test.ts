@@ -32,10 +32,17 @@ describe("notifyWhenHeld: the desktop notification of a held approval", () => {
   it("says where to answer, and until when: the deadline is Hookbox's, so the notification names it (the hook's prompt does not)", () => {
     const store = new ApprovalStore();
     const shown: { title: string; body: string }[] = [];
-    notifyWhenHeld(store, { notify: (title, body) => (shown.push({ title, body }), true), open: () => false }, () => undefined, () => "hookbox approvals");
+    notifyWhenHeld(
+      store,
+      { notify: (title, body) => (shown.push({ title, body }), true), open: () => false },
+      () => undefined,
+      () => "hookbox approvals",
+    );
     const held = store.hold(request, event);
     const expires = new Date(store.get(held.id)?.expires_at ?? "").toLocaleTimeString("en-GB", { hour12: false });
-    expect(shown).toEqual([{ title: "Hookbox: asker asks", body: `Deploy?\nPreToolUse Bash: deploy\nAnswer in hookbox approvals; unanswered by ${expires}, it is denied` }]);
+    expect(shown).toEqual([
+      { title: "Hookbox: asker asks", body: `Deploy?\nPreToolUse Bash: deploy\nAnswer in hookbox approvals; unanswered by ${expires}, it is denied` },
+    ]);
     store.close();
   });
 });

@@ -1,6 +1,16 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkChain, describeProblem, GENESIS, linkLines, linkTo as linkWith, recordBody, splitLines, summarizeLine, type LineSummary } from "../../src/decide/audit/chain.ts";
+import {
+  checkChain,
+  describeProblem,
+  GENESIS,
+  linkLines,
+  linkTo as linkWith,
+  recordBody,
+  splitLines,
+  summarizeLine,
+  type LineSummary,
+} from "../../src/decide/audit/chain.ts";
 import { nodeFileHost } from "../../src/platform/node.ts";
 
 const sha256 = nodeFileHost.lock.sha256;
@@ -10,7 +20,9 @@ const encoder = new TextEncoder();
 
 /** A chained log of `n` small records, as the sink writes it. */
 async function chainedLog(n: number, head = GENESIS): Promise<string> {
-  const bodies = Array.from({ length: n }, (_, i) => recordBody({ v: 1, kind: "decision", id: `r${i + 1}`, event_id: `e${i + 1}`, reason: `reason ${i + 1}` }));
+  const bodies = Array.from({ length: n }, (_, i) =>
+    recordBody({ v: 1, kind: "decision", id: `r${i + 1}`, event_id: `e${i + 1}`, reason: `reason ${i + 1}` }),
+  );
   return linkLines(sha256, bodies, head).text;
 }
 
@@ -59,7 +71,9 @@ describe("the hash chain", () => {
     const { problems } = await check(tampered);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ kind: "broken_link", line: 4, previous: { line: 3 }, record: { id: "r4" } });
-    expect(describeProblem(problems[0] as never)).toMatch(/^log line 4 \(decision, id r4\) links to sha256:[0-9a-f]{64}, but line 3 hashes to sha256:[0-9a-f]{64}: line 3 was changed after it was written, or records between line 3 and line 4 were removed$/);
+    expect(describeProblem(problems[0] as never)).toMatch(
+      /^log line 4 \(decision, id r4\) links to sha256:[0-9a-f]{64}, but line 3 hashes to sha256:[0-9a-f]{64}: line 3 was changed after it was written, or records between line 3 and line 4 were removed$/,
+    );
   });
 
   it("detects a removed line", async () => {
@@ -92,7 +106,13 @@ describe("the hash chain", () => {
     const last = legacy.trimEnd().split("\n")[1] as string;
     const text = legacy + (await chainedLog(2, linkTo(last)));
     const result = await check(text);
-    expect(result).toMatchObject({ problems: [], chained: 2, checkedLinks: 2, origin: "unchained", unchained: { count: 2, lastAt: "2026-01-02T00:00:00.000Z" } });
+    expect(result).toMatchObject({
+      problems: [],
+      chained: 2,
+      checkedLinks: 2,
+      origin: "unchained",
+      unchained: { count: 2, lastAt: "2026-01-02T00:00:00.000Z" },
+    });
     const inserted = `${text}${JSON.stringify({ v: 1, id: "late", hook_id: "h" })}\n`;
     expect((await check(inserted)).problems).toMatchObject([{ kind: "unchained", line: 5, record: { id: "late" } }]);
   });

@@ -30,7 +30,10 @@ describe("concurrent writers of one audit log", () => {
     const emits = 8;
     const perEmit = 25;
     const daemonRecords = 150;
-    const [daemonStats] = await Promise.all([appender(path, "daemon", daemonRecords, "daemon"), ...Array.from({ length: emits }, (_, i) => appender(path, `emit${i}`, perEmit, "emit"))]);
+    const [daemonStats] = await Promise.all([
+      appender(path, "daemon", daemonRecords, "daemon"),
+      ...Array.from({ length: emits }, (_, i) => appender(path, `emit${i}`, perEmit, "emit")),
+    ]);
     expect(JSON.parse(daemonStats)).toMatchObject({ written: daemonRecords, dropped: 0 });
     expect(JSON.parse(daemonStats).rotations).toBeGreaterThan(0);
     const report = await verifyAuditLog({ fs: nodeFileHost, path, pid: process.pid });
@@ -39,7 +42,11 @@ describe("concurrent writers of one audit log", () => {
     // Every record is there once: none lost, none doubled by a writer that started over.
     const ids = readdirSync(join(dir, "audit"))
       .filter((n) => n.startsWith("hookbox-audit.jsonl") && !n.endsWith(".lock"))
-      .flatMap((n) => readFileSync(join(dir, "audit", n), "utf8").split("\n").filter(Boolean))
+      .flatMap((n) =>
+        readFileSync(join(dir, "audit", n), "utf8")
+          .split("\n")
+          .filter(Boolean),
+      )
       .map((l) => (JSON.parse(l) as { id: string }).id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(daemonRecords + emits * perEmit);

@@ -44,16 +44,25 @@ describe("syslog (RFC 5424)", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as { port: number }).port;
-    const target = syslogTarget({ address: `tcp://127.0.0.1:${port}`, facility: "local0", app_name: "hookbox", max_message_kb: 60 }, nodeSocketHost, { hostname: "h", pid: 1 });
+    const target = syslogTarget({ address: `tcp://127.0.0.1:${port}`, facility: "local0", app_name: "hookbox", max_message_kb: 60 }, nodeSocketHost, {
+      hostname: "h",
+      pid: 1,
+    });
     await target.send([decisionRecord(), runRecord()]);
     await new Promise((r) => setTimeout(r, 50));
     const stream = received.join("");
     const frames: string[] = [];
-    for (let rest = stream; rest.length > 0; ) {
+    for (let rest = stream; rest.length > 0;) {
       const space = rest.indexOf(" ");
       const length = Number(rest.slice(0, space));
-      frames.push(Buffer.from(rest.slice(space + 1)).subarray(0, length).toString());
-      rest = Buffer.from(rest.slice(space + 1)).subarray(length).toString();
+      frames.push(
+        Buffer.from(rest.slice(space + 1))
+          .subarray(0, length)
+          .toString(),
+      );
+      rest = Buffer.from(rest.slice(space + 1))
+        .subarray(length)
+        .toString();
     }
     expect(frames.map((f) => f.split(" ")[5])).toEqual(["decision", "run"]);
     // The relay restarts: the send after it fails (and is retried by the queue), the next one reconnects.
@@ -70,7 +79,9 @@ describe("syslog (RFC 5424)", () => {
 });
 
 /** An OTLP/HTTP receiver: records each request's path, headers and JSON body. */
-async function receiver(respond: (req: IncomingMessage) => number = () => 200): Promise<{ server: Server; url: string; requests: { path: string; headers: IncomingMessage["headers"]; body: unknown }[] }> {
+async function receiver(
+  respond: (req: IncomingMessage) => number = () => 200,
+): Promise<{ server: Server; url: string; requests: { path: string; headers: IncomingMessage["headers"]; body: unknown }[] }> {
   const requests: { path: string; headers: IncomingMessage["headers"]; body: unknown }[] = [];
   const server = createServer((req, res) => {
     let text = "";
@@ -94,7 +105,10 @@ describe("OTLP logs over HTTP (the OpenTelemetry exporter, JSON encoding)", () =
   it("sends one log record per audit record: resource, scope, time, severity, the record as a structured body, attributes to filter on", async () => {
     const rx = await receiver();
     open = rx.server;
-    const target = await otlpTarget({ endpoint: rx.url, headers: { "x-team": "blue" }, timeout_ms: 5000 }, { hostname: "box-1", pid: 42, version: "9.9.9" });
+    const target = await otlpTarget(
+      { endpoint: rx.url, headers: { "x-team": "blue" }, timeout_ms: 5000 },
+      { hostname: "box-1", pid: 42, version: "9.9.9" },
+    );
     await target.send([decisionRecord(), runRecord({ status: "failed", error_code: "handler_threw" })]);
     await target.close();
     expect(rx.requests).toHaveLength(1);
@@ -105,7 +119,11 @@ describe("OTLP logs over HTTP (the OpenTelemetry exporter, JSON encoding)", () =
     expectOtlpLogsJson(request?.body);
     const body = request?.body as OtlpLogs;
     const resource = Object.fromEntries(body.resourceLogs[0]!.resource.attributes.map((a) => [a.key, a.value]));
-    expect(resource).toMatchObject({ "service.name": { stringValue: "hookbox" }, "service.version": { stringValue: "9.9.9" }, "host.name": { stringValue: "box-1" } });
+    expect(resource).toMatchObject({
+      "service.name": { stringValue: "hookbox" },
+      "service.version": { stringValue: "9.9.9" },
+      "host.name": { stringValue: "box-1" },
+    });
     const scope = body.resourceLogs[0]!.scopeLogs[0]!;
     expect(scope.scope).toMatchObject({ name: "hookbox.audit", version: "9.9.9" });
     const [decision, run] = scope.logRecords;
@@ -116,7 +134,12 @@ describe("OTLP logs over HTTP (the OpenTelemetry exporter, JSON encoding)", () =
       "hookbox.event_id": { stringValue: "e-1" },
     });
     const fields = Object.fromEntries((decision!.body.kvlistValue?.values ?? []).map((kv) => [kv.key, kv.value]));
-    expect(fields).toMatchObject({ kind: { stringValue: "decision" }, decision: { stringValue: "deny" }, subject: { stringValue: "rm -rf /" }, runs: { intValue: 1 } });
+    expect(fields).toMatchObject({
+      kind: { stringValue: "decision" },
+      decision: { stringValue: "deny" },
+      subject: { stringValue: "rm -rf /" },
+      runs: { intValue: 1 },
+    });
     expect(fields.hook_set?.kvlistValue?.values.map((kv) => kv.key)).toEqual(["registry_version", "hooks", "broken", "operator"]);
     expect(run).toMatchObject({ severityNumber: 17, severityText: "ERROR" });
   });

@@ -21,7 +21,22 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const decision = (id: string, reason = `reason of ${id}`): AuditEntry =>
-  ({ v: 1, kind: "decision", id, event_id: `e-${id}`, event_type: "PreToolUse", session_id: "s", decision: "allow", reason, hook_set: { registry_version: 1, hooks: 0, broken: [], operator: "ok" }, served_by: { via: "daemon", pid: 1, build: "b" }, runs: 0, duration_ms: 0, started_at: "2026-11-01T00:00:00.000Z", completed_at: "2026-11-01T00:00:00.000Z" }) as AuditEntry;
+  ({
+    v: 1,
+    kind: "decision",
+    id,
+    event_id: `e-${id}`,
+    event_type: "PreToolUse",
+    session_id: "s",
+    decision: "allow",
+    reason,
+    hook_set: { registry_version: 1, hooks: 0, broken: [], operator: "ok" },
+    served_by: { via: "daemon", pid: 1, build: "b" },
+    runs: 0,
+    duration_ms: 0,
+    started_at: "2026-11-01T00:00:00.000Z",
+    completed_at: "2026-11-01T00:00:00.000Z",
+  }) as AuditEntry;
 
 const open = (options: Partial<AuditSinkOptions> = {}): Promise<AuditSink> =>
   AuditSink.open({ fs: nodeFileHost, path, pid: process.pid, maxFileBytes: 1024 * 1024, keepFiles: 3, repairTail: true, ...options });
@@ -44,7 +59,9 @@ describe("the audit sink's chain", () => {
     expect(JSON.parse(lines()[0] as string).prev).toBe(linkTo(rotated.at(-1) as string));
     const report = await verify();
     expect(report).toMatchObject({ ok: true, problems: [], origin: "genesis", records: 10, chained: 10, checkedLinks: 9 });
-    expect(report.files.map((f) => f.name)).toEqual(["hookbox-audit.jsonl.2", "hookbox-audit.jsonl.1", "hookbox-audit.jsonl"].slice(-report.files.length));
+    expect(report.files.map((f) => f.name)).toEqual(
+      ["hookbox-audit.jsonl.2", "hookbox-audit.jsonl.1", "hookbox-audit.jsonl"].slice(-report.files.length),
+    );
     expect(report.head?.hash).toBe(daemon.stats().chain.head);
   });
 

@@ -20,7 +20,10 @@ describe("guest modules written as folders (handlers/lib/<name>/index.ts)", () =
     const dir = mkdtempSync(join(tmpdir(), "hookbox-bundle-"));
     try {
       writeFileSync(join(dir, "a.ts"), `export const A = 1;\nexport function helper(): number {\n  return A + 1;\n}\n`);
-      writeFileSync(join(dir, "b.ts"), `import { helper } from "./a.ts";\nexport interface B { n: number }\nexport function b(): B {\n  return { n: helper() };\n}\n`);
+      writeFileSync(
+        join(dir, "b.ts"),
+        `import { helper } from "./a.ts";\nexport interface B { n: number }\nexport function b(): B {\n  return { n: helper() };\n}\n`,
+      );
       writeFileSync(join(dir, "index.ts"), `// hookbox:test — a test module.\nexport { type B, b } from "./b.ts";\n`);
       const source = bundleModule(dir);
       expect(source.indexOf("const A")).toBeLessThan(source.indexOf("function b"));

@@ -118,7 +118,17 @@ describe("hookbox types", () => {
           .map((file) => resolve(handlers, file))
       : [];
     const tsconfig = {
-      compilerOptions: { target: "ES2023", lib: ["ES2023"], module: "ESNext", moduleResolution: "Bundler", strict: true, noEmit: true, allowImportingTsExtensions: true, types: [], skipLibCheck: false },
+      compilerOptions: {
+        target: "ES2023",
+        lib: ["ES2023"],
+        module: "ESNext",
+        moduleResolution: "Bundler",
+        strict: true,
+        noEmit: true,
+        allowImportingTsExtensions: true,
+        types: [],
+        skipLibCheck: false,
+      },
       files: ["hookbox.d.ts", "handler.ts", "check.ts", ...extra],
     };
     writeFileSync(`${dir}/tsconfig.json`, JSON.stringify(tsconfig));

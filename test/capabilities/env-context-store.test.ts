@@ -12,11 +12,14 @@ describe("hook.env", () => {
     await deniedWith(api("env", "HOME"), /hook\.env\("HOME"\) is not granted; to allow it add to its YAML: {2}permissions: \{ env: \["HOME"\] \}/);
   });
 
-  it.each([["ANTHROPIC_API_KEY"], ["GITHUB_TOKEN"], ["AWS_SECRET_ACCESS_KEY"], ["DB_PASSWORD"], ["CLAUDE_CODE_OAUTH_TOKEN"], ["STRIPE_KEY"]])("%s looks secret: declared is not enough", async (name) => {
-    const host = testHost();
-    const grants = await prepare(host, { env: [name] });
-    await deniedWith(invoke(host, grants, "/tmp").api("env", name), new RegExp(`outside the default env ceiling: ${name} looks like a secret`));
-  });
+  it.each([["ANTHROPIC_API_KEY"], ["GITHUB_TOKEN"], ["AWS_SECRET_ACCESS_KEY"], ["DB_PASSWORD"], ["CLAUDE_CODE_OAUTH_TOKEN"], ["STRIPE_KEY"]])(
+    "%s looks secret: declared is not enough",
+    async (name) => {
+      const host = testHost();
+      const grants = await prepare(host, { env: [name] });
+      await deniedWith(invoke(host, grants, "/tmp").api("env", name), new RegExp(`outside the default env ceiling: ${name} looks like a secret`));
+    },
+  );
 
   it("a prefix grant still does not reach secrets", async () => {
     const host = testHost();
@@ -72,7 +75,11 @@ describe("the canary: a secret in the daemon's environment is nowhere a hook can
     expect(seen.join("\n")).not.toContain(CANARY);
     expect(JSON.stringify(caps.hostCalls)).not.toContain(CANARY);
 
-    const approved = await prepare(host, { env: ["ANTHROPIC_API_KEY"] }, { operator: operator({ hooks: { "test-hook": { permissions: { env: ["ANTHROPIC_API_KEY"] } } } }) });
+    const approved = await prepare(
+      host,
+      { env: ["ANTHROPIC_API_KEY"] },
+      { operator: operator({ hooks: { "test-hook": { permissions: { env: ["ANTHROPIC_API_KEY"] } } } }) },
+    );
     expect(await invoke(host, approved, ws).api("env", "ANTHROPIC_API_KEY")).toBe(CANARY);
   });
 });
@@ -104,7 +111,10 @@ describe("hook.injectContext", () => {
     const host = testHost();
     const grants = await prepare(host, { inject_context: true }, { operator: operator({ ceilings: { inject_context: false } }) });
     expect(host.mayInjectContext(grants)).toBe(false);
-    await deniedWith(invoke(host, grants, "/tmp").api("injectContext", "x"), /outside the operator's ceiling \(hookbox\.yaml ceilings\.permissions\.inject_context\)/);
+    await deniedWith(
+      invoke(host, grants, "/tmp").api("injectContext", "x"),
+      /outside the operator's ceiling \(hookbox\.yaml ceilings\.permissions\.inject_context\)/,
+    );
   });
 });
 
@@ -159,7 +169,10 @@ describe("hook.store", () => {
     await invoke(host, a, "/tmp").api("store.set", "x", 1);
     expect(await invoke(host, b, "/tmp").api("store.get", "x")).toBeUndefined();
     const none = await prepare(host, {}, { hookId: "hook-c" });
-    await deniedWith(invoke(host, none, "/tmp").api("store.get", "x"), /hook hook-c: hook\.store\.get\("x"\) is not granted; to allow it add to its YAML: {2}permissions: \{ store: true \}/);
+    await deniedWith(
+      invoke(host, none, "/tmp").api("store.get", "x"),
+      /hook hook-c: hook\.store\.get\("x"\) is not granted; to allow it add to its YAML: {2}permissions: \{ store: true \}/,
+    );
   });
 
   it("a corrupt store is an error, never silently reset", async () => {

@@ -59,11 +59,26 @@ describe("programKey: which configuration runs programs", () => {
 
 describe("hardenedGitArgs: the host's overrides come first, the diff flags after the subcommand", () => {
   it.each([
-    [["diff", "--stat"], [...GIT_HARDENING_ARGS, "diff", "--no-textconv", "--no-ext-diff", "--stat"]],
-    [["log", "-1", "--", "a"], [...GIT_HARDENING_ARGS, "log", "--no-textconv", "--no-ext-diff", "-1", "--", "a"]],
-    [["--no-pager", "show", "HEAD"], [...GIT_HARDENING_ARGS, "--no-pager", "show", "--no-textconv", "--no-ext-diff", "HEAD"]],
-    [["grep", "-n", "x"], [...GIT_HARDENING_ARGS, "grep", "--no-textconv", "-n", "x"]],
-    [["status", "--short"], [...GIT_HARDENING_ARGS, "status", "--short"]],
+    [
+      ["diff", "--stat"],
+      [...GIT_HARDENING_ARGS, "diff", "--no-textconv", "--no-ext-diff", "--stat"],
+    ],
+    [
+      ["log", "-1", "--", "a"],
+      [...GIT_HARDENING_ARGS, "log", "--no-textconv", "--no-ext-diff", "-1", "--", "a"],
+    ],
+    [
+      ["--no-pager", "show", "HEAD"],
+      [...GIT_HARDENING_ARGS, "--no-pager", "show", "--no-textconv", "--no-ext-diff", "HEAD"],
+    ],
+    [
+      ["grep", "-n", "x"],
+      [...GIT_HARDENING_ARGS, "grep", "--no-textconv", "-n", "x"],
+    ],
+    [
+      ["status", "--short"],
+      [...GIT_HARDENING_ARGS, "status", "--short"],
+    ],
     [["--version"], [...GIT_HARDENING_ARGS, "--version"]],
   ])("%j", (argv, expected) => {
     expect(hardenedGitArgs(argv)).toEqual(expected);
@@ -78,14 +93,19 @@ describe("hardenedGitArgs: the host's overrides come first, the diff flags after
 
 describe("git through hook.run / gitDiff in a hostile repository", () => {
   let ws: string;
-  const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, env: { PATH: process.env.PATH, HOME: ws } }).toString();
+  const git = (...args: string[]): string =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, env: { PATH: process.env.PATH, HOME: ws } }).toString();
   const host = testHost({ env: hostEnv() });
   const grants = prepare(host, { read: ["${workspace}/**"], run: [{ cmd: "git", args: ["**"], env: [] }] });
   const api = async (name: string, ...args: unknown[]) => invoke(host, await grants, ws).api(name, ...args);
   /** A program the repository names: it leaves a mark if it ever runs. */
   const evil = (name: string): string => {
     const script = `${ws}/.git/${name}.sh`;
-    writeFileSync(script, `#!/bin/sh\ncat /proc/$PPID/environ > "${ws}/.git/${name}.ran" 2>/dev/null; echo ran >> "${ws}/.git/${name}.ran"\nexit 1\n`, { mode: 0o755 });
+    writeFileSync(
+      script,
+      `#!/bin/sh\ncat /proc/$PPID/environ > "${ws}/.git/${name}.ran" 2>/dev/null; echo ran >> "${ws}/.git/${name}.ran"\nexit 1\n`,
+      { mode: 0o755 },
+    );
     return script;
   };
 
@@ -105,7 +125,10 @@ describe("git through hook.run / gitDiff in a hostile repository", () => {
 
   it("core.fsmonitor in .git/config: gitDiff is refused naming the key, and the program never runs", async () => {
     git("config", "core.fsmonitor", evil("fsmonitor"));
-    const message = await deniedWith(api("gitDiff"), /the repository's configuration sets core\.fsmonitor \(core\.fsmonitor runs a program on every status and diff\); git does not run in a repository configured to run programs/);
+    const message = await deniedWith(
+      api("gitDiff"),
+      /the repository's configuration sets core\.fsmonitor \(core\.fsmonitor runs a program on every status and diff\); git does not run in a repository configured to run programs/,
+    );
     expect(message).not.toContain(CANARY);
     expect(existsSync(`${ws}/.git/fsmonitor.ran`)).toBe(false);
   });

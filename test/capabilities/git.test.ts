@@ -74,6 +74,9 @@ describe("hook.gitDiff / hook.fileDiff (built on run)", () => {
   it("without a run grant for git diff, the denial suggests one", async () => {
     const bare = testHost();
     const none = await prepare(bare, { read: ["${workspace}/**"] });
-    await deniedWith(invoke(bare, none, ws).api("gitDiff"), /to allow it add to its YAML: {2}permissions: \{ run: \[\{ cmd: git, args: \["diff", "\*\*"\] \}\] \}/);
+    await deniedWith(
+      invoke(bare, none, ws).api("gitDiff"),
+      /to allow it add to its YAML: {2}permissions: \{ run: \[\{ cmd: git, args: \["diff", "\*\*"\] \}\] \}/,
+    );
   });
 });

@@ -27,7 +27,9 @@ type PartialPermissions = Partial<PermissionsConfig>;
  * `ceilings.permissions` is absent (not an empty list). Built directly, not through
  * operatorFileSchema, whose .partial() sections currently fill every kind with defaults.
  */
-export function operator(parts: { hooks?: Record<string, { permissions?: PartialPermissions }>; ceilings?: PartialPermissions; deny?: Partial<OperatorFile["deny"]> } = {}): OperatorFile {
+export function operator(
+  parts: { hooks?: Record<string, { permissions?: PartialPermissions }>; ceilings?: PartialPermissions; deny?: Partial<OperatorFile["deny"]> } = {},
+): OperatorFile {
   const base = operatorFileSchema.parse({});
   return {
     ...base,
@@ -68,9 +70,18 @@ export function testHost(options: TestHostOptions = {}): CapabilityHost {
   });
 }
 
-export async function prepare(host: CapabilityHost, permissions: PartialPermissions, options: { hookId?: string; operator?: OperatorFile; origin?: "builtin" | "user" | "dir" | "project" } = {}): Promise<PreparedGrants> {
+export async function prepare(
+  host: CapabilityHost,
+  permissions: PartialPermissions,
+  options: { hookId?: string; operator?: OperatorFile; origin?: "builtin" | "user" | "dir" | "project" } = {},
+): Promise<PreparedGrants> {
   const result = await host.prepare(
-    { hookId: options.hookId ?? "test-hook", origin: options.origin ?? "dir", permissions: permissionsSchema.parse(permissions), file: "hooks/test-hook/hook.yaml" },
+    {
+      hookId: options.hookId ?? "test-hook",
+      origin: options.origin ?? "dir",
+      permissions: permissionsSchema.parse(permissions),
+      file: "hooks/test-hook/hook.yaml",
+    },
     options.operator ?? operator(),
   );
   if (!result.ok) throw new Error(`prepare failed:\n${result.errors.join("\n")}`);
@@ -97,7 +108,11 @@ export async function rejection(promise: Promise<unknown>): Promise<HostCallErro
   }
   expect(error, "expected the call to be refused").toBeDefined();
   const e = error as HostCallError;
-  expect(Object.keys(e).sort()).toEqual(Object.keys(e).filter((k) => ["name", "message", "code"].includes(k)).sort());
+  expect(Object.keys(e).sort()).toEqual(
+    Object.keys(e)
+      .filter((k) => ["name", "message", "code"].includes(k))
+      .sort(),
+  );
   return e;
 }
 

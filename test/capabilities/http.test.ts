@@ -30,7 +30,11 @@ afterAll(() => {
 /** Grants the hook declares and the operator approves (the network is off by default). */
 async function hook(net: string[], options: { deny?: string[]; io?: CapabilityIO; approve?: string[] } = {}) {
   const host = testHost(options.io ? { io: options.io } : {});
-  const grants = await prepare(host, { net }, { operator: operator({ hooks: { "test-hook": { permissions: { net: options.approve ?? net } } }, deny: { net: options.deny ?? [] } }) });
+  const grants = await prepare(
+    host,
+    { net },
+    { operator: operator({ hooks: { "test-hook": { permissions: { net: options.approve ?? net } } }, deny: { net: options.deny ?? [] } }) },
+  );
   return (url: string, opts?: unknown) => invoke(host, grants, "/tmp").api("http.get", url, ...(opts ? [opts] : []));
 }
 
@@ -40,12 +44,18 @@ describe("hook.http.get truth table", () => {
     expect(await get(`http://127.0.0.1:${port}/x`)).toMatchObject({ status: 200, body: "hello from /x", headers: { "x-test": "1" } });
   });
 
-  it.each([["http://2130706433"], ["http://0x7f000001"], ["http://0177.0.0.1"], ["http://127.1"]])("%s is 127.0.0.1: refused unless 127.0.0.1 is granted", async (base) => {
-    const refused = await hook(["example.com"]);
-    await deniedWith(refused(`${base}:${port}/`), /\(host 127\.0\.0\.1\) is not granted; to allow it add to its YAML: {2}permissions: \{ net: \["127\.0\.0\.1:\d+"\] \}/);
-    const granted = await hook(["127.0.0.1"]);
-    expect(await granted(`${base}:${port}/`)).toMatchObject({ status: 200 });
-  });
+  it.each([["http://2130706433"], ["http://0x7f000001"], ["http://0177.0.0.1"], ["http://127.1"]])(
+    "%s is 127.0.0.1: refused unless 127.0.0.1 is granted",
+    async (base) => {
+      const refused = await hook(["example.com"]);
+      await deniedWith(
+        refused(`${base}:${port}/`),
+        /\(host 127\.0\.0\.1\) is not granted; to allow it add to its YAML: {2}permissions: \{ net: \["127\.0\.0\.1:\d+"\] \}/,
+      );
+      const granted = await hook(["127.0.0.1"]);
+      expect(await granted(`${base}:${port}/`)).toMatchObject({ status: 200 });
+    },
+  );
 
   it("http://[::1]/ is refused unless ::1 is granted", async () => {
     const get = await hook(["127.0.0.1"]);
@@ -61,7 +71,10 @@ describe("hook.http.get truth table", () => {
 
   it("a name that resolves to loopback needs the address granted too", async () => {
     const byName = await hook(["localhost"]);
-    await deniedWith(byName(`http://localhost:${port}/`), /localhost resolves to 127\.0\.0\.1, a loopback address, which a hook reaches only when granted by address/);
+    await deniedWith(
+      byName(`http://localhost:${port}/`),
+      /localhost resolves to 127\.0\.0\.1, a loopback address, which a hook reaches only when granted by address/,
+    );
     const withAddress = await hook(["localhost", "127.0.0.1"]);
     expect(await withAddress(`http://localhost:${port}/`)).toMatchObject({ status: 200 });
   });
@@ -69,7 +82,10 @@ describe("hook.http.get truth table", () => {
   it("a redirect to the same host is followed; to another host it is refused", async () => {
     const get = await hook(["127.0.0.1", "localhost"]);
     expect(await get(`http://127.0.0.1:${port}/redirect-same`)).toMatchObject({ status: 200, body: "hello from /target" });
-    await deniedWith(get(`http://127.0.0.1:${port}/redirect-other`), /the server redirects to another host \(localhost:\d+\); hooks never follow a redirect to another host/);
+    await deniedWith(
+      get(`http://127.0.0.1:${port}/redirect-other`),
+      /the server redirects to another host \(localhost:\d+\); hooks never follow a redirect to another host/,
+    );
     const loop = await rejection(get(`http://127.0.0.1:${port}/redirect-loop`));
     expect(loop).toMatchObject({ code: "http_failed" });
     expect(loop.message).toMatch(/more than 5 redirects/);
@@ -86,9 +102,15 @@ describe("hook.http.get truth table", () => {
   it("no network by default: declared is not enough (air-gapped)", async () => {
     const host = testHost();
     const declared = await prepare(host, { net: ["127.0.0.1"] });
-    await deniedWith(invoke(host, declared, "/tmp").api("http.get", `http://127.0.0.1:${port}/`), /outside the default net ceiling: hooks have no network unless the operator approves a host \(air-gapped by default\)/);
+    await deniedWith(
+      invoke(host, declared, "/tmp").api("http.get", `http://127.0.0.1:${port}/`),
+      /outside the default net ceiling: hooks have no network unless the operator approves a host \(air-gapped by default\)/,
+    );
     const none = await prepare(host, {});
-    await deniedWith(invoke(host, none, "/tmp").api("http.get", "http://example.com/"), /is not granted; to allow it add to its YAML: {2}permissions: \{ net: \["example\.com"\] \}/);
+    await deniedWith(
+      invoke(host, none, "/tmp").api("http.get", "http://example.com/"),
+      /is not granted; to allow it add to its YAML: {2}permissions: \{ net: \["example\.com"\] \}/,
+    );
   });
 
   it.each([
@@ -135,7 +157,11 @@ describe("hook.http.get and DNS", () => {
     const connected: HttpGetRequest[] = [];
     const get = await hook(["public.test"], { io: fakeIO({ "public.test": ["93.184.216.34"] }, connected) });
     expect(await get("https://public.test/x?y=1")).toEqual({ status: 200, headers: {}, body: "ok" });
-    expect(connected[0]).toMatchObject({ url: "https://public.test/x?y=1", address: { address: "93.184.216.34", family: 4 }, maxBodyBytes: 1024 * 1024 });
+    expect(connected[0]).toMatchObject({
+      url: "https://public.test/x?y=1",
+      address: { address: "93.184.216.34", family: 4 },
+      maxBodyBytes: 1024 * 1024,
+    });
     expect(connected[0]?.headers).toMatchObject({ "accept-encoding": "identity" });
   });
 

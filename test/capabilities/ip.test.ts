@@ -29,10 +29,17 @@ describe("special-purpose addresses (granted only by address)", () => {
     ["2001:db8::1", /documentation/],
   ])("%s is special", (address, kind) => expect(specialAddress(address)).toMatch(kind));
 
-  it.each([["8.8.8.8"], ["172.32.0.1"], ["172.15.255.255"], ["169.255.0.1"], ["100.128.0.1"], ["11.0.0.1"], ["2606:4700::1111"], ["::ffff:8.8.8.8"], ["2001:4860:4860::8888"]])(
-    "%s is public",
-    (address) => expect(specialAddress(address)).toBeUndefined(),
-  );
+  it.each([
+    ["8.8.8.8"],
+    ["172.32.0.1"],
+    ["172.15.255.255"],
+    ["169.255.0.1"],
+    ["100.128.0.1"],
+    ["11.0.0.1"],
+    ["2606:4700::1111"],
+    ["::ffff:8.8.8.8"],
+    ["2001:4860:4860::8888"],
+  ])("%s is public", (address) => expect(specialAddress(address)).toBeUndefined());
 
   it.each([
     ["::1", 16],
@@ -40,7 +47,9 @@ describe("special-purpose addresses (granted only by address)", () => {
     ["::ffff:1.2.3.4", 16],
     ["1::", 16],
   ])("parses %s", (text, length) => expect(parseIpv6(text)).toHaveLength(length));
-  it.each([["1:2:3:4:5:6:7"], ["1::2::3"], ["12345::"], ["::1.2.3"], ["1:2:3:4:5:6:7:8:9"]])("rejects %s", (text) => expect(parseIpv6(text)).toBeUndefined());
+  it.each([["1:2:3:4:5:6:7"], ["1::2::3"], ["12345::"], ["::1.2.3"], ["1:2:3:4:5:6:7:8:9"]])("rejects %s", (text) =>
+    expect(parseIpv6(text)).toBeUndefined(),
+  );
 });
 
 describe("host spellings are normalised before any check", () => {

@@ -1,8 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { decide, listLayer, type KindLayers } from "../../src/capabilities/grants/layers.ts";
 
-const layer = (rules: string[] | undefined) => rules && listLayer(rules, (rule: string, access: string) => rule === access, (rule) => rule);
-const layers = (o: { declared: string[]; approval?: string[]; ceiling?: string[]; deny?: string[]; defaultRefuses?: string[] }): KindLayers<string> => ({
+const layer = (rules: string[] | undefined) =>
+  rules &&
+  listLayer(
+    rules,
+    (rule: string, access: string) => rule === access,
+    (rule) => rule,
+  );
+const layers = (o: {
+  declared: string[];
+  approval?: string[];
+  ceiling?: string[];
+  deny?: string[];
+  defaultRefuses?: string[];
+}): KindLayers<string> => ({
   declared: layer(o.declared) as NonNullable<ReturnType<typeof layer>>,
   approval: layer(o.approval),
   ceiling: layer(o.ceiling),

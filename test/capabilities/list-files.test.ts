@@ -41,7 +41,15 @@ describe("hook.listFiles", () => {
 
   it("recursive, relative to the workspace when dir is relative; names starting with a dot only with hidden: true", async () => {
     expect(await list(".", { recursive: true })).toEqual(["README.md", "secret/key.pem", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
-    expect(await list(".", { recursive: true, hidden: true })).toEqual([".env", ".hidden/inner.txt", "README.md", "secret/key.pem", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
+    expect(await list(".", { recursive: true, hidden: true })).toEqual([
+      ".env",
+      ".hidden/inner.txt",
+      "README.md",
+      "secret/key.pem",
+      "src/a.ts",
+      "src/b.js",
+      "src/deep/c.TS",
+    ]);
     // The directory asked for may itself be hidden: only names below it are filtered.
     expect(await list(".hidden")).toEqual([".hidden/inner.txt"]);
   });
@@ -82,8 +90,17 @@ describe("hook.listFiles", () => {
 
   it("files the hook may not read are left out (deny), not revealed", async () => {
     const denyHost = testHost();
-    const denyGrants = await prepare(denyHost, { read: ["${workspace}/**"] }, { operator: operator({ deny: { read: ["${workspace}/secret/**", "**/.env"] } }) });
-    expect(await invoke(denyHost, denyGrants, ws).api("listFiles", ".", { recursive: true })).toEqual(["README.md", "src/a.ts", "src/b.js", "src/deep/c.TS"]);
+    const denyGrants = await prepare(
+      denyHost,
+      { read: ["${workspace}/**"] },
+      { operator: operator({ deny: { read: ["${workspace}/secret/**", "**/.env"] } }) },
+    );
+    expect(await invoke(denyHost, denyGrants, ws).api("listFiles", ".", { recursive: true })).toEqual([
+      "README.md",
+      "src/a.ts",
+      "src/b.js",
+      "src/deep/c.TS",
+    ]);
   });
 });
 
@@ -91,7 +108,10 @@ describe("hook.listFiles outside a grant: the denial suggests the grant that wor
   it("dir/** (which matches dir too), and with it the listing works", async () => {
     const host = testHost();
     const narrow = await prepare(host, { read: ["${workspace}/README.md"] });
-    const message = await deniedWith(invoke(host, narrow, ws).api("listFiles", "src"), /to allow it add to its YAML: {2}permissions: \{ read: \["\$\{workspace\}\/src\/\*\*"\] \}/);
+    const message = await deniedWith(
+      invoke(host, narrow, ws).api("listFiles", "src"),
+      /to allow it add to its YAML: {2}permissions: \{ read: \["\$\{workspace\}\/src\/\*\*"\] \}/,
+    );
     const suggested = JSON.parse(/read: (\[.*?\]) \}/.exec(message)?.[1] ?? "[]") as string[];
     const granted = await prepare(host, { read: suggested });
     expect(await invoke(host, granted, ws).api("listFiles", "src")).toEqual(["src/a.ts", "src/b.js"]);

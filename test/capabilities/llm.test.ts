@@ -5,7 +5,12 @@ import { budgetFor, llmVerdict, parseLlmPolicy } from "../../src/capabilities/ll
 import type { GrantSources } from "../../src/capabilities/grants/sources.ts";
 import { operatorFileSchema, permissionsSchema } from "../../src/hooks/config/schema.ts";
 
-const ENDPOINTS = operatorFileSchema.parse({ llm: { local: { endpoint: "http://127.0.0.1:8080/v1", model: "m", max_tokens: 500 }, other: { endpoint: "http://localhost:11434", api: "ollama", model: "o" } } }).llm;
+const ENDPOINTS = operatorFileSchema.parse({
+  llm: {
+    local: { endpoint: "http://127.0.0.1:8080/v1", model: "m", max_tokens: 500 },
+    other: { endpoint: "http://localhost:11434", api: "ollama", model: "o" },
+  },
+}).llm;
 
 function policy(declared: unknown[], options: { approval?: unknown[]; ceiling?: unknown[]; own?: boolean } = {}) {
   const sources = {
@@ -32,7 +37,10 @@ describe("llm grants: the endpoint named, the operator deciding", () => {
   });
 
   it("each budget is the lowest of the endpoint's (or the default), the grant's, the approval's and the ceiling's", () => {
-    const p = policy([{ endpoint: "local", max_tokens: 800, tokens_per_day: 1000 }], { approval: [{ endpoint: "local", tokens_per_day: 700 }], ceiling: [{ endpoint: "local", timeout_ms: 5000 }] });
+    const p = policy([{ endpoint: "local", max_tokens: 800, tokens_per_day: 1000 }], {
+      approval: [{ endpoint: "local", tokens_per_day: 700 }],
+      ceiling: [{ endpoint: "local", timeout_ms: 5000 }],
+    });
     expect(budgetFor(p, "local")).toEqual({ max_tokens: 500, timeout_ms: 5000, tokens_per_run: 20_000, tokens_per_day: 700 });
     expect(budgetFor(policy(["other"]), "other")).toEqual({ max_tokens: 1024, timeout_ms: 60_000, tokens_per_run: 20_000, tokens_per_day: 200_000 });
   });
@@ -59,13 +67,21 @@ describe("the operator's llm section", () => {
   });
 
   it("accepts a remote endpoint the operator marks allow_remote, and [::1]", () => {
-    expect(operatorFileSchema.safeParse({ llm: { endpoint: "https://api.anthropic.com", api: "anthropic", model: "m", allow_remote: true, api_key_env: "ANTHROPIC_API_KEY" } }).success).toBe(true);
+    expect(
+      operatorFileSchema.safeParse({
+        llm: { endpoint: "https://api.anthropic.com", api: "anthropic", model: "m", allow_remote: true, api_key_env: "ANTHROPIC_API_KEY" },
+      }).success,
+    ).toBe(true);
     expect(operatorFileSchema.safeParse({ llm: { endpoint: "http://[::1]:8080/v1", model: "m" } }).success).toBe(true);
   });
 });
 
 describe("json_schema answers", () => {
-  const schema = { type: "object", properties: { decision: { type: "string", enum: ["allow", "deny"] }, pattern: { type: "string" } }, required: ["decision"] };
+  const schema = {
+    type: "object",
+    properties: { decision: { type: "string", enum: ["allow", "deny"] }, pattern: { type: "string" } },
+    required: ["decision"],
+  };
 
   it("parses the answer (a code fence taken off) and checks it", () => {
     const check = answerCheck(schema);

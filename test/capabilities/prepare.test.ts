@@ -20,7 +20,14 @@ describe("prepare: grants parsed once, every problem reported with its file and 
       store: true,
     });
     expect(grants.hookId).toBe("test-hook");
-    expect(grants.summary).toEqual(["read ${workspace}/**", expect.stringMatching(/^run \/.*\/git diff --stat \*$/), "env HOME", "net api.github.com", "inject_context", "store"]);
+    expect(grants.summary).toEqual([
+      "read ${workspace}/**",
+      expect.stringMatching(/^run \/.*\/git diff --stat \*$/),
+      "env HOME",
+      "net api.github.com",
+      "inject_context",
+      "store",
+    ]);
     expect(Object.isFrozen(grants)).toBe(true);
   });
 
@@ -50,12 +57,16 @@ describe("prepare: grants parsed once, every problem reported with its file and 
   });
 
   it("an operator command missing on this machine only narrows: no error", async () => {
-    expect(await prepareErrors({}, operator({ deny: { run: ["no-such-tool-xyz"] }, ceilings: { run: [{ cmd: "also-missing", args: ["**"], env: [] }] } }))).toEqual([]);
+    expect(
+      await prepareErrors({}, operator({ deny: { run: ["no-such-tool-xyz"] }, ceilings: { run: [{ cmd: "also-missing", args: ["**"], env: [] }] } })),
+    ).toEqual([]);
   });
 
   it("grants from another host are refused", async () => {
     const grants = await prepare(testHost(), {});
-    expect(() => testHost().forInvocation(grants, { event_type: "x", session_id: "s", timestamp: "" })).toThrow(/not prepared by this capability host/);
+    expect(() => testHost().forInvocation(grants, { event_type: "x", session_id: "s", timestamp: "" })).toThrow(
+      /not prepared by this capability host/,
+    );
     expect(() => testHost().forInvocation({ hookId: "forged", summary: [] }, { event_type: "x", session_id: "s", timestamp: "" })).toThrow();
   });
 });

@@ -63,7 +63,10 @@ describe("hook.readFile truth table (grant: read ${workspace}/**)", () => {
   });
 
   it.each([
-    ["../../etc/passwd", /hook test-hook: hook\.readFile\("\.\.\/\.\.\/etc\/passwd"\) is not granted; to allow it add to its YAML: {2}permissions: \{ read: \["\/etc\/passwd"\] \}/],
+    [
+      "../../etc/passwd",
+      /hook test-hook: hook\.readFile\("\.\.\/\.\.\/etc\/passwd"\) is not granted; to allow it add to its YAML: {2}permissions: \{ read: \["\/etc\/passwd"\] \}/,
+    ],
     ["/etc/passwd", /is not granted; to allow it add to its YAML: {2}permissions: \{ read: \["\/etc\/passwd"\] \}.*default read ceiling/],
     ["link-etc/hosts", /resolving to "\/etc\/hosts" through a symbolic link\) is not granted/],
     ["link-hosts", /resolving to "\/etc\/hosts" through a symbolic link/],
@@ -122,9 +125,16 @@ describe("hook.readFile truth table (grant: read ${workspace}/**)", () => {
 describe("hook.readFile and the operator file", () => {
   it("deny wins, also through a symlink (Deno PR #33894)", async () => {
     const host = testHost();
-    const grants = await prepare(host, { read: ["${workspace}/**"] }, { operator: operator({ deny: { read: ["${workspace}/secret/**", "**/.env"] } }) });
+    const grants = await prepare(
+      host,
+      { read: ["${workspace}/**"] },
+      { operator: operator({ deny: { read: ["${workspace}/secret/**", "**/.env"] } }) },
+    );
     const { api } = invoke(host, grants, ws);
-    await deniedWith(api("readFile", "secret/s.txt"), /refused by the operator: hookbox\.yaml deny\.read lists "\$\{workspace\}\/secret\/\*\*" \(deny always wins\)/);
+    await deniedWith(
+      api("readFile", "secret/s.txt"),
+      /refused by the operator: hookbox\.yaml deny\.read lists "\$\{workspace\}\/secret\/\*\*" \(deny always wins\)/,
+    );
     await deniedWith(api("readFile", "link-secret"), /resolving to .*secret\/s\.txt.*deny\.read lists/);
     await deniedWith(api("readFile", ".env"), /deny\.read lists "\*\*\/\.env"/);
     expect(await api("readFile", "a.txt")).toBe("hello");
@@ -133,8 +143,15 @@ describe("hook.readFile and the operator file", () => {
   it("a declared path outside the default ceiling needs the operator", async () => {
     const host = testHost();
     const grants = await prepare(host, { read: ["/etc/hosts"] });
-    await deniedWith(invoke(host, grants, ws).api("readFile", "/etc/hosts"), /outside the default read ceiling: by default hooks read only \$\{workspace\}\/\*\* and \$\{home\}\/\.config\/hookbox\/\*\*; the operator can approve it for this hook in hookbox\.yaml: {2}hooks: \{ test-hook: \{ permissions: \{ read: \["\/etc\/hosts"\] \} \} \}/);
-    const approved = await prepare(host, { read: ["/etc/hosts"] }, { operator: operator({ hooks: { "test-hook": { permissions: { read: ["/etc/hosts"] } } } }) });
+    await deniedWith(
+      invoke(host, grants, ws).api("readFile", "/etc/hosts"),
+      /outside the default read ceiling: by default hooks read only \$\{workspace\}\/\*\* and \$\{home\}\/\.config\/hookbox\/\*\*; the operator can approve it for this hook in hookbox\.yaml: {2}hooks: \{ test-hook: \{ permissions: \{ read: \["\/etc\/hosts"\] \} \} \}/,
+    );
+    const approved = await prepare(
+      host,
+      { read: ["/etc/hosts"] },
+      { operator: operator({ hooks: { "test-hook": { permissions: { read: ["/etc/hosts"] } } } }) },
+    );
     expect(await invoke(host, approved, ws).api("readFile", "/etc/hosts")).toContain("localhost");
   });
 
@@ -149,8 +166,15 @@ describe("hook.readFile and the operator file", () => {
 
   it("per-hook approval narrows what the hook declared", async () => {
     const host = testHost();
-    const grants = await prepare(host, { read: ["${workspace}/**"] }, { operator: operator({ hooks: { "test-hook": { permissions: { read: ["${workspace}/src/**"] } } } }) });
-    await deniedWith(invoke(host, grants, ws).api("readFile", "a.txt"), /not approved by the operator for this hook \(hookbox\.yaml hooks\.test-hook\.permissions\.read\)/);
+    const grants = await prepare(
+      host,
+      { read: ["${workspace}/**"] },
+      { operator: operator({ hooks: { "test-hook": { permissions: { read: ["${workspace}/src/**"] } } } }) },
+    );
+    await deniedWith(
+      invoke(host, grants, ws).api("readFile", "a.txt"),
+      /not approved by the operator for this hook \(hookbox\.yaml hooks\.test-hook\.permissions\.read\)/,
+    );
   });
 
   it("/proc stays refused even when granted explicitly", async () => {

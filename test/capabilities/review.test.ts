@@ -39,18 +39,34 @@ describe("review: read", () => {
 
   it("a refused grant says which rule, and exactly what would allow it", async () => {
     const [line] = await review({ read: ["${home}/.ssh/**"] });
-    expect(line).toMatchObject({ status: "refused", why: expect.stringContaining("refused by the default read ceiling: by default hooks read only ${workspace}/** and ${home}/.config/hookbox/**") });
-    expect(line?.allow).toBe('the operator can approve it for this hook in hookbox.yaml:  hooks: { h: { permissions: { read: ["${home}/.ssh/**"] } } }');
-    expect(formatReview(line as GrantReview)).toMatch(/^REFUSED  read \$\{home\}\/\.ssh\/\*\*: read any file under \$\{home\}\/\.ssh in your home directory — refused/);
+    expect(line).toMatchObject({
+      status: "refused",
+      why: expect.stringContaining("refused by the default read ceiling: by default hooks read only ${workspace}/** and ${home}/.config/hookbox/**"),
+    });
+    expect(line?.allow).toBe(
+      'the operator can approve it for this hook in hookbox.yaml:  hooks: { h: { permissions: { read: ["${home}/.ssh/**"] } } }',
+    );
+    expect(formatReview(line as GrantReview)).toMatch(
+      /^REFUSED  read \$\{home\}\/\.ssh\/\*\*: read any file under \$\{home\}\/\.ssh in your home directory — refused/,
+    );
   });
 
   it("an approval lifts the default ceiling for what it lists; deny wins over it; an explicit ceiling is not lifted", async () => {
     const approved = operator({ hooks: { h: { permissions: { read: ["${home}/.ssh/**"] } } } });
-    expect(await status({ read: ["${home}/.ssh/**", "${workspace}/**"] }, approved)).toEqual(["granted read ${home}/.ssh/**", "refused read ${workspace}/**"]);
+    expect(await status({ read: ["${home}/.ssh/**", "${workspace}/**"] }, approved)).toEqual([
+      "granted read ${home}/.ssh/**",
+      "refused read ${workspace}/**",
+    ]);
     const denied = operator({ hooks: { h: { permissions: { read: ["${home}/.ssh/**"] } } }, deny: { read: ["${home}/.ssh/**"] } });
-    expect((await review({ read: ["${home}/.ssh/**"] }, denied))[0]).toMatchObject({ status: "refused", why: expect.stringContaining("deny.read lists") });
+    expect((await review({ read: ["${home}/.ssh/**"] }, denied))[0]).toMatchObject({
+      status: "refused",
+      why: expect.stringContaining("deny.read lists"),
+    });
     const ceiling = operator({ hooks: { h: { permissions: { read: ["${home}/.ssh/**"] } } }, ceilings: { read: ["${workspace}/**"] } });
-    expect((await review({ read: ["${home}/.ssh/**"] }, ceiling))[0]).toMatchObject({ status: "refused", why: expect.stringContaining("outside the operator's ceiling") });
+    expect((await review({ read: ["${home}/.ssh/**"] }, ceiling))[0]).toMatchObject({
+      status: "refused",
+      why: expect.stringContaining("outside the operator's ceiling"),
+    });
   });
 
   it("a deny rule that reaches into a grant caps it", async () => {
@@ -61,11 +77,15 @@ describe("review: read", () => {
 
 describe("review: run, env, net, flags", () => {
   it("run: an ordinary tool is granted, a shell is refused by default, an unknown program is inert", async () => {
-    expect(await status({ run: [{ cmd: "git", args: ["diff", "*"], env: [] }, { cmd: "sh", args: ["-c", "make"], env: [] }, { cmd: "no-such-tool-hookbox", args: ["**"], env: [] }] })).toEqual([
-      "granted run git diff *",
-      'refused run sh -c make',
-      "refused run no-such-tool-hookbox **",
-    ]);
+    expect(
+      await status({
+        run: [
+          { cmd: "git", args: ["diff", "*"], env: [] },
+          { cmd: "sh", args: ["-c", "make"], env: [] },
+          { cmd: "no-such-tool-hookbox", args: ["**"], env: [] },
+        ],
+      }),
+    ).toEqual(["granted run git diff *", "refused run sh -c make", "refused run no-such-tool-hookbox **"]);
   });
 
   it.each([
@@ -86,14 +106,25 @@ describe("review: run, env, net, flags", () => {
   });
 
   it("env: secrets need the operator; a prefix may hold some", async () => {
-    expect(await status({ env: ["LANG_HINT", "GITHUB_TOKEN", "AWS_*", "MY_*"] })).toEqual(["granted env LANG_HINT", "refused env GITHUB_TOKEN", "refused env AWS_*", "capped env MY_*"]);
-    expect(await status({ env: ["GITHUB_TOKEN"] }, operator({ hooks: { h: { permissions: { env: ["GITHUB_*"] } } } }))).toEqual(["granted env GITHUB_TOKEN"]);
+    expect(await status({ env: ["LANG_HINT", "GITHUB_TOKEN", "AWS_*", "MY_*"] })).toEqual([
+      "granted env LANG_HINT",
+      "refused env GITHUB_TOKEN",
+      "refused env AWS_*",
+      "capped env MY_*",
+    ]);
+    expect(await status({ env: ["GITHUB_TOKEN"] }, operator({ hooks: { h: { permissions: { env: ["GITHUB_*"] } } } }))).toEqual([
+      "granted env GITHUB_TOKEN",
+    ]);
   });
 
   it("net: nothing by default; an approved wildcard covers its subdomains, not a port it does not name", async () => {
     expect(await status({ net: ["api.github.com"] })).toEqual(["refused net api.github.com"]);
     const op = operator({ hooks: { h: { permissions: { net: ["*.github.com:443"] } } } });
-    expect(await status({ net: ["api.github.com:443", "api.github.com", "github.com"] }, op)).toEqual(["granted net api.github.com:443", "capped net api.github.com", "refused net github.com"]);
+    expect(await status({ net: ["api.github.com:443", "api.github.com", "github.com"] }, op)).toEqual([
+      "granted net api.github.com:443",
+      "capped net api.github.com",
+      "refused net github.com",
+    ]);
   });
 
   it("flags: granted as declared, refused when the operator turns them off", async () => {
@@ -106,12 +137,30 @@ describe("an untrusted project hook gets nothing", () => {
   it("every call is refused naming hookbox trust; it cannot inject context; the review keeps what it would grant", async () => {
     const workspace = tempDir();
     const host = testHost({ home: HOME });
-    const result = await host.prepare({ hookId: "h", file: "p/.hookbox/hooks/h.yaml", permissions: { read: ["${workspace}/**"], run: [], env: [], net: [], inject_context: true, store: false, modify: [], notify: false, llm: [] }, origin: "project", untrusted: { project: "/p" } }, operator());
+    const result = await host.prepare(
+      {
+        hookId: "h",
+        file: "p/.hookbox/hooks/h.yaml",
+        permissions: { read: ["${workspace}/**"], run: [], env: [], net: [], inject_context: true, store: false, modify: [], notify: false, llm: [] },
+        origin: "project",
+        untrusted: { project: "/p" },
+      },
+      operator(),
+    );
     if (!result.ok) throw new Error(result.errors.join("\n"));
     expect(host.mayInjectContext(result.grants)).toBe(false);
-    expect(host.review(result.grants)).toEqual({ untrusted: { project: "/p" }, lines: [expect.objectContaining({ status: "granted", grant: "read ${workspace}/**" }), expect.objectContaining({ status: "granted", grant: "inject_context" })] });
+    expect(host.review(result.grants)).toEqual({
+      untrusted: { project: "/p" },
+      lines: [
+        expect.objectContaining({ status: "granted", grant: "read ${workspace}/**" }),
+        expect.objectContaining({ status: "granted", grant: "inject_context" }),
+      ],
+    });
     const { api, caps } = invoke(host, result.grants, workspace);
-    await deniedWith(api("readFile", "README.md"), /hook h: hook\.readFile\("README\.md"\) is refused: this project's hooks \(\/p\/\.hookbox\/hooks\) are not trusted yet.*run `hookbox trust` in \/p/);
+    await deniedWith(
+      api("readFile", "README.md"),
+      /hook h: hook\.readFile\("README\.md"\) is refused: this project's hooks \(\/p\/\.hookbox\/hooks\) are not trusted yet.*run `hookbox trust` in \/p/,
+    );
     expect(caps.hostCalls[0]).toMatchObject({ outcome: "denied", capability: "readFile" });
   });
 });

@@ -9,7 +9,10 @@ const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "fix
 
 describe("test output parsers (the seed engine's three runners)", () => {
   it("pytest: FAILED lines and the summary", () => {
-    expect(parseTestOutput("pytest", fixture("pytest-output.txt"))).toEqual({ failures: ["test_p.py::test_bad", "test_p.py::TestK::test_m"], testCount: 4 });
+    expect(parseTestOutput("pytest", fixture("pytest-output.txt"))).toEqual({
+      failures: ["test_p.py::test_bad", "test_p.py::TestK::test_m"],
+      testCount: 4,
+    });
   });
 
   it("pytest without the short summary: the FAILURES headers", () => {
@@ -26,7 +29,10 @@ describe("test output parsers (the seed engine's three runners)", () => {
   });
 
   it("vitest: FAIL lines and the Tests (n) total", () => {
-    expect(parseTestOutput("vitest", fixture("vitest-output.txt"))).toEqual({ failures: ["a.test.ts > math > adds", "a.test.ts > top level fails"], testCount: 5 });
+    expect(parseTestOutput("vitest", fixture("vitest-output.txt"))).toEqual({
+      failures: ["a.test.ts > math > adds", "a.test.ts > top level fails"],
+      testCount: 5,
+    });
   });
 
   it.each([
@@ -45,7 +51,10 @@ describe("hook.runTests on real runners", () => {
   let ws: string;
   beforeAll(() => {
     ws = tempDir("hookbox-tests-");
-    writeFileSync(`${ws}/a.test.ts`, 'import { it, expect } from "vitest";\nit("adds", () => expect(1 + 1).toBe(3));\nit("ok", () => expect(1).toBe(1));\n');
+    writeFileSync(
+      `${ws}/a.test.ts`,
+      'import { it, expect } from "vitest";\nit("adds", () => expect(1 + 1).toBe(3));\nit("ok", () => expect(1).toBe(1));\n',
+    );
     writeFileSync(`${ws}/test_p.py`, "def test_ok():\n    assert True\n\ndef test_bad():\n    assert 1 == 2\n");
     writeFileSync(`${ws}/package.json`, "{}");
   });
@@ -55,7 +64,10 @@ describe("hook.runTests on real runners", () => {
     const vitest = resolve(import.meta.dirname, "../../node_modules/.bin/vitest");
     const host = testHost();
     const grants = await prepare(host, { run: [{ cmd: vitest, args: ["run", "**"], env: [] }] });
-    const result = (await invoke(host, grants, ws).api("runTests", [vitest, "run", "a.test.ts"], { framework: "vitest", timeoutMs: 60_000 })) as Record<string, unknown>;
+    const result = (await invoke(host, grants, ws).api("runTests", [vitest, "run", "a.test.ts"], {
+      framework: "vitest",
+      timeoutMs: 60_000,
+    })) as Record<string, unknown>;
     expect(result).toMatchObject({ passed: false, failures: ["a.test.ts > adds"], testCount: 2, exitCode: 1, timedOut: false, framework: "vitest" });
     expect(result.output).toContain("Test Files");
   });

@@ -37,7 +37,10 @@ describe("hook.run: git and its shell escapes", () => {
   });
 
   it("git -c core.pager=sh is refused whatever the grant", async () => {
-    await deniedWith(run(["-c", "core.pager=sh", "diff"]), /hook\.run\("git", \["-c","core\.pager=sh","diff"\]\) is refused: "-c": it sets git configuration, and configuration runs programs .*No grant can allow this/);
+    await deniedWith(
+      run(["-c", "core.pager=sh", "diff"]),
+      /hook\.run\("git", \["-c","core\.pager=sh","diff"\]\) is refused: "-c": it sets git configuration, and configuration runs programs .*No grant can allow this/,
+    );
   });
 
   it("git diff --output=/tmp/x is refused and writes nothing", async () => {
@@ -96,7 +99,10 @@ describe("hook.run: grants", () => {
     const host = testHost();
     const declared = { run: [{ cmd: "sh", args: ["-c", "*"], env: [] }] };
     const grants = await prepare(host, declared);
-    await deniedWith(invoke(host, grants, ws).api("run", "sh", ["-c", "echo hi"]), /outside the default run ceiling: sh is a shell: a grant to run it is a grant to run anything \(Deno #2128\); the operator can approve it for this hook in hookbox\.yaml/);
+    await deniedWith(
+      invoke(host, grants, ws).api("run", "sh", ["-c", "echo hi"]),
+      /outside the default run ceiling: sh is a shell: a grant to run it is a grant to run anything \(Deno #2128\); the operator can approve it for this hook in hookbox\.yaml/,
+    );
     const approved = await prepare(host, declared, { operator: shApproval });
     expect(((await invoke(host, approved, ws).api("run", "sh", ["-c", "echo hi"])) as RunResult).stdout).toBe("hi\n");
   });
@@ -117,21 +123,61 @@ describe("hook.run: grants", () => {
 
   it("commands are resolved when the hook loads: an unknown one makes its grant inert (a warning naming the file), the hook loads", async () => {
     const host = testHost();
-    const permissions = { read: [], run: [{ cmd: "no-such-cmd-xyz", args: ["**"], env: [] }, { cmd: "echo", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] };
+    const permissions = {
+      read: [],
+      run: [
+        { cmd: "no-such-cmd-xyz", args: ["**"], env: [] },
+        { cmd: "echo", args: ["**"], env: [] },
+      ],
+      env: [],
+      net: [],
+      inject_context: false,
+      store: false,
+      modify: [],
+      notify: false,
+      llm: [],
+    };
     const result = await host.prepare({ origin: "dir", hookId: "h", file: "hooks/h/hook.yaml", permissions }, operator());
-    expect(result).toMatchObject({ ok: true, warnings: [expect.stringMatching(/^hooks\/h\/hook\.yaml: permissions\.run\[0\]\.cmd: "no-such-cmd-xyz" was not found on PATH .*this grant is inert/)] });
+    expect(result).toMatchObject({
+      ok: true,
+      warnings: [
+        expect.stringMatching(/^hooks\/h\/hook\.yaml: permissions\.run\[0\]\.cmd: "no-such-cmd-xyz" was not found on PATH .*this grant is inert/),
+      ],
+    });
     if (!result.ok) return;
     expect(result.grants.summary).toContainEqual("run no-such-cmd-xyz ** (inert: not found on PATH when the hook loaded)");
     const { api } = invoke(host, result.grants, ws);
     const e = await rejection(api("run", "no-such-cmd-xyz", ["--version"]));
-    expect(e).toMatchObject({ name: "HookboxError", code: "not_found", message: 'hook.run("no-such-cmd-xyz", ["--version"]): run: "no-such-cmd-xyz" was not found on PATH when the hook loaded' });
+    expect(e).toMatchObject({
+      name: "HookboxError",
+      code: "not_found",
+      message: 'hook.run("no-such-cmd-xyz", ["--version"]): run: "no-such-cmd-xyz" was not found on PATH when the hook loaded',
+    });
     // The other grants of the hook work.
     expect(((await api("run", "echo", ["hi"])) as RunResult).stdout).toBe("hi\n");
   });
 
   it("a malformed command (a relative path) is still a prepare error", async () => {
     const host = testHost();
-    const result = await host.prepare({ origin: "dir", hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "./bin/x", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] } }, operator());
+    const result = await host.prepare(
+      {
+        origin: "dir",
+        hookId: "h",
+        file: "hooks/h/hook.yaml",
+        permissions: {
+          read: [],
+          run: [{ cmd: "./bin/x", args: ["**"], env: [] }],
+          env: [],
+          net: [],
+          inject_context: false,
+          store: false,
+          modify: [],
+          notify: false,
+          llm: [],
+        },
+      },
+      operator(),
+    );
     expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/permissions\.run\[0\]\.cmd: "\.\/bin\/x": use a command name/)] });
   });
 
@@ -139,7 +185,25 @@ describe("hook.run: grants", () => {
     const bin = tempDir("hookbox-late-bin-");
     try {
       const host = testHost({ env: hostEnv({ PATH: `${bin}:/usr/bin:/bin` }) });
-      const result = await host.prepare({ origin: "dir", hookId: "h", file: "hooks/h/hook.yaml", permissions: { read: [], run: [{ cmd: "late-tool", args: ["**"], env: [] }], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] } }, operator());
+      const result = await host.prepare(
+        {
+          origin: "dir",
+          hookId: "h",
+          file: "hooks/h/hook.yaml",
+          permissions: {
+            read: [],
+            run: [{ cmd: "late-tool", args: ["**"], env: [] }],
+            env: [],
+            net: [],
+            inject_context: false,
+            store: false,
+            modify: [],
+            notify: false,
+            llm: [],
+          },
+        },
+        operator(),
+      );
       expect(result.ok).toBe(true);
       if (!result.ok) return;
       writeFileSync(`${bin}/late-tool`, `#!/bin/sh\ntouch ${bin}/ran\n`, { mode: 0o755 });
@@ -173,18 +237,40 @@ describe("hook.run: the environment is built, not inherited", () => {
     const { stdout } = (await invoke(host, grants, ws).api("run", "printenv", [])) as RunResult;
     expect(stdout).toMatch(/^LANG_HINT=fr$/m);
     expect(stdout).not.toContain(CANARY);
-    const approved = await prepare(host, printenv(["ANTHROPIC_API_KEY"]), { operator: operator({ hooks: { "test-hook": { permissions: { run: [{ cmd: "printenv", args: [], env: ["ANTHROPIC_API_KEY"] }], env: ["ANTHROPIC_API_KEY"] } } } }) });
+    const approved = await prepare(host, printenv(["ANTHROPIC_API_KEY"]), {
+      operator: operator({
+        hooks: { "test-hook": { permissions: { run: [{ cmd: "printenv", args: [], env: ["ANTHROPIC_API_KEY"] }], env: ["ANTHROPIC_API_KEY"] } } },
+      }),
+    });
     expect(((await invoke(host, approved, ws).api("run", "printenv", [])) as RunResult).stdout).toContain(`ANTHROPIC_API_KEY=${CANARY}`);
   });
 
-  it.each([["LD_PRELOAD"], ["DYLD_INSERT_LIBRARIES"], ["NODE_OPTIONS"], ["BASH_ENV"], ["GIT_SSH_COMMAND"], ["PAGER"], ["EDITOR"], ["PATH"], ["L*"]])("%s can never be passed: a prepare error", async (name) => {
-    const result = await testHost().prepare(
-      { hookId: "h", origin: "dir", file: "hook.yaml", permissions: { read: [], run: [{ cmd: "printenv", args: [], env: [name] }], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] } },
-      operator(),
-    );
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors[0]).toMatch(/^hook\.yaml: permissions\.run\[0\]\.env: .*can never be passed to a command/);
-  });
+  it.each([["LD_PRELOAD"], ["DYLD_INSERT_LIBRARIES"], ["NODE_OPTIONS"], ["BASH_ENV"], ["GIT_SSH_COMMAND"], ["PAGER"], ["EDITOR"], ["PATH"], ["L*"]])(
+    "%s can never be passed: a prepare error",
+    async (name) => {
+      const result = await testHost().prepare(
+        {
+          hookId: "h",
+          origin: "dir",
+          file: "hook.yaml",
+          permissions: {
+            read: [],
+            run: [{ cmd: "printenv", args: [], env: [name] }],
+            env: [],
+            net: [],
+            inject_context: false,
+            store: false,
+            modify: [],
+            notify: false,
+            llm: [],
+          },
+        },
+        operator(),
+      );
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.errors[0]).toMatch(/^hook\.yaml: permissions\.run\[0\]\.env: .*can never be passed to a command/);
+    },
+  );
 
   it("LD_PRELOAD in the daemon's environment does not reach the command", async () => {
     const host = testHost({ env: hostEnv({ LD_PRELOAD: "/nonexistent/evil.so" }) });
@@ -218,8 +304,19 @@ describe("hook.run: working directory", () => {
 describe("hook.run: time, output and processes", () => {
   const host = testHost();
   // Scripts with shell syntax must be granted literally: a wildcard never matches them.
-  const marks = { sleep: markedSeconds(30), groupA: markedSeconds(31), groupB: markedSeconds(31), background: markedSeconds(32), abort: markedSeconds(33) };
-  const scripts = [`sleep ${marks.groupA} & sleep ${marks.groupB} & wait`, `sleep ${marks.background} & echo started`, "seq 1 100000 1>&2", "kill -9 $$"];
+  const marks = {
+    sleep: markedSeconds(30),
+    groupA: markedSeconds(31),
+    groupB: markedSeconds(31),
+    background: markedSeconds(32),
+    abort: markedSeconds(33),
+  };
+  const scripts = [
+    `sleep ${marks.groupA} & sleep ${marks.groupB} & wait`,
+    `sleep ${marks.background} & echo started`,
+    "seq 1 100000 1>&2",
+    "kill -9 $$",
+  ];
   const run = [
     ...scripts.map((script) => ({ cmd: "sh", args: ["-c", script], env: [] })),
     { cmd: "sleep", args: ["*"], env: [] },

@@ -55,7 +55,9 @@ describe("capabilities through the real sandbox", () => {
     const data = (outcome as { value: { data: Record<string, unknown> } }).value.data;
     expect(data.text).toBe("from the workspace");
     expect(data.denied).toMatchObject({ name: "PermissionDenied", isPermissionDenied: true, isHookboxError: true, code: "capability_denied" });
-    expect((data.denied as { message: string }).message).toMatch(/^hook test-hook: hook\.readFile\("\/etc\/passwd"\) is not granted; to allow it add to its YAML: {2}permissions: \{ read: \["\/etc\/passwd"\] \}/);
+    expect((data.denied as { message: string }).message).toMatch(
+      /^hook test-hook: hook\.readFile\("\/etc\/passwd"\) is not granted; to allow it add to its YAML: {2}permissions: \{ read: \["\/etc\/passwd"\] \}/,
+    );
     expect(data.gitC).toMatch(/"-c": it sets git configuration/);
     expect(data.typeError).toEqual({ name: "TypeError", code: "invalid_argument" });
     expect(data.status).toBe(0);
@@ -75,7 +77,9 @@ describe("capabilities through the real sandbox", () => {
     const grants = await prepare(host, { run: [{ cmd: "sleep", args: ["*"], env: [] }] }, { operator: operator() });
     const caps = host.forInvocation(grants, event(ws));
     const mark = markedSeconds(34);
-    const spec = await handlerSpec(`export default async (e: HookEvent, hook: Hook) => { await hook.run("sleep", ["${mark}"]); }`, { hostFunctions: [...HOOK_API_METHODS] });
+    const spec = await handlerSpec(`export default async (e: HookEvent, hook: Hook) => { await hook.run("sleep", ["${mark}"]); }`, {
+      hostFunctions: [...HOOK_API_METHODS],
+    });
     const started = performance.now();
     const outcome = await engine.invoke(spec, event(ws), limits({ timeoutMs: 300 }), caps.call);
     expect(outcome.ok).toBe(false);

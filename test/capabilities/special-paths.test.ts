@@ -72,7 +72,9 @@ describe("specialPathArgument: resolved, not textual", () => {
   });
 
   it("names the argument", async () => {
-    expect(await specialPathArgument(["-n", "procdir/1/environ"], ws, nodeCapabilityIO)).toMatch(/^argument 2 "procdir\/1\/environ" resolves to \/proc\/1\/environ, in \/proc$/);
+    expect(await specialPathArgument(["-n", "procdir/1/environ"], ws, nodeCapabilityIO)).toMatch(
+      /^argument 2 "procdir\/1\/environ" resolves to \/proc\/1\/environ, in \/proc$/,
+    );
   });
 
   it("a lookup budget bounds what one call costs: past it the call is refused, not slowed", async () => {
@@ -88,7 +90,13 @@ describe("readings and directory options", () => {
   });
 
   it("-C, --directory, --chdir … name directories relative paths may be read from", () => {
-    expect(directoryOptions(["-C", "/", "x", "--directory=/a", "--chdir", "/b", "-C/c", "-xvC", "/d"]).map((d) => d.dir)).toEqual(["/", "/a", "/b", "/c", "/d"]);
+    expect(directoryOptions(["-C", "/", "x", "--directory=/a", "--chdir", "/b", "-C/c", "-xvC", "/d"]).map((d) => d.dir)).toEqual([
+      "/",
+      "/a",
+      "/b",
+      "/c",
+      "/d",
+    ]);
   });
 });
 
@@ -98,7 +106,10 @@ describe("hook.run: /proc spelled any way is refused, and the daemon's secrets s
   const cat = async (arg: string) => invoke(host, await grants, ws).api("run", "cat", [arg]);
 
   it.each(["//proc/", "/./proc/", "/tmp/../proc/", "procdir/", "chain/"])("%s<pid>/environ", async (spelling) => {
-    const message = await deniedWith(cat(`${spelling}${process.pid}/environ`), /is refused: argument 1 .* resolves to \/proc\/\d+\/environ, in \/proc, a kernel file system no command may reach .*No grant can allow this/);
+    const message = await deniedWith(
+      cat(`${spelling}${process.pid}/environ`),
+      /is refused: argument 1 .* resolves to \/proc\/\d+\/environ, in \/proc, a kernel file system no command may reach .*No grant can allow this/,
+    );
     expect(message).not.toContain(CANARY);
   });
 

@@ -28,30 +28,52 @@ COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
 function=$(complete -p hookbox | sed -E 's/.*-F ([^ ]+).*/\\1/')
 "$function"
 printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return execFileSync("bash", ["--norc", "-c", script], { encoding: "utf8", cwd: binary.dir }).split("\n").filter((line) => line !== "");
+  return execFileSync("bash", ["--norc", "-c", script], { encoding: "utf8", cwd: binary.dir })
+    .split("\n")
+    .filter((line) => line !== "");
 }
 
 const hookIds = Object.keys(STANDARD_HOOKS);
 
 describe("hookbox completion bash, sourced in real bash", () => {
   it("registers a completion function for hookbox", () => {
-    expect(execFileSync("bash", ["--norc", "-c", `source ${scripts.bash}; complete -p hookbox`], { encoding: "utf8" }).trim()).toBe("complete -F _hookbox hookbox");
+    expect(execFileSync("bash", ["--norc", "-c", `source ${scripts.bash}; complete -p hookbox`], { encoding: "utf8" }).trim()).toBe(
+      "complete -F _hookbox hookbox",
+    );
   });
 
   it.each([
-    [["hookbox", "se"], ["serve", "self-install", "self-uninstall"]],
+    [
+      ["hookbox", "se"],
+      ["serve", "self-install", "self-uninstall"],
+    ],
     [["hookbox", "--ver"], ["--version"]],
     [["hookbox", "serve", "--bu"], ["--builtin"]],
     [["hookbox", "serve", "--builtin", "gu"], ["guard-secrets"]],
     [["hookbox", "serve", "--builtin", "guard-secrets,ba"], ["guard-secrets,bash-guard"]],
     [["hookbox", "validate", "--builtin", "=", "gi"], ["git-status"]],
-    [["hookbox", "runs", "--hook", "tool-"], ["tool-ledger", "tool-schema-guardrail"]],
-    [["hookbox", "new", "my-guard", "--event", "Pre"], ["PreToolUse", "PreCompact"]],
-    [["hookbox", "emit", "Sess"], ["SessionStart", "SessionEnd"]],
-    [["hookbox", "emit", "--agent", "c"], ["claude", "cursor", "codex", "copilot"]],
+    [
+      ["hookbox", "runs", "--hook", "tool-"],
+      ["tool-ledger", "tool-schema-guardrail"],
+    ],
+    [
+      ["hookbox", "new", "my-guard", "--event", "Pre"],
+      ["PreToolUse", "PreCompact"],
+    ],
+    [
+      ["hookbox", "emit", "Sess"],
+      ["SessionStart", "SessionEnd"],
+    ],
+    [
+      ["hookbox", "emit", "--agent", "c"],
+      ["claude", "cursor", "codex", "copilot"],
+    ],
     [["hookbox", "emit", "--no-d"], ["--no-daemon"]],
     [["hookbox", "install-agent", "g"], ["gemini"]],
-    [["hookbox", "completion", ""], ["bash", "zsh", "fish"]],
+    [
+      ["hookbox", "completion", ""],
+      ["bash", "zsh", "fish"],
+    ],
     [["hookbox", "help", "install"], ["install-agent"]],
     [["hookbox", "serve", "--listen", ""], []],
   ])("%j → %j", (words, expected) => {
@@ -70,7 +92,11 @@ describe("hookbox completion zsh", () => {
   it("is valid zsh that registers _hookbox for hookbox after compinit", (ctx) => {
     if (!hasShell("zsh")) return ctx.skip("zsh is not installed (apt-get install zsh; .ci/install-tools installs it)");
     execFileSync("zsh", ["-n", scripts.zsh as string]);
-    const registered = execFileSync("zsh", ["-fc", `autoload -Uz compinit && compinit -u -d ${binary.dir}/zcompdump && source ${scripts.zsh} && print -r -- $_comps[hookbox]`], { encoding: "utf8" });
+    const registered = execFileSync(
+      "zsh",
+      ["-fc", `autoload -Uz compinit && compinit -u -d ${binary.dir}/zcompdump && source ${scripts.zsh} && print -r -- $_comps[hookbox]`],
+      { encoding: "utf8" },
+    );
     expect(registered.trim()).toBe("_hookbox");
     const text = readFileSync(scripts.zsh as string, "utf8");
     for (const word of ["self-install", "--builtin", ...hookIds, "PreToolUse"]) expect(text).toContain(word);

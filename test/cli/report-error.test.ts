@@ -23,6 +23,8 @@ describe("reportError: one line of text, or with --json one JSON object", () => 
     expect(JSON.parse(json.join(""))).toEqual({ v: 1, error: { code: "not_found", message: 'no hook "x"', exit_code: 1 } });
     const bug: string[] = [];
     expect(reportError((t) => bug.push(t), new TypeError("boom\nmore"), false, "json")).toBe(3);
-    expect(JSON.parse(bug.join(""))).toMatchObject({ error: { code: "internal", message: expect.stringMatching(/^boom \(a bug in Hookbox/), exit_code: 3 } });
+    expect(JSON.parse(bug.join(""))).toMatchObject({
+      error: { code: "internal", message: expect.stringMatching(/^boom \(a bug in Hookbox/), exit_code: 3 },
+    });
   });
 });

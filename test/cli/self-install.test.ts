@@ -24,7 +24,8 @@ describe("hookbox self-install", () => {
   });
   afterEach(() => binary.cleanup());
 
-  const commandV = (path: string): string => execFileSync("bash", ["-c", "command -v hookbox"], { env: { HOME: home, PATH: path }, encoding: "utf8" }).trim();
+  const commandV = (path: string): string =>
+    execFileSync("bash", ["-c", "command -v hookbox"], { env: { HOME: home, PATH: path }, encoding: "utf8" }).trim();
 
   it("puts the binary into a directory on PATH, where the shell finds it and it runs", async () => {
     const run = await binary.run(["self-install", "--dir", bin], { env });
@@ -90,20 +91,39 @@ describe("hookbox self-install", () => {
     const line = `case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH" ;; esac  ${MARK}\n`;
     expect(readFileSync(join(home, ".profile"), "utf8")).toBe(line);
     expect(readFileSync(join(home, ".zshrc"), "utf8")).toBe(`bindkey -e\n${line}`);
-    expect(readFileSync(join(home, ".config", "fish", "conf.d", "hookbox.fish"), "utf8")).toBe(`contains -- "$HOME/.local/bin" $PATH; or set -gx PATH "$HOME/.local/bin" $PATH  ${MARK}\n`);
-    expect(execFileSync("sh", ["-c", `. ${home}/.profile; . ${home}/.profile; echo "$PATH"`], { env: { HOME: home, PATH: "/usr/bin:/bin" }, encoding: "utf8" }).trim()).toBe(`${home}/.local/bin:/usr/bin:/bin`);
+    expect(readFileSync(join(home, ".config", "fish", "conf.d", "hookbox.fish"), "utf8")).toBe(
+      `contains -- "$HOME/.local/bin" $PATH; or set -gx PATH "$HOME/.local/bin" $PATH  ${MARK}\n`,
+    );
+    expect(
+      execFileSync("sh", ["-c", `. ${home}/.profile; . ${home}/.profile; echo "$PATH"`], {
+        env: { HOME: home, PATH: "/usr/bin:/bin" },
+        encoding: "utf8",
+      }).trim(),
+    ).toBe(`${home}/.local/bin:/usr/bin:/bin`);
     const again = await binary.run(["self-install", "--modify-path", "--json"], { env: offPath });
-    expect((JSON.parse(again.stdout) as { profiles: { change: string }[] }).profiles.map((profile) => profile.change)).toEqual(["present", "present", "present"]);
+    expect((JSON.parse(again.stdout) as { profiles: { change: string }[] }).profiles.map((profile) => profile.change)).toEqual([
+      "present",
+      "present",
+      "present",
+    ]);
     expect(readFileSync(join(home, ".zshrc"), "utf8")).toBe(`bindkey -e\n${line}`);
   });
 
   it("at a terminal, asks before changing a startup file; no means the line is printed instead", async (ctx) => {
     if (spawnSync("script", ["--version"]).status !== 0) return ctx.skip("script(1) is not installed (util-linux; .ci/install-tools installs it)");
     const ask = (answer: string): string =>
-      spawnSync("script", ["-qec", `${binary.path} self-install`, "/dev/null"], { cwd: home, env: { ...env, PATH: "/usr/bin:/bin" }, input: `${answer}\n`, encoding: "utf8", timeout: 30_000 }).stdout;
+      spawnSync("script", ["-qec", `${binary.path} self-install`, "/dev/null"], {
+        cwd: home,
+        env: { ...env, PATH: "/usr/bin:/bin" },
+        input: `${answer}\n`,
+        encoding: "utf8",
+        timeout: 30_000,
+      }).stdout;
     const no = ask("n");
-    expect(no).toContain(`${home}/.local/bin is not on PATH. Add it in ~/.profile, ~/.bashrc (one marked line each; hookbox self-uninstall removes them)? [Y/n]`);
-    expect(no).toContain("export PATH=\"$HOME/.local/bin:$PATH\"");
+    expect(no).toContain(
+      `${home}/.local/bin is not on PATH. Add it in ~/.profile, ~/.bashrc (one marked line each; hookbox self-uninstall removes them)? [Y/n]`,
+    );
+    expect(no).toContain('export PATH="$HOME/.local/bin:$PATH"');
     expect(existsSync(join(home, ".profile"))).toBe(false);
     const yes = ask("");
     expect(yes).toContain("put ~/.local/bin on PATH in ~/.profile, ~/.bashrc");

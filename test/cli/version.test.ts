@@ -46,18 +46,28 @@ describe("the binary's version", () => {
     const info = JSON.parse(run.stdout) as Record<string, unknown>;
     const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
     expect(info.commit).toMatch(new RegExp(`^${head}(-dirty)?$`));
-    expect(info).toMatchObject({ v: 1, target: `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`, standard_hooks_sha256: await standardHooksDigest(catalog) });
+    expect(info).toMatchObject({
+      v: 1,
+      target: `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`,
+      standard_hooks_sha256: await standardHooksDigest(catalog),
+    });
     expect(info.bun).toMatch(/^\d+\.\d+\.\d+/);
     expect(Date.parse(info.build_date as string)).not.toBeNaN();
   });
 
   it("--version --json is the same JSON; --version alone is the version number; version lists every detail", async () => {
-    const [json, flag, plain, text] = await Promise.all([binary.run(["version", "--json"]), binary.run(["--version", "--json"]), binary.run(["--version"]), binary.run(["version"])]);
+    const [json, flag, plain, text] = await Promise.all([
+      binary.run(["version", "--json"]),
+      binary.run(["--version", "--json"]),
+      binary.run(["--version"]),
+      binary.run(["version"]),
+    ]);
     expect(flag.stdout).toBe(json.stdout);
     const info = JSON.parse(json.stdout) as { version: string; commit: string };
     expect(plain.stdout).toBe(`${info.version}\n`);
     expect(text.stdout.split("\n")[0]).toBe(`hookbox ${info.version}`);
-    for (const label of ["commit", "built", "target", "bun", "quickjs", "standard hooks"]) expect(text.stdout).toMatch(new RegExp(`^  ${label} +\\S`, "m"));
+    for (const label of ["commit", "built", "target", "bun", "quickjs", "standard hooks"])
+      expect(text.stdout).toMatch(new RegExp(`^  ${label} +\\S`, "m"));
     expect(text.stdout).toContain(info.commit);
   });
 });

@@ -24,7 +24,13 @@ approval: { timeout_ms: 20000, default: deny }
 handler: { code: "export default (e) => ({ action: 'ask_user', approval_prompt: 'Deploy to ' + e.tool_input.target + '?' })" }
 `;
 
-const write = (path: string) => ({ event_type: "PreToolUse", session_id: "c1", cwd: "/proj", tool_name: "Write", tool_input: { file_path: path, content: "x" } });
+const write = (path: string) => ({
+  event_type: "PreToolUse",
+  session_id: "c1",
+  cwd: "/proj",
+  tool_name: "Write",
+  tool_input: { file_path: path, content: "x" },
+});
 const deploy = (target: string) => ({ event_type: "PreToolUse", session_id: "c2", cwd: "/proj", tool_name: "Deploy", tool_input: { target } });
 
 async function codeOf(promise: Promise<unknown>): Promise<{ code: string; status: number | undefined; message: string }> {
@@ -49,7 +55,8 @@ async function pendingApproval(client: HookboxClient): Promise<string> {
 describe("hookbox/client against dist/hookbox serve", () => {
   let world: DaemonWorld;
   let daemon: DaemonProcess;
-  const start = async (): Promise<DaemonProcess> => (daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1", "--listen", "127.0.0.1:0"]));
+  const start = async (): Promise<DaemonProcess> =>
+    (daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1", "--listen", "127.0.0.1:0"]));
 
   beforeAll(async () => {
     world = new DaemonWorld().withoutAutoStart();
@@ -93,16 +100,26 @@ describe("hookbox/client against dist/hookbox serve", () => {
   it("errors carry the daemon's stable codes and statuses", async () => {
     const client = await createClient({ socket: world.socket });
     expect(await codeOf(client.fire("no-such-hook"))).toMatchObject({ code: "not_found", status: 404 });
-    expect(await codeOf(client.deny("no-such-approval"))).toMatchObject({ code: "not_found", status: 404, message: expect.stringMatching(/no pending approval/) });
+    expect(await codeOf(client.deny("no-such-approval"))).toMatchObject({
+      code: "not_found",
+      status: 404,
+      message: expect.stringMatching(/no pending approval/),
+    });
     expect(await codeOf(client.runs({ limit: 0 }))).toMatchObject({ code: "event_invalid", status: 400 });
-    expect(await codeOf(client.evaluate({ event_type: "PreToolUse", tool_input: "not an object" } as never))).toMatchObject({ code: "event_invalid", status: 400 });
+    expect(await codeOf(client.evaluate({ event_type: "PreToolUse", tool_input: "not an object" } as never))).toMatchObject({
+      code: "event_invalid",
+      status: 400,
+    });
     const nobody = await createClient({ socket: join(world.dir, "nobody.sock"), retryDelayMs: 10 });
     expect(await codeOf(nobody.health())).toMatchObject({ code: "daemon_unavailable", status: undefined });
   });
 
   it("approvals: a held ask is listed, approved or denied, and the waiting evaluate gets the verdict", async () => {
     const client = await createClient({ socket: world.socket });
-    expect(await client.evaluate(deploy("qa"), { holdApprovals: false })).toMatchObject({ decision: "ask", approval: { hook_id: "asker", prompt: "Deploy to qa?" } });
+    expect(await client.evaluate(deploy("qa"), { holdApprovals: false })).toMatchObject({
+      decision: "ask",
+      approval: { hook_id: "asker", prompt: "Deploy to qa?" },
+    });
     const approved = client.evaluate(deploy("staging"));
     const first = await pendingApproval(client);
     expect((await client.approvals())[0]).toMatchObject({ id: first, hook_id: "asker", prompt: "Deploy to staging?" });
@@ -142,7 +159,10 @@ describe("hookbox/client against dist/hookbox serve", () => {
     const client = await createClient({ socket: world.socket, timeoutMs: 400, retryDelayMs: false });
     daemon.child.kill("SIGSTOP");
     try {
-      expect(await codeOf(client.evaluate(write("/proj/.env")))).toMatchObject({ code: "timeout", message: expect.stringMatching(/no answer in time/) });
+      expect(await codeOf(client.evaluate(write("/proj/.env")))).toMatchObject({
+        code: "timeout",
+        message: expect.stringMatching(/no answer in time/),
+      });
     } finally {
       daemon.child.kill("SIGCONT");
     }

@@ -13,7 +13,6 @@ import { ENV_GUARD_YAML } from "../helpers/hook-yaml.ts";
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "node_modules", ".bin");
 
-
 /** Asks through both exports; prints what came back. The socket comes from argv (Deno: Deno.args). */
 const PROBE = `import { createClient, HookboxClientError } from "hookbox/client";
 import { hookboxHooks } from "hookbox/agent-sdk";
@@ -44,7 +43,8 @@ describe("package exports hookbox/client and hookbox/agent-sdk", () => {
   let project: string;
 
   beforeAll(async () => {
-    if (!existsSync(join(ROOT, "dist", "lib", "client", "index.js"))) throw new Error("dist/lib is missing: build with `node scripts/bun.mjs build.ts`");
+    if (!existsSync(join(ROOT, "dist", "lib", "client", "index.js")))
+      throw new Error("dist/lib is missing: build with `node scripts/bun.mjs build.ts`");
     world = new DaemonWorld().withoutAutoStart();
     writeFileSync(join(world.hooks, "guard.yaml"), ENV_GUARD_YAML);
     daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"]);
@@ -67,7 +67,10 @@ describe("package exports hookbox/client and hookbox/agent-sdk", () => {
   ];
 
   it.each(runtimes)("%s imports both by name and asks the daemon", async (_name, command) => {
-    const run = await runProgram([...command, world.socket], { cwd: project, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home, DENO_NO_UPDATE_CHECK: "1" } });
+    const run = await runProgram([...command, world.socket], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: world.home, DENO_NO_UPDATE_CHECK: "1" },
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       decision: "deny",
@@ -78,11 +81,28 @@ describe("package exports hookbox/client and hookbox/agent-sdk", () => {
   });
 
   it("a TypeScript consumer (NodeNext) type-checks against the declarations, and a wrong use does not", async () => {
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["consumer.ts"] }));
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ["consumer.ts"],
+      }),
+    );
     writeFileSync(join(project, "consumer.ts"), CONSUMER_TS);
     const ok = await runProgram([join(BIN, "tsc"), "-p", "."], { cwd: project, timeoutMs: 120_000 });
     expect(ok.code, ok.stdout).toBe(0);
-    writeFileSync(join(project, "consumer.ts"), `${CONSUMER_TS}const wrong: number = decision.decision;\nhookboxHooks({ events: ["NoSuchEvent"] });\n`);
+    writeFileSync(
+      join(project, "consumer.ts"),
+      `${CONSUMER_TS}const wrong: number = decision.decision;\nhookboxHooks({ events: ["NoSuchEvent"] });\n`,
+    );
     const bad = await runProgram([join(BIN, "tsc"), "-p", "."], { cwd: project, timeoutMs: 120_000 });
     expect(bad.code).not.toBe(0);
     expect(bad.stdout).toMatch(/consumer\.ts\(9,7\): error TS2322/);

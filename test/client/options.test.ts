@@ -18,7 +18,10 @@ describe("resolveOptions", () => {
   });
 
   it("loopback TCP with the token as a bearer header", () => {
-    expect(resolveOptions({ url: "http://127.0.0.1:8787", token: "t" }, place())).toMatchObject({ target: { hostname: "127.0.0.1", port: 8787 }, headers: { authorization: "Bearer t" } });
+    expect(resolveOptions({ url: "http://127.0.0.1:8787", token: "t" }, place())).toMatchObject({
+      target: { hostname: "127.0.0.1", port: 8787 },
+      headers: { authorization: "Bearer t" },
+    });
     expect(resolveOptions({ url: "http://[::1]:9/", token: "t" }, place()).target).toEqual({ hostname: "::1", port: 9 });
     expect(resolveOptions({ url: "http://localhost:1", token: "t" }, place()).target).toEqual({ hostname: "localhost", port: 1 });
   });

@@ -13,7 +13,13 @@ import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
 import { call, DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
 import { ENV_GUARD_YAML } from "../helpers/hook-yaml.ts";
 
-const write = (path: string) => ({ event_type: "PreToolUse", session_id: "c1", cwd: "/proj", tool_name: "Write", tool_input: { file_path: path, content: "x" } });
+const write = (path: string) => ({
+  event_type: "PreToolUse",
+  session_id: "c1",
+  cwd: "/proj",
+  tool_name: "Write",
+  tool_input: { file_path: path, content: "x" },
+});
 
 /** Not Hookbox: every request answered 200 with "allow" in each shape the client reads. */
 const IMPOSTOR = `
@@ -74,10 +80,23 @@ describe("hookbox/client: who is on the socket", () => {
     const client = await createClient({ socket: impostorSocket, verifyPeer: { binary: BUILT_BINARY } });
     const refused = await failure(client.evaluate(write("/proj/.env")));
     expect(refused.code).toBe("peer_refused");
-    expect(refused.message).toMatch(new RegExp(`what answers on ${impostorSocket} is not the Hookbox daemon this client trusts \\(not Hookbox: pid \\d+ runs .*node`));
+    expect(refused.message).toMatch(
+      new RegExp(`what answers on ${impostorSocket} is not the Hookbox daemon this client trusts \\(not Hookbox: pid \\d+ runs .*node`),
+    );
     const hooks = hookboxHooks({ socket: impostorSocket, verifyPeer: { binary: BUILT_BINARY } });
     const callback = hooks.PreToolUse?.[0]?.hooks[0];
-    const answer = await callback?.({ hook_event_name: "PreToolUse", session_id: "s", transcript_path: "", cwd: "/proj", tool_name: "Write", tool_input: { file_path: "/proj/.env", content: "x" } }, "toolu_1", { signal: new AbortController().signal });
+    const answer = await callback?.(
+      {
+        hook_event_name: "PreToolUse",
+        session_id: "s",
+        transcript_path: "",
+        cwd: "/proj",
+        tool_name: "Write",
+        tool_input: { file_path: "/proj/.env", content: "x" },
+      },
+      "toolu_1",
+      { signal: new AbortController().signal },
+    );
     expect(JSON.stringify(answer)).toMatch(/"permissionDecision":"deny"/);
     expect(JSON.stringify(answer)).toMatch(/not Hookbox/);
   });
@@ -90,7 +109,7 @@ describe("hookbox/client: who is on the socket", () => {
     expect((await failure(client.health())).message).toMatch(/not this Hookbox binary/);
   });
 
-  it("verifyPeer \"auto\" (the default) with no hookbox on PATH: the owner check only, and the client says so", async () => {
+  it('verifyPeer "auto" (the default) with no hookbox on PATH: the owner check only, and the client says so', async () => {
     const client = await createClient({ socket: world.socket });
     expect((await client.evaluate(write("/proj/.env"))).decision).toBe("deny");
     expect(await client.peerCheck()).toMatch(/^the socket file's owner only \(/);

@@ -8,7 +8,10 @@ describe("HealthSeries", () => {
   it("per minute: events, denials, p50 and p99 of decision times, host calls refused, sandbox kills", () => {
     const clock = { ms: Date.parse("2026-11-24T10:30:10.000Z") };
     let kills = 3;
-    const series = new HealthSeries(() => kills, () => clock.ms);
+    const series = new HealthSeries(
+      () => kills,
+      () => clock.ms,
+    );
     const at = (ms: number) => new Date(ms).toISOString();
     const lastMinute = clock.ms - MINUTE;
     series.record([

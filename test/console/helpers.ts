@@ -13,7 +13,10 @@ export const ORIGIN = `http://127.0.0.1:${PORT}`;
 export function consoleUnderTest(entries: AuditEntry[] = [], now: { ms: number } = { ms: Date.now() }, unguarded: readonly string[] = []) {
   const auth = new ConsoleAuth(() => now.ms);
   const approvals = new ApprovalStore();
-  const hookSets = { projects: () => [], forProject: async () => ({ project: undefined, snapshot: { get: () => undefined } }) } as unknown as HookSets;
+  const hookSets = {
+    projects: () => [],
+    forProject: async () => ({ project: undefined, snapshot: { get: () => undefined } }),
+  } as unknown as HookSets;
   const app = createConsoleApp({
     auth,
     port: () => PORT,
@@ -23,12 +26,28 @@ export function consoleUnderTest(entries: AuditEntry[] = [], now: { ms: number }
     answered: () => [],
     hookSets,
     fire: async () => undefined,
-    health: () => ({ points: [], audit: { path: "/x", written: 0, dropped: 0, rotations: 0, repairedTornLines: 0, lastError: undefined, failing: false, chain: { tail: "unchecked", checkedLinks: 0, head: undefined } }, exports: [], sandbox: { workers: 1, busy: 0, queued: 0, kills: 0, crashes: 0 }, pending: 0 }),
+    health: () => ({
+      points: [],
+      audit: {
+        path: "/x",
+        written: 0,
+        dropped: 0,
+        rotations: 0,
+        repairedTornLines: 0,
+        lastError: undefined,
+        failing: false,
+        chain: { tail: "unchecked", checkedLinks: 0, head: undefined },
+      },
+      exports: [],
+      sandbox: { workers: 1, busy: 0, queued: 0, kills: 0, crashes: 0 },
+      pending: 0,
+    }),
     unguarded: async () => unguarded,
     version: "test",
     pid: 1,
   });
-  const request = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => app.request(`${ORIGIN}${path}`, { ...init, headers: { host: `127.0.0.1:${PORT}`, ...init.headers } });
+  const request = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    app.request(`${ORIGIN}${path}`, { ...init, headers: { host: `127.0.0.1:${PORT}`, ...init.headers } });
   /** Sign in with a fresh login link; the cookie header to send and the session's CSRF token. */
   const signIn = async (): Promise<{ cookie: string; csrf: string }> => {
     const reply = await request(`/login?token=${auth.mintLoginToken()}`);
@@ -38,6 +57,12 @@ export function consoleUnderTest(entries: AuditEntry[] = [], now: { ms: number }
     return { cookie, csrf };
   };
   const hold = (prompt: string) =>
-    approvals.hold({ hook_id: "asker", prompt, options: [], timeout_ms: 60_000, default: "deny" }, { event_type: "PreToolUse", session_id: "s", timestamp: "", tool_name: "Bash", tool_input: { command: "deploy" } } as NativeEvent);
+    approvals.hold({ hook_id: "asker", prompt, options: [], timeout_ms: 60_000, default: "deny" }, {
+      event_type: "PreToolUse",
+      session_id: "s",
+      timestamp: "",
+      tool_name: "Bash",
+      tool_input: { command: "deploy" },
+    } as NativeEvent);
   return { app, auth, approvals, request, signIn, hold };
 }

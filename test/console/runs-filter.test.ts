@@ -5,11 +5,32 @@ import { decisionRecord, runRecord } from "../audit/fixtures.ts";
 import { consoleUnderTest } from "./helpers.ts";
 
 /** One event: its decision and the runs of the hooks given. */
-function event(id: string, decision: "allow" | "deny" | "ask", options: { hooks?: string[]; session?: string; incomplete?: boolean } = {}): AuditEntry[] {
+function event(
+  id: string,
+  decision: "allow" | "deny" | "ask",
+  options: { hooks?: string[]; session?: string; incomplete?: boolean } = {},
+): AuditEntry[] {
   const session = options.session ?? "s-1";
   return [
-    ...(options.hooks ?? []).map((hook, i) => runRecord({ id: `r-${id}-${i}`, event_id: id, hook_id: hook, session_id: session, status: decision === "deny" ? "denied" : "completed", action: decision === "deny" ? "deny" : "continue" })),
-    decisionRecord({ id: `d-${id}`, event_id: id, session_id: session, decision, reason: decision === "allow" ? undefined : "no", subject: `subject of ${id}`, ...(options.incomplete ? { incomplete: { code: "operator_invalid", cause: "the operator file is invalid", rule: "deny" } } : {}) }),
+    ...(options.hooks ?? []).map((hook, i) =>
+      runRecord({
+        id: `r-${id}-${i}`,
+        event_id: id,
+        hook_id: hook,
+        session_id: session,
+        status: decision === "deny" ? "denied" : "completed",
+        action: decision === "deny" ? "deny" : "continue",
+      }),
+    ),
+    decisionRecord({
+      id: `d-${id}`,
+      event_id: id,
+      session_id: session,
+      decision,
+      reason: decision === "allow" ? undefined : "no",
+      subject: `subject of ${id}`,
+      ...(options.incomplete ? { incomplete: { code: "operator_invalid", cause: "the operator file is invalid", rule: "deny" } } : {}),
+    }),
   ];
 }
 
@@ -41,7 +62,10 @@ describe("the runs table hides what a person rarely wants, and says so", () => {
     const byDefault = [...groups.values()].filter((group) => matchesFilter(group, {})).map((group) => group.eventId);
     expect(byDefault).toEqual(["doctor-denied", "denied-unran", "ran"]);
     // Asking for doctor's session by name shows its calls.
-    expect([...groups.values()].filter((group) => matchesFilter(group, { session: DOCTOR_SESSION_ID })).map((group) => group.eventId)).toEqual(["doctor-denied", "doctor-ok"]);
+    expect([...groups.values()].filter((group) => matchesFilter(group, { session: DOCTOR_SESSION_ID })).map((group) => group.eventId)).toEqual([
+      "doctor-denied",
+      "doctor-ok",
+    ]);
   });
 
   it("by default the page leaves them out and counts them; the boxes show them, doctor's marked as its test", async () => {

@@ -5,13 +5,19 @@ import { decisionRecord, runRecord } from "../audit/fixtures.ts";
 import { consoleUnderTest, ORIGIN } from "./helpers.ts";
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const formHeaders = (cookie: string, extra: Record<string, string> = {}) => ({ cookie, "content-type": "application/x-www-form-urlencoded", ...extra });
+const formHeaders = (cookie: string, extra: Record<string, string> = {}) => ({
+  cookie,
+  "content-type": "application/x-www-form-urlencoded",
+  ...extra,
+});
 
 describe("the console's locks", () => {
   it("every page, stream and action without a session cookie is refused", async () => {
     const { request } = consoleUnderTest();
     for (const path of ["/", "/runs/e-1", "/approvals", "/hooks", "/health", "/live?view=runs"]) expect((await request(path)).status, path).toBe(401);
-    expect((await request("/approvals/x", { method: "POST", headers: formHeaders("", { origin: ORIGIN }), body: form({ decision: "allow" }) })).status).toBe(401);
+    expect(
+      (await request("/approvals/x", { method: "POST", headers: formHeaders("", { origin: ORIGIN }), body: form({ decision: "allow" }) })).status,
+    ).toBe(401);
     expect((await request("/", { headers: { cookie: "hookbox_console_48123=forged" } })).status).toBe(401);
   });
 
@@ -49,7 +55,8 @@ describe("the console's locks", () => {
     const { cookie, csrf } = await signIn();
     expect(csrf).toMatch(/^[0-9a-f]{64}$/);
     const held = hold("Deploy?");
-    const post = (headers: Record<string, string>, fields: Record<string, string>) => request(`/approvals/${held.id}`, { method: "POST", headers: formHeaders(cookie, headers), body: form(fields) });
+    const post = (headers: Record<string, string>, fields: Record<string, string>) =>
+      request(`/approvals/${held.id}`, { method: "POST", headers: formHeaders(cookie, headers), body: form(fields) });
     expect((await post({ origin: "http://evil.example" }, { csrf, decision: "allow" })).status).toBe(403);
     expect((await post({ origin: "null" }, { csrf, decision: "allow" })).status).toBe(403);
     expect((await post({ "sec-fetch-site": "cross-site" }, { csrf, decision: "allow" })).status).toBe(403);
@@ -62,7 +69,11 @@ describe("the console's locks", () => {
     await expect(held.outcome).resolves.toEqual({ id: held.id, decision: "allow", by: "user", via: "console", always: true });
     // A browser that sends no Origin but says same-origin (Sec-Fetch-Site) is let through.
     const second = hold("Again?");
-    const viaFetchSite = await request(`/approvals/${second.id}`, { method: "POST", headers: formHeaders(cookie, { "sec-fetch-site": "same-origin" }), body: form({ csrf, decision: "deny" }) });
+    const viaFetchSite = await request(`/approvals/${second.id}`, {
+      method: "POST",
+      headers: formHeaders(cookie, { "sec-fetch-site": "same-origin" }),
+      body: form({ csrf, decision: "deny" }),
+    });
     expect(viaFetchSite.status).toBe(303);
     await expect(second.outcome).resolves.toMatchObject({ decision: "deny", via: "console" });
   });
@@ -70,7 +81,12 @@ describe("the console's locks", () => {
   it("every response carries the strict CSP and its companions, refusals included", async () => {
     const { request, signIn } = consoleUnderTest();
     const { cookie } = await signIn();
-    for (const reply of [await request("/"), await request("/", { headers: { cookie } }), await request("/assets/console.js"), await request("/nowhere", { headers: { cookie } })]) {
+    for (const reply of [
+      await request("/"),
+      await request("/", { headers: { cookie } }),
+      await request("/assets/console.js"),
+      await request("/nowhere", { headers: { cookie } }),
+    ]) {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(reply.headers.get(name), name).toBe(value);
     }
     expect(SECURITY_HEADERS["content-security-policy"]).toMatch(/default-src 'none'.*script-src 'self'.*connect-src 'self'.*frame-ancestors 'none'/);
@@ -78,7 +94,14 @@ describe("the console's locks", () => {
 
   it("what hooks wrote (reasons, prompts, ids, subjects) is shown as text, never as markup", async () => {
     const hostile = `<script>alert(1)</script>"><img src=x onerror=alert(2)>`;
-    const entries = [runRecord({ event_id: "e-x", reason: hostile, host_calls: [{ capability: "readFile", target: hostile, outcome: "denied", duration_ms: 1, detail: hostile }] }), decisionRecord({ event_id: "e-x", reason: hostile, subject: hostile, session_id: hostile, project: `/p/${hostile}` })];
+    const entries = [
+      runRecord({
+        event_id: "e-x",
+        reason: hostile,
+        host_calls: [{ capability: "readFile", target: hostile, outcome: "denied", duration_ms: 1, detail: hostile }],
+      }),
+      decisionRecord({ event_id: "e-x", reason: hostile, subject: hostile, session_id: hostile, project: `/p/${hostile}` }),
+    ];
     const { request, signIn, hold } = consoleUnderTest(entries);
     const { cookie } = await signIn();
     hold(hostile);

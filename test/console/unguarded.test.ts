@@ -11,7 +11,10 @@ function set(project: string | undefined, hooks: Hook[], { selfProtect = true, o
   return {
     project,
     snapshot: {
-      hooks: hooks.map((h) => ({ file: `/hooks/${h.id}.yaml`, definition: { id: h.id, events: h.events ?? ["PreToolUse"], enabled: h.enabled ?? true, source: { origin: "user" } } })),
+      hooks: hooks.map((h) => ({
+        file: `/hooks/${h.id}.yaml`,
+        definition: { id: h.id, events: h.events ?? ["PreToolUse"], enabled: h.enabled ?? true, source: { origin: "user" } },
+      })),
       operator: { builtin: selfProtect ? ["self-protect"] : [], hooks: {} },
       operatorStatus: { state: operator },
     },
@@ -29,8 +32,16 @@ function sets(loaded: ProjectHookSet[], fallback = set(undefined, [])): Pick<Hoo
 describe("the console's no-guard warning", () => {
   it("names each served project with no guard but self-protect, and the agents whose events came from it", async () => {
     const warnings = await unguardedWarnings(
-      sets([set("/w/a", [{ id: "self-protect" }]), set("/w/b", [{ id: "self-protect" }, { id: "guard-secrets" }]), set("/w/c", [{ id: "self-protect" }, { id: "lint", events: ["PostToolUse"] }, { id: "off", enabled: false }])]),
-      [decisionRecord({ project: "/w/a", agent: "claude" }), decisionRecord({ project: "/w/a", agent: "gemini" }), decisionRecord({ project: "/w/b", agent: "codex" })],
+      sets([
+        set("/w/a", [{ id: "self-protect" }]),
+        set("/w/b", [{ id: "self-protect" }, { id: "guard-secrets" }]),
+        set("/w/c", [{ id: "self-protect" }, { id: "lint", events: ["PostToolUse"] }, { id: "off", enabled: false }]),
+      ]),
+      [
+        decisionRecord({ project: "/w/a", agent: "claude" }),
+        decisionRecord({ project: "/w/a", agent: "gemini" }),
+        decisionRecord({ project: "/w/b", agent: "codex" }),
+      ],
       "/h/.config/hookbox/hookbox.yaml",
     );
     expect(warnings).toEqual([
@@ -40,7 +51,9 @@ describe("the console's no-guard warning", () => {
   });
 
   it("with nothing loaded yet, judges the set every project starts from; self-protect off is said; an unusable operator file is not this warning", async () => {
-    expect(await unguardedWarnings(sets([], set(undefined, [], { selfProtect: false })), [], "/op.yaml")).toEqual([expect.stringMatching(/^Every project is protected by nothing at all \(self-protect is off too\)/)]);
+    expect(await unguardedWarnings(sets([], set(undefined, [], { selfProtect: false })), [], "/op.yaml")).toEqual([
+      expect.stringMatching(/^Every project is protected by nothing at all \(self-protect is off too\)/),
+    ]);
     expect(await unguardedWarnings(sets([], set(undefined, [{ id: "bash-guard" }])), [], "/op.yaml")).toEqual([]);
     expect(await unguardedWarnings(sets([set("/w/a", [], { operator: "unusable" })]), [], "/op.yaml")).toEqual([]);
   });
@@ -50,7 +63,9 @@ describe("the console's no-guard warning", () => {
     const { cookie } = await signIn();
     for (const path of ["/", "/approvals", "/hooks", "/health"]) {
       const page = await (await request(path, { headers: { cookie } })).text();
-      expect(page, path).toContain('<div class="alert" role="alert"><strong>No guard.</strong><p>Project /w/&lt;a&gt; is protected by nothing but self-protect</p></div>');
+      expect(page, path).toContain(
+        '<div class="alert" role="alert"><strong>No guard.</strong><p>Project /w/&lt;a&gt; is protected by nothing but self-protect</p></div>',
+      );
     }
     const quiet = consoleUnderTest();
     const session = await quiet.signIn();

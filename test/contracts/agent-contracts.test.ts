@@ -12,7 +12,11 @@ function encodings(agent: AgentName) {
     .filter((item) => item.agent === agent)
     .flatMap((item) => {
       const event = PROTOCOLS[agent].decode(item.payload, hintFor(item));
-      return DECISION_KINDS.map((kind) => ({ id: `${item.id} × ${kind}`, event, output: PROTOCOLS[agent].encode(decisionOf(kind, event.event_type), event) }));
+      return DECISION_KINDS.map((kind) => ({
+        id: `${item.id} × ${kind}`,
+        event,
+        output: PROTOCOLS[agent].encode(decisionOf(kind, event.event_type), event),
+      }));
     });
 }
 
@@ -49,7 +53,16 @@ describe("Codex answers", () => {
   });
 
   it("keep the block reason even when the hook gave none (exit 2 with empty stderr fails open)", () => {
-    const event = PROTOCOLS.codex.decode({ session_id: "s", turn_id: "1", model: "m", transcript_path: null, cwd: "/p", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "x" } });
+    const event = PROTOCOLS.codex.decode({
+      session_id: "s",
+      turn_id: "1",
+      model: "m",
+      transcript_path: null,
+      cwd: "/p",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "x" },
+    });
     const output = PROTOCOLS.codex.encode({ ...decisionOf("deny", "PreToolUse"), reason: "   " }, event);
     expect(output.exitCode).toBe(2);
     expect(output.stderr.trim()).not.toBe("");

@@ -37,7 +37,11 @@ describe("Codex's hook trust (what /hooks records in $CODEX_HOME/config.toml)", 
 
   it("a changed command line is another hash: trusted once is not trusted after", async () => {
     const [before] = await codexTrustEntries(SOURCE, HOOKS, (event) => event === "SessionEnd");
-    const [after] = await codexTrustEntries(SOURCE, HOOKS.replace("emit SessionEnd --agent codex", "emit SessionEnd --agent codex; curl evil"), (event) => event === "SessionEnd");
+    const [after] = await codexTrustEntries(
+      SOURCE,
+      HOOKS.replace("emit SessionEnd --agent codex", "emit SessionEnd --agent codex; curl evil"),
+      (event) => event === "SessionEnd",
+    );
     expect(after?.key).toBe(before?.key);
     expect(after?.hash).not.toBe(before?.hash);
   });
@@ -46,7 +50,11 @@ describe("Codex's hook trust (what /hooks records in $CODEX_HOME/config.toml)", 
     const entries = await codexTrustEntries(SOURCE, HOOKS, () => true);
     const config = `model = "gpt-5.5"\n\n[hooks.state."${SOURCE}:pre_tool_use:0:0"]\ntrusted_hash = "${PROVEN[`${SOURCE}:pre_tool_use:0:0`]}"\n\n[hooks.state."${SOURCE}:stop:0:0"]\ntrusted_hash = "sha256:old"\n`;
     const recorded = recordedTrust(config, "config.toml");
-    expect(untrustedEntries(entries, recorded).map((entry) => entry.key)).toEqual([`${SOURCE}:pre_tool_use:1:0`, `${SOURCE}:stop:0:0`, `${SOURCE}:session_end:0:0`]);
+    expect(untrustedEntries(entries, recorded).map((entry) => entry.key)).toEqual([
+      `${SOURCE}:pre_tool_use:1:0`,
+      `${SOURCE}:stop:0:0`,
+      `${SOURCE}:session_end:0:0`,
+    ]);
     expect(recordedTrust(undefined, "config.toml").size).toBe(0);
     expect(() => recordedTrust("model = [", "/home/dev/.codex/config.toml")).toThrow(/config\.toml is not valid TOML/);
   });
@@ -63,7 +71,10 @@ describe("recording trust in config.toml (install-agent codex --trust)", () => {
     const parsed = parse(plan.text) as { model: string; model_providers: unknown; hooks: { state: Record<string, { trusted_hash: string }> } };
     expect(parsed.model).toBe("gpt-5.5");
     expect(parsed.hooks.state[`${SOURCE}:session_end:0:0`]?.trusted_hash).toBe(PROVEN[`${SOURCE}:session_end:0:0`]);
-    expect(plan.summary).toEqual(["+ trusted PreToolUse: `/home/dev/bin/hookbox emit PreToolUse --agent codex`", "+ trusted SessionEnd: `/home/dev/bin/hookbox emit SessionEnd --agent codex`"]);
+    expect(plan.summary).toEqual([
+      "+ trusted PreToolUse: `/home/dev/bin/hookbox emit PreToolUse --agent codex`",
+      "+ trusted SessionEnd: `/home/dev/bin/hookbox emit SessionEnd --agent codex`",
+    ]);
     expect(planCodexTrust(plan.text, await entriesOf(), "config.toml")).toMatchObject({ changed: false, text: plan.text });
   });
 
@@ -84,7 +95,9 @@ describe("recording trust in config.toml (install-agent codex --trust)", () => {
     }
     expect(error).toBeInstanceOf(HookboxError);
     expect((error as HookboxError).code).toBe("config_invalid");
-    expect((error as HookboxError).message).toMatch(/Nothing was changed\. Add these lines yourself, or trust the hooks in Codex's \/hooks:\n\[hooks\.state\."\/home\/dev\/\.codex\/hooks\.json:pre_tool_use:1:0"\]/);
+    expect((error as HookboxError).message).toMatch(
+      /Nothing was changed\. Add these lines yourself, or trust the hooks in Codex's \/hooks:\n\[hooks\.state\."\/home\/dev\/\.codex\/hooks\.json:pre_tool_use:1:0"\]/,
+    );
   });
 });
 
@@ -96,7 +109,10 @@ describe("taking Hookbox's trust out again (uninstall-agent codex, self-uninstal
     const trusted = planCodexTrust(existing, await entriesOf(), "config.toml");
     const untrusted = planCodexUntrust(trusted.text, await entriesOf(), "config.toml");
     expect(untrusted).toMatchObject({ changed: true, text: existing, empty: false });
-    expect(untrusted.summary).toEqual(["- trust of PreToolUse: `/home/dev/bin/hookbox emit PreToolUse --agent codex`", "- trust of SessionEnd: `/home/dev/bin/hookbox emit SessionEnd --agent codex`"]);
+    expect(untrusted.summary).toEqual([
+      "- trust of PreToolUse: `/home/dev/bin/hookbox emit PreToolUse --agent codex`",
+      "- trust of SessionEnd: `/home/dev/bin/hookbox emit SessionEnd --agent codex`",
+    ]);
   });
 
   it("a file that held nothing but Hookbox's trust is left empty (uninstall then removes it)", async () => {

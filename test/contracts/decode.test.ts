@@ -21,12 +21,18 @@ describe("event names", () => {
   });
 
   it("takes the name from `emit EVENT` when the payload has none (Copilot's camelCase payloads)", () => {
-    const event = PROTOCOLS.copilot.decode({ sessionId: "s", timestamp: 1, cwd: "/p", toolName: "view", toolArgs: { path: "/p/a" } }, { eventName: "preToolUse", now });
+    const event = PROTOCOLS.copilot.decode(
+      { sessionId: "s", timestamp: 1, cwd: "/p", toolName: "view", toolArgs: { path: "/p/a" } },
+      { eventName: "preToolUse", now },
+    );
     expect(event).toMatchObject({ event_type: "PreToolUse", agent_event_name: "preToolUse", tool_name: "Read", agent_tool_name: "view" });
   });
 
   it("accepts Hookbox's own name as the EVENT argument and answers for the agent's", () => {
-    const event = PROTOCOLS.gemini.decode({ session_id: "s", tool_name: "run_shell_command", tool_input: { command: "ls" } }, { eventName: "PreToolUse", now });
+    const event = PROTOCOLS.gemini.decode(
+      { session_id: "s", tool_name: "run_shell_command", tool_input: { command: "ls" } },
+      { eventName: "PreToolUse", now },
+    );
     expect(event).toMatchObject({ event_type: "PreToolUse", agent_event_name: "BeforeTool" });
   });
 
@@ -37,13 +43,21 @@ describe("event names", () => {
   it("decodes an event it does not know to a custom dotted name rather than failing", () => {
     const event = PROTOCOLS.claude.decode({ session_id: "s", hook_event_name: "TaskCreated", task_id: "1" }, { now });
     expect(event.event_type).toBe("claude.task_created");
-    expect(PROTOCOLS.gemini.decode({ session_id: "s", hook_event_name: "BeforeSomethingNew" }, { now }).event_type).toBe("gemini.before_something_new");
+    expect(PROTOCOLS.gemini.decode({ session_id: "s", hook_event_name: "BeforeSomethingNew" }, { now }).event_type).toBe(
+      "gemini.before_something_new",
+    );
     expect(PROTOCOLS.cursor.decode({ conversation_id: "c", hook_event_name: "beforeMCPThing" }, { now }).event_type).toBe("cursor.before_mcp_thing");
   });
 });
 
 describe("the project directory (`cwd` of the native event, ${workspace} in grants)", () => {
-  const payload = { session_id: "s", hook_event_name: "PreToolUse", cwd: "/home/dev/shop/packages/api", tool_name: "Bash", tool_input: { command: "ls" } };
+  const payload = {
+    session_id: "s",
+    hook_event_name: "PreToolUse",
+    cwd: "/home/dev/shop/packages/api",
+    tool_name: "Bash",
+    tool_input: { command: "ls" },
+  };
 
   it("is the agent's project variable when set, so a `cd` does not move it; the agent's own cwd stays visible", () => {
     const event = PROTOCOLS.claude.decode(payload, { env: { CLAUDE_PROJECT_DIR: "/home/dev/shop" }, now });
@@ -58,7 +72,10 @@ describe("the project directory (`cwd` of the native event, ${workspace} in gran
   });
 
   it("is Cursor's first workspace root before the command's cwd", () => {
-    const event = PROTOCOLS.cursor.decode({ conversation_id: "c", hook_event_name: "beforeShellExecution", workspace_roots: ["/w/shop", "/w/lib"], command: "ls", cwd: "/w/shop/src" }, { now });
+    const event = PROTOCOLS.cursor.decode(
+      { conversation_id: "c", hook_event_name: "beforeShellExecution", workspace_roots: ["/w/shop", "/w/lib"], command: "ls", cwd: "/w/shop/src" },
+      { now },
+    );
     expect(event).toMatchObject({ cwd: "/w/shop", agent_cwd: "/w/shop/src", workspace_roots: ["/w/shop", "/w/lib"] });
   });
 
@@ -86,7 +103,10 @@ describe("tool names", () => {
 
   it("leaves tool_input in the agent's shape, so a hook's rewrite goes back unchanged", () => {
     const input = { command: "ls", dir_path: "." };
-    expect(PROTOCOLS.gemini.decode({ session_id: "s", hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: input }, { now }).tool_input).toEqual(input);
+    expect(
+      PROTOCOLS.gemini.decode({ session_id: "s", hook_event_name: "BeforeTool", tool_name: "run_shell_command", tool_input: input }, { now })
+        .tool_input,
+    ).toEqual(input);
   });
 });
 

@@ -47,7 +47,11 @@ const MUST_REFUSE: readonly (readonly [AgentName, string, unknown])[] = [
   ["cursor", "a shell event without its command", { conversation_id: "c", hook_event_name: "beforeShellExecution" }],
   ["cursor", "a read event without its file", { conversation_id: "c", hook_event_name: "beforeReadFile" }],
   ["cursor", "MCP arguments that are not JSON", { conversation_id: "c", hook_event_name: "beforeMCPExecution", tool_name: "q", tool_input: "{oops" }],
-  ["cursor", "MCP arguments that are JSON but not an object", { conversation_id: "c", hook_event_name: "beforeMCPExecution", tool_name: "q", tool_input: "[1,2]" }],
+  [
+    "cursor",
+    "MCP arguments that are JSON but not an object",
+    { conversation_id: "c", hook_event_name: "beforeMCPExecution", tool_name: "q", tool_input: "[1,2]" },
+  ],
   ["cursor", "workspace_roots that is a string", { conversation_id: "c", hook_event_name: "stop", workspace_roots: "/w" }],
   ["codex", "a tool_input that is a number", { ...tool, turn_id: "1", model: "m", tool_input: 42 }],
   ["copilot", "toolArgs holding JSON of an array", { sessionId: "s", hook_event_name: "Notification", toolName: "bash", toolArgs: "[1]" }],
@@ -65,7 +69,9 @@ describe("hostile payloads", () => {
 
   it("names the field at fault", () => {
     expect(() => PROTOCOLS.claude.decode({ ...tool, tool_input: "x" })).toThrow(/tool_input/);
-    expect(() => PROTOCOLS.copilot.decode({ sessionId: "s", timestamp: "soon", prompt: "p" }, { eventName: "userPromptSubmitted" })).toThrow(/timestamp/);
+    expect(() => PROTOCOLS.copilot.decode({ sessionId: "s", timestamp: "soon", prompt: "p" }, { eventName: "userPromptSubmitted" })).toThrow(
+      /timestamp/,
+    );
     expect(() => PROTOCOLS.cursor.decode({ conversation_id: "c", hook_event_name: "beforeShellExecution" })).toThrow(/command/);
   });
 
@@ -73,12 +79,27 @@ describe("hostile payloads", () => {
     const content = MB.repeat(10);
     const event = PROTOCOLS.claude.decode({ ...tool, tool_name: "Write", tool_input: { file_path: "/p/big", content } }, { now: FIXED_NOW });
     expect((event.tool_input as { content: string }).content.length).toBe(content.length);
-    const output = PROTOCOLS.claude.encode({ v: WIRE_VERSION, event_id: "e", event_type: "PreToolUse", decision: "deny", reason: "too big", context_injections: [], user_messages: [], continue: true, runs: [] }, event);
+    const output = PROTOCOLS.claude.encode(
+      {
+        v: WIRE_VERSION,
+        event_id: "e",
+        event_type: "PreToolUse",
+        decision: "deny",
+        reason: "too big",
+        context_injections: [],
+        user_messages: [],
+        continue: true,
+        runs: [],
+      },
+      event,
+    );
     expectPureOutput(output);
   });
 
   it("keeps __proto__ and constructor keys as data, never reaching a prototype", () => {
-    const payload = JSON.parse('{"hook_event_name":"Stop","session_id":"s","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}') as unknown;
+    const payload = JSON.parse(
+      '{"hook_event_name":"Stop","session_id":"s","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+    ) as unknown;
     for (const agent of AGENT_NAMES) outcome(agent, payload);
     const camel = JSON.parse('{"sessionId":"s","prompt":"p","__proto__":{"polluted":true}}') as unknown;
     outcome("copilot", camel);
@@ -94,7 +115,28 @@ function mostly<T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
 
 /** Values shaped like the fields agents send, wrong types and all. */
 const anyJson = fc.jsonValue({ maxDepth: 4 });
-const eventNames = fc.constantFrom("PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PermissionRequest", "SessionStart", "BeforeTool", "AfterTool", "AfterAgent", "BeforeModel", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "afterFileEdit", "preToolUse", "stop", "agentStop", "MessageDisplay", "task.completed", "");
+const eventNames = fc.constantFrom(
+  "PreToolUse",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+  "PermissionRequest",
+  "SessionStart",
+  "BeforeTool",
+  "AfterTool",
+  "AfterAgent",
+  "BeforeModel",
+  "beforeShellExecution",
+  "beforeMCPExecution",
+  "beforeReadFile",
+  "afterFileEdit",
+  "preToolUse",
+  "stop",
+  "agentStop",
+  "MessageDisplay",
+  "task.completed",
+  "",
+);
 const payloadLike = fc.record(
   {
     hook_event_name: mostly(eventNames),
@@ -103,7 +145,13 @@ const payloadLike = fc.record(
     sessionId: mostly(fc.string()),
     conversation_id: mostly(fc.string()),
     cwd: mostly(fc.constantFrom("/p", "C:\\p", "rel")),
-    timestamp: mostly(fc.oneof(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), fc.integer(), fc.double())),
+    timestamp: mostly(
+      fc.oneof(
+        fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+        fc.integer(),
+        fc.double(),
+      ),
+    ),
     tool_name: mostly(fc.constantFrom("Bash", "run_shell_command", "apply_patch", "Shell", "bash")),
     toolName: mostly(fc.constantFrom("bash", "edit")),
     tool_input: mostly(fc.oneof(fc.dictionary(fc.string(), anyJson), fc.json())),
@@ -131,8 +179,12 @@ const decision: fc.Arbitrary<Decision> = fc.record({
   reason: fc.option(fc.string(), { nil: undefined }),
   decided_by: fc.option(fc.string(), { nil: undefined }),
   data: fc.option(fc.dictionary(fc.string(), anyJson), { nil: undefined }),
-  context_injections: fc.array(fc.record({ hook_id: fc.string(), role: fc.constantFrom("system", "user", "assistant"), content: fc.string() }), { maxLength: 3 }),
-  user_messages: fc.array(fc.record({ hook_id: fc.string(), level: fc.constantFrom("info", "warning", "error"), message: fc.string() }), { maxLength: 3 }),
+  context_injections: fc.array(fc.record({ hook_id: fc.string(), role: fc.constantFrom("system", "user", "assistant"), content: fc.string() }), {
+    maxLength: 3,
+  }),
+  user_messages: fc.array(fc.record({ hook_id: fc.string(), level: fc.constantFrom("info", "warning", "error"), message: fc.string() }), {
+    maxLength: 3,
+  }),
   continue: fc.boolean(),
   stop_reason: fc.option(fc.string(), { nil: undefined }),
   suppress_output: fc.option(fc.boolean(), { nil: undefined }),
@@ -141,22 +193,31 @@ const decision: fc.Arbitrary<Decision> = fc.record({
 
 describe("properties", () => {
   it("any JSON value: every adapter decodes it or throws event_invalid", () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.constantFrom(...AGENT_NAMES), (payload, agent) => void outcome(agent, payload)), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(...AGENT_NAMES), (payload, agent) => void outcome(agent, payload)),
+      { numRuns: 1000 },
+    );
   });
 
   it("any payload-shaped object: every adapter decodes it or throws event_invalid, and its answer to any decision is pure", () => {
     fc.assert(
-      fc.property(payloadLike, fc.constantFrom(...AGENT_NAMES), fc.option(eventNames, { nil: undefined }), decision, (payload, agent, eventName, answer) => {
-        let event;
-        try {
-          event = PROTOCOLS[agent].decode(payload, { now: FIXED_NOW, ...(eventName !== undefined && { eventName }) });
-        } catch (error) {
-          expect(error instanceof HookboxError && error.code === "event_invalid").toBe(true);
-          return;
-        }
-        expectPureOutput(PROTOCOLS[agent].encode({ ...answer, event_type: event.event_type }, event));
-        expectPureOutput(PROTOCOLS[agent].failure("x", event, { block: true }));
-      }),
+      fc.property(
+        payloadLike,
+        fc.constantFrom(...AGENT_NAMES),
+        fc.option(eventNames, { nil: undefined }),
+        decision,
+        (payload, agent, eventName, answer) => {
+          let event;
+          try {
+            event = PROTOCOLS[agent].decode(payload, { now: FIXED_NOW, ...(eventName !== undefined && { eventName }) });
+          } catch (error) {
+            expect(error instanceof HookboxError && error.code === "event_invalid").toBe(true);
+            return;
+          }
+          expectPureOutput(PROTOCOLS[agent].encode({ ...answer, event_type: event.event_type }, event));
+          expectPureOutput(PROTOCOLS[agent].failure("x", event, { block: true }));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -30,7 +30,12 @@ class World {
     this.out = [];
     this.err = [];
     const binaryPath = this.options.fromSources ? undefined : this.binary;
-    const host = createNodeHost({ homeDir: () => this.home, cwd: () => this.project, env: { HOME: this.home, ...this.options.env }, binaryPath: () => binaryPath });
+    const host = createNodeHost({
+      homeDir: () => this.home,
+      cwd: () => this.project,
+      env: { HOME: this.home, ...this.options.env },
+      binaryPath: () => binaryPath,
+    });
     const ctx: CliContext = { host, out: async (text) => void this.out.push(text), err: (text) => void this.err.push(text) };
     let exit = -1;
     const program = new Command("hookbox").exitOverride();
@@ -74,7 +79,9 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
     const out = world.out.join("");
     expect(out).toContain(`+ BeforeTool: \`${world.binary} emit BeforeTool --agent gemini\``);
     expect(out).toContain("(dry run: nothing written)");
-    expect(out).toContain(`--- ${world.file(".gemini", "settings.json")}\n+++ ${world.file(".gemini", "settings.json")}\n@@ -1,3 +1,17 @@\n {\n-  "theme": "GitHub"\n+  "theme": "GitHub",\n+  "hooks": {`);
+    expect(out).toContain(
+      `--- ${world.file(".gemini", "settings.json")}\n+++ ${world.file(".gemini", "settings.json")}\n@@ -1,3 +1,17 @@\n {\n-  "theme": "GitHub"\n+  "theme": "GitHub",\n+  "hooks": {`,
+    );
     expect(out).not.toContain("===");
     expect(readFileSync(world.file(".gemini", "settings.json"), "utf8")).toBe('{\n  "theme": "GitHub"\n}\n');
     expect(world.backups(world.file(".gemini"))).toEqual([]);
@@ -83,8 +90,32 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
   it("--json prints one object with snake_case keys, with --dry-run too", async () => {
     expect(await world.run("install-agent", "codex", "--json", "--dry-run", "--events", "Stop")).toBe(0);
     const dry = world.json();
-    expect(Object.keys(dry).sort()).toEqual(["agent", "backup", "changed", "command", "created", "diff", "dry_run", "file", "guards", "operator_file", "scope", "summary", "unguarded", "warnings"]);
-    expect(dry).toMatchObject({ agent: "codex", scope: "project", file: world.file(".codex", "hooks.json"), changed: true, dry_run: true, created: true, command: world.binary, backup: null });
+    expect(Object.keys(dry).sort()).toEqual([
+      "agent",
+      "backup",
+      "changed",
+      "command",
+      "created",
+      "diff",
+      "dry_run",
+      "file",
+      "guards",
+      "operator_file",
+      "scope",
+      "summary",
+      "unguarded",
+      "warnings",
+    ]);
+    expect(dry).toMatchObject({
+      agent: "codex",
+      scope: "project",
+      file: world.file(".codex", "hooks.json"),
+      changed: true,
+      dry_run: true,
+      created: true,
+      command: world.binary,
+      backup: null,
+    });
     expect(String(dry.diff)).toMatch(/^--- \/dev\/null\n\+\+\+ .*hooks.json\n@@ -0,0 \+1,/);
     expect(await world.run("install-agent", "codex", "--json", "--events", "Stop")).toBe(0);
     expect(world.json()).toMatchObject({ changed: true, dry_run: false, created: true });
@@ -147,7 +178,10 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
       mkdirSync(dirname(operatorFile()), { recursive: true });
       writeFileSync(operatorFile(), "fail_closed: true\n");
       mkdirSync(world.file(".hookbox", "hooks"), { recursive: true });
-      writeFileSync(world.file(".hookbox", "hooks", "no-rm.yaml"), "id: no-rm\nevents: [PreToolUse]\nhandler: { code: \"export default () => ({})\" }\n");
+      writeFileSync(
+        world.file(".hookbox", "hooks", "no-rm.yaml"),
+        'id: no-rm\nevents: [PreToolUse]\nhandler: { code: "export default () => ({})" }\n',
+      );
       expect(await world.run("install-agent", "claude", "--json")).toBe(0);
       expect(world.json()).toMatchObject({ unguarded: false, guards: ["no-rm"] });
       expect(await world.run("install-agent", "gemini", "--user", "--json")).toBe(0);
@@ -185,7 +219,9 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
     expect(await world.run("install-agent", "claude", "--local", "--events", "Stop")).toBe(0);
     expect(existsSync(world.file(".claude", "settings.local.json"))).toBe(true);
     expect(existsSync(world.file(".claude", "settings.json"))).toBe(false);
-    await expect(world.run("install-agent", "gemini", "--local")).rejects.toThrow(/--local does not apply to gemini: it is Claude Code's .claude\/settings.local.json/);
+    await expect(world.run("install-agent", "gemini", "--local")).rejects.toThrow(
+      /--local does not apply to gemini: it is Claude Code's .claude\/settings.local.json/,
+    );
   });
 
   it("--user follows CLAUDE_CONFIG_DIR and CODEX_HOME", async () => {
@@ -217,7 +253,8 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
   });
 
   it("uninstall-agent restores the file byte for byte after any number of installs, when nothing else changed it", async () => {
-    const original = '{\n\t"permissions": {"allow": ["Bash(ls)"]},\n\t"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}\n}';
+    const original =
+      '{\n\t"permissions": {"allow": ["Bash(ls)"]},\n\t"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}\n}';
     mkdirSync(world.file(".claude"));
     writeFileSync(world.file(".claude", "settings.json"), original);
     expect(await world.run("install-agent", "claude", "--events", "Stop")).toBe(0);
@@ -250,7 +287,15 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
   it("uninstall-agent without a scope finds Hookbox in this project's local file too (the README's --local install)", async () => {
     expect(await world.run("install-agent", "claude", "--local")).toBe(0);
     expect(await world.run("uninstall-agent", "claude", "--json")).toBe(0);
-    expect(world.json()).toMatchObject({ scope: "local", file: world.file(".claude", "settings.local.json"), changed: true, method: "restored", removed_file: true, other_scopes: [], still_installed: [] });
+    expect(world.json()).toMatchObject({
+      scope: "local",
+      file: world.file(".claude", "settings.local.json"),
+      changed: true,
+      method: "restored",
+      removed_file: true,
+      other_scopes: [],
+      still_installed: [],
+    });
     expect(existsSync(world.file(".claude"))).toBe(false);
   });
 
@@ -276,19 +321,28 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
     expect(await world.run("uninstall-agent", "gemini")).toBe(0);
     const settings = join(world.home, ".gemini", "settings.json");
     expect(world.out.join("")).toContain("nothing to change");
-    expect(world.out.join("")).toContain(`note: Hookbox's entries are still in ${settings} (gemini, user: every project): hookbox uninstall-agent gemini --user removes them`);
+    expect(world.out.join("")).toContain(
+      `note: Hookbox's entries are still in ${settings} (gemini, user: every project): hookbox uninstall-agent gemini --user removes them`,
+    );
     expect(existsSync(settings)).toBe(true);
     expect(await world.run("uninstall-agent", "claude", "--local", "--json")).toBe(0);
     expect(world.json()).toMatchObject({ changed: false, still_installed: [] });
     expect(await world.run("uninstall-agent", "gemini", "--project", "--json")).toBe(0);
-    expect(world.json()).toMatchObject({ scope: "project", changed: false, still_installed: [{ scope: "user", file: settings, entries: 1, command: "hookbox uninstall-agent gemini --user" }] });
+    expect(world.json()).toMatchObject({
+      scope: "project",
+      changed: false,
+      still_installed: [{ scope: "user", file: settings, entries: 1, command: "hookbox uninstall-agent gemini --user" }],
+    });
     expect(await world.run("uninstall-agent", "gemini", "--user")).toBe(0);
     expect(existsSync(join(world.home, ".gemini"))).toBe(false);
   });
 
   it("--command: a relative path is made absolute, a bare name and a missing file are warned about", async () => {
     expect(await world.run("install-agent", "codex", "--dry-run", "--json", "--command", "./tools/hookbox")).toBe(0);
-    expect(world.json()).toMatchObject({ command: world.file("tools", "hookbox"), warnings: expect.arrayContaining([expect.stringMatching(/does not exist/)]) });
+    expect(world.json()).toMatchObject({
+      command: world.file("tools", "hookbox"),
+      warnings: expect.arrayContaining([expect.stringMatching(/does not exist/)]),
+    });
     expect(await world.run("install-agent", "codex", "--dry-run", "--json", "--command", "hookbox")).toBe(0);
     expect(world.json()).toMatchObject({ command: "hookbox", warnings: [expect.stringMatching(/bare name: .*exit 127/)] });
   });
@@ -299,7 +353,9 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
     writeFileSync(join(checkout, "package.json"), "{}");
     writeFileSync(join(checkout, "dist", "hookbox"), "");
     expect(await world.run("install-agent", "codex", "--dry-run", "--command", join(checkout, "dist", "hookbox"))).toBe(0);
-    expect(world.err.join("")).toMatch(/^warning: .*dist\/hookbox is the build output of a checkout \(.*\/src\/hookbox\/dist\): a rebuild replaces it/m);
+    expect(world.err.join("")).toMatch(
+      /^warning: .*dist\/hookbox is the build output of a checkout \(.*\/src\/hookbox\/dist\): a rebuild replaces it/m,
+    );
   });
 
   it("running from sources (no binary) needs --command, and says how to get a binary", async () => {
@@ -327,13 +383,24 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
       mkdirSync(codexHome, { recursive: true });
       writeFileSync(join(codexHome, "config.toml"), '# mine\nmodel = "gpt-5.5"\n');
       // Someone else's entry that also runs hookbox emit (and more): never trusted by --trust.
-      writeFileSync(join(codexHome, "hooks.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `${custom.binary} emit Stop --agent codex; curl evil` }] }] } }));
+      writeFileSync(
+        join(codexHome, "hooks.json"),
+        JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: `${custom.binary} emit Stop --agent codex; curl evil` }] }] } }),
+      );
       expect(await custom.run("install-agent", "codex", "--user", "--events", "PreToolUse", "--trust", "--json")).toBe(0);
       const result = custom.json() as { trust: { file: string; changed: boolean; summary: string[]; backup: string }; summary: string[] };
-      expect(result.trust).toMatchObject({ file: join(codexHome, "config.toml"), changed: true, summary: [`+ trusted PreToolUse: \`${custom.binary} emit PreToolUse --agent codex\``] });
+      expect(result.trust).toMatchObject({
+        file: join(codexHome, "config.toml"),
+        changed: true,
+        summary: [`+ trusted PreToolUse: \`${custom.binary} emit PreToolUse --agent codex\``],
+      });
       expect(result.summary.join("\n")).not.toMatch(/until you trust them/);
       const config = readFileSync(join(codexHome, "config.toml"), "utf8");
-      expect(config).toMatch(new RegExp(`^# mine\nmodel = "gpt-5.5"\n\n\\[hooks\\.state\\."${join(codexHome, "hooks.json").replace(/[.]/g, "\\.")}:pre_tool_use:0:0"\\]\ntrusted_hash = "sha256:[0-9a-f]{64}"\n$`));
+      expect(config).toMatch(
+        new RegExp(
+          `^# mine\nmodel = "gpt-5.5"\n\n\\[hooks\\.state\\."${join(codexHome, "hooks.json").replace(/[.]/g, "\\.")}:pre_tool_use:0:0"\\]\ntrusted_hash = "sha256:[0-9a-f]{64}"\n$`,
+        ),
+      );
       expect(readFileSync(result.trust.backup, "utf8")).toBe('# mine\nmodel = "gpt-5.5"\n');
       expect(await custom.run("install-agent", "codex", "--user", "--events", "PreToolUse", "--trust", "--json")).toBe(0);
       expect(custom.json()).toMatchObject({ changed: false, trust: { changed: false } });
@@ -344,7 +411,9 @@ describe("hookbox install-agent and uninstall-agent (CLI, in-process, real files
 
   it("--http warns that Claude's http hooks fail open", async () => {
     expect(await world.run("install-agent", "claude", "--http", "http://127.0.0.1:8787", "--token-env", "HOOKBOX_TOKEN", "--dry-run")).toBe(0);
-    expect(world.err.join("")).toMatch(/^warning: Claude Code's http hooks fail OPEN: when the daemon is not running.*runs the tool unchecked\. Keep guards on command hooks/m);
+    expect(world.err.join("")).toMatch(
+      /^warning: Claude Code's http hooks fail OPEN: when the daemon is not running.*runs the tool unchecked\. Keep guards on command hooks/m,
+    );
   });
 
   it("opencode: writes the plugin into opencode's plugin directory, and uninstall-agent removes it and the directories it made", async () => {

@@ -33,7 +33,10 @@ describe("editing JSON in place (json-edit)", () => {
 `;
 
   it.each([
-    ["appends a key after the last one, keeping the trailing comma style", (v: Record<string, unknown>) => (v.added = { a: [1] }), `{
+    [
+      "appends a key after the last one, keeping the trailing comma style",
+      (v: Record<string, unknown>) => (v.added = { a: [1] }),
+      `{
   // the model
   "model": "opus", /* pinned */
   "list": [
@@ -46,8 +49,12 @@ describe("editing JSON in place (json-edit)", () => {
     ]
   },
 }
-`],
-    ["appends to a list after the last element's comment-free line", (v: Record<string, unknown>) => (v.list as number[]).push(3), `{
+`,
+    ],
+    [
+      "appends to a list after the last element's comment-free line",
+      (v: Record<string, unknown>) => (v.list as number[]).push(3),
+      `{
   // the model
   "model": "opus", /* pinned */
   "list": [
@@ -56,21 +63,34 @@ describe("editing JSON in place (json-edit)", () => {
     3,
   ],
 }
-`],
-    ["removes an element with its line, keeping the comment of the one before", (v: Record<string, unknown>) => (v.list as number[]).pop(), `{
+`,
+    ],
+    [
+      "removes an element with its line, keeping the comment of the one before",
+      (v: Record<string, unknown>) => (v.list as number[]).pop(),
+      `{
   // the model
   "model": "opus", /* pinned */
   "list": [
     1, // one
   ],
 }
-`],
-    ["changes a value in place, keeping the comment after it", (v: Record<string, unknown>) => (v.model = "sonnet"), commented.replace('"opus"', '"sonnet"')],
-    ["removes a key with its line", (v: Record<string, unknown>) => delete v.list, `{
+`,
+    ],
+    [
+      "changes a value in place, keeping the comment after it",
+      (v: Record<string, unknown>) => (v.model = "sonnet"),
+      commented.replace('"opus"', '"sonnet"'),
+    ],
+    [
+      "removes a key with its line",
+      (v: Record<string, unknown>) => delete v.list,
+      `{
   // the model
   "model": "opus", /* pinned */
 }
-`],
+`,
+    ],
   ])("%s", (_name, change, expected) => {
     expect(edit(commented, change)).toBe(expected);
   });
@@ -161,7 +181,13 @@ describe.each(INSTALL_AGENTS.filter((agent): agent is JsonAgent => agent !== "op
   it("is edited with its comments kept, the entries added, and still parses", () => {
     const plan = planInstall(agent, original);
     expect(plan.changed).toBe(true);
-    for (const comment of [`// ${agent} settings, kept by hand`, "/* which version of the file */", "// a note after a value", "// the team's own guard", "/* inline */"]) {
+    for (const comment of [
+      `// ${agent} settings, kept by hand`,
+      "/* which version of the file */",
+      "// a note after a value",
+      "// the team's own guard",
+      "/* inline */",
+    ]) {
       expect(plan.text).toContain(comment);
     }
     const hooks = (valueOf(plan.text) as { hooks: Record<string, unknown[]> }).hooks;
@@ -177,9 +203,15 @@ describe.each(INSTALL_AGENTS.filter((agent): agent is JsonAgent => agent !== "op
 
 describe("syntax the agent itself refuses", () => {
   it("is kept, and the summary says the agent will not read the file", () => {
-    expect(planInstall("claude", '{\n  // note\n  "model": "opus"\n}\n').summary.join("\n")).toMatch(/has comments, which the agent does not accept: Claude Code ignores all of it/);
-    expect(planInstall("gemini", '{\n  "theme": "x",\n}\n').summary.join("\n")).toMatch(/has trailing commas, which the agent does not accept: Gemini CLI/);
+    expect(planInstall("claude", '{\n  // note\n  "model": "opus"\n}\n').summary.join("\n")).toMatch(
+      /has comments, which the agent does not accept: Claude Code ignores all of it/,
+    );
+    expect(planInstall("gemini", '{\n  "theme": "x",\n}\n').summary.join("\n")).toMatch(
+      /has trailing commas, which the agent does not accept: Gemini CLI/,
+    );
     expect(planInstall("gemini", '{\n  // note\n  "theme": "x"\n}\n').summary.join("\n")).not.toMatch(/does not accept/);
-    expect(planInstall("codex", '{\n  /* note */\n  "hooks": {}\n}\n').summary.join("\n")).toMatch(/comments, which the agent does not accept: Codex refuses/);
+    expect(planInstall("codex", '{\n  /* note */\n  "hooks": {}\n}\n').summary.join("\n")).toMatch(
+      /comments, which the agent does not accept: Codex refuses/,
+    );
   });
 });

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HookboxError } from "../../src/core/errors.ts";
-import { INSTALLERS, INSTALL_AGENTS, configPath, planInstall, planUninstall, runsHookboxEmit, type InstallAgent } from "../../src/agents/installers.ts";
+import {
+  INSTALLERS,
+  INSTALL_AGENTS,
+  configPath,
+  planInstall,
+  planUninstall,
+  runsHookboxEmit,
+  type InstallAgent,
+} from "../../src/agents/installers.ts";
 import { expectGolden } from "./helpers/golden.ts";
 
 const SAMPLES = resolve(import.meta.dirname, "install-samples");
@@ -36,7 +44,9 @@ function withoutHookbox(config: Json): Json {
         list.flatMap((entry) => {
           const group = entry as Json;
           if (!Array.isArray(group.hooks)) return runsHookboxEmit(group.command ?? group.bash) ? [] : [group];
-          const handlers = (group.hooks as Json[]).filter((handler) => !runsHookboxEmit(handler.command) && !(handler.type === "http" && String(handler.url).endsWith("/v1/agents/claude")));
+          const handlers = (group.hooks as Json[]).filter(
+            (handler) => !runsHookboxEmit(handler.command) && !(handler.type === "http" && String(handler.url).endsWith("/v1/agents/claude")),
+          );
           return handlers.length > 0 ? [{ ...group, hooks: handlers }] : [];
         }),
       ])
@@ -193,7 +203,10 @@ describe("where each agent keeps its hooks (research §8.4)", () => {
 
   it("--local is Claude Code's settings.local.json, and a usage error for the others", () => {
     expect(configPath("claude", "local", dirs)).toBe("/work/shop/.claude/settings.local.json");
-    for (const agent of ["gemini", "cursor", "codex", "copilot", "qwen", "opencode"] as const) expect(() => configPath(agent, "local", dirs)).toThrow(/--local does not apply to .*: it is Claude Code's .claude\/settings.local.json; .* has --user and --project/);
+    for (const agent of ["gemini", "cursor", "codex", "copilot", "qwen", "opencode"] as const)
+      expect(() => configPath(agent, "local", dirs)).toThrow(
+        /--local does not apply to .*: it is Claude Code's .claude\/settings.local.json; .* has --user and --project/,
+      );
   });
 
   it("follows CLAUDE_CONFIG_DIR and CODEX_HOME for the user scope only, relative ones from the project", () => {
@@ -232,8 +245,16 @@ describe("agent-specific entries", () => {
 
   it("writes Codex's SessionEnd timeout as the 3 s Codex gives it, Copilot's in timeoutSec, Qwen's in seconds", () => {
     expect((hooksOf(planInstall("codex", undefined).text).SessionEnd?.[0]?.hooks as Json[])[0]?.timeout).toBe(3);
-    expect(hooksOf(planInstall("copilot", undefined).text).preToolUse?.[0]).toEqual({ type: "command", bash: "hookbox emit preToolUse --agent copilot", timeoutSec: 120 });
-    expect((hooksOf(planInstall("qwen", undefined).text).PreToolUse?.[0]?.hooks as Json[])[0]).toEqual({ type: "command", command: "hookbox emit PreToolUse --agent qwen", timeout: 120 });
+    expect(hooksOf(planInstall("copilot", undefined).text).preToolUse?.[0]).toEqual({
+      type: "command",
+      bash: "hookbox emit preToolUse --agent copilot",
+      timeoutSec: 120,
+    });
+    expect((hooksOf(planInstall("qwen", undefined).text).PreToolUse?.[0]?.hooks as Json[])[0]).toEqual({
+      type: "command",
+      command: "hookbox emit PreToolUse --agent qwen",
+      timeout: 120,
+    });
   });
 
   it("says where a project's hooks run only in a trusted folder, and drops Codex's trust note when --trust records it", () => {
@@ -282,7 +303,10 @@ describe("Claude Code's http hooks (--http)", () => {
   });
 
   it("keeps SessionStart a command: Claude runs no http hook there", () => {
-    expect(hooksOf(planInstall("claude", undefined, { http }).text).SessionStart?.[0]?.hooks[0]).toMatchObject({ type: "command", command: "hookbox emit SessionStart --agent claude" });
+    expect(hooksOf(planInstall("claude", undefined, { http }).text).SessionStart?.[0]?.hooks[0]).toMatchObject({
+      type: "command",
+      command: "hookbox emit SessionStart --agent claude",
+    });
   });
 
   it("switches an installed command hook to http in place, and is idempotent after", () => {
@@ -327,8 +351,15 @@ describe("Claude Code's http hooks (--http)", () => {
 
 describe("the hookbox command", () => {
   it("recognises Hookbox's entries whatever the path or quoting, and nothing else", () => {
-    for (const command of ["hookbox emit Stop --agent claude", "/usr/local/bin/hookbox emit X", '"C:\\Program Files\\hookbox\\hookbox.exe" emit PreToolUse', "~/bin/hookbox emit"]) expect(runsHookboxEmit(command), command).toBe(true);
-    for (const command of ["./guard.sh", "my-hookbox emit Stop", "hookbox run x.ts", "echo hookbox emit-ish", undefined, 3]) expect(runsHookboxEmit(command), String(command)).toBe(false);
+    for (const command of [
+      "hookbox emit Stop --agent claude",
+      "/usr/local/bin/hookbox emit X",
+      '"C:\\Program Files\\hookbox\\hookbox.exe" emit PreToolUse',
+      "~/bin/hookbox emit",
+    ])
+      expect(runsHookboxEmit(command), command).toBe(true);
+    for (const command of ["./guard.sh", "my-hookbox emit Stop", "hookbox run x.ts", "echo hookbox emit-ish", undefined, 3])
+      expect(runsHookboxEmit(command), String(command)).toBe(false);
   });
 
   it("refuses a path no shell can take quoted the same way", () => {

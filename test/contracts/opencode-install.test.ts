@@ -13,7 +13,9 @@ describe("install-agent opencode: a plugin file Hookbox owns", () => {
     expect(plan.text.startsWith(OPENCODE_PLUGIN_MARKER)).toBe(true);
     expect(plan.text).toContain('const HOOKBOX = "/home/dev/bin/hookbox";');
     expect(plan.text).toContain('const BUILD = "0.1.0+abc";');
-    expect(plan.summary[0]).toMatch(/^\+ create .*hookbox\.js \(asks the daemon, else runs `\/home\/dev\/bin\/hookbox emit <event> --agent native`\)$/);
+    expect(plan.summary[0]).toMatch(
+      /^\+ create .*hookbox\.js \(asks the daemon, else runs `\/home\/dev\/bin\/hookbox emit <event> --agent native`\)$/,
+    );
     expect(plan.summary).toContain("+ PreToolUse: asked in opencode's tool.execute.before hook");
     expect(planInstall("opencode", plan.text, OPTIONS)).toMatchObject({ changed: false, summary: ["= the plugin: already installed"] });
   });
@@ -47,7 +49,11 @@ describe("install-agent opencode: a plugin file Hookbox owns", () => {
   });
 
   it("tells doctor which events the plugin asks about and the emit command it falls back to", () => {
-    const plugin = planInstall("opencode", undefined, { ...OPTIONS, hookboxCommand: "/opt/hook box/hookbox", events: ["PreToolUse", "PostToolUse"] }).text;
+    const plugin = planInstall("opencode", undefined, {
+      ...OPTIONS,
+      hookboxCommand: "/opt/hook box/hookbox",
+      events: ["PreToolUse", "PostToolUse"],
+    }).text;
     expect(installedEntries("opencode", plugin, OPTIONS.file)).toEqual([
       { event: "tool.execute.before", command: '"/opt/hook box/hookbox" emit PreToolUse --agent native' },
       { event: "tool.execute.after", command: '"/opt/hook box/hookbox" emit PostToolUse --agent native' },
@@ -58,7 +64,9 @@ describe("install-agent opencode: a plugin file Hookbox owns", () => {
     const plugin = planInstall("opencode", undefined, OPTIONS).text;
     const module = (await import(`data:text/javascript;base64,${Buffer.from(plugin).toString("base64")}`)) as Record<string, unknown>;
     expect(Object.keys(module)).toEqual(["HookboxPlugin"]);
-    const hooks = (await (module.HookboxPlugin as (input: { directory: string }) => Promise<Record<string, unknown>>)({ directory: "/tmp" })) as Record<string, unknown>;
+    const hooks = (await (module.HookboxPlugin as (input: { directory: string }) => Promise<Record<string, unknown>>)({
+      directory: "/tmp",
+    })) as Record<string, unknown>;
     expect(Object.keys(hooks).sort()).toEqual(["chat.message", "experimental.chat.system.transform", "tool.execute.after", "tool.execute.before"]);
   });
 });

@@ -35,7 +35,10 @@ describe.each(AGENT_NAMES)("the %s protocol", (agent) => {
   it("encodes every decision kind for each of its events to the golden answer", () => {
     const goldens = representatives(PAYLOADS, agent).map((item) => {
       const event = protocol.decode(item.payload, hintFor(item));
-      return [`${item.id} (${event.event_type})`, Object.fromEntries(DECISION_KINDS.map((kind) => [kind, hookProcessOutput(protocol.encode(decisionOf(kind, event.event_type), event))]))] as const;
+      return [
+        `${item.id} (${event.event_type})`,
+        Object.fromEntries(DECISION_KINDS.map((kind) => [kind, hookProcessOutput(protocol.encode(decisionOf(kind, event.event_type), event))])),
+      ] as const;
     });
     expectGolden(`encode/${agent}.json`, Object.fromEntries(goldens));
   });
@@ -52,7 +55,10 @@ describe.each(AGENT_NAMES)("the %s protocol", (agent) => {
 
   it("fails open with the cause on stderr and exit 1, which every agent treats as a non-blocking error", () => {
     const event = decoded(agent)[0]?.event;
-    for (const output of [protocol.failure("the sandbox would not start", event, { block: false }), protocol.failure("the sandbox would not start", undefined, { block: false })]) {
+    for (const output of [
+      protocol.failure("the sandbox would not start", event, { block: false }),
+      protocol.failure("the sandbox would not start", undefined, { block: false }),
+    ]) {
       expect(output.exitCode).toBe(1);
       expect(output.stderr).toContain("the sandbox would not start");
       if (agent !== "native") expect(stdoutOf(output)).toBe("");
@@ -66,7 +72,9 @@ describe.each(AGENT_NAMES)("the %s protocol", (agent) => {
 
   it("answers a decision it cannot encode with its failure answer instead of throwing", () => {
     // An event whose answer carries the rewritten input, so the unencodable data is reached.
-    const event = decoded(agent).find(({ event }) => stdoutOf(protocol.encode(decisionOf("modify", event.event_type), event)).includes(REWRITE.command))?.event;
+    const event = decoded(agent).find(({ event }) =>
+      stdoutOf(protocol.encode(decisionOf("modify", event.event_type), event)).includes(REWRITE.command),
+    )?.event;
     // Qwen Code applies no rewrite, so its answers never carry the data (a rewrite blocks instead).
     if (!event && agent === "qwen") return;
     if (!event) throw new Error(`no ${agent} payload takes a rewrite`);

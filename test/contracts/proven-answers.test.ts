@@ -18,7 +18,17 @@ function run(dir: "claude-code" | "gemini-cli", file: string): CapturedRun {
 }
 
 function decision(fields: Partial<Decision>): Decision {
-  return { v: WIRE_VERSION, event_id: "e", event_type: "", decision: "allow", context_injections: [], user_messages: [], continue: true, runs: [], ...fields };
+  return {
+    v: WIRE_VERSION,
+    event_id: "e",
+    event_type: "",
+    decision: "allow",
+    context_injections: [],
+    user_messages: [],
+    continue: true,
+    runs: [],
+    ...fields,
+  };
 }
 
 function answer(agent: "claude" | "gemini", dir: "claude-code" | "gemini-cli", file: string, fields: Partial<Decision>) {
@@ -41,7 +51,10 @@ describe("answers Claude Code 2.1.330 was seen to obey", () => {
   });
 
   it("a deny at Stop keeps Claude going with the reason (case stop-block-text)", () => {
-    const { output, captured } = answer("claude", "claude-code", "Stop-8.json", { decision: "deny", reason: "STOP_BLOCKED: please double-check your work" });
+    const { output, captured } = answer("claude", "claude-code", "Stop-8.json", {
+      decision: "deny",
+      reason: "STOP_BLOCKED: please double-check your work",
+    });
     expect(stdoutJson(output)).toEqual(JSON.parse(captured.hook_stdout));
   });
 
@@ -59,7 +72,10 @@ describe("answers Claude Code 2.1.330 was seen to obey", () => {
   });
 
   it("deny on PermissionRequest (case sdk-permreq-deny)", () => {
-    const { output, captured } = answer("claude", "claude-code", "PermissionRequest-2.json", { decision: "deny", reason: "PERMREQ_DENIED: not on the allow list" });
+    const { output, captured } = answer("claude", "claude-code", "PermissionRequest-2.json", {
+      decision: "deny",
+      reason: "PERMREQ_DENIED: not on the allow list",
+    });
     expect(stdoutJson(output)).toEqual(JSON.parse(captured.hook_stdout));
   });
 
@@ -91,7 +107,7 @@ describe("answers Gemini CLI 0.61.0 was seen to obey", () => {
     expect(geminiReads(hookProcessOutput(output), "BeforeTool").blocked).toBe("PORTABLE_DENY");
   });
 
-  it("Gemini's deny would also block Claude: \"block\" is valid to both, unlike Gemini's documented \"deny\"", () => {
+  it('Gemini\'s deny would also block Claude: "block" is valid to both, unlike Gemini\'s documented "deny"', () => {
     const { output } = answer("gemini", "gemini-cli", "BeforeTool-1.json", { decision: "deny", reason: "R" });
     expect(claudeRejects(stdoutJson(output), "PreToolUse")).toBeUndefined();
     expect(claudeReads(hookProcessOutput(output), "PreToolUse").blocked).toBe("R");
@@ -101,12 +117,17 @@ describe("answers Gemini CLI 0.61.0 was seen to obey", () => {
     ["BeforeAgent-13.json", "BeforeAgent"],
     ["AfterTool-7.json", "AfterTool"],
   ])("context on %s reached the model (case context-beforeagent)", (file, event) => {
-    const { output, captured } = answer("gemini", "gemini-cli", file, { context_injections: [{ hook_id: "h", role: "system", content: `CTX_MARKER_${event}` }] });
+    const { output, captured } = answer("gemini", "gemini-cli", file, {
+      context_injections: [{ hook_id: "h", role: "system", content: `CTX_MARKER_${event}` }],
+    });
     expect(stdoutJson(output)).toEqual(JSON.parse(captured.hook_stdout));
   });
 
   it("a deny at AfterAgent retries with the reason, like the captured deny (case afteragent-deny-once)", () => {
-    const { output, captured } = answer("gemini", "gemini-cli", "AfterAgent-14.json", { decision: "deny", reason: "AFTERAGENT_RETRY: please double-check your work" });
+    const { output, captured } = answer("gemini", "gemini-cli", "AfterAgent-14.json", {
+      decision: "deny",
+      reason: "AFTERAGENT_RETRY: please double-check your work",
+    });
     const seen = { exitCode: captured.hook_exit_code, stdout: captured.hook_stdout, stderr: captured.hook_stderr };
     expect(geminiReads(hookProcessOutput(output), "AfterAgent")).toEqual(geminiReads(seen, "AfterAgent"));
   });

@@ -83,12 +83,26 @@ const AGENTS = Object.keys(ROLES) as ModelledAgent[];
  * (Qwen reads continue:false there as "go on"), a tool that already ran in Copilot, a session
  * start in Copilot and Qwen (both read only additionalContext there).
  */
-const NO_HALT: Partial<Record<ModelledAgent, readonly Role[]>> = { cursor: ["stop"], copilot: ["stop", "postTool", "sessionStart"], qwen: ["stop", "sessionStart"] };
+const NO_HALT: Partial<Record<ModelledAgent, readonly Role[]>> = {
+  cursor: ["stop"],
+  copilot: ["stop", "postTool", "sessionStart"],
+  qwen: ["stop", "sessionStart"],
+};
 
 describe.each(AGENTS)("what %s does with Hookbox's answers", (agent) => {
   it("takes every answer as valid: none is thrown away (which would fail open)", () => {
     for (const role of rolesOf(agent)) {
-      for (const kind of ["allow", "deny", "deny-without-reason", "ask", "modify", "context", "halt", "user-message", "deny-with-everything"] as const) {
+      for (const kind of [
+        "allow",
+        "deny",
+        "deny-without-reason",
+        "ask",
+        "modify",
+        "context",
+        "halt",
+        "user-message",
+        "deny-with-everything",
+      ] as const) {
         expect(effectOf(agent, role, kind)?.rejected, `${role} × ${kind}`).toBeUndefined();
       }
     }
@@ -96,7 +110,8 @@ describe.each(AGENTS)("what %s does with Hookbox's answers", (agent) => {
 
   it("never treats an answer as an approval: Hookbox's allow means 'no objection', not 'skip the prompt'", () => {
     for (const role of rolesOf(agent)) {
-      for (const kind of ["allow", "modify", "context", "user-message"] as const) expect(effectOf(agent, role, kind)?.approved, `${role} × ${kind}`).toBe(false);
+      for (const kind of ["allow", "modify", "context", "user-message"] as const)
+        expect(effectOf(agent, role, kind)?.approved, `${role} × ${kind}`).toBe(false);
     }
   });
 

@@ -29,7 +29,9 @@ interface Case {
 }
 
 const dir = resolve(import.meta.dirname, "../cases");
-const files = readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 const cases = files.flatMap((file) => (parse(readFileSync(resolve(dir, file), "utf8")) as Case[]).map((c) => ({ ...c, file })));
 
 let engine: SandboxEngine;
@@ -51,7 +53,9 @@ describe("dispatch cases", () => {
       } else {
         expect(problems).toEqual([]);
       }
-      const steps: Step[] = testCase.steps ?? [{ event: testCase.event as Record<string, unknown>, expect: testCase.expect as Record<string, unknown> }];
+      const steps: Step[] = testCase.steps ?? [
+        { event: testCase.event as Record<string, unknown>, expect: testCase.expect as Record<string, unknown> },
+      ];
       for (const step of steps) {
         const event = parseEvent({ session_id: "case", cwd: "/work/project", ...step.event });
         const outcome = step.fire ? await dispatcher.fire(step.fire, event) : await dispatcher.handle(event);

@@ -16,10 +16,15 @@ describe("a 20-hook chain", () => {
       id: `hook-${String(i + 1).padStart(2, "0")}`,
       events: ["PreToolUse"],
       priority: i + 1,
-      handler: { code: i === 4 ? "export default () => ({ action: 'deny', reason: 'rm -rf / is destructive' })" : "export default () => ({ reason: 'looked' })" },
+      handler: {
+        code:
+          i === 4 ? "export default () => ({ action: 'deny', reason: 'rm -rf / is destructive' })" : "export default () => ({ reason: 'looked' })",
+      },
     }));
     const { dispatcher } = await dispatchEnv(engine, { hooks });
-    const { decision, records } = await dispatcher.handle(parseEvent({ event_type: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" } }));
+    const { decision, records } = await dispatcher.handle(
+      parseEvent({ event_type: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf /" } }),
+    );
     expect(decision).toMatchObject({ decision: "deny", decided_by: "hook-05", reason: "rm -rf / is destructive" });
     expect(decision.runs.map((r) => r.status)).toEqual([...Array(4).fill("completed"), "denied", ...Array(15).fill("skipped")]);
     for (const run of decision.runs.slice(5)) expect(run.reason).toBe("hook-05 denied the event");

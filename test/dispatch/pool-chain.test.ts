@@ -22,7 +22,15 @@ afterAll(() => pool.close());
 async function dispatcherFor(hooks: Record<string, unknown>[]) {
   const files = Object.fromEntries(hooks.map((hook, i) => [`/hooks/${i}.yaml`, stringify(hook)]));
   const capabilities = fakeCapabilities();
-  const registry = await Registry.load(async () => ({ sources: [{ dir: "/hooks", origin: "dir", required: true }], operator: operatorFileSchema.parse({}), operatorFile: undefined, embedded: new Map() }), { fs: memoryFs(files), capabilities });
+  const registry = await Registry.load(
+    async () => ({
+      sources: [{ dir: "/hooks", origin: "dir", required: true }],
+      operator: operatorFileSchema.parse({}),
+      operatorFile: undefined,
+      embedded: new Map(),
+    }),
+    { fs: memoryFs(files), capabilities },
+  );
   expect(registry.current().diagnostics).toEqual([]);
   return boundDispatcher(registry, new Dispatcher(createInvoker(pool, capabilities), 16));
 }
@@ -35,7 +43,12 @@ describe("hook chains in a worker process", () => {
       id: `h${i + 1}`,
       events: ["PreToolUse"],
       priority: i,
-      handler: { code: i === 4 ? "export default () => ({ action: 'deny', reason: 'five says no' })" : `export default (e) => ({ action: 'modify', data: { ...e.tool_input, seen: [...(e.tool_input.seen ?? []), ${i + 1}] } })` },
+      handler: {
+        code:
+          i === 4
+            ? "export default () => ({ action: 'deny', reason: 'five says no' })"
+            : `export default (e) => ({ action: 'modify', data: { ...e.tool_input, seen: [...(e.tool_input.seen ?? []), ${i + 1}] } })`,
+      },
     }));
     const dispatcher = await dispatcherFor(hooks);
     const before = pool.stats().workers[0]?.invocations ?? 0;
@@ -75,7 +88,13 @@ describe("hook chains in a worker process", () => {
   it("a worker killed mid-chain fails that hook only; the hooks after it run on a new worker", async () => {
     const hooks = [
       { id: "before", events: ["PreToolUse"], priority: 1, handler: { code: "export default () => ({ reason: 'ran' })" } },
-      { id: "stuck", events: ["PreToolUse"], priority: 2, limits: { timeout_ms: 300 }, handler: { code: "export default () => new Array(1e9).join('x').length" } },
+      {
+        id: "stuck",
+        events: ["PreToolUse"],
+        priority: 2,
+        limits: { timeout_ms: 300 },
+        handler: { code: "export default () => new Array(1e9).join('x').length" },
+      },
       { id: "after", events: ["PreToolUse"], priority: 3, handler: { code: "export default () => ({ action: 'deny', reason: 'still guarded' })" } },
     ];
     const kills = pool.stats().timeoutKills;

@@ -113,7 +113,12 @@ async function templateHooks() {
     },
   });
   expect(env.registry.current().diagnostics.map(formatDiagnostic)).toEqual([]);
-  expect(env.registry.current().hooks.map((h) => h.definition.id).sort()).toEqual(["post_tool_use_tracker", "session_stop_build_check", "skill_activation_prompt"]);
+  expect(
+    env.registry
+      .current()
+      .hooks.map((h) => h.definition.id)
+      .sort(),
+  ).toEqual(["post_tool_use_tracker", "session_stop_build_check", "skill_activation_prompt"]);
   return env;
 }
 
@@ -121,13 +126,32 @@ describe("the repository hooks template's example hooks", () => {
   it("skill activation prompt: suggests abilities (objects, with the hook's id), a message to the user and a structured intent", async () => {
     const { dispatcher } = await templateHooks();
     const outcome = await dispatcher.handle(
-      parseEvent({ event_type: "UserPromptSubmit", session_id: "sess-789", user_message: "I need to run the full billing regression tests", files_touched: [], stage: "understand" }),
+      parseEvent({
+        event_type: "UserPromptSubmit",
+        session_id: "sess-789",
+        user_message: "I need to run the full billing regression tests",
+        files_touched: [],
+        stage: "understand",
+      }),
     );
     expect(outcome.decision).toMatchObject({
       decision: "allow",
-      suggested_abilities: [{ id: "billing_regression", reason: "Matches 'billing regression tests' and regression workflow scope", confidence: 0.9, hook_id: "skill_activation_prompt" }],
+      suggested_abilities: [
+        {
+          id: "billing_regression",
+          reason: "Matches 'billing regression tests' and regression workflow scope",
+          confidence: 0.9,
+          hook_id: "skill_activation_prompt",
+        },
+      ],
       new_intent: { intent: "run_tests", scope: "billing", hook_id: "skill_activation_prompt" },
-      user_messages: [{ hook_id: "skill_activation_prompt", level: "info", message: "You can run the billing regression workflow ability to execute the full suite." }],
+      user_messages: [
+        {
+          hook_id: "skill_activation_prompt",
+          level: "info",
+          message: "You can run the billing regression workflow ability to execute the full suite.",
+        },
+      ],
     });
     const quiet = await dispatcher.handle(parseEvent({ event_type: "UserPromptSubmit", session_id: "s", user_message: "hello" }));
     expect(quiet.decision.suggested_abilities).toBeUndefined();
@@ -136,7 +160,14 @@ describe("the repository hooks template's example hooks", () => {
   it("post-tool-use tracker: runs on PostAbilityCall, its object logs reach the audit with their level, its usage and matcher signals are recorded", async () => {
     const { dispatcher } = await templateHooks();
     const outcome = await dispatcher.handle(
-      parseEvent({ event_type: "PostAbilityCall", session_id: "sess-123", ability_id: "code_review_agent", operation_key: "agent.code_review", status: "success", duration_ms: 124000 }),
+      parseEvent({
+        event_type: "PostAbilityCall",
+        session_id: "sess-123",
+        ability_id: "code_review_agent",
+        operation_key: "agent.code_review",
+        status: "success",
+        duration_ms: 124000,
+      }),
     );
     expect(outcome.decision.decision).toBe("allow");
     const record = outcome.records.find((r) => r.hook_id === "post_tool_use_tracker");
@@ -151,7 +182,10 @@ describe("the repository hooks template's example hooks", () => {
 
     const failed = await stop(["services/billing/src/invoice.ts", "services/billing/src/line_item.ts"]);
     expect(failed.records.map((r) => [r.hook_id, r.status, r.reason])).toEqual([["session_stop_build_check", "completed", undefined]]);
-    expect(failed.decision).toMatchObject({ decision: "allow", follow_up_actions: [{ kind: "open_file", payload: { path: "services/billing/src/invoice.ts" }, hook_id: "session_stop_build_check" }] });
+    expect(failed.decision).toMatchObject({
+      decision: "allow",
+      follow_up_actions: [{ kind: "open_file", payload: { path: "services/billing/src/invoice.ts" }, hook_id: "session_stop_build_check" }],
+    });
     expect(failed.decision.user_messages.map((m) => m.message)).toEqual([
       "I ran `npm run build:billing` for the modified billing service.",
       "The build failed: TypeScript error in services/billing/src/invoice.ts:123.",
@@ -168,8 +202,13 @@ describe("the repository hooks template's example hooks", () => {
   });
 
   it("enabled: false (as the template ships the build check) keeps a hook from running", async () => {
-    const env = await dispatchEnv(engine, { hooks: [BUILD_YAML.replace("enabled: true", "enabled: false")], files: { "session_stop_build_check.ts": BUILD_TS } });
-    const outcome = await env.dispatcher.handle(parseEvent({ event_type: "SessionStop", session_id: "s", changed_files: ["services/billing/src/invoice.ts"] }));
+    const env = await dispatchEnv(engine, {
+      hooks: [BUILD_YAML.replace("enabled: true", "enabled: false")],
+      files: { "session_stop_build_check.ts": BUILD_TS },
+    });
+    const outcome = await env.dispatcher.handle(
+      parseEvent({ event_type: "SessionStop", session_id: "s", changed_files: ["services/billing/src/invoice.ts"] }),
+    );
     expect(outcome.decision.runs).toEqual([]);
     expect(outcome.decision.user_messages).toEqual([]);
   });

@@ -47,7 +47,12 @@ function codeSpans(text: string): string[] {
 }
 
 function cells(row: string): string[] {
-  return row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((cell) => cell.trim());
+  return row
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/\|$/, "")
+    .split("|")
+    .map((cell) => cell.trim());
 }
 
 interface InstallRow {
@@ -59,7 +64,7 @@ interface InstallRow {
 /** The table under "Where `install-agent` writes": one row per agent, a cell per scope. */
 function installTable(markdown: string): InstallRow[] {
   const start = markdown.indexOf("### Where `install-agent` writes");
-  expect(start, "docs/agents.md has no \"Where `install-agent` writes\" section").toBeGreaterThan(-1);
+  expect(start, 'docs/agents.md has no "Where `install-agent` writes" section').toBeGreaterThan(-1);
   const lines = markdown.slice(start).split("\n");
   const headerAt = lines.findIndex((line) => line.startsWith("|"));
   const header = cells(lines[headerAt] as string);
@@ -85,7 +90,10 @@ function installTable(markdown: string): InstallRow[] {
 
 /** The client version the e2e suites pin for an agent: package.json for Claude Code and Gemini CLI, test/e2e/agents/clients.ts for the rest. */
 function pinnedVersion(agent: string): string | undefined {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string>; optionalDependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+    optionalDependencies: Record<string, string>;
+  };
   if (agent === "claude") return pkg.optionalDependencies["@anthropic-ai/claude-code-linux-x64"];
   if (agent === "gemini") return pkg.devDependencies["@google/gemini-cli"];
   if (agent === "hookbox/agent-sdk") return CLIENTS["claude-agent-sdk"].version;
@@ -121,7 +129,11 @@ interface DryRun {
 function namedFiles(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(namedFiles);
   if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([key, inner]) => ((key === "file" || key === "files") && (typeof inner === "string" || Array.isArray(inner)) ? [inner].flat().filter((f): f is string => typeof f === "string") : namedFiles(inner)));
+  return Object.entries(value).flatMap(([key, inner]) =>
+    (key === "file" || key === "files") && (typeof inner === "string" || Array.isArray(inner))
+      ? [inner].flat().filter((f): f is string => typeof f === "string")
+      : namedFiles(inner),
+  );
 }
 
 /** Hookbox's own configuration (the operator file install-agent may create beside the agent's file), never an agent's target. */
@@ -176,7 +188,10 @@ describe("docs/agents.md and the agent table (src/agents/index.ts)", () => {
 
   it("has a section for every agent in the table (and hookbox/agent-sdk beside it), and none for an agent that is not there", () => {
     const ids = sections.map((section) => section.id);
-    expect(ids.filter((id, index) => ids.indexOf(id) !== index), "an agent with two sections").toEqual([]);
+    expect(
+      ids.filter((id, index) => ids.indexOf(id) !== index),
+      "an agent with two sections",
+    ).toEqual([]);
     expect([...ids].sort()).toEqual([...AGENTS, ...BESIDE_THE_TABLE].sort());
   });
 
@@ -192,14 +207,25 @@ describe("docs/agents.md and the agent table (src/agents/index.ts)", () => {
         const specs = codeSpans(cell);
         if (specs.length === 0) {
           const run = await dryRun(row.agent, [`--${scope}`], {});
-          if (run.code !== 2) wrong.push(`${row.agent} --${scope}: the table says the agent has no such scope, install-agent exited ${run.code} (${run.target ?? run.stderr.trim()})`);
+          if (run.code !== 2)
+            wrong.push(
+              `${row.agent} --${scope}: the table says the agent has no such scope, install-agent exited ${run.code} (${run.target ?? run.stderr.trim()})`,
+            );
           continue;
         }
-        expect(specs.filter((spec) => !spec.startsWith("$")), `${row.agent} --${scope}: one default file in "${cell}"`).toHaveLength(1);
+        expect(
+          specs.filter((spec) => !spec.startsWith("$")),
+          `${row.agent} --${scope}: one default file in "${cell}"`,
+        ).toHaveLength(1);
         for (const spec of specs) {
           const expected = resolveDocPath(spec);
           const run = await dryRun(row.agent, [`--${scope}`], expected.env);
-          if (run.target !== expected.path) wrong.push(`${row.agent} --${scope}${Object.keys(expected.env).map((name) => ` with ${name} set`).join("")}: the table says ${spec}, install-agent writes ${run.target ?? `nothing (exit ${run.code}: ${run.stderr.trim()})`}`);
+          if (run.target !== expected.path)
+            wrong.push(
+              `${row.agent} --${scope}${Object.keys(expected.env)
+                .map((name) => ` with ${name} set`)
+                .join("")}: the table says ${spec}, install-agent writes ${run.target ?? `nothing (exit ${run.code}: ${run.stderr.trim()})`}`,
+            );
         }
       }
     }
@@ -213,7 +239,8 @@ describe("docs/agents.md and the agent table (src/agents/index.ts)", () => {
     for (const line of lines) {
       const expected = resolveDocPath(line.file);
       const run = await dryRun(line.agent, line.flags, expected.env);
-      if (run.target !== expected.path) wrong.push(`${line.doc}: \`${line.line}\`: install-agent writes ${run.target ?? `nothing (exit ${run.code}: ${run.stderr.trim()})`}`);
+      if (run.target !== expected.path)
+        wrong.push(`${line.doc}: \`${line.line}\`: install-agent writes ${run.target ?? `nothing (exit ${run.code}: ${run.stderr.trim()})`}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -232,16 +259,20 @@ describe("docs/agents.md and the agent table (src/agents/index.ts)", () => {
       const version = pinnedVersion(row.agent);
       const section = sections.find((candidate) => candidate.id === row.agent)?.text ?? "";
       const expected = version ?? "not run";
-      if (!row.testedWith.includes(expected)) wrong.push(`${row.agent}: the table says "${row.testedWith}", the pinned version is ${version ?? "none"}`);
+      if (!row.testedWith.includes(expected))
+        wrong.push(`${row.agent}: the table says "${row.testedWith}", the pinned version is ${version ?? "none"}`);
       if (!section.toLowerCase().includes(expected.toLowerCase())) wrong.push(`${row.agent}: its section does not say ${expected}`);
     }
     const sdk = pinnedVersion("hookbox/agent-sdk") as string;
-    if (!sections.find((section) => section.id === "hookbox/agent-sdk")?.text.includes(sdk)) wrong.push(`hookbox/agent-sdk: its section does not name the SDK version tested, ${sdk}`);
+    if (!sections.find((section) => section.id === "hookbox/agent-sdk")?.text.includes(sdk))
+      wrong.push(`hookbox/agent-sdk: its section does not name the SDK version tested, ${sdk}`);
     expect(wrong).toEqual([]);
   });
 
   it("is what the README's agent list points to: the README names every agent that has an install target, and the Agent SDK", () => {
-    const names = sections.filter((section) => INSTALL_AGENTS.includes(section.id) || BESIDE_THE_TABLE.includes(section.id)).map((section) => section.title);
+    const names = sections
+      .filter((section) => INSTALL_AGENTS.includes(section.id) || BESIDE_THE_TABLE.includes(section.id))
+      .map((section) => section.title);
     expect(names).toContain("Claude Agent SDK");
     expect(names.filter((name) => !README.includes(name))).toEqual([]);
   });

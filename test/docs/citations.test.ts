@@ -14,7 +14,10 @@ const SOURCES: Readonly<Record<string, { file: string; heading: (section: string
   DESIGN: { file: "docs/design.md", heading: (s) => new RegExp(`^## §${s} `, "m") },
 };
 const SECTION = "(?:§|\\\\u00a7)(\\d+(?:\\.\\d+)?)";
-const CITATION = new RegExp(`\\b(research\\/sandbox\\.md|research|agent-hook-protocols\\.md|real-clients(?:\\.md)?|DESIGN)((?:(?:,|;| and)? ?${SECTION})+)`, "g");
+const CITATION = new RegExp(
+  `\\b(research\\/sandbox\\.md|research|agent-hook-protocols\\.md|real-clients(?:\\.md)?|DESIGN)((?:(?:,|;| and)? ?${SECTION})+)`,
+  "g",
+);
 
 const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" })
   .split("\n")
@@ -32,8 +35,16 @@ function citations(): Citation[] {
     const text = readFileSync(join(ROOT, file), "utf8");
     for (const match of text.matchAll(CITATION)) {
       const name = match[1] as string;
-      const source = name === "agent-hook-protocols.md" ? "research" : name === "research/sandbox.md" ? "sandbox" : name.startsWith("real-clients") ? "real-clients" : name;
-      for (const section of (match[2] as string).matchAll(new RegExp(SECTION, "g"))) found.push({ where: file, source, section: section[1] as string });
+      const source =
+        name === "agent-hook-protocols.md"
+          ? "research"
+          : name === "research/sandbox.md"
+            ? "sandbox"
+            : name.startsWith("real-clients")
+              ? "real-clients"
+              : name;
+      for (const section of (match[2] as string).matchAll(new RegExp(SECTION, "g")))
+        found.push({ where: file, source, section: section[1] as string });
     }
   }
   return found;

@@ -29,7 +29,11 @@ interface Report {
 }
 
 function emit(world: DaemonWorld, command: string, daemon: boolean): Promise<RunResult> {
-  return runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", "claude", "--hooks", world.hooks, ...(daemon ? [] : ["--no-daemon"])], { stdin: claudePayload(world, command), env: world.env(), cwd: world.dir });
+  return runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", "claude", "--hooks", world.hooks, ...(daemon ? [] : ["--no-daemon"])], {
+    stdin: claudePayload(world, command),
+    env: world.env(),
+    cwd: world.dir,
+  });
 }
 
 async function verify(world: DaemonWorld, args: readonly string[] = []): Promise<{ result: RunResult; report: Report }> {
@@ -47,7 +51,16 @@ describe("hookbox audit verify (the binary, on records written by a daemon and b
     for (let i = 0; i < 3; i++) {
       expect((await emit(world, `through-daemon-${i}`, true)).code).toBe(0);
       expect((await emit(world, `own-process-${i}`, false)).code).toBe(0);
-      expect((await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "s", cwd: world.dir, tool_name: "Bash", tool_input: { command: `native-${i}` } })).status).toBe(200);
+      expect(
+        (
+          await call(world.socket, "POST", "/v1/events/PreToolUse", {
+            session_id: "s",
+            cwd: world.dir,
+            tool_name: "Bash",
+            tool_input: { command: `native-${i}` },
+          })
+        ).status,
+      ).toBe(200);
     }
   });
   afterAll(async () => {
@@ -71,7 +84,11 @@ describe("hookbox audit verify (the binary, on records written by a daemon and b
   });
 
   /** A copy of the log in a data dir of its own, tampered with by `change`, verified there. */
-  async function tampered(name: string, change: (lines: string[]) => string[] | string, args: readonly string[] = []): Promise<{ result: RunResult; report: Report }> {
+  async function tampered(
+    name: string,
+    change: (lines: string[]) => string[] | string,
+    args: readonly string[] = [],
+  ): Promise<{ result: RunResult; report: Report }> {
     const dataDir = join(world.dir, `case-${name}`);
     mkdirSync(join(dataDir, "audit"), { recursive: true });
     cpSync(world.auditFile, join(dataDir, "audit", "hookbox-audit.jsonl"));
@@ -83,9 +100,14 @@ describe("hookbox audit verify (the binary, on records written by a daemon and b
 
   it("fails at the record whose reason was edited, naming that line", async () => {
     // A run record in the middle of the log (its reason is the hook's "seen …").
-    const edited = readFileSync(world.auditFile, "utf8").split("\n").findIndex((l, i) => i >= 6 && l.includes('"reason":"seen ')) + 1;
+    const edited =
+      readFileSync(world.auditFile, "utf8")
+        .split("\n")
+        .findIndex((l, i) => i >= 6 && l.includes('"reason":"seen ')) + 1;
     expect(edited).toBeGreaterThan(6);
-    const { result, report } = await tampered("edit", (lines) => lines.map((l, i) => (i === edited - 1 ? l.replace(/"reason":"seen [^"]*"/, '"reason":"seen nothing"') : l)));
+    const { result, report } = await tampered("edit", (lines) =>
+      lines.map((l, i) => (i === edited - 1 ? l.replace(/"reason":"seen [^"]*"/, '"reason":"seen nothing"') : l)),
+    );
     expect(result.code).toBe(1);
     expect(report.problems).toHaveLength(1);
     expect(report.problems[0]).toMatchObject({ kind: "broken_link", line: edited + 1, previous: { line: edited } });
@@ -153,7 +175,12 @@ describe("concurrent writers and a broken tail at start (the binary)", () => {
     let load = true;
     const lane = async (): Promise<void> => {
       while (load) {
-        const reply = await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "load", cwd: world.dir, tool_name: "Bash", tool_input: { command: `load ${native++} ${big}` } });
+        const reply = await call(world.socket, "POST", "/v1/events/PreToolUse", {
+          session_id: "load",
+          cwd: world.dir,
+          tool_name: "Bash",
+          tool_input: { command: `load ${native++} ${big}` },
+        });
         expect(reply.status).toBe(200);
       }
     };
@@ -184,11 +211,25 @@ describe("concurrent writers and a broken tail at start (the binary)", () => {
     lines[at] = (lines[at] as string).replace('"session_id":"load"', '"session_id":"someone else"');
     writeFileSync(world.auditFile, lines.join("\n"));
     daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--config", config(world)]);
-    expect(daemon.stderr).toMatch(new RegExp(`AUDIT CHAIN BROKEN: hookbox-audit\\.jsonl line ${at + 2} .*line ${at + 1} was changed after it was written`));
-    const health = (await call(world.socket, "GET", "/healthz")).json as { status: string; checks: { audit: { ok: boolean; detail: { chain: { tail: string; broken: { line: number; restartedWith: string } } } } } };
+    expect(daemon.stderr).toMatch(
+      new RegExp(`AUDIT CHAIN BROKEN: hookbox-audit\\.jsonl line ${at + 2} .*line ${at + 1} was changed after it was written`),
+    );
+    const health = (await call(world.socket, "GET", "/healthz")).json as {
+      status: string;
+      checks: { audit: { ok: boolean; detail: { chain: { tail: string; broken: { line: number; restartedWith: string } } } } };
+    };
     expect(health.status).toBe("degraded");
     expect(health.checks.audit).toMatchObject({ ok: false, detail: { chain: { tail: "broken", broken: { line: at + 2 } } } });
-    expect((await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "after", cwd: world.dir, tool_name: "Bash", tool_input: { command: "after" } })).status).toBe(200);
+    expect(
+      (
+        await call(world.socket, "POST", "/v1/events/PreToolUse", {
+          session_id: "after",
+          cwd: world.dir,
+          tool_name: "Bash",
+          tool_input: { command: "after" },
+        })
+      ).status,
+    ).toBe(200);
     const { result, report } = await verify(world);
     expect(result.code).toBe(1);
     expect(report.problems).toMatchObject([{ kind: "broken_link", file: "hookbox-audit.jsonl", line: at + 2 }]);

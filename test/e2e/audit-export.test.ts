@@ -117,7 +117,14 @@ describe("audit export (the binary's daemon, audit.export in the operator file)"
     return daemon;
   };
   const post = async (command: string): Promise<string> => {
-    const reply = await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "export", cwd: world.dir, tool_name: "Bash", tool_input: { command } }, {}, 5000);
+    const reply = await call(
+      world.socket,
+      "POST",
+      "/v1/events/PreToolUse",
+      { session_id: "export", cwd: world.dir, tool_name: "Bash", tool_input: { command } },
+      {},
+      5000,
+    );
     expect(reply.status).toBe(200);
     return (reply.json as { event_id: string }).event_id;
   };
@@ -144,7 +151,8 @@ describe("audit export (the binary's daemon, audit.export in the operator file)"
     for (const transport of ["udp", "tcp", "unix"] as const) {
       it(`over ${transport}: every record, as RFC 5424 with its JSON`, async (ctx) => {
         if (skip || !rsyslog) return ctx.skip(skip ?? "no rsyslogd");
-        const address = transport === "unix" ? `unix:${rsyslog.socket}` : `${transport}://127.0.0.1:${transport === "udp" ? rsyslog.udp : rsyslog.tcp}`;
+        const address =
+          transport === "unix" ? `unix:${rsyslog.socket}` : `${transport}://127.0.0.1:${transport === "udp" ? rsyslog.udp : rsyslog.tcp}`;
         const running = await startWith(`    syslog: { address: "${address}", facility: local3, app_name: hookbox-${transport} }\n`);
         expect(running.stderr).toContain(`exporting audit records to syslog ${address}`);
         const denied = await post("rm");
@@ -160,7 +168,10 @@ describe("audit export (the binary's daemon, audit.export in the operator file)"
         // The guard's runs (self-protect, on by default, records its own beside them).
         const runs = mine.filter((m) => m.msgid === "run" && m.record.hook_id === "guard");
         expect(runs.map((m) => m.record.event_id)).toEqual([denied, allowed]);
-        const inFile = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { id: string }).id);
+        const inFile = readFileSync(world.auditFile, "utf8")
+          .trim()
+          .split("\n")
+          .map((line) => (JSON.parse(line) as { id: string }).id);
         for (const m of mine) expect(inFile).toContain(m.record.id);
       });
     }
@@ -229,7 +240,9 @@ describe("audit export (the binary's daemon, audit.export in the operator file)"
       expect(dropped).toBeGreaterThanOrEqual(120 - 20 - 20);
       const health = (await call(world.socket, "GET", "/healthz")).json as { status: string };
       expect(health.status).toBe("ok");
-      console.log(`audit export: median answer ${median(baseline).toFixed(1)} ms with the receiver up, ${median(down).toFixed(1)} ms with it hung (${dropped} records dropped, counted)`);
+      console.log(
+        `audit export: median answer ${median(baseline).toFixed(1)} ms with the receiver up, ${median(down).toFixed(1)} ms with it hung (${dropped} records dropped, counted)`,
+      );
       // Answers never wait for the export: were they held behind it, each would take its 60 s timeout.
       expect(Math.max(...down)).toBeLessThan(5000);
       expect(median(down)).toBeLessThan(median(baseline) * 3 + 25);

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoneBinary } from "../helpers/binary.ts";
 
 const HANDLERS = resolve(import.meta.dirname, "../../handlers");
-const STANDARD = readdirSync(HANDLERS, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== "lib").map((e) => e.name);
+const STANDARD = readdirSync(HANDLERS, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && e.name !== "lib")
+  .map((e) => e.name);
 /** The standard hooks that ask a model: they need hookbox.yaml llm: to do anything. */
 const PROMPT_HOOKS = ["prompt-clarity", "verify-completion"];
 
@@ -33,7 +35,9 @@ describe("the standard hook library and the authoring tools, on the binary", () 
     expect(reports.map((r) => r.hook_id).sort()).toEqual([...STANDARD].sort());
     for (const report of reports) expect(report.results.length, report.hook_id).toBeGreaterThanOrEqual(5);
     for (const id of STANDARD) {
-      const fixtures = readdirSync(join(HANDLERS, id, "fixtures")).map((f) => readFileSync(join(HANDLERS, id, "fixtures", f), "utf8")).join("\n");
+      const fixtures = readdirSync(join(HANDLERS, id, "fixtures"))
+        .map((f) => readFileSync(join(HANDLERS, id, "fixtures", f), "utf8"))
+        .join("\n");
       expect(fixtures, id).toMatch(/agent: claude/);
       expect(fixtures, id).toMatch(/agent: gemini/);
     }
@@ -87,7 +91,9 @@ describe("the standard hook library and the authoring tools, on the binary", () 
     expect(withModel.code, withModel.stderr).toBe(0);
     expect(withModel.stdout).toContain(`ok: ${STANDARD.length} hooks valid`);
     const help = await bin.run(["serve", "--help"], { env });
-    expect(help.stdout.replace(/\s+/g, " ")).toContain('"all": every standard hook that works without setup — the prompt hooks (verify-completion, prompt-clarity) join once hookbox.yaml configures an llm endpoint');
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      '"all": every standard hook that works without setup — the prompt hooks (verify-completion, prompt-clarity) join once hookbox.yaml configures an llm endpoint',
+    );
   });
 
   it("every standard hook packs as it is (hookbox pack handlers/<id>): each hook.yaml has its version", async () => {

@@ -51,7 +51,14 @@ class AutoWorld extends DaemonWorld {
   }
 
   payload(session: string, file: string, cwd = this.project): string {
-    return JSON.stringify({ session_id: session, transcript_path: "", cwd, hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: join(cwd, file), content: "x" } });
+    return JSON.stringify({
+      session_id: session,
+      transcript_path: "",
+      cwd,
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(cwd, file), content: "x" },
+    });
   }
 
   emit(stdin: string, cwd = this.project, env: Record<string, string> = {}): Promise<RunResult> {
@@ -93,7 +100,8 @@ class AutoWorld extends DaemonWorld {
   }
 }
 
-const reason = (out: RunResult): string | undefined => (JSON.parse(out.stdout || "{}") as { hookSpecificOutput?: { permissionDecisionReason?: string } }).hookSpecificOutput?.permissionDecisionReason;
+const reason = (out: RunResult): string | undefined =>
+  (JSON.parse(out.stdout || "{}") as { hookSpecificOutput?: { permissionDecisionReason?: string } }).hookSpecificOutput?.permissionDecisionReason;
 
 const worlds: AutoWorld[] = [];
 const world = (operator = ""): AutoWorld => {
@@ -160,7 +168,8 @@ describe("the daemon emit starts (the binary, a temporary HOME, no hookbox serve
       if (i % 2 === 0) expect(reason(out)).toBe("project-guard guards .env");
       else expect(out.stdout).toBe("");
     });
-    for (const [i, session] of sessions.entries()) expect(w.decisionOf(session), session).toMatchObject([{ decision: i % 2 === 0 ? "deny" : "allow" }]);
+    for (const [i, session] of sessions.entries())
+      expect(w.decisionOf(session), session).toMatchObject([{ decision: i % 2 === 0 ? "deny" : "allow" }]);
     const daemon = await w.serving();
     // Give any second start time to show up in the log before counting.
     await new Promise((r) => setTimeout(r, 1000));
@@ -183,7 +192,10 @@ describe("the daemon emit starts (the binary, a temporary HOME, no hookbox serve
     expect(reason(await w.emit(w.payload("p2", ".env")))).toBe("project-guard-v2 guards .env");
     expect(reason(await w.emit(w.payload("b2", ".env", beta), beta))).toBe("beta-guard guards .env");
     for (const session of ["p1", "b1", "p2", "b2"]) expect(w.decisionOf(session)).toMatchObject([{ served_by: { via: "daemon", pid: daemon.pid } }]);
-    const reloads = w.logText().split("\n").filter((line) => line.includes("reloaded"));
+    const reloads = w
+      .logText()
+      .split("\n")
+      .filter((line) => line.includes("reloaded"));
     expect(reloads).toHaveLength(1);
     expect(reloads[0]).toContain(`reloaded ${w.project} `);
     expect((await w.serving()).events).toBe(4);
@@ -211,7 +223,10 @@ describe("the daemon emit starts (the binary, a temporary HOME, no hookbox serve
     const daemon = await w.serving();
     const mine = (await call(daemon.socket, "GET", "/v1/daemon")).json as { identity: Record<string, unknown> };
     const newer = Buffer.from(JSON.stringify({ ...mine.identity, build: "9.9.9+newer" })).toString("base64url");
-    const refused = await call(daemon.socket, "POST", "/v1/agents/claude", w.payload("b", "src/a.ts"), { "x-hookbox-client": "emit", "x-hookbox-identity": newer });
+    const refused = await call(daemon.socket, "POST", "/v1/agents/claude", w.payload("b", "src/a.ts"), {
+      "x-hookbox-client": "emit",
+      "x-hookbox-identity": newer,
+    });
     expect(refused.status).toBe(409);
     const after = await w.serving();
     expect(after.retiring).toMatch(/an emit of build 9\.9\.9\+newer asked/);
@@ -233,7 +248,9 @@ describe("the daemon emit starts (the binary, a temporary HOME, no hookbox serve
     chmodSync(w.dir, 0o755);
     chmodSync(daemon.socket, 0o666);
     const script = `require("http").get({ socketPath: ${JSON.stringify(daemon.socket)}, path: "/v1/daemon" }, (r) => { let t = ""; r.on("data", (c) => (t += c)); r.on("end", () => console.log(r.statusCode + " " + t)); }).on("error", (e) => console.log("error " + e.message));`;
-    const out = await runProgram(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "-e", script], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" } });
+    const out = await runProgram(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "-e", script], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" },
+    });
     expect(out.stdout).toMatch(/^403 /);
     expect(out.stdout).toMatch(/"code":"peer_refused"/);
     expect(out.stdout).toMatch(/serves uid 0 only; process \d+ \(uid 65534\) may not use it/);

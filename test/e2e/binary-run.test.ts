@@ -20,8 +20,14 @@ export default async function handler(event: ToolEvent): Promise<Verdict> {
     );
     writeFileSync(join(bin.dir, "event.json"), JSON.stringify({ tool_name: "Write", tool_input: { file_path: "/p/.env" } }));
     writeFileSync(join(bin.dir, "spin.ts"), `export default function (): never { while (true) {} }\n`);
-    writeFileSync(join(bin.dir, "typo.ts"), `export default function (event: { tool_name?: string }) {\n  if (event.tool_name === "Bash") {\n    return { action: "dny", reason: "no shell" };\n  }\n}\n`);
-    writeFileSync(join(bin.dir, "uses-hook.ts"), `export default async function (event: unknown, hook: Hook) {\n  hook.log("info", \`id \${hook.id}, config \${JSON.stringify(hook.config)}\`);\n  await hook.readFile("a.txt");\n}\n`);
+    writeFileSync(
+      join(bin.dir, "typo.ts"),
+      `export default function (event: { tool_name?: string }) {\n  if (event.tool_name === "Bash") {\n    return { action: "dny", reason: "no shell" };\n  }\n}\n`,
+    );
+    writeFileSync(
+      join(bin.dir, "uses-hook.ts"),
+      `export default async function (event: unknown, hook: Hook) {\n  hook.log("info", \`id \${hook.id}, config \${JSON.stringify(hook.config)}\`);\n  await hook.readFile("a.txt");\n}\n`,
+    );
     writeFileSync(join(bin.dir, "broken.ts"), `export default function (e: any) {\n  return { a: 1 + };\n}\n`);
   });
   afterAll(() => bin.cleanup());
@@ -33,7 +39,9 @@ export default async function handler(event: ToolEvent): Promise<Verdict> {
   });
 
   it("reads the event from stdin and prints the whole outcome with --json", async () => {
-    const result = await bin.run(["run", "handler.ts", "--event", "-", "--json"], { stdin: JSON.stringify({ tool_name: "Read", tool_input: { file_path: "a.ts" } }) });
+    const result = await bin.run(["run", "handler.ts", "--event", "-", "--json"], {
+      stdin: JSON.stringify({ tool_name: "Read", tool_input: { file_path: "a.ts" } }),
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, value: { action: "continue" }, stats: { host_calls: 0 } });
   });
@@ -48,11 +56,16 @@ export default async function handler(event: ToolEvent): Promise<Verdict> {
     const result = await bin.run(["run", "typo.ts", "--event", "-"], { stdin: JSON.stringify({ tool_name: "Bash" }) });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^error\[handler_result_invalid\]: the handler returned an invalid result: action: .*; it returned \{"action":"dny","reason":"no shell"\}$/m);
-    expect(result.stderr).toContain("    at typo.ts:3:14\n    3 |     return { action: \"dny\", reason: \"no shell\" };\n      |              ^");
+    expect(result.stderr).toMatch(
+      /^error\[handler_result_invalid\]: the handler returned an invalid result: action: .*; it returned \{"action":"dny","reason":"no shell"\}$/m,
+    );
+    expect(result.stderr).toContain('    at typo.ts:3:14\n    3 |     return { action: "dny", reason: "no shell" };\n      |              ^');
     const json = await bin.run(["run", "typo.ts", "--event", "-", "--json"], { stdin: JSON.stringify({ tool_name: "Bash" }) });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, failure: { code: "handler_result_invalid", location: { file: "typo.ts", line: 3, column: 14 } } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      failure: { code: "handler_result_invalid", location: { file: "typo.ts", line: 3, column: 14 } },
+    });
     // Nothing returned is a valid continue.
     expect((await bin.run(["run", "typo.ts", "--event", "-"], { stdin: "{}" })).code).toBe(0);
   });
@@ -61,7 +74,7 @@ export default async function handler(event: ToolEvent): Promise<Verdict> {
     const result = await bin.run(["run", "uses-hook.ts", "--event", "-", "--json"], { stdin: "{}" });
     expect(result.code).toBe(1);
     const outcome = JSON.parse(result.stdout) as { failure: { message: string }; logs: { message: string }[] };
-    expect(outcome.logs[0]?.message).toBe('id hookbox-run, config {}');
+    expect(outcome.logs[0]?.message).toBe("id hookbox-run, config {}");
     expect(outcome.failure.message).toMatch(/hook\.readFile: no capabilities are granted in `hookbox run`/);
   });
 

@@ -43,13 +43,19 @@ interface Case {
 
 function cases(): Case[] {
   const all: Case[] = [];
-  for (const hook of readdirSync(HANDLERS).filter((d) => d !== "lib").sort()) {
+  for (const hook of readdirSync(HANDLERS)
+    .filter((d) => d !== "lib")
+    .sort()) {
     const dir = join(HANDLERS, hook, "fixtures");
-    for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
       const parsed = parse(readFileSync(join(dir, file), "utf8")) as Fixture | Fixture[];
       for (const fixture of Array.isArray(parsed) ? parsed : [parsed]) {
         const operator = (fixture.operator ?? {}) as { hooks?: Record<string, Record<string, unknown>> };
-        const merged = fixture.config ? { ...operator, hooks: { ...operator.hooks, [hook]: { ...operator.hooks?.[hook], config: fixture.config } } } : operator;
+        const merged = fixture.config
+          ? { ...operator, hooks: { ...operator.hooks, [hook]: { ...operator.hooks?.[hook], config: fixture.config } } }
+          : operator;
         all.push({ hook, name: `${file} › ${fixture.name}`, fixture, operator: stringify(merged) });
       }
     }
@@ -61,7 +67,14 @@ function cases(): Case[] {
 function normalized(out: RunResult): { code: number | null; answer: unknown } {
   const text = out.stdout.trim();
   const answer = text === "" ? undefined : (JSON.parse(text) as unknown);
-  return { code: out.code, answer: JSON.parse(JSON.stringify(answer ?? null, (key, value: unknown) => (key === "event_id" || key === "duration_ms" || key === "started_at" || key === "completed_at" ? undefined : value))) };
+  return {
+    code: out.code,
+    answer: JSON.parse(
+      JSON.stringify(answer ?? null, (key, value: unknown) =>
+        key === "event_id" || key === "duration_ms" || key === "started_at" || key === "completed_at" ? undefined : value,
+      ),
+    ),
+  };
 }
 
 describe("both ways: every standard hook's fixtures, in emit's own process and through the daemon", () => {
@@ -94,10 +107,19 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
       renameSync(`${config}.tmp`, config); // a new file: the daemon's stamp check sees the change
     };
     writeOperator("");
-    const child = spawn(BUILT_BINARY, ["serve", ...hooksArgs(hook), "--config", config, "--socket", socket, "--workers", "1"], { cwd: root, env, stdio: "ignore" });
+    const child = spawn(BUILT_BINARY, ["serve", ...hooksArgs(hook), "--config", config, "--socket", socket, "--workers", "1"], {
+      cwd: root,
+      env,
+      stdio: "ignore",
+    });
     try {
       const deadline = Date.now() + 60_000;
-      while (!(await call(socket, "GET", "/healthz").then(() => true, () => false))) {
+      while (
+        !(await call(socket, "GET", "/healthz").then(
+          () => true,
+          () => false,
+        ))
+      ) {
         if (Date.now() > deadline) throw new Error(`serve for ${hook} did not come up`);
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -119,12 +141,16 @@ describe("both ways: every standard hook's fixtures, in emit's own process and t
           const agent = c.fixture.agent ?? "native";
           const payload = agent === "native" ? { session_id: session, ...event } : { ...event, session_id: session };
           const eventArg = agent === "native" ? [String(event.event_type)] : [];
-          const out = await runProgram([BUILT_BINARY, "emit", ...eventArg, "--agent", agent, ...hooksArgs(c.hook), "--config", config, "--socket", socket, ...extra], {
-            cwd: c.fixture.workspace ? workspace : root,
-            env,
-            stdin: JSON.stringify(payload),
-          });
-          if (way === "daemon" && out.stderr.includes("not through the daemon")) differences.push(`${c.hook} ${c.name}: the daemon did not answer: ${out.stderr}`);
+          const out = await runProgram(
+            [BUILT_BINARY, "emit", ...eventArg, "--agent", agent, ...hooksArgs(c.hook), "--config", config, "--socket", socket, ...extra],
+            {
+              cwd: c.fixture.workspace ? workspace : root,
+              env,
+              stdin: JSON.stringify(payload),
+            },
+          );
+          if (way === "daemon" && out.stderr.includes("not through the daemon"))
+            differences.push(`${c.hook} ${c.name}: the daemon did not answer: ${out.stderr}`);
           runs.push(out);
           rmSync(workspace, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
         }

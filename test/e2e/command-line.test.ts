@@ -48,9 +48,17 @@ function nobodyCannotRun(): string | undefined {
   return nobodyProbe;
 }
 
-function run(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; as?: { uid: number; gid: number }; stdin?: string } = {}): Promise<RunResult> {
+function run(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; as?: { uid: number; gid: number }; stdin?: string } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, [...args], { cwd: options.cwd ?? dir, env: { HOME: join(dir, "home"), ...options.env }, ...options.as, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(binary, [...args], {
+      cwd: options.cwd ?? dir,
+      env: { HOME: join(dir, "home"), ...options.env },
+      ...options.as,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -86,13 +94,13 @@ describe("a hook whose handler throws on one fixture", () => {
         "// thrower: denies .env, throws on anything under tmp/",
         "export default function handler(event: HookEvent, hook: Hook): HookResult {",
         "  void hook;",
-        "  const path: string = String(event.tool_input?.file_path ?? \"\");",
-        "  if (path.endsWith(\".env\")) return { action: \"deny\", reason: `${path} holds secrets` };",
-        "  if (path.startsWith(\"tmp/\")) {",
+        '  const path: string = String(event.tool_input?.file_path ?? "");',
+        '  if (path.endsWith(".env")) return { action: "deny", reason: `${path} holds secrets` };',
+        '  if (path.startsWith("tmp/")) {',
         "    const size: number = (null as unknown as { length: number }).length;",
-        "    return { action: \"continue\", reason: String(size) };",
+        '    return { action: "continue", reason: String(size) };',
         "  }",
-        "  return { action: \"continue\" };",
+        '  return { action: "continue" };',
         "}",
         "",
       ].join("\n"),
@@ -127,7 +135,9 @@ describe("a hook whose handler throws on one fixture", () => {
     expect(result.stdout).toContain("thrower failed: error[handler_threw]: the handler threw TypeError: cannot read property 'length' of null");
     expect(result.stdout).toContain(`at ${join(project, ".hookbox/hooks/thrower/handler.ts")}:7:${column}`);
     expect(result.stdout).toContain("7 |     const size: number = (null as unknown as { length: number }).length;");
-    expect(result.stdout).toContain(`(thrower failed as expected: handler_threw at ${join(project, ".hookbox/hooks/thrower/handler.ts")}:7:${column})`);
+    expect(result.stdout).toContain(
+      `(thrower failed as expected: handler_threw at ${join(project, ".hookbox/hooks/thrower/handler.ts")}:7:${column})`,
+    );
   });
 
   it("--json carries the failure with its location; --filter runs only the fixtures named", async () => {
@@ -136,13 +146,20 @@ describe("a hook whose handler throws on one fixture", () => {
     const [report] = JSON.parse(result.stdout) as { hook_id: string; results: { name: string; failures: unknown[] }[] }[];
     expect(report?.hook_id).toBe("thrower");
     expect(report?.results.map((r) => r.name)).toEqual(["fixtures/basic.yaml › allows a write under tmp"]);
-    expect(report?.results[0]?.failures).toEqual([expect.objectContaining({ hook_id: "thrower", error_code: "handler_threw", location: expect.objectContaining({ line: 7 }), source_line: expect.stringContaining("(null as unknown") })]);
+    expect(report?.results[0]?.failures).toEqual([
+      expect.objectContaining({
+        hook_id: "thrower",
+        error_code: "handler_threw",
+        location: expect.objectContaining({ line: 7 }),
+        source_line: expect.stringContaining("(null as unknown"),
+      }),
+    ]);
     const none = await run(["test", "--filter", "no such fixture"], { cwd: project });
     expect(none.code).toBe(1);
     expect(none.stdout).toBe('FAILED: no fixture matches --filter "no such fixture"\n');
   });
 
-  it("hookbox check reports {action: \"dny\"} at its line, in a handler with types and in one without", async () => {
+  it('hookbox check reports {action: "dny"} at its line, in a handler with types and in one without', async () => {
     const typed = join(project, ".hookbox/hooks/thrower/handler.ts");
     const untyped = join(dir, "untyped.ts");
     writeFileSync(untyped, 'export default (event) => {\n  if (event.tool_name === "Bash") return { action: "dny" };\n};\n');
@@ -151,14 +168,18 @@ describe("a hook whose handler throws on one fixture", () => {
     expect(clean.stdout).toMatch(/^ok: 1 handler type-checks? \(TypeScript \d+\.\d+\.\d+\)\n$/);
     const result = await run(["check", untyped]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`${untyped}:2:44: TS2820: Type '"dny"' is not assignable to type 'HookAction | undefined'. Did you mean '"deny"'?`);
-    expect(result.stderr).toContain('    2 |   if (event.tool_name === "Bash") return { action: "dny" };\n      |                                            ^');
+    expect(result.stderr).toContain(
+      `${untyped}:2:44: TS2820: Type '"dny"' is not assignable to type 'HookAction | undefined'. Did you mean '"deny"'?`,
+    );
+    expect(result.stderr).toContain(
+      '    2 |   if (event.tool_name === "Bash") return { action: "dny" };\n      |                                            ^',
+    );
     expect(result.stdout).toMatch(/^1 problem in 1 handler/);
     // A handler that does not compile is no pass either: its hook does not load.
     const broken = join(dir, "broken-project/.hookbox/hooks/broken");
     mkdirSync(broken, { recursive: true });
     writeFileSync(join(broken, "hook.yaml"), "id: broken\nevents: [PreToolUse]\nhandler: ./handler.ts\n");
-    writeFileSync(join(broken, "handler.ts"), "export default () => ({ action: \"deny\" ;\n");
+    writeFileSync(join(broken, "handler.ts"), 'export default () => ({ action: "deny" ;\n');
     const notLoaded = await run(["check"], { cwd: join(dir, "broken-project") });
     expect(notLoaded.code).toBe(1);
     expect(notLoaded.stderr).toContain(`${join(broken, "handler.ts")}:1:`);
@@ -167,7 +188,10 @@ describe("a hook whose handler throws on one fixture", () => {
     // A PATH with git on it: self-protect's run grants resolve, so its only problem is the type error.
     const validated = await run(["validate", "--types", "--json"], { cwd: project, env: { PATH: "/usr/bin:/bin" } });
     expect(validated.code).toBe(1);
-    expect(JSON.parse(validated.stdout)).toMatchObject({ ok: false, problems: [{ file: typed, line: 10, column: 12, message: expect.stringMatching(/^TS2820: /) }] });
+    expect(JSON.parse(validated.stdout)).toMatchObject({
+      ok: false,
+      problems: [{ file: typed, line: 10, column: 12, message: expect.stringMatching(/^TS2820: /) }],
+    });
   });
 });
 
@@ -175,8 +199,12 @@ describe("HOOKBOX_SOCKET and HOOKBOX_CONFIG: a flag wins over its variable, the 
   it("the socket: the variable where no flag is given, the flag over it", async () => {
     const env = { HOOKBOX_SOCKET: join(dir, "from-env.sock"), XDG_RUNTIME_DIR: join(dir, "xdg") };
     expect((await run(["approvals"], { env })).stderr).toContain(`nothing at ${join(dir, "from-env.sock")}`);
-    expect((await run(["approvals", "--socket", join(dir, "from-flag.sock")], { env })).stderr).toContain(`nothing at ${join(dir, "from-flag.sock")}`);
-    expect((await run(["approvals"], { env: { XDG_RUNTIME_DIR: join(dir, "xdg") } })).stderr).toContain(`nothing at ${join(dir, "xdg/hookbox/hookbox.sock")}`);
+    expect((await run(["approvals", "--socket", join(dir, "from-flag.sock")], { env })).stderr).toContain(
+      `nothing at ${join(dir, "from-flag.sock")}`,
+    );
+    expect((await run(["approvals"], { env: { XDG_RUNTIME_DIR: join(dir, "xdg") } })).stderr).toContain(
+      `nothing at ${join(dir, "xdg/hookbox/hookbox.sock")}`,
+    );
   });
 
   it("serve listens on HOOKBOX_SOCKET, and the commands given the same variable find it", async () => {
@@ -230,13 +258,17 @@ describe("OS errors: one line with the path, the cause and the fix; permission d
       const client = await run(["approvals", "--socket", join(locked, "hookbox.sock")], { ...(as && { as }) });
       expect(client.code).toBe(3);
       expectOneLine(client.stderr);
-      expect(client.stderr).toMatch(new RegExp(`^error\\[permission_denied\\]: ${join(locked, "hookbox.sock")}: permission denied \\(EACCES, lstat\\); check who owns .*ls -ld`));
+      expect(client.stderr).toMatch(
+        new RegExp(`^error\\[permission_denied\\]: ${join(locked, "hookbox.sock")}: permission denied \\(EACCES, lstat\\); check who owns .*ls -ld`),
+      );
       expect(client.stderr).not.toMatch(/no Hookbox daemon|hookbox serve/);
       const debug = await run(["approvals", "--socket", join(locked, "hookbox.sock"), "--debug"], { ...(as && { as }) });
       expect(debug.stderr.split("\n").length).toBeGreaterThan(2);
       // doctor says the same instead of "no daemon".
       const doctor = await run(["doctor", "--json"], { ...(as && { as }), env: { HOOKBOX_SOCKET: join(locked, "hookbox.sock") } });
-      const daemon = (JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks.find((c) => c.name === "daemon");
+      const daemon = (JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks.find(
+        (c) => c.name === "daemon",
+      );
       expect(daemon).toMatchObject({ ok: false, detail: expect.stringContaining(`${join(locked, "hookbox.sock")}: permission denied (EACCES`) });
       if (!as) return;
       // Following the advice elsewhere: serve on a directory of another user's is one line too.
@@ -245,7 +277,9 @@ describe("OS errors: one line with the path, the cause and the fix; permission d
       // The daemon logs its start before it fails: the error is its one last line.
       expectOneLine(serve.stderr.trimEnd().split("\n").at(-1) ?? "");
       expect(serve.stderr).not.toMatch(/\$bunfs|chunk-|\n\s+at /);
-      expect(serve.stderr).toMatch(new RegExp(`(^|\\n)error\\[permission_denied\\]: ${locked}: operation not permitted \\(EPERM, chmod\\); ${locked} belongs to another user`));
+      expect(serve.stderr).toMatch(
+        new RegExp(`(^|\\n)error\\[permission_denied\\]: ${locked}: operation not permitted \\(EPERM, chmod\\); ${locked} belongs to another user`),
+      );
     } finally {
       chmodSync(locked, 0o700);
     }
@@ -279,24 +313,36 @@ describe("OS errors: one line with the path, the cause and the fix; permission d
     expect(asFile.stderr).toContain(`error[daemon_unavailable]: ${file} is a file, not a daemon's socket`);
 
     const stale = join(dir, "stale.sock");
-    const holder = spawn(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(stale)}, () => console.log("up"))`], { stdio: ["ignore", "pipe", "inherit"] });
+    const holder = spawn(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(stale)}, () => console.log("up"))`], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     await new Promise((resolve) => holder.stdout?.once("data", resolve));
     holder.kill("SIGKILL");
     await new Promise((resolve) => holder.once("close", resolve));
     const asStale = await run(["approvals", "--socket", stale]);
     expect(asStale.code).toBe(3);
     expectOneLine(asStale.stderr);
-    expect(asStale.stderr).toMatch(new RegExp(`^error\\[daemon_unavailable\\]: no Hookbox daemon answers on ${stale} .*left over from one that stopped`));
+    expect(asStale.stderr).toMatch(
+      new RegExp(`^error\\[daemon_unavailable\\]: no Hookbox daemon answers on ${stale} .*left over from one that stopped`),
+    );
 
     const other = join(dir, "other.sock");
     // The client hangs up before it sends anything (what listens is not proven Hookbox): this write may meet EPIPE.
-    const server = await listen(other, (socket) => (socket.on("error", () => undefined), socket.end("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello")));
+    const server = await listen(
+      other,
+      (socket) => (
+        socket.on("error", () => undefined),
+        socket.end("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello")
+      ),
+    );
     try {
       const asOther = await run(["approvals", "--socket", other]);
       expect(asOther.code).toBe(3);
       expectOneLine(asOther.stderr);
       // Not even asked: the process that listens there is not this Hookbox (src/serve/daemon/peer-trust.ts).
-      expect(asOther.stderr).toMatch(new RegExp(`^error\\[daemon_unavailable\\]: what answers on ${other} is not a verified Hookbox daemon \\(not Hookbox: pid \\d+ runs `));
+      expect(asOther.stderr).toMatch(
+        new RegExp(`^error\\[daemon_unavailable\\]: what answers on ${other} is not a verified Hookbox daemon \\(not Hookbox: pid \\d+ runs `),
+      );
     } finally {
       server.close();
     }
@@ -310,7 +356,10 @@ describe("one key style", () => {
     if (Array.isArray(value)) return value.flatMap((item, index) => camelKeys(item, `${path}[${index}]`));
     if (value === null || typeof value !== "object") return [];
     // camelCase is a key style; PascalCase keys are event names (PreToolUse), data.
-    return Object.entries(value).flatMap(([key, inner]) => [...(/^[a-z][a-z0-9]*[A-Z]/.test(key) ? [`${path}.${key}`] : []), ...(DATA.has(key) ? [] : camelKeys(inner, `${path}.${key}`))]);
+    return Object.entries(value).flatMap(([key, inner]) => [
+      ...(/^[a-z][a-z0-9]*[A-Z]/.test(key) ? [`${path}.${key}`] : []),
+      ...(DATA.has(key) ? [] : camelKeys(inner, `${path}.${key}`)),
+    ]);
   };
 
   it("every --json a user can run without a daemon is snake_case", async () => {

@@ -97,7 +97,11 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
     expect((await call({ port }, "GET", path)).status).toBe(403);
     expect((await call({ port }, "GET", "/", undefined, { cookie })).status).toBe(200);
     const form = "csrf=x&decision=allow";
-    const foreign = await call({ port }, "POST", "/approvals/anything", form, { cookie, origin: "http://evil.example", "content-type": "application/x-www-form-urlencoded" });
+    const foreign = await call({ port }, "POST", "/approvals/anything", form, {
+      cookie,
+      origin: "http://evil.example",
+      "content-type": "application/x-www-form-urlencoded",
+    });
     expect(foreign.status).toBe(403);
     expect((await call({ port }, "GET", "/", undefined, { cookie, host: `attacker.example:${port}` })).status).toBe(403);
   });
@@ -109,7 +113,12 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
     await page.getByText("Live", { exact: true }).waitFor();
 
     // A run appears live.
-    const denied = await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "sess-console", cwd: project, tool_name: "Bash", tool_input: { command: "rm -rf build" } });
+    const denied = await call(world.socket, "POST", "/v1/events/PreToolUse", {
+      session_id: "sess-console",
+      cwd: project,
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf build" },
+    });
     const eventId = (denied.json as { event_id: string }).event_id;
     const row = page.locator(`tr[data-event-id="${eventId}"]`);
     await row.waitFor({ timeout: 5000 });
@@ -131,7 +140,12 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
 
     // An approval answered from the page.
     await page.getByRole("link", { name: /Approvals/ }).click();
-    const held = call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "sess-console", cwd: project, tool_name: "Deploy", tool_input: { target: "production" } });
+    const held = call(world.socket, "POST", "/v1/events/PreToolUse", {
+      session_id: "sess-console",
+      cwd: project,
+      tool_name: "Deploy",
+      tool_input: { target: "production" },
+    });
     const approve = page.getByRole("button", { name: "Approve", exact: true });
     await approve.waitFor({ timeout: 5000 });
     await page.getByText("Deploy production now?").waitFor();
@@ -141,8 +155,16 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
     const answer = await held;
     expect(answer.json).toMatchObject({ decision: "allow", reason: "approved by the user (the web console)" });
     await page.getByText("Answered: allowed.").waitFor();
-    const audit = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { kind?: string; approval?: unknown });
-    expect(audit.filter((r) => r.kind === "decision" && r.approval).at(-1)?.approval).toMatchObject({ hook_id: "asker", decision: "allow", by: "user", via: "console" });
+    const audit = readFileSync(world.auditFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind?: string; approval?: unknown });
+    expect(audit.filter((r) => r.kind === "decision" && r.approval).at(-1)?.approval).toMatchObject({
+      hook_id: "asker",
+      decision: "allow",
+      by: "user",
+      via: "console",
+    });
     expect(notified()).toContain("Deploy production now?");
 
     await page.getByRole("link", { name: "Hooks" }).click();
@@ -162,7 +184,12 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
     await page.locator("#chart-events").waitFor();
     // The charts' labels are HTML beside the stretched SVG, at the page's small-text size (they were ~6 px inside it).
     expect(await page.locator("figure.chart svg text").count()).toBe(0);
-    const labels = await page.locator("figure.chart .scale, figure.chart .ticks span").evaluateAll((elements) => elements.map((element) => ({ size: parseFloat(element.ownerDocument.defaultView?.getComputedStyle(element).fontSize ?? "0"), height: element.getBoundingClientRect().height })));
+    const labels = await page.locator("figure.chart .scale, figure.chart .ticks span").evaluateAll((elements) =>
+      elements.map((element) => ({
+        size: parseFloat(element.ownerDocument.defaultView?.getComputedStyle(element).fontSize ?? "0"),
+        height: element.getBoundingClientRect().height,
+      })),
+    );
     expect(labels.length).toBe(6 * 3);
     for (const label of labels) {
       expect(label.size).toBeGreaterThanOrEqual(12);
@@ -181,9 +208,20 @@ describe("the web console in real headless Chromium (hookbox serve --console)", 
   it("hides events no hook ran for and hookbox doctor's test calls by default, says how many, and shows them when asked", async (ctx) => {
     if (skip) return ctx.skip(skip);
     const readme = { tool_name: "Read", tool_input: { file_path: join(project, "README.md") } };
-    const quiet = (await call(world.socket, "POST", "/v1/events/PostToolUse", { session_id: "sess-quiet", cwd: project, ...readme })).json as { event_id: string };
-    const doctor = (await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "hookbox-doctor", cwd: project, ...readme })).json as { event_id: string };
-    const ran = (await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "sess-quiet", cwd: project, tool_name: "Bash", tool_input: { command: "rm -rf hidden-test" } })).json as { event_id: string };
+    const quiet = (await call(world.socket, "POST", "/v1/events/PostToolUse", { session_id: "sess-quiet", cwd: project, ...readme })).json as {
+      event_id: string;
+    };
+    const doctor = (await call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "hookbox-doctor", cwd: project, ...readme })).json as {
+      event_id: string;
+    };
+    const ran = (
+      await call(world.socket, "POST", "/v1/events/PreToolUse", {
+        session_id: "sess-quiet",
+        cwd: project,
+        tool_name: "Bash",
+        tool_input: { command: "rm -rf hidden-test" },
+      })
+    ).json as { event_id: string };
     const { context } = await signedIn();
     const page = context.pages()[0]!;
     const row = (id: string) => page.locator(`tr[data-event-id="${id}"]`);

@@ -38,9 +38,36 @@ async function impostor(path: string): Promise<void> {
   running.push(await startImpostor(path));
 }
 
-const claude = { session_id: "c1", transcript_path: "/tmp/t.jsonl", cwd: "", hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: ".env", content: "KEY=1\n" }, tool_use_id: "toolu_1" };
-const gemini = { session_id: "g1", transcript_path: "/tmp/g.jsonl", cwd: "", hook_event_name: "BeforeTool", timestamp: "2026-11-22T03:05:12.685Z", tool_name: "write_file", tool_input: { file_path: ".env", content: "KEY=1\n" } };
-const codex = { session_id: "x1", turn_id: "1", transcript_path: null, cwd: "", hook_event_name: "PreToolUse", model: "gpt-5-codex", permission_mode: "default", tool_name: "apply_patch", tool_input: { command: "*** Begin Patch\n*** Add File: .env\n+KEY=1\n*** End Patch\n" }, tool_use_id: "call_1" };
+const claude = {
+  session_id: "c1",
+  transcript_path: "/tmp/t.jsonl",
+  cwd: "",
+  hook_event_name: "PreToolUse",
+  tool_name: "Write",
+  tool_input: { file_path: ".env", content: "KEY=1\n" },
+  tool_use_id: "toolu_1",
+};
+const gemini = {
+  session_id: "g1",
+  transcript_path: "/tmp/g.jsonl",
+  cwd: "",
+  hook_event_name: "BeforeTool",
+  timestamp: "2026-11-22T03:05:12.685Z",
+  tool_name: "write_file",
+  tool_input: { file_path: ".env", content: "KEY=1\n" },
+};
+const codex = {
+  session_id: "x1",
+  turn_id: "1",
+  transcript_path: null,
+  cwd: "",
+  hook_event_name: "PreToolUse",
+  model: "gpt-5-codex",
+  permission_mode: "default",
+  tool_name: "apply_patch",
+  tool_input: { command: "*** Begin Patch\n*** Add File: .env\n+KEY=1\n*** End Patch\n" },
+  tool_use_id: "call_1",
+};
 
 const AGENTS = { claude, gemini, codex } as const;
 type Agent = keyof typeof AGENTS;
@@ -62,8 +89,13 @@ function emit(agent: Agent, env: Record<string, string> = {}, options: { without
 function denied(agent: Agent, out: RunResult): string | undefined {
   if (agent === "codex") return out.code === 2 ? out.stderr : undefined;
   if (out.stdout.trim() === "") return undefined;
-  const answer = JSON.parse(out.stdout) as { decision?: string; reason?: string; hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
-  if (agent === "claude") return answer.hookSpecificOutput?.permissionDecision === "deny" ? answer.hookSpecificOutput.permissionDecisionReason : undefined;
+  const answer = JSON.parse(out.stdout) as {
+    decision?: string;
+    reason?: string;
+    hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string };
+  };
+  if (agent === "claude")
+    return answer.hookSpecificOutput?.permissionDecision === "deny" ? answer.hookSpecificOutput.permissionDecisionReason : undefined;
   return answer.decision === "block" ? answer.reason : undefined;
 }
 
@@ -79,7 +111,12 @@ function servedBy(): string[] {
 }
 
 /** Every agent's .env write is denied by emit itself, and stderr names the socket and why it was not used. */
-async function expectInProcessDeny(why: RegExp, socket: string, env: Record<string, string> = {}, options: { withoutRuntimeDir?: boolean } = {}): Promise<void> {
+async function expectInProcessDeny(
+  why: RegExp,
+  socket: string,
+  env: Record<string, string> = {},
+  options: { withoutRuntimeDir?: boolean } = {},
+): Promise<void> {
   for (const agent of Object.keys(AGENTS) as Agent[]) {
     const before = servedBy().length;
     const out = await emit(agent, env, options);
@@ -135,7 +172,9 @@ describe("a server that is not Hookbox, answering the right shape with allow, on
     expect(denied("claude", await emit("claude", env))).toMatch(/guard-secrets/);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const status = JSON.parse((await runProgram([BUILT_BINARY, "daemon", "status", "--json"], { cwd: ws, env: world.env(env) })).stdout) as { daemons: { serves_this_hook_set: boolean }[] };
+      const status = JSON.parse((await runProgram([BUILT_BINARY, "daemon", "status", "--json"], { cwd: ws, env: world.env(env) })).stdout) as {
+        daemons: { serves_this_hook_set: boolean }[];
+      };
       if (status.daemons.some((d) => d.serves_this_hook_set)) break;
       if (Date.now() > deadline) throw new Error("no daemon came up");
       await new Promise((r) => setTimeout(r, 100));
@@ -153,8 +192,13 @@ describe("a server that is not Hookbox, answering the right shape with allow, on
     const doctor = await runProgram([BUILT_BINARY, "doctor"], { cwd: ws, env: world.env() });
     expect(doctor.code).not.toBe(0);
     expect(doctor.stdout + doctor.stderr).toMatch(/NOT A VERIFIED HOOKBOX DAEMON — not Hookbox: pid \d+ runs/);
-    const status = JSON.parse((await runProgram([BUILT_BINARY, "daemon", "status", "--json"], { cwd: ws, env: world.env() })).stdout) as { daemons: { socket: string; distrusted?: string; serves_this_hook_set: boolean }[] };
-    expect(status.daemons.find((d) => d.socket === world.socket)).toMatchObject({ serves_this_hook_set: false, distrusted: expect.stringMatching(/^not Hookbox/) });
+    const status = JSON.parse((await runProgram([BUILT_BINARY, "daemon", "status", "--json"], { cwd: ws, env: world.env() })).stdout) as {
+      daemons: { socket: string; distrusted?: string; serves_this_hook_set: boolean }[];
+    };
+    expect(status.daemons.find((d) => d.socket === world.socket)).toMatchObject({
+      serves_this_hook_set: false,
+      distrusted: expect.stringMatching(/^not Hookbox/),
+    });
     const approvals = await runProgram([BUILT_BINARY, "approvals"], { cwd: ws, env: world.env() });
     expect(approvals.code).not.toBe(0);
     expect(approvals.stderr).toMatch(/is not a verified Hookbox daemon \(not Hookbox/);
@@ -209,9 +253,17 @@ describe("where no daemon can be proven, none decides", () => {
     running.push(await DaemonProcess.start([BUILT_BINARY], world, [], {}, { defaultHooks: true }));
     const sources = [process.execPath, "--import", createRequire(import.meta.url).resolve("tsx"), join(ROOT, "src/main.ts")];
     const before = servedBy().length;
-    const out = await runProgram([...sources, "emit", "PreToolUse", "--agent", "claude"], { stdin: JSON.stringify(payload("claude")), env: world.env({ NODE_PATH: join(ROOT, "node_modules") }), cwd: ws });
+    const out = await runProgram([...sources, "emit", "PreToolUse", "--agent", "claude"], {
+      stdin: JSON.stringify(payload("claude")),
+      env: world.env({ NODE_PATH: join(ROOT, "node_modules") }),
+      cwd: ws,
+    });
     expect(denied("claude", out), out.stderr).toMatch(/guard-secrets/);
-    expect(out.stderr).toMatch(new RegExp(`evaluating here, not through the daemon: ${world.socket}: cannot verify on this platform whether a genuine Hookbox daemon answers there: Hookbox runs from its sources under Node`));
+    expect(out.stderr).toMatch(
+      new RegExp(
+        `evaluating here, not through the daemon: ${world.socket}: cannot verify on this platform whether a genuine Hookbox daemon answers there: Hookbox runs from its sources under Node`,
+      ),
+    );
     expect(servedBy().slice(before)).toEqual(["emit"]);
   });
 });

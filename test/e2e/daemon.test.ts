@@ -48,16 +48,34 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
   it("answers events with decisions; the socket is 0600 in a 0700 directory", async () => {
     const denied = await call(world.socket, "POST", "/v1/events/PreToolUse", writeEvent("/proj/.env"));
     expect(denied.status).toBe(200);
-    expect(denied.json).toMatchObject({ v: 1, decision: "deny", decided_by: "guard", reason: "writing /proj/.env is not allowed", runs: [{ hook_id: "self-protect", status: "completed" }, { hook_id: "guard", status: "denied" }, { hook_id: "recorder", status: "skipped" }] });
+    expect(denied.json).toMatchObject({
+      v: 1,
+      decision: "deny",
+      decided_by: "guard",
+      reason: "writing /proj/.env is not allowed",
+      runs: [
+        { hook_id: "self-protect", status: "completed" },
+        { hook_id: "guard", status: "denied" },
+        { hook_id: "recorder", status: "skipped" },
+      ],
+    });
     const allowed = await call(world.socket, "POST", "/v1/events/PreToolUse", writeEvent("/proj/src/app.ts"));
     // self-protect (on by default) runs first on every PreToolUse.
-    expect(allowed.json).toMatchObject({ decision: "allow", runs: [{ hook_id: "self-protect", status: "completed" }, { hook_id: "recorder", status: "completed", reason: "seen Write" }] });
+    expect(allowed.json).toMatchObject({
+      decision: "allow",
+      runs: [
+        { hook_id: "self-protect", status: "completed" },
+        { hook_id: "recorder", status: "completed", reason: "seen Write" },
+      ],
+    });
     expect(statSync(world.socket).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(world.socket)).mode & 0o777).toBe(0o700);
   });
 
   it("a second serve on the same socket refuses to start", async () => {
-    const second = await run(BUILT_BINARY, ["serve", "--hooks", world.hooks], { env: world.env(), cwd: world.dir }).catch((e: { code: number; stderr: string }) => e);
+    const second = await run(BUILT_BINARY, ["serve", "--hooks", world.hooks], { env: world.env(), cwd: world.dir }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((second as { code: number }).code).not.toBe(0);
     expect((second as { stderr: string }).stderr).toMatch(/another Hookbox daemon is already serving on/);
   });
@@ -71,7 +89,9 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     expect(notJson.json).toMatchObject({ error: { code: "event_invalid", message: expect.stringMatching(/not valid JSON/) } });
     const badField = await call(world.socket, "POST", "/v1/events/PreToolUse", { ...writeEvent("a"), tool_input: "oops" });
     expect(badField.status).toBe(400);
-    expect(badField.json).toMatchObject({ error: { code: "event_invalid", message: expect.stringMatching(/^tool_input: /), details: { field: "tool_input" } } });
+    expect(badField.json).toMatchObject({
+      error: { code: "event_invalid", message: expect.stringMatching(/^tool_input: /), details: { field: "tool_input" } },
+    });
     const badEvent = await call(world.socket, "POST", "/v1/events/PreTolUse", writeEvent("a"));
     expect(badEvent.json).toMatchObject({ error: { code: "event_invalid", message: expect.stringMatching(/did you mean "PreToolUse"/) } });
     const unknown = await call(world.socket, "GET", "/v2/nothing");
@@ -90,7 +110,9 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
       () => call(world.socket, "POST", "/v1/approvals/nope", "{}"),
     ];
     for (let i = 0; i < 1000; i += 25) {
-      const replies = await Promise.all(Array.from({ length: 25 }, (_, j) => (malformed[(i + j) % malformed.length] as () => Promise<{ status: number }>)()));
+      const replies = await Promise.all(
+        Array.from({ length: 25 }, (_, j) => (malformed[(i + j) % malformed.length] as () => Promise<{ status: number }>)()),
+      );
       for (const reply of replies) expect(reply.status).toBeGreaterThanOrEqual(400);
       for (const reply of replies) expect(reply.status).toBeLessThan(500);
     }
@@ -99,11 +121,24 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
   });
 
   it("the Claude http route answers in Claude's form: a deny is permissionDecision deny with the reason", async () => {
-    const claudePayload = { session_id: "c1", transcript_path: "/tmp/t.jsonl", cwd: "/proj", hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: "/proj/.env", content: "k=v" }, tool_use_id: "toolu_1" };
+    const claudePayload = {
+      session_id: "c1",
+      transcript_path: "/tmp/t.jsonl",
+      cwd: "/proj",
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: "/proj/.env", content: "k=v" },
+      tool_use_id: "toolu_1",
+    };
     const denied = await call(world.socket, "POST", "/v1/agents/claude", claudePayload);
     expect(denied.status).toBe(200);
-    expect(denied.json).toMatchObject({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "writing /proj/.env is not allowed" } });
-    const allowed = await call(world.socket, "POST", "/v1/agents/claude", { ...claudePayload, tool_input: { file_path: "/proj/ok.ts", content: "" } });
+    expect(denied.json).toMatchObject({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "writing /proj/.env is not allowed" },
+    });
+    const allowed = await call(world.socket, "POST", "/v1/agents/claude", {
+      ...claudePayload,
+      tool_input: { file_path: "/proj/ok.ts", content: "" },
+    });
     expect(allowed.status).toBe(200);
     expect((allowed.json as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision).not.toBe("deny");
   });
@@ -117,13 +152,24 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     expect(fired.json).toMatchObject({ decision: "allow", runs: [{ hook_id: "recorder", status: "completed" }] });
     const runs = await call(world.socket, "GET", "/v1/runs?hook=guard&status=denied&limit=2");
     expect((runs.json as { runs: { hook_id: string; status: string }[] }).runs.length).toBe(2);
-    for (const record of (runs.json as { runs: { hook_id: string; status: string }[] }).runs) expect(record).toMatchObject({ hook_id: "guard", status: "denied" });
+    for (const record of (runs.json as { runs: { hook_id: string; status: string }[] }).runs)
+      expect(record).toMatchObject({ hook_id: "guard", status: "denied" });
     expect((await call(world.socket, "GET", "/v1/runs?limit=zero")).status).toBe(400);
     const health = await call(world.socket, "GET", "/healthz");
-    expect(health.json).toMatchObject({ status: "ok", checks: { sandbox: { ok: true }, hooks: { ok: true, detail: [{ hooks: 4, broken: [] }] }, audit: { ok: true } } });
+    expect(health.json).toMatchObject({
+      status: "ok",
+      checks: { sandbox: { ok: true }, hooks: { ok: true, detail: [{ hooks: 4, broken: [] }] }, audit: { ok: true } },
+    });
     const metrics = await call(world.socket, "GET", "/metrics");
     expect(metrics.text).toMatch(/^hookbox_events_total\{event_type="PreToolUse",decision="deny"\} \d+/m);
-    for (const name of ["hookbox_runs_total", "hookbox_run_duration_seconds_bucket", "hookbox_sandbox_kills_total", "hookbox_capability_denials_total", "hookbox_audit_dropped_total"]) expect(metrics.text).toContain(name);
+    for (const name of [
+      "hookbox_runs_total",
+      "hookbox_run_duration_seconds_bucket",
+      "hookbox_sandbox_kills_total",
+      "hookbox_capability_denials_total",
+      "hookbox_audit_dropped_total",
+    ])
+      expect(metrics.text).toContain(name);
   });
 
   it("ask_user: a pending approval, approved with the CLI, lets the waiting request through; an unanswered one times out to deny", async () => {
@@ -142,15 +188,32 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     const approved = await run(BUILT_BINARY, ["approve", (pending[0]?.id as string).slice(0, 6), "--socket", world.socket], { env: world.env() });
     expect(approved.stdout).toBe(`${pending[0]?.id}: allow\n`);
     expect((await waiting).json).toMatchObject({ decision: "allow", reason: "approved by the user (hookbox approve)" });
-    const gone = await run(BUILT_BINARY, ["approve", (pending[0]?.id as string).slice(0, 6), "--socket", world.socket], { env: world.env() }).catch((e: { code: number; stderr: string }) => e);
-    expect(gone).toMatchObject({ code: 1, stderr: `error[not_found]: no pending approval is ${(pending[0]?.id as string).slice(0, 6)} or starts with it: none is waiting (answered, or timed out)\n` });
+    const gone = await run(BUILT_BINARY, ["approve", (pending[0]?.id as string).slice(0, 6), "--socket", world.socket], { env: world.env() }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(gone).toMatchObject({
+      code: 1,
+      stderr: `error[not_found]: no pending approval is ${(pending[0]?.id as string).slice(0, 6)} or starts with it: none is waiting (answered, or timed out)\n`,
+    });
     // The audit says who answered and how.
-    const decisions = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { kind?: string; approval?: unknown });
-    expect(decisions.filter((d) => d.kind === "decision" && d.approval).at(-1)?.approval).toEqual({ id: pending[0]?.id, hook_id: "asker", decision: "allow", by: "user", via: "cli" });
+    const decisions = readFileSync(world.auditFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind?: string; approval?: unknown });
+    expect(decisions.filter((d) => d.kind === "decision" && d.approval).at(-1)?.approval).toEqual({
+      id: pending[0]?.id,
+      hook_id: "asker",
+      decision: "allow",
+      by: "user",
+      via: "cli",
+    });
 
     const started = Date.now();
     const timedOut = await call(world.socket, "POST", "/v1/events/PreToolUse", deployEvent("production"));
-    expect(timedOut.json).toMatchObject({ decision: "deny", reason: expect.stringMatching(/Deploy to production\? — approval timed out after 1500 ms; default: deny/) });
+    expect(timedOut.json).toMatchObject({
+      decision: "deny",
+      reason: expect.stringMatching(/Deploy to production\? — approval timed out after 1500 ms; default: deny/),
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
   });
 
@@ -164,8 +227,13 @@ describe("hookbox serve (the binary, over a real unix socket)", () => {
     }
     await run(BUILT_BINARY, ["approve", id as string, "--always", "--socket", world.socket], { env: world.env() });
     expect((await first).json).toMatchObject({ decision: "allow" });
-    expect((await call(world.socket, "POST", "/v1/events/PreToolUse", event)).json).toMatchObject({ decision: "allow", reason: "allowed always for this session" });
-    expect((await call(world.socket, "POST", "/v1/events/PreToolUse", { ...event, session_id: "other" }, {}, 10_000)).json).toMatchObject({ decision: "deny" });
+    expect((await call(world.socket, "POST", "/v1/events/PreToolUse", event)).json).toMatchObject({
+      decision: "allow",
+      reason: "allowed always for this session",
+    });
+    expect((await call(world.socket, "POST", "/v1/events/PreToolUse", { ...event, session_id: "other" }, {}, 10_000)).json).toMatchObject({
+      decision: "deny",
+    });
   });
 
   it("hookbox runs reads the audit log", async () => {
@@ -242,7 +310,13 @@ describe("--listen: loopback TCP for clients without unix sockets", () => {
       const tokenFile = join(world.home, ".local/share/hookbox/http-token");
       expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
       const token = readFileSync(tokenFile, "utf8").trim();
-      const payload = { session_id: "h1", cwd: "/proj", hook_event_name: "PreToolUse", tool_name: "Edit", tool_input: { file_path: "/proj/.env", old_string: "a", new_string: "b" } };
+      const payload = {
+        session_id: "h1",
+        cwd: "/proj",
+        hook_event_name: "PreToolUse",
+        tool_name: "Edit",
+        tool_input: { file_path: "/proj/.env", old_string: "a", new_string: "b" },
+      };
       expect((await call({ port }, "POST", "/v1/agents/claude", payload)).status).toBe(401);
       expect((await call({ port }, "POST", "/v1/agents/claude", payload, { authorization: "Bearer wrong-token-wrong-token" })).status).toBe(401);
       const reply = await call({ port }, "POST", "/v1/agents/claude", payload, { authorization: `Bearer ${token}` });
@@ -256,7 +330,9 @@ describe("--listen: loopback TCP for clients without unix sockets", () => {
   it("refuses a non-loopback address", async () => {
     const world = new DaemonWorld();
     try {
-      const result = await run(BUILT_BINARY, ["serve", "--hooks", world.hooks, "--listen", "0.0.0.0:8787"], { env: world.env() }).catch((e: { code: number; stderr: string }) => e);
+      const result = await run(BUILT_BINARY, ["serve", "--hooks", world.hooks, "--listen", "0.0.0.0:8787"], { env: world.env() }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
       expect((result as { code: number }).code).toBe(2);
       expect((result as { stderr: string }).stderr).toMatch(/--listen must be a loopback address/);
     } finally {
@@ -275,7 +351,10 @@ describe("the same app on the Node and Deno adapters", () => {
       writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
       try {
         const daemon = await DaemonProcess.start(command, world, ["--workers", "1"], { NODE_PATH: join(ROOT, "node_modules") });
-        expect((await call(world.socket, "POST", "/v1/events/PreToolUse", writeEvent("/proj/.env"))).json).toMatchObject({ decision: "deny", decided_by: "guard" });
+        expect((await call(world.socket, "POST", "/v1/events/PreToolUse", writeEvent("/proj/.env"))).json).toMatchObject({
+          decision: "deny",
+          decided_by: "guard",
+        });
         expect((await call(world.socket, "GET", "/healthz")).json).toMatchObject({ status: "ok" });
         expect(statSync(world.socket).mode & 0o777).toBe(0o600);
         expect((await daemon.stop("SIGTERM")).code).toBe(0);
@@ -292,11 +371,20 @@ describe("hookbox serve --builtin all on a fresh account (the README's quick sta
     const world = new DaemonWorld();
     try {
       const daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--builtin", "all"], {}, { defaultHooks: true });
-      const answer = await call(world.socket, "POST", "/v1/agents/claude", { hook_event_name: "PreToolUse", session_id: "s1", cwd: world.dir, tool_name: "Write", tool_input: { file_path: join(world.dir, ".env"), content: "A=1" } });
+      const answer = await call(world.socket, "POST", "/v1/agents/claude", {
+        hook_event_name: "PreToolUse",
+        session_id: "s1",
+        cwd: world.dir,
+        tool_name: "Write",
+        tool_input: { file_path: join(world.dir, ".env"), content: "A=1" },
+      });
       expect((answer.json as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision).toBe("deny");
       expect((await daemon.stop()).code).toBe(0);
       const lines = daemon.stderr.trim().split("\n");
-      expect(lines, daemon.stderr).toEqual([expect.stringMatching(/^hookbox: serving \d+ hooks plus each project's \.hookbox\/hooks on unix:/), "hookbox: stopped"]);
+      expect(lines, daemon.stderr).toEqual([
+        expect.stringMatching(/^hookbox: serving \d+ hooks plus each project's \.hookbox\/hooks on unix:/),
+        "hookbox: stopped",
+      ]);
     } finally {
       world.cleanup();
     }

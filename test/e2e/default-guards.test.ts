@@ -15,8 +15,18 @@ describe("emit warns the agent's user when a daemon of another hook set guards m
   let project: string;
   let env: Record<string, string>;
   let serve: ChildProcess | undefined;
-  const payload = (file: string, event: string) => JSON.stringify({ hook_event_name: event, session_id: "s1", transcript_path: "", cwd: project, tool_name: "Write", tool_input: { file_path: join(project, file), content: "A=1" }, ...(event === "PostToolUse" ? { tool_response: {} } : {}) });
-  const emit = (file: string, event = "PreToolUse") => runProgram([BUILT_BINARY, "emit", event, "--agent", "claude"], { stdin: payload(file, event), env, cwd: project });
+  const payload = (file: string, event: string) =>
+    JSON.stringify({
+      hook_event_name: event,
+      session_id: "s1",
+      transcript_path: "",
+      cwd: project,
+      tool_name: "Write",
+      tool_input: { file_path: join(project, file), content: "A=1" },
+      ...(event === "PostToolUse" ? { tool_response: {} } : {}),
+    });
+  const emit = (file: string, event = "PreToolUse") =>
+    runProgram([BUILT_BINARY, "emit", event, "--agent", "claude"], { stdin: payload(file, event), env, cwd: project });
 
   beforeEach(async () => {
     root = mkdtempSync(join(tmpdir(), "hookbox-default-guards-"));
@@ -51,7 +61,9 @@ describe("emit warns the agent's user when a daemon of another hook set guards m
     for (const answer of answers) {
       expect(answer.hookSpecificOutput, "nothing guards it: the write is allowed").toBeUndefined();
       expect(answer.systemMessage).toContain(`Hookbox: this agent is protected by nothing but self-protect: no guard checks its tool calls`);
-      expect(answer.systemMessage).toContain(`Enable the standard guards in ${join(root, "home", ".config", "hookbox", "hookbox.yaml")}: builtin: [guard-secrets, bash-guard]`);
+      expect(answer.systemMessage).toContain(
+        `Enable the standard guards in ${join(root, "home", ".config", "hookbox", "hookbox.yaml")}: builtin: [guard-secrets, bash-guard]`,
+      );
       // Why that daemon was not used, as emit says it on stderr (its words are emit's daemon check's).
       expect(answer.systemMessage).toMatch(/A daemon emit asked first was not used: .*builtin/);
     }
@@ -62,9 +74,23 @@ describe("emit warns the agent's user when a daemon of another hook set guards m
   it("Gemini CLI gets it in its own dialect (systemMessage beside its decision)", async () => {
     writeFileSync(join(root, "hookbox.yaml"), "daemon: { auto_start: false }\n");
     env = { ...env, HOOKBOX_CONFIG: join(root, "hookbox.yaml") };
-    const run = await runProgram([BUILT_BINARY, "emit", "BeforeTool", "--agent", "gemini"], { stdin: JSON.stringify({ hook_event_name: "BeforeTool", session_id: "s", transcript_path: "", cwd: project, timestamp: "2026-11-27T00:00:00Z", tool_name: "write_file", tool_input: { file_path: join(project, "notes.txt"), content: "x" } }), env, cwd: project });
+    const run = await runProgram([BUILT_BINARY, "emit", "BeforeTool", "--agent", "gemini"], {
+      stdin: JSON.stringify({
+        hook_event_name: "BeforeTool",
+        session_id: "s",
+        transcript_path: "",
+        cwd: project,
+        timestamp: "2026-11-27T00:00:00Z",
+        tool_name: "write_file",
+        tool_input: { file_path: join(project, "notes.txt"), content: "x" },
+      }),
+      env,
+      cwd: project,
+    });
     expect(run.code, run.stderr).toBe(0);
-    expect((JSON.parse(run.stdout) as { systemMessage?: string }).systemMessage).toMatch(/^Hookbox: this agent is protected by nothing but self-protect/);
+    expect((JSON.parse(run.stdout) as { systemMessage?: string }).systemMessage).toMatch(
+      /^Hookbox: this agent is protected by nothing but self-protect/,
+    );
   });
 
   it("an agent with the default guards: no warning, and its .env write is refused", async () => {
@@ -94,8 +120,18 @@ describe("emit warns the agent's user when a daemon of another hook set guards m
 
 describe("serve says at start when it serves no guard, and --default-guards writes the operator file first", () => {
   it.each([
-    ["no operator file", [], /hookbox: NO GUARD: every agent this daemon answers \(unless its project brings a guard\) is protected by nothing but self-protect/, false],
-    ["--default-guards", ["--default-guards"], /hookbox: wrote \S+\/\.config\/hookbox\/hookbox\.yaml \(there was none\): the standard guards guard-secrets, bash-guard are on/, true],
+    [
+      "no operator file",
+      [],
+      /hookbox: NO GUARD: every agent this daemon answers \(unless its project brings a guard\) is protected by nothing but self-protect/,
+      false,
+    ],
+    [
+      "--default-guards",
+      ["--default-guards"],
+      /hookbox: wrote \S+\/\.config\/hookbox\/hookbox\.yaml \(there was none\): the standard guards guard-secrets, bash-guard are on/,
+      true,
+    ],
   ] as const)("%s", async (_name, flags, said, written) => {
     const root = mkdtempSync(join(tmpdir(), "hookbox-serve-guards-"));
     const env = { HOME: join(root, "home"), PATH: "/usr/bin:/bin", XDG_RUNTIME_DIR: join(root, "run") };

@@ -57,11 +57,18 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
     const { out, report } = await doctor();
     expect(out.code, out.stdout).toBe(0);
     expect(failing(report)).toEqual([]);
-    expect(report.checks.find((c) => c.name === "claude (project)")?.detail).toMatch(new RegExp(`run ${binary}; a test PreToolUse is answered \\(exit 0\\), the same with and without the daemon`));
+    expect(report.checks.find((c) => c.name === "claude (project)")?.detail).toMatch(
+      new RegExp(`run ${binary}; a test PreToolUse is answered \\(exit 0\\), the same with and without the daemon`),
+    );
     // Self-protection: a short line, then where Hookbox's state is, one place a line (validate and list print the short line only).
     const [line, ...places] = (report.checks.find((c) => c.name === "self-protection")?.detail ?? "").split("\n");
     expect(line).toBe("on: the agent may not change Hookbox's own state (hookbox doctor lists where it is)");
-    expect(places).toEqual(expect.arrayContaining(["    operator file ~/.config/hookbox/hookbox.yaml (only it turns self-protection off: hooks: { self-protect: { enabled: false } })", "    data ~/.local/share/hookbox"]));
+    expect(places).toEqual(
+      expect.arrayContaining([
+        "    operator file ~/.config/hookbox/hookbox.yaml (only it turns self-protection off: hooks: { self-protect: { enabled: false } })",
+        "    data ~/.local/share/hookbox",
+      ]),
+    );
     // Its test call is marked as doctor's in the audit log: the console hides it by default.
     const audit = readFileSync(join(home, ".local/share/hookbox/audit/hookbox-audit.jsonl"), "utf8");
     expect(audit).toContain('"session_id":"hookbox-doctor"');
@@ -69,7 +76,10 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
 
   it("install-agent with no operator file wrote one with the standard guards: doctor names them", async () => {
     const { report } = await doctor();
-    expect(report.checks.find((c) => c.name === "guards of claude (project)")).toMatchObject({ ok: true, detail: "bash-guard, guard-secrets, and self-protect" });
+    expect(report.checks.find((c) => c.name === "guards of claude (project)")).toMatchObject({
+      ok: true,
+      detail: "bash-guard, guard-secrets, and self-protect",
+    });
   });
 
   it("an agent installed with --no-default-guards is protected by nothing but self-protect: doctor fails, naming it and the fix", async () => {
@@ -111,7 +121,10 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
 
   it("a broken project hook is named with its file and line", async () => {
     mkdirSync(join(project, ".hookbox", "hooks", "guard"), { recursive: true });
-    writeFileSync(join(project, ".hookbox", "hooks", "guard", "hook.yaml"), "id: guard\nevents: [PreToolUse]\non_error: deny\nhandler: ./handler.ts\n");
+    writeFileSync(
+      join(project, ".hookbox", "hooks", "guard", "hook.yaml"),
+      "id: guard\nevents: [PreToolUse]\non_error: deny\nhandler: ./handler.ts\n",
+    );
     writeFileSync(join(project, ".hookbox", "hooks", "guard", "handler.ts"), "export default () => { return {\n");
     const { out, report } = await doctor();
     expect(out.code).toBe(1);
@@ -125,7 +138,9 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
     const untrusted = await doctor();
     expect(untrusted.out.code).toBe(1);
     expect(failing(untrusted.report).join("\n")).toMatch(
-      new RegExp(`codex trust \\(user\\): Codex has not trusted 11 of Hookbox's 11 entries in ${join(home, ".codex", "hooks.json")} \\(PreToolUse, .*\\): it skips them without a word, so nothing is guarded\\. Review and trust them in Codex's /hooks, or run hookbox install-agent codex --user --trust`),
+      new RegExp(
+        `codex trust \\(user\\): Codex has not trusted 11 of Hookbox's 11 entries in ${join(home, ".codex", "hooks.json")} \\(PreToolUse, .*\\): it skips them without a word, so nothing is guarded\\. Review and trust them in Codex's /hooks, or run hookbox install-agent codex --user --trust`,
+      ),
     );
     const trusted = await run(binary, ["install-agent", "codex", "--user", "--trust"]);
     expect(trusted.code, trusted.stderr).toBe(0);
@@ -141,7 +156,9 @@ describe("hookbox doctor checks the whole chain (the binary, in a temp HOME)", (
     expect(installed.stderr).toMatch(/http hooks fail OPEN/);
     const noToken = await doctor();
     expect(noToken.out.code).toBe(1);
-    expect(failing(noToken.report).join("\n")).toMatch(/claude \(project\) http: .*\$HOOKBOX_TEST_TOKEN, which is not set here: the daemon will answer 401 and Claude Code runs every tool unchecked/);
+    expect(failing(noToken.report).join("\n")).toMatch(
+      /claude \(project\) http: .*\$HOOKBOX_TEST_TOKEN, which is not set here: the daemon will answer 401 and Claude Code runs every tool unchecked/,
+    );
     env = { ...env, HOOKBOX_TEST_TOKEN: "t0ken" };
     const noDaemon = await doctor();
     expect(failing(noDaemon.report).join("\n")).toMatch(/claude \(project\) http: .*nothing answers on http:\/\/127\.0\.0\.1:9\/v1\/agents\/claude/);

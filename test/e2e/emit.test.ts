@@ -61,13 +61,21 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
     // The captured payload runs `echo hello > out.txt`.
     const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
     expect(out.code).toBe(0);
-    expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } });
+    expect(expectPure(out)).toMatchObject({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt",
+      },
+    });
   });
 
   it("auto-detects the dialect, and injects context on SessionStart", async () => {
     const out = await emit(world, ["--hooks", world.hooks], fixture("claude-code", "SessionStart-16"));
     expect(out.code).toBe(0);
-    expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: expect.stringContaining("HOOKBOX_CONTEXT for SessionStart") } });
+    expect(expectPure(out)).toMatchObject({
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: expect.stringContaining("HOOKBOX_CONTEXT for SessionStart") },
+    });
   });
 
   it("an allowed tool gets an answer that does not block", async () => {
@@ -78,11 +86,23 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
   });
 
   it("speaks each agent's block rule: Gemini JSON, Codex exit 2 with stderr, Copilot JSON with exit 0", async () => {
-    const gemini = await emit(world, ["--hooks", world.hooks], fixture("gemini-cli", "BeforeTool-1").replace(/"command": "[^"]*"/, '"command": "echo hi > x.txt"'));
+    const gemini = await emit(
+      world,
+      ["--hooks", world.hooks],
+      fixture("gemini-cli", "BeforeTool-1").replace(/"command": "[^"]*"/, '"command": "echo hi > x.txt"'),
+    );
     expect(gemini.code).toBe(0);
     expect(expectPure(gemini)).toMatchObject({ decision: "block" });
 
-    const codexPayload = { session_id: "c", turn_id: "t", cwd: world.dir, hook_event_name: "PreToolUse", model: "gpt-5", tool_name: "Bash", tool_input: { command: "echo hi > x.txt" } };
+    const codexPayload = {
+      session_id: "c",
+      turn_id: "t",
+      cwd: world.dir,
+      hook_event_name: "PreToolUse",
+      model: "gpt-5",
+      tool_name: "Bash",
+      tool_input: { command: "echo hi > x.txt" },
+    };
     const codex = await emit(world, ["--agent", "codex", "--hooks", world.hooks], JSON.stringify(codexPayload));
     expect(codex.code).toBe(2);
     expect(codex.stderr).toContain("redirecting echo is blocked");
@@ -131,12 +151,17 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
       const after = (await call(world.socket, "GET", "/metrics")).text;
       const count = (text: string): number => Number(/hookbox_events_total\{event_type="PreToolUse",decision="deny"\} (\d+)/.exec(text)?.[1] ?? 0);
       expect(count(after)).toBe(count(before) + 1);
-      const decisions = readFileSync(world.auditFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { kind?: string; served_by?: { via: string } });
+      const decisions = readFileSync(world.auditFile, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { kind?: string; served_by?: { via: string } });
       expect(decisions.filter((d) => d.kind === "decision").at(-1)).toMatchObject({ served_by: { via: "daemon" } });
 
       // Another hook set (here: no --hooks, so the defaults): the daemon is not asked to answer for it.
       const other = await emit(world, ["PreToolUse", "--agent", "claude"], fixture("claude-code", "PreToolUse-5"));
-      expect(other.stderr).toMatch(/evaluating here, not through the daemon: .*hookbox\.sock: a Hookbox serving another hook set \(.*--hooks directories/);
+      expect(other.stderr).toMatch(
+        /evaluating here, not through the daemon: .*hookbox\.sock: a Hookbox serving another hook set \(.*--hooks directories/,
+      );
       expect(count((await call(world.socket, "GET", "/metrics")).text)).toBe(count(after));
     } finally {
       await daemon.stop();
@@ -144,7 +169,9 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
   });
 
   describe("a stand-in daemon (this test process, not Hookbox) answers whatever it likes: never used, never sent the event", () => {
-    const DENY_OUTPUT = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the stand-in says no" } };
+    const DENY_OUTPUT = {
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "the stand-in says no" },
+    };
     const DENY = { v: 1, stdout: JSON.stringify(DENY_OUTPUT), stderr: "", exit_code: 0, event_id: "e" };
     let server: Server | undefined;
     let seen = "";
@@ -175,15 +202,24 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
       server = undefined;
     });
 
-    const OWN_DENY = { hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } };
+    const OWN_DENY = {
+      hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" },
+    };
     const chunked = (): readonly string[] => {
       const body = JSON.stringify(DENY);
-      return ["HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n", `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n`, `${Buffer.byteLength(body.slice(10)).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`];
+      return [
+        "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n",
+        `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n`,
+        `${Buffer.byteLength(body.slice(10)).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`,
+      ];
     };
     const refusal = JSON.stringify({ v: 1, error: { code: "internal", message: "boom" } });
     for (const [what, answer] of [
       ["the reply emit expects (chunked)", chunked],
-      ["the reply emit expects (with a length)", () => `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(JSON.stringify(DENY))}\r\n\r\n${JSON.stringify(DENY)}`],
+      [
+        "the reply emit expects (with a length)",
+        () => `HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(JSON.stringify(DENY))}\r\n\r\n${JSON.stringify(DENY)}`,
+      ],
       ["an answer that is not JSON", () => "HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\nnot json!"],
       ["a refusal (5xx)", () => `HTTP/1.1 500 Internal Server Error\r\ncontent-length: ${refusal.length}\r\n\r\n${refusal}`],
     ] as const) {
@@ -192,7 +228,9 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
         const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
         expect(out.code).toBe(0);
         expect(expectPure(out)).toMatchObject(OWN_DENY);
-        expect(out.stderr).toMatch(/hookbox: evaluating here, not through the daemon: .*hookbox\.sock: not Hookbox: pid \d+ runs .*, not this Hookbox binary/);
+        expect(out.stderr).toMatch(
+          /hookbox: evaluating here, not through the daemon: .*hookbox\.sock: not Hookbox: pid \d+ runs .*, not this Hookbox binary/,
+        );
         expect(seen, "refused once connected: the event never went out").toBe("");
       });
     }
@@ -211,13 +249,17 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
     it("something on the socket that does not speak HTTP is no daemon: emit evaluates the event itself", async () => {
       await serve(() => "SSH-2.0-nonsense\r\n\r\n");
       const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
-      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } });
+      expect(expectPure(out)).toMatchObject({
+        hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" },
+      });
     });
 
     it("a daemon that breaks off mid-answer: emit evaluates the event itself", async () => {
-      await serve(() => "HTTP/1.1 200 OK\r\ncontent-length: 500\r\n\r\n{\"v\":1");
+      await serve(() => 'HTTP/1.1 200 OK\r\ncontent-length: 500\r\n\r\n{"v":1');
       const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
-      expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" } });
+      expect(expectPure(out)).toMatchObject({
+        hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "redirecting echo is blocked: echo hello > out.txt" },
+      });
     });
   });
 
@@ -225,7 +267,10 @@ describe("hookbox emit (the binary, as the agents run it)", () => {
     mkdirSync(join(world.runtimeDir, "hookbox"), { recursive: true });
     rmSync(world.socket, { force: true });
     // A listener killed with SIGKILL leaves its socket file behind, as a crashed daemon does.
-    spawnSync(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(world.socket)}, () => process.kill(process.pid, "SIGKILL"))`]);
+    spawnSync(process.execPath, [
+      "-e",
+      `require("node:net").createServer().listen(${JSON.stringify(world.socket)}, () => process.kill(process.pid, "SIGKILL"))`,
+    ]);
     const out = await emit(world, ["PreToolUse", "--agent", "claude", "--hooks", world.hooks], fixture("claude-code", "PreToolUse-5"));
     expect(expectPure(out)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     expect(out.stderr).toMatch(/evaluating here, not through the daemon: .*hookbox\.sock: a stale socket: nothing listens on it/);

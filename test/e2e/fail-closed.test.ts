@@ -76,10 +76,25 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
   });
   /** emit as Claude Code runs it: from where the agent is (a subdirectory), no daemon unless asked. */
   const emit = (dir: string, payload: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<RunResult> =>
-    runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", "claude", ...args], { cwd: join(dir, "src", "deep"), env: { ...world.env(), ...env }, stdin: payload });
+    runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", "claude", ...args], {
+      cwd: join(dir, "src", "deep"),
+      env: { ...world.env(), ...env },
+      stdin: payload,
+    });
   const noDaemon = (dir: string, payload: string): Promise<RunResult> => emit(dir, payload, ["--no-daemon"]);
-  const entries = (): Entry[] => (existsSync(world.auditFile) ? readFileSync(world.auditFile, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Entry) : []);
-  const lastDecision = (from: number): Entry | undefined => entries().slice(from).filter((e) => e.kind === "decision").at(-1);
+  const entries = (): Entry[] =>
+    existsSync(world.auditFile)
+      ? readFileSync(world.auditFile, "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Entry)
+      : [];
+  const lastDecision = (from: number): Entry | undefined =>
+    entries()
+      .slice(from)
+      .filter((e) => e.kind === "decision")
+      .at(-1);
   const denied = (out: RunResult): boolean => /"permissionDecision":"deny"/.test(out.stdout) || out.code === 2;
 
   beforeAll(async () => {
@@ -91,7 +106,12 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
     daemon = spawn(BUILT_BINARY, ["serve", "--workers", "1-2"], { cwd: elsewhere, env: world.env(), stdio: ["ignore", "ignore", "pipe"] });
     daemon.stderr?.on("data", (chunk: Buffer) => (daemonLog += chunk.toString()));
     const deadline = Date.now() + 30_000;
-    while (!(await call(world.socket, "GET", "/healthz").then(() => true, () => false))) {
+    while (
+      !(await call(world.socket, "GET", "/healthz").then(
+        () => true,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline || daemon.exitCode !== null) throw new Error(`serve did not come up: ${daemonLog}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -103,7 +123,12 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
   });
 
   /** The same event three ways; each answer is checked with `expectAnswer`, and each has its decision record. */
-  async function threeWays(dir: string, payload: Record<string, unknown>, expectAnswer: (out: RunResult, via: string) => void, expectRecord: (record: Entry) => void): Promise<void> {
+  async function threeWays(
+    dir: string,
+    payload: Record<string, unknown>,
+    expectAnswer: (out: RunResult, via: string) => void,
+    expectRecord: (record: Entry) => void,
+  ): Promise<void> {
     const text = JSON.stringify(payload);
     for (const [via, run] of [
       ["emit", () => noDaemon(dir, text)],
@@ -125,10 +150,18 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
   }
 
   const handlersThatCannotLoad: [string, Record<string, string>, RegExp][] = [
-    ["a refused import", { "env-guard/handler.ts": `import { readFileSync } from "node:fs";\nexport default () => ({ reason: String(readFileSync) });\n` }, /node:fs/],
+    [
+      "a refused import",
+      { "env-guard/handler.ts": `import { readFileSync } from "node:fs";\nexport default () => ({ reason: String(readFileSync) });\n` },
+      /node:fs/,
+    ],
     ["a TypeScript syntax error", { "env-guard/handler.ts": "export default () => { return {\n" }, /handler\.ts:\d+:\d+/],
     ["a missing handler file", { "env-guard/handler.ts": "" }, /cannot read the handler|ENOENT|no such file/i],
-    ["source nested too deeply to parse", { "env-guard/handler.ts": `export default () => ${"(".repeat(100_000)}1${")".repeat(100_000)};\n` }, /nest|deep|stack|too/i],
+    [
+      "source nested too deeply to parse",
+      { "env-guard/handler.ts": `export default () => ${"(".repeat(100_000)}1${")".repeat(100_000)};\n` },
+      /nest|deep|stack|too/i,
+    ],
   ];
   for (const [kind, files, problem] of handlersThatCannotLoad) {
     for (const onError of ["deny", "continue"] as const) {
@@ -155,7 +188,10 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
 
   for (const onError of ["deny", "continue"] as const) {
     it(`a typo in the hook file (evnts:), on_error ${onError}: registered for every event, never for none`, async () => {
-      const dir = project({ "env-guard/hook.yaml": `id: env-guard\nevnts: [PreToolUse]\non_error: ${onError}\nhandler: ./handler.ts\n`, "env-guard/handler.ts": GUARD_CODE });
+      const dir = project({
+        "env-guard/hook.yaml": `id: env-guard\nevnts: [PreToolUse]\non_error: ${onError}\nhandler: ./handler.ts\n`,
+        "env-guard/handler.ts": GUARD_CODE,
+      });
       await threeWays(
         dir,
         writeEnv(dir),
@@ -192,7 +228,10 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
     it(`a payload in no dialect Hookbox can tell (Claude's shape, Gemini's shell tool), without --agent, on_error ${onError}`, async () => {
       const dir = project(guardFiles(onError));
       const text = JSON.stringify({ ...writeEnv(dir), tool_name: "run_shell_command", tool_input: { command: "echo A=1 > .env" } });
-      for (const out of [await runProgram([BUILT_BINARY, "emit", "--no-daemon"], { cwd: dir, env: world.env(), stdin: text }), await runProgram([BUILT_BINARY, "emit"], { cwd: dir, env: world.env(), stdin: text })]) {
+      for (const out of [
+        await runProgram([BUILT_BINARY, "emit", "--no-daemon"], { cwd: dir, env: world.env(), stdin: text }),
+        await runProgram([BUILT_BINARY, "emit"], { cwd: dir, env: world.env(), stdin: text }),
+      ]) {
         expect(denied(out), `${out.stdout} ${out.stderr}`).toBe(onError === "deny");
         expect(`${out.stdout}${out.stderr}`).toMatch(/no agent dialect Hookbox can tell/);
       }
@@ -235,7 +274,9 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
           (out, via) => expect(denied(out), `${via}: ${out.stdout}`).toBe(onError === "deny"),
           (record) => expect(record.decision).toBe(onError === "deny" ? "deny" : "allow"),
         );
-        const skipped = entries().filter((e) => e.hook_id === "env-guard" && e.status === "skipped").at(-1);
+        const skipped = entries()
+          .filter((e) => e.hook_id === "env-guard" && e.status === "skipped")
+          .at(-1);
         expect(skipped).toMatchObject({ error_code: "dispatch_deadline" });
       } finally {
         writeFileSync(operatorFileOf(world), SELF_PROTECT_OFF);
@@ -285,13 +326,22 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
       const child = spawn(BUILT_BINARY, ["serve", "--workers", "1"], { cwd: own.dir, env: own.env(), stdio: "ignore" });
       try {
         const deadline = Date.now() + 30_000;
-        while (!(await call(own.socket, "GET", "/healthz").then(() => true, () => false))) {
+        while (
+          !(await call(own.socket, "GET", "/healthz").then(
+            () => true,
+            () => false,
+          ))
+        ) {
           if (Date.now() > deadline) throw new Error("serve did not come up");
           await new Promise((r) => setTimeout(r, 50));
         }
         const dir = join(own.dir, "p");
         mkdirSync(dir);
-        const reply = await call(own.socket, "POST", "/v1/agents/claude", { ...writeEnv(dir), tool_name: "Read", tool_input: { file_path: "README.md" } });
+        const reply = await call(own.socket, "POST", "/v1/agents/claude", {
+          ...writeEnv(dir),
+          tool_name: "Read",
+          tool_input: { file_path: "README.md" },
+        });
         expect(reply.status).toBe(200);
         expect(reply.text).toMatch(/"permissionDecision":"deny".*operator file is invalid.*hookbox\.yaml:1:\d+/);
       } finally {
@@ -311,7 +361,8 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
       // A directory where the log file should be: what `mkdir` by the agent's Bash could do.
       mkdirSync(own.auditFile, { recursive: true });
       const payload = JSON.stringify({ ...writeEnv(dir), cwd: dir, tool_name: "Read", tool_input: { file_path: join(dir, "README.md") } });
-      const run = (args: readonly string[] = []): Promise<RunResult> => runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", "claude", "--no-daemon", ...args], { cwd: dir, env: own.env(), stdin: payload });
+      const run = (args: readonly string[] = []): Promise<RunResult> =>
+        runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", "claude", "--no-daemon", ...args], { cwd: dir, env: own.env(), stdin: payload });
       const open = await run();
       expect(open.code).toBe(0);
       expect(denied(open)).toBe(false);
@@ -324,7 +375,12 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
       const child = spawn(BUILT_BINARY, ["serve", "--workers", "1"], { cwd: own.dir, env: own.env(), stdio: "ignore" });
       try {
         const deadline = Date.now() + 30_000;
-        while (!(await call(own.socket, "GET", "/healthz").then(() => true, () => false))) {
+        while (
+          !(await call(own.socket, "GET", "/healthz").then(
+            () => true,
+            () => false,
+          ))
+        ) {
           if (Date.now() > deadline) throw new Error("serve did not come up");
           await new Promise((r) => setTimeout(r, 50));
         }
@@ -361,7 +417,11 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
         const script = `exec 3<"$0"; rm -f "$0"; exec /proc/self/fd/3 emit PreToolUse --agent claude --no-daemon --process-isolation`;
         const out = await runProgram(["/bin/sh", "-c", script, binary], { cwd: dir, env: own.env(), stdin: payload });
         expect(denied(out), `${out.stdout} ${out.stderr}`).toBe(onError === "deny");
-        const runs = (): Entry[] => readFileSync(own.auditFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Entry);
+        const runs = (): Entry[] =>
+          readFileSync(own.auditFile, "utf8")
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l) as Entry);
         expect(runs().find((r) => r.hook_id === "env-guard")).toMatchObject({ status: "failed", error_code: "sandbox_crashed" });
 
         // The daemon, started the same way: its workers cannot start either; it still answers.
@@ -371,7 +431,12 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
         const child = spawn("/bin/sh", ["-c", serve, binary], { cwd: own.dir, env: own.env(), stdio: "ignore" });
         try {
           const deadline = Date.now() + 30_000;
-          while (!(await call(own.socket, "GET", "/healthz").then(() => true, () => false))) {
+          while (
+            !(await call(own.socket, "GET", "/healthz").then(
+              () => true,
+              () => false,
+            ))
+          ) {
             if (Date.now() > deadline) throw new Error("serve did not come up");
             await new Promise((r) => setTimeout(r, 50));
           }
@@ -379,7 +444,11 @@ describe("fail-closed: every cause, through emit and through the daemon", () => 
           const reply = await call(own.socket, "POST", "/v1/agents/claude", payload);
           expect(reply.status).toBe(200);
           expect(/"permissionDecision":"deny"/.test(reply.text), reply.text).toBe(onError === "deny");
-          expect(runs().slice(before).find((r) => r.hook_id === "env-guard")).toMatchObject({ status: "failed", error_code: "sandbox_crashed" });
+          expect(
+            runs()
+              .slice(before)
+              .find((r) => r.hook_id === "env-guard"),
+          ).toMatchObject({ status: "failed", error_code: "sandbox_crashed" });
           expect((await call(own.socket, "GET", "/healthz")).json).toMatchObject({ status: "degraded", checks: { sandbox: { ok: false } } });
         } finally {
           child.kill("SIGTERM");

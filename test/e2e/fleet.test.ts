@@ -36,7 +36,9 @@ function staticServer(root: string): Promise<{ server: Server; port: number; not
     }
     response.writeHead(200, { etag, "content-length": body.length }).end(body);
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, port: (server.address() as AddressInfo).port, notModified: () => notModified })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ server, port: (server.address() as AddressInfo).port, notModified: () => notModified })),
+  );
 }
 
 interface Status {
@@ -52,7 +54,10 @@ describe("a bundle source polled by the daemon (the binary, a local static serve
   const mirror = (): string => join(world.dir, "www", "mirror");
   const statusFile = (): string => join(world.home, ".local/share/hookbox/packages/sources.json");
   const lock = (): Record<string, { version: string; source: string }> =>
-    existsSync(join(world.userHooks, "hookbox.lock")) ? (JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")) as { packages: Record<string, { version: string; source: string }> }).packages : {};
+    existsSync(join(world.userHooks, "hookbox.lock"))
+      ? (JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")) as { packages: Record<string, { version: string; source: string }> })
+          .packages
+      : {};
 
   async function publish(id: string, signer: MinisignKey, permissions = '{ read: ["${workspace}/**"] }'): Promise<void> {
     world.writePackage(join(world.dir, "src", id), { id, version: "1.0.0", permissions });
@@ -80,7 +85,9 @@ describe("a bundle source polled by the daemon (the binary, a local static serve
     await publish("alpha", key);
     await publish("beta", key);
     http = await staticServer(join(world.dir, "www"));
-    world.writeOperator(`packages:\n  sources:\n    - url: http://127.0.0.1:${http.port}/mirror/\n      keys: ["${key.publicKey}"]\n      poll_seconds: ${POLL_SECONDS}\n      accept: { read: ["\${workspace}/**"] }\n`);
+    world.writeOperator(
+      `packages:\n  sources:\n    - url: http://127.0.0.1:${http.port}/mirror/\n      keys: ["${key.publicKey}"]\n      poll_seconds: ${POLL_SECONDS}\n      accept: { read: ["\${workspace}/**"] }\n`,
+    );
     daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"], {}, { defaultHooks: true });
   });
   afterAll(async () => {
@@ -106,7 +113,9 @@ describe("a bundle source polled by the daemon (the binary, a local static serve
     const report = await until(
       "a poll after gamma appeared",
       () => {
-        const read = existsSync(statusFile()) ? (JSON.parse(readFileSync(statusFile(), "utf8")) as { sources: { polled_at: string; installed: string[] }[] }) : undefined;
+        const read = existsSync(statusFile())
+          ? (JSON.parse(readFileSync(statusFile(), "utf8")) as { sources: { polled_at: string; installed: string[] }[] })
+          : undefined;
         const latest = read?.sources[0];
         return latest && new Date(latest.polled_at) > published ? latest : undefined;
       },

@@ -35,9 +35,41 @@ function emit(agent: string, event: string, payload: object, daemon = false): Pr
   return runProgram([BUILT_BINARY, ...args], { stdin: JSON.stringify(payload), env: world.env(), cwd: ws });
 }
 
-const claude = (tool_name: string, tool_input: object): object => ({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: ws, prompt_id: "p1", permission_mode: "default", hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "toolu_1" });
-const codexPatch = (patch: string): object => ({ session_id: "s1", turn_id: "1", transcript_path: null, cwd: ws, hook_event_name: "PreToolUse", model: "gpt-5-codex", permission_mode: "default", tool_name: "apply_patch", tool_input: { command: patch }, tool_use_id: "call_1" });
-const cursor = (tool_name: string, tool_input: object): object => ({ conversation_id: "c1", generation_id: "g1", cursor_version: "2.0.77", workspace_roots: [ws], user_email: null, hook_event_name: "preToolUse", session_id: "c1", tool_name, tool_input, tool_use_id: "t1" });
+const claude = (tool_name: string, tool_input: object): object => ({
+  session_id: "s1",
+  transcript_path: "/tmp/t.jsonl",
+  cwd: ws,
+  prompt_id: "p1",
+  permission_mode: "default",
+  hook_event_name: "PreToolUse",
+  tool_name,
+  tool_input,
+  tool_use_id: "toolu_1",
+});
+const codexPatch = (patch: string): object => ({
+  session_id: "s1",
+  turn_id: "1",
+  transcript_path: null,
+  cwd: ws,
+  hook_event_name: "PreToolUse",
+  model: "gpt-5-codex",
+  permission_mode: "default",
+  tool_name: "apply_patch",
+  tool_input: { command: patch },
+  tool_use_id: "call_1",
+});
+const cursor = (tool_name: string, tool_input: object): object => ({
+  conversation_id: "c1",
+  generation_id: "g1",
+  cursor_version: "2.0.77",
+  workspace_roots: [ws],
+  user_email: null,
+  hook_event_name: "preToolUse",
+  session_id: "c1",
+  tool_name,
+  tool_input,
+  tool_use_id: "t1",
+});
 
 /** Claude's deny: JSON on stdout with permissionDecision "deny". */
 function claudeDenied(out: RunResult): string | undefined {
@@ -120,7 +152,7 @@ describe("issue 16: the guards hold against these forms (the binary, --builtin g
   it("near misses pass: reading .env, writing env.txt and .env.example, an ordinary Write, sources through a loop", async () => {
     const allowed: object[] = [
       claude("Bash", { command: "cat .env | grep -c K; echo x > env.txt; cp .env.example .env.test.example" }),
-      claude("Bash", { command: "for f in src/*.ts; do sed -i 's/a/b/' \"$f\"; done; tmp=$(mktemp); echo x > \"$tmp\"" }),
+      claude("Bash", { command: 'for f in src/*.ts; do sed -i \'s/a/b/\' "$f"; done; tmp=$(mktemp); echo x > "$tmp"' }),
       claude("Write", { file_path: ".env.example", content: "K=\n" }),
       claude("Write", { file_path: "src/app.ts", content: "export const a = 1;\n" }),
       claude("mcp__serena__create_text_file", { relative_path: "src/new.ts", content: "x" }),

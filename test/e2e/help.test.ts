@@ -56,7 +56,9 @@ describe("help on stdout, to a file and to a pipe", () => {
     for (const args of cases()) {
       const out = await runToFile(args);
       expect(out.code, `hookbox ${args.join(" ")} > file: ${out.stderr}`).toBe(0);
-      expect(out.stdout, `hookbox ${args.join(" ")} > file`).toMatch(args[0] === "--version" ? /^\d+\.\d+\.\d+\n$/ : /^Usage: \S+.*\n[\s\S]*-h, --help/);
+      expect(out.stdout, `hookbox ${args.join(" ")} > file`).toMatch(
+        args[0] === "--version" ? /^\d+\.\d+\.\d+\n$/ : /^Usage: \S+.*\n[\s\S]*-h, --help/,
+      );
     }
   });
 
@@ -124,7 +126,10 @@ describe("the command line tells the same truth everywhere", () => {
       expect(out.code, `${flag}: ${out.stderr}`).toBe(0);
       expect(out.stdout, flag).toMatch(/^\d+\.\d+\.\d+\n$/);
     }
-    expect(JSON.parse((await runProgram([BUILT_BINARY, "-v", "--json"], { cwd: dir, env: { HOME: dir } })).stdout)).toMatchObject({ v: 1, version: expect.any(String) });
+    expect(JSON.parse((await runProgram([BUILT_BINARY, "-v", "--json"], { cwd: dir, env: { HOME: dir } })).stdout)).toMatchObject({
+      v: 1,
+      version: expect.any(String),
+    });
     expect(help).toMatch(/-V, --version\s+print the version \(-v too\)/);
   });
 
@@ -152,13 +157,20 @@ function jsonError(stderr: string): { v: number; error: { code: string; message:
 describe("where the --http token comes from", () => {
   it("install-agent --help, serve --help and the error of --http without a token all say it", async () => {
     const install = await runProgram([BUILT_BINARY, "install-agent", "--help"], { cwd: dir, env: { HOME: dir } });
-    expect(install.stdout.replace(/\s+/g, " ")).toContain("the daemon's bearer token (the file hookbox serve --listen writes: ~/.local/share/hookbox/http-token, or its --token-file)");
+    expect(install.stdout.replace(/\s+/g, " ")).toContain(
+      "the daemon's bearer token (the file hookbox serve --listen writes: ~/.local/share/hookbox/http-token, or its --token-file)",
+    );
     expect(install.stdout).toContain('export HOOKBOX_TOKEN="$(cat ~/.local/share/hookbox/http-token)"');
     const serve = await runProgram([BUILT_BINARY, "serve", "--help"], { cwd: dir, env: { HOME: dir } });
     expect(serve.stdout.replace(/\s+/g, " ")).toContain("install-agent claude --http URL --token-env HOOKBOX_TOKEN");
-    const missing = await runProgram([BUILT_BINARY, "install-agent", "claude", "--http", "http://127.0.0.1:8787", "--dry-run"], { cwd: dir, env: { HOME: dir } });
+    const missing = await runProgram([BUILT_BINARY, "install-agent", "claude", "--http", "http://127.0.0.1:8787", "--dry-run"], {
+      cwd: dir,
+      env: { HOME: dir },
+    });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("The token is what `hookbox serve --listen HOST:PORT` writes to its --token-file (default ~/.local/share/hookbox/http-token)");
+    expect(missing.stderr).toContain(
+      "The token is what `hookbox serve --listen HOST:PORT` writes to its --token-file (default ~/.local/share/hookbox/http-token)",
+    );
     expect(missing.stderr).toContain("--token-env HOOKBOX_TOKEN");
   });
 });
@@ -180,7 +192,14 @@ describe("with --json, every error is one JSON object on stderr", () => {
       expect(failed.code, `hookbox ${path.join(" ")} --json --no-such-flag`).toBe(2);
       expect(failed.stdout, path.join(" ")).toBe("");
       // The flag, or a missing required option commander checks first (run --event).
-      expect(jsonError(failed.stderr), path.join(" ")).toEqual({ v: 1, error: { code: "usage", message: expect.stringMatching(/^(unknown option '--no-such-flag'|required option .* not specified)$/), exit_code: 2 } });
+      expect(jsonError(failed.stderr), path.join(" ")).toEqual({
+        v: 1,
+        error: {
+          code: "usage",
+          message: expect.stringMatching(/^(unknown option '--no-such-flag'|required option .* not specified)$/),
+          exit_code: 2,
+        },
+      });
     };
     for (const name of commands) await visit([name]);
   });
@@ -189,7 +208,11 @@ describe("with --json, every error is one JSON object on stderr", () => {
     const missing = await runProgram([BUILT_BINARY, "show", "guard-secret", "--json"], { cwd: dir, env: { HOME: dir } });
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe("");
-    expect(jsonError(missing.stderr).error).toMatchObject({ code: "not_found", message: expect.stringContaining("did you mean guard-secrets?"), exit_code: 1 });
+    expect(jsonError(missing.stderr).error).toMatchObject({
+      code: "not_found",
+      message: expect.stringContaining("did you mean guard-secrets?"),
+      exit_code: 1,
+    });
     const daemon = await runProgram([BUILT_BINARY, "approvals", "--json", "--socket", join(dir, "no-daemon.sock")], { cwd: dir, env: { HOME: dir } });
     expect(daemon.code).toBe(3);
     expect(jsonError(daemon.stderr).error).toMatchObject({ code: "daemon_unavailable", exit_code: 3 });

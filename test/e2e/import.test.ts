@@ -55,16 +55,25 @@ describe("import a Claude Code settings.json (the binary)", () => {
 
   /** Claude Code's reading of the original command hooks for one event (research §1.5): exit 2 blocks with stderr, JSON decides, plain text on UserPromptSubmit is context. */
   function original(event: string, payload: Record<string, unknown>, tool?: string): Verdict {
-    const config = JSON.parse(SETTINGS.replace(/^\s*\/\/.*$/m, "")) as { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+    const config = JSON.parse(SETTINGS.replace(/^\s*\/\/.*$/m, "")) as {
+      hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+    };
     const verdict: { deny?: string; context?: string } = {};
     for (const group of config.hooks[event] ?? []) {
       if (group.matcher && !(tool && new RegExp(`^(${group.matcher})$`).test(tool))) continue;
       for (const hook of group.hooks) {
-        const ran = spawnSync("sh", ["-c", hook.command], { cwd: world.project, input: JSON.stringify({ session_id: "s", transcript_path: "", cwd: world.project, hook_event_name: event, ...payload }), env: { PATH: process.env.PATH, CLAUDE_PROJECT_DIR: world.project }, encoding: "utf8" });
+        const ran = spawnSync("sh", ["-c", hook.command], {
+          cwd: world.project,
+          input: JSON.stringify({ session_id: "s", transcript_path: "", cwd: world.project, hook_event_name: event, ...payload }),
+          env: { PATH: process.env.PATH, CLAUDE_PROJECT_DIR: world.project },
+          encoding: "utf8",
+        });
         if (ran.status === 2) verdict.deny ??= ran.stderr.trim();
         const out = ran.stdout.trim();
         if (ran.status === 0 && out.startsWith("{")) {
-          const json = JSON.parse(out) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string } };
+          const json = JSON.parse(out) as {
+            hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string };
+          };
           if (json.hookSpecificOutput?.permissionDecision === "deny") verdict.deny ??= json.hookSpecificOutput.permissionDecisionReason;
           if (json.hookSpecificOutput?.additionalContext) verdict.context = json.hookSpecificOutput.additionalContext;
         } else if (ran.status === 0 && out !== "" && event === "UserPromptSubmit") verdict.context = out;
@@ -75,8 +84,12 @@ describe("import a Claude Code settings.json (the binary)", () => {
 
   async function hookbox(event: string, payload: Record<string, unknown>): Promise<Verdict> {
     const { json } = await world.claude(payload, event);
-    const specific = json.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string } | undefined;
-    return { ...(specific?.permissionDecision === "deny" ? { deny: specific.permissionDecisionReason } : {}), ...(specific?.additionalContext ? { context: specific.additionalContext } : {}) };
+    const specific = json.hookSpecificOutput as
+      { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string } | undefined;
+    return {
+      ...(specific?.permissionDecision === "deny" ? { deny: specific.permissionDecisionReason } : {}),
+      ...(specific?.additionalContext ? { context: specific.additionalContext } : {}),
+    };
   }
 
   beforeAll(async () => {
@@ -122,8 +135,13 @@ describe("import a Claude Code settings.json (the binary)", () => {
     expect(text).toContain('"model": "opus"');
     expect(text).toContain("emit PreToolUse --agent claude");
     expect(text).not.toContain("no-env.sh");
-    const lock = JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")) as { packages: Record<string, { source: string; grants: string[] }> };
-    expect(lock.packages["claude-pre-tool-use-2"]).toMatchObject({ source: `import:${settings()}#hooks.PreToolUse[1].hooks[0]`, grants: ['run sh -c "sh .claude/hooks/no-rm.sh"', "inject_context"] });
+    const lock = JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")) as {
+      packages: Record<string, { source: string; grants: string[] }>;
+    };
+    expect(lock.packages["claude-pre-tool-use-2"]).toMatchObject({
+      source: `import:${settings()}#hooks.PreToolUse[1].hooks[0]`,
+      grants: ['run sh -c "sh .claude/hooks/no-rm.sh"', "inject_context"],
+    });
     expect(readFileSync(world.operatorFile, "utf8")).toContain("sh .claude/hooks/no-rm.sh");
   });
 });
@@ -148,7 +166,10 @@ describe("import the hooks template's YAML registry (the binary)", () => {
       join(world.project, "scripts", "hooks", "skill.sh"),
       `#!/bin/sh\nif grep -q regression; then printf '%s' '{"suggested_abilities":[{"id":"billing_regression","reason":"regression tests","confidence":0.9}],"messages_to_user":["You can run the billing regression workflow ability."]}'; else printf '{}'; fi\n`,
     );
-    writeFileSync(join(world.project, "scripts", "hooks", "tracker.sh"), `#!/bin/sh\nmkdir -p .system/logs && cat >> .system/logs/tool_call.md && echo >> .system/logs/tool_call.md\nprintf '%s' '{"logs":[{"level":"info","message":"recorded"}],"usage_recorded":true}'\n`);
+    writeFileSync(
+      join(world.project, "scripts", "hooks", "tracker.sh"),
+      `#!/bin/sh\nmkdir -p .system/logs && cat >> .system/logs/tool_call.md && echo >> .system/logs/tool_call.md\nprintf '%s' '{"logs":[{"level":"info","message":"recorded"}],"usage_recorded":true}'\n`,
+    );
   });
   afterAll(() => world.cleanup());
 
@@ -159,7 +180,7 @@ describe("import the hooks template's YAML registry (the binary)", () => {
 
   it("each template hook becomes a Hookbox hook with the same answers, its command line the grant", async () => {
     const refused = await world.hookbox(["import", registry()]);
-    expect(refused.stderr).toContain('skill-activation-prompt (');
+    expect(refused.stderr).toContain("skill-activation-prompt (");
     expect(refused.stderr).toContain('granted  run sh -c "sh ./scripts/hooks/skill.sh"');
     expect(refused.stderr).toContain("note: ");
     const flags = suggestedFlags(refused.stderr);
@@ -170,13 +191,26 @@ describe("import the hooks template's YAML registry (the binary)", () => {
     const prompt = { event_type: "UserPromptSubmit", session_id: "s", cwd: world.project, prompt: "I need to run the full billing regression tests" };
     const expected = original("./scripts/hooks/skill.sh", { event_type: "UserPromptSubmit", user_message: prompt.prompt });
     const out = await world.hookbox(["emit", "UserPromptSubmit", "--agent", "native", "--no-daemon"], { stdin: JSON.stringify(prompt) });
-    const decision = JSON.parse(out.stdout) as { decision: string; suggested_abilities?: { id: string; hook_id: string }[]; user_messages: { message: string }[] };
+    const decision = JSON.parse(out.stdout) as {
+      decision: string;
+      suggested_abilities?: { id: string; hook_id: string }[];
+      user_messages: { message: string }[];
+    };
     expect(decision.decision).toBe("allow");
     // The template's ability objects, each with the hook that suggested it.
-    expect(decision.suggested_abilities).toEqual((expected.suggested_abilities as { id: string }[]).map((a) => ({ ...a, hook_id: expect.any(String) })));
+    expect(decision.suggested_abilities).toEqual(
+      (expected.suggested_abilities as { id: string }[]).map((a) => ({ ...a, hook_id: expect.any(String) })),
+    );
     expect(decision.user_messages.map((m) => m.message)).toEqual(expected.messages_to_user);
 
-    const call = { event_type: "PostAbilityCall", session_id: "s", cwd: world.project, tool_name: "billing_regression", tool_input: {}, tool_response: { status: "success" } };
+    const call = {
+      event_type: "PostAbilityCall",
+      session_id: "s",
+      cwd: world.project,
+      tool_name: "billing_regression",
+      tool_input: {},
+      tool_response: { status: "success" },
+    };
     const tracked = await world.hookbox(["emit", "PostToolUse", "--agent", "native", "--no-daemon"], { stdin: JSON.stringify(call) });
     expect(JSON.parse(tracked.stdout)).toMatchObject({ decision: "allow", runs: [{ hook_id: "post-tool-use-tracker", status: "completed" }] });
     expect(readFileSync(join(world.project, ".system", "logs", "tool_call.md"), "utf8")).toContain('"event_type":"PostAbilityCall"');
@@ -227,7 +261,12 @@ describe("import keeps fail-closed semantics where a hook can block (the binary)
   it.each([
     ["the prompt guard, with no model endpoint", "Bash", { command: "ls" }, /claude-pre-tool-use-1/],
     ["the command guard that times out", "Write", { file_path: "/p/notes.txt", content: "x" }, /claude-pre-tool-use-2.*did not finish in 1000 ms/],
-    ["the command guard that cannot run (exit 127)", "Edit", { file_path: "/p/notes.txt", old_string: "a", new_string: "b" }, /claude-pre-tool-use-3.*could not run \(exit 127\)/],
+    [
+      "the command guard that cannot run (exit 127)",
+      "Edit",
+      { file_path: "/p/notes.txt", old_string: "a", new_string: "b" },
+      /claude-pre-tool-use-3.*could not run \(exit 127\)/,
+    ],
   ])("%s blocks the tool call", async (_name, tool, input, reason) => {
     const { json, result } = await world.claude({ tool_name: tool, tool_input: input });
     expect(result.code, result.stderr).toBe(0);

@@ -7,7 +7,13 @@ import { BUILT_BINARY, runProgram, type RunResult } from "../helpers/binary.ts";
 
 const SAMPLE = readFileSync(resolve(import.meta.dirname, "../contracts/install-samples/claude-settings.json"), "utf8");
 const WRITE_ENV = (project: string): string =>
-  JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s1", cwd: join(project, "src", "deep"), tool_name: "Write", tool_input: { file_path: join(project, ".env"), content: "A=1" } });
+  JSON.stringify({
+    hook_event_name: "PreToolUse",
+    session_id: "s1",
+    cwd: join(project, "src", "deep"),
+    tool_name: "Write",
+    tool_input: { file_path: join(project, ".env"), content: "A=1" },
+  });
 
 /** Every path under `dir`, relative, sorted: what a user would see with `find`. */
 function tree(dir: string): string[] {
@@ -61,8 +67,18 @@ describe("hookbox install-agent / uninstall-agent (the binary, as a user runs it
     const claudeEnv = { ...env, CLAUDE_PROJECT_DIR: project };
     const denied = await runProgram(["sh", "-c", preToolUse], { cwd: join(project, "src", "deep"), env: claudeEnv, stdin: WRITE_ENV(project) });
     expect(denied.code, denied.stderr).toBe(0);
-    expect(JSON.parse(denied.stdout)).toMatchObject({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: expect.stringContaining("guard-secrets") } });
-    const allowed = await runProgram(["sh", "-c", preToolUse], { cwd: join(project, "src", "deep"), env: claudeEnv, stdin: WRITE_ENV(project).replace(".env", "notes.md") });
+    expect(JSON.parse(denied.stdout)).toMatchObject({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: expect.stringContaining("guard-secrets"),
+      },
+    });
+    const allowed = await runProgram(["sh", "-c", preToolUse], {
+      cwd: join(project, "src", "deep"),
+      env: claudeEnv,
+      stdin: WRITE_ENV(project).replace(".env", "notes.md"),
+    });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.stdout).not.toMatch(/deny|block/);
   });
@@ -72,7 +88,10 @@ describe("hookbox install-agent / uninstall-agent (the binary, as a user runs it
     const link = join(home, ".local", "bin", "hookbox");
     symlinkSync(binary, link);
     for (const invoked of [link, "hookbox"]) {
-      const result = await runProgram([invoked, "install-agent", "codex", "--dry-run", "--json"], { cwd: project, env: { ...env, PATH: `${join(home, ".local", "bin")}:/usr/bin:/bin` } });
+      const result = await runProgram([invoked, "install-agent", "codex", "--dry-run", "--json"], {
+        cwd: project,
+        env: { ...env, PATH: `${join(home, ".local", "bin")}:/usr/bin:/bin` },
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ command: link });
     }

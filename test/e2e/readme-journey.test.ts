@@ -12,7 +12,8 @@ import { readmeCommands } from "../helpers/readme.ts";
 
 /** A new account's startup files, as Debian's /etc/skel gives them (abridged): ~/.profile reads ~/.bashrc, which stops at once outside a terminal. */
 const SKEL = {
-  ".profile": '# ~/.profile: executed by the command interpreter for login shells.\nif [ -n "$BASH_VERSION" ]; then\n    if [ -f "$HOME/.bashrc" ]; then\n\t. "$HOME/.bashrc"\n    fi\nfi\n',
+  ".profile":
+    '# ~/.profile: executed by the command interpreter for login shells.\nif [ -n "$BASH_VERSION" ]; then\n    if [ -f "$HOME/.bashrc" ]; then\n\t. "$HOME/.bashrc"\n    fi\nfi\n',
   ".bashrc": "# ~/.bashrc: executed by bash(1) for non-login shells.\ncase $- in\n    *i*) ;;\n      *) return;;\nesac\nHISTCONTROL=ignoreboth\n",
   ".bash_logout": "# ~/.bash_logout: executed by bash(1) when login shell exits.\n",
 };
@@ -58,7 +59,14 @@ describe("README: the whole journey on a fresh account", () => {
     return { status: run.status, output: `${run.stdout}${run.stderr}` };
   };
   /** The lines in a new login shell, which reads the startup files self-install changed. */
-  const newShell = (lines: readonly string[], cwd: string): string => execFileSync("bash", ["--login", "-c", `set -euo pipefail\n${lines.join("\n")}`], { cwd, env, encoding: "utf8", timeout: 180_000, stdio: ["ignore", "pipe", "pipe"] });
+  const newShell = (lines: readonly string[], cwd: string): string =>
+    execFileSync("bash", ["--login", "-c", `set -euo pipefail\n${lines.join("\n")}`], {
+      cwd,
+      env,
+      encoding: "utf8",
+      timeout: 180_000,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
 
   it("download, install, protect a project, write a hook, add a package, self-uninstall: nothing of Hookbox's is left", async (ctx) => {
     if (spawnSync("script", ["--version"]).status !== 0) return ctx.skip("script(1) is not installed (util-linux; .ci/install-tools installs it)");
@@ -81,16 +89,31 @@ describe("README: the whole journey on a fresh account", () => {
 
     // Use it from your agent: protect the project, then an agent's event through the entry written.
     newShell(readmeCommands("Use it from your agent"), project);
-    const local = JSON.parse(readFileSync(join(project, ".claude", "settings.local.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    const local = JSON.parse(readFileSync(join(project, ".claude", "settings.local.json"), "utf8")) as {
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
     const preToolUse = local.hooks.PreToolUse?.[0]?.hooks[0]?.command as string;
     expect(preToolUse).toBe(`${home}/.local/bin/hookbox emit PreToolUse --agent claude`);
     expect(readFileSync(join(home, ".gemini", "settings.json"), "utf8")).toContain(`${home}/.local/bin/hookbox emit BeforeTool --agent gemini`);
 
     // Write a hook: the commands of the section, in the project.
-    const authoring = newShell(readmeCommands("Write a hook").filter((line) => line.startsWith("hookbox ")), project);
+    const authoring = newShell(
+      readmeCommands("Write a hook").filter((line) => line.startsWith("hookbox ")),
+      project,
+    );
     expect(authoring).toContain("fixtures passed");
-    const event = { hook_event_name: "PreToolUse", session_id: "s1", cwd: project, tool_name: "Write", tool_input: { file_path: join(project, "notes.md"), content: "A=1" } };
-    const answered = await runProgram(["sh", "-c", preToolUse], { cwd: project, env: { ...env, CLAUDE_PROJECT_DIR: project }, stdin: JSON.stringify(event) });
+    const event = {
+      hook_event_name: "PreToolUse",
+      session_id: "s1",
+      cwd: project,
+      tool_name: "Write",
+      tool_input: { file_path: join(project, "notes.md"), content: "A=1" },
+    };
+    const answered = await runProgram(["sh", "-c", preToolUse], {
+      cwd: project,
+      env: { ...env, CLAUDE_PROJECT_DIR: project },
+      stdin: JSON.stringify(event),
+    });
     expect(answered.code, answered.stderr).toBe(0);
     for (let i = 0; i < 200 && processesNaming(home).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(processesNaming(home).length, "the daemon the event started").toBeGreaterThan(0);
@@ -118,7 +141,10 @@ describe("README: the whole journey on a fresh account", () => {
     const keys = packageStepRan ? [".minisign", join(".minisign", "publisher.key"), join(".minisign", "publisher.pub")] : [];
     // Only the XDG base directories may stay (empty: anything in them would be listed too).
     const baseDirs = [".config", ".local", join(".local", "share")];
-    expect(left.added.filter((path) => !keys.includes(path) && !baseDirs.includes(path)), "files Hookbox left in HOME").toEqual([]);
+    expect(
+      left.added.filter((path) => !keys.includes(path) && !baseDirs.includes(path)),
+      "files Hookbox left in HOME",
+    ).toEqual([]);
     expect(existsSync(join(project, ".claude"))).toBe(false);
     expect(existsSync(join(project, ".hookbox", "hooks", "my-guard", "hook.yaml")), "the hook the reader wrote stays theirs").toBe(true);
     expect(processesNaming(home)).toEqual([]);

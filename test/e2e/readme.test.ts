@@ -70,8 +70,13 @@ describe("README", () => {
       const home = mkdtempSync(join(tmpdir(), "hookbox-readme-"));
       const project = join(home, "shop");
       mkdirSync(join(project, ".git"), { recursive: true });
-      const env = { HOME: home, PATH: `${home}/.local/bin:${process.env.PATH ?? "/usr/bin:/bin"}`, ...(runtimeDir ? { XDG_RUNTIME_DIR: join(home, runtimeDir) } : {}) };
-      const sh = (line: string): string => execFileSync("bash", ["-c", line], { cwd: project, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      const env = {
+        HOME: home,
+        PATH: `${home}/.local/bin:${process.env.PATH ?? "/usr/bin:/bin"}`,
+        ...(runtimeDir ? { XDG_RUNTIME_DIR: join(home, runtimeDir) } : {}),
+      };
+      const sh = (line: string): string =>
+        execFileSync("bash", ["-c", line], { cwd: project, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
       sh(`${resolve(root, "dist/hookbox")} self-install`);
       let serve: ReturnType<typeof spawn> | undefined;
       try {
@@ -86,7 +91,8 @@ describe("README", () => {
             expect(out).toContain(`${home}/.config/hookbox/hookbox.yaml (Hookbox's operator file: there was none)`);
             expect(out).toContain("enables the standard guards guard-secrets, bash-guard");
           }
-          if (line.startsWith("hookbox doctor")) expect(out).toMatch(/^ok +guards of claude \(project\): bash-guard, guard-secrets, and self-protect$/m);
+          if (line.startsWith("hookbox doctor"))
+            expect(out).toMatch(/^ok +guards of claude \(project\): bash-guard, guard-secrets, and self-protect$/m);
           if (line.startsWith("echo ") || line.startsWith("curl ")) expectGuardDeny(out);
         }
         expect(serve, "the quick start serves with no flags").toBeDefined();
@@ -132,7 +138,9 @@ describe("README", () => {
       expect(readFileSync(join(home, ".codex/config.toml"), "utf8"), "--trust recorded Codex's trust").toContain("trusted_hash");
       expect(existsSync(join(project, ".claude/settings.json"))).toBe(false);
       // What the prose says takes them out again does.
-      expect(spawnSync("bash", ["-c", "hookbox uninstall-agent claude && hookbox uninstall-agent gemini --user"], { cwd: project, env }).status).toBe(0);
+      expect(spawnSync("bash", ["-c", "hookbox uninstall-agent claude && hookbox uninstall-agent gemini --user"], { cwd: project, env }).status).toBe(
+        0,
+      );
       expect(existsSync(join(project, ".claude"))).toBe(false);
       expect(existsSync(join(home, ".gemini"))).toBe(false);
     } finally {

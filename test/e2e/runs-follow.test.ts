@@ -23,11 +23,16 @@ describe("hookbox runs --follow (the binary, beside a running daemon)", () => {
     world?.cleanup();
   });
 
-  const post = (command: string) => call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "follow", cwd: world.dir, tool_name: "Bash", tool_input: { command } });
+  const post = (command: string) =>
+    call(world.socket, "POST", "/v1/events/PreToolUse", { session_id: "follow", cwd: world.dir, tool_name: "Bash", tool_input: { command } });
 
   it("prints the past runs, then each record the daemon appends within a second, as JSON lines; Ctrl-C ends it cleanly", async () => {
     await post("first");
-    const follower = spawn(BUILT_BINARY, ["runs", "--follow", "--json", "--hook", "recorder"], { cwd: world.dir, env: world.env(), stdio: ["ignore", "pipe", "pipe"] });
+    const follower = spawn(BUILT_BINARY, ["runs", "--follow", "--json", "--hook", "recorder"], {
+      cwd: world.dir,
+      env: world.env(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const lines: { reason: string; at: number }[] = [];
     let buffered = "";
     follower.stdout.on("data", (chunk: Buffer) => {

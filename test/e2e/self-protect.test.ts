@@ -30,19 +30,57 @@ beforeAll(() => {
 afterAll(() => world.cleanup());
 
 function emit(agent: string, payload: object, options: { args?: string[]; cwd?: string } = {}): Promise<RunResult> {
-  return runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", agent, ...(options.args ?? [])], { stdin: JSON.stringify(payload), env: world.env(), cwd: options.cwd ?? ws });
+  return runProgram([BUILT_BINARY, "emit", "PreToolUse", "--agent", agent, ...(options.args ?? [])], {
+    stdin: JSON.stringify(payload),
+    env: world.env(),
+    cwd: options.cwd ?? ws,
+  });
 }
 
-const claude = (tool_name: string, tool_input: object): object => ({ session_id: "s1", transcript_path: "/tmp/t.jsonl", cwd: ws, prompt_id: "p1", permission_mode: "bypassPermissions", hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "toolu_1" });
-const gemini = (tool_name: string, tool_input: object): object => ({ session_id: "g1", transcript_path: `${home}/.gemini/tmp/p/chats/s.jsonl`, cwd: ws, hook_event_name: "BeforeTool", timestamp: "2026-11-22T03:05:12.685Z", tool_name, tool_input });
-const codex = (tool_name: string, tool_input: object): object => ({ session_id: "x1", turn_id: "1", transcript_path: null, cwd: ws, hook_event_name: "PreToolUse", model: "gpt-5-codex", permission_mode: "bypassPermissions", tool_name, tool_input, tool_use_id: "call_1" });
+const claude = (tool_name: string, tool_input: object): object => ({
+  session_id: "s1",
+  transcript_path: "/tmp/t.jsonl",
+  cwd: ws,
+  prompt_id: "p1",
+  permission_mode: "bypassPermissions",
+  hook_event_name: "PreToolUse",
+  tool_name,
+  tool_input,
+  tool_use_id: "toolu_1",
+});
+const gemini = (tool_name: string, tool_input: object): object => ({
+  session_id: "g1",
+  transcript_path: `${home}/.gemini/tmp/p/chats/s.jsonl`,
+  cwd: ws,
+  hook_event_name: "BeforeTool",
+  timestamp: "2026-11-22T03:05:12.685Z",
+  tool_name,
+  tool_input,
+});
+const codex = (tool_name: string, tool_input: object): object => ({
+  session_id: "x1",
+  turn_id: "1",
+  transcript_path: null,
+  cwd: ws,
+  hook_event_name: "PreToolUse",
+  model: "gpt-5-codex",
+  permission_mode: "bypassPermissions",
+  tool_name,
+  tool_input,
+  tool_use_id: "call_1",
+});
 
 /** The reason of a deny in the agent's own words; undefined when it was not denied. */
 function denied(agent: string, out: RunResult): string | undefined {
   if (agent === "codex") return out.code === 2 ? out.stderr : undefined;
   if (out.stdout.trim() === "") return undefined;
-  const answer = JSON.parse(out.stdout) as { decision?: string; reason?: string; hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
-  if (agent === "claude") return answer.hookSpecificOutput?.permissionDecision === "deny" ? answer.hookSpecificOutput.permissionDecisionReason : undefined;
+  const answer = JSON.parse(out.stdout) as {
+    decision?: string;
+    reason?: string;
+    hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string };
+  };
+  if (agent === "claude")
+    return answer.hookSpecificOutput?.permissionDecision === "deny" ? answer.hookSpecificOutput.permissionDecisionReason : undefined;
   return answer.decision === "block" ? answer.reason : undefined;
 }
 
@@ -100,8 +138,14 @@ describe("issue 16: self-protect is on by default and refuses every target, thro
       ["claude", claude("Bash", { command: `cat .claude/settings.json; tail -n 3 ${data}/audit/hookbox-audit.jsonl; ls ${socketDir}` })],
       ["claude", claude("Write", { file_path: `${ws}/src/hooks/x.ts`, content: "export {}\n" })],
       ["gemini", gemini("write_file", { file_path: `${ws}/src/app.ts`, content: "export const a = 1;\n" })],
-      ["codex", codex("apply_patch", { command: "*** Begin Patch\n*** Update File: src/app.ts\n@@\n-export {}\n+export const b = 2;\n*** End Patch\n" })],
-      ["claude", claude("Bash", { command: "git add -A && git commit -m wip && git config --local user.name Dev && git config user.email dev@example.com" })],
+      [
+        "codex",
+        codex("apply_patch", { command: "*** Begin Patch\n*** Update File: src/app.ts\n@@\n-export {}\n+export const b = 2;\n*** End Patch\n" }),
+      ],
+      [
+        "claude",
+        claude("Bash", { command: "git add -A && git commit -m wip && git config --local user.name Dev && git config user.email dev@example.com" }),
+      ],
       ["codex", codex("Bash", { command: "kill 4242; pkill -f vite; mkdir -p build && rm -rf build" })],
     ];
     for (const [agent, payload] of allowed) {
@@ -150,7 +194,9 @@ describe("the same targets through a running daemon (emit hands each event to se
   it("Gemini CLI: write_file and replace of each target are denied (block)", async () => {
     for (const [path] of TARGETS()) {
       expect(denied("gemini", await viaDaemon("gemini", gemini("write_file", { file_path: path, content: "x" }))), path).toContain(path);
-      expect(denied("gemini", await viaDaemon("gemini", gemini("replace", { file_path: path, old_string: "a", new_string: "b" }))), path).toContain(path);
+      expect(denied("gemini", await viaDaemon("gemini", gemini("replace", { file_path: path, old_string: "a", new_string: "b" }))), path).toContain(
+        path,
+      );
     }
   });
 
@@ -164,7 +210,14 @@ describe("the same targets through a running daemon (emit hands each event to se
   });
 
   it("Bash (Claude, Gemini, Codex): writing, removing, chmod-ing, moving or linking over each target is denied", async () => {
-    const forms = [(p: string) => `echo x > '${p}'`, (p: string) => `rm -rf '${p}'`, (p: string) => `chmod 000 '${p}'`, (p: string) => `mv '${p}' /tmp/aside`, (p: string) => `ln -sfn /tmp/fake '${p}'`, (p: string) => `truncate -s 0 '${p}'`];
+    const forms = [
+      (p: string) => `echo x > '${p}'`,
+      (p: string) => `rm -rf '${p}'`,
+      (p: string) => `chmod 000 '${p}'`,
+      (p: string) => `mv '${p}' /tmp/aside`,
+      (p: string) => `ln -sfn /tmp/fake '${p}'`,
+      (p: string) => `truncate -s 0 '${p}'`,
+    ];
     const agents: [string, (command: string) => object][] = [
       ["claude", (command) => claude("Bash", { command })],
       ["gemini", (command) => gemini("run_shell_command", { command })],
@@ -178,7 +231,6 @@ describe("the same targets through a running daemon (emit hands each event to se
       }
     }
   });
-
 });
 
 describe("through a daemon: the same refusals, and kill of the daemon's own pid", () => {
@@ -211,7 +263,9 @@ describe("off only through the operator file", () => {
     writeFileSync(join(dir, "handler.ts"), "export default () => ({ action: 'continue' });\n");
     try {
       const validate = await runProgram([BUILT_BINARY, "validate"], { env: world.env(), cwd: ws });
-      expect(validate.stderr).toMatch(/\.hookbox\/hooks\/self-protect\/hook\.yaml:1:\d+: id: duplicate hook id "self-protect": also defined in builtin:self-protect\/hook\.yaml/);
+      expect(validate.stderr).toMatch(
+        /\.hookbox\/hooks\/self-protect\/hook\.yaml:1:\d+: id: duplicate hook id "self-protect": also defined in builtin:self-protect\/hook\.yaml/,
+      );
       expect(validate.stdout).toContain("self-protection on");
       expect(denied("claude", await emit("claude", attack()))).toContain("the operator file");
     } finally {
@@ -260,7 +314,17 @@ function emitIn(w: DaemonWorld, cwd: string, payload: object, program = BUILT_BI
   return runProgram([program, "emit", "PreToolUse", "--agent", "claude"], { stdin: JSON.stringify(payload), env: w.env(env), cwd });
 }
 
-const claudeIn = (cwd: string, tool_name: string, tool_input: object): object => ({ session_id: "s27", transcript_path: "/tmp/t.jsonl", cwd, prompt_id: "p1", permission_mode: "bypassPermissions", hook_event_name: "PreToolUse", tool_name, tool_input, tool_use_id: "toolu_27" });
+const claudeIn = (cwd: string, tool_name: string, tool_input: object): object => ({
+  session_id: "s27",
+  transcript_path: "/tmp/t.jsonl",
+  cwd,
+  prompt_id: "p1",
+  permission_mode: "bypassPermissions",
+  hook_event_name: "PreToolUse",
+  tool_name,
+  tool_input,
+  tool_use_id: "toolu_27",
+});
 
 describe("issue 27: self-protect knows every path to the binary the agents' entries run (installed, symlinked, as emit was invoked)", () => {
   let w: DaemonWorld;
@@ -305,14 +369,24 @@ describe("issue 27: self-protect knows every path to the binary the agents' entr
         expect(reason, command).toMatch(/^self-protect: .*the Hookbox binary the agents' hook entries run/);
       }
     }
-    expect(denied("claude", await emitIn(w, project, claudeIn(project, "Write", { file_path: installed, content: "#!/bin/sh\nexit 0\n" })))).toContain("the Hookbox binary");
-    expect(denied("claude", await emitIn(w, project, claudeIn(project, "Write", { file_path: target, content: "x" })))).toContain("the Hookbox binary");
+    expect(
+      denied("claude", await emitIn(w, project, claudeIn(project, "Write", { file_path: installed, content: "#!/bin/sh\nexit 0\n" }))),
+    ).toContain("the Hookbox binary");
+    expect(denied("claude", await emitIn(w, project, claudeIn(project, "Write", { file_path: target, content: "x" })))).toContain(
+      "the Hookbox binary",
+    );
     // ~/.local/bin holds it: moving or removing the directory is refused too.
-    expect(denied("claude", await emitIn(w, project, claudeIn(project, "Bash", { command: "rm -rf ~/.local/bin" })))).toContain("a directory that holds the Hookbox binary");
+    expect(denied("claude", await emitIn(w, project, claudeIn(project, "Bash", { command: "rm -rf ~/.local/bin" })))).toContain(
+      "a directory that holds the Hookbox binary",
+    );
   });
 
   it("near misses pass: reading or copying the binary out, listing its directory, another program next to it", async () => {
-    for (const command of [`cp ${installed} /tmp/hookbox-copy-$$ && rm /tmp/hookbox-copy-$$`, "ls -l ~/.local/bin/ && readlink ~/.local/bin/hookbox", "touch ~/.local/bin/other-tool && rm ~/.local/bin/other-tool"]) {
+    for (const command of [
+      `cp ${installed} /tmp/hookbox-copy-$$ && rm /tmp/hookbox-copy-$$`,
+      "ls -l ~/.local/bin/ && readlink ~/.local/bin/hookbox",
+      "touch ~/.local/bin/other-tool && rm ~/.local/bin/other-tool",
+    ]) {
       const out = await emitIn(w, project, claudeIn(project, "Bash", { command }));
       expect(denied("claude", out), command).toBeUndefined();
     }
@@ -358,7 +432,8 @@ describe("issue 27: self-protect knows every path to the binary the agents' entr
 describe("issue 27: git commands that delete or revert Hookbox's files are decided by asking git (a real repository)", () => {
   let w: DaemonWorld;
   let repo: string;
-  const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd: repo, encoding: "utf8" });
+  const git = (...args: string[]): string =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd: repo, encoding: "utf8" });
   beforeAll(() => {
     w = new DaemonWorld().withoutAutoStart();
     repo = join(realpathSync(w.dir), "repo");
@@ -377,8 +452,23 @@ describe("issue 27: git commands that delete or revert Hookbox's files are decid
     git("add", "-A");
     git("commit", "-qm", "one");
   }
-  const ask = async (command: string, env: Record<string, string> = {}): Promise<string | undefined> => denied("claude", await emitIn(w, repo, claudeIn(repo, "Bash", { command }), BUILT_BINARY, env));
-  const OPS = ["git clean -fdx", "git clean -fd", "git clean -x -f", "git stash -u", "git stash --include-untracked", "git stash -a", "git stash", "git checkout -- .", "git checkout .", "git restore .", "git reset --hard", "git switch --discard-changes main", "git checkout -f"];
+  const ask = async (command: string, env: Record<string, string> = {}): Promise<string | undefined> =>
+    denied("claude", await emitIn(w, repo, claudeIn(repo, "Bash", { command }), BUILT_BINARY, env));
+  const OPS = [
+    "git clean -fdx",
+    "git clean -fd",
+    "git clean -x -f",
+    "git stash -u",
+    "git stash --include-untracked",
+    "git stash -a",
+    "git stash",
+    "git checkout -- .",
+    "git checkout .",
+    "git restore .",
+    "git reset --hard",
+    "git switch --discard-changes main",
+    "git checkout -f",
+  ];
 
   it("near misses: in a repository where nothing of Hookbox's is untracked or modified, every one of them passes", async () => {
     fresh();
@@ -393,12 +483,20 @@ describe("issue 27: git commands that delete or revert Hookbox's files are decid
     fresh();
     mkdirSync(join(repo, ".hookbox"), { recursive: true });
     writeFileSync(join(repo, ".hookbox/trust.json"), "{}\n");
-    for (const command of ["git clean -fdx", "git clean -fd", "git stash -u", "git stash --include-untracked", "git stash -a", "cd src && git clean -fd .."]) {
+    for (const command of [
+      "git clean -fdx",
+      "git clean -fd",
+      "git stash -u",
+      "git stash --include-untracked",
+      "git stash -a",
+      "cd src && git clean -fd ..",
+    ]) {
       const reason = await ask(command);
       expect(reason, command).toMatch(/^self-protect: .*\.hookbox/);
       expect(reason, command).toContain("it would remove it");
     }
-    for (const command of ["git clean -fX", "git stash", "git checkout -- .", "git reset --hard", "cd src && git clean -fdx"]) expect(await ask(command), command).toBeUndefined();
+    for (const command of ["git clean -fX", "git stash", "git checkout -- .", "git reset --hard", "cd src && git clean -fdx"])
+      expect(await ask(command), command).toBeUndefined();
   });
 
   it("an ignored .hookbox/ is refused to git clean -x and git stash -a only", async () => {
@@ -414,12 +512,24 @@ describe("issue 27: git commands that delete or revert Hookbox's files are decid
   it("a modified .claude/settings.json is refused to stash, checkout -- ., restore, reset --hard, switch --discard-changes, checkout -f; untracked-only operations pass", async () => {
     fresh();
     writeFileSync(join(repo, ".claude/settings.json"), '{ "hooks": { "PreToolUse": [] } }\n');
-    for (const command of ["git stash", "git stash push", "git checkout -- .", "git checkout .", "git restore .", "git reset --hard", "git reset --hard HEAD~0", "git switch --discard-changes main", "git checkout -f", "git restore --source=HEAD .claude"]) {
+    for (const command of [
+      "git stash",
+      "git stash push",
+      "git checkout -- .",
+      "git checkout .",
+      "git restore .",
+      "git reset --hard",
+      "git reset --hard HEAD~0",
+      "git switch --discard-changes main",
+      "git checkout -f",
+      "git restore --source=HEAD .claude",
+    ]) {
       const reason = await ask(command);
       expect(reason, command).toContain(".claude/settings.json");
       expect(reason, command).toContain("it would revert its changes");
     }
-    for (const command of ["git clean -fdx", "git checkout -- src", "git restore src/app.ts", "git stash -- src"]) expect(await ask(command), command).toBeUndefined();
+    for (const command of ["git clean -fdx", "git checkout -- src", "git restore src/app.ts", "git stash -- src"])
+      expect(await ask(command), command).toBeUndefined();
   });
 
   it("an untracked Claude settings file is refused to git clean, even when its directory holds other untracked files; .claude/commands alone passes", async () => {
@@ -471,11 +581,12 @@ describe("issue 27: the hookbox commands that give the agent the operator's powe
       "nohup hookbox serve --console &",
       "npx -y hookbox serve --console",
       "$(which hookbox) serve --console",
-      "HB=$(command -v hookbox); \"$HB\" serve --listen 127.0.0.1:9999",
+      'HB=$(command -v hookbox); "$HB" serve --listen 127.0.0.1:9999',
       "sh -c 'hookbox fire lint'",
       "hookbox daemon restart",
     ];
     for (const command of attacks) expect(denied("claude", await emit("claude", claude("Bash", { command }))), command).toMatch(/^self-protect: /);
-    for (const command of ["hookbox daemon status", "hookbox approvals", "npx vite serve"]) expect(denied("claude", await emit("claude", claude("Bash", { command }))), command).toBeUndefined();
+    for (const command of ["hookbox daemon status", "hookbox approvals", "npx vite serve"])
+      expect(denied("claude", await emit("claude", claude("Bash", { command }))), command).toBeUndefined();
   });
 });

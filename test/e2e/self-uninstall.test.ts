@@ -42,11 +42,22 @@ describe("hookbox self-uninstall", () => {
 
   /** An agent's event through the entry install-agent wrote: it starts a daemon; wait for its socket, or (`listening: false`) only for its process. */
   async function eventStartingADaemon({ listening = true } = {}): Promise<void> {
-    const payload = JSON.stringify({ hook_event_name: "PreToolUse", session_id: "s1", cwd: project, tool_name: "Bash", tool_input: { command: "ls" } });
-    const answer = await runProgram([installed(), "emit", "PreToolUse", "--agent", "claude"], { cwd: project, env: { ...env, CLAUDE_PROJECT_DIR: project }, stdin: payload });
+    const payload = JSON.stringify({
+      hook_event_name: "PreToolUse",
+      session_id: "s1",
+      cwd: project,
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+    });
+    const answer = await runProgram([installed(), "emit", "PreToolUse", "--agent", "claude"], {
+      cwd: project,
+      env: { ...env, CLAUDE_PROJECT_DIR: project },
+      stdin: payload,
+    });
     expect(answer.code, answer.stderr).toBe(0);
     const run = join(home, ".hookbox", "run");
-    const ready = (): boolean => (listening ? existsSync(run) && readdirSync(run).some((name) => name.endsWith(".sock")) : processesNaming(home).length > 0);
+    const ready = (): boolean =>
+      listening ? existsSync(run) && readdirSync(run).some((name) => name.endsWith(".sock")) : processesNaming(home).length > 0;
     for (let i = 0; i < 200 && !ready(); i++) await new Promise((r) => setTimeout(r, 20));
     expect(processesNaming(home).length, "a daemon serving this HOME").toBeGreaterThan(0);
   }
@@ -59,10 +70,14 @@ describe("hookbox self-uninstall", () => {
     const self = await runProgram([join(root, "download", "hookbox-linux-x64"), "self-install", "--modify-path"], { cwd: root, env });
     expect(self.code, self.stderr).toBe(0);
     expect(self.stdout).toContain("put ~/.local/bin on PATH in ~/.profile, ~/.bashrc (one marked line each; hookbox self-uninstall removes them)");
-    expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe(`${BASHRC}\ncase ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH" ;; esac  ${MARK}\n`);
+    expect(readFileSync(join(home, ".bashrc"), "utf8")).toBe(
+      `${BASHRC}\ncase ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH" ;; esac  ${MARK}\n`,
+    );
     // A shell started from that profile finds hookbox; a second run adds nothing.
     expect((await runProgram(["bash", "-c", `. ${join(home, ".profile")}; command -v hookbox`], { env })).stdout.trim()).toBe(installed());
-    expect((await runProgram([join(root, "download", "hookbox-linux-x64"), "self-install", "--modify-path"], { cwd: root, env })).stdout).toContain("is on PATH in ~/.profile, ~/.bashrc already");
+    expect((await runProgram([join(root, "download", "hookbox-linux-x64"), "self-install", "--modify-path"], { cwd: root, env })).stdout).toContain(
+      "is on PATH in ~/.profile, ~/.bashrc already",
+    );
     expect(readFileSync(join(home, ".bashrc"), "utf8").split(MARK)).toHaveLength(2);
 
     expect((await hookbox(["install-agent", "claude"])).code).toBe(0);
@@ -76,11 +91,15 @@ describe("hookbox self-uninstall", () => {
 
     const refused = await hookbox(["self-uninstall"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("error[consent_required]: nothing was changed: there is no terminal to ask. To remove Hookbox, run again with --yes");
+    expect(refused.stderr).toContain(
+      "error[consent_required]: nothing was changed: there is no terminal to ask. To remove Hookbox, run again with --yes",
+    );
     const dry = await hookbox(["self-uninstall", "--dry-run", "--json"]);
     expect(dry.code, dry.stderr).toBe(0);
     const plan = JSON.parse(dry.stdout) as { agents: { file: string }[]; binaries: string[]; daemons: unknown[]; profiles: { file: string }[] };
-    expect(plan.agents.map((change) => change.file).sort()).toEqual([join(home, ".gemini", "settings.json"), join(project, ".claude", "settings.json"), join(project, ".claude", "settings.local.json")].sort());
+    expect(plan.agents.map((change) => change.file).sort()).toEqual(
+      [join(home, ".gemini", "settings.json"), join(project, ".claude", "settings.json"), join(project, ".claude", "settings.local.json")].sort(),
+    );
     expect(plan.binaries).toEqual([installed()]);
     expect(plan.daemons).toHaveLength(1);
     expect(plan.profiles.map((profile) => profile.file)).toEqual([join(home, ".profile"), join(home, ".bashrc")]);
@@ -90,9 +109,13 @@ describe("hookbox self-uninstall", () => {
     const done = await hookbox(["self-uninstall", "--yes"]);
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toMatch(/^Hookbox is removed from this account:\n/);
-    expect(done.stdout).toContain(`${join(project, ".claude", "settings.json")} (claude, project): 13 entries; the file restored byte for byte as it was before install-agent; backup: ${join(project, ".claude", "settings.json")}.hookbox-backup-`);
+    expect(done.stdout).toContain(
+      `${join(project, ".claude", "settings.json")} (claude, project): 13 entries; the file restored byte for byte as it was before install-agent; backup: ${join(project, ".claude", "settings.json")}.hookbox-backup-`,
+    );
     expect(done.stdout).toContain("~/.gemini/settings.json (gemini, user): 8 entries; the file goes (install-agent created it)");
-    expect(done.stdout).toContain(`~/.bashrc:4: \`eval "$(hookbox completion bash)"\` runs hookbox, and you wrote it: remove it, or each new shell says hookbox: command not found`);
+    expect(done.stdout).toContain(
+      `~/.bashrc:4: \`eval "$(hookbox completion bash)"\` runs hookbox, and you wrote it: remove it, or each new shell says hookbox: command not found`,
+    );
     expect(done.stdout).toMatch(/kept \(your config and data; .*\n {2}~\/\.local\/share\/hookbox {2}\(data: /);
 
     expect(readFileSync(join(project, ".claude", "settings.json"), "utf8")).toBe(SETTINGS);
@@ -117,7 +140,12 @@ describe("hookbox self-uninstall", () => {
     await eventStartingADaemon({ listening: false });
     const done = await hookbox(["self-uninstall", "--purge", "--yes", "--json"]);
     expect(done.code, done.stderr).toBe(0);
-    const report = JSON.parse(done.stdout) as { purged: { path: string }[]; kept: unknown[]; problems: string[]; profiles: { removed_file: boolean }[] };
+    const report = JSON.parse(done.stdout) as {
+      purged: { path: string }[];
+      kept: unknown[];
+      problems: string[];
+      profiles: { removed_file: boolean }[];
+    };
     expect(report.problems).toEqual([]);
     expect(report.purged.map((entry) => entry.path)).toEqual([join(home, ".config", "hookbox"), join(home, ".local", "share", "hookbox")]);
     expect(report.kept).toEqual([]);
@@ -139,12 +167,19 @@ describe("hookbox self-uninstall", () => {
     writeFileSync(operator, "builtin: [guard-secrets, bash-guard]\n");
     writeFileSync(other, "builtin: [guard-secrets]\n");
     const host = createNodeHost({ homeDir: () => home, env: { HOME: home } });
-    await recordCreatedFile(host, dataDir, { file: operator, what: "the operator file (default guards)", text: readFileSync(operator, "utf8"), createdDirs: [join(home, ".config"), configDir] });
+    await recordCreatedFile(host, dataDir, {
+      file: operator,
+      what: "the operator file (default guards)",
+      text: readFileSync(operator, "utf8"),
+      createdDirs: [join(home, ".config"), configDir],
+    });
     await recordCreatedFile(host, dataDir, { file: other, what: "an operator file", text: readFileSync(other, "utf8"), createdDirs: [] });
     writeFileSync(other, "builtin: [guard-secrets]\nfail_closed: true\n");
     const done = await runProgram([join(root, "download", "hookbox-linux-x64"), "self-uninstall", "--yes"], { cwd: root, env });
     expect(done.code, done.stderr).toBe(0);
-    expect(done.stdout).toContain("files Hookbox created for you, unchanged since:\n  ~/.config/hookbox/hookbox.yaml  (the operator file (default guards))");
+    expect(done.stdout).toContain(
+      "files Hookbox created for you, unchanged since:\n  ~/.config/hookbox/hookbox.yaml  (the operator file (default guards))",
+    );
     expect(done.stdout).toContain("~/team/hookbox.yaml: an operator file: changed since Hookbox created it, so it is yours now");
     expect(existsSync(join(home, ".config"))).toBe(false);
     expect(readFileSync(other, "utf8")).toContain("fail_closed");
@@ -160,6 +195,8 @@ describe("hookbox self-uninstall", () => {
     expect(done.stdout).toContain(`${download}: the file you ran (self-install copies it as hookbox): delete it when you are done`);
     expect(existsSync(join(home, "tools"))).toBe(false);
     expect(existsSync(download)).toBe(true);
-    expect((await runProgram([download, "self-uninstall", "--yes"], { cwd: root, env })).stdout).toBe("Hookbox has nothing installed on this account.\n");
+    expect((await runProgram([download, "self-uninstall", "--yes"], { cwd: root, env })).stdout).toBe(
+      "Hookbox has nothing installed on this account.\n",
+    );
   });
 });

@@ -126,7 +126,8 @@ class TriggerWorld extends DaemonWorld {
     for (;;) {
       const found = probe();
       if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms; daemon log:\n${existsSync(this.log) ? readFileSync(this.log, "utf8") : "(none)"}`);
+      if (Date.now() > deadline)
+        throw new Error(`${what}: not within ${timeoutMs} ms; daemon log:\n${existsSync(this.log) ? readFileSync(this.log, "utf8") : "(none)"}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

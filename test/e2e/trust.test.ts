@@ -25,13 +25,26 @@ describe("project trust (the binary, a cloned repository)", () => {
   let world: PackageWorld;
   let clone: string;
   const reason = async (viaDaemon = false): Promise<{ reason: string; message: string | undefined }> => {
-    const out = await world.hookbox(["emit", "PreToolUse", "--agent", "claude", ...(viaDaemon ? [] : ["--no-daemon"])], { cwd: clone, stdin: JSON.stringify({ session_id: "s", transcript_path: "", cwd: clone, hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: join(clone, "x") } }) });
+    const out = await world.hookbox(["emit", "PreToolUse", "--agent", "claude", ...(viaDaemon ? [] : ["--no-daemon"])], {
+      cwd: clone,
+      stdin: JSON.stringify({
+        session_id: "s",
+        transcript_path: "",
+        cwd: clone,
+        hook_event_name: "PreToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: join(clone, "x") },
+      }),
+    });
     if (viaDaemon) expect(out.stderr, "the daemon answered").toBe("");
     const json = JSON.parse(out.stdout) as { systemMessage?: string; hookSpecificOutput: { permissionDecisionReason: string } };
     return { reason: json.hookSpecificOutput.permissionDecisionReason, message: json.systemMessage };
   };
   const context = async (): Promise<string | undefined> => {
-    const out = await world.hookbox(["emit", "UserPromptSubmit", "--agent", "claude", "--no-daemon"], { cwd: clone, stdin: JSON.stringify({ session_id: "s", transcript_path: "", cwd: clone, hook_event_name: "UserPromptSubmit", prompt: "hi" }) });
+    const out = await world.hookbox(["emit", "UserPromptSubmit", "--agent", "claude", "--no-daemon"], {
+      cwd: clone,
+      stdin: JSON.stringify({ session_id: "s", transcript_path: "", cwd: clone, hook_event_name: "UserPromptSubmit", prompt: "hi" }),
+    });
     return (JSON.parse(out.stdout || "{}") as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext;
   };
 
@@ -52,11 +65,17 @@ describe("project trust (the binary, a cloned repository)", () => {
 
   it("before hookbox trust: the hook runs, its granted read is refused naming hookbox trust, and nothing is injected", async () => {
     const { reason: why, message } = await reason();
-    expect(why).toContain(`refused: hook reader: hook.readFile("NOTES.md") is refused: this project's hooks (${clone}/.hookbox/hooks) are not trusted yet, so they run without any grant; run \`hookbox trust\` in ${clone}`);
-    expect(message).toBe(`Hookbox: this project's hooks (${clone}/.hookbox/hooks) are not trusted, so they ran without any grant. Run \`hookbox trust\` in ${clone} to grant them: reader: read \${workspace}/**, inject_context.`);
+    expect(why).toContain(
+      `refused: hook reader: hook.readFile("NOTES.md") is refused: this project's hooks (${clone}/.hookbox/hooks) are not trusted yet, so they run without any grant; run \`hookbox trust\` in ${clone}`,
+    );
+    expect(message).toBe(
+      `Hookbox: this project's hooks (${clone}/.hookbox/hooks) are not trusted, so they ran without any grant. Run \`hookbox trust\` in ${clone} to grant them: reader: read \${workspace}/**, inject_context.`,
+    );
     expect(await context()).toBeUndefined();
     const list = await world.hookbox(["list"], { cwd: clone });
-    expect(list.stdout.replace(/\s+/g, " ")).toContain(`UNTRUSTED: this project's hooks run without any grant until you run \`hookbox trust\` in ${clone}`);
+    expect(list.stdout.replace(/\s+/g, " ")).toContain(
+      `UNTRUSTED: this project's hooks run without any grant until you run \`hookbox trust\` in ${clone}`,
+    );
   });
 
   it("after hookbox trust: with its grants", async () => {

@@ -14,7 +14,10 @@ describe("hookbox validate / list / schema on the binary", () => {
     writeFileSync(join(broken, "three.yaml"), "id: three\nevents: [Stop\nhandler: h.ts\n");
     const good = join(bin.dir, "good");
     mkdirSync(join(good, "guard"), { recursive: true });
-    writeFileSync(join(good, "guard", "hook.yaml"), "id: guard\nevents: [PreToolUse]\npriority: 5\nmatch: { tool: Write|Edit }\nsummary: Block secrets\nhandler: ./handler.ts\n");
+    writeFileSync(
+      join(good, "guard", "hook.yaml"),
+      "id: guard\nevents: [PreToolUse]\npriority: 5\nmatch: { tool: Write|Edit }\nsummary: Block secrets\nhandler: ./handler.ts\n",
+    );
     writeFileSync(join(good, "guard", "handler.ts"), "export default (e: { tool_input: { file_path?: string } }) => ({ action: 'continue' });\n");
     writeFileSync(join(good, "notes.yaml"), "id: notes\nevent_type: UserPromptSubmit\nhandler: { code: 'export default () => {}' }\n");
   });
@@ -39,7 +42,10 @@ describe("hookbox validate / list / schema on the binary", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "operator.yml"), `!!binary ${"x".repeat(20_000)}\n`);
     writeFileSync(join(dir, "list.yaml"), "- id: a\n- id: b\n");
-    writeFileSync(join(dir, "many.yaml"), `id: many\nevents: [PreToolUse]\nhandler: { code: 'export default () => {}' }\n${Array.from({ length: 300 }, (_, i) => `k${i}: 1`).join("\n")}\n`);
+    writeFileSync(
+      join(dir, "many.yaml"),
+      `id: many\nevents: [PreToolUse]\nhandler: { code: 'export default () => {}' }\n${Array.from({ length: 300 }, (_, i) => `k${i}: 1`).join("\n")}\n`,
+    );
     const operator = await bin.run(["validate", "--json", "--hooks", dir, "--config", join(dir, "operator.yml")], { env: { HOME: bin.dir } });
     expect(operator.code).toBe(1);
     expect((JSON.parse(operator.stdout) as { problems: { message: string }[] }).problems.map((p) => p.message)).toEqual([
@@ -54,7 +60,10 @@ describe("hookbox validate / list / schema on the binary", () => {
     expect(inFile("many.yaml").at(-1)).toBe("and 250 more problems in this file (fix the ones above first)");
     expect(result.stdout.length).toBeLessThan(100_000);
     // A reader that goes away early is not an internal error.
-    const piped = await runProgram(["bash", "-c", `"$0" validate --json --hooks "$1" | head -c 10 >/dev/null; exit "\${PIPESTATUS[0]}"`, bin.path, dir], { cwd: bin.dir, env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
+    const piped = await runProgram(
+      ["bash", "-c", `"$0" validate --json --hooks "$1" | head -c 10 >/dev/null; exit "\${PIPESTATUS[0]}"`, bin.path, dir],
+      { cwd: bin.dir, env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } },
+    );
     expect(piped.stderr).not.toMatch(/internal error/);
   });
 
@@ -63,7 +72,9 @@ describe("hookbox validate / list / schema on the binary", () => {
     const ok = await bin.run(["validate", "--hooks", "good"], { env });
     expect(ok.code, ok.stderr).toBe(0);
     // Two of them, and self-protect, on by default (--hooks replaces the hook directories, not the standard hooks).
-    expect(ok.stdout).toBe("ok: 3 hooks valid\nself-protection on: the agent may not change Hookbox's own state (hookbox doctor lists where it is)\n");
+    expect(ok.stdout).toBe(
+      "ok: 3 hooks valid\nself-protection on: the agent may not change Hookbox's own state (hookbox doctor lists where it is)\n",
+    );
     const list = await bin.run(["list", "--hooks", "good", "--json"], { env });
     expect(list.code, list.stderr).toBe(0);
     const registration = JSON.parse(list.stdout);
@@ -85,7 +96,9 @@ describe("hookbox validate / list / schema on the binary", () => {
     const viaEnv = await bin.run(["validate"], { env: { HOME: bin.dir, HOOKBOX_CONFIG: join(bin.dir, "no-such.yaml") } });
     expect(viaEnv.code).toBe(2);
     const help = await bin.run(["validate", "--help"]);
-    expect(help.stdout).toMatch(/2 on a usage error or when the operator file given \(--config, \$HOOKBOX_CONFIG\) or a\s+--hooks directory is missing/);
+    expect(help.stdout).toMatch(
+      /2 on a usage error or when the operator file given \(--config, \$HOOKBOX_CONFIG\) or a\s+--hooks directory is missing/,
+    );
     const defaults = await bin.run(["validate"], { env: { HOME: bin.dir } });
     expect(defaults.code, defaults.stderr).toBe(0);
   });
@@ -98,11 +111,17 @@ describe("hookbox validate / list / schema on the binary", () => {
     writeFileSync(join(dir, "bad", "handler.ts"), "export default function handler(e) {\n  return { action: 'continue' \n");
     // The schema passes; its matcher, its handler and its permissions each fail.
     mkdirSync(join(dir, "worse"), { recursive: true });
-    writeFileSync(join(dir, "worse", "hook.yaml"), "id: worse\nevents: [PreToolUse]\nmatch: { paths: ['[[**'] }\nhandler: ./handler.ts\npermissions: { read: ['${workspace}/**'], run: [{ cmd: 'no/such/../tool', args: [] }] }\n");
+    writeFileSync(
+      join(dir, "worse", "hook.yaml"),
+      "id: worse\nevents: [PreToolUse]\nmatch: { paths: ['[[**'] }\nhandler: ./handler.ts\npermissions: { read: ['${workspace}/**'], run: [{ cmd: 'no/such/../tool', args: [] }] }\n",
+    );
     writeFileSync(join(dir, "worse", "handler.ts"), "export default () => { return {;\n");
     const result = await bin.run(["validate", "--hooks", dir], { env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
     expect(result.code).toBe(1);
-    const lines = result.stderr.trim().split("\n").filter((line) => !line.includes(": warning: "));
+    const lines = result.stderr
+      .trim()
+      .split("\n")
+      .filter((line) => !line.includes(": warning: "));
     expect(lines).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/bad\/hook\.yaml:2:\d+: events\.1: unknown event "Nope"/),
@@ -122,7 +141,10 @@ describe("hookbox validate / list / schema on the binary", () => {
   it("a declared command missing on this machine is a warning: the hook loads with that grant inert", async () => {
     const dir = join(bin.dir, "inert", "lint");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "hook.yaml"), "id: lint\nevents: [PostToolUse]\nhandler: ./handler.ts\npermissions:\n  run: [{ cmd: no-such-linter-xyz, args: ['**'] }]\n");
+    writeFileSync(
+      join(dir, "hook.yaml"),
+      "id: lint\nevents: [PostToolUse]\nhandler: ./handler.ts\npermissions:\n  run: [{ cmd: no-such-linter-xyz, args: ['**'] }]\n",
+    );
     writeFileSync(join(dir, "handler.ts"), "export default () => ({ action: 'continue' });\n");
     const result = await bin.run(["validate", "--hooks", "inert"], { env: { HOME: bin.dir, PATH: "/usr/bin:/bin" } });
     expect(result.code, result.stderr).toBe(0);
@@ -140,7 +162,11 @@ describe("hookbox validate / list / schema on the binary", () => {
     const result = await bin.run(["validate", "--hooks", "good"], { env: { HOME: bin.dir } });
     expect(result.code, result.stderr).toBe(0);
     const warnings = result.stderr.split("\n").filter((line) => line.includes("warning:"));
-    expect(warnings).toEqual([expect.stringMatching(/^builtin:self-protect\/hook\.yaml:\d+:\d+: warning: .*permissions\.run\[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10\]\.cmd: "git" was not found on PATH.*these 11 grants are inert/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^builtin:self-protect\/hook\.yaml:\d+:\d+: warning: .*permissions\.run\[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10\]\.cmd: "git" was not found on PATH.*these 11 grants are inert/,
+      ),
+    ]);
     expect(result.stdout).toMatch(/^ok: 3 hooks valid \(1 warning\); 1 hook does not get all the grants declared \(above\)\nself-protection on: /);
   });
 

@@ -15,9 +15,21 @@ const EMBEDDED = new Map<string, EmbeddedHook>([
 ]);
 
 /** The standard hooks `builtin` ends up with, for an operator file's text and the --builtin flags. */
-async function enabled(text: string | undefined, flags: readonly string[], embedded: ReadonlyMap<string, EmbeddedHook> | null = EMBEDDED): Promise<string[]> {
+async function enabled(
+  text: string | undefined,
+  flags: readonly string[],
+  embedded: ReadonlyMap<string, EmbeddedHook> | null = EMBEDDED,
+): Promise<string[]> {
   const fs = { readText: async () => text ?? "", stamp: async () => (text === undefined ? "missing" : "1") };
-  const view = await operatorFileSource({ fs, path: "/op/hookbox.yaml", explicit: false, builtinFlags: flags, embeddedIds: [...EMBEDDED.keys()], keepLastGood: false, ...(embedded ? { embedded } : {}) }).read();
+  const view = await operatorFileSource({
+    fs,
+    path: "/op/hookbox.yaml",
+    explicit: false,
+    builtinFlags: flags,
+    embeddedIds: [...EMBEDDED.keys()],
+    keepLastGood: false,
+    ...(embedded ? { embedded } : {}),
+  }).read();
   expect(view.status.state).toBe("ok");
   return [...view.operator.builtin].sort();
 }
@@ -25,8 +37,18 @@ async function enabled(text: string | undefined, flags: readonly string[], embed
 describe("--builtin all: every standard hook that works here", () => {
   it.each<[string, string | undefined, string[], string[]]>([
     ["no operator file: the hooks that need a model endpoint are left out", undefined, ["all"], ["plain"]],
-    ["the default endpoint configured: the prompt hook joins", "llm: { endpoint: 'http://127.0.0.1:8080/v1', model: m }\n", ["all"], ["asks-model", "plain"]],
-    ["both endpoints configured: all of them", "llm: { default: { endpoint: 'http://127.0.0.1:8080/v1', model: m }, big: { endpoint: 'http://127.0.0.1:8081/v1', model: n } }\n", ["all"], ["asks-model", "names-endpoint", "plain"]],
+    [
+      "the default endpoint configured: the prompt hook joins",
+      "llm: { endpoint: 'http://127.0.0.1:8080/v1', model: m }\n",
+      ["all"],
+      ["asks-model", "plain"],
+    ],
+    [
+      "both endpoints configured: all of them",
+      "llm: { default: { endpoint: 'http://127.0.0.1:8080/v1', model: m }, big: { endpoint: 'http://127.0.0.1:8081/v1', model: n } }\n",
+      ["all"],
+      ["asks-model", "names-endpoint", "plain"],
+    ],
     ["named, a hook is enabled whatever it needs", undefined, ["all", "asks-model"], ["asks-model", "plain"]],
     ["named alone", undefined, ["names-endpoint"], ["names-endpoint"]],
     ["the file's own builtin stays", "builtin: [asks-model]\n", ["all"], ["asks-model", "plain"]],

@@ -28,19 +28,69 @@ beforeAll(() => {
   mkdirSync(join(home, "other"), { recursive: true });
   writeFileSync(join(home, "other/hookbox"), "binary");
   const command = (path: string, event: string, agent: string) => `${path.includes(" ") ? `"${path}"` : path} emit ${event} --agent ${agent}`;
-  writeFileSync(join(home, ".claude/settings.json"), JSON.stringify({ hooks: { PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: command(join(home, ".local/bin/hookbox"), "PreToolUse", "claude") }] }], Stop: [{ hooks: [{ type: "command", command: "echo not ours" }] }] } }));
-  writeFileSync(join(home, "work/.gemini/settings.json"), JSON.stringify({ hooks: { BeforeTool: [{ matcher: "*", hooks: [{ type: "command", command: command(join(home, "other/hookbox"), "BeforeTool", "gemini") }] }] } }));
-  writeFileSync(join(data, "installs/a.json"), JSON.stringify({ v: 1, file: join(home, ".claude/settings.json"), agent: "claude", scope: "user", before: null, after_sha256: "x", created_dirs: [], installed_at: "t" }));
-  writeFileSync(join(data, "installs/b.json"), JSON.stringify({ v: 1, file: join(home, "work/.gemini/settings.json"), agent: "gemini", scope: "project", before: null, after_sha256: "x", created_dirs: [], installed_at: "t" }));
+  writeFileSync(
+    join(home, ".claude/settings.json"),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [{ matcher: "*", hooks: [{ type: "command", command: command(join(home, ".local/bin/hookbox"), "PreToolUse", "claude") }] }],
+        Stop: [{ hooks: [{ type: "command", command: "echo not ours" }] }],
+      },
+    }),
+  );
+  writeFileSync(
+    join(home, "work/.gemini/settings.json"),
+    JSON.stringify({
+      hooks: { BeforeTool: [{ matcher: "*", hooks: [{ type: "command", command: command(join(home, "other/hookbox"), "BeforeTool", "gemini") }] }] },
+    }),
+  );
+  writeFileSync(
+    join(data, "installs/a.json"),
+    JSON.stringify({
+      v: 1,
+      file: join(home, ".claude/settings.json"),
+      agent: "claude",
+      scope: "user",
+      before: null,
+      after_sha256: "x",
+      created_dirs: [],
+      installed_at: "t",
+    }),
+  );
+  writeFileSync(
+    join(data, "installs/b.json"),
+    JSON.stringify({
+      v: 1,
+      file: join(home, "work/.gemini/settings.json"),
+      agent: "gemini",
+      scope: "project",
+      before: null,
+      after_sha256: "x",
+      created_dirs: [],
+      installed_at: "t",
+    }),
+  );
   writeFileSync(join(data, "installs/broken.json"), "{ not json");
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const event = (extra: Record<string, unknown> = {}): NativeEvent => ({ event_type: "PreToolUse", session_id: "s", timestamp: "t", cwd: home, tool_name: "Bash", tool_input: { command: "true" }, ...extra });
+const event = (extra: Record<string, unknown> = {}): NativeEvent => ({
+  event_type: "PreToolUse",
+  session_id: "s",
+  timestamp: "t",
+  cwd: home,
+  tool_name: "Bash",
+  tool_input: { command: "true" },
+  ...extra,
+});
 
 describe("hookbox_binaries: every path that leads to the Hookbox the agents' entries run", () => {
   it("linkChain: the path, each link on the way (a linked directory, the link itself) and where it leads", async () => {
-    expect(await linkChain(nodeFileHost, join(home, ".local/bin/hookbox"))).toEqual([join(home, ".local/bin/hookbox"), join(home, ".local/bin"), join(home, "real-bin/hookbox"), join(home, "opt/hookbox/hookbox")]);
+    expect(await linkChain(nodeFileHost, join(home, ".local/bin/hookbox"))).toEqual([
+      join(home, ".local/bin/hookbox"),
+      join(home, ".local/bin"),
+      join(home, "real-bin/hookbox"),
+      join(home, "opt/hookbox/hookbox"),
+    ]);
     expect(await linkChain(nodeFileHost, join(home, "opt/hookbox/hookbox"))).toEqual([join(home, "opt/hookbox/hookbox")]);
     // A path that does not exist yet is itself.
     expect(await linkChain(nodeFileHost, join(home, "nowhere/hookbox"))).toEqual([join(home, "nowhere/hookbox")]);
@@ -49,7 +99,16 @@ describe("hookbox_binaries: every path that leads to the Hookbox the agents' ent
   it("the installed entries' command paths (from the install records and the settings they name), the invoked path and the process's own", async () => {
     const binaries = new HookboxBinaries(nodeFileHost, data, ["/usr/local/bin/hookbox-daemon"]);
     const paths = await binaries.paths(join(home, "invoked/hookbox"));
-    expect(paths).toEqual(expect.arrayContaining(["/usr/local/bin/hookbox-daemon", join(home, "invoked/hookbox"), join(home, ".local/bin/hookbox"), join(home, ".local/bin"), join(home, "opt/hookbox/hookbox"), join(home, "other/hookbox")]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "/usr/local/bin/hookbox-daemon",
+        join(home, "invoked/hookbox"),
+        join(home, ".local/bin/hookbox"),
+        join(home, ".local/bin"),
+        join(home, "opt/hookbox/hookbox"),
+        join(home, "other/hookbox"),
+      ]),
+    );
     // The record that cannot be parsed, and the entry that does not run hookbox, add nothing.
     expect(paths.some((p) => p.includes("echo"))).toBe(false);
   });
@@ -61,7 +120,19 @@ describe("hookbox_binaries: every path that leads to the Hookbox the agents' ent
     try {
       expect(await binaries.paths()).not.toContain(join(home, "other/hookbox"));
     } finally {
-      writeFileSync(join(data, "installs/b.json"), JSON.stringify({ v: 1, file: join(home, "work/.gemini/settings.json"), agent: "gemini", scope: "project", before: null, after_sha256: "x", created_dirs: [], installed_at: "t" }));
+      writeFileSync(
+        join(data, "installs/b.json"),
+        JSON.stringify({
+          v: 1,
+          file: join(home, "work/.gemini/settings.json"),
+          agent: "gemini",
+          scope: "project",
+          before: null,
+          after_sha256: "x",
+          created_dirs: [],
+          installed_at: "t",
+        }),
+      );
     }
   });
 

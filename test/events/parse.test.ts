@@ -10,7 +10,11 @@ const HOSTILE: readonly unknown[] = [
   JSON.parse('{"toString": 1, "valueOf": 1}'),
   JSON.parse('{"valueOf": {}, "toString": []}'),
   Object.create(null),
-  { [Symbol.toPrimitive]: () => { throw new Error("boom"); } },
+  {
+    [Symbol.toPrimitive]: () => {
+      throw new Error("boom");
+    },
+  },
   [JSON.parse('{"toString": 1}')],
 ];
 
@@ -55,7 +59,7 @@ describe("parseEvent: a hostile value in any checked field is event_invalid, nev
     });
   }
 
-  it("F8: {\"event_type\": {\"toString\": 1}} names what was found", () => {
+  it('F8: {"event_type": {"toString": 1}} names what was found', () => {
     const error = eventInvalid(() => parseEvent(JSON.parse('{"session_id":"s","event_type":{"toString":1}}'), "PreToolUse"));
     expect(error.message).toBe("event_type: expected a string, found an object");
   });
@@ -81,12 +85,36 @@ describe("parseEvent: a hostile value in any checked field is event_invalid, nev
 describe("every protocol's decode: hostile values are event_invalid", () => {
   for (const [name, protocol] of Object.entries(PROTOCOLS)) {
     it.each(HOSTILE.map((value, i) => [i, value]))(`${name}: hostile value %i in every top-level field`, (_i, value) => {
-      for (const field of ["event_type", "hook_event_name", "hookEventName", "session_id", "sessionId", "conversation_id", "tool_name", "toolName", "cwd", "timestamp", "prompt", "tool_input", "toolArgs"]) {
-        const payload = { hook_event_name: "PreToolUse", event_type: "PreToolUse", session_id: "s", tool_name: "Bash", tool_input: { command: "ls" }, [field]: value };
+      for (const field of [
+        "event_type",
+        "hook_event_name",
+        "hookEventName",
+        "session_id",
+        "sessionId",
+        "conversation_id",
+        "tool_name",
+        "toolName",
+        "cwd",
+        "timestamp",
+        "prompt",
+        "tool_input",
+        "toolArgs",
+      ]) {
+        const payload = {
+          hook_event_name: "PreToolUse",
+          event_type: "PreToolUse",
+          session_id: "s",
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          [field]: value,
+        };
         try {
           protocol.decode(payload, { eventName: "PreToolUse" });
         } catch (error) {
-          expect(error instanceof HookboxError && error.code === "event_invalid", `${name} ${field}: ${error instanceof Error ? error.message : "non-error"}`).toBe(true);
+          expect(
+            error instanceof HookboxError && error.code === "event_invalid",
+            `${name} ${field}: ${error instanceof Error ? error.message : "non-error"}`,
+          ).toBe(true);
         }
       }
     });

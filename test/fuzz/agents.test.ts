@@ -99,7 +99,8 @@ describe("fuzz: agent payloads", { timeout: FUZZ_TIMEOUT_MS }, () => {
     let world: DaemonWorld;
     let daemonWorld: DaemonWorld;
     let daemon: DaemonProcess;
-    const GUARD = "id: guard\nevents: [PreToolUse]\nmatch: { tool: Bash }\nhandler: { code: \"export default (e) => ({ action: 'deny', reason: 'bash is audited: ' + JSON.stringify(e.tool_input).slice(0, 200) })\" }\n";
+    const GUARD =
+      "id: guard\nevents: [PreToolUse]\nmatch: { tool: Bash }\nhandler: { code: \"export default (e) => ({ action: 'deny', reason: 'bash is audited: ' + JSON.stringify(e.tool_input).slice(0, 200) })\" }\n";
     beforeAll(async () => {
       world = new DaemonWorld();
       writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
@@ -117,14 +118,20 @@ describe("fuzz: agent payloads", { timeout: FUZZ_TIMEOUT_MS }, () => {
     for (const agent of AGENT_NAMES) {
       it(`${agent}: hookbox emit answers in the agent's protocol, in-process and through a daemon (${runs * 2} runs)`, async () => {
         await fc.assert(
-          fc.asyncProperty(payloads(agent), fc.constantFrom(...EVENT_ARGS), fc.boolean(), fc.boolean(), async (payload, eventName, failClosed, raw) => {
-            const stdin = raw ? `${JSON.stringify(payload)}\n{"second": true}` : JSON.stringify(payload);
-            const flags = ["--agent", agent, ...(failClosed ? ["--fail-closed"] : [])];
-            const local = await emit(world, [eventName, ...flags, "--no-daemon", "--hooks", world.hooks], stdin);
-            expectAgentAnswer(local, `${agent} in-process`);
-            const remote = await emit(daemonWorld, [eventName, ...flags], stdin);
-            expectAgentAnswer(remote, `${agent} via daemon`);
-          }),
+          fc.asyncProperty(
+            payloads(agent),
+            fc.constantFrom(...EVENT_ARGS),
+            fc.boolean(),
+            fc.boolean(),
+            async (payload, eventName, failClosed, raw) => {
+              const stdin = raw ? `${JSON.stringify(payload)}\n{"second": true}` : JSON.stringify(payload);
+              const flags = ["--agent", agent, ...(failClosed ? ["--fail-closed"] : [])];
+              const local = await emit(world, [eventName, ...flags, "--no-daemon", "--hooks", world.hooks], stdin);
+              expectAgentAnswer(local, `${agent} in-process`);
+              const remote = await emit(daemonWorld, [eventName, ...flags], stdin);
+              expectAgentAnswer(remote, `${agent} via daemon`);
+            },
+          ),
           fuzzParameters(runs),
         );
         expect(daemon.child.exitCode).toBeNull();

@@ -15,7 +15,12 @@ export const FUZZ_TIMEOUT_MS = 60_000 + FUZZ_RUNS * 200;
 
 export function fuzzParameters(runs = FUZZ_RUNS): fc.Parameters<unknown> {
   const seed = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-  return { numRuns: runs, ...(seed === undefined ? {} : { seed }), ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}), endOnFailure: true };
+  return {
+    numRuns: runs,
+    ...(seed === undefined ? {} : { seed }),
+    ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
+    endOnFailure: true,
+  };
 }
 
 /** Strings an attacker would try first, and plain random ones. */
@@ -88,7 +93,8 @@ export function mutated(seeds: readonly Record<string, unknown>[]): fc.Arbitrary
       else if (op === "add") Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
       else {
         const inner = copy[existing];
-        if (inner && typeof inner === "object" && !Array.isArray(inner)) Object.defineProperty(inner, key, { value, enumerable: true, writable: true, configurable: true });
+        if (inner && typeof inner === "object" && !Array.isArray(inner))
+          Object.defineProperty(inner, key, { value, enumerable: true, writable: true, configurable: true });
         else copy[existing] = { [key]: value };
       }
     }
@@ -107,7 +113,9 @@ export function agentSamples(agent: string): Record<string, unknown>[] {
     if (parsed.payload && typeof parsed.payload === "object") samples.push(parsed.payload);
   }
   const fixtureDir = join(ROOT, "test/fixtures/agents", agent === "claude" ? "claude-code" : agent === "gemini" ? "gemini-cli" : "-none-");
-  for (const name of safeList(fixtureDir).filter((n) => /^[A-Z]\w+-\d+\.json$/.test(n)).slice(0, 60)) {
+  for (const name of safeList(fixtureDir)
+    .filter((n) => /^[A-Z]\w+-\d+\.json$/.test(n))
+    .slice(0, 60)) {
     samples.push(JSON.parse(readFileSync(join(fixtureDir, name), "utf8")) as Record<string, unknown>);
   }
   return samples;
@@ -123,7 +131,9 @@ function safeList(dir: string): string[] {
 
 /** Percent-encode any string byte by byte (lone surrogates included, which encodeURIComponent refuses). */
 export function pctEncode(text: string): string {
-  return [...Buffer.from(text, "utf8")].map((b) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  return [...Buffer.from(text, "utf8")]
+    .map((b) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`))
+    .join("");
 }
 
 export interface RawReply {
@@ -132,7 +142,14 @@ export interface RawReply {
 }
 
 /** One request over the unix socket with a body of any bytes; rejects when no answer came within `timeoutMs` (a hang). */
-export function rawCall(socket: string, method: string, path: string, body: string | Uint8Array | undefined, headers: Record<string, string> = {}, timeoutMs = 15_000): Promise<RawReply> {
+export function rawCall(
+  socket: string,
+  method: string,
+  path: string,
+  body: string | Uint8Array | undefined,
+  headers: Record<string, string> = {},
+  timeoutMs = 15_000,
+): Promise<RawReply> {
   // An explicit Content-Length: for GET, DELETE and OPTIONS Node would send the bytes unframed
   // (no length, no chunking), and they would be read as the start of the next request.
   const bytes = body === undefined ? undefined : typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body);

@@ -4,7 +4,18 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILT_BINARY } from "../helpers/binary.ts";
 import { call, DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
-import { agentSamples, deepJsonText, FUZZ_RUNS, FUZZ_TIMEOUT_MS, fuzzParameters, hostileJson, hostileString, mutated, pctEncode, rawCall } from "./arbitraries.ts";
+import {
+  agentSamples,
+  deepJsonText,
+  FUZZ_RUNS,
+  FUZZ_TIMEOUT_MS,
+  fuzzParameters,
+  hostileJson,
+  hostileString,
+  mutated,
+  pctEncode,
+  rawCall,
+} from "./arbitraries.ts";
 
 /**
  * Fuzzing the daemon's HTTP API (the binary, over its unix socket): whatever the body, path or
@@ -42,7 +53,18 @@ handler: { code: "export default (e) => ({ action: 'deny', reason: 'no .env' })"
 `,
 };
 
-const EVENT_TYPES = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "Notification", "PermissionRequest", "fuzz.event", "PreAbilityCall", "x.y"];
+const EVENT_TYPES = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SessionStart",
+  "Notification",
+  "PermissionRequest",
+  "fuzz.event",
+  "PreAbilityCall",
+  "x.y",
+];
 
 const nativeSeeds: Record<string, unknown>[] = [
   { session_id: "s", cwd: "/proj", tool_name: "Write", tool_input: { file_path: "/proj/.env", content: "k=v" } },
@@ -73,14 +95,28 @@ const query: fc.Arbitrary<string> = fc
 
 const request = fc.oneof(
   { weight: 5, arbitrary: fc.record({ method: fc.constant("POST"), path: segment.map((s) => `/v1/events/${s}`), body }) },
-  { weight: 3, arbitrary: fc.record({ method: fc.constant("POST"), path: fc.constant("/v1/agents/claude"), body: fc.oneof(mutated(agentSamples("claude")).map((v) => JSON.stringify(v)), body) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      method: fc.constant("POST"),
+      path: fc.constant("/v1/agents/claude"),
+      body: fc.oneof(
+        mutated(agentSamples("claude")).map((v) => JSON.stringify(v)),
+        body,
+      ),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ method: fc.constant("POST"), path: segment.map((s) => `/v1/hooks/${s}/fire`), body }) },
   { weight: 1, arbitrary: fc.record({ method: fc.constant("POST"), path: segment.map((s) => `/v1/approvals/${s}`), body }) },
   { weight: 1, arbitrary: fc.record({ method: fc.constant("GET"), path: query.map((q) => `/v1/runs${q}`), body: fc.constant(undefined) }) },
   { weight: 1, arbitrary: fc.record({ method: fc.constant("GET"), path: segment.map((s) => `/v1/hooks/${s}`), body: fc.constant(undefined) }) },
   {
     weight: 1,
-    arbitrary: fc.record({ method: fc.constantFrom("GET", "PUT", "DELETE", "PATCH", "OPTIONS", "POST"), path: fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => `/${parts.join("/")}`), body }),
+    arbitrary: fc.record({
+      method: fc.constantFrom("GET", "PUT", "DELETE", "PATCH", "OPTIONS", "POST"),
+      path: fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => `/${parts.join("/")}`),
+      body,
+    }),
   },
 );
 
@@ -102,7 +138,11 @@ describe("fuzz: the daemon's HTTP API", { timeout: FUZZ_TIMEOUT_MS }, () => {
       fc.asyncProperty(request, async ({ method, path, body: payload }) => {
         const reply = await rawCall(world.socket, method, path, method === "GET" ? undefined : payload);
         // FUZZ_LOG=file keeps every exchange, to replay a failure that depends on what came before.
-        if (process.env.FUZZ_LOG) appendFileSync(process.env.FUZZ_LOG, `${JSON.stringify({ method, path, body: typeof payload === "string" ? payload : payload === undefined ? null : [...payload], status: reply.status })}\n`);
+        if (process.env.FUZZ_LOG)
+          appendFileSync(
+            process.env.FUZZ_LOG,
+            `${JSON.stringify({ method, path, body: typeof payload === "string" ? payload : payload === undefined ? null : [...payload], status: reply.status })}\n`,
+          );
         if (reply.status === 200) {
           expect(() => JSON.parse(reply.text), `${method} ${path.slice(0, 200)} → 200 ${JSON.stringify(reply.text.slice(0, 300))}`).not.toThrow();
           return;
@@ -113,7 +153,9 @@ describe("fuzz: the daemon's HTTP API", { timeout: FUZZ_TIMEOUT_MS }, () => {
         try {
           error = (JSON.parse(reply.text) as { error?: { code?: string; message?: string } }).error;
         } catch {
-          throw new Error(`${method} ${path.slice(0, 200)} → ${reply.status} with a body that is not JSON: ${JSON.stringify(reply.text.slice(0, 300))}`);
+          throw new Error(
+            `${method} ${path.slice(0, 200)} → ${reply.status} with a body that is not JSON: ${JSON.stringify(reply.text.slice(0, 300))}`,
+          );
         }
         expect(Object.keys(CLIENT_ERRORS), `${method} ${path.slice(0, 200)} → ${reply.text.slice(0, 500)}`).toContain(error?.code);
         expect(reply.status).toBe(CLIENT_ERRORS[error?.code as string]);

@@ -22,7 +22,12 @@ import { FUZZ_RUNS, FUZZ_TIMEOUT_MS, fuzzParameters, hostileJson, hostileString,
  */
 
 const SKELETONS: Record<string, unknown>[] = [
-  { id: "guard", events: ["PreToolUse"], match: { tool: "Write|Edit", paths: ["**/.env"] }, handler: { code: "export default (e) => ({ action: 'deny' })" } },
+  {
+    id: "guard",
+    events: ["PreToolUse"],
+    match: { tool: "Write|Edit", paths: ["**/.env"] },
+    handler: { code: "export default (e) => ({ action: 'deny' })" },
+  },
   {
     id: "full",
     events: ["PreToolUse", "task.done"],
@@ -30,7 +35,14 @@ const SKELETONS: Record<string, unknown>[] = [
     enabled: true,
     match: { tool: "Bash", fields: { "tool_input.command": "^git " } },
     handler: { code: "export default async (e, hook) => { await hook.readFile('a'); }" },
-    permissions: { read: ["${workspace}/**"], run: [{ cmd: "git", args: ["diff", "*"], env: ["LANG_HINT"] }], env: ["HOME"], net: ["example.com"], inject_context: true, store: true },
+    permissions: {
+      read: ["${workspace}/**"],
+      run: [{ cmd: "git", args: ["diff", "*"], env: ["LANG_HINT"] }],
+      env: ["HOME"],
+      net: ["example.com"],
+      inject_context: true,
+      store: true,
+    },
     limits: { cpu_ms: 50, memory_mb: 16, timeout_ms: 1000, stack_kb: 128, result_kb: 64, log_kb: 8, host_calls: 10 },
     on_error: "deny",
     isolation: "fresh",
@@ -41,7 +53,43 @@ const SKELETONS: Record<string, unknown>[] = [
   { id: "seed", event_type: "Stop", handler: "./handler.ts", cooldown_seconds: 3 },
 ];
 
-const YAML_TOKENS = ["id:", "events:", "handler:", "permissions:", "limits:", " ", "  ", "\n", "- ", "&a ", "*a", "!!binary ", "!!js/function ", "{", "}", "[", "]", ": ", "'", '"', "# ", "\t", "<<: *a", "---\n", "...\n", "%YAML 1.2\n", "? ", "|\n", ">\n", "~", "0x1F", "1e400", ".inf", "@", "`"];
+const YAML_TOKENS = [
+  "id:",
+  "events:",
+  "handler:",
+  "permissions:",
+  "limits:",
+  " ",
+  "  ",
+  "\n",
+  "- ",
+  "&a ",
+  "*a",
+  "!!binary ",
+  "!!js/function ",
+  "{",
+  "}",
+  "[",
+  "]",
+  ": ",
+  "'",
+  '"',
+  "# ",
+  "\t",
+  "<<: *a",
+  "---\n",
+  "...\n",
+  "%YAML 1.2\n",
+  "? ",
+  "|\n",
+  ">\n",
+  "~",
+  "0x1F",
+  "1e400",
+  ".inf",
+  "@",
+  "`",
+];
 
 const yamlText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: mutated(SKELETONS).map((hook) => stringify(hook)) },
@@ -49,14 +97,53 @@ const yamlText: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .tuple(mutated(SKELETONS).map((hook) => stringify(hook)), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 5 }), fc.constantFrom(...YAML_TOKENS)), { maxLength: 4 }))
-      .map(([text, edits]) => edits.reduce((t, [at, cut, insert]) => t.slice(0, at % (t.length + 1)) + insert + t.slice((at % (t.length + 1)) + cut), text)),
+      .tuple(
+        mutated(SKELETONS).map((hook) => stringify(hook)),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 5 }), fc.constantFrom(...YAML_TOKENS)), { maxLength: 4 }),
+      )
+      .map(([text, edits]) =>
+        edits.reduce((t, [at, cut, insert]) => t.slice(0, at % (t.length + 1)) + insert + t.slice((at % (t.length + 1)) + cut), text),
+      ),
   },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 300 }) },
   { weight: 1, arbitrary: hostileJson.map((v) => stringify(v)) },
 );
 
-const JS_TOKENS = ["export default", "(", ")", "=>", "{", "}", "async", "await", "function", "import", "from", "'", '"', "`", "${", "class", "<T>", ": any", "as", "enum", "namespace", "declare", "/*", "*/", "//", "\n", ";", "x", "1", "new", "yield*", "#priv", "@dec"];
+const JS_TOKENS = [
+  "export default",
+  "(",
+  ")",
+  "=>",
+  "{",
+  "}",
+  "async",
+  "await",
+  "function",
+  "import",
+  "from",
+  "'",
+  '"',
+  "`",
+  "${",
+  "class",
+  "<T>",
+  ": any",
+  "as",
+  "enum",
+  "namespace",
+  "declare",
+  "/*",
+  "*/",
+  "//",
+  "\n",
+  ";",
+  "x",
+  "1",
+  "new",
+  "yield*",
+  "#priv",
+  "@dec",
+];
 
 const code: fc.Arbitrary<string> = fc.oneof(
   fc.array(fc.constantFrom(...JS_TOKENS), { maxLength: 40 }).map((parts) => parts.join(" ")),
@@ -74,7 +161,12 @@ function expectWellFormed(diagnostics: readonly Diagnostic[]): void {
 }
 
 describe("fuzz: hook files", { timeout: FUZZ_TIMEOUT_MS }, () => {
-  const capabilities = createCapabilityHost({ io: nodeCapabilityIO, env: { PATH: process.env.PATH, HOME: "/nonexistent" }, home: "/nonexistent", dataDir: "/nonexistent" });
+  const capabilities = createCapabilityHost({
+    io: nodeCapabilityIO,
+    env: { PATH: process.env.PATH, HOME: "/nonexistent" },
+    home: "/nonexistent",
+    dataDir: "/nonexistent",
+  });
   const operator = operatorFileSchema.parse({});
   const dirs: string[] = [];
   afterAll(() => {
@@ -85,7 +177,10 @@ describe("fuzz: hook files", { timeout: FUZZ_TIMEOUT_MS }, () => {
     await fc.assert(
       fc.asyncProperty(yamlText, async (text) => {
         const fs = memoryFs({ "/hooks/h.yaml": text, "/hooks/handler.ts": "export default () => {}" });
-        const result = await loadHooks({ sources: [{ dir: "/hooks", origin: "dir", required: true }], operator, operatorFile: undefined, embedded: new Map() }, { fs, capabilities });
+        const result = await loadHooks(
+          { sources: [{ dir: "/hooks", origin: "dir", required: true }], operator, operatorFile: undefined, embedded: new Map() },
+          { fs, capabilities },
+        );
         expectWellFormed(result.diagnostics);
         const problems = result.diagnostics.filter((d) => d.file.startsWith("/hooks/h.yaml"));
         expect(result.hooks.length + problems.length, `neither loaded nor diagnosed:\n${text.slice(0, 500)}`).toBeGreaterThan(0);
@@ -120,7 +215,12 @@ describe("fuzz: hook files", { timeout: FUZZ_TIMEOUT_MS }, () => {
           writeFileSync(join(dir, "operator.yml"), operatorText);
           args.push("--config", join(dir, "operator.yml"));
         }
-        const run = spawnSync(BUILT_BINARY, args, { cwd: dir, env: { HOME: dir, PATH: process.env.PATH ?? "/usr/bin:/bin" }, encoding: "utf8", timeout: 30_000 });
+        const run = spawnSync(BUILT_BINARY, args, {
+          cwd: dir,
+          env: { HOME: dir, PATH: process.env.PATH ?? "/usr/bin:/bin" },
+          encoding: "utf8",
+          timeout: 30_000,
+        });
         expect(run.error).toBeUndefined();
         expect([0, 1], `exit ${run.status}: ${run.stderr.slice(0, 1000)}`).toContain(run.status);
         expect(run.stderr).not.toMatch(/internal error|error\[internal\]/);

@@ -14,7 +14,10 @@ export interface RunResult {
 }
 
 /** Run a program to its end with `stdin`, SIGKILLed after `timeoutMs` (default 30 s). */
-export function runProgram(command: readonly string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export function runProgram(
+  command: readonly string[],
+  options: { stdin?: string; env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const [program, ...args] = command as [string, ...string[]];
     const child = spawn(program, args, { cwd: options.cwd, env: options.env ?? {}, stdio: ["pipe", "pipe", "pipe"] });

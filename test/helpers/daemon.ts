@@ -13,11 +13,24 @@ export interface Reply {
 }
 
 /** One HTTP request over a unix socket (or to a TCP port), as a client would send it. */
-export function call(socket: string | { port: number }, method: string, path: string, body?: string | object, headers: Record<string, string> = {}, timeoutMs = 30_000): Promise<Reply> {
+export function call(
+  socket: string | { port: number },
+  method: string,
+  path: string,
+  body?: string | object,
+  headers: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<Reply> {
   return new Promise((resolvePromise, reject) => {
     const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
     const req = request(
-      { ...(typeof socket === "string" ? { socketPath: socket } : { host: "127.0.0.1", port: socket.port }), method, path, headers: { "content-type": "application/json", ...headers }, timeout: timeoutMs },
+      {
+        ...(typeof socket === "string" ? { socketPath: socket } : { host: "127.0.0.1", port: socket.port }),
+        method,
+        path,
+        headers: { "content-type": "application/json", ...headers },
+        timeout: timeoutMs,
+      },
       (res) => {
         let text = "";
         res.on("data", (chunk: Buffer) => (text += chunk.toString()));
@@ -86,7 +99,13 @@ export class DaemonProcess {
    * `serve --hooks <world.hooks>` by default; with `{ defaultHooks: true }`, the defaults instead
    * (each event's project, the user's hooks, the operator file's): what an agent's `emit` resolves.
    */
-  static async start(command: readonly string[], world: DaemonWorld, args: readonly string[] = [], env: Record<string, string> = {}, options: { defaultHooks?: boolean } = {}): Promise<DaemonProcess> {
+  static async start(
+    command: readonly string[],
+    world: DaemonWorld,
+    args: readonly string[] = [],
+    env: Record<string, string> = {},
+    options: { defaultHooks?: boolean } = {},
+  ): Promise<DaemonProcess> {
     const [program, ...rest] = command as [string, ...string[]];
     const hooks = options.defaultHooks ? [] : ["--hooks", world.hooks];
     const child = spawn(program, [...rest, "serve", ...hooks, ...args], { cwd: world.dir, env: world.env(env), stdio: ["ignore", "pipe", "pipe"] });

@@ -33,7 +33,10 @@ export async function dispatchEnv(engine: SandboxEngine, spec: InlineHooks, capa
     async () => ({ sources: [{ dir: "/hooks", origin: "dir", required: false }], operator, operatorFile: undefined, embedded: new Map() }),
     { fs, capabilities },
   );
-  return { registry, dispatcher: boundDispatcher(registry, new Dispatcher(createInvoker(engineExecutor(engine), capabilities), operator.dispatch.concurrency)) };
+  return {
+    registry,
+    dispatcher: boundDispatcher(registry, new Dispatcher(createInvoker(engineExecutor(engine), capabilities), operator.dispatch.concurrency)),
+  };
 }
 
 /** A dispatcher that always answers from the registry's current snapshot. */

@@ -13,7 +13,12 @@ export function fakeCapabilities(): CapabilityHost {
     prepare: async (request, operator) => {
       const override = Object.hasOwn(operator.hooks, request.hookId) ? operator.hooks[request.hookId] : undefined;
       // The real modify rule (capabilities/modify), on what the hook and the operator wrote.
-      const modify: ModifyPolicy = { declared: request.permissions.modify, approval: override?.permissions?.modify, ceiling: operator.ceilings.permissions?.modify, operatorOwn: request.origin !== "project" };
+      const modify: ModifyPolicy = {
+        declared: request.permissions.modify,
+        approval: override?.permissions?.modify,
+        ceiling: operator.ceilings.permissions?.modify,
+        operatorOwn: request.origin !== "project",
+      };
       return { ok: true, grants: { hookId: request.hookId, summary: [], permissions: request.permissions, modify } as PreparedGrants };
     },
     review: () => ({ lines: [] }),
@@ -33,7 +38,7 @@ export function fakeCapabilities(): CapabilityHost {
         llmCalls: [],
         call: async (name, args) => {
           if (name === "injectContext" && permissions.inject_context) {
-            injections.push({ content: String(args[0]), role: ((args[1] as { role?: InjectionRole } | undefined)?.role ?? "system") });
+            injections.push({ content: String(args[0]), role: (args[1] as { role?: InjectionRole } | undefined)?.role ?? "system" });
             hostCalls.push({ capability: name, target: "context", outcome: "allowed", duration_ms: 0 });
             return undefined;
           }

@@ -19,5 +19,8 @@ export async function startImpostor(path: string): Promise<{ stop(): Promise<unk
     child.stdout?.once("data", () => resolve());
     child.once("exit", (code) => reject(new Error(`the impostor exited ${code}`)));
   });
-  return { stop: () => (child.exitCode === null && child.signalCode === null ? new Promise((r) => (child.once("exit", r), child.kill("SIGKILL"))) : Promise.resolve()) };
+  return {
+    stop: () =>
+      child.exitCode === null && child.signalCode === null ? new Promise((r) => (child.once("exit", r), child.kill("SIGKILL"))) : Promise.resolve(),
+  };
 }

@@ -61,7 +61,12 @@ export class MockLlmServer {
     }
     this.requests.push({ path, headers, body });
     const ollama = path === "/api/chat";
-    if (!ollama && path !== "/v1/chat/completions") return json(res, 404, ollama ? { error: "not found" } : { error: { message: `no route ${path}`, type: "invalid_request_error", param: null, code: null } });
+    if (!ollama && path !== "/v1/chat/completions")
+      return json(
+        res,
+        404,
+        ollama ? { error: "not found" } : { error: { message: `no route ${path}`, type: "invalid_request_error", param: null, code: null } },
+      );
     const reply = this.replies.shift() ?? { status: 500, error: "the test scripted no more replies" };
     if ("hang" in reply) return;
     if ("raw" in reply) {
@@ -69,13 +74,20 @@ export class MockLlmServer {
       res.end(reply.raw);
       return;
     }
-    if ("status" in reply) return json(res, reply.status, ollama ? { error: reply.error } : { error: { message: reply.error, type: "server_error", param: null, code: null } });
+    if ("status" in reply)
+      return json(
+        res,
+        reply.status,
+        ollama ? { error: reply.error } : { error: { message: reply.error, type: "server_error", param: null, code: null } },
+      );
     const model = typeof body.model === "string" ? body.model : "unknown";
     if (ollama) {
       // Ollama streams unless told not to (stream: false): one NDJSON line per token.
       if (body.stream !== false) {
         res.writeHead(200, { "content-type": "application/x-ndjson" });
-        res.end(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: "assistant", content: reply.content }, done: false })}\n${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: "assistant", content: "" }, done: true })}\n`);
+        res.end(
+          `${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: "assistant", content: reply.content }, done: false })}\n${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: "assistant", content: "" }, done: true })}\n`,
+        );
         return;
       }
       return json(res, 200, {
@@ -86,12 +98,16 @@ export class MockLlmServer {
         done: true,
         total_duration: 4883583458,
         load_duration: 1334875,
-        ...(reply.usage ? { prompt_eval_count: reply.usage.input, prompt_eval_duration: 342546000, eval_count: reply.usage.output, eval_duration: 4535599000 } : {}),
+        ...(reply.usage
+          ? { prompt_eval_count: reply.usage.input, prompt_eval_duration: 342546000, eval_count: reply.usage.output, eval_duration: 4535599000 }
+          : {}),
       });
     }
     if (body.stream === true) {
       res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta: { content: reply.content }, finish_reason: null }] })}\n\ndata: [DONE]\n\n`);
+      res.end(
+        `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta: { content: reply.content }, finish_reason: null }] })}\n\ndata: [DONE]\n\n`,
+      );
       return;
     }
     return json(res, 200, {
@@ -99,8 +115,12 @@ export class MockLlmServer {
       object: "chat.completion",
       created: 1741569952,
       model,
-      choices: [{ index: 0, message: { role: "assistant", content: reply.content, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
-      ...(reply.usage ? { usage: { prompt_tokens: reply.usage.input, completion_tokens: reply.usage.output, total_tokens: reply.usage.input + reply.usage.output } } : {}),
+      choices: [
+        { index: 0, message: { role: "assistant", content: reply.content, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" },
+      ],
+      ...(reply.usage
+        ? { usage: { prompt_tokens: reply.usage.input, completion_tokens: reply.usage.output, total_tokens: reply.usage.input + reply.usage.output } }
+        : {}),
       service_tier: "default",
     });
   }

@@ -9,7 +9,20 @@ export interface AnyValue {
   kvlistValue?: { values: { key: string; value: AnyValue }[] };
 }
 export interface OtlpLogs {
-  resourceLogs: { resource: { attributes: { key: string; value: AnyValue }[] }; scopeLogs: { scope: { name: string; version?: string }; logRecords: { timeUnixNano: string; observedTimeUnixNano: string; severityNumber: number; severityText: string; body: AnyValue; attributes: { key: string; value: AnyValue }[] }[] }[] }[];
+  resourceLogs: {
+    resource: { attributes: { key: string; value: AnyValue }[] };
+    scopeLogs: {
+      scope: { name: string; version?: string };
+      logRecords: {
+        timeUnixNano: string;
+        observedTimeUnixNano: string;
+        severityNumber: number;
+        severityText: string;
+        body: AnyValue;
+        attributes: { key: string; value: AnyValue }[];
+      }[];
+    }[];
+  }[];
 }
 
 /**

@@ -39,7 +39,8 @@ export function limits(overrides: Partial<SandboxLimits> = {}): SandboxLimits {
   return { ...DEFAULT_LIMITS, ...overrides };
 }
 
-export const noHost: HostCallFn = () => Promise.reject({ name: "PermissionDenied", message: "no capabilities in this test", code: "capability_denied" });
+export const noHost: HostCallFn = () =>
+  Promise.reject({ name: "PermissionDenied", message: "no capabilities in this test", code: "capability_denied" });
 
 export function createEngine(): Promise<SandboxEngine> {
   return SandboxEngine.create({ wasmBytes: releaseWasm() });

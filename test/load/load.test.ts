@@ -36,17 +36,37 @@ const HOOKS: Record<string, string> = {
 /** The hostile mix: event name suffix → handler, limits, and the codes that contain it. */
 const HOSTILE: Record<string, { code: string; limits: string; expect: readonly string[] }> = {
   cpu: { code: "export default () => { for (;;) {} }", limits: "{ cpu_ms: 20, timeout_ms: 1500 }", expect: ["sandbox_cpu"] },
-  memory: { code: "export default () => { const a = []; for (;;) a.push(new Uint8Array(256 * 1024)); }", limits: "{ memory_mb: 8, cpu_ms: 1000, timeout_ms: 1500 }", expect: ["sandbox_memory"] },
+  memory: {
+    code: "export default () => { const a = []; for (;;) a.push(new Uint8Array(256 * 1024)); }",
+    limits: "{ memory_mb: 8, cpu_ms: 1000, timeout_ms: 1500 }",
+    expect: ["sandbox_memory"],
+  },
   stack: { code: "function f() { return f() + 1; }\nexport default () => f();", limits: "{ timeout_ms: 1500 }", expect: ["sandbox_stack"] },
-  throws: { code: "export default () => { throw new Error('boom\\n' + 'x'.repeat(5000)); }", limits: "{ timeout_ms: 1500 }", expect: ["handler_threw"] },
-  logs: { code: "export default () => { for (;;) console.log('l'.repeat(1000)); }", limits: "{ log_kb: 16, timeout_ms: 1500 }", expect: ["sandbox_log_size"] },
+  throws: {
+    code: "export default () => { throw new Error('boom\\n' + 'x'.repeat(5000)); }",
+    limits: "{ timeout_ms: 1500 }",
+    expect: ["handler_threw"],
+  },
+  logs: {
+    code: "export default () => { for (;;) console.log('l'.repeat(1000)); }",
+    limits: "{ log_kb: 16, timeout_ms: 1500 }",
+    expect: ["sandbox_log_size"],
+  },
   result: { code: "export default () => ({ reason: 'r'.repeat(300000) })", limits: "{ timeout_ms: 1500 }", expect: ["sandbox_result_size"] },
   hung: { code: "export default () => new Promise(() => {})", limits: "{ timeout_ms: 1500 }", expect: ["handler_hung"] },
-  microtasks: { code: "export default () => { const f = () => Promise.resolve().then(f); f(); return new Promise(() => {}); }", limits: "{ cpu_ms: 20, timeout_ms: 1500 }", expect: ["sandbox_cpu"] },
-  wedge: { code: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)", limits: "{ timeout_ms: 300 }", expect: ["sandbox_timeout"] },
+  microtasks: {
+    code: "export default () => { const f = () => Promise.resolve().then(f); f(); return new Promise(() => {}); }",
+    limits: "{ cpu_ms: 20, timeout_ms: 1500 }",
+    expect: ["sandbox_cpu"],
+  },
+  wedge: {
+    code: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)",
+    limits: "{ timeout_ms: 300 }",
+    expect: ["sandbox_timeout"],
+  },
 };
 /** Wedges cost a worker each (killed and replaced): one hostile event in fifty. */
-const HOSTILE_KINDS = Object.keys(HOSTILE).flatMap((kind) => (kind === "wedge" ? [kind] : Array(7).fill(kind) as string[]));
+const HOSTILE_KINDS = Object.keys(HOSTILE).flatMap((kind) => (kind === "wedge" ? [kind] : (Array(7).fill(kind) as string[])));
 
 interface Outcome {
   readonly kind: string;
@@ -63,12 +83,15 @@ const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
 function post(socket: string, path: string, body: object): Promise<{ status: number; text: string }> {
   const bytes = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath: socket, agent, method: "POST", path, headers: { "content-type": "application/json", "content-length": String(bytes.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = request(
+      { socketPath: socket, agent, method: "POST", path, headers: { "content-type": "application/json", "content-length": String(bytes.length) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
     req.setTimeout(HANG_MS, () => req.destroy(Object.assign(new Error("hang"), { hang: true })));
     req.on("error", reject);
     req.end(bytes);
@@ -83,7 +106,11 @@ function eventFor(i: number): { kind: string; path: string; body: object } {
   }
   const secret = i % 10 === 3;
   const file = secret ? `/proj/.env` : `/proj/src/f${i}.ts`;
-  return { kind: secret ? "benign-deny" : "benign-allow", path: "/v1/events/PreToolUse", body: { session_id: `load-${i}`, cwd: "/proj", tool_name: "Write", tool_input: { file_path: file, content: "x" } } };
+  return {
+    kind: secret ? "benign-deny" : "benign-allow",
+    path: "/v1/events/PreToolUse",
+    body: { session_id: `load-${i}`, cwd: "/proj", tool_name: "Write", tool_input: { file_path: file, content: "x" } },
+  };
 }
 
 /**
@@ -95,7 +122,8 @@ function judge(kind: string, text: string): { problem?: string; stopped?: boolea
   const decision = JSON.parse(text) as { decision: string; decided_by?: string; runs: { hook_id: string; status: string; error_code?: string }[] };
   const timedOut = decision.runs.some((r) => r.error_code === "sandbox_timeout");
   if (kind !== "wedge" && timedOut) return { stopped: true };
-  if (kind === "benign-deny") return decision.decision === "deny" && decision.decided_by === "guard" ? {} : { problem: `expected guard's deny: ${text.slice(0, 300)}` };
+  if (kind === "benign-deny")
+    return decision.decision === "deny" && decision.decided_by === "guard" ? {} : { problem: `expected guard's deny: ${text.slice(0, 300)}` };
   if (kind === "benign-allow") {
     const run = decision.runs.find((r) => r.hook_id === "recorder");
     return decision.decision === "allow" && run?.status === "completed" ? {} : { problem: `expected an allow: ${text.slice(0, 300)}` };
@@ -160,7 +188,13 @@ function auditedEventIds(world: DaemonWorld): { ids: Set<string>; lines: number;
 
 function stats(outcomes: readonly Outcome[]): { count: number; p50: number; p95: number; p99: number; max: number } {
   const sorted = outcomes.map((o) => o.ms).sort((a, b) => a - b);
-  return { count: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN };
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
 }
 
 const ms = (value: number): string => (value >= 100 ? `${value.toFixed(0)} ms` : `${value.toFixed(1)} ms`);
@@ -173,7 +207,10 @@ describe(`load: ${EVENTS} events at ${IN_FLIGHT} in flight, ${HOSTILE_SHARE * 10
     world = new DaemonWorld();
     for (const [name, text] of Object.entries(HOOKS)) writeFileSync(join(world.hooks, name), text);
     for (const [kind, hostile] of Object.entries(HOSTILE)) {
-      writeFileSync(join(world.hooks, `hostile-${kind}.yaml`), `id: hostile-${kind}\nevents: [load.${kind}]\nlimits: ${hostile.limits}\nhandler: { code: ${JSON.stringify(hostile.code)} }\n`);
+      writeFileSync(
+        join(world.hooks, `hostile-${kind}.yaml`),
+        `id: hostile-${kind}\nevents: [load.${kind}]\nlimits: ${hostile.limits}\nhandler: { code: ${JSON.stringify(hostile.code)} }\n`,
+      );
     }
     daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "2"]);
   });
@@ -202,7 +239,12 @@ describe(`load: ${EVENTS} events at ${IN_FLIGHT} in flight, ${HOSTILE_SHARE * 10
     expect(serverErrors.map((o) => o.problem)).toEqual([]);
     expect(by("hang")).toEqual([]);
     expect(by("error").map((o) => o.problem)).toEqual([]);
-    expect(outcomes.filter((o) => o.problem).map((o) => o.problem).slice(0, 10)).toEqual([]);
+    expect(
+      outcomes
+        .filter((o) => o.problem)
+        .map((o) => o.problem)
+        .slice(0, 10),
+    ).toEqual([]);
     expect(outcomes.filter((o) => o.stopped).length, "runs that timed out on the stopped worker").toBeLessThanOrEqual(1);
 
     const audited = auditedEventIds(world);

@@ -87,10 +87,25 @@ describe("bundles are reproducible", () => {
   });
 
   it("the digest ignores everything but paths and contents, and says what changed", async () => {
-    const one = await treeDigest(new Map([["a", text("1")], ["b", text("2")]]));
-    const two = await treeDigest(new Map([["b", text("2")], ["a", text("1")]]));
+    const one = await treeDigest(
+      new Map([
+        ["a", text("1")],
+        ["b", text("2")],
+      ]),
+    );
+    const two = await treeDigest(
+      new Map([
+        ["b", text("2")],
+        ["a", text("1")],
+      ]),
+    );
     expect(two.integrity).toBe(one.integrity);
-    const edited = await treeDigest(new Map([["a", text("changed")], ["c", text("3")]]));
+    const edited = await treeDigest(
+      new Map([
+        ["a", text("changed")],
+        ["c", text("3")],
+      ]),
+    );
     expect(treeChanges(one.files, edited.files)).toBe("a changed, b removed, c added");
   });
 });

@@ -29,14 +29,18 @@ describe("bundle sources: the consent policy", () => {
   const tree = (id: string, version: string, permissions = "{}"): Map<string, Uint8Array> =>
     new Map([
       ["handler.ts", new TextEncoder().encode("export default () => undefined;\n")],
-      ["hook.yaml", new TextEncoder().encode(`id: ${id}\nversion: ${version}\nevents: [PreToolUse]\npermissions: ${permissions}\nhandler: handler.ts\n`)],
+      [
+        "hook.yaml",
+        new TextEncoder().encode(`id: ${id}\nversion: ${version}\nevents: [PreToolUse]\npermissions: ${permissions}\nhandler: handler.ts\n`),
+      ],
     ]);
   async function publish(id: string, version: string, permissions?: string): Promise<void> {
     const file = join(mirror(), `${id}-${version}.tar.gz`);
     writeFileSync(file, await packBundle(tree(id, version, permissions), nodePackageIO));
     minisignSign(key, file);
   }
-  const installed = async (): Promise<Record<string, string | null>> => Object.fromEntries(Object.entries((await readLock(nodeFileHost, hooks())).packages).map(([id, entry]) => [id, entry.version]));
+  const installed = async (): Promise<Record<string, string | null>> =>
+    Object.fromEntries(Object.entries((await readLock(nodeFileHost, hooks())).packages).map(([id, entry]) => [id, entry.version]));
 
   beforeAll(() => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), "hookbox-fleet-")));
@@ -78,7 +82,9 @@ describe("bundle sources: the consent policy", () => {
     expect(log.filter((line) => line.includes("refused one-2.0.0.tar.gz"))).toHaveLength(1);
     expect(await installed()).toEqual({ one: "1.10.0" });
     // The operator widens the policy: the next poll takes it.
-    operator = operatorFileSchema.parse({ packages: { sources: [{ dir: mirror(), keys: [key.publicKey], accept: { read: ["${workspace}/**"], env: ["LANG"] } }] } });
+    operator = operatorFileSchema.parse({
+      packages: { sources: [{ dir: mirror(), keys: [key.publicKey], accept: { read: ["${workspace}/**"], env: ["LANG"] } }] },
+    });
     const [after] = await poller.pollDue(true);
     expect(after?.installed).toEqual(["one 2.0.0"]);
   });
@@ -96,7 +102,13 @@ describe("bundle sources: the consent policy", () => {
 
   it("leaves alone what a person installed, and refuses an id one of the user's hooks declares", async (ctx) => {
     need(ctx);
-    await installPackage(nodeFileHost, hooks(), "mine", tree("mine", "0.1.0"), { version: "0.1.0", source: "dir:/by/hand", grants: [], signer: null, onError: "continue" });
+    await installPackage(nodeFileHost, hooks(), "mine", tree("mine", "0.1.0"), {
+      version: "0.1.0",
+      source: "dir:/by/hand",
+      grants: [],
+      signer: null,
+      onError: "continue",
+    });
     await publish("mine", "9.0.0");
     writeFileSync(join(hooks(), "own.yaml"), "id: taken\nevents: [PreToolUse]\nhandler: { code: 'export default () => undefined' }\n");
     await publish("taken", "1.0.0");

@@ -18,7 +18,13 @@ describe("import: reading the agents' hook files", () => {
         model: "opus",
         hooks: {
           PreToolUse: [
-            { matcher: "Bash", hooks: [{ type: "command", command: "guard.sh", timeout: 5 }, { type: "command", command: "/usr/local/bin/hookbox emit PreToolUse --agent claude" }] },
+            {
+              matcher: "Bash",
+              hooks: [
+                { type: "command", command: "guard.sh", timeout: 5 },
+                { type: "command", command: "/usr/local/bin/hookbox emit PreToolUse --agent claude" },
+              ],
+            },
             { hooks: [{ type: "http", url: "http://x" }] },
           ],
           SessionStart: [{ matcher: "startup|resume", hooks: [{ type: "command", command: "echo hi" }] }],
@@ -32,18 +38,36 @@ describe("import: reading the agents' hook files", () => {
       ["claude-pre-tool-use-1", "PreToolUse", { cmd: "sh", args: ["-c", "guard.sh"] }, 5000, { tool: "Bash" }],
       ["claude-session-start-1", "SessionStart", { cmd: "sh", args: ["-c", "echo hi"] }, 60_000, { fields: { source: "^(startup|resume)$" } }],
     ]);
-    expect(plan.warnings).toEqual(["hooks.PreToolUse[1].hooks[0]: a http hook is not a command: left as it is", "hooks.MessageDisplay[0].hooks[0]: Hookbox has no event for MessageDisplay: left as it is"]);
+    expect(plan.warnings).toEqual([
+      "hooks.PreToolUse[1].hooks[0]: a http hook is not a command: left as it is",
+      "hooks.MessageDisplay[0].hooks[0]: Hookbox has no event for MessageDisplay: left as it is",
+    ]);
     expect(plan.remaining).toEqual({
       model: "opus",
       hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "/usr/local/bin/hookbox emit PreToolUse --agent claude" }] }, { hooks: [{ type: "http", url: "http://x" }] }],
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "command", command: "/usr/local/bin/hookbox emit PreToolUse --agent claude" }] },
+          { hooks: [{ type: "http", url: "http://x" }] },
+        ],
         MessageDisplay: [{ hooks: [{ type: "command", command: "x" }] }],
       },
     });
   });
 
   it("a hook that cannot run fails closed where it can block (tool calls, prompts) and lets the agent go on elsewhere", () => {
-    const hooks = Object.fromEntries(["PreToolUse", "PermissionRequest", "UserPromptSubmit", "PostToolUse", "Stop", "SessionStart", "PreCompact"].map((event) => [event, [{ hooks: [{ type: "command", command: "x" }, { type: "prompt", prompt: "p" }] }]]));
+    const hooks = Object.fromEntries(
+      ["PreToolUse", "PermissionRequest", "UserPromptSubmit", "PostToolUse", "Stop", "SessionStart", "PreCompact"].map((event) => [
+        event,
+        [
+          {
+            hooks: [
+              { type: "command", command: "x" },
+              { type: "prompt", prompt: "p" },
+            ],
+          },
+        ],
+      ]),
+    );
     const plan = importClaudeShaped({ hooks }, "claude", {});
     expect(Object.fromEntries(plan.hooks.map((h) => [`${h.event} ${h.run ? "command" : "prompt"}`, h.onError]))).toEqual({
       "PreToolUse command": "deny",
@@ -61,7 +85,10 @@ describe("import: reading the agents' hook files", () => {
       "PreCompact command": "continue",
       "PreCompact prompt": "continue",
     });
-    const cursor = importCursor({ version: 1, hooks: { beforeShellExecution: [{ command: "g" }], afterFileEdit: [{ command: "f" }, { command: "h", failClosed: true }] } }, "/p/.cursor");
+    const cursor = importCursor(
+      { version: 1, hooks: { beforeShellExecution: [{ command: "g" }], afterFileEdit: [{ command: "f" }, { command: "h", failClosed: true }] } },
+      "/p/.cursor",
+    );
     expect(cursor.hooks.map((h) => [h.agentEvent, h.onError])).toEqual([
       ["beforeShellExecution", "deny"],
       ["afterFileEdit", "continue"],
@@ -70,7 +97,11 @@ describe("import: reading the agents' hook files", () => {
   });
 
   it("a plugin's root and the project variable are written into the grant, never left to the agent's environment", () => {
-    const plan = importClaudeShaped({ hooks: { Stop: [{ hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/stop.sh $CLAUDE_PROJECT_DIR" }] }] } }, "claude", { pluginRoot: "/plugins/p" });
+    const plan = importClaudeShaped(
+      { hooks: { Stop: [{ hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/stop.sh $CLAUDE_PROJECT_DIR" }] }] } },
+      "claude",
+      { pluginRoot: "/plugins/p" },
+    );
     expect(plan.hooks[0]?.run?.args[1]).toBe('export CLAUDE_PROJECT_DIR="$PWD"; /plugins/p/stop.sh $CLAUDE_PROJECT_DIR');
   });
 
@@ -78,8 +109,13 @@ describe("import: reading the agents' hook files", () => {
     const plan = importClaudeShaped(
       {
         hooks: {
-          Stop: [{ hooks: [{ type: "prompt", prompt: "Is the task in $ARGUMENTS finished? Check the tests ran.", timeout: 20, model: "claude-haiku" }] }],
-          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "prompt", prompt: "Refuse destructive commands." }] }, { hooks: [{ type: "agent", prompt: "x" }] }],
+          Stop: [
+            { hooks: [{ type: "prompt", prompt: "Is the task in $ARGUMENTS finished? Check the tests ran.", timeout: 20, model: "claude-haiku" }] },
+          ],
+          PreToolUse: [
+            { matcher: "Bash", hooks: [{ type: "prompt", prompt: "Refuse destructive commands." }] },
+            { hooks: [{ type: "agent", prompt: "x" }] },
+          ],
         },
       },
       "claude",
@@ -89,33 +125,83 @@ describe("import: reading the agents' hook files", () => {
       ["claude-stop-1", "Stop", undefined, "Is the task in {{event}} finished? Check the tests ran.", 20_000, {}],
       ["claude-pre-tool-use-1", "PreToolUse", undefined, "Refuse destructive commands.\n\n{{event}}", 30_000, { tool: "Bash" }],
     ]);
-    expect(plan.warnings).toEqual(["hooks.Stop[0].hooks[0]: model claude-haiku is the agent's; here the prompt goes to hookbox.yaml's llm default endpoint", "hooks.PreToolUse[1].hooks[0]: a agent hook is not a command: left as it is"]);
+    expect(plan.warnings).toEqual([
+      "hooks.Stop[0].hooks[0]: model claude-haiku is the agent's; here the prompt goes to hookbox.yaml's llm default endpoint",
+      "hooks.PreToolUse[1].hooks[0]: a agent hook is not a command: left as it is",
+    ]);
     const tree = importedPackage(plan.hooks[0]!, "/p/.claude/settings.json");
     expect([...tree.keys()]).toEqual(["hook.yaml"]);
     const yaml = parse(new TextDecoder().decode(tree.get("hook.yaml"))) as Record<string, unknown>;
-    expect(yaml).toMatchObject({ id: "claude-stop-1", events: ["Stop"], prompt: "Is the task in {{event}} finished? Check the tests ran.", answer: { format: "ok" }, permissions: { llm: ["default"] }, limits: { timeout_ms: 20_000 }, on_error: "continue" });
+    expect(yaml).toMatchObject({
+      id: "claude-stop-1",
+      events: ["Stop"],
+      prompt: "Is the task in {{event}} finished? Check the tests ran.",
+      answer: { format: "ok" },
+      permissions: { llm: ["default"] },
+      limits: { timeout_ms: 20_000 },
+      on_error: "continue",
+    });
     expect(hookFileSchema.safeParse(yaml).success).toBe(true);
   });
 
   it("Gemini CLI: its event names, millisecond timeouts, regex matchers over its own tool names", () => {
-    const plan = importClaudeShaped({ hooks: { BeforeTool: [{ matcher: "write_file|replace", hooks: [{ type: "command", command: "check", timeout: 1500 }] }] } }, "gemini", {});
-    expect(plan.hooks[0]).toMatchObject({ id: "gemini-before-tool-1", event: "PreToolUse", agentEvent: "BeforeTool", timeoutMs: 1500, match: { fields: { agent_tool_name: "write_file|replace" } } });
+    const plan = importClaudeShaped(
+      { hooks: { BeforeTool: [{ matcher: "write_file|replace", hooks: [{ type: "command", command: "check", timeout: 1500 }] }] } },
+      "gemini",
+      {},
+    );
+    expect(plan.hooks[0]).toMatchObject({
+      id: "gemini-before-tool-1",
+      event: "PreToolUse",
+      agentEvent: "BeforeTool",
+      timeoutMs: 1500,
+      match: { fields: { agent_tool_name: "write_file|replace" } },
+    });
   });
 
   it("Cursor: flat entries, run from the hooks.json folder, each kept to its own Cursor event", () => {
-    const plan = importCursor({ version: 1, hooks: { beforeShellExecution: [{ command: "./hooks/guard.sh", failClosed: true }], afterAgentThought: [{ command: "x" }] } }, "/p/.cursor");
-    expect(plan.hooks[0]).toMatchObject({ id: "cursor-before-shell-execution-1", event: "PreToolUse", onError: "deny", run: { cmd: "sh", args: ["-c", "cd '/p/.cursor' && ./hooks/guard.sh"] }, match: { fields: { agent_event_name: "^beforeShellExecution$" } } });
+    const plan = importCursor(
+      { version: 1, hooks: { beforeShellExecution: [{ command: "./hooks/guard.sh", failClosed: true }], afterAgentThought: [{ command: "x" }] } },
+      "/p/.cursor",
+    );
+    expect(plan.hooks[0]).toMatchObject({
+      id: "cursor-before-shell-execution-1",
+      event: "PreToolUse",
+      onError: "deny",
+      run: { cmd: "sh", args: ["-c", "cd '/p/.cursor' && ./hooks/guard.sh"] },
+      match: { fields: { agent_event_name: "^beforeShellExecution$" } },
+    });
     expect(plan.warnings).toEqual(["hooks.afterAgentThought[0]: Hookbox has no event for Cursor's afterAgentThought: left as it is"]);
   });
 
   it("the hooks template: snake_case ids, event aliases, effects as mappings, blocking hooks fail closed, unknown match keys reported", () => {
     const plan = importTemplate([
-      { file: "a.yaml", value: { id: "post_tool_use_tracker", event_type: "PostAbilityCall", match: { ability_scope: "*", min_duration_ms: 0 }, handler: { kind: "script", command: "./t.sh" }, effects: [{ append_to: "log.md" }, "summarize"], blocking: true } },
+      {
+        file: "a.yaml",
+        value: {
+          id: "post_tool_use_tracker",
+          event_type: "PostAbilityCall",
+          match: { ability_scope: "*", min_duration_ms: 0 },
+          handler: { kind: "script", command: "./t.sh" },
+          effects: [{ append_to: "log.md" }, "summarize"],
+          blocking: true,
+        },
+      },
       { file: "b.yaml", value: { id: "x", event_type: "Nope", handler: { kind: "script", command: "y" } } },
       { file: "c.yaml", value: { id: "z", event_type: "Stop", handler: { kind: "python", module: "m" } } },
     ]);
-    expect(plan.hooks).toEqual([expect.objectContaining({ id: "post-tool-use-tracker", event: "PostToolUse", onError: "deny", effects: ["append_to: log.md", "summarize"], match: {} })]);
-    expect(plan.warnings.join("\n")).toMatch(/a\.yaml: match\.min_duration_ms has no Hookbox equivalent[\s\S]*b\.yaml: unknown event[\s\S]*c\.yaml: needs id, event_type and handler/);
+    expect(plan.hooks).toEqual([
+      expect.objectContaining({
+        id: "post-tool-use-tracker",
+        event: "PostToolUse",
+        onError: "deny",
+        effects: ["append_to: log.md", "summarize"],
+        match: {},
+      }),
+    ]);
+    expect(plan.warnings.join("\n")).toMatch(
+      /a\.yaml: match\.min_duration_ms has no Hookbox equivalent[\s\S]*b\.yaml: unknown event[\s\S]*c\.yaml: needs id, event_type and handler/,
+    );
   });
 });
 

@@ -42,7 +42,8 @@ describe("minisign signatures", () => {
     execFileSync("minisign", ["-S", "-s", k.secretKeyFile, "-m", file(), "-t", "release 1.0.0", ...extra], { stdio: "ignore" });
     return readFileSync(`${file()}.minisig`, "utf8");
   };
-  const verify = (signature: string, keys: PublicKey[] = [trusted], data = readFileSync(file())) => verifyMinisign(new Uint8Array(data), signature, keys, nodePackageIO);
+  const verify = (signature: string, keys: PublicKey[] = [trusted], data = readFileSync(file())) =>
+    verifyMinisign(new Uint8Array(data), signature, keys, nodePackageIO);
 
   test("a prehashed (ED) signature verifies, with its key id and trusted comment", async () => {
     const signature = sign(key);

@@ -10,7 +10,15 @@ import { nodeFileHost } from "../../src/platform/node.ts";
 // A workspace with links in it: to a secret in it, out of it, dangling, a loop, through a directory.
 let root: string;
 let ws: string;
-const event = (tool_input: Record<string, unknown>, extra: Record<string, unknown> = {}): NativeEvent => ({ event_type: "PreToolUse", session_id: "s", timestamp: "t", cwd: ws, tool_name: "Write", tool_input, ...extra });
+const event = (tool_input: Record<string, unknown>, extra: Record<string, unknown> = {}): NativeEvent => ({
+  event_type: "PreToolUse",
+  session_id: "s",
+  timestamp: "t",
+  cwd: ws,
+  tool_name: "Write",
+  tool_input,
+  ...extra,
+});
 
 beforeAll(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), "hookbox-links-")));
@@ -35,8 +43,15 @@ describe("link_targets: where the paths a tool call names really lead (host side
   });
 
   it("a directory link out of the workspace, a dangling link (writing creates its target), an absolute link from outside", async () => {
-    const out = await withLinkTargets(event({ file_path: "keys/authorized_keys", edits: [{ file_path: "dangling.txt" }], destination: join(root, "outside-link") }), nodeFileHost);
-    expect(out.link_targets).toEqual({ "keys/authorized_keys": join(root, "home/.ssh/authorized_keys"), "dangling.txt": join(ws, ".env.local"), [join(root, "outside-link")]: join(ws, ".env") });
+    const out = await withLinkTargets(
+      event({ file_path: "keys/authorized_keys", edits: [{ file_path: "dangling.txt" }], destination: join(root, "outside-link") }),
+      nodeFileHost,
+    );
+    expect(out.link_targets).toEqual({
+      "keys/authorized_keys": join(root, "home/.ssh/authorized_keys"),
+      "dangling.txt": join(ws, ".env.local"),
+      [join(root, "outside-link")]: join(ws, ".env"),
+    });
   });
 
   it("plain files, new files, a link loop and links above the path (the workspace reached through an alias) add nothing", async () => {
@@ -63,17 +78,31 @@ describe("link_targets: where the paths a tool call names really lead (host side
   it("Bash: what a command writes by a plain path (a redirection, tee, cp, after cd, ~/…) is resolved as a Write's path is", async () => {
     const bash = (command: string): NativeEvent => ({ ...event({}), tool_name: "Bash", tool_input: { command } });
     expect((await withLinkTargets(bash("echo x > notes.txt"), nodeFileHost)).link_targets).toEqual({ [join(ws, "notes.txt")]: join(ws, ".env") });
-    expect((await withLinkTargets(bash("cd config && printf x | tee ../notes.txt >/dev/null"), nodeFileHost)).link_targets).toEqual({ [join(ws, "notes.txt")]: join(ws, ".env") });
-    expect((await withLinkTargets(bash("cp /tmp/k keys/authorized_keys"), nodeFileHost)).link_targets).toMatchObject({ [join(ws, "keys/authorized_keys")]: join(root, "home/.ssh/authorized_keys") });
+    expect((await withLinkTargets(bash("cd config && printf x | tee ../notes.txt >/dev/null"), nodeFileHost)).link_targets).toEqual({
+      [join(ws, "notes.txt")]: join(ws, ".env"),
+    });
+    expect((await withLinkTargets(bash("cp /tmp/k keys/authorized_keys"), nodeFileHost)).link_targets).toMatchObject({
+      [join(ws, "keys/authorized_keys")]: join(root, "home/.ssh/authorized_keys"),
+    });
     symlinkSync(join(ws, ".env"), join(root, "home/pointer"));
     try {
-      expect((await withLinkTargets(bash("echo x >> ~/pointer"), nodeFileHost, join(root, "home"))).link_targets).toEqual({ [join(root, "home/pointer")]: join(ws, ".env") });
+      expect((await withLinkTargets(bash("echo x >> ~/pointer"), nodeFileHost, join(root, "home"))).link_targets).toEqual({
+        [join(root, "home/pointer")]: join(ws, ".env"),
+      });
     } finally {
       rmSync(join(root, "home/pointer"));
     }
     // Near misses: a plain file, a read through the link, a value the line does not give, code that only mentions the path.
     // rm, mv and ln act on the link itself, not on where it leads.
-    for (const command of ["echo x > readme.md", "cat notes.txt", "rm notes.txt", "ln -sf /tmp/x notes.txt", "mv /tmp/x notes.txt", 'echo x > "$F"', "python3 -c \"print(open('notes.txt').read())\""]) {
+    for (const command of [
+      "echo x > readme.md",
+      "cat notes.txt",
+      "rm notes.txt",
+      "ln -sf /tmp/x notes.txt",
+      "mv /tmp/x notes.txt",
+      'echo x > "$F"',
+      "python3 -c \"print(open('notes.txt').read())\"",
+    ]) {
       expect((await withLinkTargets(bash(command), nodeFileHost)).link_targets, command).toBeUndefined();
     }
   });

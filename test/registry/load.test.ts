@@ -22,7 +22,15 @@ beforeEach(() => {
 afterEach(() => rmSync(world, { recursive: true, force: true }));
 
 const load = (capabilities = fakeCapabilities()) =>
-  loadHooks({ sources: [{ dir: hooks, origin: "dir", required: true }], operator: operatorFileSchema.parse({}), operatorFile: undefined, embedded: new Map() }, { fs: nodeFileHost, capabilities });
+  loadHooks(
+    {
+      sources: [{ dir: hooks, origin: "dir", required: true }],
+      operator: operatorFileSchema.parse({}),
+      operatorFile: undefined,
+      embedded: new Map(),
+    },
+    { fs: nodeFileHost, capabilities },
+  );
 
 function hookDir(id: string, yaml = `id: ${id}\nevents: [PreToolUse]\nhandler: ./handler.ts\n`): string {
   const dir = join(hooks, id);
@@ -74,12 +82,22 @@ describe("F7: a handler file must be inside its hook's directory, symlinks resol
 
 describe("a run grant whose command is not on this machine", () => {
   it("loads the hook with a warning diagnostic; the grant is inert", async () => {
-    const dir = hookDir("lint", "id: lint\nevents: [PostToolUse]\nhandler: ./handler.ts\npermissions:\n  run: [{ cmd: no-such-linter-xyz, args: ['**'] }, { cmd: git, args: ['status'] }]\n");
+    const dir = hookDir(
+      "lint",
+      "id: lint\nevents: [PostToolUse]\nhandler: ./handler.ts\npermissions:\n  run: [{ cmd: no-such-linter-xyz, args: ['**'] }, { cmd: git, args: ['status'] }]\n",
+    );
     writeFileSync(join(dir, "handler.ts"), "export default () => {}\n");
-    const capabilities = createCapabilityHost({ io: nodeCapabilityIO, env: { PATH: "/usr/bin:/bin" }, home: "/nonexistent", dataDir: "/nonexistent" });
+    const capabilities = createCapabilityHost({
+      io: nodeCapabilityIO,
+      env: { PATH: "/usr/bin:/bin" },
+      home: "/nonexistent",
+      dataDir: "/nonexistent",
+    });
     const result = await load(capabilities);
     expect(result.hooks.map((hook) => hook.definition.id)).toEqual(["lint"]);
     expect(result.diagnostics).toEqual([expect.objectContaining({ file: `${dir}/hook.yaml`, severity: "warning", field: "permissions" })]);
-    expect(formatDiagnostic(result.diagnostics[0] as never)).toMatch(/hook\.yaml:\d+:\d+: warning: permissions: .*permissions\.run\[0\]\.cmd: "no-such-linter-xyz" was not found on PATH .*inert/);
+    expect(formatDiagnostic(result.diagnostics[0] as never)).toMatch(
+      /hook\.yaml:\d+:\d+: warning: permissions: .*permissions\.run\[0\]\.cmd: "no-such-linter-xyz" was not found on PATH .*inert/,
+    );
   });
 });

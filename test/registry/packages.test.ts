@@ -28,7 +28,8 @@ beforeEach(() => {
 afterEach(() => rmSync(world, { recursive: true, force: true }));
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
-const yaml = (id: string, priority: number, onError = "deny"): string => `id: ${id}\nevents: [PreToolUse]\npriority: ${priority}\non_error: ${onError}\nhandler: handler.ts\n`;
+const yaml = (id: string, priority: number, onError = "deny"): string =>
+  `id: ${id}\nevents: [PreToolUse]\npriority: ${priority}\non_error: ${onError}\nhandler: handler.ts\n`;
 
 async function install(id: string, priority: number): Promise<void> {
   const tree = new Map([
@@ -43,7 +44,10 @@ async function load(operator: OperatorFile = operatorFileSchema.parse({})) {
     { dir: user, origin: "user", required: false },
     { dir: project, origin: "project", required: false },
   ];
-  const result = await loadHooks({ sources, operator, operatorFile: undefined, embedded: new Map() }, { fs: nodeFileHost, capabilities: fakeCapabilities() });
+  const result = await loadHooks(
+    { sources, operator, operatorFile: undefined, embedded: new Map() },
+    { fs: nodeFileHost, capabilities: fakeCapabilities() },
+  );
   return { result, snapshot: new RegistrySnapshot(result.hooks, operator, result.diagnostics, 1, "now", result.broken) };
 }
 
@@ -51,7 +55,10 @@ describe("packages at load", () => {
   it("a package is origin package, ordered after the user's hooks and before the project's, whatever its priority", async () => {
     await install("community", -1000);
     writeFileSync(join(user, "mine.yaml"), "id: mine\nevents: [PreToolUse]\npriority: 500\nhandler: { code: 'export default () => undefined' }\n");
-    writeFileSync(join(project, "theirs.yaml"), "id: theirs\nevents: [PreToolUse]\npriority: -5000\nhandler: { code: 'export default () => undefined' }\n");
+    writeFileSync(
+      join(project, "theirs.yaml"),
+      "id: theirs\nevents: [PreToolUse]\npriority: -5000\nhandler: { code: 'export default () => undefined' }\n",
+    );
     const { result, snapshot } = await load();
     expect(result.diagnostics).toEqual([]);
     expect(result.hooks.find((h) => h.definition.id === "community")?.definition.source.origin).toBe("package");
@@ -63,7 +70,13 @@ describe("packages at load", () => {
       ["handler.ts", text("export default () => undefined;\n")],
       ["hook.yaml", text(yaml("imported", 0))],
     ]);
-    await installPackage(nodeFileHost, user, "imported", tree, { version: "imported", source: "import:/home/me/.claude/settings.json#hooks.Stop[0].hooks[0]", grants: [], signer: null, onError: "continue" });
+    await installPackage(nodeFileHost, user, "imported", tree, {
+      version: "imported",
+      source: "import:/home/me/.claude/settings.json#hooks.Stop[0].hooks[0]",
+      grants: [],
+      signer: null,
+      onError: "continue",
+    });
     const { result } = await load();
     expect(result.hooks[0]?.definition.source.origin).toBe("user");
     appendFileSync(join(user, "imported", "handler.ts"), "// edited\n");
@@ -78,7 +91,9 @@ describe("packages at load", () => {
     expect(result.hooks).toEqual([]);
     const [broken] = result.broken;
     expect(broken).toMatchObject({ id: "community", origin: "package", onError: "deny", events: ["PreToolUse"] });
-    expect(broken?.problems.map(formatDiagnostic)).toEqual([`${user}/community/hook.yaml:1:1: the installed package community no longer matches ${user}/hookbox.lock (extra.ts added, handler.ts changed since it was installed from dir:/somewhere); it does not run until you reinstall it (hookbox update community) or remove it (hookbox remove community)`]);
+    expect(broken?.problems.map(formatDiagnostic)).toEqual([
+      `${user}/community/hook.yaml:1:1: the installed package community no longer matches ${user}/hookbox.lock (extra.ts added, handler.ts changed since it was installed from dir:/somewhere); it does not run until you reinstall it (hookbox update community) or remove it (hookbox remove community)`,
+    ]);
   });
 
   it("an edited hook.yaml cannot turn the guard off: on_error as installed, on every event", async () => {
@@ -109,7 +124,10 @@ describe("packages at load", () => {
     ]);
     await installPackage(nodeFileHost, user, "deep", tree, { version: "1.0.0", source: "dir:/x", grants: [], signer: null, onError: "deny" });
     const operator = operatorFileSchema.parse({});
-    const registry = await Registry.load(async () => ({ sources: [{ dir: user, origin: "user", required: false }], operator, operatorFile: undefined, embedded: new Map() }), { fs: nodeFileHost, capabilities: fakeCapabilities() });
+    const registry = await Registry.load(
+      async () => ({ sources: [{ dir: user, origin: "user", required: false }], operator, operatorFile: undefined, embedded: new Map() }),
+      { fs: nodeFileHost, capabilities: fakeCapabilities() },
+    );
     expect((await registry.fresh()).hooks.map((h) => h.definition.id)).toEqual(["deep"]);
     writeFileSync(join(user, "deep", "fixtures", "cases", "b.json"), "{}");
     const after = await registry.fresh();
@@ -122,7 +140,10 @@ describe("packages at load", () => {
     mkdirSync(join(user, "own"));
     writeFileSync(join(user, "own", "hook.yaml"), "id: own\nevents: [PreToolUse]\nhandler: { code: 'export default () => undefined' }\n");
     const { result } = await load();
-    expect(result.hooks.map((h) => [h.definition.id, h.definition.source.origin]).sort()).toEqual([["community", "package"], ["own", "user"]]);
+    expect(result.hooks.map((h) => [h.definition.id, h.definition.source.origin]).sort()).toEqual([
+      ["community", "package"],
+      ["own", "user"],
+    ]);
     expect(result.broken.filter(isBroken)).toEqual([]);
   });
 });

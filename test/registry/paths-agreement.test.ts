@@ -50,7 +50,11 @@ let engine: SandboxEngine;
 let guest: HandlerSpec;
 beforeAll(async () => {
   engine = await createEngine();
-  const compiled = await compileHandler(`import { eventPaths } from "hookbox:paths";\nexport default (event: unknown) => eventPaths(event);`, "/hooks/paths/handler.ts", guestModuleSources);
+  const compiled = await compileHandler(
+    `import { eventPaths } from "hookbox:paths";\nexport default (event: unknown) => eventPaths(event);`,
+    "/hooks/paths/handler.ts",
+    guestModuleSources,
+  );
   if (!compiled.ok) throw new Error(compiled.failure.message);
   guest = await createHandlerSpec({ id: "paths", handler: compiled.handler });
 });
@@ -86,7 +90,16 @@ describe("match.paths (host) and hookbox:paths (guest) agree on the paths a tool
 
   it("the issue-16 case: a YAML match.paths [**/*.secret] runs for a Codex patch adding k.secret (padded header), as hookbox:paths sees it", async () => {
     const event = PROTOCOLS.codex.decode(
-      { session_id: "s", turn_id: "1", transcript_path: null, cwd: "/home/dev/shop", hook_event_name: "PreToolUse", model: "m", tool_name: "apply_patch", tool_input: { command: "*** Begin Patch\n\t *** Add File:  k.secret\n+x\n*** End Patch\n" } },
+      {
+        session_id: "s",
+        turn_id: "1",
+        transcript_path: null,
+        cwd: "/home/dev/shop",
+        hook_event_name: "PreToolUse",
+        model: "m",
+        tool_name: "apply_patch",
+        tool_input: { command: "*** Begin Patch\n\t *** Add File:  k.secret\n+x\n*** End Patch\n" },
+      },
       { env: {}, now },
     );
     expect(matches("**/*.secret", event)).toBe(true);
@@ -100,7 +113,16 @@ describe("match.paths (host) and hookbox:paths (guest) agree on the paths a tool
       timestamp: "t",
       cwd: "/w",
       tool_name: "mcp__x__write",
-      tool_input: { relative_path: "a", pathInProject: "b", file: "c", filename: "d", uri: "file:///w/e%20f", files: [{ path: "g", content: "x" }, "h"], content: "not a path", url: "https://example.com/i" },
+      tool_input: {
+        relative_path: "a",
+        pathInProject: "b",
+        file: "c",
+        filename: "d",
+        uri: "file:///w/e%20f",
+        files: [{ path: "g", content: "x" }, "h"],
+        content: "not a path",
+        url: "https://example.com/i",
+      },
     };
     const expected = ["a", "b", "c", "d", "/w/e f", "g", "h"];
     expect(eventPaths(event)).toEqual(expected);

@@ -26,7 +26,10 @@ afterAll(() => {
 });
 
 function writeHooks(version: string): void {
-  for (const [id, priority] of [["alpha", 1], ["beta", 2]] as const) {
+  for (const [id, priority] of [
+    ["alpha", 1],
+    ["beta", 2],
+  ] as const) {
     writeFileSync(join(dir, `${id}.yaml`), `id: ${id}\nevents: [PreToolUse]\npriority: ${priority}\nhandler: ./${id}.ts\n`);
     writeFileSync(join(dir, `${id}.ts`), `export default () => ({ reason: "${version}" });\n`);
   }
@@ -35,7 +38,12 @@ function writeHooks(version: string): void {
 async function setup(onReload?: (report: ReloadReport) => void) {
   const capabilities = fakeCapabilities();
   const registry = await Registry.load(
-    async () => ({ sources: [{ dir, origin: "dir", required: true }], operator: operatorFileSchema.parse({}), operatorFile: undefined, embedded: new Map() }),
+    async () => ({
+      sources: [{ dir, origin: "dir", required: true }],
+      operator: operatorFileSchema.parse({}),
+      operatorFile: undefined,
+      embedded: new Map(),
+    }),
     { fs: nodeFileHost, capabilities },
     onReload,
   );

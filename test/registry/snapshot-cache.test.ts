@@ -20,7 +20,8 @@ import type { RuntimeHost } from "../../src/platform/types.ts";
  * it was (content, not modification time), and never a hook other than a fresh load would give.
  */
 const HOOK = (id: string, extra = ""): string => `id: ${id}\nevents: [PreToolUse]\nhandler: ./handler.ts\n${extra}`;
-const HANDLER = (reason: string): string => `export default (e: { tool_name?: string }) => ({ action: e.tool_name === "Bash" ? "deny" : "continue", reason: ${JSON.stringify(reason)} });\n`;
+const HANDLER = (reason: string): string =>
+  `export default (e: { tool_name?: string }) => ({ action: e.tool_name === "Bash" ? "deny" : "continue", reason: ${JSON.stringify(reason)} });\n`;
 
 let root: string;
 let home: string;
@@ -57,7 +58,12 @@ function world(env: Record<string, string> = {}, build = "test-build", builtin: 
   const fullEnv = { HOME: home, PATH: "/usr/bin:/bin", ...env };
   const host = createNodeHost({ env: fullEnv, homeDir: () => fullEnv.HOME, cwd: () => project });
   const locations = resolveLocations(host, { builtin });
-  const cache = new SnapshotCache({ fs: host.fs, digest: host.digest, dir: `${locations.dataDir}/cache`, material: { build, identity: identityOf(locations, build, fullEnv.HOME), env: fullEnv, machine: selfProtectMachine(locations, fullEnv.HOME, {}) } });
+  const cache = new SnapshotCache({
+    fs: host.fs,
+    digest: host.digest,
+    dir: `${locations.dataDir}/cache`,
+    material: { build, identity: identityOf(locations, build, fullEnv.HOME), env: fullEnv, machine: selfProtectMachine(locations, fullEnv.HOME, {}) },
+  });
   return { host, locations, cache, env: fullEnv };
 }
 
@@ -82,7 +88,13 @@ function described(snapshot: RegistrySnapshot): unknown {
     operator: snapshot.operator,
     status: snapshot.operatorStatus,
     broken: snapshot.broken.map((b) => b.id),
-    hooks: snapshot.hooks.map((h) => ({ definition: h.definition, grants: h.grants.summary, spec: h.spec?.key, code: h.spec?.handler.codeHash, file: h.file })),
+    hooks: snapshot.hooks.map((h) => ({
+      definition: h.definition,
+      grants: h.grants.summary,
+      spec: h.spec?.key,
+      code: h.spec?.handler.codeHash,
+      file: h.file,
+    })),
     events: snapshot.eventTypes().map((type) => [type, snapshot.registeredFor(type).map((e) => ("definition" in e ? e.definition.id : e.id))]),
   };
 }
@@ -108,11 +120,19 @@ describe("the snapshot cache", () => {
     const w = world();
     const first = await load(w);
     expect(first.hit).toBe(false);
-    expect(first.snapshot.hooks.map((h) => h.definition.id).sort()).toEqual(["guard-secrets", "inline", "project-guard", "self-protect", "user-guard"]);
+    expect(first.snapshot.hooks.map((h) => h.definition.id).sort()).toEqual([
+      "guard-secrets",
+      "inline",
+      "project-guard",
+      "self-protect",
+      "user-guard",
+    ]);
     const second = await load(w);
     expect(second.hit).toBe(true);
     expect(described(second.snapshot)).toEqual(described(first.snapshot));
-    expect(second.snapshot.hooks.find((h) => h.definition.id === "user-guard")?.grants.summary).toEqual(first.snapshot.hooks.find((h) => h.definition.id === "user-guard")?.grants.summary);
+    expect(second.snapshot.hooks.find((h) => h.definition.id === "user-guard")?.grants.summary).toEqual(
+      first.snapshot.hooks.find((h) => h.definition.id === "user-guard")?.grants.summary,
+    );
   });
 
   it("the modification time alone is no change; content is", async () => {
@@ -127,29 +147,44 @@ describe("the snapshot cache", () => {
   it("property: changing any input file's content, in any way, is a miss; the load after it is the fresh one, and cached again", async () => {
     const paths = Object.keys(FILES);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: paths.length - 1 }), fc.string({ minLength: 1, maxLength: 20 }), fc.boolean(), async (index, noise, prepend) => {
-        writeWorld();
-        const w = world();
-        await load(w);
-        expect((await load(w)).hit).toBe(true);
-        const file = join(root, paths[index] as string);
-        const before = readFileSync(file, "utf8");
-        // A YAML comment or a TS comment: still a valid file, a different content.
-        const comment = `# ${noise.replace(/\n/g, " ")}\n`.replace(/^#/, file.endsWith(".ts") ? "//" : "#");
-        writeFileSync(file, prepend ? comment + before : before + comment);
-        const after = await load(w);
-        expect(after.hit).toBe(false);
-        const fresh = await load(world({}, "another-build"));
-        expect(described(after.snapshot)).toEqual(described(fresh.snapshot));
-        expect((await load(w)).hit).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: paths.length - 1 }),
+        fc.string({ minLength: 1, maxLength: 20 }),
+        fc.boolean(),
+        async (index, noise, prepend) => {
+          writeWorld();
+          const w = world();
+          await load(w);
+          expect((await load(w)).hit).toBe(true);
+          const file = join(root, paths[index] as string);
+          const before = readFileSync(file, "utf8");
+          // A YAML comment or a TS comment: still a valid file, a different content.
+          const comment = `# ${noise.replace(/\n/g, " ")}\n`.replace(/^#/, file.endsWith(".ts") ? "//" : "#");
+          writeFileSync(file, prepend ? comment + before : before + comment);
+          const after = await load(w);
+          expect(after.hit).toBe(false);
+          const fresh = await load(world({}, "another-build"));
+          expect(described(after.snapshot)).toEqual(described(fresh.snapshot));
+          expect((await load(w)).hit).toBe(true);
+        },
+      ),
       { numRuns: 25 },
     );
   });
 
   it.for([
-    ["a new hook file in the project's directory", () => writeFileSync(join(project, ".hookbox/hooks/new.yaml"), `id: new\nevents: [Stop]\nhandler: { code: "export default () => ({})" }\n`)],
-    ["a new hook directory", () => (mkdirSync(join(project, ".hookbox/hooks/late")), writeFileSync(join(project, ".hookbox/hooks/late/hook.yaml"), HOOK("late")), writeFileSync(join(project, ".hookbox/hooks/late/handler.ts"), HANDLER("late")))],
+    [
+      "a new hook file in the project's directory",
+      () => writeFileSync(join(project, ".hookbox/hooks/new.yaml"), `id: new\nevents: [Stop]\nhandler: { code: "export default () => ({})" }\n`),
+    ],
+    [
+      "a new hook directory",
+      () => (
+        mkdirSync(join(project, ".hookbox/hooks/late")),
+        writeFileSync(join(project, ".hookbox/hooks/late/hook.yaml"), HOOK("late")),
+        writeFileSync(join(project, ".hookbox/hooks/late/handler.ts"), HANDLER("late"))
+      ),
+    ],
     ["a hook file removed", () => unlinkSync(join(project, ".hookbox/hooks/inline.yaml"))],
     ["the operator file removed", () => unlinkSync(join(home, ".config/hookbox/hookbox.yaml"))],
     ["the user's hook directory removed", () => rmSync(join(home, ".config/hookbox/hooks"), { recursive: true })],
@@ -204,7 +239,10 @@ describe("the snapshot cache", () => {
     writeWorld();
     const bin = join(root, "bin");
     mkdirSync(bin, { recursive: true });
-    writeFileSync(join(project, ".hookbox/hooks/lint.yaml"), `id: lint\nevents: [PostToolUse]\nhandler: { code: "export default () => ({})" }\npermissions: { run: [{ cmd: no-such-linter-xyz, args: ["**"] }] }\n`);
+    writeFileSync(
+      join(project, ".hookbox/hooks/lint.yaml"),
+      `id: lint\nevents: [PostToolUse]\nhandler: { code: "export default () => ({})" }\npermissions: { run: [{ cmd: no-such-linter-xyz, args: ["**"] }] }\n`,
+    );
     const w = world({ PATH: `${bin}:/usr/bin:/bin` });
     const first = await load(w);
     const warned = first.snapshot.diagnostics.map((d) => d.message);
@@ -229,7 +267,9 @@ describe("a cache file Hookbox did not write as it is is ignored and rebuilt, ne
     return { path, mac: text.slice(0, text.indexOf("\n")), payload: text.slice(text.indexOf("\n") + 1) };
   };
   const widen = (payload: string): string => {
-    const load = JSON.parse(payload) as { hooks: { definition: { id: string; permissions: { read: string[]; inject_context: boolean }; onError: string } }[] };
+    const load = JSON.parse(payload) as {
+      hooks: { definition: { id: string; permissions: { read: string[]; inject_context: boolean }; onError: string } }[];
+    };
     for (const hook of load.hooks) {
       if (hook.definition.id !== "project-guard") continue;
       hook.definition.permissions.read = ["/"];
@@ -248,8 +288,14 @@ describe("a cache file Hookbox did not write as it is is ignored and rebuilt, ne
 
   it.for([
     ["a grant widened by hand, the MAC left as it was", (c: ReturnType<typeof cached>) => `${c.mac}\n${widen(c.payload)}`],
-    ["a grant widened by hand, with a plain SHA-256 in place of the MAC", (c: ReturnType<typeof cached>) => `${createHash("sha256").update(widen(c.payload)).digest("hex")}\n${widen(c.payload)}`],
-    ["a hook's on_error turned to continue", (c: ReturnType<typeof cached>) => `${c.mac}\n${c.payload.replace(/"onError":"deny"/g, '"onError":"continue"')}`],
+    [
+      "a grant widened by hand, with a plain SHA-256 in place of the MAC",
+      (c: ReturnType<typeof cached>) => `${createHash("sha256").update(widen(c.payload)).digest("hex")}\n${widen(c.payload)}`,
+    ],
+    [
+      "a hook's on_error turned to continue",
+      (c: ReturnType<typeof cached>) => `${c.mac}\n${c.payload.replace(/"onError":"deny"/g, '"onError":"continue"')}`,
+    ],
     ["truncated", (c: ReturnType<typeof cached>) => `${c.mac}\n${c.payload.slice(0, c.payload.length / 2)}`],
     ["garbage", () => "\u0000\u0001 not a cache file"],
     ["empty", () => ""],
@@ -280,7 +326,11 @@ describe("a cache file Hookbox did not write as it is is ignored and rebuilt, ne
     writeWorld();
     const a = world();
     await load(a);
-    const seeded: SeededLoad | undefined = await a.cache.lookup(project, createCapabilityHost({ io: a.host.capabilityIO, env: a.env, home, dataDir: a.locations.dataDir }), embedded);
+    const seeded: SeededLoad | undefined = await a.cache.lookup(
+      project,
+      createCapabilityHost({ io: a.host.capabilityIO, env: a.env, home, dataDir: a.locations.dataDir }),
+      embedded,
+    );
     expect(seeded).toBeDefined();
     const { path } = cached(a);
     const otherKey = await a.cache.key(join(root, "elsewhere"));

@@ -22,7 +22,13 @@ function cleanCopy(): string {
   return dir;
 }
 
-const npm = (dir: string, args: readonly string[]) => spawnSync("npm", [...args], { cwd: dir, encoding: "utf8", timeout: 600_000, env: { ...process.env, CI: "true", npm_config_update_notifier: "false" } });
+const npm = (dir: string, args: readonly string[]) =>
+  spawnSync("npm", [...args], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 600_000,
+    env: { ...process.env, CI: "true", npm_config_update_notifier: "false" },
+  });
 
 describe("a clean install with install scripts disabled", () => {
   let dir: string;

@@ -35,7 +35,15 @@ describe("npm run release", () => {
   it("produced every platform's binary, the startup profiles they were laid out by, and SHA256SUMS that sha256sum -c accepts", (ctx) => {
     needRelease(ctx);
     const files = readdirSync(RELEASE).sort();
-    expect(files).toEqual([...TARGETS.map(releaseFileName), "SHA256SUMS", ...(files.includes("SHA256SUMS.minisig") ? ["SHA256SUMS.minisig"] : []), "startup-serve.order", "startup-worker.order"].sort());
+    expect(files).toEqual(
+      [
+        ...TARGETS.map(releaseFileName),
+        "SHA256SUMS",
+        ...(files.includes("SHA256SUMS.minisig") ? ["SHA256SUMS.minisig"] : []),
+        "startup-serve.order",
+        "startup-worker.order",
+      ].sort(),
+    );
     const check = spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: RELEASE, encoding: "utf8" });
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);
@@ -65,15 +73,28 @@ describe("reproducibility", () => {
   it("the same commit, rebuilt with the published startup profiles, gives the same bytes", (ctx) => {
     needRelease(ctx);
     const dirty = execFileSync("git", ["status", "--porcelain"], { cwd: ROOT, encoding: "utf8" }) !== "";
-    const stamp = /commit:"([0-9a-f]{40}(?:-dirty)?|unknown)",buildDate:"([^"]+)"/.exec(readFileSync(join(RELEASE, "hookbox-linux-x64")).toString("latin1"));
+    const stamp = /commit:"([0-9a-f]{40}(?:-dirty)?|unknown)",buildDate:"([^"]+)"/.exec(
+      readFileSync(join(RELEASE, "hookbox-linux-x64")).toString("latin1"),
+    );
     const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
-    if (dirty || stamp?.[1] !== head) return ctx.skip("the sources changed since dist/release was built (uncommitted changes, or another commit): a rebuild would not be of the same sources");
+    if (dirty || stamp?.[1] !== head)
+      return ctx.skip(
+        "the sources changed since dist/release was built (uncommitted changes, or another commit): a rebuild would not be of the same sources",
+      );
     const out = mkdtempSync(join(tmpdir(), "hookbox-rebuild-"));
     try {
       // windows-x64: a cross build that this machine does not run, so no self-check is repeated.
       const epoch = String(Date.parse(stamp[2] as string) / 1000);
-      execFileSync("node", ["scripts/bun.mjs", "scripts/release.ts", "--targets", "windows-x64", "--profiles", RELEASE, "--out", out], { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: epoch }, stdio: "ignore", timeout: 300_000 });
-      const line = (dir: string) => readFileSync(join(dir, "SHA256SUMS"), "utf8").split("\n").find((l) => l.endsWith("  hookbox-windows-x64.exe"));
+      execFileSync("node", ["scripts/bun.mjs", "scripts/release.ts", "--targets", "windows-x64", "--profiles", RELEASE, "--out", out], {
+        cwd: ROOT,
+        env: { ...process.env, SOURCE_DATE_EPOCH: epoch },
+        stdio: "ignore",
+        timeout: 300_000,
+      });
+      const line = (dir: string) =>
+        readFileSync(join(dir, "SHA256SUMS"), "utf8")
+          .split("\n")
+          .find((l) => l.endsWith("  hookbox-windows-x64.exe"));
       expect(line(out)).toBe(line(RELEASE));
     } finally {
       rmSync(out, { recursive: true, force: true });
@@ -88,7 +109,10 @@ function cannotRun(target: ReleaseTarget): string | undefined {
   if (process.platform !== "linux") return `a linux binary on ${process.platform}`;
   const probe = spawnSync(join(RELEASE, releaseFileName(target)), ["--version"], { env: {}, encoding: "utf8", timeout: 120_000 });
   if (probe.error || probe.status !== 0) {
-    const how = target.arch === process.arch ? "" : ` (an ${target.arch} binary runs here only through qemu-user's binfmt handler: apt-get install qemu-user-static binfmt-support libc6-arm64-cross, as .ci/install-tools does)`;
+    const how =
+      target.arch === process.arch
+        ? ""
+        : ` (an ${target.arch} binary runs here only through qemu-user's binfmt handler: apt-get install qemu-user-static binfmt-support libc6-arm64-cross, as .ci/install-tools does)`;
     return `cannot execute ${releaseFileName(target)}: ${probe.error?.message ?? `exit ${probe.status} ${probe.stderr.trim()}`}${how}`;
   }
   return undefined;
@@ -112,7 +136,8 @@ describe.each(LINUX)("smoke suite: $name", (target) => {
     needRelease(ctx);
     if (reason) ctx.skip(reason);
   }
-  const sh = (script: string, cwd = home): string => execFileSync("bash", ["-euo", "pipefail", "-c", script], { cwd, env, encoding: "utf8", timeout: 240_000 });
+  const sh = (script: string, cwd = home): string =>
+    execFileSync("bash", ["-euo", "pipefail", "-c", script], { cwd, env, encoding: "utf8", timeout: 240_000 });
 
   it("Install: check the sum, self-install, doctor", (ctx) => {
     ready(ctx);
@@ -139,8 +164,19 @@ describe.each(LINUX)("smoke suite: $name", (target) => {
 
   it("emit without a daemon: a Claude Code write to .env is denied by guard-secrets", async (ctx) => {
     ready(ctx);
-    const payload = { hook_event_name: "PreToolUse", session_id: "s1", cwd: home, tool_name: "Write", tool_input: { file_path: `${home}/.env`, content: "A=1" } };
-    const run = await runProgram([`${home}/.local/bin/hookbox`, "emit", "--agent", "claude", "--builtin", "guard-secrets"], { stdin: JSON.stringify(payload), env, cwd: home, timeoutMs: 120_000 });
+    const payload = {
+      hook_event_name: "PreToolUse",
+      session_id: "s1",
+      cwd: home,
+      tool_name: "Write",
+      tool_input: { file_path: `${home}/.env`, content: "A=1" },
+    };
+    const run = await runProgram([`${home}/.local/bin/hookbox`, "emit", "--agent", "claude", "--builtin", "guard-secrets"], {
+      stdin: JSON.stringify(payload),
+      env,
+      cwd: home,
+      timeoutMs: 120_000,
+    });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
   });
@@ -150,7 +186,9 @@ describe.each(LINUX)("smoke suite: $name", (target) => {
     const world = new DaemonWorld();
     const daemon = await DaemonProcess.start([`${home}/.local/bin/hookbox`], world, ["--default-guards"]);
     try {
-      const answer = JSON.parse(execFileSync("bash", ["-c", readmeCurl()], { env: world.env(), encoding: "utf8" })) as { hookSpecificOutput?: { permissionDecision?: string } };
+      const answer = JSON.parse(execFileSync("bash", ["-c", readmeCurl()], { env: world.env(), encoding: "utf8" })) as {
+        hookSpecificOutput?: { permissionDecision?: string };
+      };
       expect(answer.hookSpecificOutput?.permissionDecision).toBe("deny");
     } finally {
       expect((await daemon.stop()).code).toBe(0);
@@ -168,7 +206,11 @@ describe.each(LINUX)("smoke suite: $name", (target) => {
     if (target.arch !== process.arch) sh("sed -i 's/cpu_ms: [0-9]*/cpu_ms: 2000/' .hookbox/hooks/*/hook.yaml", project);
     const output = sh(check.join("\n"), project);
     expect(output).toContain("ok: 2/2 fixtures passed in 1 hook");
-    const run = execFileSync(`${home}/.local/bin/hookbox`, ["run", "examples/deny-env.ts", "--event", "examples/write-env.json"], { cwd: ROOT, env, encoding: "utf8" });
+    const run = execFileSync(`${home}/.local/bin/hookbox`, ["run", "examples/deny-env.ts", "--event", "examples/write-env.json"], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    });
     expect(JSON.parse(run)).toMatchObject({ action: "deny" });
   });
 

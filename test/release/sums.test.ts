@@ -29,7 +29,10 @@ describe("SHA256SUMS", () => {
   ] as const)("minisign signs it with %s; minisign -V verifies it and its trusted comment", ([, password], ctx) => {
     if (noMinisign) return ctx.skip(noMinisign);
     const key = join(dir, `key-${password ? "protected" : "open"}`);
-    execFileSync("minisign", ["-G", "-f", ...(password ? [] : ["-W"]), "-p", `${key}.pub`, "-s", `${key}.key`], { input: password ? `${password}\n${password}\n` : "", stdio: ["pipe", "ignore", "ignore"] });
+    execFileSync("minisign", ["-G", "-f", ...(password ? [] : ["-W"]), "-p", `${key}.pub`, "-s", `${key}.key`], {
+      input: password ? `${password}\n${password}\n` : "",
+      stdio: ["pipe", "ignore", "ignore"],
+    });
     const signature = signSums(dir, `${key}.key`, "hookbox 0123abc 2026-01-01T00:00:00Z", password);
     expect(signature).toBe(join(dir, "SHA256SUMS.minisig"));
     const verified = execFileSync("minisign", ["-V", "-m", join(dir, "SHA256SUMS"), "-p", `${key}.pub`], { encoding: "utf8" });

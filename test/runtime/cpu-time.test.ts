@@ -39,4 +39,3 @@ describe("the sandbox thread's own CPU clock", () => {
     }
   });
 });
-

@@ -19,11 +19,24 @@ describe("NetHost.request: one HTTP/1.1 exchange, every implementation on the sa
 
   it("Bun: Bun.connect, and the blocking system calls emit uses on Linux; stdin through read(2)", async () => {
     const stdin = Buffer.alloc(200_000, "hookbox-");
-    let report = {} as { runtime: string; syscalls: false | Record<string, Outcome>; stdin?: unknown; bunConnect: Record<string, Outcome>; missing: Record<string, Outcome> };
+    let report = {} as {
+      runtime: string;
+      syscalls: false | Record<string, Outcome>;
+      stdin?: unknown;
+      bunConnect: Record<string, Outcome>;
+      missing: Record<string, Outcome>;
+    };
     await runScenarios(async (requests) => {
       const stdout = await new Promise<string>((done, fail) => {
-        const child = execFile(resolve(ROOT, "node_modules/.bin/bun"), [resolve(import.meta.dirname, "fixtures/bun-http.ts"), String(stdin.byteLength), JSON.stringify(requests.map(({ name, target }) => ({ name, target })))], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (error, out) =>
-          error ? fail(error) : done(out),
+        const child = execFile(
+          resolve(ROOT, "node_modules/.bin/bun"),
+          [
+            resolve(import.meta.dirname, "fixtures/bun-http.ts"),
+            String(stdin.byteLength),
+            JSON.stringify(requests.map(({ name, target }) => ({ name, target }))),
+          ],
+          { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+          (error, out) => (error ? fail(error) : done(out)),
         );
         child.stdin?.end(stdin);
       });

@@ -55,7 +55,10 @@ export const SCENARIOS: readonly Scenario[] = [
     name: "a GET has no body and no content-length",
     request: GET,
     respond: echo,
-    expect: { status: 200, body: JSON.stringify({ line: "GET /healthz HTTP/1.1", fields: { host: "localhost", connection: "close" }, body: "", bytes: 0 }) },
+    expect: {
+      status: 200,
+      body: JSON.stringify({ line: "GET /healthz HTTP/1.1", fields: { host: "localhost", connection: "close" }, body: "", bytes: 0 }),
+    },
   },
   {
     name: "an answer written a few bytes at a time, split inside a UTF-8 character",
@@ -74,7 +77,12 @@ export const SCENARIOS: readonly Scenario[] = [
     name: "a chunked answer with extensions and trailers, in pieces",
     request: GET,
     respond: async (socket) => {
-      for (const piece of ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r", "\nhel", "lo\r\n6\r\n world\r\n0\r\n", "X-Trailer: 1\r\n\r\n"]) {
+      for (const piece of [
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r",
+        "\nhel",
+        "lo\r\n6\r\n world\r\n0\r\n",
+        "X-Trailer: 1\r\n\r\n",
+      ]) {
         socket.write(piece);
         await later();
       }
@@ -212,17 +220,24 @@ export interface ScenarioRequest {
  * Start a server per scenario, hand the requests to `client` (in this process, or another one:
  * the blocking system calls must not share a thread with the servers), collect the outcomes.
  */
-export async function runScenarios(client: (requests: readonly ScenarioRequest[]) => Promise<Record<string, Outcome>>): Promise<Record<string, Outcome>> {
+export async function runScenarios(
+  client: (requests: readonly ScenarioRequest[]) => Promise<Record<string, Outcome>>,
+): Promise<Record<string, Outcome>> {
   const servers = await Promise.all(SCENARIOS.map((scenario) => scenarioServer(scenario.respond)));
   try {
-    return await client(SCENARIOS.map((scenario, i) => ({ name: scenario.name, target: (servers[i] as { target: ListenTarget }).target, init: scenario.request })));
+    return await client(
+      SCENARIOS.map((scenario, i) => ({ name: scenario.name, target: (servers[i] as { target: ListenTarget }).target, init: scenario.request })),
+    );
   } finally {
     await Promise.all(servers.map((server) => server.close()));
   }
 }
 
 /** Make each request in turn with one implementation; each outcome as plain JSON. */
-export async function requestAll(requests: readonly ScenarioRequest[], request: (target: ListenTarget, init: HttpRequestInit) => Promise<HttpReply>): Promise<Record<string, Outcome>> {
+export async function requestAll(
+  requests: readonly ScenarioRequest[],
+  request: (target: ListenTarget, init: HttpRequestInit) => Promise<HttpReply>,
+): Promise<Record<string, Outcome>> {
   const outcomes: Record<string, Outcome> = {};
   for (const { name, target, init } of requests) {
     try {
@@ -243,9 +258,12 @@ export function checkOutcomes(outcomes: Record<string, Outcome>): string[] {
     const expected = scenario.expect;
     if (!outcome) problems.push(`${scenario.name}: no outcome`);
     else if ("error" in expected) {
-      if (!("error" in outcome) || !expected.error.test(outcome.error)) problems.push(`${scenario.name}: expected an error matching ${expected.error}, got ${JSON.stringify(outcome).slice(0, 300)}`);
+      if (!("error" in outcome) || !expected.error.test(outcome.error))
+        problems.push(`${scenario.name}: expected an error matching ${expected.error}, got ${JSON.stringify(outcome).slice(0, 300)}`);
     } else if ("error" in outcome || outcome.status !== expected.status || outcome.body !== expected.body) {
-      problems.push(`${scenario.name}: expected ${expected.status} ${JSON.stringify(expected.body.slice(0, 200))}, got ${JSON.stringify(outcome).slice(0, 300)}`);
+      problems.push(
+        `${scenario.name}: expected ${expected.status} ${JSON.stringify(expected.body.slice(0, 200))}, got ${JSON.stringify(outcome).slice(0, 300)}`,
+      );
     }
   }
   return problems;

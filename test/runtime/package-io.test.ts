@@ -21,7 +21,15 @@ describe("PackageIO on Node, Bun and Deno", () => {
     deno: [resolve(ROOT, "node_modules/.bin/deno"), "run", "--allow-read", "--allow-env", FIXTURE, input],
   };
   const answers = Object.fromEntries(
-    Object.entries(runtimes).map(([name, [program, ...args]]) => [name, JSON.parse(execFileSync(program as string, args, { cwd: ROOT, encoding: "utf8", timeout: 60_000 }).trim().split("\n").pop() as string) as Record<string, unknown>]),
+    Object.entries(runtimes).map(([name, [program, ...args]]) => [
+      name,
+      JSON.parse(
+        execFileSync(program as string, args, { cwd: ROOT, encoding: "utf8", timeout: 60_000 })
+          .trim()
+          .split("\n")
+          .pop() as string,
+      ) as Record<string, unknown>,
+    ]),
   );
 
   it.each(Object.keys(runtimes))("%s: BLAKE2b-512, Ed25519 (a tampered message and a bad key refused), a gzip bomb stopped", (name) => {

@@ -77,7 +77,10 @@ async function probe(socket: string): Promise<{ connected: Evidence; answered?: 
 
 /** A server script run by node (or python3, for .py); resolves with its first line of output. */
 function start(script: string, args: readonly string[]): Promise<{ child: ChildProcess; first: string }> {
-  const child = spawn(script.endsWith(".py") ? "python3" : process.execPath, [join(dir, script), ...args], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, PROBE_MARK: "1" } });
+  const child = spawn(script.endsWith(".py") ? "python3" : process.execPath, [join(dir, script), ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, PROBE_MARK: "1" },
+  });
   children.push(child);
   return new Promise((resolvePromise, reject) => {
     child.stdout?.once("data", (chunk: Buffer) => resolvePromise({ child, first: chunk.toString().trim() }));
@@ -86,7 +89,8 @@ function start(script: string, args: readonly string[]): Promise<{ child: ChildP
 }
 
 function linuxOnly(ctx: TestContext): void {
-  if (process.platform !== "linux" || !["x64", "arm64"].includes(process.arch)) ctx.skip("bun-peer.ts reads /proc and sock_diag: Linux on x86-64 and arm64 only");
+  if (process.platform !== "linux" || !["x64", "arm64"].includes(process.arch))
+    ctx.skip("bun-peer.ts reads /proc and sock_diag: Linux on x86-64 and arm64 only");
 }
 
 async function needsPython(ctx: TestContext): Promise<void> {
@@ -130,6 +134,10 @@ describe("the peer of a unix socket connection, as bun-peer.ts reads it (Linux)"
     children.push({ kill: () => process.kill(Number(first.split(" ")[1]), "SIGKILL") } as unknown as ChildProcess);
     await new Promise((resolvePromise) => (child.exitCode !== null ? resolvePromise(undefined) : child.once("exit", resolvePromise)));
     const { connected } = await probe(socket);
-    expect(connected).toMatchObject({ read: false, gone: true, why: expect.stringMatching(/the process that listened on it \(pid \d+\) has exited/) });
+    expect(connected).toMatchObject({
+      read: false,
+      gone: true,
+      why: expect.stringMatching(/the process that listened on it \(pid \d+\) has exited/),
+    });
   });
 });

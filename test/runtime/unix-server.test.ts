@@ -19,7 +19,11 @@ interface Response {
 }
 
 /** Send raw bytes on one connection; collect every response until the server closes it (or `count` arrived and `keepOpen`). */
-function exchange(socketPath: string, writes: readonly (string | Buffer)[], options: { count?: number; gapMs?: number } = {}): Promise<{ responses: Response[]; closed: boolean }> {
+function exchange(
+  socketPath: string,
+  writes: readonly (string | Buffer)[],
+  options: { count?: number; gapMs?: number } = {},
+): Promise<{ responses: Response[]; closed: boolean }> {
   return new Promise((done, fail) => {
     const socket: Socket = connect(socketPath);
     let buffer = Buffer.alloc(0);
@@ -60,8 +64,12 @@ function exchange(socketPath: string, writes: readonly (string | Buffer)[], opti
   });
 }
 
-const post = (path: string, body: string, extra = ""): string => `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
-const json = (response: Response | undefined): { method: string; path: string; body: string; bytes: number; headers: Record<string, string>; peer: { uid?: number; pid?: number } | null } => JSON.parse(response?.body ?? "{}");
+const post = (path: string, body: string, extra = ""): string =>
+  `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+const json = (
+  response: Response | undefined,
+): { method: string; path: string; body: string; bytes: number; headers: Record<string, string>; peer: { uid?: number; pid?: number } | null } =>
+  JSON.parse(response?.body ?? "{}");
 
 describe("the daemon's unix-socket HTTP server (Bun.listen)", () => {
   let dir: string;
@@ -72,8 +80,13 @@ describe("the daemon's unix-socket HTTP server (Bun.listen)", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "hookbox-unix-server-"));
     socketPath = join(dir, "s.sock");
-    server = spawn(BUN, [resolve(import.meta.dirname, "fixtures/bun-unix-server.ts"), socketPath], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-    peerCredentials = await new Promise<string>((done) => server.stdout?.on("data", (chunk: Buffer) => /ready (\w+)/.test(chunk.toString()) && done(/ready (\w+)/.exec(chunk.toString())?.[1] as string)));
+    server = spawn(BUN, [resolve(import.meta.dirname, "fixtures/bun-unix-server.ts"), socketPath], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    peerCredentials = await new Promise<string>((done) =>
+      server.stdout?.on("data", (chunk: Buffer) => /ready (\w+)/.test(chunk.toString()) && done(/ready (\w+)/.exec(chunk.toString())?.[1] as string)),
+    );
   });
   afterAll(() => {
     server.kill("SIGKILL");
@@ -112,13 +125,25 @@ describe("the daemon's unix-socket HTTP server (Bun.listen)", () => {
 
   it("a body that arrives slowly is streamed to the handler; Expect: 100-continue is answered first", async () => {
     const body = "x".repeat(300_000);
-    const { responses } = await exchange(socketPath, [`POST /big HTTP/1.1\r\nhost: localhost\r\ncontent-length: ${body.length}\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n`, body.slice(0, 1000), body.slice(1000)], { gapMs: 30 });
+    const { responses } = await exchange(
+      socketPath,
+      [
+        `POST /big HTTP/1.1\r\nhost: localhost\r\ncontent-length: ${body.length}\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n`,
+        body.slice(0, 1000),
+        body.slice(1000),
+      ],
+      { gapMs: 30 },
+    );
     expect(responses[0]?.status).toBe(100);
     expect(json(responses[1]).bytes).toBe(body.length);
   });
 
   it("a handler answering before its body arrived: the rest is still read (the client sees the answer, not a reset), then the connection closes", async () => {
-    const { responses, closed } = await exchange(socketPath, ["POST /early HTTP/1.1\r\nhost: localhost\r\ncontent-length: 2000000\r\n\r\n", ...Array.from({ length: 20 }, () => "x".repeat(100_000))], { gapMs: 5 });
+    const { responses, closed } = await exchange(
+      socketPath,
+      ["POST /early HTTP/1.1\r\nhost: localhost\r\ncontent-length: 2000000\r\n\r\n", ...Array.from({ length: 20 }, () => "x".repeat(100_000))],
+      { gapMs: 5 },
+    );
     expect(responses.map((r) => r.status)).toEqual([200]);
     expect(responses[0]?.headers.connection).toBe("close");
     expect(closed).toBe(true);
@@ -134,7 +159,11 @@ describe("the daemon's unix-socket HTTP server (Bun.listen)", () => {
   it.for([
     ["a request line that is not HTTP/1.1", "GARBAGE\r\n\r\n", 400],
     ["an absolute-form target", "GET http://example.com/ HTTP/1.1\r\n\r\n", 400],
-    ["both transfer-encoding and content-length (request smuggling)", "POST / HTTP/1.1\r\ntransfer-encoding: chunked\r\ncontent-length: 5\r\n\r\n0\r\n\r\n", 400],
+    [
+      "both transfer-encoding and content-length (request smuggling)",
+      "POST / HTTP/1.1\r\ntransfer-encoding: chunked\r\ncontent-length: 5\r\n\r\n0\r\n\r\n",
+      400,
+    ],
     ["a transfer coding other than chunked", "POST / HTTP/1.1\r\ntransfer-encoding: gzip\r\n\r\n", 400],
     ["two different content-lengths", "POST / HTTP/1.1\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\nab", 400],
     ["a folded header line", "GET / HTTP/1.1\r\nx-a: 1\r\n  folded\r\n\r\n", 400],

@@ -8,7 +8,13 @@ beforeAll(async () => {
 });
 afterAll(() => engine.dispose());
 
-async function run(source: string, event: unknown = {}, overrides = {}, host: HostCallFn = noHost, hostFunctions: string[] = []): Promise<InvocationOutcome> {
+async function run(
+  source: string,
+  event: unknown = {},
+  overrides = {},
+  host: HostCallFn = noHost,
+  hostFunctions: string[] = [],
+): Promise<InvocationOutcome> {
   return engine.invoke(await handlerSpec(source, { hostFunctions }), event, limits(overrides), host);
 }
 
@@ -39,7 +45,10 @@ describe("handlers", () => {
   });
 
   it("reports a TypeScript syntax error at file:line:col of the source", async () => {
-    const compiled = await compileHandler(`export default function (e: any) {\n  const x: number = 1;\n  return { a: x +  };\n}`, "/hooks/bad/handler.ts");
+    const compiled = await compileHandler(
+      `export default function (e: any) {\n  const x: number = 1;\n  return { a: x +  };\n}`,
+      "/hooks/bad/handler.ts",
+    );
     expect(compiled.ok).toBe(false);
     if (compiled.ok) return;
     expect(compiled.failure.code).toBe("handler_syntax");
@@ -145,7 +154,10 @@ describe("limits, each with its own code and a message naming the limit", () => 
 
   it("stack: unbounded recursion, and deep nesting that overflows the host stack first", async () => {
     expect(failureOf(await run(`function f(): number { return f() + 1; }\nexport default () => f();`)).code).toBe("sandbox_stack");
-    expect(failureOf(await run(`export default () => { let o: any = {}; for (let i = 0; i < 1e5; i++) o = { o }; return JSON.stringify(o).length; }`)).code).toBe("sandbox_stack");
+    expect(
+      failureOf(await run(`export default () => { let o: any = {}; for (let i = 0; i < 1e5; i++) o = { o }; return JSON.stringify(o).length; }`))
+        .code,
+    ).toBe("sandbox_stack");
     expect(failureOf(await run(`export default () => JSON.parse("[".repeat(1e5))`)).code).toBe("sandbox_stack");
     // The engine recovers: the poisoned module was replaced.
     expect(await run(`export default () => 42`)).toMatchObject({ ok: true, value: 42 });
@@ -164,7 +176,9 @@ describe("limits, each with its own code and a message naming the limit", () => 
 
   it("host calls", async () => {
     const host: HostCallFn = async () => "ok";
-    const failure = failureOf(await run(`export default async (e, hook) => { for (;;) await hook.readFile("x"); }`, {}, { hostCalls: 5 }, host, ["readFile"]));
+    const failure = failureOf(
+      await run(`export default async (e, hook) => { for (;;) await hook.readFile("x"); }`, {}, { hostCalls: 5 }, host, ["readFile"]),
+    );
     expect(failure.code).toBe("sandbox_host_calls");
   });
 
@@ -204,7 +218,13 @@ describe("the hook object and host calls", () => {
       `export default async (e, hook) => { try { await hook.readFile("/etc/passwd"); } catch (err) { return { name: err.name, isClass: err instanceof PermissionDenied, code: err.code, message: err.message }; } }`,
       {},
       {},
-      () => Promise.reject({ name: "PermissionDenied", message: "hook x: readFile(/etc/passwd) not granted", code: "capability_denied", stack: "host secrets" }),
+      () =>
+        Promise.reject({
+          name: "PermissionDenied",
+          message: "hook x: readFile(/etc/passwd) not granted",
+          code: "capability_denied",
+          stack: "host secrets",
+        }),
       ["readFile"],
     );
     expect(outcome).toMatchObject({
@@ -214,9 +234,12 @@ describe("the hook object and host calls", () => {
   });
 
   it("exposes plain data on the hook object, frozen", async () => {
-    const spec = await handlerSpec(`export default (e, hook) => { try { hook.config.limit = 9; } catch {} return [hook.id, hook.config.limit, Object.isFrozen(hook)]; }`, {
-      hookData: { id: "guard", config: { limit: 3 } },
-    });
+    const spec = await handlerSpec(
+      `export default (e, hook) => { try { hook.config.limit = 9; } catch {} return [hook.id, hook.config.limit, Object.isFrozen(hook)]; }`,
+      {
+        hookData: { id: "guard", config: { limit: 3 } },
+      },
+    );
     expect(await engine.invoke(spec, {}, limits(), noHost)).toMatchObject({ ok: true, value: ["guard", 3, true] });
   });
 
@@ -255,12 +278,29 @@ describe("isolation", () => {
     expect(value.found).toEqual([]);
     expect(value.hookKeys).toEqual(["log"]);
     expect(value.globals).toEqual(
-      ["console", "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "globalThis", "isFinite", "isNaN", "parseFloat", "parseInt", "undefined", "unescape"].sort(),
+      [
+        "console",
+        "decodeURI",
+        "decodeURIComponent",
+        "encodeURI",
+        "encodeURIComponent",
+        "escape",
+        "eval",
+        "globalThis",
+        "isFinite",
+        "isNaN",
+        "parseFloat",
+        "parseInt",
+        "undefined",
+        "unescape",
+      ].sort(),
     );
   });
 
   it("two hooks cannot see each other's globals or prototype changes", async () => {
-    const writer = await handlerSpec(`export default () => { (globalThis as any).shared = "secret"; (Object.prototype as any).polluted = true; (Array.prototype as any).push = () => 0; return "wrote"; }`);
+    const writer = await handlerSpec(
+      `export default () => { (globalThis as any).shared = "secret"; (Object.prototype as any).polluted = true; (Array.prototype as any).push = () => 0; return "wrote"; }`,
+    );
     const reader = await handlerSpec(`export default () => [typeof (globalThis as any).shared, ({} as any).polluted, [1].push(2)]`);
     expect(await engine.invoke(writer, {}, limits(), noHost)).toMatchObject({ ok: true, value: "wrote" });
     expect(await engine.invoke(reader, {}, limits(), noHost)).toMatchObject({ ok: true, value: ["undefined", null, 2] });

@@ -44,13 +44,16 @@ export default (e: { name: string }) => {
   });
 
   it("keeps the handler's line numbers: a throw on line 6 is reported on line 6", async () => {
-    const outcome = await run(`import {
+    const outcome = await run(
+      `import {
   greet,
 } from "hookbox:greet";
 export default () => {
   greet("x");
   throw new Error("boom");
-};`, LIB);
+};`,
+      LIB,
+    );
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.failure.guestStack).toContain("handler.ts:6");
   });
@@ -60,12 +63,16 @@ export default () => {
     expect(unknown.ok).toBe(false);
     if (!unknown.ok) {
       expect(unknown.failure.code).toBe("handler_invalid");
-      expect(unknown.failure.message).toBe(`h.ts:2:1: handlers run in a sandbox: "hookbox:nope" cannot be imported (type-only imports are fine). Importable guest modules: hookbox:greet; for host access use the hook object`);
+      expect(unknown.failure.message).toBe(
+        `h.ts:2:1: handlers run in a sandbox: "hookbox:nope" cannot be imported (type-only imports are fine). Importable guest modules: hookbox:greet; for host access use the hook object`,
+      );
     }
     const relative = await compileHandler(`import { a } from "./a.ts";\nexport default () => a;`, "h.ts", LIB);
     expect(!relative.ok && relative.failure.location?.line).toBe(1);
     const byDefault = await compileHandler(`\n\nimport greet from "hookbox:greet";\nexport default () => greet;`, "h.ts", LIB);
-    expect(!byDefault.ok && byDefault.failure.message).toBe('h.ts:3:1: hookbox:greet has no default export: write `import { name } from "hookbox:greet"`');
+    expect(!byDefault.ok && byDefault.failure.message).toBe(
+      'h.ts:3:1: hookbox:greet has no default export: write `import { name } from "hookbox:greet"`',
+    );
     const sideEffect = await compileHandler(`import "hookbox:greet";\nexport default () => 1;`, "h.ts", LIB);
     expect(sideEffect.ok).toBe(false);
   });

@@ -15,7 +15,12 @@ describe("no QuickJS allocation survives a hook (LeakSanitizer, debug build)", (
     const hostile: [string, object, HostCallFn, string[]][] = [
       [`export default () => { while (true) {} }`, { cpuMs: 30 }, noHost, []],
       [`export default () => ({ get x() { while (true) {} } })`, { cpuMs: 30 }, noHost, []],
-      [`export default () => { const f = (): Promise<void> => Promise.resolve().then(f); f(); return new Promise(() => {}); }`, { cpuMs: 30 }, noHost, []],
+      [
+        `export default () => { const f = (): Promise<void> => Promise.resolve().then(f); f(); return new Promise(() => {}); }`,
+        { cpuMs: 30 },
+        noHost,
+        [],
+      ],
       [`function f(): number { return f() + 1; }\nexport default () => f();`, {}, noHost, []],
       [`export default () => "x".repeat(2 ** 29)`, { memoryBytes: 16 * MiB }, noHost, []],
       [`export default () => { throw new Error("boom"); }`, {}, noHost, []],
@@ -28,7 +33,9 @@ describe("no QuickJS allocation survives a hook (LeakSanitizer, debug build)", (
     for (const [source, overrides, host, hostFunctions] of hostile) {
       await engine.invoke(await handlerSpec(source, { hostFunctions }), {}, limits(overrides), host);
     }
-    const good = await handlerSpec(`export default async (e: { n: number }, hook) => ({ n: e.n, got: await hook.readFile("f") })`, { hostFunctions: ["readFile"] });
+    const good = await handlerSpec(`export default async (e: { n: number }, hook) => ({ n: e.n, got: await hook.readFile("f") })`, {
+      hostFunctions: ["readFile"],
+    });
     for (let n = 0; n < 1000; n++) {
       const outcome = await engine.invoke(good, { n }, limits(), async () => "data");
       if (!outcome.ok || (outcome.value as { n: number }).n !== n) throw new Error(`run ${n}: ${JSON.stringify(outcome)}`);

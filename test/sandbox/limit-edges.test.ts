@@ -52,7 +52,10 @@ describe('QuickJS\'s "stack overflow", whatever its class, is the stack limit', 
   // (a cold worker overflows the host stack, a warm one meets QuickJS's check): every run, on the
   // same warm hook, must say sandbox_stack either way.
   it("JSON.parse of 100,000 brackets and a regex of 100,000 nested groups, three runs each on one hook", async () => {
-    for (const source of [`export default () => JSON.parse("[".repeat(1e5))`, `export default () => new RegExp("(?:".repeat(1e5) + ")".repeat(1e5)).test("")`]) {
+    for (const source of [
+      `export default () => JSON.parse("[".repeat(1e5))`,
+      `export default () => new RegExp("(?:".repeat(1e5) + ")".repeat(1e5)).test("")`,
+    ]) {
       const spec = await handlerSpec(source);
       for (let i = 0; i < 3; i++) expect(codeOf(await engine.invoke(spec, {}, limits(STACK), noHost)), `${source} #${i}`).toBe("sandbox_stack");
     }
@@ -125,7 +128,13 @@ describe("large strings cross into the guest on their own", () => {
     const { json, large } = splitEvent({ list: ["s", big], __proto__x: { "a.b": big }, deep });
     const thinned = JSON.parse(json) as { list: unknown[]; __proto__x: unknown };
     expect([thinned.list, thinned.__proto__x]).toEqual([["s", null], { "a.b": null }]);
-    expect(large.map((l) => l.path.slice(0, 3))).toEqual(expect.arrayContaining([["list", "1"], ["__proto__x", "a.b"], ["deep", "d", "d"]]));
+    expect(large.map((l) => l.path.slice(0, 3))).toEqual(
+      expect.arrayContaining([
+        ["list", "1"],
+        ["__proto__x", "a.b"],
+        ["deep", "d", "d"],
+      ]),
+    );
     expect(large.find((l) => l.path[0] === "deep")?.path).toHaveLength(2_001);
     expect(large.every((l) => l.value === big)).toBe(true);
   });

@@ -51,7 +51,14 @@ describe("the pool's CPU backstop, over scripted workers", () => {
   it("a worker that spends the step's CPU budget is killed: sandbox_cpu naming the limit, the CPU it used, and a new worker", async () => {
     const pool = await poolOf(() => silentWorker("busy"));
     const outcome = await pool.invoke(await handlerSpec("export default () => 1"), {}, limits({ cpuMs: 30, timeoutMs: 60_000 }), noHost);
-    expect(outcome).toMatchObject({ ok: false, failure: { code: "sandbox_cpu", limit: { name: "cpuMs", value: 30 }, message: expect.stringMatching(/^cpu limit 30 ms exceeded \(\d+ ms of CPU time, measured by the host/) } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      failure: {
+        code: "sandbox_cpu",
+        limit: { name: "cpuMs", value: 30 },
+        message: expect.stringMatching(/^cpu limit 30 ms exceeded \(\d+ ms of CPU time, measured by the host/),
+      },
+    });
     expect(outcome.stats.cpuMs).toBeGreaterThan(30);
     expect(outcome.stats.wallMs).toBeGreaterThanOrEqual(outcome.stats.cpuMs);
     expect(pool.stats()).toMatchObject({ cpuKills: 1, timeoutKills: 0, crashes: 0, respawns: 1 });
@@ -83,7 +90,10 @@ describe.each([
     expect(outcome.stats.cpuMs).toBeGreaterThan(50);
     expect(outcome.stats.cpuMs).toBeLessThanOrEqual(50 + 100);
     expect(pool.stats().cpuKills).toBe(1);
-    expect(await pool.invoke(await handlerSpec("export default () => ({ after: true })"), {}, limits(), noHost)).toMatchObject({ ok: true, value: { after: true } });
+    expect(await pool.invoke(await handlerSpec("export default () => ({ after: true })"), {}, limits(), noHost)).toMatchObject({
+      ok: true,
+      value: { after: true },
+    });
   });
 
   it("host calls don't count: a step that waits on a host call far past its cpu_ms completes", async () => {

@@ -20,7 +20,7 @@ describe("jsonLength: the size of JSON.stringify without building it", () => {
     [],
     [1, undefined, () => 1, Symbol("s"), null, "x"],
     {},
-    { a: 1, b: undefined, c: () => 1, "k\"ey": [{ d: "e" }], "": "", [Symbol("s")]: 1 },
+    { a: 1, b: undefined, c: () => 1, 'k"ey': [{ d: "e" }], "": "", [Symbol("s")]: 1 },
     { skipped: undefined, kept: 1 },
     { first: undefined },
     new Date(0),
@@ -83,7 +83,14 @@ describe("an oversized host result (finding F3)", () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(outcome).toMatchObject({
       ok: true,
-      value: { small: "ok", name: "HookboxError", code: "result_too_large", message: expect.stringMatching(/^hook\.readFile\(\) returned 96\.0 MiB as JSON, over the 5\.3 MiB .* memory limit \(32 MiB\); .*limits\.memory_mb/) },
+      value: {
+        small: "ok",
+        name: "HookboxError",
+        code: "result_too_large",
+        message: expect.stringMatching(
+          /^hook\.readFile\(\) returned 96\.0 MiB as JSON, over the 5\.3 MiB .* memory limit \(32 MiB\); .*limits\.memory_mb/,
+        ),
+      },
     });
     expect(pool.stats()).toMatchObject({ timeoutKills: before.timeoutKills, crashes: before.crashes });
   });
@@ -100,6 +107,9 @@ describe("an oversized host result (finding F3)", () => {
       }`,
       { hostFunctions: ["readFile", "fetch"] },
     );
-    expect(await pool.invoke(spec, {}, limits({ memoryBytes: 64 * MiB }), host)).toMatchObject({ ok: true, value: { length: 4 * MiB, error: expect.stringMatching(/cyclic/) } });
+    expect(await pool.invoke(spec, {}, limits({ memoryBytes: 64 * MiB }), host)).toMatchObject({
+      ok: true,
+      value: { length: 4 * MiB, error: expect.stringMatching(/cyclic/) },
+    });
   });
 });

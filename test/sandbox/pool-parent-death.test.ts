@@ -33,7 +33,9 @@ describe("a worker whose parent is killed (finding F10, Node watchdog thread)", 
       void pool.invoke(await createHandlerSpec({ id: "wedge", handler: compiled.handler }), {}, { ...DEFAULT_LIMITS, timeoutMs: 60_000 }, async () => undefined);
       console.log(String(pool.stats().workers[0].pid));
     `;
-    const parent = spawn(process.execPath, ["--import", require.resolve("tsx"), "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const parent = spawn(process.execPath, ["--import", require.resolve("tsx"), "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const worker = await new Promise<number>((resolve, reject) => {
       parent.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
       parent.once("exit", (code) => reject(new Error(`parent exited (${code}) before reporting its worker`)));

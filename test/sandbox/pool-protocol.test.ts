@@ -84,7 +84,11 @@ describe("the worker protocol", () => {
     const pool = await poolOn(channel);
     const spec = await handlerSpec(DOUBLE);
     const sameCode = await createHandlerSpec({ id: "another-hook", handler: spec.handler }); // another key, the same code
-    for (const [s, n] of [[spec, 1], [spec, 2], [sameCode, 3]] as const) {
+    for (const [s, n] of [
+      [spec, 1],
+      [spec, 2],
+      [sameCode, 3],
+    ] as const) {
       expect(await pool.invoke(s, { n }, limits(), noHost)).toMatchObject({ ok: true, value: { doubled: 2 * n } });
     }
     const steps = channel.toWorker.flatMap((m) => (m.t === "chain" ? m.steps : []));

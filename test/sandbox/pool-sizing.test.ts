@@ -118,7 +118,9 @@ describe("a pool sized on demand (minWorkers … maxWorkers, idleMs)", () => {
     expect(() => new SandboxPool({ spawn })).toThrow(/maxWorkers \(or size\) is required/);
     expect(() => new SandboxPool({ spawn, minWorkers: 3, maxWorkers: 2 })).toThrow(/minWorkers must be an integer from 0 to maxWorkers \(2\), got 3/);
     expect(() => new SandboxPool({ spawn, maxWorkers: 0 })).toThrow(/positive integer/);
-    expect(() => new SandboxPool({ spawn, minWorkers: 1, maxWorkers: 2, startWorkers: 0 })).toThrow(/startWorkers must be an integer from minWorkers \(1\) to maxWorkers \(2\), got 0/);
+    expect(() => new SandboxPool({ spawn, minWorkers: 1, maxWorkers: 2, startWorkers: 0 })).toThrow(
+      /startWorkers must be an integer from minWorkers \(1\) to maxWorkers \(2\), got 0/,
+    );
     expect(() => new SandboxPool({ spawn, minWorkers: 0, maxWorkers: 2, startWorkers: 3 })).toThrow(/startWorkers must be/);
   });
 });

@@ -36,7 +36,12 @@ describe("a pool of worker processes", () => {
 
   it("unbounded recursion ends as a stack-limit failure without killing the worker", async () => {
     const before = pool.stats();
-    const outcome = await pool.invoke(await handlerSpec(`function f(n: number): number { return f(n + 1) + 1; }\nexport default () => f(0);`), {}, limits(), noHost);
+    const outcome = await pool.invoke(
+      await handlerSpec(`function f(n: number): number { return f(n + 1) + 1; }\nexport default () => f(0);`),
+      {},
+      limits(),
+      noHost,
+    );
     expect(codeOf(outcome)).toBe("sandbox_stack");
     expect(pool.stats().crashes).toBe(before.crashes);
     expect(pool.stats().respawns).toBe(before.respawns);

@@ -109,7 +109,9 @@ describe("air-gapped: serve and emit in a network namespace without interfaces",
     daemons.push(daemon);
     const payload = JSON.parse(readFileSync(FIXTURE, "utf8")) as Record<string, unknown>;
     const denied = await call(world.socket, "POST", "/v1/agents/claude", payload);
-    expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "air-gapped deny: echo hello > out.txt" } });
+    expect(denied.json).toMatchObject({
+      hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "air-gapped deny: echo hello > out.txt" },
+    });
     expect((await call(world.socket, "GET", "/healthz")).json).toMatchObject({ status: "ok" });
     const fetched = await call(world.socket, "POST", "/v1/events/net.probe", { cwd: world.dir }, {}, 20_000);
     expect(fetched.json).toMatchObject({ runs: [{ hook_id: "fetcher", status: "completed", reason: "refused http_failed" }] });
@@ -118,7 +120,10 @@ describe("air-gapped: serve and emit in a network namespace without interfaces",
     // decide depends on whether it can prove what listens there: from another user namespace the
     // kernel refuses it the daemon's /proc entry, so it evaluates here, says why, and decides the same.
     const viaDaemon = await runIn(wrap, ["emit", "PreToolUse", "--agent", "claude", "--hooks", world.hooks], world, JSON.stringify(payload));
-    if (viaDaemon.stderr !== "") expect(viaDaemon.stderr, "the only fallback is a daemon emit cannot verify").toMatch(/^hookbox: evaluating here, not through the daemon: \S+hookbox\.sock: cannot verify what answers there: [^\n]+\n$/);
+    if (viaDaemon.stderr !== "")
+      expect(viaDaemon.stderr, "the only fallback is a daemon emit cannot verify").toMatch(
+        /^hookbox: evaluating here, not through the daemon: \S+hookbox\.sock: cannot verify what answers there: [^\n]+\n$/,
+      );
     expect(viaDaemon.code).toBe(0);
     expect(JSON.parse(viaDaemon.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
     const lines = readFileSync(world.auditFile, "utf8").split("\n").filter(Boolean);
@@ -131,8 +136,15 @@ describe("air-gapped: serve and emit in a network namespace without interfaces",
     const world = new DaemonWorld();
     worlds.push(world);
     writeFileSync(join(world.hooks, "guard.yaml"), GUARD);
-    const out = await runIn(wrap, ["emit", "PreToolUse", "--agent", "claude", "--no-daemon", "--hooks", world.hooks], world, readFileSync(FIXTURE, "utf8"));
+    const out = await runIn(
+      wrap,
+      ["emit", "PreToolUse", "--agent", "claude", "--no-daemon", "--hooks", world.hooks],
+      world,
+      readFileSync(FIXTURE, "utf8"),
+    );
     expect(out.code, out.stderr).toBe(0);
-    expect(JSON.parse(out.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "air-gapped deny: echo hello > out.txt" } });
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "air-gapped deny: echo hello > out.txt" },
+    });
   });
 });

@@ -83,7 +83,8 @@ async function prepareWorkspace(fortress: Fortress): Promise<void> {
   writeFileSync(join(ws, "plain.txt"), "plain\n");
   mkdirSync(join(ws, "realdir"));
   writeFileSync(join(ws, "realdir", "canary.txt"), "inner\n");
-  const git = (...args: string[]): void => void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
+  const git = (...args: string[]): void =>
+    void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, stdio: "ignore" });
   git("init", "-q", ".");
   git("add", "a.txt");
   git("commit", "-qm", "init");
@@ -97,7 +98,8 @@ const RACERS: HookDef[] = ["race-file", "race-dir"].map((id) => ({
   id,
   permissions: { read: ["${workspace}/**"] },
   limits: { host_calls: 200, timeout_ms: 20_000 },
-  source: 'export default async (e: any, hook: any) => { const seen: Record<string, number> = {}; for (let i = 0; i < 150; i++) { let key: string; try { key = "ok:" + (await hook.readFile(e.path)).trim(); } catch (err: any) { key = "error:" + err.code; } seen[key] = (seen[key] ?? 0) + 1; } return { reason: JSON.stringify(seen) }; }',
+  source:
+    'export default async (e: any, hook: any) => { const seen: Record<string, number> = {}; for (let i = 0; i < 150; i++) { let key: string; try { key = "ok:" + (await hook.readFile(e.path)).trim(); } catch (err: any) { key = "error:" + err.code; } seen[key] = (seen[key] ?? 0) + 1; } return { reason: JSON.stringify(seen) }; }',
 }));
 
 /** A shell loop that swaps `target` between two symlinks (rename over it: atomic), until killed. */
@@ -123,7 +125,10 @@ describe("capability bypasses (the binary's daemon, a workspace full of traps)",
   beforeAll(async () => {
     await startServers();
     const unloadable: HookDef[] = UNLOADABLE.map((u) => ({ id: u.id, source: "", yaml: u.yaml }));
-    fortress = await Fortress.start([...CAPABILITY_CASES, ...HELPER_HOOKS, ...RACERS, ...unloadable], { operator: operatorFile(), prepare: prepareWorkspace });
+    fortress = await Fortress.start([...CAPABILITY_CASES, ...HELPER_HOOKS, ...RACERS, ...unloadable], {
+      operator: operatorFile(),
+      prepare: prepareWorkspace,
+    });
   });
   afterAll(async () => {
     await fortress?.stop();

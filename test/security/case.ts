@@ -63,6 +63,10 @@ export async function runCase(fortress: Fortress, hostile: HostileCase): Promise
 }
 
 /** `n` calls of one capability, all with the same outcome. */
-export function calls(capability: string, outcome: "allowed" | "denied" | "error", n = 1): { capability: string; outcome: "allowed" | "denied" | "error" }[] {
+export function calls(
+  capability: string,
+  outcome: "allowed" | "denied" | "error",
+  n = 1,
+): { capability: string; outcome: "allowed" | "denied" | "error" }[] {
   return Array.from({ length: n }, () => ({ capability, outcome }));
 }

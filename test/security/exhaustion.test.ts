@@ -10,7 +10,11 @@ import { Fortress, type Fired, type HookDef } from "./harness.ts";
  */
 
 /** Stuck in a native built-in: only a worker kill ends it; with all the CPU a hook may have, the wall clock's. */
-const WEDGE: HookDef = { id: "wedge", limits: { timeout_ms: 1500, cpu_ms: 60_000 }, source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)" };
+const WEDGE: HookDef = {
+  id: "wedge",
+  limits: { timeout_ms: 1500, cpu_ms: 60_000 },
+  source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)",
+};
 /** Answers at once, but gives up after a second: for events sent to stopped workers. */
 const QUICK: HookDef = { id: "quick", limits: { timeout_ms: 1000 }, source: 'export default () => ({ reason: "quick" })' };
 const ISOLATION: HookDef[] = [
@@ -19,7 +23,11 @@ const ISOLATION: HookDef[] = [
     source:
       'export default () => { (globalThis as any).shared = "from polluter"; (Object.prototype as any).action = "deny"; (Array.prototype as any).push = () => 0; (JSON as any).stringify = () => "{}"; return { reason: "polluted" }; }',
   },
-  { id: "reader", source: 'export default () => ({ reason: [typeof (globalThis as any).shared, String(({} as any).action), [1].push(2), JSON.stringify({ a: 1 })].join(" ") })' },
+  {
+    id: "reader",
+    source:
+      'export default () => ({ reason: [typeof (globalThis as any).shared, String(({} as any).action), [1].push(2), JSON.stringify({ a: 1 })].join(" ") })',
+  },
 ];
 
 interface PoolStats {
@@ -97,7 +105,10 @@ describe("every worker wedged at once (two workers)", () => {
     expect(stopped).toHaveLength(2);
     for (const pid of stopped) process.kill(pid, "SIGSTOP");
     try {
-      const replies = await Promise.all([fortress.post("sec.quick", { cwd: fortress.workspace }), fortress.post("sec.quick", { cwd: fortress.workspace })]);
+      const replies = await Promise.all([
+        fortress.post("sec.quick", { cwd: fortress.workspace }),
+        fortress.post("sec.quick", { cwd: fortress.workspace }),
+      ]);
       for (const reply of replies) expect(reply.run("quick")).toMatchObject({ status: "failed", error_code: "sandbox_timeout" });
       const after = await settledPool(fortress, 2);
       for (const pid of stopped) expect(after.workers.map((w) => w.pid)).not.toContain(pid);
@@ -117,8 +128,14 @@ describe("every worker wedged at once (two workers)", () => {
   it("one hook's globals and prototype changes are invisible to another hook (both warm, same daemon)", async () => {
     // Several rounds, so the two hooks share a worker at some point whatever the routing.
     for (let i = 0; i < 4; i++) {
-      expect((await fortress.post("sec.polluter", { cwd: fortress.workspace })).run("polluter")).toMatchObject({ status: "completed", reason: "polluted" });
-      expect((await fortress.post("sec.reader", { cwd: fortress.workspace })).run("reader")).toMatchObject({ status: "completed", reason: 'undefined undefined 2 {"a":1}' });
+      expect((await fortress.post("sec.polluter", { cwd: fortress.workspace })).run("polluter")).toMatchObject({
+        status: "completed",
+        reason: "polluted",
+      });
+      expect((await fortress.post("sec.reader", { cwd: fortress.workspace })).run("reader")).toMatchObject({
+        status: "completed",
+        reason: 'undefined undefined 2 {"a":1}',
+      });
     }
     await fortress.plain();
     fortress.expectCanariesIntact();

@@ -43,13 +43,15 @@ const BIG_READ: HookDef = {
   id: "big-read",
   permissions: { read: ["${workspace}/**"] },
   limits: { timeout_ms: 5000 },
-  source: 'export default async (e: unknown, hook: any) => { try { const text = await hook.readFile("nuls", { maxBytes: 16 * 1024 * 1024 }); return { reason: "length " + text.length }; } catch (err: any) { return { reason: "code " + err.code }; } }',
+  source:
+    'export default async (e: unknown, hook: any) => { try { const text = await hook.readFile("nuls", { maxBytes: 16 * 1024 * 1024 }); return { reason: "length " + text.length }; } catch (err: any) { return { reason: "code " + err.code }; } }',
 };
 
 const HOARD: HookDef = {
   id: "hoard",
   limits: { memory_mb: 16 },
-  source: "export default () => { const held: Uint8Array[] = []; try { for (;;) held.push(new Uint8Array(1024 * 1024).fill(1)); } catch {} return { reason: String(held.length) }; }",
+  source:
+    "export default () => { const held: Uint8Array[] = []; try { for (;;) held.push(new Uint8Array(1024 * 1024).fill(1)); } catch {} return { reason: String(held.length) }; }",
 };
 
 const CATCH_RECURSE: HookDef = {
@@ -71,19 +73,27 @@ describe("findings (each fails until its bug is fixed)", () => {
         closeSync(nuls);
         // An untrusted project's repository whose config names programs (it can be written by
         // the project, or by an agent working in it).
-        const git = (...args: string[]): void => void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: f.workspace, stdio: "ignore" });
+        const git = (...args: string[]): void =>
+          void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: f.workspace, stdio: "ignore" });
         git("init", "-q", ".");
         git("add", "a.txt");
         git("commit", "-qm", "init");
         writeFileSync(join(f.workspace, "a.txt"), "changed\n");
         const script = join(f.workspace, ".git", "fsmonitor.sh");
-        writeFileSync(script, `#!/bin/sh\ndaemon=$(cut -d' ' -f4 /proc/$PPID/stat)\ncat /proc/$daemon/environ > "${join(f.workspace, ".git", "leak")}"\nexit 1\n`, { mode: 0o755 });
+        writeFileSync(
+          script,
+          `#!/bin/sh\ndaemon=$(cut -d' ' -f4 /proc/$PPID/stat)\ncat /proc/$daemon/environ > "${join(f.workspace, ".git", "leak")}"\nexit 1\n`,
+          { mode: 0o755 },
+        );
         git("config", "core.fsmonitor", script);
         // A hook whose handler is a symlink to code outside its directory.
         symlinkedHandlerDir = join(f.world.hooks, "linked");
         mkdirSync(symlinkedHandlerDir);
         mkdirSync(join(f.world.dir, "elsewhere"));
-        writeFileSync(join(f.world.dir, "elsewhere", "evil.ts"), "export default () => ({ action: 'deny', reason: 'code from outside the hook directory' })\n");
+        writeFileSync(
+          join(f.world.dir, "elsewhere", "evil.ts"),
+          "export default () => ({ action: 'deny', reason: 'code from outside the hook directory' })\n",
+        );
         symlinkSync(join(f.world.dir, "elsewhere", "evil.ts"), join(symlinkedHandlerDir, "handler.ts"));
         writeFileSync(join(symlinkedHandlerDir, "hook.yaml"), "id: linked\nevents: [sec.linked]\nhandler: ./handler.ts\n");
       },
@@ -106,7 +116,11 @@ describe("findings (each fails until its bug is fixed)", () => {
       const mark = fortress.mark();
       const fired = await fortress.post("sec.cat-grant", { cwd: fortress.workspace, spelling });
       expect(fired.text).not.toContain(SECRET_ENV.ANTHROPIC_API_KEY);
-      expect(fired.run("cat-grant")).toMatchObject({ status: "failed", error_code: "handler_threw", reason: expect.stringMatching(/PermissionDenied/) });
+      expect(fired.run("cat-grant")).toMatchObject({
+        status: "failed",
+        error_code: "handler_threw",
+        reason: expect.stringMatching(/PermissionDenied/),
+      });
       fortress.expectNoLeak(mark, [fired.text]);
     });
   }
@@ -139,8 +153,15 @@ describe("findings (each fails until its bug is fixed)", () => {
   it("F6: cpu_ms 50 ends a handler that catches stack overflows and recurses again within 100 ms of CPU past its budget", async () => {
     const mark = fortress.mark();
     const fired = await fortress.post("sec.catch-recurse", { cwd: fortress.workspace });
-    expect(fired.run("catch-recurse")).toMatchObject({ status: "failed", error_code: "sandbox_cpu", reason: expect.stringMatching(/^cpu limit 50 ms exceeded/) });
-    const record = fortress.auditRecord(mark, fired.decision.event_id, "catch-recurse") as unknown as { duration_ms: number; stats: { cpu_ms: number } };
+    expect(fired.run("catch-recurse")).toMatchObject({
+      status: "failed",
+      error_code: "sandbox_cpu",
+      reason: expect.stringMatching(/^cpu limit 50 ms exceeded/),
+    });
+    const record = fortress.auditRecord(mark, fired.decision.event_id, "catch-recurse") as unknown as {
+      duration_ms: number;
+      stats: { cpu_ms: number };
+    };
     expect(record.stats.cpu_ms, `guest CPU time accounted to this run (it lasted ${record.duration_ms} ms)`).toBeGreaterThan(0);
     expect(record.stats.cpu_ms, `guest CPU time accounted to this run (it lasted ${record.duration_ms} ms)`).toBeLessThanOrEqual(50 + 100);
     // The killed worker was replaced.
@@ -185,9 +206,18 @@ const LONG_NAME = "a".repeat(48);
 
 describe("F9: hook-authored globs cannot stall the daemon (each in its own daemon: the stall would outlive the test)", () => {
   it("F9a: a match.paths glob, matched against an agent's 48-character file name", async () => {
-    const fortress = await Fortress.start([{ id: "slow-match", events: ["PreToolUse"], match: { paths: [SLOW_GLOB] }, source: "export default () => ({ reason: 'matched' })" }]);
+    const fortress = await Fortress.start([
+      { id: "slow-match", events: ["PreToolUse"], match: { paths: [SLOW_GLOB] }, source: "export default () => ({ reason: 'matched' })" },
+    ]);
     try {
-      const answered = await call(fortress.socket, "POST", "/v1/events/PreToolUse", { cwd: "/proj", tool_name: "Write", tool_input: { file_path: `/proj/${LONG_NAME}` } }, {}, 10_000).then(
+      const answered = await call(
+        fortress.socket,
+        "POST",
+        "/v1/events/PreToolUse",
+        { cwd: "/proj", tool_name: "Write", tool_input: { file_path: `/proj/${LONG_NAME}` } },
+        {},
+        10_000,
+      ).then(
         (reply) => reply.status,
         (error: Error) => `no answer: ${error.message}`,
       );
@@ -203,11 +233,19 @@ describe("F9: hook-authored globs cannot stall the daemon (each in its own daemo
       {
         id: "slow-grant",
         permissions: { read: [`\${workspace}/${SLOW_GLOB}`] },
-        source: "export default async (e: any, hook: any) => { try { await hook.readFile(e.name); } catch (err: any) { return { reason: err.code }; } }",
+        source:
+          "export default async (e: any, hook: any) => { try { await hook.readFile(e.name); } catch (err: any) { return { reason: err.code }; } }",
       },
     ]);
     try {
-      const answered = await call(fortress.socket, "POST", "/v1/events/sec.slow-grant", { cwd: fortress.workspace, name: LONG_NAME }, {}, 10_000).then(
+      const answered = await call(
+        fortress.socket,
+        "POST",
+        "/v1/events/sec.slow-grant",
+        { cwd: fortress.workspace, name: LONG_NAME },
+        {},
+        10_000,
+      ).then(
         (reply) => reply.status,
         (error: Error) => `no answer: ${error.message}`,
       );
@@ -221,7 +259,11 @@ describe("F9: hook-authored globs cannot stall the daemon (each in its own daemo
 
 describe("F10: the sandbox workers die with their daemon", () => {
   it("F10: kill -9 of the daemon while a guest is stuck in a built-in leaves no worker running untrusted code", async () => {
-    const wedge: HookDef = { id: "wedge", limits: { timeout_ms: 60_000, cpu_ms: 60_000 }, source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)" };
+    const wedge: HookDef = {
+      id: "wedge",
+      limits: { timeout_ms: 60_000, cpu_ms: 60_000 },
+      source: "export default () => Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)",
+    };
     const fortress = await Fortress.start([wedge], { workers: 2 });
     const daemonPid = fortress.daemon.child.pid as number;
     const workers = childWorkers(daemonPid);

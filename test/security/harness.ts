@@ -160,7 +160,12 @@ export class Fortress {
       }
       await options.prepare?.(fortress);
       fortress.sealCanaries();
-      fortress.daemon = await DaemonProcess.start([...(options.wrap ?? []), BUILT_BINARY], fortress.world, ["--workers", String(options.workers ?? 2), ...(options.args ?? [])], { ...SECRET_ENV });
+      fortress.daemon = await DaemonProcess.start(
+        [...(options.wrap ?? []), BUILT_BINARY],
+        fortress.world,
+        ["--workers", String(options.workers ?? 2), ...(options.args ?? [])],
+        { ...SECRET_ENV },
+      );
       return fortress;
     } catch (error) {
       fortress.world.cleanup();
@@ -188,7 +193,10 @@ export class Fortress {
   async plain(): Promise<Fired> {
     const fired = await this.post("sec.plain", { cwd: this.workspace });
     expect(fired.status, fired.text.slice(0, 500)).toBe(200);
-    expect(fired.decision).toMatchObject({ decision: "allow", runs: [{ hook_id: "plain", status: "completed", reason: "plain", action: "continue" }] });
+    expect(fired.decision).toMatchObject({
+      decision: "allow",
+      runs: [{ hook_id: "plain", status: "completed", reason: "plain", action: "continue" }],
+    });
     expect(fired.decision).not.toHaveProperty("decided_by");
     return fired;
   }
@@ -260,7 +268,12 @@ export class Fortress {
   expectCanariesIntact(): void {
     for (const before of this.canaries) {
       const now = statSync(before.path);
-      expect({ path: before.path, size: now.size, mtimeMs: now.mtimeMs, ctimeMs: now.ctimeMs }).toEqual({ path: before.path, size: before.size, mtimeMs: before.mtimeMs, ctimeMs: before.ctimeMs });
+      expect({ path: before.path, size: now.size, mtimeMs: now.mtimeMs, ctimeMs: now.ctimeMs }).toEqual({
+        path: before.path,
+        size: before.size,
+        mtimeMs: before.mtimeMs,
+        ctimeMs: before.ctimeMs,
+      });
       if (this.atimeTracked) expect(now.atimeMs, `${before.path} was read (its access time moved)`).toBe(before.atimeMs);
     }
   }

@@ -52,7 +52,11 @@ describe("a hostile project directory around the binary", () => {
     mkdirSync(dir);
     plant(dir, marker);
     writeFileSync(join(dir, "probe.ts"), "console.log(process.env.HOOKBOX_DOTENV_PROBE)\n");
-    const control = spawnSync(join(ROOT, "node_modules/.bin/bun"), ["probe.ts"], { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: fortress.world.home }, encoding: "utf8" });
+    const control = spawnSync(join(ROOT, "node_modules/.bin/bun"), ["probe.ts"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: fortress.world.home },
+      encoding: "utf8",
+    });
     expect(control.stdout.trim()).toBe("from-dotenv");
     expect(existsSync(marker)).toBe(true);
   });
@@ -66,8 +70,17 @@ describe("a hostile project directory around the binary", () => {
 
   it("emit, started by an agent in the project, loads neither", async () => {
     const project = join(fortress.workspace, "project");
-    const payload = JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", cwd: project, tool_name: "Bash", tool_input: { command: "ls" } });
-    for (const args of [["emit", "PreToolUse", "--agent", "claude"], ["emit", "PreToolUse", "--agent", "claude", "--no-daemon", "--hooks", fortress.world.hooks]]) {
+    const payload = JSON.stringify({
+      session_id: "s",
+      hook_event_name: "PreToolUse",
+      cwd: project,
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+    });
+    for (const args of [
+      ["emit", "PreToolUse", "--agent", "claude"],
+      ["emit", "PreToolUse", "--agent", "claude", "--no-daemon", "--hooks", fortress.world.hooks],
+    ]) {
       const out = await new Promise<{ code: number | null; stderr: string }>((done, reject) => {
         const child = spawn(BUILT_BINARY, args, { cwd: project, env: fortress.world.env(), stdio: ["pipe", "ignore", "pipe"] });
         let stderr = "";

@@ -13,7 +13,8 @@ import { Fortress, type HookDef, type RunSummary } from "./harness.ts";
 const WARM_LEAK: HookDef = {
   id: "mem-warm-leak",
   limits: { memory_mb: 16 },
-  source: "const kept: Uint8Array[] = [];\nexport default () => { kept.push(new Uint8Array(6 * 1024 * 1024).fill(1)); return { reason: 'kept ' + kept.length }; }",
+  source:
+    "const kept: Uint8Array[] = [];\nexport default () => { kept.push(new Uint8Array(6 * 1024 * 1024).fill(1)); return { reason: 'kept ' + kept.length }; }",
 };
 
 describe("hostile handlers vs the sandbox's limits (the binary's daemon)", () => {

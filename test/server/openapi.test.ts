@@ -7,12 +7,32 @@ import { openApiDocument, openApiPath } from "../../src/serve/api/openapi.ts";
 
 /** The app with nothing behind it: enough to list its routes and serve the document (no route that evaluates is called). */
 function bareApp() {
-  const unused = new Proxy({}, { get: (_target, name) => { throw new Error(`deps.${String(name)} used`); } });
-  const deps = { version: "0.1.0-test", bodyLimitBytes: 1024, metrics: { recordHttpError: () => undefined }, evaluator: unused, identity: unused, approvals: unused, runs: unused, health: unused } as unknown as AppDeps;
+  const unused = new Proxy(
+    {},
+    {
+      get: (_target, name) => {
+        throw new Error(`deps.${String(name)} used`);
+      },
+    },
+  );
+  const deps = {
+    version: "0.1.0-test",
+    bodyLimitBytes: 1024,
+    metrics: { recordHttpError: () => undefined },
+    evaluator: unused,
+    identity: unused,
+    approvals: unused,
+    runs: unused,
+    health: unused,
+  } as unknown as AppDeps;
   return createApp(deps);
 }
 
-type Document = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 describe("the OpenAPI document (GET /v1/openapi.json, hookbox openapi)", () => {
   const document = openApiDocument("0.1.0-test") as unknown as Document;
@@ -28,7 +48,9 @@ describe("the OpenAPI document (GET /v1/openapi.json, hookbox openapi)", () => {
     const served = bareApp()
       .routes.filter((r) => r.method !== "ALL")
       .map((r) => `${r.method} ${openApiPath(r.path)}`);
-    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(new Set(served).size).toBe(served.length);
     expect([...served].sort()).toEqual([...documented].sort());
   });
@@ -39,7 +61,8 @@ describe("the OpenAPI document (GET /v1/openapi.json, hookbox openapi)", () => {
         for (const [status, response] of Object.entries(operation.responses)) {
           expect(response.content, `${method} ${path} ${status}`).toBeDefined();
           // /healthz's 503 is a health report (degraded), not an error.
-          if (Number(status) >= 400 && `${path} ${status}` !== "/healthz 503") expect(JSON.stringify(response.content), `${method} ${path} ${status}`).toContain("#/components/schemas/ErrorBodyV1");
+          if (Number(status) >= 400 && `${path} ${status}` !== "/healthz 503")
+            expect(JSON.stringify(response.content), `${method} ${path} ${status}`).toContain("#/components/schemas/ErrorBodyV1");
         }
         expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "500"]));
       }
@@ -50,7 +73,21 @@ describe("the OpenAPI document (GET /v1/openapi.json, hookbox openapi)", () => {
     const errorBody = document.components.schemas.ErrorBodyV1 as { properties: { error: { properties: { code: { enum: string[] } } } } };
     expect(errorBody.properties.error.properties.code.enum).toEqual([...ERROR_CODES]);
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(["DecisionV1", "NativeEventV1", "AgentCallReplyV1", "HooksV1", "HookRegistrationV1", "RunsV1", "AuditRecordV1", "ApprovalsV1", "PendingApprovalV1", "ApprovalVerdictV1", "HealthV1", "HookSetIdentityV1", "ErrorBodyV1"]),
+      expect.arrayContaining([
+        "DecisionV1",
+        "NativeEventV1",
+        "AgentCallReplyV1",
+        "HooksV1",
+        "HookRegistrationV1",
+        "RunsV1",
+        "AuditRecordV1",
+        "ApprovalsV1",
+        "PendingApprovalV1",
+        "ApprovalVerdictV1",
+        "HealthV1",
+        "HookSetIdentityV1",
+        "ErrorBodyV1",
+      ]),
     );
   });
 

@@ -7,7 +7,10 @@ import { ownerOnly } from "../../src/serve/api/owner-only.ts";
 describe("only the daemon's owner may use it", () => {
   const refused: string[] = [];
   const app = new Hono();
-  app.use("*", ownerOnly(1000, (code) => refused.push(code)));
+  app.use(
+    "*",
+    ownerOnly(1000, (code) => refused.push(code)),
+  );
   app.get("/healthz", (c) => c.text("ok"));
   const ask = (connection: ConnectionInfo | undefined) => app.request("/healthz", {}, connection);
 

@@ -14,7 +14,16 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 /** Values near the shape: valid ones, each field dropped, retyped or replaced. */
 function around(valid: Record<string, unknown>): fc.Arbitrary<unknown> {
   const field = fc.constantFrom(...Object.keys(valid));
-  const junk = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.constant({}), fc.constant([]));
+  const junk = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.integer(),
+    fc.double(),
+    fc.string(),
+    fc.boolean(),
+    fc.constant({}),
+    fc.constant([]),
+  );
   return fc.oneof(
     fc.constant(valid),
     fc.tuple(field, junk).map(([key, value]) => ({ ...valid, [key]: value })),
@@ -26,7 +35,11 @@ function around(valid: Record<string, unknown>): fc.Arbitrary<unknown> {
 describe("the lean readers emit and the client use agree with the wire schemas", () => {
   it("errorOfBody reads exactly the bodies errorBodySchema accepts", () => {
     const valid = { v: 1, error: { code: "not_found", message: "no hook" } };
-    const bodies = fc.oneof(around(valid), fc.constantFrom(...ERROR_CODES, "nope").map((code) => ({ v: 1, error: { code, message: "m", details: { field: "x" } } })), around({ v: 1, error: "x" }));
+    const bodies = fc.oneof(
+      around(valid),
+      fc.constantFrom(...ERROR_CODES, "nope").map((code) => ({ v: 1, error: { code, message: "m", details: { field: "x" } } })),
+      around({ v: 1, error: "x" }),
+    );
     fc.assert(
       fc.property(bodies, (body) => {
         const schema = errorBodySchema.safeParse(body);
@@ -65,7 +78,18 @@ describe("NativeEventV1 describes what POST /v1/events accepts (src/core/events/
   });
 
   it("a field of the wrong type or out of bounds is refused by both", () => {
-    const valid = { event_type: "PreToolUse", session_id: "s", cwd: "/work", tool_name: "Bash", tool_input: { command: "ls" }, stop_hook_active: false, agent: "me", prompt: "p", tool_use_id: "t", timestamp: "2026-01-01T00:00:00Z" };
+    const valid = {
+      event_type: "PreToolUse",
+      session_id: "s",
+      cwd: "/work",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      stop_hook_active: false,
+      agent: "me",
+      prompt: "p",
+      tool_use_id: "t",
+      timestamp: "2026-01-01T00:00:00Z",
+    };
     const cases: Record<string, unknown>[] = [
       { ...valid, cwd: "relative/path" },
       { ...valid, cwd: 3 },

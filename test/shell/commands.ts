@@ -100,7 +100,7 @@ const WRITERS: [string, string[], (w: string) => string][] = [
 /** Forms where the target is named through the shell's own machinery, or inside another program. */
 const INDIRECT: Form[] = [
   ["var F=…; > $F", [], (t) => `F=${t.path}; echo x > $F`],
-  ["var && > \"$F\"", [], (t) => `F=${t.path} && echo x > "$F"`],
+  ['var && > "$F"', [], (t) => `F=${t.path} && echo x > "$F"`],
   ["export; > ${F}", [], (t) => `export F=${t.path}; echo x > \${F}`],
   ["var chain G=$F", [], (t) => `F=${t.path}; G=$F; echo x > "$G"`],
   ["${F:-default}", [], (t) => `F=; echo x > \${F:-${t.path}}`],
@@ -123,7 +123,11 @@ const INDIRECT: Form[] = [
   ["cat <<EOF >", ["cat"], (t) => `cat > ${t.path} <<'EOF'\nK=1\nEOF`],
   ["cd then relative", [], (t) => (t.path.includes("/") ? `cd ${dirOf(t.path)} && echo x > ${baseOf(t.path)}` : `cd src && echo x > ../${t.path}`)],
   ["python3 -c", ["python3"], (t) => `python3 -c ${quote(`import os; open(os.path.expanduser('${t.path}'), 'w').write('x')`)}`],
-  ["python3 - <<EOF", ["python3"], (t) => `python3 - <<'EOF'\nimport os\nwith open(os.path.expanduser('${t.path}'), 'a') as f:\n    f.write('x')\nEOF`],
+  [
+    "python3 - <<EOF",
+    ["python3"],
+    (t) => `python3 - <<'EOF'\nimport os\nwith open(os.path.expanduser('${t.path}'), 'a') as f:\n    f.write('x')\nEOF`,
+  ],
   ["node -e", ["node"], (t) => `node -e ${quote(`require('fs').writeFileSync('${t.path}'.replace(/^~/, require('os').homedir()), 'x')`)}`],
   ["perl -e open", ["perl"], (t) => `perl -e ${quote(`open(my $f, ">", glob("${t.path}")) or die; print $f "x"`)}`],
   ["awk print >", ["awk"], (t) => (home(t.path) ? undefined : `awk 'BEGIN { print "x" > "${t.path}" }'`)],
@@ -135,7 +139,11 @@ const INDIRECT: Form[] = [
   ["find -delete", ["find"], (t) => `find ${home(t.path) ? "~" : "."} -name ${quote(baseOf(t.path))} -delete`],
   ["echo | xargs touch", ["xargs", "touch"], (t) => `echo ${t.path} | xargs touch`],
   ["ls | xargs rm", ["ls", "xargs", "rm"], (t) => (t.exists ? `ls ${t.path} | xargs rm -f` : undefined)],
-  ["cp into dir", ["cp"], (t) => (dirOf(t.path) && baseOf(t.path) !== "a.txt" ? `cp ${baseOf(t.path) === ".env" ? ".env.example" : "a.txt"} ${dirOf(t.path)}` : undefined)],
+  [
+    "cp into dir",
+    ["cp"],
+    (t) => (dirOf(t.path) && baseOf(t.path) !== "a.txt" ? `cp ${baseOf(t.path) === ".env" ? ".env.example" : "a.txt"} ${dirOf(t.path)}` : undefined),
+  ],
   // Issue 27: writes that do not name their files, and a link written through.
   ["> into a symbolic link", [], (t) => `echo x > links/${slugOf(t.path)}`],
   ["tee into a symbolic link", ["tee"], (t) => `echo x | tee -a links/${slugOf(t.path)} > /dev/null`],

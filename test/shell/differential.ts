@@ -8,7 +8,20 @@
  * bash wrote while the reader missed it, or while the guard let the command through, is a miss.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
@@ -22,7 +35,37 @@ import { generateCases, slugOf, TARGETS, type ShellCase } from "./commands.ts";
 
 const HANDLERS = resolve(import.meta.dirname, "../../handlers");
 /** Programs the cases may run; the stub PATH links each to the real one. */
-const PROGRAMS = ["bash", "sh", "cat", "cp", "mv", "rm", "ln", "mkdir", "touch", "tee", "dd", "truncate", "install", "sed", "awk", "perl", "python3", "node", "git", "find", "xargs", "ls", "mktemp", "env", "true", "false", "tar", "gzip", "unzip"];
+const PROGRAMS = [
+  "bash",
+  "sh",
+  "cat",
+  "cp",
+  "mv",
+  "rm",
+  "ln",
+  "mkdir",
+  "touch",
+  "tee",
+  "dd",
+  "truncate",
+  "install",
+  "sed",
+  "awk",
+  "perl",
+  "python3",
+  "node",
+  "git",
+  "find",
+  "xargs",
+  "ls",
+  "mktemp",
+  "env",
+  "true",
+  "false",
+  "tar",
+  "gzip",
+  "unzip",
+];
 
 export type Coverage = "file" | "directory" | "missed";
 
@@ -74,12 +117,21 @@ function makeTemplate(root: string): { template: string; available: Set<string> 
   const w = join(template, "w");
   for (const dir of ["w/src", "w/config", "w/certs", "w/build", "home/.ssh", "tmp", "bin"]) mkdirSync(join(template, dir), { recursive: true });
   const files: Record<string, string> = {
-    ".env": "K=1\n", ".env.example": "K=\n", "id_rsa": "KEY\n", "server.key": "KEY\n", "certs/site.pem": "PEM\n", "config/.env.production": "K=2\n",
-    "a.txt": "x\n", "notes.txt": "n\n", "src/app.ts": "export {}\n", "build/out.js": "1\n",
+    ".env": "K=1\n",
+    ".env.example": "K=\n",
+    id_rsa: "KEY\n",
+    "server.key": "KEY\n",
+    "certs/site.pem": "PEM\n",
+    "config/.env.production": "K=2\n",
+    "a.txt": "x\n",
+    "notes.txt": "n\n",
+    "src/app.ts": "export {}\n",
+    "build/out.js": "1\n",
   };
   for (const [path, content] of Object.entries(files)) writeFileSync(join(w, path), content);
   writeFileSync(join(template, "home/.ssh/authorized_keys"), "ssh-ed25519 A\n");
-  const git = (...args: string[]): void => void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd: w, stdio: "ignore" });
+  const git = (...args: string[]): void =>
+    void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", ...args], { cwd: w, stdio: "ignore" });
   const available = new Set<string>();
   for (const name of PROGRAMS) {
     const real = realProgram(name);
@@ -146,11 +198,33 @@ function snapshot(dir: string, skip: (relative: string) => boolean, into = new M
 const SKIP = (relative: string): boolean => relative === "bin" || relative === "w/.git";
 
 /** Run one case in a fresh copy of the template (cp -a keeps every time, so the template's snapshot is the copy's); the logical paths it wrote. */
-function runCase(template: { dir: string; before: Map<string, string> }, root: string, c: ShellCase, n: number): { scratch: string; written: string[] } {
+function runCase(
+  template: { dir: string; before: Map<string, string> },
+  root: string,
+  c: ShellCase,
+  n: number,
+): { scratch: string; written: string[] } {
   const scratch = join(root, `case-${n}`);
   // The jail itself needs cp, mount and awk from the system; the command gets only the stub PATH.
   const env = { PATH: SYSTEM_PATH, HOME: join(scratch, "home"), TMPDIR: join(scratch, "tmp"), LANG: "C", GIT_CONFIG_NOSYSTEM: "1" };
-  spawnSync(UNSHARE, ["-rmn", "/bin/sh", "-c", JAIL, "jail", template.dir, scratch, join(scratch, "w"), join(scratch, "bin"), join(scratch, "bin/bash"), "-c", c.command], { env, stdio: "ignore", timeout: 10_000 });
+  spawnSync(
+    UNSHARE,
+    [
+      "-rmn",
+      "/bin/sh",
+      "-c",
+      JAIL,
+      "jail",
+      template.dir,
+      scratch,
+      join(scratch, "w"),
+      join(scratch, "bin"),
+      join(scratch, "bin/bash"),
+      "-c",
+      c.command,
+    ],
+    { env, stdio: "ignore", timeout: 10_000 },
+  );
   const after = snapshot(scratch, SKIP);
   const written = [...new Set([...template.before.keys(), ...after.keys()])].filter((p) => template.before.get(p) !== after.get(p));
   return { scratch, written: written.map((p) => logical(scratch, join(scratch, p))) };
@@ -184,7 +258,9 @@ async function guardSecrets(): Promise<{ spec: HandlerSpec }> {
   const yaml = parse(readFileSync(join(dir, "hook.yaml"), "utf8")) as { config: Record<string, unknown> };
   const compiled = await compileHandler(readFileSync(join(dir, "handler.ts"), "utf8"), join(dir, "handler.ts"), guestModuleSources);
   if (!compiled.ok) throw new Error(compiled.failure.message);
-  return { spec: await createHandlerSpec({ id: "guard-secrets", handler: compiled.handler, hookData: { id: "guard-secrets", config: yaml.config } }) };
+  return {
+    spec: await createHandlerSpec({ id: "guard-secrets", handler: compiled.handler, hookData: { id: "guard-secrets", config: yaml.config } }),
+  };
 }
 
 async function decide(engine: SandboxEngine, spec: HandlerSpec, event: Record<string, unknown>): Promise<"deny" | "allow"> {
@@ -216,14 +292,26 @@ export async function runDifferential(options: { limit?: number } = {}): Promise
     for (const [n, c] of cases.entries()) {
       const missing = c.needs.filter((name) => !available.has(name));
       if (missing.length > 0) {
-        results.push({ form: c.form, command: c.command, written: [], predicted: [], extra: 0, guard: "allow", skipped: `${missing.join(", ")} not installed` });
+        results.push({
+          form: c.form,
+          command: c.command,
+          written: [],
+          predicted: [],
+          extra: 0,
+          guard: "allow",
+          skipped: `${missing.join(", ")} not installed`,
+        });
         continue;
       }
       const { scratch, written } = runCase(c.needs.includes("git") ? templates.git : templates.plain, root, c, n);
       const cwd = join(scratch, "w");
       const targets = shWrites(c.command, cwd);
       // The event as the host hands it to the guards: what the command writes through a symbolic link, resolved (link_targets).
-      const event = await withLinkTargets({ event_type: "PreToolUse", session_id: "d", timestamp: "t", cwd, tool_name: "Bash", tool_input: { command: c.command } }, nodeFileHost, join(scratch, "home"));
+      const event = await withLinkTargets(
+        { event_type: "PreToolUse", session_id: "d", timestamp: "t", cwd, tool_name: "Bash", tool_input: { command: c.command } },
+        nodeFileHost,
+        join(scratch, "home"),
+      );
       const linked = Object.values(event.link_targets ?? {}).map((real) => shLiteralPattern(logical(scratch, real)));
       const patterns = [...targets.flatMap((t) => t.patterns), ...linked];
       const covered = (path: string): Coverage => {
@@ -234,14 +322,33 @@ export async function runDifferential(options: { limit?: number } = {}): Promise
       };
       const isProtected = async (path: string): Promise<boolean> => {
         const key = path.replace(scratch, "");
-        if (!protectedCache.has(key)) protectedCache.set(key, (await decide(engine, spec, { event_type: "PreToolUse", session_id: "d", timestamp: "t", cwd, tool_name: "Write", tool_input: { file_path: path, content: "x" } })) === "deny");
+        if (!protectedCache.has(key))
+          protectedCache.set(
+            key,
+            (await decide(engine, spec, {
+              event_type: "PreToolUse",
+              session_id: "d",
+              timestamp: "t",
+              cwd,
+              tool_name: "Write",
+              tool_input: { file_path: path, content: "x" },
+            })) === "deny",
+          );
         return protectedCache.get(key) as boolean;
       };
       const files = [];
       for (const path of written) files.push({ path: path.replace(`${cwd}/`, ""), protected: await isProtected(path), coverage: covered(path) });
       const extra = patterns.filter((p) => !written.some((w) => shPatternMatches(p, w))).length;
       const guard = await decide(engine, spec, event as unknown as Record<string, unknown>);
-      results.push({ form: c.form, command: c.command, written: files, predicted: patterns.map((p) => shPatternText(p).replace(`${cwd}/`, "")), extra, guard, ...(c.contents ? { contents: true } : {}) });
+      results.push({
+        form: c.form,
+        command: c.command,
+        written: files,
+        predicted: patterns.map((p) => shPatternText(p).replace(`${cwd}/`, "")),
+        extra,
+        guard,
+        ...(c.contents ? { contents: true } : {}),
+      });
       rmSync(scratch, { recursive: true, force: true });
     }
     return { results };
@@ -257,7 +364,16 @@ export function protectedMisses(results: readonly CaseResult[]): { form: string;
     r.written
       // An archive's members are only known to it: there, naming the directory it writes into is the reader's answer.
       .filter((w) => w.protected && (w.coverage === "missed" || (w.coverage === "directory" && !r.contents) || r.guard === "allow"))
-      .map((w) => ({ form: r.form, command: r.command, path: w.path, why: w.coverage === "missed" ? "the reader missed it" : w.coverage === "directory" && !r.contents ? "the reader only named its directory" : "guard-secrets allowed the command" })),
+      .map((w) => ({
+        form: r.form,
+        command: r.command,
+        path: w.path,
+        why:
+          w.coverage === "missed"
+            ? "the reader missed it"
+            : w.coverage === "directory" && !r.contents
+              ? "the reader only named its directory"
+              : "guard-secrets allowed the command",
+      })),
   );
 }
-

@@ -8,7 +8,7 @@ const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, "⏎"
 const LIMITS = [
   "## What the reader does not see",
   "",
-  "- **Values it cannot know** are refused by guard-secrets rather than guessed: `> \"$F\"` with `F` set",
+  '- **Values it cannot know** are refused by guard-secrets rather than guessed: `> "$F"` with `F` set',
   "  in an earlier call, `xargs` fed by anything but `find`/`ls`/`echo`/`git ls-files`/`grep -l`,",
   "  `$(cat list)`. A variable set inside `if`/`while`/a subshell, or after `||`, counts as unknown.",
   "- **Directories are judged by their own path**: `rm -rf build`, `rm build/*` and `find build -delete`",
@@ -29,7 +29,7 @@ const LIMITS = [
   "  way (find itself would also match `.env.x`).",
   "- **Links that already exist** are resolved by the host for what a command writes through by",
   "  name — a redirection, `tee`, `cp`'s destination, `dd of=` (`link_targets`, as for a Write: the",
-  "  rows \"> into a symbolic link\" above) — not for a path built at run time or a link the same",
+  '  rows "> into a symbolic link" above) — not for a path built at run time or a link the same',
   "  command creates and then writes through (`ln -s .env x` is refused as a link to it).",
   "- **Heredoc and string bodies** are data, not commands, unless a shell or interpreter runs them",
   "  (`bash <<EOF`, `python3 - <<EOF`, `echo '…' | bash`).",
@@ -82,12 +82,28 @@ export function renderTable(results: readonly CaseResult[], environment: string)
   ];
   for (const [form, rows] of [...forms].sort(([a], [b]) => a.localeCompare(b))) {
     const w = rows.flatMap((r) => r.written);
-    lines.push(`| ${cell(form)} | ${rows.length} | ${w.length} | ${w.filter((x) => x.coverage === "file").length} | ${w.filter((x) => x.coverage === "directory").length} | ${w.filter((x) => x.coverage === "missed").length} | ${w.filter((x) => x.protected).length} | ${rows.filter((r) => r.guard === "deny").length} |`);
+    lines.push(
+      `| ${cell(form)} | ${rows.length} | ${w.length} | ${w.filter((x) => x.coverage === "file").length} | ${w.filter((x) => x.coverage === "directory").length} | ${w.filter((x) => x.coverage === "missed").length} | ${w.filter((x) => x.protected).length} | ${rows.filter((r) => r.guard === "deny").length} |`,
+    );
   }
   const notExact = ran.filter((r) => r.written.some((w) => w.coverage !== "file"));
-  lines.push("", "## Files the reader did not name as files", "", notExact.length === 0 ? "None." : "| command | file | coverage | protected | guard |", ...(notExact.length === 0 ? [] : ["|---|---|---|---|---|"]));
-  for (const r of notExact) for (const w of r.written.filter((x) => x.coverage !== "file")) lines.push(`| \`${cell(r.command)}\` | ${cell(w.path)} | ${w.coverage} | ${w.protected ? "yes" : "no"} | ${r.guard} |`);
-  lines.push("", "## Denied without a protected write here", "", "Over-approximations: the command may name a protected file (a glob, a value the line does not give), or bash refused the write (an ambiguous redirect), or the file is only named in interpreter code.", "");
+  lines.push(
+    "",
+    "## Files the reader did not name as files",
+    "",
+    notExact.length === 0 ? "None." : "| command | file | coverage | protected | guard |",
+    ...(notExact.length === 0 ? [] : ["|---|---|---|---|---|"]),
+  );
+  for (const r of notExact)
+    for (const w of r.written.filter((x) => x.coverage !== "file"))
+      lines.push(`| \`${cell(r.command)}\` | ${cell(w.path)} | ${w.coverage} | ${w.protected ? "yes" : "no"} | ${r.guard} |`);
+  lines.push(
+    "",
+    "## Denied without a protected write here",
+    "",
+    "Over-approximations: the command may name a protected file (a glob, a value the line does not give), or bash refused the write (an ambiguous redirect), or the file is only named in interpreter code.",
+    "",
+  );
   lines.push(overDenied.length === 0 ? "None." : "| command | wrote |", ...(overDenied.length === 0 ? [] : ["|---|---|"]));
   for (const r of overDenied) lines.push(`| \`${cell(r.command)}\` | ${cell(r.written.map((w) => w.path).join(", ") || "nothing")} |`);
   if (skipped.length > 0) lines.push("", "## Skipped", "", ...[...new Set(skipped.map((r) => `- ${r.form}: ${r.skipped}`))]);

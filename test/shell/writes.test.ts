@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { shAnalyze, shGitWorktree, shGlobPatterns, shLiteralPattern, shMayMatchGlob, shOverlap, shPatternText, shWrites } from "../../handlers/lib/shell/index.ts";
+import {
+  shAnalyze,
+  shGitWorktree,
+  shGlobPatterns,
+  shLiteralPattern,
+  shMayMatchGlob,
+  shOverlap,
+  shPatternText,
+  shWrites,
+} from "../../handlers/lib/shell/index.ts";
 import { shGlobTokens } from "../../handlers/lib/shell/pattern.ts";
 
 const W = "/home/dev/project";
 /** What shWrites says a command writes: each target's patterns, workspace prefix removed, and its unknown expansions. */
 function writes(command: string): string[] {
-  return shWrites(command, W).map((t) => `${t.patterns.map((p) => shPatternText(p).replace(`${W}/`, "")).join(" | ")}${t.unknown.length ? ` ?${t.unknown.join(",")}` : ""}${t.named ? ` (${t.named})` : ""}`);
+  return shWrites(command, W).map(
+    (t) =>
+      `${t.patterns.map((p) => shPatternText(p).replace(`${W}/`, "")).join(" | ")}${t.unknown.length ? ` ?${t.unknown.join(",")}` : ""}${t.named ? ` (${t.named})` : ""}`,
+  );
 }
 
 describe("shWrites: the files a command line may write, as patterns", () => {
@@ -13,16 +25,21 @@ describe("shWrites: the files a command line may write, as patterns", () => {
     ["echo x > .en?", [".en? | .en?"]],
     ["cp a.txt .e*", [".e* | .e*", ".e*/a.txt | .e*/a.txt"]],
     ["F=.env; echo > $F", [".env"]],
-    ["F=.env && echo > \"$F\"", [".env"]],
+    ['F=.env && echo > "$F"', [".env"]],
     ["false && F=x; echo > $F", ["x | ** ?$F"]],
     ["if true; then F=.env; fi; echo > $F", [".env | ** ?$F"]],
     ["F=a; (F=.env); echo > $F", ["a | .env"]],
-    ["for f in src/*.ts; do sed -i s/a/b/ \"$f\"; done", ["src/*.ts | src/*.ts"]],
+    ['for f in src/*.ts; do sed -i s/a/b/ "$f"; done', ["src/*.ts | src/*.ts"]],
     ["echo > $(echo .env)", [".env"]],
-    ["echo > \"$(cat name)\"", ["** ?$(cat name)"]],
+    ['echo > "$(cat name)"', ["** ?$(cat name)"]],
     ["F=; echo > ${F:-.env}", ["/home/dev/project | .env"]],
-    ["tmp=$(mktemp); echo x > \"$tmp\"", ["/tmp/tmp.[abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…]"]],
-    ["echo > \"$HOME/x\" \"$TMPDIR/y\"", ["~/x"]],
+    [
+      'tmp=$(mktemp); echo x > "$tmp"',
+      [
+        "/tmp/tmp.[abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…][abcdefghijkl…]",
+      ],
+    ],
+    ['echo > "$HOME/x" "$TMPDIR/y"', ["~/x"]],
     ["git checkout other -- .env", [".env"]],
     ["git checkout feature", ["feature"]],
     ["git stash pop", []],
@@ -71,7 +88,12 @@ describe("shOverlap: may a path match both patterns (truth table with near misse
   });
 
   it("shMayMatchGlob answers as the full walk does, also when the literal ends rule a glob out", () => {
-    const cases: [string, string][] = [["/w/src/*.ts", "**/*.pem"], ["/w/.e*", "**/.env"], ["/w/out.txt", "/etc{,/**}"], ["~/.ssh/x", "**/.ssh/**"]];
+    const cases: [string, string][] = [
+      ["/w/src/*.ts", "**/*.pem"],
+      ["/w/.e*", "**/.env"],
+      ["/w/out.txt", "/etc{,/**}"],
+      ["~/.ssh/x", "**/.ssh/**"],
+    ];
     for (const [a, b] of cases) expect(shMayMatchGlob(shell(a), b), `${a} ${b}`).toBe(glob(b).some((p) => shOverlap(shell(a), p)));
   });
 
@@ -82,12 +104,16 @@ describe("shOverlap: may a path match both patterns (truth table with near misse
 });
 
 describe("shWrites with attributes: also the files a command changes the mode, owner, flags or name of", () => {
-  const changed = (command: string, attributes: boolean): string[] => shWrites(command, W, { attributes }).map((t) => `${t.by}: ${t.patterns.map((p) => shPatternText(p).replace(`${W}/`, "")).join(" | ")}`);
+  const changed = (command: string, attributes: boolean): string[] =>
+    shWrites(command, W, { attributes }).map((t) => `${t.by}: ${t.patterns.map((p) => shPatternText(p).replace(`${W}/`, "")).join(" | ")}`);
   it.each([
     ["chmod 000 ~/.local/share/hookbox/audit", ["chmod: 000", "chmod: ~/.local/share/hookbox/audit"]],
     ["sudo chattr +i .git/config", ["chattr: +i", "chattr: .git/config"]],
-    ["F=.hookbox; chown -R nobody \"$F\"", ["chown: nobody", "chown: .hookbox"]],
-    ["find ~/.config -name hookbox.yaml -exec chmod 000 {} +", ["find -exec chmod: 000", "find -exec chmod: ~/.config/hookbox.yaml | ~/.config/**/hookbox.yaml"]],
+    ['F=.hookbox; chown -R nobody "$F"', ["chown: nobody", "chown: .hookbox"]],
+    [
+      "find ~/.config -name hookbox.yaml -exec chmod 000 {} +",
+      ["find -exec chmod: 000", "find -exec chmod: ~/.config/hookbox.yaml | ~/.config/**/hookbox.yaml"],
+    ],
     ["rmdir .hookbox/hooks/x", ["rmdir: .hookbox/hooks/x"]],
   ])("%s", (command, expected) => {
     expect(changed(command, true)).toEqual(expected);
@@ -98,13 +124,23 @@ describe("shWrites with attributes: also the files a command changes the mode, o
 
 describe("issue 27: writes that do not name their files, read as their commands say", () => {
   /** by: patterns [contents] for each target. */
-  const read = (command: string): string[] => shWrites(command, W).map((t) => `${t.by}: ${t.patterns.map((p) => shPatternText(p).replace(`${W}/`, "").replace(W, ".")).join(" | ")}${t.contents ? " [contents]" : ""}`);
+  const read = (command: string): string[] =>
+    shWrites(command, W).map(
+      (t) => `${t.by}: ${t.patterns.map((p) => shPatternText(p).replace(`${W}/`, "").replace(W, ".")).join(" | ")}${t.contents ? " [contents]" : ""}`,
+    );
   it.each([
     // xargs and parallel: the template is the command they run; what it names itself is written too.
     ["echo x | xargs rm -rf ~/.config/hookbox", ["xargs rm: ~/.config/hookbox", "xargs rm: x"]],
     ["ls /tmp/h | xargs -I{} cp -r /tmp/h/{} .hookbox/hooks/", ["xargs cp: .hookbox/hooks", "xargs cp: .hookbox/hooks/**"]],
     // mv's last operand may be a directory: the source's name below it too.
-    ["find . -name '*.bak' | xargs -I% mv % %.old", ["xargs mv: *.bak.old | **/*.bak.old", "xargs mv: *.bak.old/*.bak | *.bak.old/**/*.bak | **/*.bak.old/*.bak | **/*.bak.old/**/*.bak", "xargs mv: *.bak | **/*.bak"]],
+    [
+      "find . -name '*.bak' | xargs -I% mv % %.old",
+      [
+        "xargs mv: *.bak.old | **/*.bak.old",
+        "xargs mv: *.bak.old/*.bak | *.bak.old/**/*.bak | **/*.bak.old/*.bak | **/*.bak.old/**/*.bak",
+        "xargs mv: *.bak | **/*.bak",
+      ],
+    ],
     ["parallel rm -f ::: a.txt .env", ["parallel rm: a.txt", "parallel rm: .env"]],
     ["cat list | parallel gzip", ["parallel gzip (it removes the file it replaces): **", "parallel gzip: **.gz"]],
     // Archives write below their destination, as a whole; named members by their own paths.
@@ -117,7 +153,10 @@ describe("issue 27: writes that do not name their files, read as their commands 
     ["tar -czf ../out.tgz .", ["tar -c: /home/dev/out.tgz"]],
     ["bsdtar -xf a.tar -C ~", ["bsdtar -x: ~ [contents]"]],
     ["unzip -q x.zip -d vendor; unzip -l x.zip; unzip -p x.zip f", ["unzip: vendor [contents]"]],
-    ["cpio -idm < a.cpio", ["cpio -i (members with absolute names are written where they name; --no-absolute-filenames keeps them below the directory): / [contents]"]],
+    [
+      "cpio -idm < a.cpio",
+      ["cpio -i (members with absolute names are written where they name; --no-absolute-filenames keeps them below the directory): / [contents]"],
+    ],
     ["cpio -i --no-absolute-filenames -D dst < a.cpio; find . | cpio -pdm /backup", ["cpio -i: dst [contents]", "cpio -p: /backup [contents]"]],
     ["7z x a.7z -oout -y", ["7z x: out [contents]"]],
     ["rsync -a src/ ~/dst/", ["rsync: ~/dst", "rsync: ~/dst/src", "rsync: ~/dst [contents]"]],
@@ -135,13 +174,50 @@ describe("issue 27: writes that do not name their files, read as their commands 
 
   it("shGitWorktree: what git clean/stash/checkout/restore/reset/switch do to files they do not name", () => {
     const op = (command: string) => {
-      const cmd = shAnalyze(command, W).flatMap((p) => p.commands).find((c) => c.name === "git");
+      const cmd = shAnalyze(command, W)
+        .flatMap((p) => p.commands)
+        .find((c) => c.name === "git");
       const found = cmd ? shGitWorktree(cmd) : undefined;
-      return found && { sub: found.sub, cwd: found.cwd, reverts: found.reverts, source: found.source, untracked: found.untracked, ignored: found.ignored, onlyIgnored: found.onlyIgnored, directories: found.directories, pathspecs: found.pathspecs.map((w) => w.text) };
+      return (
+        found && {
+          sub: found.sub,
+          cwd: found.cwd,
+          reverts: found.reverts,
+          source: found.source,
+          untracked: found.untracked,
+          ignored: found.ignored,
+          onlyIgnored: found.onlyIgnored,
+          directories: found.directories,
+          pathspecs: found.pathspecs.map((w) => w.text),
+        }
+      );
     };
-    expect(op("git clean -fdx")).toEqual({ sub: "clean", cwd: W, reverts: false, source: undefined, untracked: true, ignored: true, onlyIgnored: false, directories: true, pathspecs: [] });
-    expect(op("cd src && git clean -fX -- build")).toMatchObject({ cwd: `${W}/src`, untracked: false, ignored: true, onlyIgnored: true, pathspecs: ["build"] });
-    expect(op("git -C sub stash -u")).toMatchObject({ sub: "stash", cwd: `${W}/sub`, reverts: true, source: "HEAD", untracked: true, ignored: false });
+    expect(op("git clean -fdx")).toEqual({
+      sub: "clean",
+      cwd: W,
+      reverts: false,
+      source: undefined,
+      untracked: true,
+      ignored: true,
+      onlyIgnored: false,
+      directories: true,
+      pathspecs: [],
+    });
+    expect(op("cd src && git clean -fX -- build")).toMatchObject({
+      cwd: `${W}/src`,
+      untracked: false,
+      ignored: true,
+      onlyIgnored: true,
+      pathspecs: ["build"],
+    });
+    expect(op("git -C sub stash -u")).toMatchObject({
+      sub: "stash",
+      cwd: `${W}/sub`,
+      reverts: true,
+      source: "HEAD",
+      untracked: true,
+      ignored: false,
+    });
     expect(op("git stash push -a -m wip -- .hookbox")).toMatchObject({ untracked: true, ignored: true, pathspecs: [".hookbox"] });
     expect(op("git checkout -- .")).toMatchObject({ sub: "checkout", source: undefined, pathspecs: ["."] });
     expect(op("git checkout HEAD~2 -- .claude")).toMatchObject({ source: "HEAD~2", pathspecs: [".claude"] });
@@ -152,6 +228,19 @@ describe("issue 27: writes that do not name their files, read as their commands 
     expect(op("git switch --discard-changes main")).toMatchObject({ sub: "switch", source: "HEAD" });
     expect(op("git --work-tree=/x clean -fd")).toMatchObject({ cwd: undefined });
     // Near misses: they only look, or keep local changes.
-    for (const command of ["git clean -n -d", "git clean --dry-run", "git stash list", "git stash pop", "git restore --staged x", "git checkout main", "git checkout -b feature", "git reset --soft HEAD~1", "git reset x", "git switch main", "git status"]) expect(op(command), command).toBeUndefined();
+    for (const command of [
+      "git clean -n -d",
+      "git clean --dry-run",
+      "git stash list",
+      "git stash pop",
+      "git restore --staged x",
+      "git checkout main",
+      "git checkout -b feature",
+      "git reset --soft HEAD~1",
+      "git reset x",
+      "git switch main",
+      "git status",
+    ])
+      expect(op(command), command).toBeUndefined();
   });
 });

@@ -58,7 +58,10 @@ const testsHook = {
   permissions: { run: [{ cmd: "pytest", args: ["**"] }], inject_context: true },
   limits: { timeout_ms: 20_000 },
   steps: [{ type: "run_tests", command: "pytest -q", skip_if: "exit_zero" }],
-  then: { context_injection: "The tests fail ({{step_0.test_count}} run): {{step_0.failures}}", user_message: "tests failed: exit {{step_0.exit_code}}" },
+  then: {
+    context_injection: "The tests fail ({{step_0.test_count}} run): {{step_0.failures}}",
+    user_message: "tests failed: exit {{step_0.exit_code}}",
+  },
 };
 
 describe("declarative hooks: steps, conditions, result template", () => {
@@ -67,7 +70,9 @@ describe("declarative hooks: steps, conditions, result template", () => {
     const stop = parseEvent({ event_type: "Stop", session_id: "s", cwd: ws });
 
     const passing = await dispatcher.handle(stop);
-    expect(passing.decision.runs).toEqual([expect.objectContaining({ hook_id: "tests-on-stop", status: "skipped", reason: "step_0: exit code 0 (skip_if: exit_zero)" })]);
+    expect(passing.decision.runs).toEqual([
+      expect.objectContaining({ hook_id: "tests-on-stop", status: "skipped", reason: "step_0: exit code 0 (skip_if: exit_zero)" }),
+    ]);
     expect(passing.decision.context_injections).toEqual([]);
     const skipped = passing.records[0];
     expect(skipped?.steps).toEqual([expect.objectContaining({ exit_code: 0, passed: true, test_count: 7, failures: [], _step_index: 0 })]);
@@ -77,7 +82,11 @@ describe("declarative hooks: steps, conditions, result template", () => {
       const failing = await dispatcher.handle(stop);
       expect(failing.decision.runs[0]).toMatchObject({ status: "completed" });
       expect(failing.decision.context_injections).toEqual([
-        { hook_id: "tests-on-stop", role: "system", content: 'The tests fail (7 run): ["tests/test_billing.py::test_invoice_total","tests/test_billing.py::test_line_items"]' },
+        {
+          hook_id: "tests-on-stop",
+          role: "system",
+          content: 'The tests fail (7 run): ["tests/test_billing.py::test_invoice_total","tests/test_billing.py::test_line_items"]',
+        },
       ]);
       expect(failing.decision.user_messages).toEqual([{ hook_id: "tests-on-stop", level: "info", message: "tests failed: exit 1" }]);
     } finally {
@@ -104,8 +113,14 @@ describe("declarative hooks: steps, conditions, result template", () => {
         then: { action: "deny", reason: "{{step_0}} | {{step_1.count}} file(s): {{step_1.content}} | {{unknown.thing}}" },
       },
     ]);
-    const outcome = await dispatcher.handle(parseEvent({ event_type: "PreToolUse", session_id: "s", cwd: ws, tool_name: "Write", tool_input: { name: "a.md" } }));
-    expect(outcome.decision).toMatchObject({ decision: "deny", reason: "# A\nline two | 1 file(s): docs/a.md | {{unknown.thing}}", decided_by: "read-and-deny" });
+    const outcome = await dispatcher.handle(
+      parseEvent({ event_type: "PreToolUse", session_id: "s", cwd: ws, tool_name: "Write", tool_input: { name: "a.md" } }),
+    );
+    expect(outcome.decision).toMatchObject({
+      decision: "deny",
+      reason: "# A\nline two | 1 file(s): docs/a.md | {{unknown.thing}}",
+      decided_by: "read-and-deny",
+    });
     const listed = (outcome.records[0]?.steps as { files?: { path: string; size: number; mtime: number }[] }[])[1]?.files;
     expect(listed).toEqual([{ path: "docs/a.md", size: 24, mtime: expect.any(Number) }]);
   });
@@ -138,14 +153,27 @@ describe("declarative hooks: steps, conditions, result template", () => {
     const ran = await (await env([conditions([{ value: "{{step_0.count}}", equals: 2 }], [])])).dispatcher.handle(prompt);
     expect(ran.decision.runs[0]).toMatchObject({ status: "completed", reason: "2" });
     const notWhen = await (await env([conditions([{ value: "{{event.prompt}}", matches: "^deploy" }], [])])).dispatcher.handle(prompt);
-    expect(notWhen.decision.runs[0]).toMatchObject({ status: "skipped", reason: 'when[0] does not hold: {{event.prompt}} is "go", matches "^deploy"' });
+    expect(notWhen.decision.runs[0]).toMatchObject({
+      status: "skipped",
+      reason: 'when[0] does not hold: {{event.prompt}} is "go", matches "^deploy"',
+    });
     const skipIf = await (await env([conditions([], [{ value: "{{step_0.content}}", empty: false }])])).dispatcher.handle(prompt);
     expect(skipIf.decision.runs[0]).toMatchObject({ status: "skipped" });
-    expect(skipIf.decision.runs[0]?.reason).toMatch(/^skip_if\[0\] holds: \{\{step_0\.content\}\} is "docs\/\.draft\.md\\ndocs\/a\.md", empty: false$/);
+    expect(skipIf.decision.runs[0]?.reason).toMatch(
+      /^skip_if\[0\] holds: \{\{step_0\.content\}\} is "docs\/\.draft\.md\\ndocs\/a\.md", empty: false$/,
+    );
   });
 
   it("a step the hook may not make fails the hook (its on_error applies), never an empty result", async () => {
-    const { dispatcher } = await env([{ id: "ungranted", events: ["PreToolUse"], on_error: "deny", steps: [{ type: "read_file", path: "docs/a.md" }], then: { reason: "{{step_0}}" } }]);
+    const { dispatcher } = await env([
+      {
+        id: "ungranted",
+        events: ["PreToolUse"],
+        on_error: "deny",
+        steps: [{ type: "read_file", path: "docs/a.md" }],
+        then: { reason: "{{step_0}}" },
+      },
+    ]);
     const outcome = await dispatcher.handle(parseEvent({ event_type: "PreToolUse", session_id: "s", cwd: ws, tool_name: "Bash", tool_input: {} }));
     expect(outcome.decision.decision).toBe("deny");
     expect(outcome.decision.runs[0]).toMatchObject({ status: "failed", error_code: "capability_denied" });
@@ -153,7 +181,15 @@ describe("declarative hooks: steps, conditions, result template", () => {
   });
 
   it("a step that fails otherwise is a result with its error, as in the seed", async () => {
-    const { dispatcher } = await env([{ id: "missing", events: ["PreToolUse"], permissions: { read: ["${workspace}/**"] }, steps: [{ type: "read_file", path: "nope.txt" }], then: { reason: "[{{step_0.error}}]" } }]);
+    const { dispatcher } = await env([
+      {
+        id: "missing",
+        events: ["PreToolUse"],
+        permissions: { read: ["${workspace}/**"] },
+        steps: [{ type: "read_file", path: "nope.txt" }],
+        then: { reason: "[{{step_0.error}}]" },
+      },
+    ]);
     const outcome = await dispatcher.handle(parseEvent({ event_type: "PreToolUse", session_id: "s", cwd: ws, tool_name: "Bash", tool_input: {} }));
     expect(outcome.decision.runs[0]).toMatchObject({ status: "completed" });
     expect(outcome.decision.runs[0]?.reason).toBe("[hook.readFile failed: no such file or directory (ENOENT)]");
@@ -167,7 +203,9 @@ describe("declarative hooks: steps, conditions, result template", () => {
         permissions: { run: [{ cmd: "pytest", args: ["**"] }] },
         limits: { timeout_ms: 20_000 },
         steps: [{ type: "run_tests", command: "pytest" }],
-        handler: { code: "export default (e) => ({ reason: `${e.steps.length} step, passed=${e.steps[0].passed}, ${e.steps[0].test_count} tests`, messages_to_user: ['from the handler'] })" },
+        handler: {
+          code: "export default (e) => ({ reason: `${e.steps.length} step, passed=${e.steps[0].passed}, ${e.steps[0].test_count} tests`, messages_to_user: ['from the handler'] })",
+        },
       },
     ]);
     const outcome = await dispatcher.handle(parseEvent({ event_type: "Stop", session_id: "s", cwd: ws }));

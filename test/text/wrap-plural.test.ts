@@ -19,7 +19,9 @@ describe("wrap: prose at a width, breaking at spaces only", () => {
   });
 
   it("the width: the terminal's when narrower than 100, never under 40, 100 without a terminal", () => {
-    expect([lineWidth(undefined), lineWidth(0), lineWidth(80), lineWidth(200), lineWidth(20), lineWidth(Number.NaN)]).toEqual([100, 100, 80, 100, 40, 100]);
+    expect([lineWidth(undefined), lineWidth(0), lineWidth(80), lineWidth(200), lineWidth(20), lineWidth(Number.NaN)]).toEqual([
+      100, 100, 80, 100, 40, 100,
+    ]);
   });
 });
 

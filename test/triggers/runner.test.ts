@@ -41,10 +41,13 @@ async function registryOf(hooks: Record<string, unknown>[], operator: Record<str
   const files: Record<string, string> = {};
   hooks.forEach((hook, index) => (files[`/hooks/${index}-${String(hook.id)}.yaml`] = stringify({ handler: { code: HANDLER }, ...hook })));
   const parsed = operatorFileSchema.parse(operator);
-  const registry = await Registry.load(async () => ({ sources: [{ dir: "/hooks", origin: "dir", required: false }], operator: parsed, operatorFile: undefined, embedded: new Map() }), {
-    fs: memoryFs(files),
-    capabilities: fakeCapabilities(),
-  });
+  const registry = await Registry.load(
+    async () => ({ sources: [{ dir: "/hooks", origin: "dir", required: false }], operator: parsed, operatorFile: undefined, embedded: new Map() }),
+    {
+      fs: memoryFs(files),
+      capabilities: fakeCapabilities(),
+    },
+  );
   const problems = registry.current().diagnostics;
   if (problems.length > 0) throw new Error(JSON.stringify(problems));
   return registry;
@@ -79,7 +82,12 @@ function fakeEvaluator(registry: Registry, cooldowns: CooldownStore, project: st
         const finish = (status: AuditRecordV1["status"] = "completed"): void => {
           const record = { hook_id: run.hookId, status, run_id: run.runId, trigger: run.trigger?.kind ?? "manual" } as AuditRecordV1;
           written.push(record);
-          resolve({ decision: { context_injections: status === "completed" ? [{ hook_id: run.hookId, role: "system", content: `from ${run.hookId}` }] : [] } as unknown as Decision, records: [record] });
+          resolve({
+            decision: {
+              context_injections: status === "completed" ? [{ hook_id: run.hookId, role: "system", content: `from ${run.hookId}` }] : [],
+            } as unknown as Decision,
+            records: [record],
+          });
         };
         runs.push({ run, finish });
         if (autoFinish) finish();
@@ -179,7 +187,9 @@ describe("schedules", () => {
     await r.check();
     expect(runs.map((x) => x.run.hookId)).toEqual(["a", "b"]);
     // c is recorded as not started; d was not examined at all.
-    expect(skips().map((s) => [s.hook_id, s.reason])).toEqual([["c", "2 triggered hooks are running (triggers.max_concurrent: 2); the hooks after it were not examined"]]);
+    expect(skips().map((s) => [s.hook_id, s.reason])).toEqual([
+      ["c", "2 triggered hooks are running (triggers.max_concurrent: 2); the hooks after it were not examined"],
+    ]);
     runs[0]?.finish();
     await settle();
     await r.check();
@@ -243,7 +253,9 @@ describe("shared with emit", () => {
     await r.stop();
     // emit, in real time, finds the daemon's run (claimed at the fake clock's time, a minute ahead).
     const second = await emit.handle(prompt, registry.current(), { project: PROJECT });
-    expect(second.records.map((r) => [r.status, r.reason?.replace(/[\d.-]+ s since/, "N s since")])).toEqual([["skipped", "cooldown: N s since its last run (cooldown_seconds: 60)"]]);
+    expect(second.records.map((r) => [r.status, r.reason?.replace(/[\d.-]+ s since/, "N s since")])).toEqual([
+      ["skipped", "cooldown: N s since its last run (cooldown_seconds: 60)"],
+    ]);
   });
 });
 

@@ -20,7 +20,10 @@ function project(): string {
 
 const DEBOUNCE = 5000;
 
-function watcher(targets: WatchTarget[], options: Partial<{ recursive: boolean; extensions: string[]; on: ("created" | "modified" | "deleted")[]; budget: number }> = {}) {
+function watcher(
+  targets: WatchTarget[],
+  options: Partial<{ recursive: boolean; extensions: string[]; on: ("created" | "modified" | "deleted")[]; budget: number }> = {},
+) {
   const clock = new FakeClock(1_000_000);
   const batches: WatchBatch[][] = [];
   const logs: string[] = [];
@@ -62,7 +65,15 @@ describe("a watched file", () => {
     await clock.advance(DEBOUNCE);
     expect(batches).toHaveLength(1);
     const event = watchEvent(batches[0]?.[0] as WatchBatch, root, "w", root, clock.now());
-    expect(event).toMatchObject({ event_type: "file.changed", path: file, relative_path: "README.md", operation: "modified", old_mtime: 1000, new_mtime: 2000, size: 4 });
+    expect(event).toMatchObject({
+      event_type: "file.changed",
+      path: file,
+      relative_path: "README.md",
+      operation: "modified",
+      old_mtime: 1000,
+      new_mtime: 2000,
+      size: 4,
+    });
     await clock.advance(DEBOUNCE * 3);
     expect(batches).toHaveLength(1);
     w.stop();

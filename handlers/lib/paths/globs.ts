@@ -84,7 +84,12 @@ export function compileGlobs(globs: Labelled): GlobSet {
 export function firstMatch(globs: Labelled, forms: PathForms): readonly [string, string] | undefined {
   const set = compileGlobs(globs);
   const test = (kind: "name" | "path" | "abs", re: RegExp | null): boolean =>
-    re !== null && (kind === "name" ? re.test(forms.name) : kind === "abs" ? forms.absolute !== undefined && re.test(forms.absolute) : forms.paths.some((p) => re.test(p)));
+    re !== null &&
+    (kind === "name"
+      ? re.test(forms.name)
+      : kind === "abs"
+        ? forms.absolute !== undefined && re.test(forms.absolute)
+        : forms.paths.some((p) => re.test(p)));
   if (!test("name", set.any.name) && !test("path", set.any.path) && !test("abs", set.any.abs)) return undefined;
   const hit = set.list.find((g) => test(g.kind, g.re));
   return hit ? [hit.glob, hit.label] : undefined;

@@ -14,17 +14,64 @@
 /** Keys whose string value names one file or directory. */
 export const PATH_KEYS: ReadonlySet<string> = new Set([
   // Claude, Gemini, Cursor, Copilot, Codex
-  "file_path", "path", "notebook_path", "absolute_path", "target_file", "dir_path", "directory",
+  "file_path",
+  "path",
+  "notebook_path",
+  "absolute_path",
+  "target_file",
+  "dir_path",
+  "directory",
   // MCP servers: filesystem (source/destination), Serena (relative_path), JetBrains (pathInProject,
   // filePath), desktop-commander, GitHub (path), and common spellings
-  "filePath", "filepath", "file", "filename", "fileName", "file_name", "relative_path", "relativePath", "pathInProject",
-  "absolutePath", "targetFile", "uri", "file_uri", "fileUri", "source", "source_path", "sourcePath", "destination",
-  "destination_path", "destinationPath", "dest", "dest_path", "target", "target_path", "targetPath", "new_path",
-  "newPath", "old_path", "oldPath", "output_path", "outputPath", "output_file", "outputFile", "dir", "notebookPath",
+  "filePath",
+  "filepath",
+  "file",
+  "filename",
+  "fileName",
+  "file_name",
+  "relative_path",
+  "relativePath",
+  "pathInProject",
+  "absolutePath",
+  "targetFile",
+  "uri",
+  "file_uri",
+  "fileUri",
+  "source",
+  "source_path",
+  "sourcePath",
+  "destination",
+  "destination_path",
+  "destinationPath",
+  "dest",
+  "dest_path",
+  "target",
+  "target_path",
+  "targetPath",
+  "new_path",
+  "newPath",
+  "old_path",
+  "oldPath",
+  "output_path",
+  "outputPath",
+  "output_file",
+  "outputFile",
+  "dir",
+  "notebookPath",
 ]);
 
 /** Keys whose array value lists files: strings, or objects with path keys ({ path, content }). */
-export const PATH_LIST_KEYS: ReadonlySet<string> = new Set(["paths", "files", "file_paths", "filePaths", "filenames", "fileNames", "sources", "targets", "uris"]);
+export const PATH_LIST_KEYS: ReadonlySet<string> = new Set([
+  "paths",
+  "files",
+  "file_paths",
+  "filePaths",
+  "filenames",
+  "fileNames",
+  "sources",
+  "targets",
+  "uris",
+]);
 
 /** Keys whose string value may hold a patch (Codex's apply_patch puts it in `command` or `input`). */
 export const PATCH_KEYS: ReadonlySet<string> = new Set(["command", "patch", "input", "diff", "changes", "patch_text", "patchText", "unified_diff"]);
@@ -84,7 +131,10 @@ export function toolPaths(input: unknown, patchFiles?: unknown): string[] {
         if (PATH_KEYS.has(key)) push(child);
         else if (PATCH_KEYS.has(key)) patchPaths(child).forEach(push);
       } else if (Array.isArray(child) && PATH_LIST_KEYS.has(key)) {
-        for (const item of child.slice(0, MAX_TOOL_PATHS)) typeof item === "string" ? push(item) : walk(item, depth + 1);
+        for (const item of child.slice(0, MAX_TOOL_PATHS)) {
+          if (typeof item === "string") push(item);
+          else walk(item, depth + 1);
+        }
       } else walk(child, depth + 1);
     }
   };

@@ -72,7 +72,44 @@ const SH_WRAPPERS: Record<string, [string[], number]> = {
   flock: [["-w", "-E", "--timeout", "--conflict-exit-code"], 1],
   xargs: [["-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-chars", "--replace"], 0],
   // GNU parallel: a command template run once per input (stdin, or the words after :::).
-  parallel: [["-j", "-J", "-P", "-n", "-N", "-L", "-l", "-I", "-S", "-a", "-d", "-E", "-C", "--jobs", "--arg-file", "--colsep", "--delimiter", "--sshlogin", "--results", "--joblog", "--halt", "--tmpdir", "--workdir", "--basefile", "--timeout", "--retries", "--delay", "--load", "--memfree", "--tagstring", "--max-args", "--max-replace-args", "--replace"], 0],
+  parallel: [
+    [
+      "-j",
+      "-J",
+      "-P",
+      "-n",
+      "-N",
+      "-L",
+      "-l",
+      "-I",
+      "-S",
+      "-a",
+      "-d",
+      "-E",
+      "-C",
+      "--jobs",
+      "--arg-file",
+      "--colsep",
+      "--delimiter",
+      "--sshlogin",
+      "--results",
+      "--joblog",
+      "--halt",
+      "--tmpdir",
+      "--workdir",
+      "--basefile",
+      "--timeout",
+      "--retries",
+      "--delay",
+      "--load",
+      "--memfree",
+      "--tagstring",
+      "--max-args",
+      "--max-replace-args",
+      "--replace",
+    ],
+    0,
+  ],
 };
 
 /** The words after parallel's `:::` separators (`::::` names files of inputs: unknown). */
@@ -153,13 +190,22 @@ export function shReadsStdinScript(cmd: ShCommand): boolean {
 function shPipedText(cmd: ShCommand): string | undefined {
   const doc = cmd.redirs.find((r) => r.body !== undefined);
   if (cmd.name === "cat" && doc) return doc.body;
-  if (cmd.name === "echo" || cmd.name === "printf") return cmd.argv.slice(1).filter((w) => !/^-[neE]+$/.test(w.text)).map((w) => w.text).join(" ");
+  if (cmd.name === "echo" || cmd.name === "printf")
+    return cmd.argv
+      .slice(1)
+      .filter((w) => !/^-[neE]+$/.test(w.text))
+      .map((w) => w.text)
+      .join(" ");
   return undefined;
 }
 
 /** The script a command runs from a string: sh -c '…', su -c '…', eval …; undefined when none. */
 export function shInlineScript(cmd: ShCommand): string | undefined {
-  if (cmd.name === "eval") return cmd.argv.slice(1).map((w) => w.text).join(" ");
+  if (cmd.name === "eval")
+    return cmd.argv
+      .slice(1)
+      .map((w) => w.text)
+      .join(" ");
   if (!SH_SHELLS.has(cmd.name) && cmd.name !== "su" && cmd.name !== "runuser") return undefined;
   for (let j = 1; j < cmd.argv.length; j++) {
     const t = (cmd.argv[j] as ShWord).text;
@@ -215,11 +261,22 @@ export function shAnalyze(src: string, cwd: string | undefined, depth = 0, out: 
   const endCommand = (): void => {
     if (words.length > 0 || redirs.length > 0) {
       const { argv, viaXargs, placeholder, inputs } = shUnwrap(words);
-      const cmd: ShCommand = { argv, name: argv[0] ? shBase(argv[0].text) : "", redirs, raw: src.slice(cmdStart, cmdEnd), cwd: here, viaXargs, words, ...(placeholder !== undefined ? { placeholder } : {}), ...(inputs !== undefined ? { inputs } : {}) };
+      const cmd: ShCommand = {
+        argv,
+        name: argv[0] ? shBase(argv[0].text) : "",
+        redirs,
+        raw: src.slice(cmdStart, cmdEnd),
+        cwd: here,
+        viaXargs,
+        words,
+        ...(placeholder !== undefined ? { placeholder } : {}),
+        ...(inputs !== undefined ? { inputs } : {}),
+      };
       const feeding = pipeline[pipeline.length - 1];
       pipeline.push(cmd);
       shCounted.n++;
-      for (const w of [...words, ...redirs.flatMap((r) => (r.target ? [r.target] : []))]) for (const script of w.subs) nested.push({ script, from: cmd });
+      for (const w of [...words, ...redirs.flatMap((r) => (r.target ? [r.target] : []))])
+        for (const script of w.subs) nested.push({ script, from: cmd });
       const inline = shInlineScript(cmd);
       if (inline !== undefined) nested.push({ script: inline, from: cmd });
       // parallel without a command template runs each of its ::: inputs as a command line.
@@ -282,4 +339,3 @@ export function shAnalyze(src: string, cwd: string | undefined, depth = 0, out: 
   endPipeline();
   return out;
 }
-

@@ -22,9 +22,51 @@ function shAnywhere(by: string): ShArchiveWrite {
 
 /** tar's options that take the next argument (GNU and bsdtar), short letters and long names. */
 const SH_TAR_SHORT_VALUED = "fCbTXLNVgKHIF";
-const SH_TAR_LONG_VALUED = new Set(["--file", "--directory", "--blocking-factor", "--files-from", "--exclude-from", "--tape-length", "--newer", "--after-date", "--label", "--listed-incremental", "--starting-file", "--format", "--use-compress-program", "--transform", "--xform", "--exclude", "--owner", "--group", "--mode", "--mtime", "--suffix", "--to-command", "--checkpoint-action", "--rsh-command", "--info-script", "--new-volume-script", "--strip-components", "--one-top-level", "--newer-mtime"]);
+const SH_TAR_LONG_VALUED = new Set([
+  "--file",
+  "--directory",
+  "--blocking-factor",
+  "--files-from",
+  "--exclude-from",
+  "--tape-length",
+  "--newer",
+  "--after-date",
+  "--label",
+  "--listed-incremental",
+  "--starting-file",
+  "--format",
+  "--use-compress-program",
+  "--transform",
+  "--xform",
+  "--exclude",
+  "--owner",
+  "--group",
+  "--mode",
+  "--mtime",
+  "--suffix",
+  "--to-command",
+  "--checkpoint-action",
+  "--rsh-command",
+  "--info-script",
+  "--new-volume-script",
+  "--strip-components",
+  "--one-top-level",
+  "--newer-mtime",
+]);
 const SH_TAR_MODES: Record<string, string> = { x: "extract", t: "list", c: "create", r: "append", u: "update", A: "catenate", d: "diff" };
-const SH_TAR_LONG_MODES: Record<string, string> = { "--extract": "extract", "--get": "extract", "--list": "list", "--create": "create", "--append": "append", "--update": "update", "--catenate": "catenate", "--concatenate": "catenate", "--diff": "diff", "--compare": "diff", "--delete": "delete" };
+const SH_TAR_LONG_MODES: Record<string, string> = {
+  "--extract": "extract",
+  "--get": "extract",
+  "--list": "list",
+  "--create": "create",
+  "--append": "append",
+  "--update": "update",
+  "--catenate": "catenate",
+  "--concatenate": "catenate",
+  "--diff": "diff",
+  "--compare": "diff",
+  "--delete": "delete",
+};
 
 /** tar, gtar, bsdtar: -x writes below each -C directory (or the cwd); -c/-r/-u/-A/--delete write the archive. */
 function shTar(cmd: ShCommand): ShArchiveWrite[] {
@@ -86,7 +128,7 @@ function shTar(cmd: ShCommand): ShArchiveWrite[] {
       }
     }
   }
-  const by = `${cmd.name} -${mode === "extract" ? "x" : mode === "create" ? "c" : mode ?? ""}`;
+  const by = `${cmd.name} -${mode === "extract" ? "x" : mode === "create" ? "c" : (mode ?? "")}`;
   if (mode === "create" || mode === "append" || mode === "update" || mode === "catenate" || mode === "delete") {
     return file && file.text !== "-" ? [{ word: file, by }] : [];
   }
@@ -160,7 +202,8 @@ function shCpio(cmd: ShCommand): ShArchiveWrite[] {
     return dir ? [{ word: dir, by: "cpio -p", contents: true }] : [];
   }
   if (!extract || letters.includes("t") || argv.includes("--list")) return [];
-  if (!argv.includes("--no-absolute-filenames")) return [shAnywhere("cpio -i (members with absolute names are written where they name; --no-absolute-filenames keeps them below the directory)")];
+  if (!argv.includes("--no-absolute-filenames"))
+    return [shAnywhere("cpio -i (members with absolute names are written where they name; --no-absolute-filenames keeps them below the directory)")];
   return [{ word: value("-D", "--directory") ?? shLiteral("."), by: "cpio -i", contents: true }];
 }
 
@@ -169,7 +212,8 @@ function sh7z(cmd: ShCommand): ShArchiveWrite[] {
   const argv = cmd.argv;
   const command = argv[1]?.text;
   const operands = argv.slice(2).filter((w) => !w.text.startsWith("-"));
-  if (command === "a" || command === "u" || command === "d" || command === "rn") return operands[0] ? [{ word: operands[0], by: `${cmd.name} ${command}` }] : [];
+  if (command === "a" || command === "u" || command === "d" || command === "rn")
+    return operands[0] ? [{ word: operands[0], by: `${cmd.name} ${command}` }] : [];
   if (command !== "x" && command !== "e") return [];
   const out = argv.slice(2).find((w) => w.text.startsWith("-o"));
   return shInto([out ? shWordSlice(out, 2) : shLiteral(".")], operands.slice(1), `${cmd.name} ${command}`);
@@ -203,7 +247,10 @@ const SH_COMPRESSORS: Record<string, { suffix: string; decompress: boolean }> = 
 /** gzip F writes F.gz and removes F (unless -k); gunzip F.gz writes F (and removes F.gz); -c/-t/-l write nothing. */
 function shCompressor(cmd: ShCommand): ShArchiveWrite[] {
   const tool = SH_COMPRESSORS[cmd.name] as { suffix: string; decompress: boolean };
-  const options = cmd.argv.slice(1).filter((w) => w.text.startsWith("-") && w.text.length > 1).map((w) => w.text);
+  const options = cmd.argv
+    .slice(1)
+    .filter((w) => w.text.startsWith("-") && w.text.length > 1)
+    .map((w) => w.text);
   const has = (short: string, long: string): boolean => options.some((o) => o === long || (!o.startsWith("--") && o.slice(1).includes(short)));
   if (has("c", "--stdout") || has("t", "--test") || has("l", "--list")) return [];
   const decompress = tool.decompress || has("d", "--decompress");

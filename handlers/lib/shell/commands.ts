@@ -85,12 +85,26 @@ const SH_INTERPRETERS: Record<string, string[]> = {
   awk: [],
 };
 /** Programs that change a file's mode, owner, flags or name, or remove a directory: shWrites with `attributes`. Every operand counts (a mode or owner names no file anyone protects). */
-const SH_ATTRIBUTE_PROGRAMS = new Set(["chmod", "chown", "chgrp", "chattr", "chflags", "setfacl", "setfattr", "xattr", "rmdir", "rename", "mkfifo", "mknod"]);
+const SH_ATTRIBUTE_PROGRAMS = new Set([
+  "chmod",
+  "chown",
+  "chgrp",
+  "chattr",
+  "chflags",
+  "setfacl",
+  "setfattr",
+  "xattr",
+  "rmdir",
+  "rename",
+  "mkfifo",
+  "mknod",
+]);
 const SH_EDITORS = new Set(["vi", "vim", "nvim", "ex", "ed", "nano", "pico", "emacs", "joe", "micro", "sponge", "kak", "hx"]);
 /** String literals in code: '…', "…", `…` (escapes kept as written, short ones only). */
 const SH_CODE_STRING = /'((?:[^'\\\n]|\\.){1,4096})'|"((?:[^"\\\n]|\\.){1,4096})"|`((?:[^`\\]|\\.){1,4096})`/g;
 /** Code that looks like it writes: a write mode, a write or delete call, a redirection inside awk/perl. */
-const SH_CODE_WRITES = /['"](?:[wax]b?\+?|r\+b?|[wa]t|>{1,2}[^'"]*|\+<[^'"]*)['"]|\b(?:write\w*|append\w*|unlink\w*|remove|rmtree|rename\w*|replace|copy\w*|move|truncate|mkdir\w*|symlink\w*|chmod|touch|dump|save\w*|put\w*|rm\w*|cp|mv|system|exec\w*|spawn\w*)\s*\(|\bprint[f]?\b[^;\n]*>|\bopen\s*\([^)]*,\s*['"]?(?:>|O_W|O_CREAT|O_APPEND)/;
+const SH_CODE_WRITES =
+  /['"](?:[wax]b?\+?|r\+b?|[wa]t|>{1,2}[^'"]*|\+<[^'"]*)['"]|\b(?:write\w*|append\w*|unlink\w*|remove|rmtree|rename\w*|replace|copy\w*|move|truncate|mkdir\w*|symlink\w*|chmod|touch|dump|save\w*|put\w*|rm\w*|cp|mv|system|exec\w*|spawn\w*)\s*\(|\bprint[f]?\b[^;\n]*>|\bopen\s*\([^)]*,\s*['"]?(?:>|O_W|O_CREAT|O_APPEND)/;
 
 function shInterpreter(name: string): string | undefined {
   if (/^python[0-9.]*$/.test(name) || name === "pypy3" || name === "pypy") return "python";
@@ -140,7 +154,10 @@ function shInterpreterCode(cmd: ShCommand, kind: string, stdin: string | undefin
 export function shCodePaths(code: string): string[] {
   const found: string[] = [];
   for (const m of code.slice(0, 200_000).matchAll(SH_CODE_STRING)) {
-    const literal = (m[1] ?? m[2] ?? m[3] ?? "").replace(/^\s*(?:\+?[<>]{1,2}|\|)\s*/, "").replace(/\s*\|$/, "").trim();
+    const literal = (m[1] ?? m[2] ?? m[3] ?? "")
+      .replace(/^\s*(?:\+?[<>]{1,2}|\|)\s*/, "")
+      .replace(/\s*\|$/, "")
+      .trim();
     if (literal !== "" && !/[\n\r]/.test(literal) && found.length < 256) found.push(literal);
   }
   return [...new Set(found)];
@@ -197,10 +214,11 @@ function shGit(cmd: ShCommand): ShWritten[] {
     } else (dashdash ? after : before).push(w);
   }
   const by = `git ${sub}`;
-  const spec = (words: ShWord[]): ShWritten[] => words.flatMap((w) => {
-    const word = shPathspec(w.text);
-    return word ? [{ word: w.dynamic ? w : word, by, cwd }] : [];
-  });
+  const spec = (words: ShWord[]): ShWritten[] =>
+    words.flatMap((w) => {
+      const word = shPathspec(w.text);
+      return word ? [{ word: w.dynamic ? w : word, by, cwd }] : [];
+    });
   const out: ShWritten[] = unknownList ? [{ word: shSlot(), by: `${by} --pathspec-from-file`, cwd, bind: {} }] : [];
   switch (sub) {
     case "checkout":
@@ -221,7 +239,12 @@ function shGit(cmd: ShCommand): ShWritten[] {
       const dest = operands[operands.length - 1];
       if (!dest || operands.length < 2) return out;
       const sources = operands.slice(0, -1);
-      return [...out, { word: dest, by, cwd }, ...sources.map((s) => ({ word: shJoin(dest, "/", shWordBase(s)), by, cwd })), ...sources.map((s) => ({ word: s, by, cwd }))];
+      return [
+        ...out,
+        { word: dest, by, cwd },
+        ...sources.map((s) => ({ word: shJoin(dest, "/", shWordBase(s)), by, cwd })),
+        ...sources.map((s) => ({ word: s, by, cwd })),
+      ];
     }
   }
   return out;
@@ -283,11 +306,15 @@ function shFind(cmd: ShCommand, attributes: boolean): ShWritten[] {
   const out: ShWritten[] = [];
   const texts = cmd.argv.map((w) => w.text);
   // Without a name test it touches whatever is below its roots: judged as the roots, as rm -r is.
-  const selected = (by: string): ShWritten[] => (patterns ? [{ word: shSlot(), by, bind: { [SH_SLOT]: patterns }, ...(hidden ? { bindHidden: hidden } : {}) }] : roots.map((word) => ({ word, by })));
+  const selected = (by: string): ShWritten[] =>
+    patterns
+      ? [{ word: shSlot(), by, bind: { [SH_SLOT]: patterns }, ...(hidden ? { bindHidden: hidden } : {}) }]
+      : roots.map((word) => ({ word, by }));
   if (texts.includes("-delete")) out.push(...selected("find -delete"));
   for (let j = 1; j < texts.length; j++) {
     const t = texts[j] as string;
-    if ((t === "-fprint" || t === "-fprint0" || t === "-fprintf" || t === "-fls") && cmd.argv[j + 1]) out.push({ word: cmd.argv[j + 1] as ShWord, by: `find ${t}` });
+    if ((t === "-fprint" || t === "-fprint0" || t === "-fprintf" || t === "-fls") && cmd.argv[j + 1])
+      out.push({ word: cmd.argv[j + 1] as ShWord, by: `find ${t}` });
     if (t !== "-exec" && t !== "-execdir" && t !== "-ok" && t !== "-okdir") continue;
     const end = texts.findIndex((x, k) => k > j && (x === ";" || x === "+"));
     const inner = cmd.argv.slice(j + 1, end < 0 ? undefined : end).map((w) => shFillSlot(w, "{}"));
@@ -296,7 +323,8 @@ function shFind(cmd: ShCommand, attributes: boolean): ShWritten[] {
     for (const written of shCommandWrites(virtual, undefined, attributes)) {
       const usesSlot = shUsesSlot(written.word);
       if (!usesSlot) out.push({ ...written, by: `find -exec ${written.by}` });
-      else if (patterns) out.push({ ...written, by: `find -exec ${written.by}`, bind: { [SH_SLOT]: patterns }, ...(hidden ? { bindHidden: hidden } : {}) });
+      else if (patterns)
+        out.push({ ...written, by: `find -exec ${written.by}`, bind: { [SH_SLOT]: patterns }, ...(hidden ? { bindHidden: hidden } : {}) });
       else out.push(...roots.map((word) => ({ word, by: `find -exec ${written.by}` })));
     }
     if (end > j) j = end;
@@ -312,8 +340,17 @@ export function shListed(cmd: ShCommand): { words: ShWord[]; patterns?: ShPatter
     return patterns ? { words: [], patterns } : { words: roots };
   }
   if (cmd.name === "ls" || cmd.name === "echo" || cmd.name === "printf") return { words: operands.length > 0 ? operands : [shLiteral(".")] };
-  if (cmd.name === "git" && cmd.argv[1]?.text === "ls-files") return { words: operands.slice(1).flatMap((w) => shPathspec(w.text) ?? []).concat(operands.length > 1 ? [] : [shLiteral(".")]) };
-  if ((cmd.name === "grep" || cmd.name === "rg" || cmd.name === "ag" || cmd.name === "egrep" || cmd.name === "fgrep") && cmd.argv.some((w) => /^-[a-zA-Z]*l/.test(w.text) || w.text === "--files-with-matches")) {
+  if (cmd.name === "git" && cmd.argv[1]?.text === "ls-files")
+    return {
+      words: operands
+        .slice(1)
+        .flatMap((w) => shPathspec(w.text) ?? [])
+        .concat(operands.length > 1 ? [] : [shLiteral(".")]),
+    };
+  if (
+    (cmd.name === "grep" || cmd.name === "rg" || cmd.name === "ag" || cmd.name === "egrep" || cmd.name === "fgrep") &&
+    cmd.argv.some((w) => /^-[a-zA-Z]*l/.test(w.text) || w.text === "--files-with-matches")
+  ) {
     const files = operands.slice(1);
     return { words: files.length > 0 ? files : [shLiteral(".")] };
   }
@@ -332,7 +369,12 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, 
   if (cmd.viaXargs) {
     // The template runs once per input (xargs: from stdin, what the command before it lists;
     // parallel: its ::: words, else stdin): the input goes where the placeholder is, or at the end.
-    const runner = shBase(cmd.words.find((w) => { const b = shBase(w.text); return b === "xargs" || b === "parallel"; })?.text ?? "xargs");
+    const runner = shBase(
+      cmd.words.find((w) => {
+        const b = shBase(w.text);
+        return b === "xargs" || b === "parallel";
+      })?.text ?? "xargs",
+    );
     const listed = cmd.inputs ? { words: cmd.inputs } : feeding ? shListed(feeding) : undefined;
     const slot = runner === "parallel" && cmd.placeholder === "{}" ? SH_PARALLEL_SLOT : cmd.placeholder;
     const template = slot !== undefined ? cmd.argv.map((w) => shFillSlot(w, slot)) : cmd.argv;
@@ -347,11 +389,29 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, 
       else if (written.word.parts.length === 1) out.push(...listed.words.map((word) => ({ word, by })));
       // Inside a longer word (`/tmp/h/{}`, `{}.bak`), a listing's entry is only known as a word: ls lists what is in a directory.
       else if (feeding?.name === "ls" && !cmd.inputs) out.push({ ...written, by, bind: {} });
-      else out.push({ ...written, by, bind: { [SH_SLOT]: listed.words.flatMap((w) => shValues(w).map((text) => (w.dynamic ? shAnyPattern() : w.glob ? shGlobTokens(text, true) : shLiteralPattern(text)))) } });
+      else
+        out.push({
+          ...written,
+          by,
+          bind: {
+            [SH_SLOT]: listed.words.flatMap((w) =>
+              shValues(w).map((text) => (w.dynamic ? shAnyPattern() : w.glob ? shGlobTokens(text, true) : shLiteralPattern(text))),
+            ),
+          },
+        });
     }
     return out;
   }
-  const stdin = cmd.redirs.find((r) => r.body !== undefined)?.body ?? (feeding && (feeding.name === "echo" || feeding.name === "printf") ? feeding.argv.slice(1).map((w) => w.text).join(" ") : feeding?.name === "cat" ? feeding.redirs.find((r) => r.body !== undefined)?.body : undefined);
+  const stdin =
+    cmd.redirs.find((r) => r.body !== undefined)?.body ??
+    (feeding && (feeding.name === "echo" || feeding.name === "printf")
+      ? feeding.argv
+          .slice(1)
+          .map((w) => w.text)
+          .join(" ")
+      : feeding?.name === "cat"
+        ? feeding.redirs.find((r) => r.body !== undefined)?.body
+        : undefined);
   const interpreter = shInterpreter(cmd.name);
   if (interpreter) {
     const code = shInterpreterCode(cmd, interpreter, stdin);
@@ -360,7 +420,10 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, 
       const named = SH_CODE_WRITES.test(text) || (interpreter === "awk" && />/.test(text)) ? "writes" : "mentions";
       const label = `${cmd.name} ${interpreter === "awk" ? "program" : "code"}`;
       // awk names files unquoted too (print > out): its words count as well as its strings.
-      const paths = interpreter === "awk" ? [...shCodePaths(text), ...[...text.matchAll(/>{1,2}\s*([^\s;}"'()]+)/g)].map((m) => m[1] as string)] : shCodePaths(text);
+      const paths =
+        interpreter === "awk"
+          ? [...shCodePaths(text), ...[...text.matchAll(/>{1,2}\s*([^\s;}"'()]+)/g)].map((m) => m[1] as string)]
+          : shCodePaths(text);
       for (const p of paths) out.push({ word: shLiteral(p), by: label, named });
     }
   }
@@ -369,7 +432,8 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, 
     case "rsync": {
       // What it copies in is below its destination (a source ending in "/" copies its contents there).
       const dest = shOperands(cmd).operands.slice(1).pop();
-      if (dest && !/^[^/]*:/.test(dest.text)) out.push({ word: dest, by: cmd.argv.some((w) => w.text.startsWith("--delete")) ? "rsync --delete" : "rsync", contents: true });
+      if (dest && !/^[^/]*:/.test(dest.text))
+        out.push({ word: dest, by: cmd.argv.some((w) => w.text.startsWith("--delete")) ? "rsync --delete" : "rsync", contents: true });
       break;
     }
     case "git":
@@ -401,8 +465,13 @@ export function shCommandWrites(cmd: ShCommand, feeding: ShCommand | undefined, 
       }
       for (const script of scripts) for (const p of shSedWrites(script)) out.push({ word: shLiteral(p), by: "sed w" });
       // sed -i.bak keeps a backup next to each file: `sed -i.env … x` writes x.env.
-      const suffix = argv.map((w) => w.text).find((t) => /^-i\S+$/.test(t) || t.startsWith("--in-place="))?.replace(/^-i|^--in-place=/, "");
-      if (suffix && !suffix.includes("*")) for (const w of shWriteWords(cmd).filter((w) => !cmd.redirs.some((r) => r.target === w))) out.push({ word: shJoin(w, suffix), by: "sed -i (its backup)" });
+      const suffix = argv
+        .map((w) => w.text)
+        .find((t) => /^-i\S+$/.test(t) || t.startsWith("--in-place="))
+        ?.replace(/^-i|^--in-place=/, "");
+      if (suffix && !suffix.includes("*"))
+        for (const w of shWriteWords(cmd).filter((w) => !cmd.redirs.some((r) => r.target === w)))
+          out.push({ word: shJoin(w, suffix), by: "sed -i (its backup)" });
       break;
     }
     case "ln":

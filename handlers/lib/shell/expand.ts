@@ -38,8 +38,7 @@ export function shExpand(word: ShWord, scope: ShScope, depth = 0): ShExpansion {
         unknown.push(`${part.text} (more than ${SH_MAX_ALTERNATIVES} values)`);
         options = [shAnyPattern()];
       }
-    }
-    else if (part.kind === "arith") options = [[{ k: "star", dot: false }]];
+    } else if (part.kind === "arith") options = [[{ k: "star", dot: false }]];
     else if (part.kind === "sub") {
       const known = part.script !== undefined ? scope.substitution(part.script) : undefined;
       if (known) options = known;
@@ -62,7 +61,12 @@ export function shExpand(word: ShWord, scope: ShScope, depth = 0): ShExpansion {
       }
       // ${F:-word} is word when F is unset or empty.
       if (value.unknown || value.words.length === 0 || value.words.some((w) => w.text === "")) {
-        if (part.fallback !== undefined) options.push(...shBraceAlternatives(part.fallback).slice(0, SH_MAX_ALTERNATIVES).map((text) => shGlobTokens(text, true)));
+        if (part.fallback !== undefined)
+          options.push(
+            ...shBraceAlternatives(part.fallback)
+              .slice(0, SH_MAX_ALTERNATIVES)
+              .map((text) => shGlobTokens(text, true)),
+          );
         if (value.unknown) {
           unknown.push(part.text);
           options.push(shAnyPattern());

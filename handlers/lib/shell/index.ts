@@ -9,9 +9,32 @@
 // the files the line may write, as patterns, with variables, loops and substitutions resolved
 // where the line itself defines them and "anything" where it does not.
 export { type ShPart, type ShRedir, type ShWord, SH_MAX_COMMANDS } from "./lex.ts";
-export { type ShCommand, type ShPipeline, shAnalyze, shBase, shExpandBraces, shInlineScript, shNormalize, shReadsStdinScript, shResolve, shUnwrap, shValues } from "./analyze.ts";
+export {
+  type ShCommand,
+  type ShPipeline,
+  shAnalyze,
+  shBase,
+  shExpandBraces,
+  shInlineScript,
+  shNormalize,
+  shReadsStdinScript,
+  shResolve,
+  shUnwrap,
+  shValues,
+} from "./analyze.ts";
 export { shCommandText, shNormalizeRelative, shOperands, shWriteTargets, shWriteWords } from "./targets.ts";
-export { type ShPattern, type ShTok, shBraceAlternatives, shGlobPatterns, shLiteralPattern, shMayMatchGlob, shOverlap, shPatternLiteral, shPatternMatches, shPatternText } from "./pattern.ts";
+export {
+  type ShPattern,
+  type ShTok,
+  shBraceAlternatives,
+  shGlobPatterns,
+  shLiteralPattern,
+  shMayMatchGlob,
+  shOverlap,
+  shPatternLiteral,
+  shPatternMatches,
+  shPatternText,
+} from "./pattern.ts";
 export { shCodePaths } from "./commands.ts";
 export { type ShTarget, shWrites } from "./writes.ts";
 export { type ShGitWorktree, shGitWorktree } from "./worktree.ts";

@@ -98,7 +98,21 @@ function shSkipQuoted(src: string, from: number, quote: string): number {
   return Math.min(src.length, i + 1);
 }
 
-const SH_ESCAPES: Record<string, string> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const SH_ESCAPES: Record<string, string> = {
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /** $'…' (ANSI-C quoting): `rm -rf $'\x2f'` is `rm -rf /`. */
 function shAnsiC(body: string): string {
@@ -162,7 +176,12 @@ function shReadWord(src: string, start: number): { word: ShWord; end: number } {
     const c = src[i] as string;
     // An extglob group: `!(` only inside a word (at its start, `!` negates a pipeline).
     const last = word.parts[word.parts.length - 1];
-    if (c === "(" && last?.kind === "glob" && SH_EXTGLOB.includes(last.text[last.text.length - 1] as string) && !(last.text === "!" && word.parts.length === 1)) {
+    if (
+      c === "(" &&
+      last?.kind === "glob" &&
+      SH_EXTGLOB.includes(last.text[last.text.length - 1] as string) &&
+      !(last.text === "!" && word.parts.length === 1)
+    ) {
       const b = shBalanced(src, i + 1, "(", ")");
       word.glob = true;
       shPut(word, "glob", src.slice(i, b.end));
@@ -245,7 +264,8 @@ function shReadExpansion(src: string, i: number, word: ShWord): number {
     const body = b.inner;
     const plain = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])(?:(:?[-=])([\s\S]*))?$/.exec(body);
     if (/^#[A-Za-z_0-9@*]/.test(body)) shPut(word, "arith", src.slice(i, b.end));
-    else if (plain) shPut(word, "var", src.slice(i, b.end), { name: plain[1] as string, ...(plain[2] !== undefined ? { fallback: plain[3] as string } : {}) });
+    else if (plain)
+      shPut(word, "var", src.slice(i, b.end), { name: plain[1] as string, ...(plain[2] !== undefined ? { fallback: plain[3] as string } : {}) });
     else shPut(word, "var", src.slice(i, b.end), {});
     return b.end;
   }
@@ -349,4 +369,3 @@ export function shLex(src: string): ShToken[] {
   }
   return tokens;
 }
-

@@ -174,7 +174,16 @@ function shSegments(p: ShPattern): ShSegment[] | null {
   const end = (): boolean => {
     const deep = toks.length === 1 && toks[0]?.k === "deep" ? { dot: (toks[0] as { dot: boolean }).dot } : undefined;
     if (!deep && toks.some((t) => t.k === "deep")) return false;
-    out.push({ toks, literal: toks.every((t) => t.k === "c") ? toks.map((t) => (t as { c: string }).c).join("").toLowerCase() : undefined, deep });
+    out.push({
+      toks,
+      literal: toks.every((t) => t.k === "c")
+        ? toks
+            .map((t) => (t as { c: string }).c)
+            .join("")
+            .toLowerCase()
+        : undefined,
+      deep,
+    });
     toks = [];
     return true;
   };
@@ -185,7 +194,8 @@ function shSegments(p: ShPattern): ShSegment[] | null {
   }
   ok = ok && end();
   // A trailing "/**" is what is below a directory: at least one more component ("**/.ssh/**" is not ".ssh" itself).
-  if (ok && out.length > 1 && out[out.length - 1]?.deep) out.splice(out.length - 1, 0, { toks: [{ k: "star", dot: true }], literal: undefined, deep: undefined });
+  if (ok && out.length > 1 && out[out.length - 1]?.deep)
+    out.splice(out.length - 1, 0, { toks: [{ k: "star", dot: true }], literal: undefined, deep: undefined });
   const result = ok ? out : null;
   shSegmentCache.set(p, result);
   return result;
@@ -241,7 +251,14 @@ export function shOverlap(a: ShPattern, b: ShPattern): boolean {
       push(i, j + 1);
       if (x && shDeepTakes(y.deep, x)) push(i + 1, j);
     }
-    if (x && y && !x.deep && !y.deep && (x.literal !== undefined && y.literal !== undefined ? x.literal === y.literal : shOverlapChars(x.toks, y.toks))) push(i + 1, j + 1);
+    if (
+      x &&
+      y &&
+      !x.deep &&
+      !y.deep &&
+      (x.literal !== undefined && y.literal !== undefined ? x.literal === y.literal : shOverlapChars(x.toks, y.toks))
+    )
+      push(i + 1, j + 1);
   }
   return false;
 }
@@ -252,7 +269,8 @@ function shZeroDirs(p: ShPattern): ShPattern[] {
   for (let k = 0; k < p.length - 1 && variants.length < 8; k++) {
     const t = p[k] as ShTok;
     const next = p[k + 1] as ShTok;
-    if (t.k !== "deep" || next.k !== "c" || next.c !== "/" || (k > 0 && !((p[k - 1] as ShTok).k === "c" && (p[k - 1] as { c: string }).c === "/"))) continue;
+    if (t.k !== "deep" || next.k !== "c" || next.c !== "/" || (k > 0 && !((p[k - 1] as ShTok).k === "c" && (p[k - 1] as { c: string }).c === "/")))
+      continue;
     variants = variants.flatMap((v) => [v, [...v.slice(0, k - (p.length - v.length)), ...v.slice(k + 2 - (p.length - v.length))]]);
   }
   return variants;
@@ -283,7 +301,12 @@ function shOverlapChars(a: ShPattern, b: ShPattern): boolean {
     if (ta && shRepeats(ta)) push(i + 1, j, start);
     if (tb && shRepeats(tb)) push(i, j + 1, start);
     if (!ta || !tb) continue;
-    const candidates = ta.k === "c" ? ta.c.toLowerCase() : tb.k === "c" ? tb.c.toLowerCase() : `/.${SH_GENERIC}${ta.k === "set" ? ta.chars : ""}${tb.k === "set" ? tb.chars : ""}`;
+    const candidates =
+      ta.k === "c"
+        ? ta.c.toLowerCase()
+        : tb.k === "c"
+          ? tb.c.toLowerCase()
+          : `/.${SH_GENERIC}${ta.k === "set" ? ta.chars : ""}${tb.k === "set" ? tb.chars : ""}`;
     for (let c = 0; c < candidates.length; c++) {
       const ch = candidates[c] as string;
       if (!shAccepts(ta, ch, start) || !shAccepts(tb, ch, start)) continue;

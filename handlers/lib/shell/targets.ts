@@ -9,7 +9,25 @@ const SH_VALUED: Record<string, string[]> = {
   mv: ["-t", "-S", "--target-directory", "--suffix"],
   install: ["-t", "-m", "-o", "-g", "-S", "--target-directory", "--mode", "--owner", "--group", "--suffix"],
   ln: ["-t", "-S", "--target-directory", "--suffix"],
-  rsync: ["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--chmod", "--rsync-path", "--log-file", "--backup-dir", "--suffix", "-T", "--temp-dir", "--partial-dir", "--files-from", "--exclude-from", "--include-from"],
+  rsync: [
+    "-e",
+    "--rsh",
+    "--exclude",
+    "--include",
+    "--filter",
+    "-f",
+    "--chmod",
+    "--rsync-path",
+    "--log-file",
+    "--backup-dir",
+    "--suffix",
+    "-T",
+    "--temp-dir",
+    "--partial-dir",
+    "--files-from",
+    "--exclude-from",
+    "--include-from",
+  ],
   sed: ["-e", "-f", "-l", "--expression", "--file", "--line-length"],
   perl: ["-e", "-E", "-M", "-I", "-m"],
   truncate: ["-s", "-r", "--size", "--reference"],
@@ -116,7 +134,8 @@ export function shWriteWords(cmd: ShCommand): ShWord[] {
       if (t === "--") break;
       if (t === long || t === short) return argv[j + 1];
       if (long && t.startsWith(`${long}=`)) return shWordSlice(argv[j] as ShWord, long.length + 1);
-      if (attached && short && t.length > short.length && t.startsWith(short) && !t.startsWith("--")) return shWordSlice(argv[j] as ShWord, short.length);
+      if (attached && short && t.length > short.length && t.startsWith(short) && !t.startsWith("--"))
+        return shWordSlice(argv[j] as ShWord, short.length);
     }
     return undefined;
   };
@@ -209,4 +228,3 @@ export function shNormalizeRelative(p: string): string {
   }
   return (p.startsWith("/") ? "/" : "") + parts.join("/");
 }
-

@@ -82,12 +82,30 @@ export function shGitWorktree(cmd: ShCommand): ShGitWorktree | undefined {
   }
   const has = (...names: string[]): boolean => names.some((n) => flags.includes(n));
   const unknownPathspecs = flags.some((f) => f.startsWith("--pathspec-from-file"));
-  const base = { what: `git ${[sub, ...flags].join(" ")}`.trim(), cwd, unknownPathspecs, untracked: false, ignored: false, onlyIgnored: false, directories: false };
+  const base = {
+    what: `git ${[sub, ...flags].join(" ")}`.trim(),
+    cwd,
+    unknownPathspecs,
+    untracked: false,
+    ignored: false,
+    onlyIgnored: false,
+    directories: false,
+  };
   switch (sub) {
     case "clean": {
       if (has("-n", "--dry-run")) return undefined;
       const onlyIgnored = has("-X");
-      return { ...base, sub, reverts: false, source: undefined, untracked: !onlyIgnored, ignored: onlyIgnored || has("-x"), onlyIgnored, directories: has("-d"), pathspecs: [...operands, ...after] };
+      return {
+        ...base,
+        sub,
+        reverts: false,
+        source: undefined,
+        untracked: !onlyIgnored,
+        ignored: onlyIgnored || has("-x"),
+        onlyIgnored,
+        directories: has("-d"),
+        pathspecs: [...operands, ...after],
+      };
     }
     case "stash": {
       // push, save and a bare `git stash` stash and revert; list, show, pop, apply, drop … do not remove anything.
@@ -105,13 +123,20 @@ export function shGitWorktree(cmd: ShCommand): ShGitWorktree | undefined {
       if (operands.length > 1) return { ...base, sub, reverts: true, source: operands[0]?.text, pathspecs: operands.slice(1) };
       if (force) return { ...base, sub, reverts: true, source: "HEAD", pathspecs: [] };
       // A lone word that cannot be a path of Hookbox's (no ".", "/" or glob: `git checkout main`) is taken for a branch.
-      if (operands.length === 1 && /[./*?[]/.test((operands[0] as ShWord).text)) return { ...base, sub, reverts: true, source: undefined, pathspecs: operands };
+      if (operands.length === 1 && /[./*?[]/.test((operands[0] as ShWord).text))
+        return { ...base, sub, reverts: true, source: undefined, pathspecs: operands };
       return undefined;
     }
     case "restore": {
       const worktree = has("-W", "--worktree") || !has("-S", "--staged");
       if (!worktree) return undefined;
-      return { ...base, sub, reverts: true, source: values.get("-s") ?? values.get("--source") ?? (has("-S", "--staged") ? "HEAD" : undefined), pathspecs: [...operands, ...after] };
+      return {
+        ...base,
+        sub,
+        reverts: true,
+        source: values.get("-s") ?? values.get("--source") ?? (has("-S", "--staged") ? "HEAD" : undefined),
+        pathspecs: [...operands, ...after],
+      };
     }
     case "reset":
       return has("--hard") ? { ...base, sub, reverts: true, source: operands[0]?.text ?? "HEAD", pathspecs: [] } : undefined;

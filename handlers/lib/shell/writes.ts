@@ -153,7 +153,8 @@ function shRecord(cmd: ShCommand, index: number, place: ShPlace, level: number, 
   if (cmd.argv.length === 0) for (const w of words) assign(w, place);
   else if (SH_DECLARERS.has(cmd.name)) for (const w of cmd.argv.slice(1)) assign(w, place);
   else if (SH_READERS.has(cmd.name)) {
-    for (const w of cmd.argv.slice(1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.text)) assignments.push({ name: w.text, value: undefined, index, place });
+    for (const w of cmd.argv.slice(1))
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w.text)) assignments.push({ name: w.text, value: undefined, index, place });
   }
 }
 
@@ -168,7 +169,14 @@ function shPrefixes(cmd: ShCommand | undefined): Map<string, ShWord> {
   return found;
 }
 
-function shScope(pipeline: ShPipeline, index: number, use: ShPlace, assignments: readonly ShAssignment[], loops: readonly ShLoop[], workspace: string | undefined): ShScope {
+function shScope(
+  pipeline: ShPipeline,
+  index: number,
+  use: ShPlace,
+  assignments: readonly ShAssignment[],
+  loops: readonly ShLoop[],
+  workspace: string | undefined,
+): ShScope {
   const prefixes = shPrefixes(pipeline.from);
   const cwd = pipeline.commands[0]?.cwd;
   const scope: ShScope = {
@@ -186,7 +194,9 @@ function shScope(pipeline: ShPipeline, index: number, use: ShPlace, assignments:
       const words = relevant.flatMap((a) => (a.value ? [a.value] : []));
       let unknown = relevant.some((a) => a.value === undefined);
       if (last < 0) {
-        const known = Object.hasOwn(SH_KNOWN_VARS, name) ? (SH_KNOWN_VARS[name] as (w: string | undefined, c: string | undefined) => string | undefined)(workspace, cwd) : undefined;
+        const known = Object.hasOwn(SH_KNOWN_VARS, name)
+          ? (SH_KNOWN_VARS[name] as (w: string | undefined, c: string | undefined) => string | undefined)(workspace, cwd)
+          : undefined;
         if (known !== undefined) words.push(shLiteral(known));
         else unknown = true;
       }
@@ -237,7 +247,13 @@ function shSubstitution(script: string, cwd: string | undefined, scope: ShScope)
       const xs = /X{3,}/.exec(template);
       const random: ShTok = { k: "set", chars: "abcdefghijklmnopqrstuvwxyz0123456789", neg: false, dot: false };
       if (!xs) return [shLiteralPattern(`${place}${template}`)];
-      return [[...shLiteralPattern(`${place}${template.slice(0, xs.index)}`), ...Array.from({ length: xs[0].length }, () => random), ...shLiteralPattern(template.slice(xs.index + xs[0].length))]];
+      return [
+        [
+          ...shLiteralPattern(`${place}${template.slice(0, xs.index)}`),
+          ...Array.from({ length: xs[0].length }, () => random),
+          ...shLiteralPattern(template.slice(xs.index + xs[0].length)),
+        ],
+      ];
     }
   }
   const listed = shListed(cmd);
@@ -261,7 +277,13 @@ function shTarget(written: ShWritten, cmd: ShCommand, scope: ShScope): ShTarget 
     command: cmd.raw,
     ...(written.named ? { named: written.named } : {}),
     ...(written.contents ? { contents: true as const } : {}),
-    ...(written.bindHidden ? { hidden: shExpand(written.word, { ...bound, patterns: (name) => (name === SH_SLOT ? written.bindHidden : undefined) }).patterns.map((p) => shPlace(p, cwd)) } : {}),
+    ...(written.bindHidden
+      ? {
+          hidden: shExpand(written.word, { ...bound, patterns: (name) => (name === SH_SLOT ? written.bindHidden : undefined) }).patterns.map((p) =>
+            shPlace(p, cwd),
+          ),
+        }
+      : {}),
     path: literal,
     cwd,
     patterns: patterns.map((p) => shPlace(p, cwd)),
@@ -272,7 +294,11 @@ function shTarget(written: ShWritten, cmd: ShCommand, scope: ShScope): ShTarget 
 /** Absolute under `cwd` unless rooted (/, ~) or led by an unknown value; "." and ".." resolved; a final bare * means its directory. */
 export function shPlace(pattern: ShPattern, cwd: string | undefined): ShPattern {
   const head = pattern[0];
-  const rooted = head !== undefined && ((head.k === "c" && (head.c === "/" || (head.c === "~" && (pattern.length === 1 || (pattern[1]?.k === "c" && (pattern[1] as { c: string }).c === "/"))))) || head.k === "deep");
+  const rooted =
+    head !== undefined &&
+    ((head.k === "c" &&
+      (head.c === "/" || (head.c === "~" && (pattern.length === 1 || (pattern[1]?.k === "c" && (pattern[1] as { c: string }).c === "/"))))) ||
+      head.k === "deep");
   const full: ShPattern = rooted || cwd === undefined ? pattern : [...shLiteralPattern(cwd), { k: "c", c: "/" }, ...pattern];
   const absolute = full[0]?.k === "c" && (full[0] as { c: string }).c === "/";
   const segments: ShTok[][] = [[]];
@@ -284,7 +310,13 @@ export function shPlace(pattern: ShPattern, cwd: string | undefined): ShPattern 
   for (const seg of segments) {
     const text = shPatternLiteral(seg);
     if (text === "" || text === ".") continue;
-    if (text === ".." && kept.length > 0 && shPatternLiteral(kept[kept.length - 1] as ShTok[]) !== ".." && !(kept[kept.length - 1] as ShTok[]).some((t) => t.k === "deep")) kept.pop();
+    if (
+      text === ".." &&
+      kept.length > 0 &&
+      shPatternLiteral(kept[kept.length - 1] as ShTok[]) !== ".." &&
+      !(kept[kept.length - 1] as ShTok[]).some((t) => t.k === "deep")
+    )
+      kept.pop();
     else kept.push(seg);
   }
   const last = kept[kept.length - 1];

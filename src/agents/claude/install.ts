@@ -8,7 +8,21 @@ import type { HttpHookOptions, InstallOptions, InstallPlanner } from "../shared/
 
 /** Claude Code fires these with names Hookbox uses as its own (research §1.4). */
 const EVENTS: AgentEvents = Object.fromEntries(
-  ["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Notification", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "SessionStart", "SessionEnd"].map((name) => [name, name]),
+  [
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "UserPromptSubmit",
+    "Notification",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+  ].map((name) => [name, name]),
 );
 
 /** Claude runs no http hook on these (2.1.330: "HTTP hooks are not supported for SessionStart"). */
@@ -26,7 +40,11 @@ const DIALECT: JsonDialect = { comments: false, trailingCommas: false, whenInval
 
 function daemonUrl(url: string): string {
   const match = LOOPBACK_URL.exec(url);
-  if (!match) throw new HookboxError("usage", `--http ${url}: expected the daemon's loopback listener, like http://127.0.0.1:8787 (events carry code and prompts; they must not leave the machine)`);
+  if (!match)
+    throw new HookboxError(
+      "usage",
+      `--http ${url}: expected the daemon's loopback listener, like http://127.0.0.1:8787 (events carry code and prompts; they must not leave the machine)`,
+    );
   return match[3] === undefined || match[3] === "/" ? `${url.replace(/\/$/, "")}${DAEMON_PATH}` : url;
 }
 
@@ -34,10 +52,11 @@ function httpHandler(http: HttpHookOptions, timeout: number): Record<string, unk
   if ((http.tokenEnvVar === undefined) === (http.header === undefined)) {
     throw new HookboxError(
       "usage",
-      "--http needs the daemon's bearer token: --token-env NAME (the environment variable holding it) or --auth-header VALUE (a literal Authorization header), not both. The token is what `hookbox serve --listen HOST:PORT` writes to its --token-file (default ~/.local/share/hookbox/http-token): export HOOKBOX_TOKEN=\"$(cat ~/.local/share/hookbox/http-token)\" where Claude Code starts, and pass --token-env HOOKBOX_TOKEN",
+      '--http needs the daemon\'s bearer token: --token-env NAME (the environment variable holding it) or --auth-header VALUE (a literal Authorization header), not both. The token is what `hookbox serve --listen HOST:PORT` writes to its --token-file (default ~/.local/share/hookbox/http-token): export HOOKBOX_TOKEN="$(cat ~/.local/share/hookbox/http-token)" where Claude Code starts, and pass --token-env HOOKBOX_TOKEN',
     );
   }
-  if (http.tokenEnvVar !== undefined && !ENV_NAME.test(http.tokenEnvVar)) throw new HookboxError("usage", `"${http.tokenEnvVar}" is not an environment variable name`);
+  if (http.tokenEnvVar !== undefined && !ENV_NAME.test(http.tokenEnvVar))
+    throw new HookboxError("usage", `"${http.tokenEnvVar}" is not an environment variable name`);
   return {
     type: "http",
     url: daemonUrl(http.url),
@@ -68,8 +87,10 @@ function desiredEntries(options: InstallOptions): DesiredEntry[] {
 function notes(root: Record<string, unknown>, options: InstallOptions): string[] {
   const lines: string[] = [];
   if (root.disableAllHooks === true) lines.push('! "disableAllHooks" is true in this file: Claude Code runs no hook until it is removed');
-  if (options.http?.header !== undefined) lines.push("! the Authorization header is stored in this file in plain text; prefer an environment variable");
-  if (options.http && Array.isArray(root.allowedHttpHookUrls)) lines.push('! "allowedHttpHookUrls" is set: make sure it lets the daemon\'s URL through');
+  if (options.http?.header !== undefined)
+    lines.push("! the Authorization header is stored in this file in plain text; prefer an environment variable");
+  if (options.http && Array.isArray(root.allowedHttpHookUrls))
+    lines.push('! "allowedHttpHookUrls" is set: make sure it lets the daemon\'s URL through');
   return lines;
 }
 
@@ -85,5 +106,12 @@ export const claudeInstaller: InstallPlanner = {
     if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CLAUDE_CONFIG_DIR, dirs.project, joinPath(dirs.home, ".claude")), "settings.json");
     return joinPath(dirs.project, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
   },
-  ...hookPlans({ label: "Claude Code settings", shape: "grouped", dialect: DIALECT, isHookbox: isHookboxHandler, entries: desiredEntries, notes: (root, { options }) => notes(root, options) }),
+  ...hookPlans({
+    label: "Claude Code settings",
+    shape: "grouped",
+    dialect: DIALECT,
+    isHookbox: isHookboxHandler,
+    entries: desiredEntries,
+    notes: (root, { options }) => notes(root, options),
+  }),
 };

@@ -104,7 +104,10 @@ export const claudeCode: AgentProtocol = {
   acceptsRewrite: (event) => agentEventNameOf(event, EVENTS) === "PreToolUse",
   /** The lingua franca: any payload naming its event in Claude's field (VS Code's camelCase variant too). Asked last. */
   detect: (payload) =>
-    typeof payload === "object" && payload !== null && (typeof (payload as Record<string, unknown>).hook_event_name === "string" || typeof (payload as Record<string, unknown>).hookEventName === "string"),
+    typeof payload === "object" &&
+    payload !== null &&
+    (typeof (payload as Record<string, unknown>).hook_event_name === "string" ||
+      typeof (payload as Record<string, unknown>).hookEventName === "string"),
   decode: (payload: unknown, hint?: DecodeHint) =>
     decodeClaudeShaped({ agent: "claude", label: "Claude Code", events: EVENTS, tools: {}, projectDirEnv: ["CLAUDE_PROJECT_DIR"] }, payload, hint),
   encode: encodeClaude,

@@ -7,7 +7,19 @@ import type { InstallDirs, InstallOptions, InstallPlanner } from "../shared/inst
 
 /** Codex's events (research §4.3; SessionEnd since 0.169), Claude's names. */
 const EVENTS: AgentEvents = Object.fromEntries(
-  ["PreToolUse", "PermissionRequest", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop"].map((name) => [name, name]),
+  [
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SessionStart",
+    "SessionEnd",
+    "PreCompact",
+    "PostCompact",
+    "SubagentStart",
+    "SubagentStop",
+  ].map((name) => [name, name]),
 );
 
 /** Codex gives a SessionEnd hook at most 3 s, whatever the entry says (codex-rs/hooks discovery.rs): the entry says what it gets. */
@@ -20,7 +32,10 @@ const ROOT_KEYS: ReadonlySet<string> = new Set(["description", "hooks"]);
 const DIALECT: JsonDialect = { comments: false, trailingCommas: false, whenInvalid: "Codex refuses the file, and none of its hooks run" };
 
 /** The handler install-agent writes for `event`: what `--trust` records as trusted, and nothing else. */
-export function codexHandler(event: string, options: Pick<InstallOptions, "hookboxCommand" | "failClosed">): { readonly type: "command"; readonly command: string; readonly timeout: number } {
+export function codexHandler(
+  event: string,
+  options: Pick<InstallOptions, "hookboxCommand" | "failClosed">,
+): { readonly type: "command"; readonly command: string; readonly timeout: number } {
   const timeout = event === "SessionEnd" ? Math.min(timeoutSeconds(event), SESSION_END_MAX_SECONDS) : timeoutSeconds(event);
   return { type: "command", command: emitCommand(options.hookboxCommand ?? "hookbox", event, "codex", options.failClosed === true), timeout };
 }
@@ -35,9 +50,15 @@ function desiredEntries(options: InstallOptions): DesiredEntry[] {
 function notes(root: Record<string, unknown>, changed: boolean, trusting: boolean): string[] {
   const lines: string[] = [];
   const foreign = Object.keys(root).filter((key) => !ROOT_KEYS.has(key));
-  if (foreign.length > 0) lines.push(`! Codex refuses a hooks.json with top-level keys other than "description" and "hooks" (found ${foreign.map((key) => `"${key}"`).join(", ")})`);
+  if (foreign.length > 0)
+    lines.push(
+      `! Codex refuses a hooks.json with top-level keys other than "description" and "hooks" (found ${foreign.map((key) => `"${key}"`).join(", ")})`,
+    );
   // Untrusted hooks are skipped silently (research §4.2; codex-trust.ts).
-  if (changed && !trusting) lines.push("! Codex skips new or changed hooks without a word until you trust them: review them in Codex's /hooks, or run this again with --trust (hookbox doctor tells whether they are trusted)");
+  if (changed && !trusting)
+    lines.push(
+      "! Codex skips new or changed hooks without a word until you trust them: review them in Codex's /hooks, or run this again with --trust (hookbox doctor tells whether they are trusted)",
+    );
   return lines;
 }
 
@@ -54,5 +75,12 @@ export const codexInstaller: InstallPlanner = {
     if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CODEX_HOME, dirs.project, joinPath(dirs.home, ".codex")), "hooks.json");
     return scope === "project" ? joinPath(dirs.project, ".codex", "hooks.json") : undefined;
   },
-  ...hookPlans({ label: "Codex hooks.json", shape: "grouped", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, notes: (root, { changed, options }) => notes(root, changed, options.trusting === true) }),
+  ...hookPlans({
+    label: "Codex hooks.json",
+    shape: "grouped",
+    dialect: DIALECT,
+    isHookbox: runsHookboxEmitHandler,
+    entries: desiredEntries,
+    notes: (root, { changed, options }) => notes(root, changed, options.trusting === true),
+  }),
 };

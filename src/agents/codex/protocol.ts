@@ -67,7 +67,12 @@ function encodePermissionRequest(answer: Answer): AgentOutput {
   const denied = answer.verdict === "deny" || answer.halt !== undefined;
   return jsonOrNothing({
     ...(answer.userMessage && { systemMessage: answer.userMessage }),
-    ...(denied && { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: answer.verdict === "deny" ? answer.reason : answer.halt?.reason } } }),
+    ...(denied && {
+      hookSpecificOutput: {
+        hookEventName: "PermissionRequest",
+        decision: { behavior: "deny", message: answer.verdict === "deny" ? answer.reason : answer.halt?.reason },
+      },
+    }),
   });
 }
 
@@ -81,9 +86,14 @@ export const codex: AgentProtocol = {
     if (typeof payload !== "object" || payload === null) return false;
     const record = payload as Record<string, unknown>;
     if (typeof record.hook_event_name !== "string" || "prompt_id" in record) return false;
-    return (typeof record.turn_id === "string" && typeof record.model === "string") || record.transcript_path === null || record.tool_name === "apply_patch";
+    return (
+      (typeof record.turn_id === "string" && typeof record.model === "string") ||
+      record.transcript_path === null ||
+      record.tool_name === "apply_patch"
+    );
   },
-  decode: (payload: unknown, hint?: DecodeHint) => decodeClaudeShaped({ agent: "codex", label: "Codex", events: EVENTS, tools: CODEX_TOOLS, projectDirEnv: [], refine }, payload, hint),
+  decode: (payload: unknown, hint?: DecodeHint) =>
+    decodeClaudeShaped({ agent: "codex", label: "Codex", events: EVENTS, tools: CODEX_TOOLS, projectDirEnv: [], refine }, payload, hint),
   encode: encodeCodex,
   failure: (reason: string, event: NativeEvent | undefined, options: FailureOptions) =>
     failure({ encode: encodeCodex, blockUnknownEvent: (reason) => exitTwo(reason) }, reason, event, options),

@@ -55,12 +55,22 @@ function canonicalJson(value: unknown): string {
 function normalisedHandler(event: string, handler: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const given = typeof handler.timeout === "number" ? handler.timeout : typeof handler.timeoutSec === "number" ? handler.timeoutSec : undefined;
   const timeout = event === "SessionEnd" ? Math.min(Math.max(given ?? 1, 1), 3) : Math.max(given ?? 600, 1);
-  return { type: "command", command: handler.command, timeout, async: handler.async === true, statusMessage: typeof handler.statusMessage === "string" ? handler.statusMessage : undefined };
+  return {
+    type: "command",
+    command: handler.command,
+    timeout,
+    async: handler.async === true,
+    statusMessage: typeof handler.statusMessage === "string" ? handler.statusMessage : undefined,
+  };
 }
 
 /** The trusted_hash Codex records for one command handler of `event` in a group with `matcher`. */
 export async function codexTrustHash(event: string, matcher: unknown, handler: Readonly<Record<string, unknown>>): Promise<string> {
-  const identity = { event_name: codexEventLabel(event), matcher: MATCHERLESS.has(event) || typeof matcher !== "string" ? undefined : matcher, hooks: [normalisedHandler(event, handler)] };
+  const identity = {
+    event_name: codexEventLabel(event),
+    matcher: MATCHERLESS.has(event) || typeof matcher !== "string" ? undefined : matcher,
+    hooks: [normalisedHandler(event, handler)],
+  };
   return `sha256:${await sha256Hex(canonicalJson(identity))}`;
 }
 
@@ -68,7 +78,11 @@ export async function codexTrustHash(event: string, matcher: unknown, handler: R
  * The trust entries for the command handlers of a hooks.json (found at `sourcePath`, absolute,
  * as Codex names it) that `select` picks, at the positions they hold in the file.
  */
-export async function codexTrustEntries(sourcePath: string, hooksText: string, select: (event: string, handler: Readonly<Record<string, unknown>>) => boolean): Promise<CodexTrustEntry[]> {
+export async function codexTrustEntries(
+  sourcePath: string,
+  hooksText: string,
+  select: (event: string, handler: Readonly<Record<string, unknown>>) => boolean,
+): Promise<CodexTrustEntry[]> {
   const hooks = parseJsonDocument(hooksText, sourcePath).root.hooks;
   if (!isJsonObject(hooks)) return [];
   const entries: CodexTrustEntry[] = [];
@@ -93,7 +107,10 @@ export function recordedTrust(configText: string | undefined, file: string): Rea
   try {
     config = parseToml(configText);
   } catch (error) {
-    throw new HookboxError("config_invalid", `${file} is not valid TOML (${errorMessage(error).split("\n")[0]}); Codex would not start with it either`);
+    throw new HookboxError(
+      "config_invalid",
+      `${file} is not valid TOML (${errorMessage(error).split("\n")[0]}); Codex would not start with it either`,
+    );
   }
   const state = (config as { hooks?: { state?: unknown } }).hooks?.state;
   const recorded = new Map<string, string>();
@@ -150,11 +167,21 @@ export function planCodexTrust(configText: string | undefined, entries: readonly
     after = new Map();
   }
   const asked = new Map(entries.map((entry) => [entry.key, entry.hash]));
-  const intact = [...before].every(([key, hash]) => after.get(key) === (asked.get(key) ?? hash)) && entries.every((entry) => after.get(entry.key) === entry.hash);
+  const intact =
+    [...before].every(([key, hash]) => after.get(key) === (asked.get(key) ?? hash)) && entries.every((entry) => after.get(entry.key) === entry.hash);
   if (!intact) {
-    throw new HookboxError("config_invalid", `${file}: Hookbox cannot add the trust entries to this file without rewriting what is there (hooks.state is laid out in a way it does not edit). Nothing was changed. Add these lines yourself, or trust the hooks in Codex's /hooks:\n${manual}`);
+    throw new HookboxError(
+      "config_invalid",
+      `${file}: Hookbox cannot add the trust entries to this file without rewriting what is there (hooks.state is laid out in a way it does not edit). Nothing was changed. Add these lines yourself, or trust the hooks in Codex's /hooks:\n${manual}`,
+    );
   }
-  return { text, changed: true, summary: entries.map((entry) => (missing.includes(entry) ? `+ trusted ${entry.event}: \`${entry.command}\`` : `= ${entry.event}: already trusted`)) };
+  return {
+    text,
+    changed: true,
+    summary: entries.map((entry) =>
+      missing.includes(entry) ? `+ trusted ${entry.event}: \`${entry.command}\`` : `= ${entry.event}: already trusted`,
+    ),
+  };
 }
 
 /**
@@ -165,7 +192,11 @@ export function planCodexTrust(configText: string | undefined, entries: readonly
  * Edited as text, checked by parsing back; a layout it cannot edit is refused with what to remove.
  * `empty` says the file holds nothing but white space afterwards.
  */
-export function planCodexUntrust(configText: string | undefined, entries: readonly CodexTrustEntry[], file: string): InstallPlan & { readonly empty: boolean } {
+export function planCodexUntrust(
+  configText: string | undefined,
+  entries: readonly CodexTrustEntry[],
+  file: string,
+): InstallPlan & { readonly empty: boolean } {
   const before = recordedTrust(configText, file);
   const ours = entries.filter((entry) => before.get(entry.key) === entry.hash);
   if (configText === undefined || ours.length === 0) return { text: configText ?? "", changed: false, summary: [], empty: false };
@@ -189,9 +220,13 @@ export function planCodexUntrust(configText: string | undefined, entries: readon
     after = new Map([["", ""]]);
   }
   const gone = new Set(ours.map((entry) => entry.key));
-  const intact = [...before].every(([key, hash]) => (gone.has(key) ? !after.has(key) : after.get(key) === hash)) && after.size === before.size - gone.size;
+  const intact =
+    [...before].every(([key, hash]) => (gone.has(key) ? !after.has(key) : after.get(key) === hash)) && after.size === before.size - gone.size;
   if (!intact) {
-    throw new HookboxError("config_invalid", `${file}: Hookbox cannot take its trust entries out of this file without rewriting what is there. Nothing was changed. Remove these tables yourself:\n${ours.map((entry) => tableHeader(entry.key)).join("\n")}`);
+    throw new HookboxError(
+      "config_invalid",
+      `${file}: Hookbox cannot take its trust entries out of this file without rewriting what is there. Nothing was changed. Remove these tables yourself:\n${ours.map((entry) => tableHeader(entry.key)).join("\n")}`,
+    );
   }
   return { text, changed: true, summary: ours.map((entry) => `- trust of ${entry.event}: \`${entry.command}\``), empty: text === "" };
 }

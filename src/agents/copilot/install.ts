@@ -39,7 +39,11 @@ function desiredEntries(options: InstallOptions): DesiredEntry[] {
 
 /** A hook file needs "version": 1 (research §5). */
 function requireVersion(root: Record<string, unknown>, file: string, existingText: string | undefined): MergeResult {
-  if (root.version !== undefined && root.version !== 1) throw new HookboxError("config_invalid", `${file}: "version" is ${JSON.stringify(root.version)}; Hookbox knows version 1 only. Nothing was changed.`);
+  if (root.version !== undefined && root.version !== 1)
+    throw new HookboxError(
+      "config_invalid",
+      `${file}: "version" is ${JSON.stringify(root.version)}; Hookbox knows version 1 only. Nothing was changed.`,
+    );
   if (root.version === 1) return { summary: [], mutated: false };
   root.version = 1;
   return { summary: existingText?.trim() ? ['+ "version": 1'] : [], mutated: true };
@@ -61,6 +65,11 @@ export const copilotInstaller: InstallPlanner = {
     entries: desiredEntries,
     prepare: requireVersion,
     // Copilot 1.0.102 loads a repository's .github/hooks only in a folder the user has trusted.
-    notes: (_root, { options }) => (options.scope === "project" ? ["! Copilot CLI runs a repository's .github/hooks only in a folder you have trusted: start copilot there once and trust it (copilot -p runs them only after that)"] : []),
+    notes: (_root, { options }) =>
+      options.scope === "project"
+        ? [
+            "! Copilot CLI runs a repository's .github/hooks only in a folder you have trusted: start copilot there once and trust it (copilot -p runs them only after that)",
+          ]
+        : [],
   }),
 };

@@ -8,7 +8,16 @@ import { eventTable, resolveEvent } from "../shared/protocol/event-names.ts";
 import { failure } from "../shared/protocol/failure.ts";
 import { buildNativeEvent, type EventParts } from "../shared/protocol/native-event.ts";
 import { NO_OUTPUT, jsonOrNothing, jsonOutput } from "../shared/protocol/output.ts";
-import { MAX_ID_CHARS, MAX_PATH_CHARS, objectOrJsonObject, optionalString, readPayload, remainingFields, snakeCase, type Payload } from "../shared/protocol/payload.ts";
+import {
+  MAX_ID_CHARS,
+  MAX_PATH_CHARS,
+  objectOrJsonObject,
+  optionalString,
+  readPayload,
+  remainingFields,
+  snakeCase,
+  type Payload,
+} from "../shared/protocol/payload.ts";
 import { timestampField } from "../shared/protocol/timestamp.ts";
 import { COPILOT_TOOLS, normaliseToolName, toolNameField } from "../shared/protocol/tool-names.ts";
 
@@ -84,8 +93,18 @@ function freeFormParts(parts: EventParts, freeForm: boolean): EventParts {
 
 function decodeCamelCase(payload: Payload, hint: DecodeHint | undefined): NativeEvent {
   // Only the notification payload names its event; the rest rely on `hookbox emit <event>`.
-  const { agentEventName, eventType } = resolveEvent("copilot", EVENTS, optionalString(payload, "hook_event_name", 100), hint?.eventName, "hook_event_name");
-  const toolName = toolNameField(payload, "toolName", eventType === "PreToolUse" || eventType === "PostToolUse" || eventType === "PostToolUseFailure");
+  const { agentEventName, eventType } = resolveEvent(
+    "copilot",
+    EVENTS,
+    optionalString(payload, "hook_event_name", 100),
+    hint?.eventName,
+    "hook_event_name",
+  );
+  const toolName = toolNameField(
+    payload,
+    "toolName",
+    eventType === "PreToolUse" || eventType === "PostToolUse" || eventType === "PostToolUseFailure",
+  );
   const args = toolName === undefined ? undefined : toolArgs(payload, "toolArgs");
   const parts: EventParts = {
     agent: "copilot",
@@ -120,7 +139,11 @@ export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutp
       const denied = answer.verdict === "deny" || answer.halt !== undefined;
       const reason = answer.verdict !== "allow" ? answer.reason : answer.halt?.reason;
       return jsonOrNothing({
-        ...(denied ? { permissionDecision: "deny", permissionDecisionReason: reason } : answer.verdict === "ask" ? { permissionDecision: "ask", permissionDecisionReason: reason } : {}),
+        ...(denied
+          ? { permissionDecision: "deny", permissionDecisionReason: reason }
+          : answer.verdict === "ask"
+            ? { permissionDecision: "ask", permissionDecisionReason: reason }
+            : {}),
         ...(!denied && answer.rewrite && { modifiedArgs: modifiedArgs(answer.rewrite, event) }),
         ...(!denied && answer.context && { additionalContext: answer.context }),
       });
@@ -133,11 +156,18 @@ export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutp
     case "UserPromptSubmit": {
       // An ask Copilot cannot put to the user here refuses the prompt, with the question as the reason; so does a halt, which Copilot has no word for.
       const reason = answer.verdict !== "allow" ? answer.reason : answer.halt?.reason;
-      return jsonOrNothing({ ...(reason !== undefined && { decision: "block", reason }), ...(answer.context && { additionalContext: answer.context }) });
+      return jsonOrNothing({
+        ...(reason !== undefined && { decision: "block", reason }),
+        ...(answer.context && { additionalContext: answer.context }),
+      });
     }
     case "PermissionRequest":
       if (answer.verdict !== "deny" && !answer.halt) return NO_OUTPUT;
-      return jsonOutput({ behavior: "deny", message: answer.verdict === "deny" ? answer.reason : answer.halt?.reason, ...(answer.halt && { interrupt: true }) });
+      return jsonOutput({
+        behavior: "deny",
+        message: answer.verdict === "deny" ? answer.reason : answer.halt?.reason,
+        ...(answer.halt && { interrupt: true }),
+      });
     case "Stop":
     case "SubagentStop":
       return answer.verdict !== "allow" ? jsonOutput({ decision: "block", reason: answer.reason }) : NO_OUTPUT;
@@ -169,7 +199,15 @@ export const copilot: AgentProtocol = {
     const payload = readPayload(input, "Copilot CLI");
     if (isCamelCase(payload)) return decodeCamelCase(payload, hint);
     const args = toolArgs(payload, "tool_input");
-    const dialect = { agent: "copilot", label: "Copilot CLI", events: EVENTS, tools: COPILOT_TOOLS, projectDirEnv: [], toolResponseField: "tool_result", refine: (parts: EventParts) => freeFormParts(parts, args.freeForm) } as const;
+    const dialect = {
+      agent: "copilot",
+      label: "Copilot CLI",
+      events: EVENTS,
+      tools: COPILOT_TOOLS,
+      projectDirEnv: [],
+      toolResponseField: "tool_result",
+      refine: (parts: EventParts) => freeFormParts(parts, args.freeForm),
+    } as const;
     return decodeClaudeShaped(dialect, args.freeForm ? { ...payload, tool_input: args.input } : payload, hint);
   },
   encode: encodeCopilot,
@@ -178,7 +216,8 @@ export const copilot: AgentProtocol = {
       {
         encode: encodeCopilot,
         // Exit 0 with JSON: a non-zero exit makes Copilot skip the answer. Both tool-gating answers at once.
-        blockUnknownEvent: (reason) => jsonOutput({ permissionDecision: "deny", permissionDecisionReason: reason, behavior: "deny", message: reason }),
+        blockUnknownEvent: (reason) =>
+          jsonOutput({ permissionDecision: "deny", permissionDecisionReason: reason, behavior: "deny", message: reason }),
       },
       reason,
       event,

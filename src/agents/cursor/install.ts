@@ -32,7 +32,18 @@ const EVENTS: AgentEvents = {
 /** How Cursor parses hooks.json is not documented: no note either way. */
 const DIALECT: JsonDialect = { comments: undefined, trailingCommas: undefined, whenInvalid: "Cursor may refuse the file" };
 
-const DEFAULT_EVENTS = ["preToolUse", "postToolUse", "postToolUseFailure", "beforeSubmitPrompt", "stop", "sessionStart", "sessionEnd", "subagentStart", "subagentStop", "preCompact"];
+const DEFAULT_EVENTS = [
+  "preToolUse",
+  "postToolUse",
+  "postToolUseFailure",
+  "beforeSubmitPrompt",
+  "stop",
+  "sessionStart",
+  "sessionEnd",
+  "subagentStart",
+  "subagentStop",
+  "preCompact",
+];
 
 /**
  * No `timeout`: its unit is not confirmed for Cursor (research §3.1, §8.3), and a value read in
@@ -51,7 +62,11 @@ function desiredEntries(options: InstallOptions): DesiredEntry[] {
  * it before Hookbox (an exact restore, from the install record, takes it out when Hookbox added it).
  */
 function requireVersion(root: Record<string, unknown>, file: string, existingText: string | undefined): MergeResult {
-  if (root.version !== undefined && root.version !== 1) throw new HookboxError("config_invalid", `${file}: "version" is ${JSON.stringify(root.version)}; Hookbox knows version 1 only. Nothing was changed.`);
+  if (root.version !== undefined && root.version !== 1)
+    throw new HookboxError(
+      "config_invalid",
+      `${file}: "version" is ${JSON.stringify(root.version)}; Hookbox knows version 1 only. Nothing was changed.`,
+    );
   if (root.version === 1) return { summary: [], mutated: false };
   root.version = 1;
   return { summary: existingText?.trim() ? ['+ "version": 1'] : [], mutated: true };
@@ -64,5 +79,12 @@ export const cursorInstaller: InstallPlanner = {
     if (scope === "local") return undefined;
     return scope === "user" ? joinPath(dirs.home, ".cursor", "hooks.json") : joinPath(dirs.project, ".cursor", "hooks.json");
   },
-  ...hookPlans({ label: "Cursor hooks.json", shape: "flat", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, prepare: requireVersion }),
+  ...hookPlans({
+    label: "Cursor hooks.json",
+    shape: "flat",
+    dialect: DIALECT,
+    isHookbox: runsHookboxEmitHandler,
+    entries: desiredEntries,
+    prepare: requireVersion,
+  }),
 };

@@ -2,7 +2,16 @@ import type { NativeEvent } from "../../core/events/types.ts";
 import type { DecodeHint } from "../shared/protocol/types.ts";
 import { eventTable, resolveEvent } from "../shared/protocol/event-names.ts";
 import { buildNativeEvent, type EventParts } from "../shared/protocol/native-event.ts";
-import { MAX_ID_CHARS, MAX_PATH_CHARS, invalid, objectOrJsonObject, optionalString, readPayload, remainingFields, type Payload } from "../shared/protocol/payload.ts";
+import {
+  MAX_ID_CHARS,
+  MAX_PATH_CHARS,
+  invalid,
+  objectOrJsonObject,
+  optionalString,
+  readPayload,
+  remainingFields,
+  type Payload,
+} from "../shared/protocol/payload.ts";
 import { CURSOR_TOOLS, normaliseToolName, toolNameField } from "../shared/protocol/tool-names.ts";
 
 /**
@@ -70,17 +79,32 @@ function toolOf(eventName: string, payload: Payload): ToolExtraction | undefined
       const name = toolNameField(payload, "tool_name", true) as string;
       // MCP arguments arrive as a JSON string (research §9.3).
       const input = objectOrJsonObject(payload, "tool_input");
-      return { tool: { tool_name: name, agent_tool_name: name, input, response: parsedOrRaw(optionalString(payload, "result_json")) }, consumed: ["tool_name", "tool_input", "result_json"] };
+      return {
+        tool: { tool_name: name, agent_tool_name: name, input, response: parsedOrRaw(optionalString(payload, "result_json")) },
+        consumed: ["tool_name", "tool_input", "result_json"],
+      };
     }
     case "beforeReadFile":
       return { tool: { tool_name: "Read", agent_tool_name: "Read", input: { file_path: requiredPath(path("file_path")) } }, consumed: ["file_path"] };
     case "afterFileEdit":
-      return { tool: { tool_name: "Edit", agent_tool_name: "Edit", input: { file_path: requiredPath(path("file_path")), edits: payload.edits } }, consumed: ["file_path", "edits"] };
+      return {
+        tool: { tool_name: "Edit", agent_tool_name: "Edit", input: { file_path: requiredPath(path("file_path")), edits: payload.edits } },
+        consumed: ["file_path", "edits"],
+      };
     default: {
-      const name = toolNameField(payload, "tool_name", eventName === "preToolUse" || eventName === "postToolUse" || eventName === "postToolUseFailure");
+      const name = toolNameField(
+        payload,
+        "tool_name",
+        eventName === "preToolUse" || eventName === "postToolUse" || eventName === "postToolUseFailure",
+      );
       if (name === undefined) return undefined;
       return {
-        tool: { ...normaliseToolName(name, CURSOR_TOOLS), input: objectOrJsonObject(payload, "tool_input"), response: payload.tool_output ?? payload.tool_response, useId: optionalString(payload, "tool_use_id", MAX_ID_CHARS) },
+        tool: {
+          ...normaliseToolName(name, CURSOR_TOOLS),
+          input: objectOrJsonObject(payload, "tool_input"),
+          response: payload.tool_output ?? payload.tool_response,
+          useId: optionalString(payload, "tool_use_id", MAX_ID_CHARS),
+        },
         consumed: ["tool_name", "tool_input", "tool_output", "tool_response", "tool_use_id"],
       };
     }
@@ -95,13 +119,20 @@ function requiredPath(path: string | undefined): string {
 function firstWorkspaceRoot(payload: Payload): string | undefined {
   const roots = payload.workspace_roots;
   if (roots === undefined || roots === null) return undefined;
-  if (!Array.isArray(roots) || (roots.length > 0 && typeof roots[0] !== "string")) throw invalid("workspace_roots: expected a list of paths", "workspace_roots");
+  if (!Array.isArray(roots) || (roots.length > 0 && typeof roots[0] !== "string"))
+    throw invalid("workspace_roots: expected a list of paths", "workspace_roots");
   return roots[0] as string | undefined;
 }
 
 export function decodeCursor(input: unknown, hint: DecodeHint | undefined): NativeEvent {
   const payload = readPayload(input, "Cursor");
-  const { agentEventName, eventType } = resolveEvent("cursor", CURSOR_EVENTS, optionalString(payload, "hook_event_name", 100), hint?.eventName, "hook_event_name");
+  const { agentEventName, eventType } = resolveEvent(
+    "cursor",
+    CURSOR_EVENTS,
+    optionalString(payload, "hook_event_name", 100),
+    hint?.eventName,
+    "hook_event_name",
+  );
   const tool = toolOf(agentEventName, payload);
   // Cursor's loop guard is loop_count (research §8.2): a stop after a follow-up is Claude's stop_hook_active.
   const loopCount = payload.loop_count;

@@ -36,7 +36,8 @@ function notes(root: Record<string, unknown>): string[] {
   const config = isJsonObject(root.hooksConfig) ? root.hooksConfig : {};
   const lines: string[] = [];
   if (config.enabled === false) lines.push('! "hooksConfig.enabled" is false in this file: Gemini CLI runs no hook until it is true');
-  if (Array.isArray(config.disabled) && config.disabled.includes(HANDLER_NAME)) lines.push('! "hooksConfig.disabled" lists "hookbox": Gemini CLI skips these hooks until it is removed (/hooks enable hookbox)');
+  if (Array.isArray(config.disabled) && config.disabled.includes(HANDLER_NAME))
+    lines.push('! "hooksConfig.disabled" lists "hookbox": Gemini CLI skips these hooks until it is removed (/hooks enable hookbox)');
   return lines;
 }
 
@@ -48,5 +49,12 @@ export const geminiInstaller: InstallPlanner = {
     if (scope === "local") return undefined;
     return scope === "user" ? joinPath(dirs.home, ".gemini", "settings.json") : joinPath(dirs.project, ".gemini", "settings.json");
   },
-  ...hookPlans({ label: "Gemini CLI settings", shape: "grouped", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, notes }),
+  ...hookPlans({
+    label: "Gemini CLI settings",
+    shape: "grouped",
+    dialect: DIALECT,
+    isHookbox: runsHookboxEmitHandler,
+    entries: desiredEntries,
+    notes,
+  }),
 };

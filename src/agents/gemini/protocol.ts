@@ -26,7 +26,16 @@ export const GEMINI_EVENT_NAMES: Readonly<Record<string, string>> = {
 
 const EVENTS = eventTable(GEMINI_EVENT_NAMES);
 
-const GEMINI_ONLY_EVENTS: ReadonlySet<string> = new Set(["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress"]);
+const GEMINI_ONLY_EVENTS: ReadonlySet<string> = new Set([
+  "BeforeTool",
+  "AfterTool",
+  "BeforeAgent",
+  "AfterAgent",
+  "BeforeModel",
+  "AfterModel",
+  "BeforeToolSelection",
+  "PreCompress",
+]);
 const SHARED_EVENTS: ReadonlySet<string> = new Set(["SessionStart", "SessionEnd", "Notification"]);
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -46,7 +55,8 @@ function refine(parts: EventParts, payload: Payload): EventParts {
   }
   const error = asRecord(refined.tool?.response)?.error;
   if (refined.eventType === "PostToolUse" && error !== undefined && error !== null && error !== false) {
-    const message = typeof error === "string" ? error : typeof asRecord(error)?.message === "string" ? (asRecord(error)?.message as string) : JSON.stringify(error);
+    const message =
+      typeof error === "string" ? error : typeof asRecord(error)?.message === "string" ? (asRecord(error)?.message as string) : JSON.stringify(error);
     refined = { ...refined, eventType: "PostToolUseFailure", extra: { ...refined.extra, error: message } };
   }
   return refined;
@@ -117,7 +127,18 @@ export const geminiCli: AgentProtocol = {
     return SHARED_EVENTS.has(name) && typeof record?.timestamp === "string" && typeof record.transcript_path === "string";
   },
   decode: (payload: unknown, hint?: DecodeHint) =>
-    decodeClaudeShaped({ agent: "gemini", label: "Gemini CLI", events: EVENTS, tools: GEMINI_TOOLS, projectDirEnv: ["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"], refine }, payload, hint),
+    decodeClaudeShaped(
+      {
+        agent: "gemini",
+        label: "Gemini CLI",
+        events: EVENTS,
+        tools: GEMINI_TOOLS,
+        projectDirEnv: ["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        refine,
+      },
+      payload,
+      hint,
+    ),
   encode: encodeGemini,
   failure: (reason: string, event: NativeEvent | undefined, options: FailureOptions) =>
     failure({ encode: encodeGemini, blockUnknownEvent: (reason) => exitTwo(reason, { decision: "block", reason }) }, reason, event, options),

@@ -31,17 +31,30 @@ function planInstall(existingText: string | undefined, options: InstallOptions =
   const events = selectEvents("opencode", OPENCODE_EVENTS, options).map((hook) => OPENCODE_EVENTS[hook] as string);
   const present = existingText !== undefined && existingText.trim() !== "";
   if (present && !isHookboxPlugin(existingText)) {
-    throw new HookboxError("config_invalid", `${file} is not a plugin Hookbox wrote (its first line is not "${OPENCODE_PLUGIN_MARKER}"). Nothing was changed. Move it away, then run again.`);
+    throw new HookboxError(
+      "config_invalid",
+      `${file} is not a plugin Hookbox wrote (its first line is not "${OPENCODE_PLUGIN_MARKER}"). Nothing was changed. Move it away, then run again.`,
+    );
   }
-  const text = opencodePluginSource({ hookbox: options.hookboxCommand ?? "hookbox", buildId: options.buildId ?? "unknown", events, failClosed: options.failClosed === true });
+  const text = opencodePluginSource({
+    hookbox: options.hookboxCommand ?? "hookbox",
+    buildId: options.buildId ?? "unknown",
+    events,
+    failClosed: options.failClosed === true,
+  });
   if (present && existingText === text) return { text, changed: false, summary: ["= the plugin: already installed"] };
   const how = `asks the daemon, else runs \`${quoteExecutable(options.hookboxCommand ?? "hookbox")} emit <event> --agent native\`${options.failClosed ? " --fail-closed" : ""}`;
-  return { text, changed: true, summary: [present ? `~ the plugin: updated (${how})` : `+ create ${file} (${how})`, ...describeHooks(events), ...NOTES] };
+  return {
+    text,
+    changed: true,
+    summary: [present ? `~ the plugin: updated (${how})` : `+ create ${file} (${how})`, ...describeHooks(events), ...NOTES],
+  };
 }
 
 function planUninstall(existingText: string | undefined): InstallPlan {
   if (existingText === undefined || existingText.trim() === "") return { text: existingText ?? "", changed: false, summary: [] };
-  if (!isHookboxPlugin(existingText)) return { text: existingText, changed: false, summary: ["= the file there is not Hookbox's plugin: left alone"] };
+  if (!isHookboxPlugin(existingText))
+    return { text: existingText, changed: false, summary: ["= the file there is not Hookbox's plugin: left alone"] };
   return { text: "", changed: true, removesFile: true, summary: ["- the plugin file (Hookbox's own)"] };
 }
 
@@ -64,7 +77,13 @@ export const opencodeInstaller: InstallPlanner = {
   defaultEvents: Object.keys(OPENCODE_EVENTS),
   /** opencode's config directory follows XDG_CONFIG_HOME (default ~/.config/opencode); a project's is .opencode/. */
   configPath(scope, dirs) {
-    if (scope === "user") return joinPath(dirs.env?.XDG_CONFIG_HOME?.startsWith("/") ? dirs.env.XDG_CONFIG_HOME : joinPath(dirs.home, ".config"), "opencode", "plugin", FILE_NAME);
+    if (scope === "user")
+      return joinPath(
+        dirs.env?.XDG_CONFIG_HOME?.startsWith("/") ? dirs.env.XDG_CONFIG_HOME : joinPath(dirs.home, ".config"),
+        "opencode",
+        "plugin",
+        FILE_NAME,
+      );
     return scope === "project" ? joinPath(dirs.project, ".opencode", "plugin", FILE_NAME) : undefined;
   },
   planInstall,

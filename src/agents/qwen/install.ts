@@ -31,7 +31,8 @@ function notes(root: Record<string, unknown>, options: InstallOptions): string[]
   const lines: string[] = [];
   if (root.disableAllHooks === true) lines.push('! "disableAllHooks" is true in this file: Qwen Code runs no hook until it is removed');
   // Qwen 0.24.4 reads workspace hooks only in trusted folders (Config.getProjectHooks); every folder is trusted while folder trust is off (its default).
-  if (options.scope === "project") lines.push("! with folder trust on (security.folderTrust.enabled), Qwen Code runs a project's hooks only in a folder you have trusted");
+  if (options.scope === "project")
+    lines.push("! with folder trust on (security.folderTrust.enabled), Qwen Code runs a project's hooks only in a folder you have trusted");
   return lines;
 }
 
@@ -43,5 +44,12 @@ export const qwenInstaller: InstallPlanner = {
     if (scope === "user") return joinPath(agentConfigDir(dirs.env?.QWEN_HOME, dirs.project, joinPath(dirs.home, ".qwen")), "settings.json");
     return scope === "project" ? joinPath(dirs.project, ".qwen", "settings.json") : undefined;
   },
-  ...hookPlans({ label: "Qwen Code settings", shape: "grouped", dialect: DIALECT, isHookbox: runsHookboxEmitHandler, entries: desiredEntries, notes: (root, { options }) => notes(root, options) }),
+  ...hookPlans({
+    label: "Qwen Code settings",
+    shape: "grouped",
+    dialect: DIALECT,
+    isHookbox: runsHookboxEmitHandler,
+    entries: desiredEntries,
+    notes: (root, { options }) => notes(root, options),
+  }),
 };

@@ -16,7 +16,16 @@ import { QWEN_TOOLS } from "../shared/protocol/tool-names.ts";
 const EVENTS = eventTable(Object.fromEntries(CANONICAL_EVENTS.map((name) => [name, name])));
 
 /** Gemini CLI's own event names: a payload naming one is Gemini's, never Qwen's. */
-const GEMINI_ONLY_EVENTS: ReadonlySet<string> = new Set(["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "PreCompress"]);
+const GEMINI_ONLY_EVENTS: ReadonlySet<string> = new Set([
+  "BeforeTool",
+  "AfterTool",
+  "BeforeAgent",
+  "AfterAgent",
+  "BeforeModel",
+  "AfterModel",
+  "BeforeToolSelection",
+  "PreCompress",
+]);
 
 /**
  * What each event honours in Qwen Code 0.24.4 (packages/core hooks/types.ts output classes and
@@ -61,7 +70,9 @@ export function encodeQwen(decision: Decision, event: NativeEvent): AgentOutput 
   // A rewrite Qwen would drop becomes a block: the original input must not run in its place.
   const unappliedRewrite = rule.block === "permission" && answer.rewrite !== undefined && answer.verdict !== "deny";
   const verdict = unappliedRewrite ? "deny" : answer.verdict;
-  const reason = unappliedRewrite ? `Hookbox${decision.decided_by ? ` hook "${decision.decided_by}"` : ""} rewrote this tool call, and Qwen Code cannot apply a rewritten input, so it is blocked instead.` : answer.reason;
+  const reason = unappliedRewrite
+    ? `Hookbox${decision.decided_by ? ` hook "${decision.decided_by}"` : ""} rewrote this tool call, and Qwen Code cannot apply a rewritten input, so it is blocked instead.`
+    : answer.reason;
 
   if (rule.block === "permission" && verdict !== "allow") {
     body.decision = "block";
@@ -115,7 +126,17 @@ export const qwen: AgentProtocol = {
     return typeof record?.timestamp === "string" && typeof record.permission_mode === "string";
   },
   decode: (payload: unknown, hint?: DecodeHint) =>
-    decodeClaudeShaped({ agent: "qwen", label: "Qwen Code", events: EVENTS, tools: QWEN_TOOLS, projectDirEnv: ["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"] }, payload, hint),
+    decodeClaudeShaped(
+      {
+        agent: "qwen",
+        label: "Qwen Code",
+        events: EVENTS,
+        tools: QWEN_TOOLS,
+        projectDirEnv: ["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+      },
+      payload,
+      hint,
+    ),
   encode: encodeQwen,
   failure: (reason: string, event: NativeEvent | undefined, options: FailureOptions) =>
     // Exit 2 blocks in Qwen on every event that can block, stderr its reason (hookRunner.ts).

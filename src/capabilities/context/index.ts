@@ -28,14 +28,17 @@ export const contextCapability: Capability<FlagPolicy> = {
       const raw = stringArg("injectContext", "text", args[0], 4 * MAX_INJECTION_BYTES, { allowEmpty: true, allowNul: true });
       const options = optionsArg("injectContext", args[1], ["role"]);
       const role = options.role === undefined || options.role === null ? "system" : options.role;
-      if (!ROLES.includes(role as InjectionRole)) throw invalidArgument(`hook.injectContext: role must be one of ${ROLES.join(", ")}, got ${JSON.stringify(role)}`);
+      if (!ROLES.includes(role as InjectionRole))
+        throw invalidArgument(`hook.injectContext: role must be one of ${ROLES.join(", ")}, got ${JSON.stringify(role)}`);
       const content = withoutControls(wellFormed(raw));
       const bytes = utf8Bytes(content);
       call.target = `${String(role)} (${bytes} bytes)`;
       const verdict = flagVerdict(policy);
       if (!verdict.ok) throw deniedByVerdict(scope.hookId, renderCall("injectContext", ["…"]), verdict, { kind: "inject_context", yaml: "true" });
-      if (bytes > MAX_INJECTION_BYTES) throw failed("too_large", `hook.injectContext: ${bytes} bytes is more than the ${MAX_INJECTION_BYTES} bytes one injection may be`);
-      if (scope.injections.length >= MAX_INJECTIONS) throw failed("too_large", `hook.injectContext: at most ${MAX_INJECTIONS} injections per invocation`);
+      if (bytes > MAX_INJECTION_BYTES)
+        throw failed("too_large", `hook.injectContext: ${bytes} bytes is more than the ${MAX_INJECTION_BYTES} bytes one injection may be`);
+      if (scope.injections.length >= MAX_INJECTIONS)
+        throw failed("too_large", `hook.injectContext: at most ${MAX_INJECTIONS} injections per invocation`);
       scope.injections.push({ content, role: role as InjectionRole });
       return undefined;
     },

@@ -20,7 +20,10 @@ export function nameMatches(rule: string, name: string): boolean {
 }
 
 const SECRET_CEILING: DefaultCeiling<string> = {
-  refuse: (name) => (looksSecret(name) ? `${name} looks like a secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ANTHROPIC_*, AWS_* …), which a hook gets only when the operator approves it` : undefined),
+  refuse: (name) =>
+    looksSecret(name)
+      ? `${name} looks like a secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ANTHROPIC_*, AWS_* …), which a hook gets only when the operator approves it`
+      : undefined,
 };
 
 /** The env layers; `declared` can be replaced (a run grant's own env list is declared for its command). */

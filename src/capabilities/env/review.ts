@@ -17,7 +17,11 @@ function relate(rule: string, grant: string): Relation {
 
 export function reviewEnv(policy: EnvPolicy, ctx: ReviewContext): GrantReview[] {
   return policy.declared.map((name) => {
-    const list = (rules: readonly string[]) => ({ rules, relate: (rule: unknown) => relate(rule as string, name), show: (rule: unknown) => rule as string });
+    const list = (rules: readonly string[]) => ({
+      rules,
+      relate: (rule: unknown) => relate(rule as string, name),
+      show: (rule: unknown) => rule as string,
+    });
     const prefix = prefixOf(name);
     const verdict = judge({
       kind: "env",
@@ -27,10 +31,18 @@ export function reviewEnv(policy: EnvPolicy, ctx: ReviewContext): GrantReview[] 
       approval: policy.approval && list(policy.approval),
       ceiling: policy.ceiling && list(policy.ceiling),
       defaultCeiling: () => {
-        if (looksSecret(prefix ?? name)) return { status: "refused", reason: `${name} looks like a secret, which a hook gets only when the operator approves it` };
-        return prefix === undefined ? undefined : { status: "capped", reason: `names under ${name} that look like secrets (…_TOKEN, …_KEY …) are left out` };
+        if (looksSecret(prefix ?? name))
+          return { status: "refused", reason: `${name} looks like a secret, which a hook gets only when the operator approves it` };
+        return prefix === undefined
+          ? undefined
+          : { status: "capped", reason: `names under ${name} that look like secrets (…_TOKEN, …_KEY …) are left out` };
       },
     });
-    return { kind: "env", grant: envKey(name), words: prefix === undefined ? `read your environment variable ${name}` : `read your environment variables starting with ${prefix}`, ...verdict };
+    return {
+      kind: "env",
+      grant: envKey(name),
+      words: prefix === undefined ? `read your environment variable ${name}` : `read your environment variables starting with ${prefix}`,
+      ...verdict,
+    };
   });
 }

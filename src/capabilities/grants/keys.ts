@@ -11,7 +11,8 @@ function word(text: string): string {
 }
 
 export const readKey = (raw: string): string => `read ${raw}`;
-export const runKey = (cmd: string, args: readonly string[], env: readonly string[]): string => `run ${[cmd, ...args].map(word).join(" ")}${env.length > 0 ? ` env:${env.join(",")}` : ""}`;
+export const runKey = (cmd: string, args: readonly string[], env: readonly string[]): string =>
+  `run ${[cmd, ...args].map(word).join(" ")}${env.length > 0 ? ` env:${env.join(",")}` : ""}`;
 export const envKey = (name: string): string => `env ${name}`;
 export const netKey = (raw: string): string => `net ${raw}`;
 export const modifyKey = (field: string): string => `modify ${field}`;

@@ -26,10 +26,7 @@ export interface KindLayers<A> {
   readonly deny: Layer<A>;
 }
 
-export type OperatorBlock =
-  | { readonly by: "approval" }
-  | { readonly by: "ceiling" }
-  | { readonly by: "default"; readonly reason: string };
+export type OperatorBlock = { readonly by: "approval" } | { readonly by: "ceiling" } | { readonly by: "default"; readonly reason: string };
 
 export type Verdict =
   | { readonly ok: true }

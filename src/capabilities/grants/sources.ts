@@ -40,4 +40,3 @@ export function grantSources(request: GrantRequest, operator: OperatorFile): Gra
     llmEndpoints: operator.llm,
   };
 }
-

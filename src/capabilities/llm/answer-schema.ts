@@ -45,7 +45,8 @@ function refusedKeyword(value: unknown, depth: number, names = false): string | 
   if (depth > MAX_DEPTH) return `json_schema is nested deeper than ${MAX_DEPTH} levels`;
   if (typeof value !== "object" || value === null) return undefined;
   for (const [key, item] of Object.entries(value)) {
-    if (!names && REFUSED_KEYWORDS.has(key) && !Array.isArray(value)) return `json_schema: ${key} is not supported (regular expressions from a hook do not run on the host); use enum or check the value in the handler`;
+    if (!names && REFUSED_KEYWORDS.has(key) && !Array.isArray(value))
+      return `json_schema: ${key} is not supported (regular expressions from a hook do not run on the host); use enum or check the value in the handler`;
     const found = refusedKeyword(item, depth + 1, !names && !Array.isArray(value) && NAME_MAPS.has(key));
     if (found) return found;
   }

@@ -24,7 +24,11 @@ export class LlmCallError extends Error {
 
 /** Sends one request to a model endpoint. Hookbox's own speaks HTTP; `hookbox test` pins the replies. */
 export interface LlmClient {
-  complete(endpoint: ResolvedEndpoint, request: CompletionRequest, options: { readonly timeoutMs: number; readonly signal: AbortSignal }): Promise<CompletionReply>;
+  complete(
+    endpoint: ResolvedEndpoint,
+    request: CompletionRequest,
+    options: { readonly timeoutMs: number; readonly signal: AbortSignal },
+  ): Promise<CompletionReply>;
 }
 
 /** A model's reply is text: a few MiB is far beyond any max_tokens Hookbox asks for. */
@@ -50,10 +54,19 @@ export function httpLlmClient(io: CapabilityIO): LlmClient {
       }
       if (!address) throw new LlmCallError("unreachable", `${endpoint.name} (${url.origin}): ${host} does not resolve`);
       const response = await io
-        .httpPost({ url: url.href, address, headers: wire.headers(endpoint.apiKey), body: JSON.stringify(wire.body(request)), timeoutMs: options.timeoutMs, maxBodyBytes: MAX_REPLY_BYTES, signal: options.signal })
+        .httpPost({
+          url: url.href,
+          address,
+          headers: wire.headers(endpoint.apiKey),
+          body: JSON.stringify(wire.body(request)),
+          timeoutMs: options.timeoutMs,
+          maxBodyBytes: MAX_REPLY_BYTES,
+          signal: options.signal,
+        })
         .catch((error: unknown) => {
           const code = (error as { code?: unknown } | null)?.code;
-          if (code === "ETIMEDOUT") throw new LlmCallError("timeout", `${endpoint.name} (${url.origin}) gave no complete answer within ${options.timeoutMs} ms`);
+          if (code === "ETIMEDOUT")
+            throw new LlmCallError("timeout", `${endpoint.name} (${url.origin}) gave no complete answer within ${options.timeoutMs} ms`);
           throw new LlmCallError("unreachable", `${endpoint.name} (${url.origin}): ${(error as Error).message}`);
         });
       if (response.truncated) throw new LlmCallError("malformed", `${endpoint.name}: the reply is larger than ${MAX_REPLY_BYTES} bytes`);
@@ -70,7 +83,8 @@ export function httpLlmClient(io: CapabilityIO): LlmClient {
       }
       if (body === undefined) throw new LlmCallError("malformed", `${endpoint.name}: the reply is not JSON (${JSON.stringify(text.slice(0, 120))})`);
       const reply = wire.reply(body);
-      if (typeof reply === "string") throw new LlmCallError("malformed", `${endpoint.name}: ${reply} (is api: ${endpoint.api} right for ${url.origin}?)`);
+      if (typeof reply === "string")
+        throw new LlmCallError("malformed", `${endpoint.name}: ${reply} (is api: ${endpoint.api} right for ${url.origin}?)`);
       return reply;
     },
   };

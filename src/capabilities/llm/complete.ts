@@ -49,22 +49,39 @@ export function completeMethod(policy: LlmPolicy, scope: InvocationScope, tally:
     arity("llm.complete", args, 1);
     const options = optionsArg("llm.complete", args[0], ["system", "prompt", "max_tokens", "json_schema", "endpoint"]);
     const prompt = stringArg("llm.complete", "prompt", options.prompt, MAX_PROMPT_CHARS);
-    const system = options.system === undefined || options.system === null ? "" : stringArg("llm.complete", "system", options.system, MAX_SYSTEM_CHARS, { allowEmpty: true });
-    const name = options.endpoint === undefined || options.endpoint === null ? defaultEndpoint(policy) : stringArg("llm.complete", "endpoint", options.endpoint, 64);
+    const system =
+      options.system === undefined || options.system === null
+        ? ""
+        : stringArg("llm.complete", "system", options.system, MAX_SYSTEM_CHARS, { allowEmpty: true });
+    const name =
+      options.endpoint === undefined || options.endpoint === null
+        ? defaultEndpoint(policy)
+        : stringArg("llm.complete", "endpoint", options.endpoint, 64);
     const requested = options.max_tokens;
-    if (requested !== undefined && requested !== null && (typeof requested !== "number" || !Number.isInteger(requested) || requested < 1)) throw invalidArgument("hook.llm.complete: max_tokens must be a whole number of tokens, at least 1");
+    if (requested !== undefined && requested !== null && (typeof requested !== "number" || !Number.isInteger(requested) || requested < 1))
+      throw invalidArgument("hook.llm.complete: max_tokens must be a whole number of tokens, at least 1");
     const check = options.json_schema === undefined || options.json_schema === null ? undefined : answerCheck(options.json_schema);
     if (typeof check === "string") throw invalidArgument(`hook.llm.complete: ${check}`);
     const shown = renderCall("llm.complete", [{ endpoint: name ?? "(none)" }]);
     call.target = name ? `llm ${name}` : "llm";
 
-    if (name === undefined) throw deniedByVerdict(scope.hookId, shown, { ok: false, by: "declared", operator: undefined }, { kind: "llm", yaml: "[default]" });
+    if (name === undefined)
+      throw deniedByVerdict(scope.hookId, shown, { ok: false, by: "declared", operator: undefined }, { kind: "llm", yaml: "[default]" });
     const verdict = llmVerdict(policy, name);
     if (!verdict.ok) throw deniedByVerdict(scope.hookId, shown, verdict, { kind: "llm", yaml: `[${name}]` });
     const config = Object.hasOwn(policy.endpoints, name) ? policy.endpoints[name] : undefined;
     if (!config) throw failed("not_configured", noEndpoint(name, policy));
-    const endpoint: ResolvedEndpoint = { name, api: config.api, url: config.endpoint, apiKey: config.api_key ?? (config.api_key_env ? scope.deps.env[config.api_key_env] : undefined) };
-    if (config.api_key_env && !endpoint.apiKey) throw failed("not_configured", `model endpoint ${name}: the environment variable ${config.api_key_env} (hookbox.yaml llm api_key_env) is not set in Hookbox's environment`);
+    const endpoint: ResolvedEndpoint = {
+      name,
+      api: config.api,
+      url: config.endpoint,
+      apiKey: config.api_key ?? (config.api_key_env ? scope.deps.env[config.api_key_env] : undefined),
+    };
+    if (config.api_key_env && !endpoint.apiKey)
+      throw failed(
+        "not_configured",
+        `model endpoint ${name}: the environment variable ${config.api_key_env} (hookbox.yaml llm api_key_env) is not set in Hookbox's environment`,
+      );
     const budget = budgetFor(policy, name);
     const maxTokens = Math.min(typeof requested === "number" ? requested : budget.max_tokens, budget.max_tokens);
 
@@ -102,7 +119,19 @@ export function completeMethod(policy: LlmPolicy, scope: InvocationScope, tally:
         await withinBudget(scope, budget, tally, maxTokens + estimateTokens(system + userPrompt));
         const remaining = Math.floor(deadline - performance.now());
         if (remaining <= 0) throw failed("timeout", `hook.llm.complete: ${name} gave no usable answer within timeout_ms (${budget.timeout_ms} ms)`);
-        const reply = await ask(scope, endpoint, { model: config.model, system: systemWith(system, options.json_schema), prompt: userPrompt, maxTokens, jsonSchema: check ? (options.json_schema as Record<string, unknown>) : undefined }, remaining, call.signal);
+        const reply = await ask(
+          scope,
+          endpoint,
+          {
+            model: config.model,
+            system: systemWith(system, options.json_schema),
+            prompt: userPrompt,
+            maxTokens,
+            jsonSchema: check ? (options.json_schema as Record<string, unknown>) : undefined,
+          },
+          remaining,
+          call.signal,
+        );
         answer = reply.text;
         const spent = spend(tokens, reply, system + userPrompt);
         tally.spent += spent;
@@ -110,9 +139,17 @@ export function completeMethod(policy: LlmPolicy, scope: InvocationScope, tally:
         const result = validate(check, reply.text);
         if (result.ok) {
           finish("answered");
-          return { text: reply.text, ...(check ? { json: result.value } : {}), endpoint: name, model: config.model, tokens: { input: tokens.input, output: tokens.output }, attempts };
+          return {
+            text: reply.text,
+            ...(check ? { json: result.value } : {}),
+            endpoint: name,
+            model: config.model,
+            tokens: { input: tokens.input, output: tokens.output },
+            attempts,
+          };
         }
-        if (attempts >= 2) throw failed("invalid_answer", `hook.llm.complete: ${name} answered twice without matching json_schema; ${result.problem}`);
+        if (attempts >= 2)
+          throw failed("invalid_answer", `hook.llm.complete: ${name} answered twice without matching json_schema; ${result.problem}`);
         // One more chance, saying what was wrong, within what is left of the budgets.
         userPrompt = `${prompt}\n\nYour previous answer was rejected: ${result.problem}. Answer again with only the JSON object, nothing else.`;
       }
@@ -124,7 +161,13 @@ export function completeMethod(policy: LlmPolicy, scope: InvocationScope, tally:
   };
 }
 
-async function ask(scope: InvocationScope, endpoint: ResolvedEndpoint, request: CompletionRequest, timeoutMs: number, signal: AbortSignal): Promise<CompletionReply> {
+async function ask(
+  scope: InvocationScope,
+  endpoint: ResolvedEndpoint,
+  request: CompletionRequest,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<CompletionReply> {
   try {
     return await scope.llm.client.complete(endpoint, request, { timeoutMs, signal });
   } catch (error) {
@@ -136,11 +179,17 @@ async function ask(scope: InvocationScope, endpoint: ResolvedEndpoint, request: 
 /** Refused before sending when the call could take the run or the day past its budget. */
 async function withinBudget(scope: InvocationScope, budget: Budget, tally: RunTally, mayTake: number): Promise<void> {
   if (tally.spent + mayTake > budget.tokens_per_run) {
-    throw failed("budget_exceeded", `hook.llm.complete: this call could take the run to ${tally.spent + mayTake} tokens (${tally.spent} spent, up to ${mayTake} more), over tokens_per_run (${budget.tokens_per_run}); ask for fewer max_tokens or a shorter prompt`);
+    throw failed(
+      "budget_exceeded",
+      `hook.llm.complete: this call could take the run to ${tally.spent + mayTake} tokens (${tally.spent} spent, up to ${mayTake} more), over tokens_per_run (${budget.tokens_per_run}); ask for fewer max_tokens or a shorter prompt`,
+    );
   }
   const today = await scope.llm.usage.spent(scope.hookId, utcDay(Date.now()));
   if (today + mayTake > budget.tokens_per_day) {
-    throw failed("budget_exceeded", `hook.llm.complete: hook ${scope.hookId} has spent ${today} tokens today (UTC); this call could take it over tokens_per_day (${budget.tokens_per_day})`);
+    throw failed(
+      "budget_exceeded",
+      `hook.llm.complete: hook ${scope.hookId} has spent ${today} tokens today (UTC); this call could take it over tokens_per_day (${budget.tokens_per_day})`,
+    );
   }
 }
 

@@ -20,8 +20,13 @@ export const llmCapability: Capability<LlmPolicy> = {
     for (const grant of policy.declared) {
       if (!Object.hasOwn(policy.endpoints, grant.endpoint)) {
         const known = Object.keys(policy.endpoints);
-        const add = known.length === 0 ? `; add one to hookbox.yaml, e.g. llm: { endpoint: "http://127.0.0.1:8080/v1", model: NAME } (docs/prompt-hooks.md)` : "";
-        warnings.push(`${sources.file}: permissions.llm names the endpoint ${grant.endpoint}, which hookbox.yaml llm does not configure (${known.length === 0 ? "no endpoint is configured" : `it has ${known.join(", ")}`}): its model calls will fail${add}`);
+        const add =
+          known.length === 0
+            ? `; add one to hookbox.yaml, e.g. llm: { endpoint: "http://127.0.0.1:8080/v1", model: NAME } (docs/prompt-hooks.md)`
+            : "";
+        warnings.push(
+          `${sources.file}: permissions.llm names the endpoint ${grant.endpoint}, which hookbox.yaml llm does not configure (${known.length === 0 ? "no endpoint is configured" : `it has ${known.join(", ")}`}): its model calls will fail${add}`,
+        );
       }
     }
     return policy;

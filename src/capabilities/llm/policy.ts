@@ -44,7 +44,12 @@ export function parseLlmPolicy(sources: GrantSources, endpoints: Readonly<Record
   };
 }
 
-const nameLayer = (grants: readonly LlmGrant[]): Layer<string> => listLayer(grants, (grant, name) => grant.endpoint === name, (grant) => grant.endpoint);
+const nameLayer = (grants: readonly LlmGrant[]): Layer<string> =>
+  listLayer(
+    grants,
+    (grant, name) => grant.endpoint === name,
+    (grant) => grant.endpoint,
+  );
 
 export function llmVerdict(policy: LlmPolicy, endpoint: string): Verdict {
   return decide(
@@ -52,7 +57,12 @@ export function llmVerdict(policy: LlmPolicy, endpoint: string): Verdict {
       declared: nameLayer(policy.declared),
       approval: policy.approval === undefined ? undefined : nameLayer(policy.approval),
       ceiling: policy.ceiling === undefined ? undefined : nameLayer(policy.ceiling),
-      defaultCeiling: { refuse: () => (policy.operatorOwn ? undefined : "a project's or a package's hook asks a model only with the operator's approval (its prompts carry what the agent is doing)") },
+      defaultCeiling: {
+        refuse: () =>
+          policy.operatorOwn
+            ? undefined
+            : "a project's or a package's hook asks a model only with the operator's approval (its prompts carry what the agent is doing)",
+      },
       deny: { match: () => undefined },
     },
     endpoint,

@@ -27,7 +27,14 @@ export class FileLlmUsage implements LlmUsageStore {
   private readonly lock: AppendLock;
   private warned = false;
 
-  constructor(private readonly options: { readonly fs: Pick<FileHost, "readText" | "writeTextAtomic" | "mkdirp" | "lock">; readonly path: string; readonly pid: number; readonly log?: (line: string) => void }) {
+  constructor(
+    private readonly options: {
+      readonly fs: Pick<FileHost, "readText" | "writeTextAtomic" | "mkdirp" | "lock">;
+      readonly path: string;
+      readonly pid: number;
+      readonly log?: (line: string) => void;
+    },
+  ) {
     this.lock = new AppendLock({ io: options.fs.lock, path: `${options.path}.lock`, pid: options.pid });
   }
 
@@ -53,7 +60,8 @@ export class FileLlmUsage implements LlmUsageStore {
         const counts: Record<string, number> = Object.fromEntries(kept);
         const key = `${day}#${hookId}`;
         counts[key] = (counts[key] ?? 0) + tokens;
-        if (held.stillHeld()) await this.options.fs.writeTextAtomic(this.options.path, `${JSON.stringify({ v: 1, tokens: counts } satisfies UsageFile)}\n`, 0o600);
+        if (held.stillHeld())
+          await this.options.fs.writeTextAtomic(this.options.path, `${JSON.stringify({ v: 1, tokens: counts } satisfies UsageFile)}\n`, 0o600);
       } finally {
         held.release();
       }
@@ -67,7 +75,12 @@ export class FileLlmUsage implements LlmUsageStore {
     try {
       const value = JSON.parse(await this.options.fs.readText(this.options.path)) as Partial<UsageFile> | null;
       if (!value || value.v !== 1 || typeof value.tokens !== "object" || value.tokens === null) return { v: 1, tokens: {} };
-      return { v: 1, tokens: Object.fromEntries(Object.entries(value.tokens).filter((entry): entry is [string, number] => typeof entry[1] === "number" && Number.isFinite(entry[1]))) };
+      return {
+        v: 1,
+        tokens: Object.fromEntries(
+          Object.entries(value.tokens).filter((entry): entry is [string, number] => typeof entry[1] === "number" && Number.isFinite(entry[1])),
+        ),
+      };
     } catch (error) {
       if (error instanceof SyntaxError) return { v: 1, tokens: {} };
       throw error;
@@ -75,7 +88,10 @@ export class FileLlmUsage implements LlmUsageStore {
   }
 
   private failed(error: unknown): void {
-    if (!this.warned) this.options.log?.(`the model token counts ${this.options.path} cannot be used (${errorMessage(error)}): tokens_per_day holds within this process only`);
+    if (!this.warned)
+      this.options.log?.(
+        `the model token counts ${this.options.path} cannot be used (${errorMessage(error)}): tokens_per_day holds within this process only`,
+      );
     this.warned = true;
   }
 }

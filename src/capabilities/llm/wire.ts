@@ -63,7 +63,12 @@ const openai: WireFormat = {
     const message = isObj(choice) && isObj(choice.message) ? choice.message : undefined;
     if (!message || typeof message.content !== "string") return "the first choice has no message content";
     const usage = isObj(body.usage) ? body.usage : {};
-    return { text: message.content, inputTokens: count(usage.prompt_tokens), outputTokens: count(usage.completion_tokens), stop: isObj(choice) && typeof choice.finish_reason === "string" ? choice.finish_reason : undefined };
+    return {
+      text: message.content,
+      inputTokens: count(usage.prompt_tokens),
+      outputTokens: count(usage.completion_tokens),
+      stop: isObj(choice) && typeof choice.finish_reason === "string" ? choice.finish_reason : undefined,
+    };
   },
   errorText: (body) => (isObj(body) && isObj(body.error) && typeof body.error.message === "string" ? body.error.message : undefined),
 };
@@ -81,7 +86,12 @@ const ollama: WireFormat = {
   }),
   reply: (body) => {
     if (!isObj(body) || !isObj(body.message) || typeof body.message.content !== "string") return "no message content in the reply";
-    return { text: body.message.content, inputTokens: count(body.prompt_eval_count), outputTokens: count(body.eval_count), stop: typeof body.done_reason === "string" ? body.done_reason : undefined };
+    return {
+      text: body.message.content,
+      inputTokens: count(body.prompt_eval_count),
+      outputTokens: count(body.eval_count),
+      stop: typeof body.done_reason === "string" ? body.done_reason : undefined,
+    };
   },
   errorText: (body) => (isObj(body) && typeof body.error === "string" ? body.error : undefined),
 };
@@ -90,7 +100,13 @@ const ollama: WireFormat = {
 const anthropic: WireFormat = {
   url: (base) => (/\/v1\/?$/.test(base) ? join(base, "/messages") : join(base, "/v1/messages")),
   headers: (key) => ({ ...JSON_HEADERS, "anthropic-version": "2023-06-01", ...(key ? { "x-api-key": key } : {}) }),
-  body: (request) => ({ model: request.model, max_tokens: request.maxTokens, system: request.system, messages: [{ role: "user", content: request.prompt }], temperature: 0 }),
+  body: (request) => ({
+    model: request.model,
+    max_tokens: request.maxTokens,
+    system: request.system,
+    messages: [{ role: "user", content: request.prompt }],
+    temperature: 0,
+  }),
   reply: (body) => {
     if (!isObj(body) || !Array.isArray(body.content)) return "no content in the reply";
     const text = body.content
@@ -98,7 +114,12 @@ const anthropic: WireFormat = {
       .map((block) => block.text as string)
       .join("");
     const usage = isObj(body.usage) ? body.usage : {};
-    return { text, inputTokens: count(usage.input_tokens), outputTokens: count(usage.output_tokens), stop: typeof body.stop_reason === "string" ? body.stop_reason : undefined };
+    return {
+      text,
+      inputTokens: count(usage.input_tokens),
+      outputTokens: count(usage.output_tokens),
+      stop: typeof body.stop_reason === "string" ? body.stop_reason : undefined,
+    };
   },
   errorText: (body) => (isObj(body) && isObj(body.error) && typeof body.error.message === "string" ? body.error.message : undefined),
 };

@@ -29,7 +29,9 @@ export function modifyVerdict(policy: ModifyPolicy, field: string): Verdict {
       declared: fieldLayer(policy.declared),
       approval: policy.approval === undefined ? undefined : fieldLayer(policy.approval),
       ceiling: policy.ceiling === undefined ? undefined : fieldLayer(policy.ceiling),
-      defaultCeiling: { refuse: () => (policy.operatorOwn ? undefined : "rewrites are the operator's to allow: only the operator's own hooks may modify by default") },
+      defaultCeiling: {
+        refuse: () => (policy.operatorOwn ? undefined : "rewrites are the operator's to allow: only the operator's own hooks may modify by default"),
+      },
       deny: { match: () => undefined },
     },
     field,

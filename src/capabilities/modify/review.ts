@@ -5,7 +5,11 @@ import { modifyVerdict, type ModifyPolicy } from "./index.ts";
 /** Each declared `modify` field: granted, or refused with what would allow it (the operator only). */
 export function reviewModify(policy: ModifyPolicy, ctx: ReviewContext): GrantReview[] {
   return policy.declared.map((field) => {
-    const base = { kind: "modify" as const, grant: modifyKey(field), words: `rewrite ${field} of the event before the guards check it (what the agent then runs)` };
+    const base = {
+      kind: "modify" as const,
+      grant: modifyKey(field),
+      words: `rewrite ${field} of the event before the guards check it (what the agent then runs)`,
+    };
     const verdict = modifyVerdict(policy, field);
     if (verdict.ok) return { ...base, status: "granted" as const };
     const why =
@@ -16,6 +20,11 @@ export function reviewModify(policy: ModifyPolicy, ctx: ReviewContext): GrantRev
           : verdict.by === "ceiling"
             ? "the operator's ceiling does not allow it (hookbox.yaml ceilings.permissions.modify)"
             : "not allowed";
-    return { ...base, status: "refused" as const, why, allow: `the operator adds it in hookbox.yaml: hooks: { ${ctx.hookId}: { permissions: { modify: [${field}] } } }` };
+    return {
+      ...base,
+      status: "refused" as const,
+      why,
+      allow: `the operator adds it in hookbox.yaml: hooks: { ${ctx.hookId}: { permissions: { modify: [${field}] } } }`,
+    };
   });
 }

@@ -48,7 +48,11 @@ export function httpGetMethod(layers: KindLayers<NetAccess>, scope: InvocationSc
         if (hop >= MAX_REDIRECTS) throw failed("http_failed", `${shown}: more than ${MAX_REDIRECTS} redirects`);
         const next = parseUrl(location, url);
         if (hostKey(next.hostname) !== hostKey(url.hostname)) {
-          throw refused(scope.hookId, shown, `the server redirects to another host (${next.host}); hooks never follow a redirect to another host — request that URL directly if it is granted`);
+          throw refused(
+            scope.hookId,
+            shown,
+            `the server redirects to another host (${next.host}); hooks never follow a redirect to another host — request that URL directly if it is granted`,
+          );
         }
         url = next;
         continue;
@@ -92,7 +96,10 @@ async function authorize(layers: KindLayers<NetAccess>, scope: InvocationScope, 
     if (special === undefined && denyRule === undefined) continue;
     const check = decide(layers, { host: ip, port });
     if (!check.ok) {
-      const why = special === undefined ? `${host} resolves to ${ip}` : `${host} resolves to ${ip}, ${special}, which a hook reaches only when granted by address`;
+      const why =
+        special === undefined
+          ? `${host} resolves to ${ip}`
+          : `${host} resolves to ${ip}, ${special}, which a hook reaches only when granted by address`;
       throw deniedByVerdict(scope.hookId, `${spelled} (${why})`, check, { kind: "net", yaml: yamlList([grantText(ip, port, url)]) });
     }
   }

@@ -97,7 +97,7 @@ const V6_RANGES: readonly Range[] = [
 
 function inRange(bytes: readonly number[], [prefix, bits]: Range): boolean {
   for (let bit = 0; bit < bits; bit++) {
-    const mask = 0x80 >> bit % 8;
+    const mask = 0x80 >> (bit % 8);
     if (((bytes[bit >> 3] ?? 0) & mask) !== ((prefix[bit >> 3] ?? 0) & mask)) return false;
   }
   return true;

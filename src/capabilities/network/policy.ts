@@ -27,7 +27,10 @@ export interface NetPolicy {
 
 /** A host as compared: the URL parser's spelling (which normalises IPs), lower case, no trailing dot. */
 export function hostKey(hostname: string): string {
-  const bare = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const bare = hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   return canonicalIp(bare) ?? bare;
 }
 

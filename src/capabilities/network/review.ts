@@ -22,7 +22,11 @@ function words(rule: HostRule): string {
 
 export function reviewNet(policy: NetPolicy, ctx: ReviewContext): GrantReview[] {
   return policy.declared.map((grant) => {
-    const list = (rules: readonly HostRule[]) => ({ rules, relate: (rule: unknown) => relate(rule as HostRule, grant), show: (rule: unknown) => (rule as HostRule).raw });
+    const list = (rules: readonly HostRule[]) => ({
+      rules,
+      relate: (rule: unknown) => relate(rule as HostRule, grant),
+      show: (rule: unknown) => (rule as HostRule).raw,
+    });
     const verdict = judge({
       kind: "net",
       hookId: ctx.hookId,

@@ -30,16 +30,28 @@ export const notifyCapability: Capability<NotifyPolicy> = {
       arity("notify", args, 2);
       const raw = stringArg("notify", "message", args[0], 16 * MAX_MESSAGE_CHARS, { allowEmpty: false, allowNul: true });
       const options = optionsArg("notify", args[1], ["title", "level"]);
-      const title = options.title === undefined || options.title === null ? `Hookbox: ${scope.hookId}` : withoutControls(wellFormed(stringArg("notify", "title", options.title, 200)));
+      const title =
+        options.title === undefined || options.title === null
+          ? `Hookbox: ${scope.hookId}`
+          : withoutControls(wellFormed(stringArg("notify", "title", options.title, 200)));
       const level = options.level === undefined || options.level === null ? "info" : options.level;
-      if (!(LEVELS as readonly unknown[]).includes(level)) throw invalidArgument(`hook.notify: level must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(level)}`);
+      if (!(LEVELS as readonly unknown[]).includes(level))
+        throw invalidArgument(`hook.notify: level must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(level)}`);
       const message = withoutControls(wellFormed(raw)).slice(0, MAX_MESSAGE_CHARS);
       call.target = `${policy.sinks.length} sink${policy.sinks.length === 1 ? "" : "s"}`;
       const verdict = flagVerdict(policy.flag);
       if (!verdict.ok) throw deniedByVerdict(scope.hookId, renderCall("notify", ["…"]), verdict, { kind: "notify", yaml: "true" });
       const io = scope.deps.notify;
       if (!io || policy.sinks.length === 0) return { sent: 0, failed: [] };
-      return sendNotification(io, policy.sinks, { v: 1, kind: "hook", hook_id: scope.hookId, level: level as (typeof LEVELS)[number], title, message, at: new Date().toISOString() });
+      return sendNotification(io, policy.sinks, {
+        v: 1,
+        kind: "hook",
+        hook_id: scope.hookId,
+        level: level as (typeof LEVELS)[number],
+        title,
+        message,
+        at: new Date().toISOString(),
+      });
     },
   }),
 };

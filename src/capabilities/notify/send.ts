@@ -32,7 +32,14 @@ export const MAX_MESSAGE_CHARS = 4096;
  * is named in `failed` (and the caller records it), the others still get it.
  */
 export async function sendNotification(io: NotifyIO, sinks: readonly NotifySinkConfig[], notification: Notification): Promise<Delivery> {
-  const results = await Promise.all(sinks.map((sink) => deliver(io, sink, notification).then((problem) => problem, (error: unknown) => `${describeSink(sink)}: ${errorMessage(error)}`)));
+  const results = await Promise.all(
+    sinks.map((sink) =>
+      deliver(io, sink, notification).then(
+        (problem) => problem,
+        (error: unknown) => `${describeSink(sink)}: ${errorMessage(error)}`,
+      ),
+    ),
+  );
   const failed = results.filter((problem): problem is string => problem !== undefined);
   return { sent: sinks.length - failed.length, failed };
 }
@@ -40,13 +47,17 @@ export async function sendNotification(io: NotifyIO, sinks: readonly NotifySinkC
 async function deliver(io: NotifyIO, sink: NotifySinkConfig, notification: Notification): Promise<string | undefined> {
   if ("command" in sink) {
     const code = await io.command(sink.command, `${JSON.stringify(notification)}\n`, sink.timeout_ms);
-    return code === 0 ? undefined : `${describeSink(sink)}: ${code === null ? `did not finish within ${sink.timeout_ms} ms or could not start` : `exited with ${code}`}`;
+    return code === 0
+      ? undefined
+      : `${describeSink(sink)}: ${code === null ? `did not finish within ${sink.timeout_ms} ms or could not start` : `exited with ${code}`}`;
   }
   if ("webhook" in sink) {
     const status = await io.postJson(sink.webhook, JSON.stringify(notification), sink.timeout_ms);
     return status >= 200 && status < 300 ? undefined : `${describeSink(sink)}: answered HTTP ${status}`;
   }
-  return io.desktop(notification.title, notification.message) ? undefined : "desktop: no desktop notifications here (notify-send or osascript, and a desktop session)";
+  return io.desktop(notification.title, notification.message)
+    ? undefined
+    : "desktop: no desktop notifications here (notify-send or osascript, and a desktop session)";
 }
 
 function describeSink(sink: NotifySinkConfig): string {

@@ -85,12 +85,18 @@ export class PathGuard {
   }
 
   private lexicalVerdict(lexical: string): Verdict {
-    return decide(this.layers((pattern) => lexicalGlob(pattern, this.ctx.vars)), lexical);
+    return decide(
+      this.layers((pattern) => lexicalGlob(pattern, this.ctx.vars)),
+      lexical,
+    );
   }
 
   private async realVerdict(real: string): Promise<Verdict> {
     const globs = await this.realizedGlobs();
-    return decide(this.layers((pattern) => globs.get(pattern)), real);
+    return decide(
+      this.layers((pattern) => globs.get(pattern)),
+      real,
+    );
   }
 
   private layers(globOf: (pattern: PathPattern) => string | undefined): KindLayers<string> {

@@ -46,7 +46,9 @@ export function listFilesMethod(scope: InvocationScope): HostMethod {
     const extensions =
       options.extensions === undefined || options.extensions === null
         ? undefined
-        : stringListArg("listFiles", "extensions", options.extensions, { maxItems: 64, maxChars: 32 }).map((ext) => (ext.startsWith(".") ? ext : `.${ext}`).toLowerCase());
+        : stringListArg("listFiles", "extensions", options.extensions, { maxItems: 64, maxChars: 32 }).map((ext) =>
+            (ext.startsWith(".") ? ext : `.${ext}`).toLowerCase(),
+          );
     const shownCall = renderCall("listFiles", [dir]);
     const { lexical, real } = await scope.paths.confine(shownCall, dir, "tree");
     const workspace = scope.paths.workspace;
@@ -59,7 +61,12 @@ export function listFilesMethod(scope: InvocationScope): HostMethod {
       if (!listing) continue;
       for (const entry of [...listing.entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         if (!hidden && entry.name.startsWith(".")) continue;
-        const child = { real: join(at.real, entry.name), lexical: join(at.lexical, entry.name), shown: join(at.shown, entry.name), depth: at.depth + 1 };
+        const child = {
+          real: join(at.real, entry.name),
+          lexical: join(at.lexical, entry.name),
+          shown: join(at.shown, entry.name),
+          depth: at.depth + 1,
+        };
         if (entry.kind === "file") {
           if (extensions && !extensions.some((ext) => entry.name.toLowerCase().endsWith(ext))) continue;
           if (!(await scope.paths.permits(child.lexical, child.real))) continue;

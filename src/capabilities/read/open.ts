@@ -27,7 +27,8 @@ export async function openChecked(scope: InvocationScope, call: string, real: st
   const before = await scope.deps.io.lstat(real);
   if (before.kind !== "file") throw notRegular(scope, call, before);
   const file = await scope.deps.io.openFile(real).catch((error: unknown) => {
-    if ((error as { code?: unknown } | null)?.code === "ELOOP") throw refused(scope.hookId, call, `${real} was swapped for a symbolic link while it was being opened`);
+    if ((error as { code?: unknown } | null)?.code === "ELOOP")
+      throw refused(scope.hookId, call, `${real} was swapped for a symbolic link while it was being opened`);
     throw error;
   });
   try {

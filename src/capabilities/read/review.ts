@@ -42,13 +42,22 @@ function relate(rule: Rooted, grant: Rooted): Relation {
 }
 
 function words(pattern: PathPattern): string {
-  const where = pattern.variable === "workspace" ? " in the project (the event's working directory)" : pattern.variable === "home" ? " in your home directory" : "";
+  const where =
+    pattern.variable === "workspace"
+      ? " in the project (the event's working directory)"
+      : pattern.variable === "home"
+        ? " in your home directory"
+        : "";
   if (pattern.glob === "**") return `read any file under ${pattern.raw.slice(0, -3) || "/"}${where}`;
   return `read ${pattern.glob === "" ? "the file" : "files matching"} ${pattern.raw}${where}`;
 }
 
 export function reviewRead(policy: ReadPolicy, ctx: ReviewContext): GrantReview[] {
-  const list = (patterns: readonly PathPattern[], grant: Rooted) => ({ rules: patterns, relate: (rule: unknown) => relate(rooted(rule as PathPattern, ctx.home), grant), show: (rule: unknown) => (rule as PathPattern).raw });
+  const list = (patterns: readonly PathPattern[], grant: Rooted) => ({
+    rules: patterns,
+    relate: (rule: unknown) => relate(rooted(rule as PathPattern, ctx.home), grant),
+    show: (rule: unknown) => (rule as PathPattern).raw,
+  });
   return policy.declared.map((pattern) => {
     const grant = rooted(pattern, ctx.home);
     const verdict = judge({

@@ -11,7 +11,23 @@ const WORDS = {
 export function reviewFlag(kind: keyof typeof WORDS, policy: FlagPolicy, ctx: ReviewContext): GrantReview[] {
   if (!policy.declared) return [];
   const base = { kind, grant: kind, words: WORDS[kind] };
-  if (policy.approval === false) return [{ ...base, status: "refused", why: `the operator turned it off for this hook (hookbox.yaml hooks.${ctx.hookId}.permissions.${kind}: false)`, allow: `only the operator can, in hookbox.yaml` }];
-  if (policy.ceiling === false) return [{ ...base, status: "refused", why: `the operator turned it off for every hook (hookbox.yaml ceilings.permissions.${kind}: false)`, allow: "only the operator can, in hookbox.yaml" }];
+  if (policy.approval === false)
+    return [
+      {
+        ...base,
+        status: "refused",
+        why: `the operator turned it off for this hook (hookbox.yaml hooks.${ctx.hookId}.permissions.${kind}: false)`,
+        allow: `only the operator can, in hookbox.yaml`,
+      },
+    ];
+  if (policy.ceiling === false)
+    return [
+      {
+        ...base,
+        status: "refused",
+        why: `the operator turned it off for every hook (hookbox.yaml ceilings.permissions.${kind}: false)`,
+        allow: "only the operator can, in hookbox.yaml",
+      },
+    ];
   return [{ ...base, status: "granted" }];
 }

@@ -50,23 +50,49 @@ export function judge(layers: GrantLayers): Judgement {
   const cuts: { readonly why: string; readonly allow: string }[] = [];
   const denyAllow = `only the operator can, by removing it from deny.${kind}`;
   const deny = strongest(layers.deny);
-  if (deny.relation === "covers") return { status: "refused", why: `hookbox.yaml deny.${kind} lists ${JSON.stringify(deny.rule)} (deny always wins)`, allow: denyAllow };
-  if (deny.relation === "overlaps") cuts.push({ why: `except what hookbox.yaml deny.${kind} ${JSON.stringify(deny.rule)} refuses`, allow: denyAllow });
+  if (deny.relation === "covers")
+    return { status: "refused", why: `hookbox.yaml deny.${kind} lists ${JSON.stringify(deny.rule)} (deny always wins)`, allow: denyAllow };
+  if (deny.relation === "overlaps")
+    cuts.push({ why: `except what hookbox.yaml deny.${kind} ${JSON.stringify(deny.rule)} refuses`, allow: denyAllow });
   let approved = false;
   if (layers.approval) {
     const approval = strongest(layers.approval);
-    if (approval.relation === undefined) return { status: "refused", why: `not approved for this hook in hookbox.yaml (hooks.${hookId}.permissions.${kind})`, allow: `add to ${approve}` };
-    if (approval.relation === "overlaps") cuts.push({ why: `only what hookbox.yaml hooks.${hookId}.permissions.${kind} approves (${JSON.stringify(approval.rule)})`, allow: `add to ${approve}` });
+    if (approval.relation === undefined)
+      return {
+        status: "refused",
+        why: `not approved for this hook in hookbox.yaml (hooks.${hookId}.permissions.${kind})`,
+        allow: `add to ${approve}`,
+      };
+    if (approval.relation === "overlaps")
+      cuts.push({
+        why: `only what hookbox.yaml hooks.${hookId}.permissions.${kind} approves (${JSON.stringify(approval.rule)})`,
+        allow: `add to ${approve}`,
+      });
     approved = true;
   }
   if (layers.ceiling) {
     const ceiling = strongest(layers.ceiling);
-    if (ceiling.relation === undefined) return { status: "refused", why: `outside the operator's ceiling (hookbox.yaml ceilings.permissions.${kind})`, allow: `only the operator can, by widening ceilings.permissions.${kind}` };
-    if (ceiling.relation === "overlaps") cuts.push({ why: `only what the operator's ceiling allows (ceilings.permissions.${kind} ${JSON.stringify(ceiling.rule)})`, allow: `only the operator can, by widening ceilings.permissions.${kind}` });
+    if (ceiling.relation === undefined)
+      return {
+        status: "refused",
+        why: `outside the operator's ceiling (hookbox.yaml ceilings.permissions.${kind})`,
+        allow: `only the operator can, by widening ceilings.permissions.${kind}`,
+      };
+    if (ceiling.relation === "overlaps")
+      cuts.push({
+        why: `only what the operator's ceiling allows (ceilings.permissions.${kind} ${JSON.stringify(ceiling.rule)})`,
+        allow: `only the operator can, by widening ceilings.permissions.${kind}`,
+      });
   } else if (!approved) {
     const byDefault = layers.defaultCeiling();
-    if (byDefault?.status === "refused") return { status: "refused", why: `refused by the default ${kind} ceiling: ${byDefault.reason}`, allow: `the operator can approve it for this hook in ${approve}` };
-    if (byDefault) cuts.push({ why: `capped by the default ${kind} ceiling: ${byDefault.reason}`, allow: `the operator can approve all of it in ${approve}` });
+    if (byDefault?.status === "refused")
+      return {
+        status: "refused",
+        why: `refused by the default ${kind} ceiling: ${byDefault.reason}`,
+        allow: `the operator can approve it for this hook in ${approve}`,
+      };
+    if (byDefault)
+      cuts.push({ why: `capped by the default ${kind} ceiling: ${byDefault.reason}`, allow: `the operator can approve all of it in ${approve}` });
   }
   if (cuts.length === 0) return { status: "granted" };
   return { status: "capped", why: cuts.map((cut) => cut.why).join("; "), allow: [...new Set(cuts.map((cut) => cut.allow))].join("; and ") };

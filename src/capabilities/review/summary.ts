@@ -72,7 +72,10 @@ function places(patterns: readonly string[]): string[] {
     else if (pattern.startsWith("${workspace}/")) inProject.push(pattern.slice("${workspace}/".length).replace(/\*\*$/, ""));
     else elsewhere.push((pattern.startsWith("${home}") ? `~${pattern.slice("${home}".length)}` : pattern).replace(/\/\*\*$/, "/"));
   }
-  const named = inProject.length > NAMED_FILES ? `${inProject.slice(0, NAMED_FILES - 1).join(", ")} and ${inProject.length - NAMED_FILES + 1} more` : inProject.join(", ");
+  const named =
+    inProject.length > NAMED_FILES
+      ? `${inProject.slice(0, NAMED_FILES - 1).join(", ")} and ${inProject.length - NAMED_FILES + 1} more`
+      : inProject.join(", ");
   const project = everything ? ["files in your project"] : inProject.length > 0 ? [`${named} in your project`] : [];
   return [...new Set([...project, ...elsewhere])];
 }

@@ -8,15 +8,25 @@
  * and as its real file (awk → /etc/alternatives/awk → mawk).
  */
 const FAMILIES: readonly { readonly what: string; readonly names: RegExp }[] = [
-  { what: "a shell", names: /^(sh|bash|rbash|zsh|dash|ksh|ksh93|mksh|pdksh|oksh|csh|tcsh|fish|ash|busybox|toybox|nu|elvish|xonsh|pwsh|powershell|rc|yash|osh|oil)$/ },
+  {
+    what: "a shell",
+    names: /^(sh|bash|rbash|zsh|dash|ksh|ksh93|mksh|pdksh|oksh|csh|tcsh|fish|ash|busybox|toybox|nu|elvish|xonsh|pwsh|powershell|rc|yash|osh|oil)$/,
+  },
   {
     what: "an interpreter",
     names:
       /^(node(js)?[0-9.]*|deno|bun|tsx|ts-node|python[0-9.]*(-config)?|pypy[0-9.]*|ruby[0-9.]*|irb|perl[0-9.]*|php[0-9.]*(-cgi)?|lua(jit|[0-9.]*)|tclsh[0-9.]*|wish[0-9.]*|expect|r|rscript|julia|java[0-9.]*|jshell|groovy|scala|kotlin|dotnet|osascript|(g|m|n|busybox-)?awk|gdb|lldb|m4)$/,
   },
-  { what: "a package runner (it fetches and runs code)", names: /^(npx|npm|pnpm|pnpx|yarn|yarnpkg|corepack|bunx|pip[0-9.]*|uv|uvx|pipx|poetry|pdm|hatch|conda|mamba|gem|bundle|bundler|rake|cargo|go|composer|mvn|gradle)$/ },
+  {
+    what: "a package runner (it fetches and runs code)",
+    names:
+      /^(npx|npm|pnpm|pnpx|yarn|yarnpkg|corepack|bunx|pip[0-9.]*|uv|uvx|pipx|poetry|pdm|hatch|conda|mamba|gem|bundle|bundler|rake|cargo|go|composer|mvn|gradle)$/,
+  },
   { what: "a build tool (it runs the commands of a build file)", names: /^(make|gmake|bmake|cmake|just|task)$/ },
-  { what: "a compiler (plug-ins and wrappers run programs)", names: /^(cc|c\+\+|gcc|g\+\+|clang|clang\+\+|gcc-[0-9.]+|g\+\+-[0-9.]+|clang-[0-9.]+|rustc|ld)$/ },
+  {
+    what: "a compiler (plug-ins and wrappers run programs)",
+    names: /^(cc|c\+\+|gcc|g\+\+|clang|clang\+\+|gcc-[0-9.]+|g\+\+-[0-9.]+|clang-[0-9.]+|rustc|ld)$/,
+  },
   {
     what: "a command runner",
     names:

@@ -11,7 +11,25 @@ import { dirname } from "../paths/posix.ts";
 
 export const SAFE_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
 
-const NEVER_PASSED_PREFIXES = ["LD_", "DYLD_", "GIT_", "BASH_FUNC_", "MALLOC_", "NODE_", "NPM_CONFIG_", "PYTHON", "PERL", "RUBY", "JAVA_", "_JAVA_", "JDK_", "LESS", "GLIBC_", "GCONV_", "SSH_"];
+const NEVER_PASSED_PREFIXES = [
+  "LD_",
+  "DYLD_",
+  "GIT_",
+  "BASH_FUNC_",
+  "MALLOC_",
+  "NODE_",
+  "NPM_CONFIG_",
+  "PYTHON",
+  "PERL",
+  "RUBY",
+  "JAVA_",
+  "_JAVA_",
+  "JDK_",
+  "LESS",
+  "GLIBC_",
+  "GCONV_",
+  "SSH_",
+];
 const NEVER_PASSED = new Set([
   "PATH",
   "HOME",

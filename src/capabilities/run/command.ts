@@ -20,7 +20,8 @@ export type ResolvedCommand = { ok: true; ref: CommandRef } | { ok: false; error
 
 export async function resolveCommand(name: string, pathEnv: string | undefined, io: CapabilityIO): Promise<ResolvedCommand> {
   if (name.includes("/")) {
-    if (!isAbsolute(name)) return { ok: false, error: `${JSON.stringify(name)}: use a command name (looked up on PATH) or an absolute path`, missing: false };
+    if (!isAbsolute(name))
+      return { ok: false, error: `${JSON.stringify(name)}: use a command name (looked up on PATH) or an absolute path`, missing: false };
     const path = normalize(name);
     if (!(await io.isExecutable(path))) return { ok: false, error: `${path} is not an executable file`, missing: true };
     return { ok: true, ref: { name, path, realPath: await io.realPath(path).catch(() => path) } };
@@ -28,7 +29,8 @@ export async function resolveCommand(name: string, pathEnv: string | undefined, 
   const dirs = (pathEnv ?? "").split(":").filter((dir) => isAbsolute(dir));
   for (const dir of dirs) {
     const candidate = normalize(`${dir}/${name}`);
-    if (await io.isExecutable(candidate)) return { ok: true, ref: { name, path: candidate, realPath: await io.realPath(candidate).catch(() => candidate) } };
+    if (await io.isExecutable(candidate))
+      return { ok: true, ref: { name, path: candidate, realPath: await io.realPath(candidate).catch(() => candidate) } };
   }
   return { ok: false, error: `${JSON.stringify(name)} was not found on PATH (${dirs.join(":") || "empty"})`, missing: true };
 }

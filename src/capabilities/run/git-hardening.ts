@@ -25,7 +25,18 @@ export const GIT_HARDENING_ENV: Readonly<Record<string, string>> = {
   GIT_ATTR_NOSYSTEM: "1",
 };
 
-export const GIT_HARDENING_ARGS: readonly string[] = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat", "-c", "core.editor=false", "-c", "credential.helper="];
+export const GIT_HARDENING_ARGS: readonly string[] = [
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.pager=cat",
+  "-c",
+  "core.editor=false",
+  "-c",
+  "credential.helper=",
+];
 
 const DIFF_COMMANDS = new Set(["diff", "diff-files", "diff-index", "diff-tree", "log", "show", "whatchanged", "format-patch", "blame"]);
 
@@ -33,7 +44,8 @@ const DIFF_COMMANDS = new Set(["diff", "diff-files", "diff-index", "diff-tree", 
 export function hardenedGitArgs(argv: readonly string[]): string[] {
   const at = gitSubcommandIndex(argv);
   const subcommand = argv[at];
-  const extra = subcommand !== undefined && DIFF_COMMANDS.has(subcommand) ? ["--no-textconv", "--no-ext-diff"] : subcommand === "grep" ? ["--no-textconv"] : [];
+  const extra =
+    subcommand !== undefined && DIFF_COMMANDS.has(subcommand) ? ["--no-textconv", "--no-ext-diff"] : subcommand === "grep" ? ["--no-textconv"] : [];
   return [...GIT_HARDENING_ARGS, ...argv.slice(0, at + 1), ...extra, ...argv.slice(at + 1)];
 }
 
@@ -51,7 +63,11 @@ const PROGRAM_KEYS: readonly { readonly key: RegExp; readonly runs?: (value: str
   { key: /^(sequence\.editor|web\.browser|credential\.helper)$/, why: "it names a program for git to run" },
   { key: /^pager\./, runs: (value) => !BOOLEAN.test(value), why: "a pager.<command> value other than true/false is a program" },
   { key: /^alias\./, runs: (value) => value.trimStart().startsWith("!"), why: "an alias starting with ! runs a shell command" },
-  { key: /^submodule\..*\.update$/, runs: (value) => value.trimStart().startsWith("!"), why: "a submodule update starting with ! runs a shell command" },
+  {
+    key: /^submodule\..*\.update$/,
+    runs: (value) => value.trimStart().startsWith("!"),
+    why: "a submodule update starting with ! runs a shell command",
+  },
   { key: /^(include|includeif)\./, why: "it includes another configuration file, which could name programs" },
 ];
 
@@ -116,8 +132,11 @@ export async function repositoryConfigProblem(ctx: GitCheckContext): Promise<str
     return `git could not locate the repository to check its configuration (${commonDir.stderr || `exit ${commonDir.exitCode ?? "by signal"}`})`;
   }
   const dir = commonDir.stdout.trim();
-  if (!isAbsolute(dir) || dir.includes("\n")) return `git could not locate the repository to check its configuration (it answered ${JSON.stringify(dir.slice(0, 200))}; git 2.31 or later is needed)`;
-  const configs: { readonly where: string; readonly args: readonly string[] }[] = [{ where: "the repository's configuration", args: ["config", "--list", "--null"] }];
+  if (!isAbsolute(dir) || dir.includes("\n"))
+    return `git could not locate the repository to check its configuration (it answered ${JSON.stringify(dir.slice(0, 200))}; git 2.31 or later is needed)`;
+  const configs: { readonly where: string; readonly args: readonly string[] }[] = [
+    { where: "the repository's configuration", args: ["config", "--list", "--null"] },
+  ];
   const nested = await nestedConfigs(ctx.io, normalize(dir));
   if (typeof nested === "string") return nested;
   for (const file of nested) configs.push({ where: file, args: ["config", "--file", file, "--list", "--null"] });
@@ -126,7 +145,8 @@ export async function repositoryConfigProblem(ctx: GitCheckContext): Promise<str
     if (!listed.ok) return `git could not read ${config.where} to check it (${listed.stderr || `exit ${listed.exitCode ?? "by signal"}`})`;
     for (const [key, value] of parseConfigList(listed.stdout)) {
       const why = programKey(key, value);
-      if (why !== undefined) return `${config.where} sets ${key} (${why}); git does not run in a repository configured to run programs — remove the key to allow it`;
+      if (why !== undefined)
+        return `${config.where} sets ${key} (${why}); git does not run in a repository configured to run programs — remove the key to allow it`;
     }
   }
   return undefined;

@@ -16,7 +16,13 @@ const SUGGEST = ["diff", "**"];
 const REVISION = /^[A-Za-z0-9_./~^@{}:+][A-Za-z0-9_./~^@{}:+-]{0,255}$/;
 
 /** `git diff …`'s output; a failure is an error unless `tolerateFailure` (then: undefined). */
-async function gitDiff(scope: InvocationScope, call: CallContext, shown: string, args: readonly string[], tolerateFailure = false): Promise<string | undefined> {
+async function gitDiff(
+  scope: InvocationScope,
+  call: CallContext,
+  shown: string,
+  args: readonly string[],
+  tolerateFailure = false,
+): Promise<string | undefined> {
   const result = await scope.runner.run({
     call: shown,
     cmd: "git",
@@ -48,7 +54,14 @@ export function gitDiffMethod(scope: InvocationScope): HostMethod {
     const base = args[0] === undefined || args[0] === null ? undefined : stringArg("gitDiff", "base", args[0], 256);
     if (base !== undefined && !REVISION.test(base)) throw invalidArgument(`hook.gitDiff: base ${JSON.stringify(base)} is not a revision name`);
     call.target = base ?? "(working tree)";
-    return (await gitDiff(scope, call, renderCall("gitDiff", base === undefined ? [] : [base]), base === undefined ? DIFF_ARGS : [...DIFF_ARGS, `${base}...HEAD`, "--"])) ?? "";
+    return (
+      (await gitDiff(
+        scope,
+        call,
+        renderCall("gitDiff", base === undefined ? [] : [base]),
+        base === undefined ? DIFF_ARGS : [...DIFF_ARGS, `${base}...HEAD`, "--"],
+      )) ?? ""
+    );
   };
 }
 

@@ -33,7 +33,13 @@ interface RunGrantInput {
  * relative path) is an error. The operator's may not exist either — they then match by name
  * only, which can only narrow.
  */
-export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pathEnv: string | undefined, errors: string[], warnings: string[] = []): Promise<RunPolicy> {
+export async function parseRunPolicy(
+  sources: GrantSources,
+  io: CapabilityIO,
+  pathEnv: string | undefined,
+  errors: string[],
+  warnings: string[] = [],
+): Promise<RunPolicy> {
   const parseList = async (list: readonly RunGrantInput[], where: string, strict: boolean): Promise<RunRule[]> => {
     const rules: RunRule[] = [];
     // Grants of a command that is not on this machine: one warning per command, however many grants name it.
@@ -60,7 +66,11 @@ export async function parseRunPolicy(sources: GrantSources, io: CapabilityIO, pa
       if (!argsError) rules.push({ command, args, env });
     }
     for (const { at, error } of missing.values()) {
-      warnings.push(at.length === 1 ? `${at[0]}.cmd: ${error}; this grant is inert on this machine (calling it fails, nothing runs) — the hook still loads` : `${where}[${at.map((a) => a.slice(a.lastIndexOf("[") + 1, -1)).join(", ")}].cmd: ${error}; these ${at.length} grants are inert on this machine (calling them fails, nothing runs) — the hook still loads`);
+      warnings.push(
+        at.length === 1
+          ? `${at[0]}.cmd: ${error}; this grant is inert on this machine (calling it fails, nothing runs) — the hook still loads`
+          : `${where}[${at.map((a) => a.slice(a.lastIndexOf("[") + 1, -1)).join(", ")}].cmd: ${error}; these ${at.length} grants are inert on this machine (calling them fails, nothing runs) — the hook still loads`,
+      );
     }
     return rules;
   };

@@ -43,12 +43,18 @@ const TOOLS: readonly { readonly names: RegExp; readonly rule: Rule }[] = [
   { names: /^git$/, rule: gitRefusal },
   {
     names: /^(find|gfind|bfs)$/,
-    rule: all(options(["-exec", "-execdir", "-ok", "-okdir"], RUNS_A_PROGRAM), options(["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"], WRITES_FILES)),
+    rule: all(
+      options(["-exec", "-execdir", "-ok", "-okdir"], RUNS_A_PROGRAM),
+      options(["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"], WRITES_FILES),
+    ),
   },
   {
     names: /^(tar|gtar|bsdtar)$/,
     rule: all(
-      options(["--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script", "--new-volume-script"], RUNS_A_PROGRAM),
+      options(
+        ["--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command", "--rmt-command", "--info-script", "--new-volume-script"],
+        RUNS_A_PROGRAM,
+      ),
       shortFlags("IF", RUNS_A_PROGRAM),
       (argv) => (argv[0] !== undefined && /^[A-Za-z]*[IF][A-Za-z]*$/.test(argv[0]) ? `${JSON.stringify(argv[0])}: ${RUNS_A_PROGRAM}` : undefined),
     ),
@@ -63,7 +69,12 @@ const TOOLS: readonly { readonly names: RegExp; readonly rule: Rule }[] = [
   },
   { names: /^(sed|gsed)$/, rule: sedRefusal },
   { names: /^(g|m|n|busybox-)?awk$/, rule: awkRefusal },
-  { names: /^zip$/, rule: all(options(["--unzip-command"], RUNS_A_PROGRAM), (argv) => (argv.some((arg) => arg.startsWith("-TT")) ? `"-TT": ${RUNS_A_PROGRAM}` : undefined)) },
+  {
+    names: /^zip$/,
+    rule: all(options(["--unzip-command"], RUNS_A_PROGRAM), (argv) =>
+      argv.some((arg) => arg.startsWith("-TT")) ? `"-TT": ${RUNS_A_PROGRAM}` : undefined,
+    ),
+  },
   { names: /^(pytest|py\.test)$/, rule: all(options(["--pdbcls"], "it imports a module of the caller's choosing"), pytestPlugins) },
 ];
 
@@ -87,7 +98,9 @@ function pytestPlugins(argv: readonly string[]): string | undefined {
  */
 function specialPathArgument(argv: readonly string[]): string | undefined {
   const hit = argv.find((arg) => /(^|[=:,@])\/(proc|sys)(\/|$)/.test(arg) || /(^|[=:,@])\/dev\/(?!null$)/.test(arg));
-  return hit === undefined ? undefined : `${JSON.stringify(hit)}: arguments naming /proc, /sys or /dev paths are refused (they reach other processes' environments, descriptors and devices)`;
+  return hit === undefined
+    ? undefined
+    : `${JSON.stringify(hit)}: arguments naming /proc, /sys or /dev paths are refused (they reach other processes' environments, descriptors and devices)`;
 }
 
 /** Why this argv is refused for a command known by `names`, or undefined. */

@@ -82,8 +82,19 @@ const REFUSED_SHORT: Readonly<Record<string, readonly (readonly [string, string]
 };
 
 const CONFIG_READS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list"]);
-const CONFIG_WRITES_OR_FILES = /^(--file|-f|--blob|--edit|-e|--add|--replace-all|--unset|--unset-all|--rename-section|--remove-section|set|unset|edit|rename-section|remove-section)(=|$)/;
-const CONFIG_WRITES_OR_FILES_LONG = ["--file", "--blob", "--edit", "--add", "--replace-all", "--unset", "--unset-all", "--rename-section", "--remove-section"];
+const CONFIG_WRITES_OR_FILES =
+  /^(--file|-f|--blob|--edit|-e|--add|--replace-all|--unset|--unset-all|--rename-section|--remove-section|set|unset|edit|rename-section|remove-section)(=|$)/;
+const CONFIG_WRITES_OR_FILES_LONG = [
+  "--file",
+  "--blob",
+  "--edit",
+  "--add",
+  "--replace-all",
+  "--unset",
+  "--unset-all",
+  "--rename-section",
+  "--remove-section",
+];
 
 /**
  * Whether `arg` is the long option `name`: alone, with `=value`, or abbreviated — git's
@@ -122,7 +133,11 @@ export function gitRefusal(argv: readonly string[]): string | undefined {
   const rest = argv.slice(index + 1);
   const refusedSubcommand = REFUSED_SUBCOMMANDS[subcommand];
   if (Object.hasOwn(REFUSED_SUBCOMMANDS, subcommand) && refusedSubcommand) return `git ${subcommand}: ${refusedSubcommand}`;
-  if (subcommand === "config" && (!rest.some((arg) => CONFIG_READS.has(arg)) || rest.some((arg) => CONFIG_WRITES_OR_FILES.test(arg) || CONFIG_WRITES_OR_FILES_LONG.some((name) => isLongOption(arg, name))))) {
+  if (
+    subcommand === "config" &&
+    (!rest.some((arg) => CONFIG_READS.has(arg)) ||
+      rest.some((arg) => CONFIG_WRITES_OR_FILES.test(arg) || CONFIG_WRITES_OR_FILES_LONG.some((name) => isLongOption(arg, name))))
+  ) {
     return `git config other than reading (--get, --list): ${CONFIG}`;
   }
   for (const arg of rest) {

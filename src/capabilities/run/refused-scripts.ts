@@ -16,8 +16,10 @@ function sedScripts(argv: readonly string[]): { scripts: string[]; refused?: str
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const cluster = arg.startsWith("-") && !arg.startsWith("--") ? arg.slice(1) : "";
-    if (arg.startsWith("--in-place") || /^[A-Za-z]*i/.test(cluster)) return { scripts, refused: `${JSON.stringify(arg)}: it edits files in place (hooks have no write permission)` };
-    if (arg.startsWith("--file") || /^[A-Za-z]*f/.test(cluster)) return { scripts, refused: `${JSON.stringify(arg)}: a script read from a file cannot be checked` };
+    if (arg.startsWith("--in-place") || /^[A-Za-z]*i/.test(cluster))
+      return { scripts, refused: `${JSON.stringify(arg)}: it edits files in place (hooks have no write permission)` };
+    if (arg.startsWith("--file") || /^[A-Za-z]*f/.test(cluster))
+      return { scripts, refused: `${JSON.stringify(arg)}: a script read from a file cannot be checked` };
     if (arg === "--") {
       operand ??= argv[i + 1];
       break;

@@ -54,13 +54,27 @@ export function reviewRun(policy: RunPolicy, envPolicy: EnvPolicy, ctx: ReviewCo
   return policy.declared.map((rule) => {
     const grant = runKey(rule.command.name, rule.args, rule.env);
     const base = { kind: "run" as const, grant, words: words(rule) };
-    if (rule.command.path === undefined) return { ...base, status: "refused" as const, why: `${rule.command.name} was not found on PATH when the hook loaded: the grant is inert (calling it fails, nothing runs)`, allow: `install ${rule.command.name}` };
-    const list = (rules: readonly RunRule[]) => ({ rules, relate: (other: unknown) => relate(other as RunRule, rule), show: (other: unknown) => runKey((other as RunRule).command.name, (other as RunRule).args, []).slice(4) });
+    if (rule.command.path === undefined)
+      return {
+        ...base,
+        status: "refused" as const,
+        why: `${rule.command.name} was not found on PATH when the hook loaded: the grant is inert (calling it fails, nothing runs)`,
+        allow: `install ${rule.command.name}`,
+      };
+    const list = (rules: readonly RunRule[]) => ({
+      rules,
+      relate: (other: unknown) => relate(other as RunRule, rule),
+      show: (other: unknown) => runKey((other as RunRule).command.name, (other as RunRule).args, []).slice(4),
+    });
     const verdict = judge({
       kind: "run",
       hookId: ctx.hookId,
       yaml: `[{ cmd: ${rule.command.name}, args: ${yamlOf(rule.args)} }]`,
-      deny: { rules: policy.deny, relate: (entry) => (denyHits(entry as CommandRef, rule.command) ? "covers" : undefined), show: (entry) => (entry as CommandRef).name },
+      deny: {
+        rules: policy.deny,
+        relate: (entry) => (denyHits(entry as CommandRef, rule.command) ? "covers" : undefined),
+        show: (entry) => (entry as CommandRef).name,
+      },
       approval: policy.approval && list(policy.approval),
       ceiling: policy.ceiling && list(policy.ceiling),
       defaultCeiling: () => {
@@ -72,6 +86,13 @@ export function reviewRun(policy: RunPolicy, envPolicy: EnvPolicy, ctx: ReviewCo
     const withheld = rule.env.filter((name) => !name.endsWith("*") && !decide(envLayers(envPolicy, rule.env), name).ok);
     if (withheld.length === 0 || verdict.status === "refused") return { ...base, ...verdict };
     const cut = `${withheld.join(", ")} ${withheld.length === 1 ? "is" : "are"} not passed (the env rules refuse ${withheld.length === 1 ? "it" : "them"})`;
-    return { ...base, status: "capped", why: verdict.why ? `${verdict.why}; ${cut}` : cut, allow: verdict.allow ?? `the operator can approve the variables in hookbox.yaml:  hooks: { ${ctx.hookId}: { permissions: { env: ${yamlOf(withheld)} } } }` };
+    return {
+      ...base,
+      status: "capped",
+      why: verdict.why ? `${verdict.why}; ${cut}` : cut,
+      allow:
+        verdict.allow ??
+        `the operator can approve the variables in hookbox.yaml:  hooks: { ${ctx.hookId}: { permissions: { env: ${yamlOf(withheld)} } } }`,
+    };
   });
 }

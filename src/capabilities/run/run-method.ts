@@ -17,7 +17,8 @@ const ARGV_MAX_CHARS = 256 * 1024;
 export function argvArg(api: string, value: unknown): string[] {
   if (value === undefined || value === null) return [];
   const argv = stringListArg(api, "args", value, { maxItems: 1024, maxChars: ARGV_MAX_CHARS });
-  if (argv.reduce((sum, arg) => sum + arg.length + 1, 0) > ARGV_MAX_CHARS) throw invalidArgument(`hook.${api}: the arguments are longer than ${ARGV_MAX_CHARS} characters together`);
+  if (argv.reduce((sum, arg) => sum + arg.length + 1, 0) > ARGV_MAX_CHARS)
+    throw invalidArgument(`hook.${api}: the arguments are longer than ${ARGV_MAX_CHARS} characters together`);
   return argv;
 }
 
@@ -34,7 +35,10 @@ export function runMethod(scope: InvocationScope): HostMethod {
     call.target = renderCommandLine(cmd, argv);
     const options = optionsArg("run", args[2], ["cwd", "timeoutMs", "stdin"]);
     const cwd = options.cwd === undefined || options.cwd === null ? undefined : stringArg("run", "cwd", options.cwd, 4096);
-    const stdin = options.stdin === undefined || options.stdin === null ? undefined : stringArg("run", "stdin", options.stdin, STDIN_MAX_CHARS, { allowEmpty: true });
+    const stdin =
+      options.stdin === undefined || options.stdin === null
+        ? undefined
+        : stringArg("run", "stdin", options.stdin, STDIN_MAX_CHARS, { allowEmpty: true });
     const timeoutMs = intOption("run", options, "timeoutMs", { min: 1, max: RUN_MAX_TIMEOUT_MS, fallback: RUN_DEFAULT_TIMEOUT_MS });
     const result = await scope.runner.run({
       call: renderCall("run", [cmd, argv]),
@@ -49,6 +53,12 @@ export function runMethod(scope: InvocationScope): HostMethod {
     });
     const stdout = capturedText(result.stdout);
     const stderr = capturedText(result.stderr);
-    return { exitCode: exitStatus(result), stdout: stdout.text, stderr: stderr.text, timedOut: result.timedOut, truncated: stdout.truncated || stderr.truncated };
+    return {
+      exitCode: exitStatus(result),
+      stdout: stdout.text,
+      stderr: stderr.text,
+      timedOut: result.timedOut,
+      truncated: stdout.truncated || stderr.truncated,
+    };
   };
 }

@@ -27,11 +27,21 @@ export function runTestsMethod(scope: InvocationScope): HostMethod {
     if (cmd === undefined) throw invalidArgument("hook.runTests: command is empty");
     call.target = renderCommandLine(cmd, rest);
     const options = optionsArg("runTests", args[1], ["framework", "timeoutMs"]);
-    const framework = options.framework === undefined || options.framework === null ? "auto" : stringArg("runTests", "framework", options.framework, 16);
-    if (!(FRAMEWORKS as readonly string[]).includes(framework)) throw invalidArgument(`hook.runTests: framework must be one of ${FRAMEWORKS.join(", ")}, got ${JSON.stringify(framework)}`);
+    const framework =
+      options.framework === undefined || options.framework === null ? "auto" : stringArg("runTests", "framework", options.framework, 16);
+    if (!(FRAMEWORKS as readonly string[]).includes(framework))
+      throw invalidArgument(`hook.runTests: framework must be one of ${FRAMEWORKS.join(", ")}, got ${JSON.stringify(framework)}`);
     const timeoutMs = intOption("runTests", options, "timeoutMs", { min: 1, max: RUN_MAX_TIMEOUT_MS, fallback: TESTS_DEFAULT_TIMEOUT_MS });
     const window = { headBytes: PARSE_WINDOW_BYTES, tailBytes: PARSE_WINDOW_BYTES };
-    const result = await scope.runner.run({ call: renderCall("runTests", [args[0]]), cmd, args: rest, timeoutMs, stdout: window, stderr: window, signal: call.signal });
+    const result = await scope.runner.run({
+      call: renderCall("runTests", [args[0]]),
+      cmd,
+      args: rest,
+      timeoutMs,
+      stdout: window,
+      stderr: window,
+      signal: call.signal,
+    });
     const output = `${capturedText(result.stdout).text}\n${capturedText(result.stderr).text}`;
     const detected = framework === "auto" ? detectFramework(argv, output) : (framework as TestFramework);
     const { failures, testCount } = parseTestOutput(detected, output);

@@ -69,7 +69,8 @@ export class Runner {
     const rule = this.authorize(input);
     const program = rule.command.path;
     // A grant whose command was not on PATH when the hook loaded is inert: it never runs anything.
-    if (program === undefined) throw failed("not_found", `${input.call}: run: ${JSON.stringify(rule.command.name)} was not found on PATH when the hook loaded`);
+    if (program === undefined)
+      throw failed("not_found", `${input.call}: run: ${JSON.stringify(rule.command.name)} was not found on PATH when the hook loaded`);
     const cwd = await this.workingDirectory(input.call, input.cwd);
     const special = await specialPathArgument(input.args, cwd, this.ctx.io);
     if (special !== undefined) {
@@ -113,7 +114,11 @@ export class Runner {
   authorize(input: Pick<RunInput, "call" | "cmd" | "args" | "suggestArgs">): RunRule {
     const { hookId } = this.ctx;
     const candidates = this.policy.declared.filter((rule) => rule.command.name === input.cmd || rule.command.path === input.cmd);
-    const command = candidates[0]?.command ?? { name: input.cmd, path: isAbsolute(input.cmd) ? normalize(input.cmd) : undefined, realPath: undefined };
+    const command = candidates[0]?.command ?? {
+      name: input.cmd,
+      path: isAbsolute(input.cmd) ? normalize(input.cmd) : undefined,
+      realPath: undefined,
+    };
     const refusedWhy = refusedArguments(commandNames(command), input.args);
     if (refusedWhy !== undefined) throw refused(hookId, input.call, `${refusedWhy}. No grant can allow this`);
     for (const [index, arg] of input.args.entries()) {
@@ -145,7 +150,11 @@ export class Runner {
       approval: approval && layer(approval),
       ceiling: ceiling && layer(ceiling),
       defaultCeiling: { refuse: (access) => allowAllReason(commandNames(access.command)) },
-      deny: listLayer(deny, (entry, access: RunAccess) => denyHits(entry, access.command), (entry) => entry.name),
+      deny: listLayer(
+        deny,
+        (entry, access: RunAccess) => denyHits(entry, access.command),
+        (entry) => entry.name,
+      ),
     };
   }
 
@@ -157,7 +166,11 @@ export class Runner {
     const lexical = this.ctx.paths.resolve(call, cwd);
     const real = normalize(await this.ctx.io.realPath(lexical));
     if (!isWithin(workspace, real)) {
-      throw refused(this.ctx.hookId, call, `cwd ${JSON.stringify(cwd)} resolves to ${real}, outside the workspace ${workspace}; commands run only inside the workspace`);
+      throw refused(
+        this.ctx.hookId,
+        call,
+        `cwd ${JSON.stringify(cwd)} resolves to ${real}, outside the workspace ${workspace}; commands run only inside the workspace`,
+      );
     }
     if ((await this.ctx.io.lstat(real)).kind !== "directory") throw refused(this.ctx.hookId, call, `cwd ${JSON.stringify(cwd)} is not a directory`);
     return real;

@@ -52,7 +52,10 @@ function refusedRoot(path: string): string | undefined {
   return path === "/dev/null" ? undefined : specialFileSystem(path);
 }
 
-type Step = { readonly kind: "missing" } | { readonly kind: "entry"; readonly real: string; readonly directory: boolean } | { readonly kind: "unresolvable"; readonly why: string };
+type Step =
+  | { readonly kind: "missing" }
+  | { readonly kind: "entry"; readonly real: string; readonly directory: boolean }
+  | { readonly kind: "unresolvable"; readonly why: string };
 
 class Unresolvable extends Error {}
 

@@ -45,7 +45,9 @@ function parsePytest(lines: readonly string[]): ParsedTests {
     // Without the short summary (-rN), the FAILURES section's headers name the tests.
     failures = unique(lines.flatMap((line) => /^_{3,} (\S.*?) _{3,}$/.exec(line)?.[1] ?? []));
   }
-  const summary = [...lines].reverse().find((line) => /^=*\s*(\d+ (passed|failed|errors?|skipped|xfailed|xpassed|deselected)|no tests ran)\b.* in [\d.]+s/.test(line));
+  const summary = [...lines]
+    .reverse()
+    .find((line) => /^=*\s*(\d+ (passed|failed|errors?|skipped|xfailed|xpassed|deselected)|no tests ran)\b.* in [\d.]+s/.test(line));
   const c = counts(summary ?? "");
   const testCount = (c.passed ?? 0) + (c.failed ?? 0) + (c.error ?? 0) + (c.skipped ?? 0) + (c.xfailed ?? 0) + (c.xpassed ?? 0);
   return { failures, testCount };
@@ -65,7 +67,11 @@ function parseVitest(lines: readonly string[]): ParsedTests {
   return { failures, testCount: total === undefined ? 0 : Number(total) };
 }
 
-const PARSERS: Readonly<Record<TestFramework, (lines: readonly string[]) => ParsedTests>> = { pytest: parsePytest, jest: parseJest, vitest: parseVitest };
+const PARSERS: Readonly<Record<TestFramework, (lines: readonly string[]) => ParsedTests>> = {
+  pytest: parsePytest,
+  jest: parseJest,
+  vitest: parseVitest,
+};
 
 export function parseTestOutput(framework: TestFramework | undefined, output: string): ParsedTests {
   if (framework === undefined) return { failures: [], testCount: 0 };

@@ -28,7 +28,10 @@ export function splitCommandLine(line: string): { ok: true; argv: string[] } | {
       word += line[++i] ?? "";
       inWord = true;
     } else if (/[;&|<>`$(){}*?[\]~#!]/.test(c)) {
-      return { ok: false, error: `unquoted ${JSON.stringify(c)} at column ${i + 1}: no shell runs commands here, so shell syntax is not understood (quote it, or pass argv as an array)` };
+      return {
+        ok: false,
+        error: `unquoted ${JSON.stringify(c)} at column ${i + 1}: no shell runs commands here, so shell syntax is not understood (quote it, or pass argv as an array)`,
+      };
     } else {
       word += c;
       inWord = true;

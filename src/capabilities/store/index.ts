@@ -29,7 +29,8 @@ async function load(scope: InvocationScope): Promise<Map<string, unknown>> {
     throw failed("io_failed", `the store of hook ${scope.hookId} is not valid JSON (${storePath(scope)}); delete the file to start over`);
   }
   const entries = (parsed as Partial<StoreFile> | null)?.entries;
-  if (!entries || typeof entries !== "object" || Array.isArray(entries)) throw failed("io_failed", `the store of hook ${scope.hookId} has an unknown shape (${storePath(scope)})`);
+  if (!entries || typeof entries !== "object" || Array.isArray(entries))
+    throw failed("io_failed", `the store of hook ${scope.hookId} has an unknown shape (${storePath(scope)})`);
   // A Map, not an object: a key named __proto__ is just a key.
   return new Map(Object.entries(entries));
 }
@@ -38,7 +39,8 @@ async function save(scope: InvocationScope, entries: Map<string, unknown>): Prom
   const file: StoreFile = { v: 1, entries: Object.fromEntries(entries) };
   const json = JSON.stringify(file);
   const bytes = utf8Bytes(json);
-  if (bytes > STORE_MAX_BYTES) throw failed("too_large", `hook.store.set: the store of hook ${scope.hookId} would be ${bytes} bytes, more than ${STORE_MAX_BYTES}`);
+  if (bytes > STORE_MAX_BYTES)
+    throw failed("too_large", `hook.store.set: the store of hook ${scope.hookId} would be ${bytes} bytes, more than ${STORE_MAX_BYTES}`);
   await scope.deps.io.writePrivateFile(storePath(scope), new TextEncoder().encode(json));
 }
 

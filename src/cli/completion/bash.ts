@@ -15,7 +15,9 @@ function reply(values: Values): string {
 }
 
 function valueCases(command: string, options: readonly OptionSpec[]): string[] {
-  return options.flatMap((option) => (option.values ? [`    ${option.names.map((name) => `"${command} ${name}"`).join("|")}) ${reply(option.values)}; return ;;`] : []));
+  return options.flatMap((option) =>
+    option.values ? [`    ${option.names.map((name) => `"${command} ${name}"`).join("|")}) ${reply(option.values)}; return ;;`] : [],
+  );
 }
 
 const optionWords = (options: readonly OptionSpec[]): string => options.flatMap((option) => option.names).join(" ");

@@ -40,7 +40,11 @@ export function fishCompletion(spec: CompletionSpec): string {
     const condition = `__fish_seen_subcommand_from ${command.name}`;
     const flags = command.operands && operandFlags(command.operands);
     const operands = flags ? [`complete -c hookbox -n ${quote(condition)} ${flags}`] : [];
-    return [`complete -c hookbox -n __fish_use_subcommand -a ${command.name} -d ${quote(short(command.description))}`, ...command.options.map((option) => optionLine(condition, option)), ...operands];
+    return [
+      `complete -c hookbox -n __fish_use_subcommand -a ${command.name} -d ${quote(short(command.description))}`,
+      ...command.options.map((option) => optionLine(condition, option)),
+      ...operands,
+    ];
   });
   return `# hookbox completion for fish. Load it:
 #   hookbox completion fish > ~/.config/fish/completions/hookbox.fish

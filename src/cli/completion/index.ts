@@ -17,10 +17,15 @@ export function registerCompletion(program: Command, ctx: CliContext): void {
     .command("completion")
     .description("Print the shell completion script: commands, flags, standard hook ids and event names")
     .addArgument(new Argument("<shell>", "the shell").choices(Object.keys(SHELLS)))
-    .addHelpText("after", '\nLoad it:\n  bash  eval "$(hookbox completion bash)"        in ~/.bashrc\n  zsh   eval "$(hookbox completion zsh)"         in ~/.zshrc, after compinit\n  fish  hookbox completion fish > ~/.config/fish/completions/hookbox.fish')
+    .addHelpText(
+      "after",
+      '\nLoad it:\n  bash  eval "$(hookbox completion bash)"        in ~/.bashrc\n  zsh   eval "$(hookbox completion zsh)"         in ~/.zshrc, after compinit\n  fish  hookbox completion fish > ~/.config/fish/completions/hookbox.fish',
+    )
     .action(async (shell: keyof typeof SHELLS) => {
       const { STANDARD_HOOKS } = await import("../../hooks/builtin/catalog.generated.ts");
-      const spec = completionSpec(program, { hookIds: Object.keys(STANDARD_HOOKS), events: CANONICAL_EVENTS, installAgents: INSTALL_AGENTS }, [emitCommand()]);
+      const spec = completionSpec(program, { hookIds: Object.keys(STANDARD_HOOKS), events: CANONICAL_EVENTS, installAgents: INSTALL_AGENTS }, [
+        emitCommand(),
+      ]);
       await ctx.out(SHELLS[shell](spec));
     });
 }

@@ -29,7 +29,10 @@ function optionSpecs(option: OptionSpec): string[] {
 }
 
 function commandCase(command: CommandSpec): string {
-  const specs = [...command.options.flatMap(optionSpecs), ...(command.operands ? [`'*:${command.name}:${action(command.operands, command.name)}'`] : [])];
+  const specs = [
+    ...command.options.flatMap(optionSpecs),
+    ...(command.operands ? [`'*:${command.name}:${action(command.operands, command.name)}'`] : []),
+  ];
   return `      ${command.name}) _arguments -s ${specs.join(" ")} ;;`;
 }
 

@@ -74,7 +74,15 @@ function guardCheck(agent: InstallAgent, scope: InstallScope, file: string, proj
 }
 
 /** What only some agents need: Codex's trust, Claude's http hooks reaching a daemon, opencode's plugin naming this build. */
-async function agentSpecificChecks(ctx: CliContext, agent: InstallAgent, scope: InstallScope, file: string, text: string, entries: readonly InstalledEntry[], project: string): Promise<DoctorCheck[]> {
+async function agentSpecificChecks(
+  ctx: CliContext,
+  agent: InstallAgent,
+  scope: InstallScope,
+  file: string,
+  text: string,
+  entries: readonly InstalledEntry[],
+  project: string,
+): Promise<DoctorCheck[]> {
   if (agent === "codex") return [await codexTrustCheck(ctx, scope, file, text, project)];
   if (agent === "claude" && entries.some((entry) => entry.url !== undefined)) return httpHookChecks(ctx, `${agent} (${scope})`, file, entries);
   if (agent === "opencode") {
@@ -82,13 +90,25 @@ async function agentSpecificChecks(ctx: CliContext, agent: InstallAgent, scope: 
     const executable = /^const HOOKBOX = "([^"]*)";$/m.exec(text)?.[1];
     // Only this binary's own build is known here; a plugin naming it with another build never reaches the daemon directly.
     if (executable !== undefined && executable === ctx.host.binaryPath() && build !== BUILD_ID) {
-      return [fail(`opencode plugin (${scope})`, `${file} was written by another build of ${executable} (${build}, now ${BUILD_ID}): the daemon will not answer it directly, so every call starts hookbox emit. Run hookbox install-agent opencode${scope === "project" ? "" : ` --${scope}`} again`)];
+      return [
+        fail(
+          `opencode plugin (${scope})`,
+          `${file} was written by another build of ${executable} (${build}, now ${BUILD_ID}): the daemon will not answer it directly, so every call starts hookbox emit. Run hookbox install-agent opencode${scope === "project" ? "" : ` --${scope}`} again`,
+        ),
+      ];
     }
   }
   return [];
 }
 
-async function entryCheck(ctx: CliContext, agent: InstallAgent, scope: string, file: string, entries: readonly InstalledEntry[], project: string): Promise<DoctorCheck> {
+async function entryCheck(
+  ctx: CliContext,
+  agent: InstallAgent,
+  scope: string,
+  file: string,
+  entries: readonly InstalledEntry[],
+  project: string,
+): Promise<DoctorCheck> {
   const name = `${agent} (${scope})`;
   const probe = PROBES[agent];
   const executables = [...new Set(entries.flatMap((entry) => (entry.command ? [executableOf(entry.command)] : [])))];
@@ -96,25 +116,40 @@ async function entryCheck(ctx: CliContext, agent: InstallAgent, scope: string, f
   // Every executable must run at all (exit 127 is a non-blocking error to every agent: the guard is off).
   for (const executable of executables) {
     const version = await run(ctx, `${executable} --version`, "", project);
-    if (version.code !== 0) return fail(name, `${file}: ${executable} does not run (${oneLine(version.stderr) || `exit ${version.code}`}): every hook of ${agent} is off. Run hookbox install-agent ${agent}${scope === "project" ? "" : ` --${scope}`} again with an installed hookbox`);
+    if (version.code !== 0)
+      return fail(
+        name,
+        `${file}: ${executable} does not run (${oneLine(version.stderr) || `exit ${version.code}`}): every hook of ${agent} is off. Run hookbox install-agent ${agent}${scope === "project" ? "" : ` --${scope}`} again with an installed hookbox`,
+      );
   }
   const entry = entries.find((candidate) => candidate.event === probe.event && candidate.command !== undefined);
-  if (!entry?.command) return pass(name, `${file}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"}${urls ? ` (${urls} http)` : ""}; no ${probe.event} command entry to send a test call through`);
+  if (!entry?.command)
+    return pass(
+      name,
+      `${file}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"}${urls ? ` (${urls} http)` : ""}; no ${probe.event} command entry to send a test call through`,
+    );
   const payload = JSON.stringify(probe.payload(project));
   const asWritten = await run(ctx, entry.command, payload, project);
   const problem = answerProblem(asWritten);
   if (problem) return fail(name, `${file}: a test ${probe.event} through \`${entry.command}\` ${problem}`);
   const inProcess = await run(ctx, `${entry.command} --no-daemon`, payload, project);
   if (inProcess.code !== asWritten.code || inProcess.stdout !== asWritten.stdout) {
-    return fail(name, `${file}: the same ${probe.event} got different answers through the daemon (exit ${asWritten.code}: ${oneLine(asWritten.stdout) || "no output"}) and in emit's own process (exit ${inProcess.code}: ${oneLine(inProcess.stdout) || "no output"})`);
+    return fail(
+      name,
+      `${file}: the same ${probe.event} got different answers through the daemon (exit ${asWritten.code}: ${oneLine(asWritten.stdout) || "no output"}) and in emit's own process (exit ${inProcess.code}: ${oneLine(inProcess.stdout) || "no output"})`,
+    );
   }
-  return pass(name, `${file}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"} run ${executables.join(", ")}; a test ${probe.event} is answered (exit ${asWritten.code}), the same with and without the daemon`);
+  return pass(
+    name,
+    `${file}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"} run ${executables.join(", ")}; a test ${probe.event} is answered (exit ${asWritten.code}), the same with and without the daemon`,
+  );
 }
 
 /** What is wrong with an answer an agent would get, if anything. */
 function answerProblem(ran: Ran): string | undefined {
   if (ran.code === 127 || ran.code === 126) return `does not run (exit ${ran.code}: ${oneLine(ran.stderr)})`;
-  if (ran.code === null || ![0, 1, 2].includes(ran.code)) return `ended with ${ran.code ?? "a signal"}: agents read that as an error (${oneLine(ran.stderr)})`;
+  if (ran.code === null || ![0, 1, 2].includes(ran.code))
+    return `ended with ${ran.code ?? "a signal"}: agents read that as an error (${oneLine(ran.stderr)})`;
   const out = ran.stdout.trim();
   if (out !== "") {
     try {

@@ -23,7 +23,11 @@ export async function codexTrustCheck(ctx: CliContext, scope: InstallScope, file
     return fail(name, (error as Error).message);
   }
   const untrusted = untrustedEntries(entries, recorded);
-  if (untrusted.length === 0) return pass(name, `${config} trusts ${entries.length === 1 ? "the one" : `all ${entries.length}`} of Hookbox's ${noun(entries.length, "entry")} in ${file}`);
+  if (untrusted.length === 0)
+    return pass(
+      name,
+      `${config} trusts ${entries.length === 1 ? "the one" : `all ${entries.length}`} of Hookbox's ${noun(entries.length, "entry")} in ${file}`,
+    );
   const events = untrusted.map((entry) => entry.event).join(", ");
   return fail(
     name,

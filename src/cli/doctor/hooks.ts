@@ -21,13 +21,26 @@ export async function hookSetChecks(ctx: CliContext, locations: Locations, { pro
   const where = project ? ` for ${project}` : "";
   if (snapshot.broken.length === 0) {
     const guards = guardsOf(snapshot.hooks);
-    checks.push(pass("hooks", `${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} load${where}; guards: ${guards.length > 0 ? guards.join(", ") : "none but self-protect"}`));
+    checks.push(
+      pass(
+        "hooks",
+        `${snapshot.hooks.length} hook${snapshot.hooks.length === 1 ? "" : "s"} load${where}; guards: ${guards.length > 0 ? guards.join(", ") : "none but self-protect"}`,
+      ),
+    );
   } else {
     for (const entry of snapshot.broken) {
-      checks.push(fail(`hook ${entry.id}`, `broken, fails by on_error: ${entry.onError} wherever it would run: ${entry.problems.slice(0, 2).map(formatDiagnostic).join("; ")}`));
+      checks.push(
+        fail(
+          `hook ${entry.id}`,
+          `broken, fails by on_error: ${entry.onError} wherever it would run: ${entry.problems.slice(0, 2).map(formatDiagnostic).join("; ")}`,
+        ),
+      );
     }
   }
-  const protection = [describeSelfProtection(snapshot.operator, ctx.host.homeDir()), ...selfProtectedPlaces(snapshot.operator, ctx.host.homeDir()).map((place) => `    ${place}`)].join("\n");
+  const protection = [
+    describeSelfProtection(snapshot.operator, ctx.host.homeDir()),
+    ...selfProtectedPlaces(snapshot.operator, ctx.host.homeDir()).map((place) => `    ${place}`),
+  ].join("\n");
   checks.push(selfProtectState(snapshot.operator) === "on" ? pass("self-protection", protection) : note("self-protection", protection));
   for (const hook of snapshot.hooks) {
     const lines = withheldGrants(hook, "    ", reviewWidth(ctx));
@@ -43,7 +56,10 @@ async function chainCheck(ctx: CliContext, locations: Locations): Promise<Doctor
   try {
     const report = await verifyAuditLog({ fs: ctx.host.fs, path: auditFilePath(locations.dataDir), pid: ctx.host.pid });
     if (report.ok) return pass("audit chain", `${plural(report.records, "record")} in ${plural(report.files.length, "file")} verify`);
-    return fail("audit chain", `${report.problems[0]?.message ?? "broken"}${report.problems.length > 1 ? ` (and ${report.problems.length - 1} more)` : ""}: run hookbox audit verify`);
+    return fail(
+      "audit chain",
+      `${report.problems[0]?.message ?? "broken"}${report.problems.length > 1 ? ` (and ${report.problems.length - 1} more)` : ""}: run hookbox audit verify`,
+    );
   } catch (error) {
     return fail("audit chain", `cannot be verified: ${(error as Error).message}`);
   }
@@ -58,6 +74,9 @@ async function auditCheck(ctx: CliContext, locations: Locations): Promise<Doctor
     await handle.close();
     return pass("audit log", `${path} is writable`);
   } catch (error) {
-    return fail("audit log", `${path} cannot be written (${(error as Error).message}): decisions would be answered unrecorded; fix its permissions or remove what is in its place`);
+    return fail(
+      "audit log",
+      `${path} cannot be written (${(error as Error).message}): decisions would be answered unrecorded; fix its permissions or remove what is in its place`,
+    );
   }
 }

@@ -42,20 +42,46 @@ export async function httpHookChecks(ctx: CliContext, name: string, file: string
     const label = `${name} http`;
     const token = target.tokenEnvVar !== undefined ? ctx.host.env[target.tokenEnvVar] : undefined;
     if (target.tokenEnvVar !== undefined && (token === undefined || token === "")) {
-      checks.push(fail(label, `${file}: the http hooks send the token from $${target.tokenEnvVar}, which is not set here: the daemon will answer 401 and Claude Code runs every tool unchecked (http hooks fail open). Export it where Claude Code starts (the daemon's token file: ~/.local/share/hookbox/http-token), or use command hooks`));
+      checks.push(
+        fail(
+          label,
+          `${file}: the http hooks send the token from $${target.tokenEnvVar}, which is not set here: the daemon will answer 401 and Claude Code runs every tool unchecked (http hooks fail open). Export it where Claude Code starts (the daemon's token file: ~/.local/share/hookbox/http-token), or use command hooks`,
+        ),
+      );
       continue;
     }
     const authorization = token !== undefined ? `Bearer ${token}` : target.header;
     let reply;
     try {
-      reply = await ctx.host.net.request({ hostname: target.hostname, port: target.port }, { method: "GET", path: "/healthz", timeoutMs: 5000, ...(authorization ? { headers: { authorization } } : {}) });
+      reply = await ctx.host.net.request(
+        { hostname: target.hostname, port: target.port },
+        { method: "GET", path: "/healthz", timeoutMs: 5000, ...(authorization ? { headers: { authorization } } : {}) },
+      );
     } catch (error) {
-      checks.push(fail(label, `${file}: nothing answers on ${target.url} (${(error as Error).message}): Claude Code runs every tool unchecked until a daemon listens there (hookbox serve --listen ${target.hostname}:${target.port}), or use command hooks`));
+      checks.push(
+        fail(
+          label,
+          `${file}: nothing answers on ${target.url} (${(error as Error).message}): Claude Code runs every tool unchecked until a daemon listens there (hookbox serve --listen ${target.hostname}:${target.port}), or use command hooks`,
+        ),
+      );
       continue;
     }
-    if (reply.status === 401) checks.push(fail(label, `${file}: the daemon on ${target.url} refuses the token the hooks send (401): Claude Code runs every tool unchecked. Use the token of that daemon`));
-    else if (reply.status !== 200 && reply.status !== 503) checks.push(fail(label, `${file}: ${target.url} answered GET /healthz with ${reply.status}: not a Hookbox daemon?`));
-    else checks.push(pass(label, `${file}: a daemon answers on ${target.url} and accepts the token the hooks send${reply.status === 503 ? " (it reports itself degraded: see the daemon check)" : ""}`));
+    if (reply.status === 401)
+      checks.push(
+        fail(
+          label,
+          `${file}: the daemon on ${target.url} refuses the token the hooks send (401): Claude Code runs every tool unchecked. Use the token of that daemon`,
+        ),
+      );
+    else if (reply.status !== 200 && reply.status !== 503)
+      checks.push(fail(label, `${file}: ${target.url} answered GET /healthz with ${reply.status}: not a Hookbox daemon?`));
+    else
+      checks.push(
+        pass(
+          label,
+          `${file}: a daemon answers on ${target.url} and accepts the token the hooks send${reply.status === 503 ? " (it reports itself degraded: see the daemon check)" : ""}`,
+        ),
+      );
   }
   return checks;
 }

@@ -23,11 +23,20 @@ export interface DoctorReport {
  * file and every hook this project would run, the audit log, the daemon and whether it serves the
  * same hook set, and each agent's hook entries with a test call through them.
  */
-export async function runDoctor(ctx: CliContext, runtime: HookRuntimeFactory, options: { hooks?: string[]; config?: string; builtin?: string[] } = {}): Promise<DoctorReport> {
+export async function runDoctor(
+  ctx: CliContext,
+  runtime: HookRuntimeFactory,
+  options: { hooks?: string[]; config?: string; builtin?: string[] } = {},
+): Promise<DoctorReport> {
   const locations = locationsFrom(ctx, options);
   const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
   const set = await currentHookSet(ctx, locations, runtime);
-  const checks = [...(await installationChecks(ctx)), ...(await hookSetChecks(ctx, locations, set)), await daemonCheck(ctx, locations, [...runtime.embedded().keys()]), ...(await agentChecks(ctx, project, { set, operatorFile: locations.operatorFile.path }))];
+  const checks = [
+    ...(await installationChecks(ctx)),
+    ...(await hookSetChecks(ctx, locations, set)),
+    await daemonCheck(ctx, locations, [...runtime.embedded().keys()]),
+    ...(await agentChecks(ctx, project, { set, operatorFile: locations.operatorFile.path })),
+  ];
   return { runtime: ctx.host.name, ok: checks.every((c) => c.ok), project, checks };
 }
 
@@ -35,9 +44,14 @@ export function registerDoctor(program: Command, ctx: CliContext, setExit: (code
   addHookOptions(
     program
       .command("doctor")
-      .description("Check the whole chain from an agent to a decision: this binary, the operator file and hooks, the audit log, the daemon, each agent's hook entries")
+      .description(
+        "Check the whole chain from an agent to a decision: this binary, the operator file and hooks, the audit log, the daemon, each agent's hook entries",
+      )
       .option("--json", "print the report as JSON")
-      .addHelpText("after", "\nRun it in a project: the hooks and the agents' project settings checked are that project's.\n\nExit status: 0 when every link holds, 1 when one is broken (each printed with what to do) —\nan installed agent protected by nothing but self-protect (no guard on its tool calls) included."),
+      .addHelpText(
+        "after",
+        "\nRun it in a project: the hooks and the agents' project settings checked are that project's.\n\nExit status: 0 when every link holds, 1 when one is broken (each printed with what to do) —\nan installed agent protected by nothing but self-protect (no guard on its tool calls) included.",
+      ),
   ).action(async (options: { json?: boolean; hooks?: string[]; config?: string; builtin?: string[] }) => {
     const report = await runDoctor(ctx, runtime, options);
     if (options.json) await ctx.out(`${JSON.stringify(report, null, 2)}\n`);

@@ -7,7 +7,12 @@ import { fail, pass, type DoctorCheck } from "./check.ts";
 export async function installationChecks(ctx: CliContext): Promise<DoctorCheck[]> {
   const info = await versionInfo();
   const where = ctx.host.binaryPath() ? ` (${ctx.host.binaryPath()})` : " (from sources)";
-  const checks: DoctorCheck[] = [pass("build", `hookbox ${BUILD_ID}, commit ${info.commit}, built ${info.buildDate}, ${info.target}, Bun ${info.bun}, QuickJS ${info.quickjs}${where}`)];
+  const checks: DoctorCheck[] = [
+    pass(
+      "build",
+      `hookbox ${BUILD_ID}, commit ${info.commit}, built ${info.buildDate}, ${info.target}, Bun ${info.bun}, QuickJS ${info.quickjs}${where}`,
+    ),
+  ];
   const compiled = await compileHandler("export default (e: { a: number }): { sum: number } => ({ sum: e.a + 1 })", "doctor.ts");
   checks.push(compiled.ok ? pass("transpiler", "TypeScript compiles") : fail("transpiler", compiled.failure.message));
   if (!compiled.ok) return checks;

@@ -12,7 +12,12 @@ export interface UninstallReport {
   readonly purge: boolean;
   readonly agents: readonly UninstallChange[];
   readonly daemons: readonly { readonly pid: number; readonly socket: string; readonly stopped: boolean }[];
-  readonly profiles: readonly { readonly file: string; readonly lines_removed: number; readonly removed_file: boolean; readonly backup: string | null }[];
+  readonly profiles: readonly {
+    readonly file: string;
+    readonly lines_removed: number;
+    readonly removed_file: boolean;
+    readonly backup: string | null;
+  }[];
   readonly runtime: readonly string[];
   readonly binaries: readonly string[];
   /** Files Hookbox created for the user (the operator file with the default guards), unchanged since: removed. */
@@ -87,7 +92,11 @@ async function step<T>(problems: string[], what: string, run: () => Promise<T>):
  * and data, and the binaries last (this process may be one of them: on Linux and macOS a running
  * program's file can go).
  */
-export async function applyUninstall(ctx: CliContext, plan: UninstallPlan, options: { readonly dryRun: boolean; readonly purge: boolean }): Promise<UninstallReport> {
+export async function applyUninstall(
+  ctx: CliContext,
+  plan: UninstallPlan,
+  options: { readonly dryRun: boolean; readonly purge: boolean },
+): Promise<UninstallReport> {
   const problems: string[] = [];
   const agents: UninstallChange[] = [];
   for (const target of plan.agents) {
@@ -104,7 +113,8 @@ export async function applyUninstall(ctx: CliContext, plan: UninstallPlan, optio
     for (const dir of plan.runtimeDirs) await step(problems, dir, () => ctx.host.fs.removeTree(dir));
     for (const file of plan.runtimeFiles) await step(problems, file, () => ctx.host.fs.remove(file));
     // ~/.hookbox held only the socket directory (no XDG_RUNTIME_DIR).
-    for (const dir of plan.runtimeDirs) if (dir.endsWith("/.hookbox/run")) await ctx.host.fs.removeEmptyDir(dir.slice(0, -"/run".length)).catch(() => false);
+    for (const dir of plan.runtimeDirs)
+      if (dir.endsWith("/.hookbox/run")) await ctx.host.fs.removeEmptyDir(dir.slice(0, -"/run".length)).catch(() => false);
   }
   const profiles: UninstallReport["profiles"][number][] = [];
   for (const edit of plan.profiles) {

@@ -32,7 +32,8 @@ export async function settleDaemons(ctx: CliContext, socketDirs: readonly string
         problems.push(`a daemon still holds ${lockFile} (starting or finishing): run hookbox self-uninstall again in a moment`);
         break;
       }
-      if ((await ctx.host.fs.kind(socket)) === "socket") await ctx.host.net.request({ unix: socket }, { method: "POST", path: DAEMON_ROUTES.stop, timeoutMs: 2000 }).catch(() => undefined);
+      if ((await ctx.host.fs.kind(socket)) === "socket")
+        await ctx.host.net.request({ unix: socket }, { method: "POST", path: DAEMON_ROUTES.stop, timeoutMs: 2000 }).catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

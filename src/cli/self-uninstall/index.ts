@@ -17,14 +17,25 @@ interface Options {
 }
 
 function isEmpty(plan: UninstallPlan): boolean {
-  return plan.agents.length + plan.daemons.length + plan.runtimeDirs.length + plan.runtimeFiles.length + plan.profiles.length + plan.binaries.length + plan.createdFiles.length === 0;
+  return (
+    plan.agents.length +
+      plan.daemons.length +
+      plan.runtimeDirs.length +
+      plan.runtimeFiles.length +
+      plan.profiles.length +
+      plan.binaries.length +
+      plan.createdFiles.length ===
+    0
+  );
 }
 
 function agentOutcome(change: UninstallChange): string {
   const entries = change.summary.filter((line) => /^- \S+: removed `/.test(line) || /^- \S+: removed the POST/.test(line)).length;
   const what = entries > 0 ? `${entries} entr${entries === 1 ? "y" : "ies"}` : "Hookbox's entries";
   if (change.removed_file) return `${what}; the file goes (install-agent created it)`;
-  return change.method === "restored" ? `${what}; the file restored byte for byte as it was before install-agent` : `${what} removed, the rest of the file kept`;
+  return change.method === "restored"
+    ? `${what}; the file restored byte for byte as it was before install-agent`
+    : `${what} removed, the rest of the file kept`;
 }
 
 function section(title: string, rows: readonly string[]): string[] {
@@ -35,8 +46,11 @@ function section(title: string, rows: readonly string[]): string[] {
 export function formatUninstall(report: UninstallReport, home: string, asking = false): string {
   const short = (path: string): string => (path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path);
   // A backup in a directory --purge removed is gone with it.
-  const kept = (backup: string | null): string => (backup === null || report.purged.some((entry) => backup.startsWith(`${entry.path}/`)) ? "" : `; backup: ${short(backup)}`);
-  const agents = report.agents.filter((change) => change.changed).map((change) => `${short(change.file)} (${change.agent}, ${change.scope}): ${agentOutcome(change)}${kept(change.backup)}`);
+  const kept = (backup: string | null): string =>
+    backup === null || report.purged.some((entry) => backup.startsWith(`${entry.path}/`)) ? "" : `; backup: ${short(backup)}`;
+  const agents = report.agents
+    .filter((change) => change.changed)
+    .map((change) => `${short(change.file)} (${change.agent}, ${change.scope}): ${agentOutcome(change)}${kept(change.backup)}`);
   const lines = [
     ...section("Hookbox's entries in the agents' settings (install-agent):", agents),
     ...section(
@@ -46,26 +60,47 @@ export function formatUninstall(report: UninstallReport, home: string, asking = 
     ...section("the daemons' sockets:", report.runtime.map(short)),
     ...section(
       "shell startup files (self-install put the binary's directory on PATH there):",
-      report.profiles.map((profile) => `${short(profile.file)}: ${profile.lines_removed} marked line${profile.lines_removed === 1 ? "" : "s"}${profile.removed_file ? " (self-install created the file: it goes)" : ""}${kept(profile.backup)}`),
+      report.profiles.map(
+        (profile) =>
+          `${short(profile.file)}: ${profile.lines_removed} marked line${profile.lines_removed === 1 ? "" : "s"}${profile.removed_file ? " (self-install created the file: it goes)" : ""}${kept(profile.backup)}`,
+      ),
     ),
-    ...section("files Hookbox created for you, unchanged since:", report.created_files.map((file) => `${short(file.file)}  (${file.what})${kept(file.backup)}`)),
+    ...section(
+      "files Hookbox created for you, unchanged since:",
+      report.created_files.map((file) => `${short(file.file)}  (${file.what})${kept(file.backup)}`),
+    ),
     ...section("the binary:", report.binaries.map(short)),
-    ...section("with --purge, removed too:", report.purged.map((entry) => `${short(entry.path)}  (${entry.what})`)),
+    ...section(
+      "with --purge, removed too:",
+      report.purged.map((entry) => `${short(entry.path)}  (${entry.what})`),
+    ),
     ...section(
       "kept (your config and data; hookbox self-uninstall --purge, or rm -r, removes them):",
       report.kept.map((entry) => `${short(entry.path)}  (${entry.what})`),
     ),
-    ...section("left alone:", report.left.map((entry) => `${short(entry.path)}: ${entry.why}`)),
+    ...section(
+      "left alone:",
+      report.left.map((entry) => `${short(entry.path)}: ${entry.why}`),
+    ),
     ...section("not done:", report.problems),
   ];
-  const head = asking ? "hookbox self-uninstall removes:" : report.dry_run ? "hookbox self-uninstall would remove (dry run: nothing changed):" : report.problems.length > 0 ? "Hookbox is partly removed from this account:" : "Hookbox is removed from this account:";
+  const head = asking
+    ? "hookbox self-uninstall removes:"
+    : report.dry_run
+      ? "hookbox self-uninstall would remove (dry run: nothing changed):"
+      : report.problems.length > 0
+        ? "Hookbox is partly removed from this account:"
+        : "Hookbox is removed from this account:";
   return `${[head, ...lines].join("\n")}\n`;
 }
 
 async function confirmed(ctx: CliContext, options: Options): Promise<void> {
   if (options.yes === true) return;
   if (options.json === true || !ctx.host.stdinIsTTY()) {
-    throw new HookboxError("consent_required", "nothing was changed: there is no terminal to ask. To remove Hookbox, run again with --yes (--dry-run shows what goes)");
+    throw new HookboxError(
+      "consent_required",
+      "nothing was changed: there is no terminal to ask. To remove Hookbox, run again with --yes (--dry-run shows what goes)",
+    );
   }
   ctx.err(`Remove Hookbox as listed above${options.purge ? ", config and data included" : ""}? [y/N] `);
   const answer = (await ctx.host.readStdinLine(200))?.trim().toLowerCase();
@@ -75,9 +110,14 @@ async function confirmed(ctx: CliContext, options: Options): Promise<void> {
 export function registerSelfUninstall(program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program
     .command("self-uninstall")
-    .description("Remove Hookbox from this account: its entries in every agent's settings it was installed into, the daemons, startup-file lines, the binary (--purge: config and data too)")
+    .description(
+      "Remove Hookbox from this account: its entries in every agent's settings it was installed into, the daemons, startup-file lines, the binary (--purge: config and data too)",
+    )
     .option("--dry-run", "list everything it would change; change nothing")
-    .option("--purge", "also remove the config (~/.config/hookbox: the operator file, your hooks, packages) and the data (~/.local/share/hookbox: audit log, stores, backups)")
+    .option(
+      "--purge",
+      "also remove the config (~/.config/hookbox: the operator file, your hooks, packages) and the data (~/.local/share/hookbox: audit log, stores, backups)",
+    )
     .option("-y, --yes", "do not ask (needed without a terminal)")
     .option("--json", "print the report as one JSON object (needs --yes or --dry-run)")
     .addHelpText(
@@ -103,7 +143,13 @@ never touches a project's .hookbox/ (your hooks), nor lines you wrote yourself: 
       const purge = options.purge === true;
       const preview = await applyUninstall(ctx, plan, { dryRun: true, purge });
       if (dryRun || (isEmpty(plan) && (!purge || plan.purge.length === 0))) {
-        await ctx.out(options.json ? `${JSON.stringify(preview)}\n` : isEmpty(plan) && !dryRun ? "Hookbox has nothing installed on this account.\n" : formatUninstall(preview, ctx.host.homeDir()));
+        await ctx.out(
+          options.json
+            ? `${JSON.stringify(preview)}\n`
+            : isEmpty(plan) && !dryRun
+              ? "Hookbox has nothing installed on this account.\n"
+              : formatUninstall(preview, ctx.host.homeDir()),
+        );
         setExit(EXIT.ok);
         return;
       }

@@ -75,7 +75,8 @@ function baseName(path: string): string {
 async function agentTargets(ctx: CliContext, dataDir: string): Promise<AgentSettingsTarget[]> {
   const { agents } = await readInstallRecords(ctx.host, dataDir);
   const targets = new Map<string, AgentSettingsTarget>();
-  for (const { record } of agents) targets.set(record.file, { agent: record.agent, scope: record.scope, file: record.file, dataDir, project: dirOf(record.file) });
+  for (const { record } of agents)
+    targets.set(record.file, { agent: record.agent, scope: record.scope, file: record.file, dataDir, project: dirOf(record.file) });
   // Every agent's user-wide file is this account's own: Hookbox's entries there go, recorded or not.
   const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
   for (const agent of INSTALL_AGENTS) {
@@ -96,27 +97,44 @@ async function profileEdits(ctx: CliContext, recorded: readonly ProfileLineRecor
     const before = await ctx.host.fs.readText(file).catch(() => undefined);
     if (before === undefined) continue;
     const mine = recorded.filter((line) => line.file === file);
-    const { text, removed } = withoutProfileLines(before, mine.some((line) => line.added_newline));
+    const { text, removed } = withoutProfileLines(
+      before,
+      mine.some((line) => line.added_newline),
+    );
     if (removed > 0) {
       const created = mine.some((line) => line.created_file);
-      edits.push({ file, lines: removed, before, after: created && text.trim() === "" ? undefined : text, createdDirs: mine.find((line) => line.created_file)?.created_dirs ?? [] });
+      edits.push({
+        file,
+        lines: removed,
+        before,
+        after: created && text.trim() === "" ? undefined : text,
+        createdDirs: mine.find((line) => line.created_file)?.created_dirs ?? [],
+      });
     }
     for (const line of linesRunningHookbox(text)) {
-      left.push({ path: `${file}:${line.line}`, why: `\`${line.text.trim()}\` runs hookbox, and you wrote it: remove it, or each new shell says hookbox: command not found` });
+      left.push({
+        path: `${file}:${line.line}`,
+        why: `\`${line.text.trim()}\` runs hookbox, and you wrote it: remove it, or each new shell says hookbox: command not found`,
+      });
     }
   }
   return { edits, left };
 }
 
-async function binaries(ctx: CliContext, recorded: readonly { readonly path: string; readonly created_dirs: readonly string[] }[]): Promise<{ remove: BinaryRemoval[]; left: LeftAlone[] }> {
+async function binaries(
+  ctx: CliContext,
+  recorded: readonly { readonly path: string; readonly created_dirs: readonly string[] }[],
+): Promise<{ remove: BinaryRemoval[]; left: LeftAlone[] }> {
   const remove = new Map<string, BinaryRemoval>();
-  for (const binary of recorded) if ((await ctx.host.fs.kind(binary.path)) !== "missing") remove.set(binary.path, { path: binary.path, createdDirs: binary.created_dirs });
+  for (const binary of recorded)
+    if ((await ctx.host.fs.kind(binary.path)) !== "missing") remove.set(binary.path, { path: binary.path, createdDirs: binary.created_dirs });
   const left: LeftAlone[] = [];
   const running = ctx.host.binaryPath() ?? ctx.host.executablePath();
   if (running !== undefined && !remove.has(running)) {
     const buildDir = await checkoutBuildDir(running, (path) => ctx.host.fs.exists(path));
     if (buildDir !== undefined) left.push({ path: running, why: `the build output of a checkout (${buildDir}): its build makes it again` });
-    else if (!/^hookbox(\.exe)?$/.test(baseName(running))) left.push({ path: running, why: "the file you ran (self-install copies it as hookbox): delete it when you are done" });
+    else if (!/^hookbox(\.exe)?$/.test(baseName(running)))
+      left.push({ path: running, why: "the file you ran (self-install copies it as hookbox): delete it when you are done" });
     else remove.set(running, { path: running, createdDirs: [] });
   }
   return { remove: [...remove.values()], left };
@@ -146,8 +164,10 @@ async function createdFiles(ctx: CliContext, dataDir: string): Promise<{ files: 
 async function purgeList(ctx: CliContext, locations: Locations, dataDir: string): Promise<{ path: string; what: string }[]> {
   const configDir = `${locations.configHome}/hookbox`;
   const purge: { path: string; what: string }[] = [];
-  if (await ctx.host.fs.exists(configDir)) purge.push({ path: configDir, what: "config: the operator file, your own hooks, installed packages and their lock file" });
-  if (await ctx.host.fs.exists(dataDir)) purge.push({ path: dataDir, what: "data: the audit log, hook stores, trust and install records, backups, the daemon's log" });
+  if (await ctx.host.fs.exists(configDir))
+    purge.push({ path: configDir, what: "config: the operator file, your own hooks, installed packages and their lock file" });
+  if (await ctx.host.fs.exists(dataDir))
+    purge.push({ path: dataDir, what: "data: the audit log, hook stores, trust and install records, backups, the daemon's log" });
   return purge;
 }
 
@@ -155,16 +175,25 @@ async function purgeList(ctx: CliContext, locations: Locations, dataDir: string)
 export async function planUninstall(ctx: CliContext, locations: Locations): Promise<UninstallPlan> {
   const dataDir = locations.dataDir;
   const record = await readSelfRecord(ctx.host, dataDir);
-  const daemons = (await findDaemons(ctx.host, locations, identityOf(locations, BUILD_ID, ctx.host.homeDir()), false)).filter((daemon) => daemon.info !== undefined);
+  const daemons = (await findDaemons(ctx.host, locations, identityOf(locations, BUILD_ID, ctx.host.homeDir()), false)).filter(
+    (daemon) => daemon.info !== undefined,
+  );
   const defaultDir = dirOf(defaultSocketPath(ctx.host.env, ctx.host.homeDir()));
   const socketDir = dirOf(locations.socketPath);
   const runtimeDirs = (await ctx.host.fs.kind(defaultDir)) === "dir" ? [defaultDir] : [];
-  const runtimeFiles = socketDir === defaultDir ? [] : (await ctx.host.fs.listDir(socketDir).catch(() => [])).filter((entry) => SOCKET_FILE.test(entry.name)).map((entry) => `${socketDir}/${entry.name}`);
+  const runtimeFiles =
+    socketDir === defaultDir
+      ? []
+      : (await ctx.host.fs.listDir(socketDir).catch(() => []))
+          .filter((entry) => SOCKET_FILE.test(entry.name))
+          .map((entry) => `${socketDir}/${entry.name}`);
   const profiles = await profileEdits(ctx, record.profile_lines);
   const found = await binaries(ctx, record.binaries);
   const created = await createdFiles(ctx, dataDir);
   const fishCompletions = `${locations.configHome}/fish/completions/hookbox.fish`;
-  const completions: LeftAlone[] = (await ctx.host.fs.exists(fishCompletions)) ? [{ path: fishCompletions, why: "fish completion you saved from hookbox completion fish: delete it with the binary" }] : [];
+  const completions: LeftAlone[] = (await ctx.host.fs.exists(fishCompletions))
+    ? [{ path: fishCompletions, why: "fish completion you saved from hookbox completion fish: delete it with the binary" }]
+    : [];
   return {
     agents: await agentTargets(ctx, dataDir),
     daemons,

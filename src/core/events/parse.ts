@@ -8,7 +8,14 @@ export const MAX_EVENT_DEPTH = 64;
 
 type FieldCheck = (value: unknown) => string | undefined;
 
-const string = (max: number): FieldCheck => (v) => (typeof v !== "string" ? `expected a string, found ${describeValue(v)}` : v.length > max ? `too long (${v.length} characters; at most ${max})` : undefined);
+const string =
+  (max: number): FieldCheck =>
+  (v) =>
+    typeof v !== "string"
+      ? `expected a string, found ${describeValue(v)}`
+      : v.length > max
+        ? `too long (${v.length} characters; at most ${max})`
+        : undefined;
 const STRING_FIELDS: Readonly<Record<string, FieldCheck>> = {
   session_id: string(512),
   timestamp: string(64),
@@ -27,7 +34,8 @@ export function parseEvent(body: unknown, eventTypeFromPath?: string, now: () =>
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new HookboxError("event_invalid", "the event must be a JSON object");
   }
-  if (jsonDepth(body, MAX_EVENT_DEPTH + 1) > MAX_EVENT_DEPTH) throw new HookboxError("event_invalid", `the event is nested deeper than ${MAX_EVENT_DEPTH} levels`);
+  if (jsonDepth(body, MAX_EVENT_DEPTH + 1) > MAX_EVENT_DEPTH)
+    throw new HookboxError("event_invalid", `the event is nested deeper than ${MAX_EVENT_DEPTH} levels`);
   const record = body as Record<string, unknown>;
   let eventType = record.event_type;
   if (eventTypeFromPath !== undefined) {
@@ -37,11 +45,16 @@ export function parseEvent(body: unknown, eventTypeFromPath?: string, now: () =>
       // Never String(eventType): the body is untrusted, and {"toString": 1} makes String() throw.
       if (typeof eventType !== "string") throw invalid("event_type", `expected a string, found ${describeValue(eventType)}`);
       const fromBody = checkEventName(eventType);
-      if (!fromBody.ok || fromBody.name !== fromPath.name) throw invalid("event_type", `event_type in the body (${quoted(eventType)}) differs from the URL (${quoted(fromPath.name)})`);
+      if (!fromBody.ok || fromBody.name !== fromPath.name)
+        throw invalid("event_type", `event_type in the body (${quoted(eventType)}) differs from the URL (${quoted(fromPath.name)})`);
     }
     eventType = fromPath.name;
   }
-  if (typeof eventType !== "string" || eventType === "") throw invalid("event_type", eventType === undefined ? "missing" : eventType === "" ? "empty" : `expected a string, found ${describeValue(eventType)}`);
+  if (typeof eventType !== "string" || eventType === "")
+    throw invalid(
+      "event_type",
+      eventType === undefined ? "missing" : eventType === "" ? "empty" : `expected a string, found ${describeValue(eventType)}`,
+    );
   const name = checkEventName(eventType);
   if (!name.ok) throw invalid("event_type", name.message);
   for (const [field, check] of Object.entries(STRING_FIELDS)) {

@@ -8,7 +8,13 @@ const logLine = z.object({ level: z.enum(["debug", "info", "warn", "error"]), me
 const ability = z.object({ id: z.string().min(1).max(256), reason: short.optional(), confidence: z.number().min(0).max(1).optional() }).strict();
 const document = z.object({ path: z.string().min(1).max(4096), reason: short.optional(), stage: z.string().max(64).optional() }).strict();
 const intent = z
-  .object({ intent: short, scope: z.string().max(256).optional(), topic: z.string().max(256).optional(), stage: z.string().max(64).optional(), signals: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    intent: short,
+    scope: z.string().max(256).optional(),
+    topic: z.string().max(256).optional(),
+    stage: z.string().max(64).optional(),
+    signals: z.record(z.string(), z.unknown()).optional(),
+  })
   .strict();
 /**
  * `{kind, payload}` as the template's types write it (§4.2); its own example (§3.3) writes the
@@ -32,21 +38,39 @@ export const hookResultSchema = z
     suppress_output: z.boolean().optional(),
     approval_prompt: text.optional(),
     approval_options: stringList.optional(),
-    approval_timeout_ms: z.number().int().min(1).max(24 * 3600 * 1000).optional(),
+    approval_timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600 * 1000)
+      .optional(),
     approval_default: z.enum(["allow", "deny"]).optional(),
     continue: z.boolean().optional(),
     stop_reason: text.optional(),
     // The repository hooks template's shapes (seeds/000 §4.2) are accepted beside the plain ones.
-    logs: z.array(z.union([short, logLine])).max(1000).optional(),
+    logs: z
+      .array(z.union([short, logLine]))
+      .max(1000)
+      .optional(),
     messages_to_user: stringList.optional(),
-    suggested_abilities: z.array(z.union([z.string().min(1).max(256), ability])).max(100).optional(),
-    suggested_documents: z.array(z.union([z.string().min(1).max(4096), document])).max(100).optional(),
+    suggested_abilities: z
+      .array(z.union([z.string().min(1).max(256), ability]))
+      .max(100)
+      .optional(),
+    suggested_documents: z
+      .array(z.union([z.string().min(1).max(4096), document]))
+      .max(100)
+      .optional(),
     new_intent: z.union([short, intent]).optional(),
     follow_up_actions: z.array(followUp).max(100).optional(),
     usage_recorded: z.unknown().optional(),
     /** The template's tracker: signals for better matchers, kept in the run record's notes. */
     update_matcher_suggestions: z
-      .array(z.object({ ability_id: z.string().min(1).max(256), signal: z.string().min(1).max(256), weight: z.number().min(0).max(1).optional() }).passthrough())
+      .array(
+        z
+          .object({ ability_id: z.string().min(1).max(256), signal: z.string().min(1).max(256), weight: z.number().min(0).max(1).optional() })
+          .passthrough(),
+      )
       .max(100)
       .optional(),
     error: short.optional(),

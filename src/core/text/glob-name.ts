@@ -35,7 +35,7 @@ export function classEnd(text: string, start: number): number {
 export function parseClass(body: string): CharClass {
   const negated = body.startsWith("!") || body.startsWith("^");
   const members: { code: number; dash: boolean }[] = [];
-  for (let i = negated ? 1 : 0; i < body.length; ) {
+  for (let i = negated ? 1 : 0; i < body.length;) {
     // "[[:alpha:]]": the class ends at the first "]", so the body is "[:alpha:".
     if (/^\[:[a-z]+:(\]|$)/.test(body.slice(i, i + 12))) {
       throw new GlobError("POSIX classes such as [:alpha:] are not supported: write the range ([a-zA-Z])");
@@ -123,7 +123,7 @@ export function compileName(tokens: readonly Token[]): (name: string) => boolean
     if (starless && (name.length < fixed || name.length > 2 * fixed)) return false;
     active.fill(0);
     active[0] = 1;
-    for (let i = 0; i < name.length; ) {
+    for (let i = 0; i < name.length;) {
       const code = name.codePointAt(i) as number;
       i += code > 0xffff ? 2 : 1;
       const bits = literal.get(code);

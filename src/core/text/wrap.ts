@@ -3,7 +3,9 @@ export const MAX_LINE_CHARS = 100;
 
 /** The width to wrap prose at: the terminal's when it is narrower, never under 40 columns. */
 export function lineWidth(columns: number | undefined): number {
-  return columns === undefined || !Number.isFinite(columns) || columns <= 0 ? MAX_LINE_CHARS : Math.max(40, Math.min(MAX_LINE_CHARS, Math.floor(columns)));
+  return columns === undefined || !Number.isFinite(columns) || columns <= 0
+    ? MAX_LINE_CHARS
+    : Math.max(40, Math.min(MAX_LINE_CHARS, Math.floor(columns)));
 }
 
 /**

@@ -40,19 +40,39 @@ export const BUILD_ID: string = stamped ? `${VERSION}+${stamped.sourcesSha256.sl
 
 /** This build's details; from sources (no stamp) commit, date and Bun are "unknown" and the target is "source". */
 export async function versionInfo(): Promise<VersionInfoV1> {
-  const stamp = stamped ?? { commit: "unknown", buildDate: "unknown", bun: "unknown", target: "source", standardHooksSha256: await sourceDigest(), sourcesSha256: "unknown" };
+  const stamp = stamped ?? {
+    commit: "unknown",
+    buildDate: "unknown",
+    bun: "unknown",
+    target: "source",
+    standardHooksSha256: await sourceDigest(),
+    sourcesSha256: "unknown",
+  };
   return { v: 1, version: VERSION, ...stamp, quickjs: QUICKJS };
 }
 
 async function sourceDigest(): Promise<string> {
-  const [{ standardHooksDigest }, catalog] = await Promise.all([import("../../hooks/builtin/standard-hooks.ts"), import("../../hooks/builtin/catalog.generated.ts")]);
+  const [{ standardHooksDigest }, catalog] = await Promise.all([
+    import("../../hooks/builtin/standard-hooks.ts"),
+    import("../../hooks/builtin/catalog.generated.ts"),
+  ]);
   return standardHooksDigest(catalog);
 }
 
 /** `hookbox version --json` (and `--version --json`): the details in snake_case, like every JSON Hookbox prints. */
 export function versionJson(info: VersionInfoV1): string {
   const { v, version, commit, buildDate, bun, target, quickjs, standardHooksSha256, sourcesSha256 } = info;
-  const json = { v, version, commit, build_date: buildDate, bun, target, quickjs, standard_hooks_sha256: standardHooksSha256, sources_sha256: sourcesSha256 };
+  const json = {
+    v,
+    version,
+    commit,
+    build_date: buildDate,
+    bun,
+    target,
+    quickjs,
+    standard_hooks_sha256: standardHooksSha256,
+    sources_sha256: sourcesSha256,
+  };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 

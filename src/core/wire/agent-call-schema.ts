@@ -2,7 +2,9 @@ import { z } from "zod";
 import { AGENT_NAMES } from "../../agents/shared/protocol/types.ts";
 
 /** The agents POST /v1/agents/{agent} speaks for; `auto` detects the dialect from the payload. */
-export const agentPathSchema = z.enum([...AGENT_NAMES, "auto"]).describe("The dialect of the body and of the answer; auto: detected from the payload (answered by the fail-closed rule when no dialect fits).");
+export const agentPathSchema = z
+  .enum([...AGENT_NAMES, "auto"])
+  .describe("The dialect of the body and of the answer; auto: detected from the payload (answered by the fail-closed rule when no dialect fits).");
 
 /** The daemon's answer to `hookbox emit` (`x-hookbox-client: emit`): exactly what emit writes and exits with. */
 export const agentCallReplySchema = z
@@ -16,4 +18,8 @@ export const agentCallReplySchema = z
   .meta({ id: "AgentCallReplyV1", description: "An agent hook call answered whole: what the hook process writes and exits with." });
 
 /** What an agent's hook call gets back when the agent itself calls (Claude Code's type: "http" hooks): its own hook JSON. */
-export const agentAnswerSchema = z.record(z.string(), z.unknown()).meta({ id: "AgentAnswer", description: "The agent's own hook answer (Claude Code's hook JSON for /v1/agents/claude), always with 200: an agent reads a non-2xx as a non-blocking error." });
+export const agentAnswerSchema = z.record(z.string(), z.unknown()).meta({
+  id: "AgentAnswer",
+  description:
+    "The agent's own hook answer (Claude Code's hook JSON for /v1/agents/claude), always with 200: an agent reads a non-2xx as a non-blocking error.",
+});

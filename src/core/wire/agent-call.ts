@@ -36,7 +36,15 @@ export type AgentCallReplyV1 = Wire<typeof agentCallReplySchema>;
 export function agentCallReplyOf(value: unknown): AgentCallReplyV1 | undefined {
   if (value === null || typeof value !== "object") return undefined;
   const { v, stdout, stderr, exit_code, event_id } = value as Record<string, unknown>;
-  if (v !== 1 || typeof stdout !== "string" || typeof stderr !== "string" || typeof event_id !== "string" || typeof exit_code !== "number" || !Number.isSafeInteger(exit_code)) return undefined;
+  if (
+    v !== 1 ||
+    typeof stdout !== "string" ||
+    typeof stderr !== "string" ||
+    typeof event_id !== "string" ||
+    typeof exit_code !== "number" ||
+    !Number.isSafeInteger(exit_code)
+  )
+    return undefined;
   return { v, stdout, stderr, exit_code, event_id };
 }
 

@@ -17,12 +17,19 @@ export const pendingApprovalSchema = z
   })
   .meta({ id: "PendingApprovalV1", description: "An ask held by the daemon while the caller of POST /v1/events waits." });
 
-export const approvalsSchema = z.object({ v: z.literal(1), approvals: z.array(pendingApprovalSchema) }).meta({ id: "ApprovalsV1", description: "The approvals pending now." });
+export const approvalsSchema = z
+  .object({ v: z.literal(1), approvals: z.array(pendingApprovalSchema) })
+  .meta({ id: "ApprovalsV1", description: "The approvals pending now." });
 
 export const approvalVerdictSchema = z
   .object({
-    decision: z.enum(["allow", "deny", "allow_always"]).describe("allow_always: allow, and every later ask of the same hook for the same tool in this session."),
-    via: z.enum(["cli", "api"]).optional().describe('Where the user answered, recorded with the verdict: "cli" for hookbox approve/deny; default "api".'),
+    decision: z
+      .enum(["allow", "deny", "allow_always"])
+      .describe("allow_always: allow, and every later ask of the same hook for the same tool in this session."),
+    via: z
+      .enum(["cli", "api"])
+      .optional()
+      .describe('Where the user answered, recorded with the verdict: "cli" for hookbox approve/deny; default "api".'),
   })
   .meta({ id: "ApprovalVerdictV1", description: "The user's answer to a pending approval." });
 

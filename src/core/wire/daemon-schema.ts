@@ -15,16 +15,26 @@ export const daemonInfoSchema = z
     events: z.number().int(),
     in_flight: z.number().int(),
     projects: z.array(z.string().nullable()).describe("Projects whose hook sets are loaded now (null: the user's hooks only)."),
-    peer_check: z.enum(["uid", "permissions"]).describe('"uid": each connection\'s peer uid is checked against the owner\'s; "permissions": the socket\'s modes alone keep others out.'),
+    peer_check: z
+      .enum(["uid", "permissions"])
+      .describe('"uid": each connection\'s peer uid is checked against the owner\'s; "permissions": the socket\'s modes alone keep others out.'),
     retiring: z.string().nullable().describe("Set once asked to go (a newer build took over, auto-start turned off): it exits once idle."),
     rss_bytes: z.number().int().nullable(),
   })
   .meta({ id: "DaemonInfoV1", description: "The daemon's own state: who started it, for which hook set, how busy, whether it is retiring." });
 
-export const daemonStoppingSchema = z.object({ v: z.literal(1), stopping: z.literal(true) }).meta({ id: "DaemonStoppingV1", description: "Asked to stop: what is in flight finishes first." });
+export const daemonStoppingSchema = z
+  .object({ v: z.literal(1), stopping: z.literal(true) })
+  .meta({ id: "DaemonStoppingV1", description: "Asked to stop: what is in flight finishes first." });
 
-export const daemonRetireSchema = z.object({ reason: z.string().max(500).optional().describe("Why, shown by GET /v1/daemon.") }).meta({ id: "DaemonRetireV1", description: "Asks the daemon to exit once idle." });
+export const daemonRetireSchema = z
+  .object({ reason: z.string().max(500).optional().describe("Why, shown by GET /v1/daemon.") })
+  .meta({ id: "DaemonRetireV1", description: "Asks the daemon to exit once idle." });
 
-export const daemonRetiringSchema = z.object({ v: z.literal(1), retiring: z.string() }).meta({ id: "DaemonRetiringV1", description: "Retiring, and why." });
+export const daemonRetiringSchema = z
+  .object({ v: z.literal(1), retiring: z.string() })
+  .meta({ id: "DaemonRetiringV1", description: "Retiring, and why." });
 
-export const consoleUrlSchema = z.object({ v: z.literal(1), url: z.string().describe("A one-time login link to the web console.") }).meta({ id: "ConsoleUrlV1", description: "A fresh one-time login link to the web console." });
+export const consoleUrlSchema = z
+  .object({ v: z.literal(1), url: z.string().describe("A one-time login link to the web console.") })
+  .meta({ id: "ConsoleUrlV1", description: "A fresh one-time login link to the web console." });

@@ -39,17 +39,34 @@ export const decisionSchema = z
     decision: z.enum(["allow", "deny", "ask"]),
     reason: z.string().optional(),
     decided_by: z.string().optional().describe("The hook that denied or asked."),
-    data: z.record(z.string(), z.unknown()).optional().describe("Present when a hook modified the input: the final tool_input (tool events) or data. The caller must use it instead of its own."),
+    data: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Present when a hook modified the input: the final tool_input (tool events) or data. The caller must use it instead of its own."),
     context_injections: z.array(z.object({ hook_id: z.string(), role, content: z.string() })).describe("Context for the model, in order."),
-    user_messages: z.array(z.object({ hook_id: z.string(), level: z.enum(["info", "warning", "error"]), message: z.string() })).describe("For the user, never the model."),
+    user_messages: z
+      .array(z.object({ hook_id: z.string(), level: z.enum(["info", "warning", "error"]), message: z.string() }))
+      .describe("For the user, never the model."),
     continue: z.boolean().describe("false: a hook asked the agent to halt after this event."),
     stop_reason: z.string().optional(),
     suppress_output: z.boolean().optional(),
     approval: approvalRequestSchema.optional(),
-    suggested_abilities: z.array(z.object({ hook_id: z.string(), id: z.string(), reason: z.string().optional(), confidence: z.number().optional() })).optional().describe("Routing hints for orchestrators, with the hook each came from."),
-    suggested_documents: z.array(z.object({ hook_id: z.string(), path: z.string(), reason: z.string().optional(), stage: z.string().optional() })).optional(),
+    suggested_abilities: z
+      .array(z.object({ hook_id: z.string(), id: z.string(), reason: z.string().optional(), confidence: z.number().optional() }))
+      .optional()
+      .describe("Routing hints for orchestrators, with the hook each came from."),
+    suggested_documents: z
+      .array(z.object({ hook_id: z.string(), path: z.string(), reason: z.string().optional(), stage: z.string().optional() }))
+      .optional(),
     new_intent: z
-      .object({ hook_id: z.string(), intent: z.string(), scope: z.string().optional(), topic: z.string().optional(), stage: z.string().optional(), signals: z.record(z.string(), z.unknown()).optional() })
+      .object({
+        hook_id: z.string(),
+        intent: z.string(),
+        scope: z.string().optional(),
+        topic: z.string().optional(),
+        stage: z.string().optional(),
+        signals: z.record(z.string(), z.unknown()).optional(),
+      })
       .optional()
       .describe("A structured intent for the caller's knowledge routing."),
     follow_up_actions: z.array(z.object({ hook_id: z.string(), kind: z.string(), payload: z.record(z.string(), z.unknown()).optional() })).optional(),

@@ -8,10 +8,19 @@ import type { Wire } from "./readonly.ts";
  */
 export const nativeEventSchema = z
   .looseObject({
-    event_type: z.string().optional().describe("Canonical (PreToolUse …) or a custom dotted name (task.completed); when given, must equal the URL's."),
+    event_type: z
+      .string()
+      .optional()
+      .describe("Canonical (PreToolUse …) or a custom dotted name (task.completed); when given, must equal the URL's."),
     session_id: z.string().max(512).optional().describe('Default "unknown".'),
     timestamp: z.string().max(64).optional().describe("ISO 8601; default: when it was received."),
-    cwd: z.string().min(1).max(4096).regex(/^\//).optional().describe("Absolute: the project the hook set is resolved from (the nearest .hookbox/ or .git above it), and `${workspace}` in grants."),
+    cwd: z
+      .string()
+      .min(1)
+      .max(4096)
+      .regex(/^\//)
+      .optional()
+      .describe("Absolute: the project the hook set is resolved from (the nearest .hookbox/ or .git above it), and `${workspace}` in grants."),
     tool_name: z.string().max(512).optional().describe("Claude Code's tool names (Bash, Write, Edit …): what hooks match."),
     tool_input: z.record(z.string(), z.unknown()).optional(),
     tool_response: z.unknown().optional(),
@@ -21,6 +30,9 @@ export const nativeEventSchema = z
     agent: z.string().max(64).optional().describe("Who sent it (claude, codex, my-orchestrator …)."),
     steps: z.array(z.record(z.string(), z.unknown())).optional().describe("For a hook with steps: their results, in order."),
   })
-  .meta({ id: "NativeEventV1", description: "An event in Hookbox's own shape; any other field is passed to hooks as it is (JSON nested at most 64 levels)." });
+  .meta({
+    id: "NativeEventV1",
+    description: "An event in Hookbox's own shape; any other field is passed to hooks as it is (JSON nested at most 64 levels).",
+  });
 
 export type NativeEventV1 = Wire<typeof nativeEventSchema>;

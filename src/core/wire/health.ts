@@ -7,18 +7,30 @@ export const hookSetIdentitySchema = z
     build: z.string(),
     operator_file: z.string(),
     builtin_flags: z.array(z.string()),
-    hook_dirs: z.array(z.string()).nullable().describe("--hooks directories, or null for the defaults (the project's, the user's, the operator's hooks_dirs)."),
+    hook_dirs: z
+      .array(z.string())
+      .nullable()
+      .describe("--hooks directories, or null for the defaults (the project's, the user's, the operator's hooks_dirs)."),
     user_hooks_dir: z.string(),
     data_dir: z.string(),
     home: z.string(),
-    agent_dirs: z.object({ claude: z.string(), codex: z.string(), copilot: z.string(), qwen: z.string() }).describe("CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME and QWEN_HOME as resolved: self-protect protects the agents' settings where these put them."),
+    agent_dirs: z
+      .object({ claude: z.string(), codex: z.string(), copilot: z.string(), qwen: z.string() })
+      .describe(
+        "CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME and QWEN_HOME as resolved: self-protect protects the agents' settings where these put them.",
+      ),
   })
-  .meta({ id: "HookSetIdentityV1", description: "What, besides the files, decides which hook set an event gets: `emit` is answered only by a daemon with the same." });
+  .meta({
+    id: "HookSetIdentityV1",
+    description: "What, besides the files, decides which hook set an event gets: `emit` is answered only by a daemon with the same.",
+  });
 
 export const healthSchema = z
   .object({
     v: z.literal(1),
-    status: z.enum(["ok", "degraded"]).describe("degraded (503): it answers, but not as configured (a broken hook, a replaced operator file, an audit log failing)."),
+    status: z
+      .enum(["ok", "degraded"])
+      .describe("degraded (503): it answers, but not as configured (a broken hook, a replaced operator file, an audit log failing)."),
     version: z.string(),
     identity: hookSetIdentitySchema,
     pid: z.number().int(),

@@ -3,7 +3,13 @@ import type { Wire } from "./readonly.ts";
 
 /** GET /v1/hooks and GET /v1/hooks/{id}: whose hook set. */
 export const hooksQuerySchema = z.object({
-  project: z.string().regex(/^\//, "must be an absolute path").optional().describe("An absolute path: the hook set of the project it is in (resolved up to its root as an event's cwd would be); default: the user's hooks only."),
+  project: z
+    .string()
+    .regex(/^\//, "must be an absolute path")
+    .optional()
+    .describe(
+      "An absolute path: the hook set of the project it is in (resolved up to its root as an event's cwd would be); default: the user's hooks only.",
+    ),
 });
 
 const loadedHook = z.object({
@@ -29,7 +35,10 @@ const loadedHook = z.object({
       }),
     )
     .describe("Each declared grant reviewed against the operator file."),
-  untrusted: z.object({ project: z.string(), hint: z.string() }).optional().describe("Present when the hook runs without any grant: its project is not trusted yet."),
+  untrusted: z
+    .object({ project: z.string(), hint: z.string() })
+    .optional()
+    .describe("Present when the hook runs without any grant: its project is not trusted yet."),
   limits: z.object({ cpu_ms: z.number(), memory_mb: z.number(), timeout_ms: z.number() }),
   effects: z.unknown().optional(),
   source: z.unknown(),
@@ -46,13 +55,17 @@ const brokenHook = z.object({
   problems: z.array(z.string()).describe("file:line:col: what is wrong."),
 });
 
-export const hookRegistrationSchema = z.union([brokenHook, loadedHook]).meta({ id: "HookRegistrationV1", description: "One hook as registered (the shape of `hookbox list --json`)." });
+export const hookRegistrationSchema = z
+  .union([brokenHook, loadedHook])
+  .meta({ id: "HookRegistrationV1", description: "One hook as registered (the shape of `hookbox list --json`)." });
 
 export const hooksSchema = z
   .object({
     v: z.literal(1),
     version: z.literal(1).describe("The registration format (as `hookbox list --json`)."),
-    hooks: z.record(z.string(), z.array(hookRegistrationSchema)).describe("By event type, in run order; '*' holds broken hooks whose events cannot be read."),
+    hooks: z
+      .record(z.string(), z.array(hookRegistrationSchema))
+      .describe("By event type, in run order; '*' holds broken hooks whose events cannot be read."),
     disabled: z.array(z.string()),
     broken: z.array(z.string()),
     operator: z.object({ state: z.enum(["ok", "last-good", "unusable"]), problems: z.array(z.string()).optional() }),

@@ -3,7 +3,16 @@
 // them. Pure: no runtime APIs. agent-call.ts and errors.ts are lean (no zod) for emit's path.
 export { agentAnswerSchema, agentCallReplySchema, agentPathSchema } from "./agent-call-schema.ts";
 export { AGENT_CALL_HEADERS, HOOK_SET_MISMATCH, agentCallReplyOf, type AgentCallReplyV1 } from "./agent-call.ts";
-export { approvalResolvedSchema, approvalVerdictSchema, approvalsSchema, pendingApprovalSchema, type ApprovalResolvedV1, type ApprovalVerdictV1, type ApprovalsV1, type PendingApprovalV1 } from "./approvals.ts";
+export {
+  approvalResolvedSchema,
+  approvalVerdictSchema,
+  approvalsSchema,
+  pendingApprovalSchema,
+  type ApprovalResolvedV1,
+  type ApprovalVerdictV1,
+  type ApprovalsV1,
+  type PendingApprovalV1,
+} from "./approvals.ts";
 export { approvalRequestSchema, decisionSchema, runSummarySchema, type DecisionV1 } from "./decision.ts";
 export { errorBodySchema } from "./error-body.ts";
 export { ERROR_CODES, errorOfBody, isErrorCode, type ErrorBodyV1 } from "./errors.ts";

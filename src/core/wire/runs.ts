@@ -22,7 +22,10 @@ export const auditRecordSchema = z
     session_id: z.string(),
     trigger_reason: z.string().describe("Why the hook ran: which event and matcher, or a manual fire."),
     trigger: z.enum(["event", "manual", "periodic", "watch"]).optional().describe("What started it (records before triggers have none: events)."),
-    run_id: z.string().optional().describe("One run of a triggered hook across its records: a long run is recorded `running` first, then again when it ends."),
+    run_id: z
+      .string()
+      .optional()
+      .describe("One run of a triggered hook across its records: a long run is recorded `running` first, then again when it ends."),
     event_digest: z.string().optional().describe("sha256:<hex> of the event the hook saw, as its decision record's."),
     event: z.unknown().optional().describe("A triggered run's event, secrets redacted, size-capped."),
     steps: z.unknown().optional().describe("A declarative hook's step results, secrets redacted, size-capped."),
@@ -56,7 +59,13 @@ export const auditRecordSchema = z
     completed_at: z.string(),
     injections: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string(), truncated: z.boolean() })),
     host_calls: z.array(
-      z.object({ capability: z.string(), target: z.string(), outcome: z.enum(["allowed", "denied", "error"]), duration_ms: z.number(), detail: z.string().optional() }),
+      z.object({
+        capability: z.string(),
+        target: z.string(),
+        outcome: z.enum(["allowed", "denied", "error"]),
+        duration_ms: z.number(),
+        detail: z.string().optional(),
+      }),
     ),
     logs: z.array(z.object({ level: z.enum(["debug", "info", "warn", "error"]), message: z.string() })),
     stats: z.object({ cpu_ms: z.number(), heap_bytes: z.number(), cold_start: z.boolean() }).optional(),

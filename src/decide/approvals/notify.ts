@@ -20,6 +20,8 @@ export function notifyWhenHeld(approvals: ApprovalStore, desktop: DesktopHost, l
     const body = `${approval.prompt}\n${approval.event_type}${approval.tool_name ? ` ${approval.tool_name}` : ""}: ${approval.subject}\nAnswer in ${where()}; unanswered by ${clock(approval.expires_at)}, it is ${approval.default === "deny" ? "denied" : "allowed"}`;
     if (desktop.notify(`Hookbox: ${approval.hook_id} asks`, body.length > 500 ? `${body.slice(0, 500)}…` : body)) return;
     silent = true;
-    log("approvals are waiting, but this machine shows no desktop notifications (no notify-send or osascript, or no desktop session): answer them with hookbox approvals or in the console");
+    log(
+      "approvals are waiting, but this machine shows no desktop notifications (no notify-send or osascript, or no desktop session): answer them with hookbox approvals or in the console",
+    );
   });
 }

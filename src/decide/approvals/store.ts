@@ -33,7 +33,9 @@ export interface ApprovalOutcome {
 }
 
 /** What the console and notifications watch: an approval started waiting, or stopped (answered, timed out, shut down). */
-export type ApprovalChange = { readonly kind: "held"; readonly approval: PendingApproval } | { readonly kind: "settled"; readonly approval: PendingApproval; readonly outcome: ApprovalOutcome };
+export type ApprovalChange =
+  | { readonly kind: "held"; readonly approval: PendingApproval }
+  | { readonly kind: "settled"; readonly approval: PendingApproval; readonly outcome: ApprovalOutcome };
 
 interface Entry {
   readonly pending: PendingApproval;
@@ -97,8 +99,15 @@ export class ApprovalStore {
   resolve(id: string, verdict: ApprovalVerdict, via: AnsweredVia = "api"): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
-    if (verdict === "allow_always") this.alwaysAllowed.add(`${entry.pending.session_id}\0${entry.pending.hook_id}\0${entry.pending.tool_name ?? entry.pending.event_type}`);
-    this.settle(id, { id, decision: verdict === "deny" ? "deny" : "allow", by: "user", via, ...(verdict === "allow_always" ? { always: true } : {}) });
+    if (verdict === "allow_always")
+      this.alwaysAllowed.add(`${entry.pending.session_id}\0${entry.pending.hook_id}\0${entry.pending.tool_name ?? entry.pending.event_type}`);
+    this.settle(id, {
+      id,
+      decision: verdict === "deny" ? "deny" : "allow",
+      by: "user",
+      via,
+      ...(verdict === "allow_always" ? { always: true } : {}),
+    });
     return true;
   }
 

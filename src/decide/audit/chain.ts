@@ -88,7 +88,8 @@ export function summarizeLine(sha256: Sha256, file: string, line: number, bytes:
   } catch {
     value = undefined;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { file, line, hash, json: false, prev: undefined, record: undefined };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { file, line, hash, json: false, prev: undefined, record: undefined };
   const fields = value as Record<string, unknown>;
   const text = (key: string): string | undefined => (typeof fields[key] === "string" ? (fields[key] as string) : undefined);
   const record: RecordRef = {
@@ -220,6 +221,8 @@ function sameFile(place: Place, file: string): string {
 
 function nameRecord(record: RecordRef | undefined): string {
   if (!record) return "";
-  const parts = [record.kind, record.id ? `id ${record.id}` : undefined, record.hook_id ? `hook ${record.hook_id}` : undefined, record.at].filter(Boolean);
+  const parts = [record.kind, record.id ? `id ${record.id}` : undefined, record.hook_id ? `hook ${record.hook_id}` : undefined, record.at].filter(
+    Boolean,
+  );
   return ` (${parts.join(", ")})`;
 }

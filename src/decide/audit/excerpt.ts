@@ -39,7 +39,8 @@ const MAX_DEPTH = 32;
 
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 /** Lower-case keys that name a secret (looksSecret is written for environment names: it would take session_id for one). */
-const SECRET_KEY = /^(token|access_token|refresh_token|id_token|api_?key|password|passwd|secret|client_secret|authorization|cookie|private_key|credentials?)$/i;
+const SECRET_KEY =
+  /^(token|access_token|refresh_token|id_token|api_?key|password|passwd|secret|client_secret|authorization|cookie|private_key|credentials?)$/i;
 const ASSIGNMENT = /\b([A-Z][A-Z0-9_]{1,63})=("[^"]*"|'[^']*'|\S+)/g;
 
 function secretKey(key: string): boolean {
@@ -47,12 +48,14 @@ function secretKey(key: string): boolean {
 }
 
 function redact(value: unknown, depth: number): unknown {
-  if (typeof value === "string") return value.includes("=") ? value.replace(ASSIGNMENT, (whole, name: string) => (looksSecret(name) ? `${name}=${REDACTED}` : whole)) : value;
+  if (typeof value === "string")
+    return value.includes("=") ? value.replace(ASSIGNMENT, (whole, name: string) => (looksSecret(name) ? `${name}=${REDACTED}` : whole)) : value;
   if (value === null || typeof value !== "object") return value;
   if (depth > MAX_DEPTH) return "[nested too deep]";
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) out[key] = secretKey(key) && item !== null && item !== "" ? REDACTED : redact(item, depth + 1);
+  for (const [key, item] of Object.entries(value as Record<string, unknown>))
+    out[key] = secretKey(key) && item !== null && item !== "" ? REDACTED : redact(item, depth + 1);
   return out;
 }
 
@@ -101,6 +104,9 @@ export function redactText(text: string, secretValues: readonly string[] = []): 
   let out = text;
   for (const value of secretValues) if (value.length >= 8) out = out.split(value).join(REDACTED);
   out = redact(out, 0) as string;
-  for (const shape of SECRET_SHAPES) out = out.replace(shape, (whole, scheme?: string) => (typeof scheme === "string" && /^(Bearer|Basic)$/.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED));
+  for (const shape of SECRET_SHAPES)
+    out = out.replace(shape, (whole, scheme?: string) =>
+      typeof scheme === "string" && /^(Bearer|Basic)$/.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED,
+    );
   return out;
 }

@@ -34,7 +34,12 @@ export class AuditFollower {
     private readonly options: FollowOptions,
   ) {}
 
-  static async start(fs: FileHost, path: string, onEntries: (entries: readonly AuditEntry[]) => void, options: FollowOptions): Promise<AuditFollower> {
+  static async start(
+    fs: FileHost,
+    path: string,
+    onEntries: (entries: readonly AuditEntry[]) => void,
+    options: FollowOptions,
+  ): Promise<AuditFollower> {
     const follower = new AuditFollower(fs, path, onEntries, options);
     if (options.from === "end") {
       const now = await fs.readRange(path, 0, 0);

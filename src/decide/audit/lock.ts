@@ -66,7 +66,9 @@ export class AppendLock {
         continue;
       }
       if (Date.now() > deadline) {
-        throw new Error(`${path} has been held by process ${holder?.pid ?? "?"} for longer than ${this.timeoutMs} ms; if no Hookbox is writing, remove it`);
+        throw new Error(
+          `${path} has been held by process ${holder?.pid ?? "?"} for longer than ${this.timeoutMs} ms; if no Hookbox is writing, remove it`,
+        );
       }
       await sleep(step);
       step = Math.min(step * 2, MAX_WAIT_STEP_MS);

@@ -32,7 +32,14 @@ export interface AuditLogOptions {
 export async function openAuditLog(options: AuditLogOptions): Promise<AuditLog> {
   const path = auditFilePath(options.dataDir);
   try {
-    return await AuditSink.open({ fs: options.fs, path, pid: options.pid, maxFileBytes: options.maxFileBytes, keepFiles: options.keepFiles, repairTail: options.repairTail });
+    return await AuditSink.open({
+      fs: options.fs,
+      path,
+      pid: options.pid,
+      maxFileBytes: options.maxFileBytes,
+      keepFiles: options.keepFiles,
+      repairTail: options.repairTail,
+    });
   } catch (error) {
     return unopenedLog(path, `cannot open ${path}: ${(error as Error).message}`);
   }
@@ -48,6 +55,15 @@ function unopenedLog(path: string, cause: string): AuditLog {
     flush: async () => undefined,
     close: async () => undefined,
     onAppend: () => () => undefined,
-    stats: () => ({ path, written: counts.written, dropped: counts.dropped, rotations: 0, repairedTornLines: 0, lastError: cause, failing: true, chain: { tail: "unchecked", checkedLinks: 0, head: undefined } }),
+    stats: () => ({
+      path,
+      written: counts.written,
+      dropped: counts.dropped,
+      rotations: 0,
+      repairedTornLines: 0,
+      lastError: cause,
+      failing: true,
+      chain: { tail: "unchecked", checkedLinks: 0, head: undefined },
+    }),
   };
 }

@@ -60,5 +60,9 @@ function isChainRecord(line: string): boolean {
 }
 
 export function matchesQuery(record: AuditRecordV1, query: Omit<RunQuery, "limit">): boolean {
-  return (!query.hook || record.hook_id === query.hook) && (!query.status || record.status === query.status) && (!query.event || record.event_type === query.event);
+  return (
+    (!query.hook || record.hook_id === query.hook) &&
+    (!query.status || record.status === query.status) &&
+    (!query.event || record.event_type === query.event)
+  );
 }

@@ -110,7 +110,12 @@ export interface AuditDecisionV1 extends Chained {
   readonly event?: unknown;
   /** Context queued by triggered runs of this project and delivered with this answer (their run ids). */
   readonly delivered?: readonly { readonly hook_id: string; readonly run_id: string }[];
-  readonly hook_set: { readonly registry_version: number; readonly hooks: number; readonly broken: readonly string[]; readonly operator: "ok" | "last-good" | "unusable" };
+  readonly hook_set: {
+    readonly registry_version: number;
+    readonly hooks: number;
+    readonly broken: readonly string[];
+    readonly operator: "ok" | "last-good" | "unusable";
+  };
   /** Who answered: the daemon, or `emit` in its own process, or `hookbox test`. */
   readonly served_by: { readonly via: "daemon" | "emit" | "test"; readonly pid: number; readonly build: string };
   readonly runs: number;

@@ -173,7 +173,12 @@ export class AuditSink {
       this.chain = {
         tail: "broken",
         checkedLinks: check.checkedLinks,
-        broken: { problem: describeProblem(check.problem), file: `${path.slice(0, path.lastIndexOf("/") + 1)}${check.problem.file}`, line: check.problem.line, restartedWith: appended ? restart.id : undefined },
+        broken: {
+          problem: describeProblem(check.problem),
+          file: `${path.slice(0, path.lastIndexOf("/") + 1)}${check.problem.file}`,
+          line: check.problem.line,
+          restartedWith: appended ? restart.id : undefined,
+        },
         head: this.position?.head,
       };
       return appended;
@@ -183,7 +188,14 @@ export class AuditSink {
   /** The record a writer appends where it found the chain broken: the break stays on record, the chain goes on from here. */
   private restartRecord(problem: ChainProblem): AuditChainV1 {
     const now = new Date().toISOString();
-    return { v: AUDIT_VERSION, kind: "chain", id: crypto.randomUUID(), at: now, found: { problem: problem.kind, file: problem.file, line: problem.line, detail: describeProblem(problem) }, pid: this.options.pid };
+    return {
+      v: AUDIT_VERSION,
+      kind: "chain",
+      id: crypto.randomUUID(),
+      at: now,
+      found: { problem: problem.kind, file: problem.file, line: problem.line, detail: describeProblem(problem) },
+      pid: this.options.pid,
+    };
   }
 
   private kick(): void {

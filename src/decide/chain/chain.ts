@@ -18,7 +18,10 @@ export const PROTECTED_FIELDS: ReadonlySet<string> = new Set(["event_type", "ses
  * The event the next hook sees after a modify: tool events get the data as their new
  * tool_input; other events take the data's fields, except the ones that identify the event.
  */
-export function applyModify(event: NativeEvent, data: Record<string, unknown>): { event: NativeEvent; changes: Record<string, unknown>; ignored: string[] } {
+export function applyModify(
+  event: NativeEvent,
+  data: Record<string, unknown>,
+): { event: NativeEvent; changes: Record<string, unknown>; ignored: string[] } {
   if (TOOL_EVENTS.has(event.event_type)) return { event: { ...event, tool_input: data }, changes: data, ignored: [] };
   const changes: Record<string, unknown> = {};
   const ignored: string[] = [];
@@ -46,7 +49,8 @@ export function stepEffect(outcome: InvocationOutcome, _event?: NativeEvent): St
   const parsed = parseHookResult(outcome.value);
   if (!parsed.ok) return { kind: "failed", code: "handler_result_invalid", message: parsed.message };
   const result = parsed.result;
-  if (result.action === "modify" && !result.data) return { kind: "failed", code: "handler_result_invalid", message: "the handler returned action modify without data" };
+  if (result.action === "modify" && !result.data)
+    return { kind: "failed", code: "handler_result_invalid", message: "the handler returned action modify without data" };
   return { kind: "ran", result, stops: result.action === "deny" || result.continue === false };
 }
 

@@ -23,11 +23,14 @@ export class Semaphore {
           resolve(true);
         },
       };
-      const timer = setTimeout(() => {
-        const index = this.waiters.indexOf(waiter);
-        if (index >= 0) this.waiters.splice(index, 1);
-        resolve(false);
-      }, Math.max(0, timeoutMs));
+      const timer = setTimeout(
+        () => {
+          const index = this.waiters.indexOf(waiter);
+          if (index >= 0) this.waiters.splice(index, 1);
+          resolve(false);
+        },
+        Math.max(0, timeoutMs),
+      );
       this.waiters.push(waiter);
     });
   }

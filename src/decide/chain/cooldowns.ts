@@ -50,7 +50,12 @@ export class MemoryCooldowns implements CooldownStore {
   }
 }
 
-function claimIn(lastRuns: Map<string, number>, runs: readonly CooldownClaim[], now: number, bypass: boolean): Map<string, { remainingMs: number; lastRunAt: number }> {
+function claimIn(
+  lastRuns: Map<string, number>,
+  runs: readonly CooldownClaim[],
+  now: number,
+  bypass: boolean,
+): Map<string, { remainingMs: number; lastRunAt: number }> {
   const refused = new Map<string, { remainingMs: number; lastRunAt: number }>();
   for (const run of runs) {
     const last = lastRuns.get(run.key);
@@ -143,7 +148,10 @@ export class FileCooldowns implements CooldownStore {
   }
 
   private async save(now: number): Promise<void> {
-    const entries = [...this.memory.entries()].filter(([, at]) => now - at <= MAX_AGE_MS).sort((a, b) => b[1] - a[1]).slice(0, MAX_ENTRIES);
+    const entries = [...this.memory.entries()]
+      .filter(([, at]) => now - at <= MAX_AGE_MS)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_ENTRIES);
     this.memory.clear();
     for (const [key, at] of entries) this.memory.set(key, at);
     const state: StateFile = { v: 1, last_run: Object.fromEntries(entries) };
@@ -164,7 +172,9 @@ function parseState(text: string): StateFile {
   try {
     const value = JSON.parse(text) as Partial<StateFile> | null;
     if (!value || value.v !== 1 || typeof value.last_run !== "object" || value.last_run === null) return { v: 1, last_run: {} };
-    const entries = Object.entries(value.last_run).filter((entry): entry is [string, number] => typeof entry[1] === "number" && Number.isFinite(entry[1]));
+    const entries = Object.entries(value.last_run).filter(
+      (entry): entry is [string, number] => typeof entry[1] === "number" && Number.isFinite(entry[1]),
+    );
     return { v: 1, last_run: Object.fromEntries(entries) };
   } catch {
     return { v: 1, last_run: {} };

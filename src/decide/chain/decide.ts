@@ -4,7 +4,13 @@ import type { InjectionCollector } from "./injections.ts";
 import type { ChainState } from "./run-rules.ts";
 
 /** The chain's state merged into the one answer for the event (DESIGN §4). */
-export function decide(eventId: string, event: NativeEvent, state: ChainState, injections: InjectionCollector, records: readonly AuditRecordV1[]): Decision {
+export function decide(
+  eventId: string,
+  event: NativeEvent,
+  state: ChainState,
+  injections: InjectionCollector,
+  records: readonly AuditRecordV1[],
+): Decision {
   const runs: RunSummary[] = records.map((r) => ({
     hook_id: r.hook_id,
     // An event's own records are final: only a triggered run's first record says "running".

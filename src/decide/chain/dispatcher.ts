@@ -30,7 +30,13 @@ export class Dispatcher {
   async handle(
     event: NativeEvent,
     snapshot: RegistrySnapshot,
-    options: { readonly failClosed?: boolean; readonly rewritable?: boolean; readonly deadlineMs?: number; readonly project?: string; readonly eventDigest?: string } = {},
+    options: {
+      readonly failClosed?: boolean;
+      readonly rewritable?: boolean;
+      readonly deadlineMs?: number;
+      readonly project?: string;
+      readonly eventDigest?: string;
+    } = {},
   ): Promise<DispatchOutcome> {
     const base = this.context(snapshot, options.project);
     const context = {
@@ -39,7 +45,10 @@ export class Dispatcher {
       failClosed: options.failClosed === true || snapshot.operator.fail_closed,
       rewritable: options.rewritable !== false,
     };
-    return { ...(await dispatch({ event, hooks: snapshot.match(event), ...(options.eventDigest ? { eventDigest: options.eventDigest } : {}) }, context)), registryVersion: snapshot.version };
+    return {
+      ...(await dispatch({ event, hooks: snapshot.match(event), ...(options.eventDigest ? { eventDigest: options.eventDigest } : {}) }, context)),
+      registryVersion: snapshot.version,
+    };
   }
 
   /**

@@ -33,7 +33,11 @@ export interface ChainRun {
 
 export interface HookInvoker {
   /** Run hooks one after another, each with its grants bound to the event, in as few sandbox round trips as possible. */
-  invokeChain(hooks: readonly { hook: LoadedHook; limits: SandboxLimits; onError: "continue" | "deny" }[], event: NativeEvent, deadlineAt: number): Promise<ChainRun>;
+  invokeChain(
+    hooks: readonly { hook: LoadedHook; limits: SandboxLimits; onError: "continue" | "deny" }[],
+    event: NativeEvent,
+    deadlineAt: number,
+  ): Promise<ChainRun>;
   /** Whether the hook's grants include inject_context (its result's context_injection needs it). */
   mayInjectContext(hook: LoadedHook): boolean;
   /** Whether the hook may rewrite this field of the event (permissions.modify, decided by the operator). */
@@ -55,7 +59,12 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
     // ${workspace} comes from cwd, which no modify can change: binding every hook to the
     // incoming event is the same as binding it to the event it will see.
     const bound = hooks.map(({ hook, limits, onError }) => ({ caps: capabilities.forInvocation(hook.grants, event), hook, limits, onError }));
-    const steps: ChainStep[] = bound.map(({ caps, hook, limits, onError }) => ({ spec: hook.spec as NonNullable<LoadedHook["spec"]>, limits, call: caps.call, tag: tagOf(hook, onError, deadlineAt) }));
+    const steps: ChainStep[] = bound.map(({ caps, hook, limits, onError }) => ({
+      spec: hook.spec as NonNullable<LoadedHook["spec"]>,
+      limits,
+      call: caps.call,
+      tag: tagOf(hook, onError, deadlineAt),
+    }));
     const chain = await executor.invokeChain(steps, event);
     const runs = chain.outcomes.map((outcome, index) => {
       const caps = (bound[index] as (typeof bound)[number]).caps;
@@ -74,8 +83,21 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
     const started = performance.now();
     const declarative = hook.definition.declarative ?? { steps: [], when: [], skipIf: [], then: undefined, prompt: undefined };
     const done = await runDeclarative(declarative, { event, call: caps.call, timeoutMs: limits.timeoutMs, hasHandler: hook.spec !== undefined });
-    const run = (outcome: InvocationOutcome, extra: Partial<HookRun> = {}): HookRun => ({ outcome, hostCalls: caps.hostCalls, injections: caps.injections, llmCalls: caps.llmCalls, steps: done.steps, ...extra });
-    const stats = (): InvocationOutcome["stats"] => ({ cpuMs: 0, wallMs: performance.now() - started, hostCalls: caps.hostCalls.length, heapBytes: 0, coldStart: false });
+    const run = (outcome: InvocationOutcome, extra: Partial<HookRun> = {}): HookRun => ({
+      outcome,
+      hostCalls: caps.hostCalls,
+      injections: caps.injections,
+      llmCalls: caps.llmCalls,
+      steps: done.steps,
+      ...extra,
+    });
+    const stats = (): InvocationOutcome["stats"] => ({
+      cpuMs: 0,
+      wallMs: performance.now() - started,
+      hostCalls: caps.hostCalls.length,
+      heapBytes: 0,
+      coldStart: false,
+    });
     if (done.kind === "failed") {
       // capability_denied is not a sandbox failure, but the run record carries its code as it is.
       return run({ ok: false, failure: { code: done.code as SandboxFailureCode, message: done.message }, logs: [], stats: stats() });
@@ -83,10 +105,16 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
     if (done.kind === "skipped") return run({ ok: true, value: undefined, logs: [], stats: stats() }, { skipped: done.reason });
     if (!hook.spec) return run({ ok: true, value: done.result, logs: [], stats: stats() });
     const left = Math.max(1, Math.floor(limits.timeoutMs - (performance.now() - started)));
-    const handler = await executor.invokeChain([{ spec: hook.spec, limits: { ...limits, timeoutMs: left }, call: caps.call, tag: tagOf(hook, onError, deadlineAt) }], { ...event, steps: done.steps });
+    const handler = await executor.invokeChain(
+      [{ spec: hook.spec, limits: { ...limits, timeoutMs: left }, call: caps.call, tag: tagOf(hook, onError, deadlineAt) }],
+      { ...event, steps: done.steps },
+    );
     const outcome = handler.outcomes[0];
     if (!outcome) return undefined;
-    return run({ ...outcome, stats: { ...outcome.stats, wallMs: performance.now() - started, hostCalls: caps.hostCalls.length } } as InvocationOutcome);
+    return run({
+      ...outcome,
+      stats: { ...outcome.stats, wallMs: performance.now() - started, hostCalls: caps.hostCalls.length },
+    } as InvocationOutcome);
   };
 
   return {
@@ -122,4 +150,3 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
 function tagOf(hook: LoadedHook, onError: "continue" | "deny", deadlineAt: number): StepTag {
   return { hookId: hook.definition.id, onError, deadlineAt };
 }
-

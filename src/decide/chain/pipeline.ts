@@ -62,7 +62,10 @@ export interface DispatchResult {
   readonly records: readonly AuditRecordV1[];
 }
 
-type RecordBase = Pick<AuditRecordV1, "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason" | "trigger" | "run_id" | "event_digest" | "event">;
+type RecordBase = Pick<
+  AuditRecordV1,
+  "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason" | "trigger" | "run_id" | "event_digest" | "event"
+>;
 
 /** What of a triggered run's event, and of a declarative hook's steps, the run record keeps. */
 export const EVENT_EXCERPT_BYTES = 4096;
@@ -86,7 +89,9 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   const injections = new InjectionCollector(ctx.injectionBudgetBytes);
   const state = newChainState(request.event);
   const trigger: TriggerKind = request.trigger?.kind ?? (request.manual ? "manual" : "event");
-  const triggerReason = request.trigger?.reason ?? (request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`);
+  const triggerReason =
+    request.trigger?.reason ??
+    (request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`);
   const records = new Map<RegistryEntry, AuditRecordV1[]>();
   const record = (entry: RegistryEntry, value: AuditRecordV1): void => void records.set(entry, [...(records.get(entry) ?? []), value]);
   const base = (entry: RegistryEntry): RecordBase => ({
@@ -131,7 +136,10 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
       const wait = claimed.refused.get((claims[index] as { key: string }).key);
       if (!wait) return;
       refused.add(hook);
-      skip(hook, `cooldown: ${((hook.definition.cooldownMs - wait.remainingMs) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${hook.definition.cooldownMs / 1000})`);
+      skip(
+        hook,
+        `cooldown: ${((hook.definition.cooldownMs - wait.remainingMs) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${hook.definition.cooldownMs / 1000})`,
+      );
     });
     return refused;
   };
@@ -143,7 +151,11 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   /** Run these hooks on the current input, in order, as few sandbox round trips as possible. */
   const pass = async (queue: RegistryEntry[], phase: Phase): Promise<void> => {
     while (queue.length > 0) {
-      const stopper = state.denied ? `${state.denied.hookId} denied the event` : state.halted ? `${state.halted.hookId} halted the agent (continue: false)` : undefined;
+      const stopper = state.denied
+        ? `${state.denied.hookId} denied the event`
+        : state.halted
+          ? `${state.halted.hookId} halted the agent (continue: false)`
+          : undefined;
       if (stopper) {
         for (const entry of queue) skip(entry, stopper);
         return;
@@ -153,17 +165,30 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
         const onError = onErrorOf(head);
         record(head, brokenRecord(base(head), head, onError, now()));
         failByOnError(state, head.id, onError, `it did not load: ${describeProblems(head)}`);
-        if (onError === "continue") state.userMessages.push({ hook_id: head.id, level: "warning", message: `Hookbox: hook "${head.id}" did not load and did not run (${describeProblems(head)}). Fix it, then check with: hookbox validate` });
+        if (onError === "continue")
+          state.userMessages.push({
+            hook_id: head.id,
+            level: "warning",
+            message: `Hookbox: hook "${head.id}" did not load and did not run (${describeProblems(head)}). Fix it, then check with: hookbox validate`,
+          });
         queue = queue.slice(1);
         continue;
       }
       if (!acquired) {
-        cannotRun(head, `no invocation slot became free before the event deadline (dispatch.concurrency ${ctx.semaphore.capacity})`, "dispatch_concurrency");
+        cannotRun(
+          head,
+          `no invocation slot became free before the event deadline (dispatch.concurrency ${ctx.semaphore.capacity})`,
+          "dispatch_concurrency",
+        );
         queue = queue.slice(1);
         continue;
       }
       if (now() >= deadline - DEADLINE_SLACK_MS) {
-        cannotRun(head, `the event deadline (${ctx.eventDeadlineMs} ms, dispatch.event_deadline_ms) was reached before it started`, "dispatch_deadline");
+        cannotRun(
+          head,
+          `the event deadline (${ctx.eventDeadlineMs} ms, dispatch.event_deadline_ms) was reached before it started`,
+          "dispatch_deadline",
+        );
         queue = queue.slice(1);
         continue;
       }
@@ -180,7 +205,11 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
       const startedAt = now();
       const budgets = timeBudgets(queue, deadline - startedAt);
       const chain = await ctx.invoker.invokeChain(
-        pending.map((hook, index) => ({ hook, onError: onErrorOf(hook), limits: { ...hook.definition.limits, timeoutMs: budgets[index] as number } })),
+        pending.map((hook, index) => ({
+          hook,
+          onError: onErrorOf(hook),
+          limits: { ...hook.definition.limits, timeoutMs: budgets[index] as number },
+        })),
         state.event,
         deadline,
       );
@@ -192,7 +221,10 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
         const verdict = applyRun(hook, onErrorOf(hook), run, state, injections, {
           mayInject: ctx.invoker.mayInjectContext(hook),
           phase,
-          mayModify: (field) => (ctx.rewritable === false ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type} (it would run the original input)` } : ctx.invoker.mayModify(hook, field)),
+          mayModify: (field) =>
+            ctx.rewritable === false
+              ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type} (it would run the original input)` }
+              : ctx.invoker.mayModify(hook, field),
         });
         if (state.event !== before) version++;
         record(hook, runRecord(base(hook), run, verdict, clock, phase));
@@ -218,7 +250,11 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     if (acquired) ctx.semaphore.release();
   }
   const ordered = request.hooks.flatMap((entry) => records.get(entry) ?? []);
-  const untrusted = untrustedMessage(request.hooks.filter((entry): entry is LoadedHook => !isBroken(entry) && (records.get(entry) ?? []).some((record) => record.status !== "skipped")));
+  const untrusted = untrustedMessage(
+    request.hooks.filter(
+      (entry): entry is LoadedHook => !isBroken(entry) && (records.get(entry) ?? []).some((record) => record.status !== "skipped"),
+    ),
+  );
   if (untrusted) state.userMessages.push(untrusted);
   return { decision: decide(eventId, request.event, state, injections, ordered), records: ordered };
 }

@@ -49,7 +49,14 @@ export interface RunRights {
 }
 
 /** One hook's run applied to the chain's state, by the rules of chain.ts's stepEffect. */
-export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: HookRun, state: ChainState, injections: InjectionCollector, rights: RunRights): Verdict {
+export function applyRun(
+  hook: LoadedHook,
+  onError: "continue" | "deny",
+  run: HookRun,
+  state: ChainState,
+  injections: InjectionCollector,
+  rights: RunRights,
+): Verdict {
   const id = hook.definition.id;
   const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [] };
   // Injections made through hook.injectContext were permission-checked by the capability.
@@ -65,11 +72,18 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
     verdict.status = "failed";
     verdict.reason = effect.message;
     verdict.errorCode = effect.code;
-    if (onError === "deny") state.denied ??= { hookId: id, reason: `hook ${id} failed (${effect.code}: ${effect.message}) and is ${hook.definition.onError === "deny" ? "configured on_error: deny" : "denied by fail_closed"}` };
+    if (onError === "deny")
+      state.denied ??= {
+        hookId: id,
+        reason: `hook ${id} failed (${effect.code}: ${effect.message}) and is ${hook.definition.onError === "deny" ? "configured on_error: deny" : "denied by fail_closed"}`,
+      };
     return verdict;
   }
   // The repository hooks template blocks with `error: "blocked_by_policy"`: a deny, whatever else it says.
-  const result = effect.result.error !== undefined ? { ...effect.result, action: "deny" as const, reason: effect.result.reason ?? effect.result.error } : effect.result;
+  const result =
+    effect.result.error !== undefined
+      ? { ...effect.result, action: "deny" as const, reason: effect.result.reason ?? effect.result.error }
+      : effect.result;
   verdict.action = result.action ?? "continue";
   for (const line of result.logs ?? []) verdict.logs.push(typeof line === "string" ? { level: "info", message: line } : line);
   if (result.context_injection) {
@@ -86,10 +100,12 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
     const entry = typeof document === "string" ? { path: document } : document;
     if (!state.documents.has(entry.path)) state.documents.set(entry.path, { ...entry, hook_id: id });
   }
-  if (result.new_intent !== undefined && !state.intent) state.intent = { ...(typeof result.new_intent === "string" ? { intent: result.new_intent } : result.new_intent), hook_id: id };
+  if (result.new_intent !== undefined && !state.intent)
+    state.intent = { ...(typeof result.new_intent === "string" ? { intent: result.new_intent } : result.new_intent), hook_id: id };
   for (const action of result.follow_up_actions ?? []) state.followUps.push({ ...action, hook_id: id });
   // No agent has a place for these: the audit keeps them for whoever tunes the matchers.
-  for (const hint of result.update_matcher_suggestions ?? []) verdict.notes.push(`matcher suggestion: ${hint.ability_id} ${hint.signal}${hint.weight !== undefined ? ` (weight ${hint.weight})` : ""}`);
+  for (const hint of result.update_matcher_suggestions ?? [])
+    verdict.notes.push(`matcher suggestion: ${hint.ability_id} ${hint.signal}${hint.weight !== undefined ? ` (weight ${hint.weight})` : ""}`);
   if (result.usage_recorded !== undefined) verdict.notes.push(`usage_recorded: ${JSON.stringify(result.usage_recorded).slice(0, 200)}`);
   if (result.suppress_output) state.suppressOutput = true;
 
@@ -120,7 +136,9 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
   /** A rewrite is made only by a transform, and only of the fields it may change; otherwise it is refused, with why. */
   function rewrite(data: Record<string, unknown>): void {
     if (rights.phase === "check") {
-      verdict.notes.push("modify refused: this run judged the final input; a rewrite here would reach the agent unchecked (rewrites come from transforms: permissions.modify, granted by the operator)");
+      verdict.notes.push(
+        "modify refused: this run judged the final input; a rewrite here would reach the agent unchecked (rewrites come from transforms: permissions.modify, granted by the operator)",
+      );
       return;
     }
     const applied = applyModify(state.event, data);
@@ -147,7 +165,10 @@ export function applyRun(hook: LoadedHook, onError: "continue" | "deny", run: Ho
 /** The fields a rewrite changes, as dotted paths: `tool_input.command` for a tool's input, `prompt` for other events. */
 export function changedFields(before: NativeEvent, after: NativeEvent): string[] {
   const changed = (a: Record<string, unknown>, b: Record<string, unknown>, prefix: string): string[] =>
-    [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key])).map((key) => `${prefix}${key}`);
-  if (TOOL_EVENTS.has(before.event_type)) return changed((before.tool_input ?? {}) as Record<string, unknown>, (after.tool_input ?? {}) as Record<string, unknown>, "tool_input.");
+    [...new Set([...Object.keys(a), ...Object.keys(b)])]
+      .filter((key) => JSON.stringify(a[key]) !== JSON.stringify(b[key]))
+      .map((key) => `${prefix}${key}`);
+  if (TOOL_EVENTS.has(before.event_type))
+    return changed((before.tool_input ?? {}) as Record<string, unknown>, (after.tool_input ?? {}) as Record<string, unknown>, "tool_input.");
   return changed(before as Record<string, unknown>, after as Record<string, unknown>, "");
 }

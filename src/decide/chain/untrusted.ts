@@ -9,7 +9,15 @@ export function untrustedMessage(ran: readonly LoadedHook[]): UserMessage | unde
   const untrusted = ran.filter((hook) => hook.review.untrusted);
   const project = untrusted[0]?.review.untrusted?.project;
   if (project === undefined) return undefined;
-  const grants = untrusted.map((hook) => `${hook.definition.id}: ${hook.review.lines.filter((line) => line.status !== "refused").map((line) => line.grant).join(", ") || "nothing the operator allows"}`);
+  const grants = untrusted.map(
+    (hook) =>
+      `${hook.definition.id}: ${
+        hook.review.lines
+          .filter((line) => line.status !== "refused")
+          .map((line) => line.grant)
+          .join(", ") || "nothing the operator allows"
+      }`,
+  );
   return {
     hook_id: untrusted[0]?.definition.id ?? "hookbox",
     level: "warning",

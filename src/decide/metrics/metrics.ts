@@ -22,9 +22,11 @@ export interface MetricSources {
 export class Metrics {
   private readonly events = new LabeledCounter("hookbox_events_total", "Events evaluated, by type and final decision.");
   private readonly runs = new LabeledCounter("hookbox_runs_total", "Hook runs, by hook and status (completed, failed, skipped, denied).");
-  private readonly duration = new LabeledHistogram("hookbox_run_duration_seconds", "Wall time of hook runs that executed (queueing excluded).", [
-    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10,
-  ]);
+  private readonly duration = new LabeledHistogram(
+    "hookbox_run_duration_seconds",
+    "Wall time of hook runs that executed (queueing excluded).",
+    [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+  );
   private readonly denials = new LabeledCounter("hookbox_capability_denials_total", "Host API calls refused by the permission checks.");
   private readonly httpErrors = new LabeledCounter("hookbox_http_errors_total", "HTTP requests answered with an error, by stable error code.");
   private readonly all: readonly ExposedMetric[];
@@ -39,15 +41,46 @@ export class Metrics {
       this.duration,
       this.denials,
       this.httpErrors,
-      sampled("hookbox_sandbox_kills_total", "Sandbox workers killed because an invocation overran its timeout.", () => sources.sandbox().timeoutKills, "counter"),
-      sampled("hookbox_sandbox_cpu_kills_total", "Sandbox workers killed because the host measured a guest past its cpu_ms.", () => sources.sandbox().cpuKills, "counter"),
-      sampled("hookbox_sandbox_crashes_total", "Sandbox workers that died on their own (and were replaced).", () => sources.sandbox().crashes, "counter"),
-      sampled("hookbox_sandbox_queue_rejections_total", "Invocations refused because the sandbox queue was full.", () => sources.sandbox().queueRejections, "counter"),
+      sampled(
+        "hookbox_sandbox_kills_total",
+        "Sandbox workers killed because an invocation overran its timeout.",
+        () => sources.sandbox().timeoutKills,
+        "counter",
+      ),
+      sampled(
+        "hookbox_sandbox_cpu_kills_total",
+        "Sandbox workers killed because the host measured a guest past its cpu_ms.",
+        () => sources.sandbox().cpuKills,
+        "counter",
+      ),
+      sampled(
+        "hookbox_sandbox_crashes_total",
+        "Sandbox workers that died on their own (and were replaced).",
+        () => sources.sandbox().crashes,
+        "counter",
+      ),
+      sampled(
+        "hookbox_sandbox_queue_rejections_total",
+        "Invocations refused because the sandbox queue was full.",
+        () => sources.sandbox().queueRejections,
+        "counter",
+      ),
       sampled("hookbox_sandbox_queued", "Invocations waiting for a sandbox worker.", () => sources.sandbox().queued),
       sampled("hookbox_audit_records_total", "Audit records written.", () => sources.audit().written, "counter"),
-      sampled("hookbox_audit_dropped_total", "Audit records that could not be written (their requests were refused).", () => sources.audit().dropped, "counter"),
-      sampled("hookbox_audit_failing", "1 while the audit log cannot be written (decisions are answered unrecorded).", () => (sources.audit().failing ? 1 : 0)),
-      sampled("hookbox_audit_chain_broken", "1 when the daemon found the audit log's hash chain broken at start (hookbox audit verify says where).", () => (sources.audit().chain.tail === "broken" ? 1 : 0)),
+      sampled(
+        "hookbox_audit_dropped_total",
+        "Audit records that could not be written (their requests were refused).",
+        () => sources.audit().dropped,
+        "counter",
+      ),
+      sampled("hookbox_audit_failing", "1 while the audit log cannot be written (decisions are answered unrecorded).", () =>
+        sources.audit().failing ? 1 : 0,
+      ),
+      sampled(
+        "hookbox_audit_chain_broken",
+        "1 when the daemon found the audit log's hash chain broken at start (hookbox audit verify says where).",
+        () => (sources.audit().chain.tail === "broken" ? 1 : 0),
+      ),
       sampled("hookbox_approvals_pending", "Approvals waiting for a user.", () => sources.approvalsPending()),
       sampled("hookbox_projects_loaded", "Projects whose hook sets are loaded.", () => sources.hookSets().projects),
       ...exportSeries(() => sources.exports?.() ?? []),
@@ -88,9 +121,29 @@ export class Metrics {
 function exportSeries(read: () => readonly ExportStats[]): ExposedMetric[] {
   const per = (value: (stats: ExportStats) => number) => () => read().map((stats) => ({ labels: { target: stats.target }, value: value(stats) }));
   return [
-    new SampledLabeled("hookbox_audit_export_sent_total", "Audit records delivered to an export target.", "counter", per((s) => s.sent)),
-    new SampledLabeled("hookbox_audit_export_dropped_total", "Audit records dropped because an export target's buffer was full (they stay in the local audit file).", "counter", per((s) => s.dropped)),
-    new SampledLabeled("hookbox_audit_export_queued", "Audit records waiting for an export target.", "gauge", per((s) => s.queued)),
-    new SampledLabeled("hookbox_audit_export_failing", "1 while an export target's last attempt failed (records are retried with backoff).", "gauge", per((s) => (s.failing ? 1 : 0))),
+    new SampledLabeled(
+      "hookbox_audit_export_sent_total",
+      "Audit records delivered to an export target.",
+      "counter",
+      per((s) => s.sent),
+    ),
+    new SampledLabeled(
+      "hookbox_audit_export_dropped_total",
+      "Audit records dropped because an export target's buffer was full (they stay in the local audit file).",
+      "counter",
+      per((s) => s.dropped),
+    ),
+    new SampledLabeled(
+      "hookbox_audit_export_queued",
+      "Audit records waiting for an export target.",
+      "gauge",
+      per((s) => s.queued),
+    ),
+    new SampledLabeled(
+      "hookbox_audit_export_failing",
+      "1 while an export target's last attempt failed (records are retried with backoff).",
+      "gauge",
+      per((s) => (s.failing ? 1 : 0)),
+    ),
   ];
 }

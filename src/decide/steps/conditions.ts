@@ -7,8 +7,16 @@ import type { StepResult } from "./run.ts";
 const SKIP_TESTS: Readonly<Record<SkipTest, { holds: (result: StepResult) => boolean; says: string }>> = {
   exit_zero: { holds: (result) => result.exit_code === 0, says: "exit code 0" },
   // The seed looks at stdout and content; a diff or a body is a step's output too.
-  empty: { holds: (result) => ["stdout", "content", "body", "diff"].every((field) => typeof result[field] !== "string" || (result[field] as string).trim() === "") && result.error === undefined, says: "its output is empty" },
-  status_ok: { holds: (result) => typeof result.status_code === "number" && result.status_code >= 200 && result.status_code < 300, says: "HTTP status 2xx" },
+  empty: {
+    holds: (result) =>
+      ["stdout", "content", "body", "diff"].every((field) => typeof result[field] !== "string" || (result[field] as string).trim() === "") &&
+      result.error === undefined,
+    says: "its output is empty",
+  },
+  status_ok: {
+    holds: (result) => typeof result.status_code === "number" && result.status_code >= 200 && result.status_code < 300,
+    says: "HTTP status 2xx",
+  },
 };
 
 /**
@@ -16,7 +24,13 @@ const SKIP_TESTS: Readonly<Record<SkipTest, { holds: (result: StepResult) => boo
  * ("step_0: exit code 0 (skip_if: exit_zero)"), then the first `skip_if` condition that holds,
  * then the first `when` condition that does not.
  */
-export function skipReason(steps: readonly StepConfig[], results: readonly StepResult[], skipIf: readonly ConditionConfig[], when: readonly ConditionConfig[], scope: TemplateScope): string | undefined {
+export function skipReason(
+  steps: readonly StepConfig[],
+  results: readonly StepResult[],
+  skipIf: readonly ConditionConfig[],
+  when: readonly ConditionConfig[],
+  scope: TemplateScope,
+): string | undefined {
   for (const [index, step] of steps.entries()) {
     const result = results[index];
     if (!result) continue;

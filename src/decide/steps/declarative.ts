@@ -16,21 +16,40 @@ export type DeclarativeRun =
   /** A short circuit, skip_if or when decided against the result: recorded `skipped` with this reason. */
   | { readonly kind: "skipped"; readonly steps: readonly StepResult[]; readonly reason: string }
   /** The hook fails (its on_error applies): a step was denied, or the time ran out. */
-  | { readonly kind: "failed"; readonly steps: readonly StepResult[]; readonly code: "capability_denied" | "sandbox_timeout" | "llm_failed"; readonly message: string };
+  | {
+      readonly kind: "failed";
+      readonly steps: readonly StepResult[];
+      readonly code: "capability_denied" | "sandbox_timeout" | "llm_failed";
+      readonly message: string;
+    };
 
 /**
  * Run a hook's steps one after another through its own host calls (the seed engine's context
  * steps), then its conditions, then — for a hook without a handler — render its result. All of
  * it within the hook's timeout_ms: a step gets at most what is left.
  */
-export async function runDeclarative(declarative: Declarative, options: { readonly event: Readonly<Record<string, unknown>>; readonly call: HostCall; readonly timeoutMs: number; readonly hasHandler: boolean; readonly now?: () => number }): Promise<DeclarativeRun> {
+export async function runDeclarative(
+  declarative: Declarative,
+  options: {
+    readonly event: Readonly<Record<string, unknown>>;
+    readonly call: HostCall;
+    readonly timeoutMs: number;
+    readonly hasHandler: boolean;
+    readonly now?: () => number;
+  },
+): Promise<DeclarativeRun> {
   const now = options.now ?? (() => performance.now());
   const deadline = now() + options.timeoutMs;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const steps: StepResult[] = [];
   const scope: TemplateScope = { event: options.event, steps };
-  const outOfTime = (): DeclarativeRun => ({ kind: "failed", steps, code: "sandbox_timeout", message: `the steps took longer than the hook's timeout_ms (${options.timeoutMs} ms)` });
+  const outOfTime = (): DeclarativeRun => ({
+    kind: "failed",
+    steps,
+    code: "sandbox_timeout",
+    message: `the steps took longer than the hook's timeout_ms (${options.timeoutMs} ms)`,
+  });
   try {
     for (const [index, step] of declarative.steps.entries()) {
       const remaining = deadline - now();
@@ -43,7 +62,10 @@ export async function runDeclarative(declarative: Declarative, options: { readon
     if (declarative.prompt) {
       // A skip above made no model call; this is the only one.
       const asked = await askPrompt(declarative.prompt, scope, options.call, controller.signal);
-      if (asked.kind === "failed") return controller.signal.aborted ? outOfTime() : { kind: "failed", steps, code: asked.code as "capability_denied" | "llm_failed", message: asked.message };
+      if (asked.kind === "failed")
+        return controller.signal.aborted
+          ? outOfTime()
+          : { kind: "failed", steps, code: asked.code as "capability_denied" | "llm_failed", message: asked.message };
       return { kind: "ran", steps, result: asked.result };
     }
     if (options.hasHandler || !declarative.then) return { kind: "ran", steps, result: undefined };

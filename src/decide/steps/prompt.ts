@@ -25,7 +25,9 @@ const SYSTEM = {
   ok: 'You are a hook that checks one step of an AI coding agent. Follow the instructions in the request and answer with one JSON object: {"ok": true} when the condition is met, or {"ok": false, "reason": "…"} when it is not, the reason saying what is wrong or missing, for the agent to act on.',
 } as const;
 
-export type PromptOutcome = { readonly kind: "result"; readonly result: Record<string, unknown> } | { readonly kind: "failed"; readonly code: string; readonly message: string };
+export type PromptOutcome =
+  | { readonly kind: "result"; readonly result: Record<string, unknown> }
+  | { readonly kind: "failed"; readonly code: string; readonly message: string };
 
 /**
  * Ask the model through the hook's own `llm.complete` (its grant, budgets and audit), with the
@@ -37,10 +39,18 @@ export async function askPrompt(spec: PromptSpec, scope: TemplateScope, call: Ho
   const prompt = render(spec.template, scope);
   let reply: { json?: unknown };
   try {
-    reply = (await call("llm.complete", [{ system: spec.system ?? SYSTEM[spec.format], prompt, json_schema: spec.format === "ok" ? OK_SCHEMA : DECISION_SCHEMA }], signal)) as { json?: unknown };
+    reply = (await call(
+      "llm.complete",
+      [{ system: spec.system ?? SYSTEM[spec.format], prompt, json_schema: spec.format === "ok" ? OK_SCHEMA : DECISION_SCHEMA }],
+      signal,
+    )) as { json?: unknown };
   } catch (error) {
     const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    return { kind: "failed", code: code === "capability_denied" ? "capability_denied" : "llm_failed", message: typeof message === "string" ? message : String(error) };
+    return {
+      kind: "failed",
+      code: code === "capability_denied" ? "capability_denied" : "llm_failed",
+      message: typeof message === "string" ? message : String(error),
+    };
   }
   const answer = (reply.json ?? {}) as { decision?: string; ok?: boolean; reason?: string };
   const reason = typeof answer.reason === "string" && answer.reason.trim() !== "" ? answer.reason.trim() : undefined;

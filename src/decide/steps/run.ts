@@ -35,7 +35,14 @@ export class StepDenied extends Error {
  * so a value from the event is always one argument, never several. A failure of the call is the
  * step's result (`{error}`, as in the seed); a denial fails the hook (StepDenied).
  */
-export async function runStep(step: StepConfig, index: number, scope: TemplateScope, call: HostCall, signal: AbortSignal, remainingMs: number): Promise<StepResult> {
+export async function runStep(
+  step: StepConfig,
+  index: number,
+  scope: TemplateScope,
+  call: HostCall,
+  signal: AbortSignal,
+  remainingMs: number,
+): Promise<StepResult> {
   const fill = (text: string): string => render(text, scope);
   const timeoutMs = (seconds: number): number => Math.max(1, Math.min(seconds * 1000, Math.floor(remainingMs)));
   const attempt = async (name: string, args: readonly unknown[]): Promise<{ value: unknown } | { error: string }> => {
@@ -79,10 +86,29 @@ export async function runStep(step: StepConfig, index: number, scope: TemplateSc
       }
       case "run_tests": {
         const argv = words(step.command, fill);
-        if ("error" in argv) return { error: argv.error, exit_code: -1, passed: false, failures: [], test_count: 0, stdout: "", stderr: argv.error, framework: step.framework };
+        if ("error" in argv)
+          return {
+            error: argv.error,
+            exit_code: -1,
+            passed: false,
+            failures: [],
+            test_count: 0,
+            stdout: "",
+            stderr: argv.error,
+            framework: step.framework,
+          };
         const tests = await attempt("runTests", [argv.words, { framework: step.framework, timeoutMs: timeoutMs(step.timeout) }]);
-        if ("error" in tests) return { error: tests.error, passed: false, failures: [], test_count: 0, stdout: "", stderr: tests.error, framework: step.framework };
-        const run = tests.value as { passed: boolean; failures: string[]; testCount: number; exitCode: number; output: string; timedOut: boolean; framework: string };
+        if ("error" in tests)
+          return { error: tests.error, passed: false, failures: [], test_count: 0, stdout: "", stderr: tests.error, framework: step.framework };
+        const run = tests.value as {
+          passed: boolean;
+          failures: string[];
+          testCount: number;
+          exitCode: number;
+          output: string;
+          timedOut: boolean;
+          framework: string;
+        };
         return {
           // The capability gives stdout and stderr together, as the runner printed them.
           stdout: run.output.slice(-TEST_OUTPUT_CHARS),
@@ -96,7 +122,16 @@ export async function runStep(step: StepConfig, index: number, scope: TemplateSc
       }
       case "list_files": {
         const directory = fill(step.path);
-        const listed = await attempt("listFiles", [directory, { recursive: step.recursive, ...(step.extensions ? { extensions: step.extensions } : {}), maxFiles: step.max_files, hidden: step.hidden, details: true }]);
+        const listed = await attempt("listFiles", [
+          directory,
+          {
+            recursive: step.recursive,
+            ...(step.extensions ? { extensions: step.extensions } : {}),
+            maxFiles: step.max_files,
+            hidden: step.hidden,
+            details: true,
+          },
+        ]);
         if ("error" in listed) return { error: listed.error, files: [], count: 0, directory, content: "" };
         const files = listed.value as { path: string; size: number; mtime: number }[];
         return { files, count: files.length, directory, content: files.map((file) => file.path).join("\n") };

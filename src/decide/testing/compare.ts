@@ -17,7 +17,8 @@ export interface Mismatch {
   readonly actual: unknown;
 }
 
-const list = (value: string | readonly string[] | undefined): readonly string[] => (value === undefined ? [] : typeof value === "string" ? [value] : value);
+const list = (value: string | readonly string[] | undefined): readonly string[] =>
+  value === undefined ? [] : typeof value === "string" ? [value] : value;
 
 /** Every way the observed outcome differs from the expectation (empty: the fixture passes). */
 export function compare(expected: Expectation, observed: Observed): Mismatch[] {
@@ -32,7 +33,8 @@ export function compare(expected: Expectation, observed: Observed): Mismatch[] {
   const status = run?.status ?? "none";
   if (expected.status !== undefined) check("status", status === expected.status, expected.status, status);
   // A hook that fails while the fixture looks elsewhere (on_error: continue answers allow) must not pass unseen.
-  else if (status === "failed" && expected.error_code === undefined) check("status", false, "the hook not to fail (to expect it: status: failed, or error_code)", status);
+  else if (status === "failed" && expected.error_code === undefined)
+    check("status", false, "the hook not to fail (to expect it: status: failed, or error_code)", status);
   if (expected.error_code !== undefined) check("error_code", run?.error_code === expected.error_code, expected.error_code, run?.error_code);
   const context = decision.context_injections.map((i) => i.content).join("\n---\n");
   for (const part of list(expected.context_contains)) check("context_contains", context.includes(part), part, context);
@@ -56,7 +58,8 @@ export function compare(expected: Expectation, observed: Observed): Mismatch[] {
 export function partialMatch(expected: unknown, actual: unknown): boolean {
   if (expected === null || typeof expected !== "object") return Object.is(expected, actual);
   if (actual === null || typeof actual !== "object") return false;
-  if (Array.isArray(expected)) return Array.isArray(actual) && expected.length === actual.length && expected.every((e, i) => partialMatch(e, actual[i]));
+  if (Array.isArray(expected))
+    return Array.isArray(actual) && expected.length === actual.length && expected.every((e, i) => partialMatch(e, actual[i]));
   return Object.entries(expected).every(([key, value]) => partialMatch(value, (actual as Record<string, unknown>)[key]));
 }
 

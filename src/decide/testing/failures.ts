@@ -30,7 +30,11 @@ export function recording(executor: SandboxExecutor, outcomes: Map<string, Invoc
 }
 
 /** A failed run, located in the handler's source: where it threw, or where the invalid result is written. */
-export function failureOf(run: AuditRecordV1, outcome: InvocationOutcome | undefined, handler: { file: string; source: string | undefined } | undefined): RunFailure {
+export function failureOf(
+  run: AuditRecordV1,
+  outcome: InvocationOutcome | undefined,
+  handler: { file: string; source: string | undefined } | undefined,
+): RunFailure {
   const source = handler?.source;
   const failure: RunFailure = { hook_id: run.hook_id, error_code: run.error_code ?? "internal", message: run.reason ?? "" };
   let location: SourceLocation | undefined;

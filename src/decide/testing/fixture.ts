@@ -27,7 +27,15 @@ export const fixtureSchema = z
     llm: z
       .array(
         z.union([
-          z.object({ answer: z.union([z.string(), z.record(z.string(), z.unknown())]), tokens: z.object({ input: z.number().int().min(0), output: z.number().int().min(0) }).strict().optional() }).strict(),
+          z
+            .object({
+              answer: z.union([z.string(), z.record(z.string(), z.unknown())]),
+              tokens: z
+                .object({ input: z.number().int().min(0), output: z.number().int().min(0) })
+                .strict()
+                .optional(),
+            })
+            .strict(),
           z.object({ error: z.string().min(1) }).strict(),
         ]),
       )

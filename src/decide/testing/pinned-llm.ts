@@ -14,8 +14,16 @@ export function pinnedLlm(replies: NonNullable<Fixture["llm"]>): LlmClient & { r
     },
     async complete(endpoint) {
       const reply = replies[next++];
-      if (reply === undefined) throw new LlmCallError("http", `${endpoint.name}: the fixture pins ${replies.length} model ${replies.length === 1 ? "reply" : "replies"} and the hook asked for another`);
-      if ("error" in reply) throw new LlmCallError(reply.error === "timeout" ? "timeout" : "http", `${endpoint.name}: ${reply.error === "timeout" ? "no complete answer within the time (a pinned timeout)" : reply.error}`);
+      if (reply === undefined)
+        throw new LlmCallError(
+          "http",
+          `${endpoint.name}: the fixture pins ${replies.length} model ${replies.length === 1 ? "reply" : "replies"} and the hook asked for another`,
+        );
+      if ("error" in reply)
+        throw new LlmCallError(
+          reply.error === "timeout" ? "timeout" : "http",
+          `${endpoint.name}: ${reply.error === "timeout" ? "no complete answer within the time (a pinned timeout)" : reply.error}`,
+        );
       const text = typeof reply.answer === "string" ? reply.answer : JSON.stringify(reply.answer);
       return { text, inputTokens: reply.tokens?.input, outputTokens: reply.tokens?.output, stop: "stop" };
     },

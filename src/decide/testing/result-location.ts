@@ -15,7 +15,8 @@ export function locateInvalidResult(source: string, value: unknown): { line: num
     }
     return undefined;
   };
-  if (value !== null && typeof value === "object" && (value as { action?: unknown }).action === "modify" && !(value as { data?: unknown }).data) return find(/["']modify["']/);
+  if (value !== null && typeof value === "object" && (value as { action?: unknown }).action === "modify" && !(value as { data?: unknown }).data)
+    return find(/["']modify["']/);
   const parsed = hookResultSchema.safeParse(value);
   if (parsed.success) return undefined;
   for (const issue of parsed.error.issues) {
@@ -27,8 +28,12 @@ export function locateInvalidResult(source: string, value: unknown): { line: num
     }
     const key = issue.path.at(-1);
     if (typeof key !== "string") continue;
-    const bad = issue.path.reduce<unknown>((at, step) => (at !== null && typeof at === "object" ? (at as Record<string | number, unknown>)[step as string] : undefined), value);
-    const literal = typeof bad === "string" ? `["'\`]${escape(bad)}["'\`]` : typeof bad === "number" || typeof bad === "boolean" ? escape(String(bad)) : undefined;
+    const bad = issue.path.reduce<unknown>(
+      (at, step) => (at !== null && typeof at === "object" ? (at as Record<string | number, unknown>)[step as string] : undefined),
+      value,
+    );
+    const literal =
+      typeof bad === "string" ? `["'\`]${escape(bad)}["'\`]` : typeof bad === "number" || typeof bad === "boolean" ? escape(String(bad)) : undefined;
     const found = (literal ? find(new RegExp(`${keyPattern(key).source}\\s*${literal}`)) : undefined) ?? find(keyPattern(key));
     if (found) return found;
   }

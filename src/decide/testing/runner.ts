@@ -18,7 +18,6 @@ import { fixtureFileSchema, type Fixture } from "./fixture.ts";
 import { failureOf, recording, type RunFailure } from "./failures.ts";
 import { pinnedLlm } from "./pinned-llm.ts";
 
-
 export interface FixtureResult {
   /** "fixtures/deny-env.yaml › denies a write to .env" */
   readonly name: string;
@@ -54,7 +53,10 @@ export async function testHook(dir: string, deps: RunnerDeps): Promise<HookTestR
   const { host } = deps;
   const fixtureDir = `${dir}/fixtures`;
   const entries = await host.fs.listDir(fixtureDir).catch(() => []);
-  const files = entries.filter((e) => e.kind === "file" && FIXTURE_FILE.test(e.name)).map((e) => `${fixtureDir}/${e.name}`).sort();
+  const files = entries
+    .filter((e) => e.kind === "file" && FIXTURE_FILE.test(e.name))
+    .map((e) => `${fixtureDir}/${e.name}`)
+    .sort();
   const results: FixtureResult[] = [];
   const problems: string[] = [];
   let hookId: string | undefined;
@@ -94,7 +96,8 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
     const workspace = `${scratch}/workspace`;
     await host.fs.mkdirp(workspace, 0o700);
     const inside = (path: string): string => {
-      if (path.startsWith("/") || path.split("/").includes("..")) throw new Error(`workspace path ${path} must be relative and stay inside the workspace`);
+      if (path.startsWith("/") || path.split("/").includes(".."))
+        throw new Error(`workspace path ${path} must be relative and stay inside the workspace`);
       return `${workspace}/${path}`;
     };
     for (const [path, content] of Object.entries(fixture.workspace ?? {})) {
@@ -138,13 +141,25 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
     const named = snapshot.hooks[0]?.definition.permissions.llm.map((grant) => (typeof grant === "string" ? grant : grant.endpoint)) ?? [];
     if (fixture.llm && operatorInput.llm === undefined && named.length > 0) {
       // Pinned replies need no real endpoint: each endpoint the hook names stands for the pinned model.
-      operatorInput = { ...operatorInput, llm: Object.fromEntries(named.map((name) => [name, { endpoint: "http://127.0.0.1:9/v1", model: "pinned-by-fixture" }])) };
+      operatorInput = {
+        ...operatorInput,
+        llm: Object.fromEntries(named.map((name) => [name, { endpoint: "http://127.0.0.1:9/v1", model: "pinned-by-fixture" }])),
+      };
       evaluator = await evaluatorFor(operatorInput);
       ({ snapshot } = await evaluator.hookSets.forProject(undefined));
     }
     const hookId = snapshot.hooks[0]?.definition.id ?? snapshot.broken[0]?.id;
-    const problems = [...(snapshot.operatorStatus.state === "ok" ? [] : snapshot.operatorStatus.problems), ...snapshot.diagnostics.filter((d) => d.severity !== "warning")];
-    if (problems.length > 0 || !hookId) return { hookId, problems: problems.length ? problems.map(formatDiagnostic) : [`no hook.yaml in ${dir}`], observed: undefined as never, failures: [] };
+    const problems = [
+      ...(snapshot.operatorStatus.state === "ok" ? [] : snapshot.operatorStatus.problems),
+      ...snapshot.diagnostics.filter((d) => d.severity !== "warning"),
+    ];
+    if (problems.length > 0 || !hookId)
+      return {
+        hookId,
+        problems: problems.length ? problems.map(formatDiagnostic) : [`no hook.yaml in ${dir}`],
+        observed: undefined as never,
+        failures: [],
+      };
     if (fixture.config) {
       const input = operatorInput as { hooks?: Record<string, Record<string, unknown>> };
       evaluator = await evaluatorFor({ ...input, hooks: { ...input.hooks, [hookId]: { ...input.hooks?.[hookId], config: fixture.config } } });
@@ -154,8 +169,18 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
     const runs = records.filter((r): r is AuditRecordV1 => r.kind !== "decision");
     const hook = snapshot.hooks[0];
     const declared = hook?.definition.handler;
-    const handler = hook && declared && (declared.kind === "file" ? { file: declared.path, source: await host.fs.readText(declared.path).catch(() => undefined) } : { file: `${hook.file}#handler`, source: declared.code });
-    return { hookId, problems: [] as string[], observed: { decision, run: runs.find((r) => r.hook_id === hookId), llmCalls: model.calls }, failures: runs.filter((r) => r.status === "failed").map((r) => failureOf(r, outcomes.get(r.hook_id), handler)) };
+    const handler =
+      hook &&
+      declared &&
+      (declared.kind === "file"
+        ? { file: declared.path, source: await host.fs.readText(declared.path).catch(() => undefined) }
+        : { file: `${hook.file}#handler`, source: declared.code });
+    return {
+      hookId,
+      problems: [] as string[],
+      observed: { decision, run: runs.find((r) => r.hook_id === hookId), llmCalls: model.calls },
+      failures: runs.filter((r) => r.status === "failed").map((r) => failureOf(r, outcomes.get(r.hook_id), handler)),
+    };
   } finally {
     await host.fs.removeTree(scratch);
   }
@@ -164,7 +189,8 @@ async function runFixture(dir: string, fixture: Fixture, deps: RunnerDeps) {
 /** The fixture's event, decoded from the agent's payload when it is one; its cwd is the workspace when there is one. */
 function fixtureEvent(fixture: Fixture, workspace: string | undefined): NativeEvent {
   const raw = workspace ? { ...fixture.event, cwd: workspace } : fixture.event;
-  if (fixture.agent && fixture.agent !== "native") return { ...PROTOCOLS[fixture.agent].decode(raw, { env: {} }), ...(workspace ? { cwd: workspace } : {}) };
+  if (fixture.agent && fixture.agent !== "native")
+    return { ...PROTOCOLS[fixture.agent].decode(raw, { env: {} }), ...(workspace ? { cwd: workspace } : {}) };
   return parseEvent({ session_id: "fixture", ...raw });
 }
 
@@ -189,6 +215,11 @@ function fixtureLocations(dir: string, scratch: string): Locations {
     builtin: [],
     userHooksDir: `${scratch}/hooks`,
     configHome: scratch,
-    agentDirs: { claude: `${scratch}/home/.claude`, codex: `${scratch}/home/.codex`, copilot: `${scratch}/home/.copilot`, qwen: `${scratch}/home/.qwen` },
+    agentDirs: {
+      claude: `${scratch}/home/.claude`,
+      codex: `${scratch}/home/.codex`,
+      copilot: `${scratch}/home/.copilot`,
+      qwen: `${scratch}/home/.qwen`,
+    },
   };
 }

@@ -8,7 +8,9 @@ export function standardHooks(): ReadonlyMap<string, EmbeddedHook> {
 }
 
 /** The guest library modules handlers may import ("hookbox:shell" …), as TypeScript source. */
-export const guestModuleSources: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(GUEST_MODULES).map(([specifier, m]) => [specifier, m.source]));
+export const guestModuleSources: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(GUEST_MODULES).map(([specifier, m]) => [specifier, m.source]),
+);
 
 /** What `hookbox types` prints: the handler API and a `declare module "hookbox:…"` per guest module. */
 export function handlerDeclarations(): string {
@@ -17,6 +19,9 @@ export function handlerDeclarations(): string {
 
 function guestModuleDeclarations(): string {
   return Object.entries(GUEST_MODULES)
-    .map(([specifier, m]) => `declare module ${JSON.stringify(specifier)} {\n${m.dts.replace(/^export declare /gm, "export ").replace(/^(?=.)/gm, "  ")}}\n`)
+    .map(
+      ([specifier, m]) =>
+        `declare module ${JSON.stringify(specifier)} {\n${m.dts.replace(/^export declare /gm, "export ").replace(/^(?=.)/gm, "  ")}}\n`,
+    )
     .join("\n");
 }

@@ -45,7 +45,11 @@ function declarationInsertions(api: typeof ts, fn: ts.FunctionDeclaration, file:
   const keyword = fn.getChildren(file).find((child) => child.kind === api.SyntaxKind.FunctionKeyword) as ts.Node;
   const named = fn.name ? [] : [{ at: (fn.asteriskToken ?? keyword).end, text: " __hookbox_default" }];
   const name = fn.name?.text ?? "__hookbox_default";
-  return [...named, ...functionInsertions(api, fn, file), { at: fn.end, text: `\n;${name} satisfies HookHandler;`, reportAt: (fn.name ?? keyword).getStart(file) }];
+  return [
+    ...named,
+    ...functionInsertions(api, fn, file),
+    { at: fn.end, text: `\n;${name} satisfies HookHandler;`, reportAt: (fn.name ?? keyword).getStart(file) },
+  ];
 }
 
 /** `function handler(…) {…}` or `const handler = (…) => …` at the top level, for `export default handler`. */
@@ -55,7 +59,14 @@ function functionNamed(api: typeof ts, file: ts.SourceFile, name: string): Handl
     if (!api.isVariableStatement(statement)) continue;
     for (const declaration of statement.declarationList.declarations) {
       const init = declaration.initializer;
-      if (api.isIdentifier(declaration.name) && declaration.name.text === name && !declaration.type && init && (api.isArrowFunction(init) || api.isFunctionExpression(init))) return init;
+      if (
+        api.isIdentifier(declaration.name) &&
+        declaration.name.text === name &&
+        !declaration.type &&
+        init &&
+        (api.isArrowFunction(init) || api.isFunctionExpression(init))
+      )
+        return init;
     }
   }
   return undefined;
@@ -71,7 +82,8 @@ function functionInsertions(api: typeof ts, fn: HandlerFunction, file: ts.Source
   const contract = ["HookEvent", "Hook"];
   fn.parameters.forEach((parameter, index) => {
     const type = contract[index];
-    if (!parameter.type && type && !parameter.dotDotDotToken) insertions.push({ at: (parameter.questionToken ?? parameter.name).end, text: `: ${type}` });
+    if (!parameter.type && type && !parameter.dotDotDotToken)
+      insertions.push({ at: (parameter.questionToken ?? parameter.name).end, text: `: ${type}` });
   });
   const async = (api.getModifiers(fn) ?? []).some((m) => m.kind === api.SyntaxKind.AsyncKeyword);
   const returns = fn.type ? "" : async ? ": Promise<HookResult | void>" : ": ReturnType<HookHandler>";
@@ -80,7 +92,10 @@ function functionInsertions(api: typeof ts, fn: HandlerFunction, file: ts.Source
     // `event => …`: typed, the parameter needs parentheses.
     const parameter = fn.parameters[0];
     if (!parameter) return insertions;
-    return [{ at: parameter.getStart(file), text: "(" }, { at: parameter.name.end, text: `${insertions[0]?.text ?? ""})${returns}` }];
+    return [
+      { at: parameter.getStart(file), text: "(" },
+      { at: parameter.name.end, text: `${insertions[0]?.text ?? ""})${returns}` },
+    ];
   }
   const closeParen = fn.getChildren(file).find((child) => child.kind === api.SyntaxKind.CloseParenToken);
   if (returns && closeParen) insertions.push({ at: closeParen.end, text: returns });

@@ -48,14 +48,21 @@ export function typeCheckHandlers(handlers: readonly HandlerToCheck[], declarati
     const original = ts.createSourceFile(path, handler.source, ts.ScriptTarget.ES2022, true);
     const insertions = contractInsertions(ts, original);
     if (insertions === "no-default-export") {
-      problems.push({ file: handler.file, line: 1, column: 1, field: "", message: "the handler has no default export: write `export default function handler(event: HookEvent, hook: Hook): HookResult { … }`" });
+      problems.push({
+        file: handler.file,
+        line: 1,
+        column: 1,
+        field: "",
+        message: "the handler has no default export: write `export default function handler(event: HookEvent, hook: Hook): HookResult { … }`",
+      });
     }
     const added = insertions === "no-default-export" ? [] : insertions;
     files.set(path, applyInsertions(handler.source, added));
     checked.set(path, { handler, insertions: added, original });
   });
   const program = ts.createProgram({ rootNames: [...files.keys()], options: OPTIONS, host: memoryHost(files) });
-  for (const diagnostic of program.getOptionsDiagnostics()) problems.push({ file: "(compiler options)", line: 1, column: 1, field: "", message: messageOf(diagnostic) });
+  for (const diagnostic of program.getOptionsDiagnostics())
+    problems.push({ file: "(compiler options)", line: 1, column: 1, field: "", message: messageOf(diagnostic) });
   for (const [path, { handler, insertions, original }] of checked) {
     const sourceFile = program.getSourceFile(path);
     if (!sourceFile) continue;

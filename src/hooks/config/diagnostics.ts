@@ -37,7 +37,10 @@ export function parseYaml<S extends z.ZodType>(text: string, file: string, schem
     return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: "the file is empty: expected a YAML mapping" }] };
   }
   if (isExotic(data)) {
-    return { ok: false, diagnostics: [{ file, line: 1, column: 1, field: "", message: `found ${describe(data)} at the top of the file: expected a YAML mapping` }] };
+    return {
+      ok: false,
+      diagnostics: [{ file, line: 1, column: 1, field: "", message: `found ${describe(data)} at the top of the file: expected a YAML mapping` }],
+    };
   }
   const parsed = schema.safeParse(data, { reportInput: true });
   if (parsed.success) return { ok: true, value: parsed.data };
@@ -59,7 +62,13 @@ function capped(diagnostics: Diagnostic[], file: string): Diagnostic[] {
   const more = diagnostics.length - MAX_DIAGNOSTICS_PER_FILE;
   return [
     ...diagnostics.slice(0, MAX_DIAGNOSTICS_PER_FILE),
-    { file, line: last.line, column: last.column, field: "", message: `and ${more} more problem${more === 1 ? "" : "s"} in this file (fix the ones above first)` },
+    {
+      file,
+      line: last.line,
+      column: last.column,
+      field: "",
+      message: `and ${more} more problem${more === 1 ? "" : "s"} in this file (fix the ones above first)`,
+    },
   ];
 }
 
@@ -113,7 +122,8 @@ function issueMessage(issue: z.core.$ZodIssue, missing: boolean): string {
     return issue.code === "invalid_type" ? `missing (expected ${issue.expected})` : "missing";
   }
   if (issue.code === "invalid_type") return `found ${describe(issue.input)}, expected ${issue.expected}`;
-  if (issue.code === "invalid_value") return `found ${describe(issue.input)}, expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (issue.code === "invalid_value")
+    return `found ${describe(issue.input)}, expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
   if (issue.code === "invalid_union") return `found ${describe(issue.input)}, which matches none of the accepted forms`;
   const found = issue.input !== undefined ? ` (found ${describe(issue.input)})` : "";
   return `${issue.message}${found}`;
@@ -147,7 +157,15 @@ function nearestRange(doc: Document, path: readonly (string | number)[]): number
   return undefined;
 }
 
-type SchemaDef = { type?: string; shape?: Record<string, unknown>; innerType?: unknown; in?: unknown; options?: unknown[]; element?: unknown; valueType?: unknown };
+type SchemaDef = {
+  type?: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  in?: unknown;
+  options?: unknown[];
+  element?: unknown;
+  valueType?: unknown;
+};
 
 /** Zod's strict-object issue does not list the allowed keys; walk the schema to the object and read its shape. */
 function knownKeys(schema: z.ZodType, path: readonly (string | number)[]): string[] {
@@ -159,7 +177,8 @@ function knownKeys(schema: z.ZodType, path: readonly (string | number)[]): strin
       if (!def) return [];
       if (def.innerType) current = def.innerType;
       else if (def.type === "pipe" && def.in) current = def.in;
-      else if (def.type === "union" && def.options) current = def.options.find((o) => (o as { _zod?: { def?: SchemaDef } })._zod?.def?.type === "object") ?? def.options[0];
+      else if (def.type === "union" && def.options)
+        current = def.options.find((o) => (o as { _zod?: { def?: SchemaDef } })._zod?.def?.type === "object") ?? def.options[0];
       else break;
     }
     const def = (current as { _zod: { def: SchemaDef } })._zod.def;

@@ -39,7 +39,12 @@ export const BUDGET_KEYS = ["max_tokens", "timeout_ms", "tokens_per_run", "token
 export type BudgetKey = (typeof BUDGET_KEYS)[number];
 
 /** What an endpoint allows when it says nothing: small answers, a minute, 200k tokens a day per hook. */
-export const DEFAULT_BUDGET: Readonly<Record<BudgetKey, number>> = { max_tokens: 1024, timeout_ms: 60_000, tokens_per_run: 20_000, tokens_per_day: 200_000 };
+export const DEFAULT_BUDGET: Readonly<Record<BudgetKey, number>> = {
+  max_tokens: 1024,
+  timeout_ms: 60_000,
+  tokens_per_run: 20_000,
+  tokens_per_day: 200_000,
+};
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
@@ -69,12 +74,18 @@ export const llmEndpointSchema = z
       ctx.addIssue({ code: "custom", path: ["endpoint"], message: "expected a URL such as http://127.0.0.1:8080/v1" });
       return;
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") ctx.addIssue({ code: "custom", path: ["endpoint"], message: "expected an http: or https: URL" });
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      ctx.addIssue({ code: "custom", path: ["endpoint"], message: "expected an http: or https: URL" });
     if (url.username || url.password) ctx.addIssue({ code: "custom", path: ["endpoint"], message: "put no credentials in the URL: use api_key_env" });
     if (!isLoopbackHost(url.hostname) && !endpoint.allow_remote) {
-      ctx.addIssue({ code: "custom", path: ["endpoint"], message: `${url.hostname} is not this machine: prompts would leave it; set allow_remote: true on this endpoint if that is intended` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["endpoint"],
+        message: `${url.hostname} is not this machine: prompts would leave it; set allow_remote: true on this endpoint if that is intended`,
+      });
     }
-    if (endpoint.api_key !== undefined && endpoint.api_key_env !== undefined) ctx.addIssue({ code: "custom", path: ["api_key"], message: "give api_key_env or api_key, not both" });
+    if (endpoint.api_key !== undefined && endpoint.api_key_env !== undefined)
+      ctx.addIssue({ code: "custom", path: ["api_key"], message: "give api_key_env or api_key, not both" });
   });
 
 export type LlmEndpointConfig = z.output<typeof llmEndpointSchema>;

@@ -68,7 +68,10 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
       copilot: agentConfigDir(env.COPILOT_HOME, project, `${home}/.copilot`),
       qwen: agentConfigDir(env.QWEN_HOME, project, `${home}/.qwen`),
     },
-    builtin: (flags.builtin ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter(Boolean),
+    builtin: (flags.builtin ?? [])
+      .flatMap((value) => value.split(","))
+      .map((id) => id.trim())
+      .filter(Boolean),
   };
 }
 

@@ -25,7 +25,8 @@ const webhookUrl = z
       return;
     }
     const loopback = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-    if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) ctx.addIssue({ code: "custom", message: "expected an https: URL (http: only to localhost)" });
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback))
+      ctx.addIssue({ code: "custom", message: "expected an https: URL (http: only to localhost)" });
     if (url.username || url.password) ctx.addIssue({ code: "custom", message: "put no credentials in the URL; use a token in its path or query" });
   });
 
@@ -44,7 +45,10 @@ export const notifySettingsSchema = z
   .object({
     sinks: z.array(notifySinkSchema).max(8).default([]),
     /** Which moments of a triggered run are reported to the sinks. */
-    runs: z.array(z.enum(NOTIFY_RUN_PHASES)).max(4).default([...NOTIFY_RUN_PHASES]),
+    runs: z
+      .array(z.enum(NOTIFY_RUN_PHASES))
+      .max(4)
+      .default([...NOTIFY_RUN_PHASES]),
   })
   .strict();
 

@@ -99,16 +99,28 @@ function triggersOf(file: HookFile): { events: string[]; triggers: HookTriggers 
   if (seed?.type === "periodic") return { events: [], triggers: { schedule: { kind: "every", seconds: seed.interval_seconds ?? 3600 } } };
   if (seed?.type === "event") {
     const type = seed.event_type as string;
-    const watch = seed.watch ? { ...seed.watch, on: ["created", "modified", "deleted"] as const, kind: type === "file.changed" ? ("file" as const) : ("folder" as const) } : undefined;
+    const watch = seed.watch
+      ? { ...seed.watch, on: ["created", "modified", "deleted"] as const, kind: type === "file.changed" ? ("file" as const) : ("folder" as const) }
+      : undefined;
     return { events: watch ? [] : [type], triggers: watch ? { watch: resolveWatch(watch) } : {} };
   }
   const names = file.events ?? (file.event_type ? [file.event_type] : []);
   const seconds = file.every !== undefined ? parseDuration(file.every) : file.interval_seconds;
-  const schedule: Schedule | undefined = seconds !== undefined ? { kind: "every", seconds } : file.cron !== undefined ? { kind: "cron", pattern: file.cron } : undefined;
-  return { events: names, triggers: { ...(schedule ? { schedule } : {}), ...(file.watch ? { watch: resolveWatch({ ...file.watch, kind: "auto" }) } : {}) } };
+  const schedule: Schedule | undefined =
+    seconds !== undefined ? { kind: "every", seconds } : file.cron !== undefined ? { kind: "cron", pattern: file.cron } : undefined;
+  return {
+    events: names,
+    triggers: { ...(schedule ? { schedule } : {}), ...(file.watch ? { watch: resolveWatch({ ...file.watch, kind: "auto" }) } : {}) },
+  };
 }
 
-function resolveWatch(watch: Omit<WatchConfig, "on" | "debounce_ms"> & { on: readonly ("created" | "modified" | "deleted")[]; debounce_ms?: number; kind: ResolvedWatch["kind"] }): ResolvedWatch {
+function resolveWatch(
+  watch: Omit<WatchConfig, "on" | "debounce_ms"> & {
+    on: readonly ("created" | "modified" | "deleted")[];
+    debounce_ms?: number;
+    kind: ResolvedWatch["kind"];
+  },
+): ResolvedWatch {
   return {
     paths: watch.paths,
     baseDir: watch.base_dir,
@@ -143,15 +155,20 @@ function narrowLimits(hook: LimitsConfig, ...caps: (Partial<LimitsConfig> | unde
   return result as LimitsConfig;
 }
 
-export type ResolveResult = { readonly ok: true; readonly hook: HookDefinition } | { readonly ok: false; readonly field: string; readonly message: string };
+export type ResolveResult =
+  { readonly ok: true; readonly hook: HookDefinition } | { readonly ok: false; readonly field: string; readonly message: string };
 
 export function resolveHook(file: HookFile, source: { file: string; origin: HookOrigin }, operator: OperatorFile): ResolveResult {
   const override = operator.hooks[file.id] ?? {};
   const { events: names, triggers } = triggersOf(file);
-  const events = [...new Set(names.map((name) => {
-    const check = checkEventName(name);
-    return check.ok ? check.name : name;
-  }))];
+  const events = [
+    ...new Set(
+      names.map((name) => {
+        const check = checkEventName(name);
+        return check.ok ? check.name : name;
+      }),
+    ),
+  ];
   let handler: HookDefinition["handler"];
   if (file.handler === undefined) {
     handler = undefined;
@@ -167,7 +184,10 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
     handler = { kind: "inline", code: file.handler.code };
   }
   const template = file.prompt ?? file.prompt_template;
-  const prompt = template === undefined ? undefined : { template, format: file.answer?.format ?? "decision", onDeny: file.answer?.on_deny ?? "deny", system: file.answer?.system };
+  const prompt =
+    template === undefined
+      ? undefined
+      : { template, format: file.answer?.format ?? "decision", onDeny: file.answer?.on_deny ?? "deny", system: file.answer?.system };
   return {
     ok: true,
     hook: {
@@ -182,10 +202,20 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
       handler,
       triggers,
       // An unsupported step kind never validates (steps-schema.ts): what is left are the supported ones.
-      declarative: file.steps || file.then || prompt !== undefined ? { steps: (file.steps ?? []) as StepConfig[], when: file.when ?? [], skipIf: file.skip_if ?? [], then: file.then, prompt } : undefined,
+      declarative:
+        file.steps || file.then || prompt !== undefined
+          ? { steps: (file.steps ?? []) as StepConfig[], when: file.when ?? [], skipIf: file.skip_if ?? [], then: file.then, prompt }
+          : undefined,
       // A prompt hook asks a model: with no endpoint named, the operator's default one.
       permissions: prompt !== undefined && file.permissions.llm.length === 0 ? { ...file.permissions, llm: ["default"] } : file.permissions,
-      limits: limitsFromConfig(narrowLimits(file.limits, override.limits, operator.ceilings.limits, isCommunity(source.origin) ? operator.ceilings.community_limits : undefined)),
+      limits: limitsFromConfig(
+        narrowLimits(
+          file.limits,
+          override.limits,
+          operator.ceilings.limits,
+          isCommunity(source.origin) ? operator.ceilings.community_limits : undefined,
+        ),
+      ),
       onError: override.on_error ?? file.on_error,
       cooldownMs: (override.cooldown_seconds ?? file.cooldown_seconds) * 1000,
       isolation: file.isolation,

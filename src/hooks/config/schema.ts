@@ -6,7 +6,15 @@ import { compileRegex } from "../../core/text/safe-regex.ts";
 import { llmGrantSchema, llmSettingsSchema } from "./llm-schema.ts";
 import { notifySettingsSchema } from "./notify-schema.ts";
 import { conditionSchema, resultTemplateSchema, stepSchema } from "./steps-schema.ts";
-import { cronSchema, everySchema, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, seedTriggerSchema, triggerSettingsSchema, watchSchema } from "./trigger-schema.ts";
+import {
+  cronSchema,
+  everySchema,
+  MAX_INTERVAL_SECONDS,
+  MIN_INTERVAL_SECONDS,
+  seedTriggerSchema,
+  triggerSettingsSchema,
+  watchSchema,
+} from "./trigger-schema.ts";
 
 /**
  * The hook file and the operator file (hookbox.yaml), as strict zod schemas. Unknown keys are
@@ -87,7 +95,11 @@ const netHost = z
 export const runGrantSchema = z
   .object({
     /** Command name (resolved on PATH when the hook loads) or absolute path. */
-    cmd: z.string().min(1).max(4096).regex(/^[^\s]+$/, "expected a command name or absolute path, without arguments"),
+    cmd: z
+      .string()
+      .min(1)
+      .max(4096)
+      .regex(/^[^\s]+$/, "expected a command name or absolute path, without arguments"),
     /** argv pattern: literal words, `*` = exactly one argument, `**` = any remaining arguments. */
     args: z.array(z.string().max(4096)).max(64).default(["**"]),
     /** Extra environment variables passed to the command (names, from the host environment). */
@@ -96,7 +108,9 @@ export const runGrantSchema = z
   .strict();
 
 /** A field of an event a hook may rewrite: `tool_input`, `tool_input.command`, `prompt`. */
-const fieldPath = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,7}$/, 'expected a dotted field path such as "tool_input.command"');
+const fieldPath = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,7}$/, 'expected a dotted field path such as "tool_input.command"');
 
 export const permissionsSchema = z
   .object({
@@ -116,10 +130,13 @@ export const permissionsSchema = z
   .strict();
 
 /** Regexes are compiled (RE2, linear time) while the file is validated, so errors carry a position. */
-const regexPattern = z.string().max(1024).superRefine((pattern, ctx) => {
-  const compiled = compileRegex(pattern);
-  if (!compiled.ok) ctx.addIssue({ code: "custom", message: compiled.message });
-});
+const regexPattern = z
+  .string()
+  .max(1024)
+  .superRefine((pattern, ctx) => {
+    const compiled = compileRegex(pattern);
+    if (!compiled.ok) ctx.addIssue({ code: "custom", message: compiled.message });
+  });
 
 /**
  * What the operator writes about permissions (a hook's approval, or a ceiling): only the kinds
@@ -158,10 +175,7 @@ export const matchSchema = z
   })
   .strict();
 
-const handlerSchema = z.union([
-  z.string().min(1).max(4096),
-  z.object({ code: z.string().min(1) }).strict(),
-]);
+const handlerSchema = z.union([z.string().min(1).max(4096), z.object({ code: z.string().min(1) }).strict()]);
 
 /**
  * A prompt hook's answer: `decision` asks the model for {decision: allow|deny|ask, reason},
@@ -226,7 +240,11 @@ export const hookFileSchema = z
     limits: limitsSchema.default(limitsSchema.parse({})),
     /** What a failure of this hook (throw, limit, invalid result) does to the event. */
     on_error: z.enum(["continue", "deny"]).default("continue"),
-    cooldown_seconds: z.number().min(0).max(7 * 24 * 3600).default(0),
+    cooldown_seconds: z
+      .number()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(0),
     /** How the handler's context lives: warm (reused, the default) or fresh (new per event). */
     isolation: z.enum(["warm", "fresh"]).default("warm"),
     /** Defaults for an ask_user result that sets no timeout or default of its own. */
@@ -239,33 +257,71 @@ export const hookFileSchema = z
       .array(z.union([z.string().max(500), z.record(z.string().max(100), z.string().max(400))]))
       .max(64)
       .default([])
-      .transform((effects) => effects.map((effect) => (typeof effect === "string" ? effect : Object.entries(effect).map(([key, value]) => `${key}: ${value}`).join("; ")))),
+      .transform((effects) =>
+        effects.map((effect) =>
+          typeof effect === "string"
+            ? effect
+            : Object.entries(effect)
+                .map(([key, value]) => `${key}: ${value}`)
+                .join("; "),
+        ),
+      ),
   })
   .strict()
   .superRefine((hook, ctx) => {
     const schedules = (["every", "interval_seconds", "cron"] as const).filter((key) => hook[key] !== undefined);
     const triggered = schedules.length > 0 || hook.watch !== undefined;
     if (hook.trigger && (hook.events || hook.event_type || triggered)) {
-      ctx.addIssue({ code: "custom", path: ["trigger"], message: "trigger (the seed's form) says it all: give it without events, event_type, every, interval_seconds, cron or watch" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["trigger"],
+        message: "trigger (the seed's form) says it all: give it without events, event_type, every, interval_seconds, cron or watch",
+      });
     } else if (hook.events && hook.event_type) {
       ctx.addIssue({ code: "custom", path: ["event_type"], message: "give either events (a list) or event_type (one), not both" });
     } else if (!hook.events && !hook.event_type && !triggered && !hook.trigger) {
-      ctx.addIssue({ code: "custom", path: ["events"], message: "missing: what runs this hook (events: [PreToolUse], event_type: PreToolUse, every: 10m, cron: \"0 * * * *\" or watch: { paths: [...] })" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["events"],
+        message:
+          'missing: what runs this hook (events: [PreToolUse], event_type: PreToolUse, every: 10m, cron: "0 * * * *" or watch: { paths: [...] })',
+      });
     }
-    if (schedules.length > 1) ctx.addIssue({ code: "custom", path: [schedules[1] as string], message: `give one schedule: ${schedules.join(" and ")} are both set` });
+    if (schedules.length > 1)
+      ctx.addIssue({ code: "custom", path: [schedules[1] as string], message: `give one schedule: ${schedules.join(" and ")} are both set` });
     const prompt = hook.prompt ?? hook.prompt_template;
     if (hook.handler === undefined && hook.then === undefined && hook.steps === undefined && prompt === undefined) {
-      ctx.addIssue({ code: "custom", path: ["handler"], message: "missing: a handler (./handler.ts), or steps and then for a hook written in YAML alone, or a prompt for a model to decide" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["handler"],
+        message: "missing: a handler (./handler.ts), or steps and then for a hook written in YAML alone, or a prompt for a model to decide",
+      });
     }
-    if (hook.prompt !== undefined && hook.prompt_template !== undefined) ctx.addIssue({ code: "custom", path: ["prompt_template"], message: "give prompt or prompt_template (the seed's spelling), not both" });
+    if (hook.prompt !== undefined && hook.prompt_template !== undefined)
+      ctx.addIssue({ code: "custom", path: ["prompt_template"], message: "give prompt or prompt_template (the seed's spelling), not both" });
     if (prompt !== undefined && (hook.handler !== undefined || hook.then !== undefined)) {
-      ctx.addIssue({ code: "custom", path: [hook.prompt !== undefined ? "prompt" : "prompt_template"], message: "a prompt hook's result is the model's answer: give a prompt without handler or then (a handler can ask the model itself with hook.llm.complete)" });
+      ctx.addIssue({
+        code: "custom",
+        path: [hook.prompt !== undefined ? "prompt" : "prompt_template"],
+        message:
+          "a prompt hook's result is the model's answer: give a prompt without handler or then (a handler can ask the model itself with hook.llm.complete)",
+      });
     }
-    if (hook.answer !== undefined && prompt === undefined) ctx.addIssue({ code: "custom", path: ["answer"], message: "answer describes a prompt hook's model answer: give a prompt" });
+    if (hook.answer !== undefined && prompt === undefined)
+      ctx.addIssue({ code: "custom", path: ["answer"], message: "answer describes a prompt hook's model answer: give a prompt" });
     if (hook.handler !== undefined && hook.then !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["then"], message: "then is the result of a hook without a handler; a handler returns its own result (it finds the steps' results in event.steps)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["then"],
+        message: "then is the result of a hook without a handler; a handler returns its own result (it finds the steps' results in event.steps)",
+      });
     }
-    if ((hook.when || hook.skip_if) && !hook.steps && !hook.then && prompt === undefined) ctx.addIssue({ code: "custom", path: [hook.when ? "when" : "skip_if"], message: "when and skip_if judge steps and decide over then or a prompt: give steps, then or a prompt" });
+    if ((hook.when || hook.skip_if) && !hook.steps && !hook.then && prompt === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: [hook.when ? "when" : "skip_if"],
+        message: "when and skip_if judge steps and decide over then or a prompt: give steps, then or a prompt",
+      });
   });
 
 export type HookFile = z.output<typeof hookFileSchema>;
@@ -280,7 +336,11 @@ const hookOverrideSchema = z
     enabled: z.boolean().optional(),
     priority: z.number().int().min(-1_000_000).max(1_000_000).optional(),
     on_error: z.enum(["continue", "deny"]).optional(),
-    cooldown_seconds: z.number().min(0).max(7 * 24 * 3600).optional(),
+    cooldown_seconds: z
+      .number()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .optional(),
     /** Merged over the hook's config (operator values win). */
     config: z.record(z.string(), z.unknown()).optional(),
     /** Lower limits for this hook (a value above the hook's own is ignored). */
@@ -300,10 +360,14 @@ const denySchema = z
   .strict();
 
 /** A minisign public key: the base64 line of a `.pub` file (what `minisign -P` takes). */
-const minisignKey = z.string().min(1).max(200).superRefine((key, ctx) => {
-  const parsed = parsePublicKey(key);
-  if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
-});
+const minisignKey = z
+  .string()
+  .min(1)
+  .max(200)
+  .superRefine((key, ctx) => {
+    const parsed = parsePublicKey(key);
+    if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+  });
 
 /**
  * A bundle source the daemon polls (a fleet's hooks, on infrastructure a team already has): a
@@ -314,14 +378,20 @@ const minisignKey = z.string().min(1).max(200).superRefine((key, ctx) => {
 const bundleSourceSchema = z
   .object({
     dir: z.string().min(1).max(4096).optional(),
-    url: z.string().min(1).max(4096).regex(/^https?:\/\//, "expected an https:// URL (http:// only for a loopback address)").optional(),
+    url: z
+      .string()
+      .min(1)
+      .max(4096)
+      .regex(/^https?:\/\//, "expected an https:// URL (http:// only for a loopback address)")
+      .optional(),
     keys: z.array(minisignKey).max(64).default([]),
     poll_seconds: intIn(1, 7 * 24 * 3600, 300, "seconds"),
     accept: permissionsOverrideSchema.default({}),
   })
   .strict()
   .superRefine((source, ctx) => {
-    if ((source.dir === undefined) === (source.url === undefined)) ctx.addIssue({ code: "custom", message: "give exactly one of dir (a directory of bundles) or url (an https URL serving index.json)" });
+    if ((source.dir === undefined) === (source.url === undefined))
+      ctx.addIssue({ code: "custom", message: "give exactly one of dir (a directory of bundles) or url (an https URL serving index.json)" });
   });
 
 export const packagesSchema = z
@@ -339,7 +409,28 @@ export type BundleSourceConfig = z.output<typeof bundleSourceSchema>;
 export const SYSLOG_ADDRESS = /^(unix|unix-stream):(\/.+)$|^(udp|tcp):\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
 /** RFC 5424 §6.2.1 facility codes by name (12–15 have no common name and are left out). */
-export const SYSLOG_FACILITIES = { kern: 0, user: 1, mail: 2, daemon: 3, auth: 4, syslog: 5, lpr: 6, news: 7, uucp: 8, cron: 9, authpriv: 10, ftp: 11, local0: 16, local1: 17, local2: 18, local3: 19, local4: 20, local5: 21, local6: 22, local7: 23 } as const;
+export const SYSLOG_FACILITIES = {
+  kern: 0,
+  user: 1,
+  mail: 2,
+  daemon: 3,
+  auth: 4,
+  syslog: 5,
+  lpr: 6,
+  news: 7,
+  uucp: 8,
+  cron: 9,
+  authpriv: 10,
+  ftp: 11,
+  local0: 16,
+  local1: 17,
+  local2: 18,
+  local3: 19,
+  local4: 20,
+  local5: 21,
+  local6: 22,
+  local7: 23,
+} as const;
 const FACILITY_NAMES = Object.keys(SYSLOG_FACILITIES) as [keyof typeof SYSLOG_FACILITIES, ...(keyof typeof SYSLOG_FACILITIES)[]];
 
 const auditExportSchema = z
@@ -351,7 +442,10 @@ const auditExportSchema = z
       .object({
         address: z.string().regex(SYSLOG_ADDRESS, 'expected "unix:/dev/log", "unix-stream:/path", "udp://host:514" or "tcp://host:601"'),
         facility: z.enum(FACILITY_NAMES).default("local0"),
-        app_name: z.string().regex(/^[!-~]{1,48}$/, "1–48 printable ASCII characters without spaces").default("hookbox"),
+        app_name: z
+          .string()
+          .regex(/^[!-~]{1,48}$/, "1–48 printable ASCII characters without spaces")
+          .default("hookbox"),
         /** A message longer than this carries a stub naming the record instead (the record stays in the local file). */
         max_message_kb: intIn(1, 1024, 60, "KiB"),
       })

@@ -28,13 +28,17 @@ const seconds = (fallback: number, max: number) => z.number().int().min(1).max(m
 /** Step kinds, each backed by the capability a handler would call (and needing the same grant). */
 const stepKinds = [
   z.object({ type: z.literal("shell"), command: template(64 * 1024).min(1), timeout: seconds(60, 900), ...common }).strict(),
-  z.object({ type: z.literal("read_file"), path: template(4096).min(1), max_lines: z.number().int().min(1).max(100_000).default(500), ...common }).strict(),
+  z
+    .object({ type: z.literal("read_file"), path: template(4096).min(1), max_lines: z.number().int().min(1).max(100_000).default(500), ...common })
+    .strict(),
   z.object({ type: z.literal("http"), url: template(8192).min(1), timeout: seconds(30, 30), ...common }).strict(),
   z.object({ type: z.literal("git_diff"), base_branch: template(256).min(1).default("main"), ...common }).strict(),
   z
     .object({
       type: z.literal("run_tests"),
-      command: template(64 * 1024).min(1).default("pytest"),
+      command: template(64 * 1024)
+        .min(1)
+        .default("pytest"),
       timeout: seconds(300, 900),
       framework: z.enum(["auto", "pytest", "jest", "vitest"]).default("auto"),
       ...common,
@@ -64,7 +68,9 @@ const UNSUPPORTED = {
 const unsupportedStep = z
   .object({ type: z.enum(Object.keys(UNSUPPORTED) as [keyof typeof UNSUPPORTED, ...(keyof typeof UNSUPPORTED)[]]) })
   .loose()
-  .superRefine((step, ctx) => ctx.addIssue({ code: "custom", path: ["type"], message: `step type ${step.type} is not supported: ${UNSUPPORTED[step.type]}` }));
+  .superRefine((step, ctx) =>
+    ctx.addIssue({ code: "custom", path: ["type"], message: `step type ${step.type} is not supported: ${UNSUPPORTED[step.type]}` }),
+  );
 
 /** Which short circuits make sense for which step (a read_file has no exit code). */
 const SKIPS_FOR: Readonly<Record<string, readonly SkipTest[]>> = {
@@ -81,7 +87,12 @@ export const stepSchema = z.discriminatedUnion("type", [...stepKinds, unsupporte
   if (!("skip_if" in step || "skip_llm_if_exit_zero" in step || "skip_llm_if_empty" in step || "skip_llm_if_status_ok" in step)) return;
   const applicable = SKIPS_FOR[step.type] ?? [];
   for (const test of stepSkipTests(step as StepConfig)) {
-    if (!applicable.includes(test)) ctx.addIssue({ code: "custom", path: ["skip_if"], message: `${test} does not apply to a ${step.type} step (it can skip on: ${applicable.join(", ")})` });
+    if (!applicable.includes(test))
+      ctx.addIssue({
+        code: "custom",
+        path: ["skip_if"],
+        message: `${test} does not apply to a ${step.type} step (it can skip on: ${applicable.join(", ")})`,
+      });
   }
 });
 
@@ -90,7 +101,11 @@ export type StepConfig = z.output<(typeof stepKinds)[number]>;
 /** The skip tests a step asks for, in either spelling. */
 export function stepSkipTests(step: StepConfig): SkipTest[] {
   const listed = step.skip_if === undefined ? [] : Array.isArray(step.skip_if) ? step.skip_if : [step.skip_if];
-  const seed: SkipTest[] = [...(step.skip_llm_if_exit_zero ? ["exit_zero" as const] : []), ...(step.skip_llm_if_empty ? ["empty" as const] : []), ...(step.skip_llm_if_status_ok ? ["status_ok" as const] : [])];
+  const seed: SkipTest[] = [
+    ...(step.skip_llm_if_exit_zero ? ["exit_zero" as const] : []),
+    ...(step.skip_llm_if_empty ? ["empty" as const] : []),
+    ...(step.skip_llm_if_status_ok ? ["status_ok" as const] : []),
+  ];
   return [...new Set([...listed, ...seed])];
 }
 
@@ -113,7 +128,11 @@ export const conditionSchema = z
   .strict()
   .superRefine((condition, ctx) => {
     const tests = (["equals", "not_equals", "matches", "empty"] as const).filter((key) => condition[key] !== undefined);
-    if (tests.length !== 1) ctx.addIssue({ code: "custom", message: `give exactly one test of value: equals, not_equals, matches or empty${tests.length > 1 ? ` (found ${tests.join(", ")})` : ""}` });
+    if (tests.length !== 1)
+      ctx.addIssue({
+        code: "custom",
+        message: `give exactly one test of value: equals, not_equals, matches or empty${tests.length > 1 ? ` (found ${tests.join(", ")})` : ""}`,
+      });
   });
 
 export type ConditionConfig = z.output<typeof conditionSchema>;

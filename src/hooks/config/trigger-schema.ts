@@ -30,8 +30,10 @@ const intervalSeconds = z
 
 export const everySchema = z.union([z.string().max(32), z.number()]).superRefine((value, ctx) => {
   const seconds = parseDuration(value);
-  if (seconds === undefined || !Number.isInteger(seconds)) ctx.addIssue({ code: "custom", message: 'expected a duration such as "30s", "10m", "2h" or "1d", or a whole number of seconds' });
-  else if (seconds < MIN_INTERVAL_SECONDS || seconds > MAX_INTERVAL_SECONDS) ctx.addIssue({ code: "custom", message: `must be between ${MIN_INTERVAL_SECONDS} seconds and 7 days, got ${seconds} seconds` });
+  if (seconds === undefined || !Number.isInteger(seconds))
+    ctx.addIssue({ code: "custom", message: 'expected a duration such as "30s", "10m", "2h" or "1d", or a whole number of seconds' });
+  else if (seconds < MIN_INTERVAL_SECONDS || seconds > MAX_INTERVAL_SECONDS)
+    ctx.addIssue({ code: "custom", message: `must be between ${MIN_INTERVAL_SECONDS} seconds and 7 days, got ${seconds} seconds` });
 });
 
 /** Five fields (minute hour day-of-month month day-of-week) or six (seconds first), in the daemon's local time; checked by croner. */
@@ -70,9 +72,18 @@ export const watchSchema = z
   .object({
     ...watchFields,
     /** How long changes are gathered before the hook runs once for all of them; default the operator's triggers.debounce_ms (5 s). */
-    debounce_ms: z.number().int().min(0).max(10 * 60_000).optional(),
+    debounce_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(10 * 60_000)
+      .optional(),
     /** Which changes run the hook; default all three. */
-    on: z.array(z.enum(WATCH_OPERATIONS)).min(1).max(3).default([...WATCH_OPERATIONS]),
+    on: z
+      .array(z.enum(WATCH_OPERATIONS))
+      .min(1)
+      .max(3)
+      .default([...WATCH_OPERATIONS]),
   })
   .strict();
 
@@ -95,14 +106,19 @@ export const seedTriggerSchema = z
   .strict()
   .superRefine((trigger, ctx) => {
     if (trigger.type === "periodic") {
-      if (trigger.event_type !== undefined || trigger.watch !== undefined) ctx.addIssue({ code: "custom", message: "a periodic trigger takes interval_seconds only" });
+      if (trigger.event_type !== undefined || trigger.watch !== undefined)
+        ctx.addIssue({ code: "custom", message: "a periodic trigger takes interval_seconds only" });
       return;
     }
-    if (trigger.interval_seconds !== undefined) ctx.addIssue({ code: "custom", path: ["interval_seconds"], message: "an event trigger has no interval (use type: periodic)" });
-    if (trigger.event_type === undefined) ctx.addIssue({ code: "custom", path: ["event_type"], message: "missing: which event runs the hook (e.g. event_type: file.changed)" });
+    if (trigger.interval_seconds !== undefined)
+      ctx.addIssue({ code: "custom", path: ["interval_seconds"], message: "an event trigger has no interval (use type: periodic)" });
+    if (trigger.event_type === undefined)
+      ctx.addIssue({ code: "custom", path: ["event_type"], message: "missing: which event runs the hook (e.g. event_type: file.changed)" });
     const watches = trigger.event_type === "file.changed" || trigger.event_type === "folder.changed";
-    if (trigger.watch && !watches) ctx.addIssue({ code: "custom", path: ["watch"], message: "watch goes with event_type file.changed or folder.changed" });
-    if (watches && !trigger.watch) ctx.addIssue({ code: "custom", path: ["watch"], message: `missing: what to watch for ${trigger.event_type} (watch: { paths: [...] })` });
+    if (trigger.watch && !watches)
+      ctx.addIssue({ code: "custom", path: ["watch"], message: "watch goes with event_type file.changed or folder.changed" });
+    if (watches && !trigger.watch)
+      ctx.addIssue({ code: "custom", path: ["watch"], message: `missing: what to watch for ${trigger.event_type} (watch: { paths: [...] })` });
   });
 
 export type SeedTrigger = z.output<typeof seedTriggerSchema>;
@@ -117,9 +133,19 @@ export const triggerSettingsSchema = z
     /** How often schedules are checked, in ms (the seed's tick: 5 s). */
     check_interval_ms: z.number().int().min(100).max(60_000).default(5000),
     /** How often watched paths are polled for changes (mtime), in ms; file-system events make it sooner where they are reliable. */
-    poll_interval_ms: z.number().int().min(100).max(10 * 60_000).default(10_000),
+    poll_interval_ms: z
+      .number()
+      .int()
+      .min(100)
+      .max(10 * 60_000)
+      .default(10_000),
     /** How long a watch gathers changes before its hook runs, unless the hook says: 5 s as in the seed. */
-    debounce_ms: z.number().int().min(0).max(10 * 60_000).default(5000),
+    debounce_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(10 * 60_000)
+      .default(5000),
     /** Files and folders tracked by all watches of one daemon together; beyond it a watch stops growing and says so. */
     max_watched_paths: z.number().int().min(1).max(1_000_000).default(20_000),
   })

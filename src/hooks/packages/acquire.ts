@@ -36,13 +36,15 @@ export async function acquire(source: PackageSource, deps: PackageDeps): Promise
   const described = describeSource(source);
   switch (source.kind) {
     case "dir": {
-      if ((await deps.fs.kind(source.path)) !== "dir") throw new HookboxError("file_unreadable", `${source.path} is not a folder (a package folder holds hook.yaml)`);
+      if ((await deps.fs.kind(source.path)) !== "dir")
+        throw new HookboxError("file_unreadable", `${source.path} is not a folder (a package folder holds hook.yaml)`);
       return { tree: await readTree(deps.fs, source.path), source: described };
     }
     case "bundle": {
       const size = await deps.fs.size(source.path);
       if (size === undefined) throw new HookboxError("file_unreadable", `${source.path} not found`);
-      if (size > MAX_BUNDLE_BYTES) throw new HookboxError("request_too_large", `${source.path}: ${size} bytes, more than the ${MAX_BUNDLE_BYTES} a bundle may have`);
+      if (size > MAX_BUNDLE_BYTES)
+        throw new HookboxError("request_too_large", `${source.path}: ${size} bytes, more than the ${MAX_BUNDLE_BYTES} a bundle may have`);
       const bytes = await deps.fs.readBytes(source.path);
       const signaturePath = `${source.path}.minisig`;
       const signature = (await deps.fs.size(signaturePath)) !== undefined ? await readSignature(deps.fs, signaturePath) : undefined;

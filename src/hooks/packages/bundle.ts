@@ -25,7 +25,10 @@ export async function unpackBundle(bytes: Uint8Array, io: Pick<PackageIO, "gunzi
   try {
     tar = await io.gunzip(bytes, TREE_LIMITS.maxTotalBytes + (TREE_LIMITS.maxEntries + 2) * 1024);
   } catch (error) {
-    return { ok: false, error: error instanceof RangeError ? `too large once decompressed (${error.message})` : `not a valid gzip file (${(error as Error).message})` };
+    return {
+      ok: false,
+      error: error instanceof RangeError ? `too large once decompressed (${error.message})` : `not a valid gzip file (${(error as Error).message})`,
+    };
   }
   const read = readTar(tar, TREE_LIMITS);
   if (!read.ok) return read;

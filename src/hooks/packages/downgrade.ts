@@ -22,7 +22,11 @@ export interface VersionCheck {
 export function checkVersion(check: VersionCheck): void {
   const name = check.bundle?.slice(check.bundle.lastIndexOf("/") + 1);
   const mismatch = name === undefined ? undefined : bundleNameMismatch(decodeURIComponent(name), check.id, check.version);
-  if (mismatch) throw new HookboxError("conflict", `${check.bundle} is refused: ${mismatch}. A bundle is picked by its name; rename it to what it holds if that is what you want`);
+  if (mismatch)
+    throw new HookboxError(
+      "conflict",
+      `${check.bundle} is refused: ${mismatch}. A bundle is picked by its name; rename it to what it holds if that is what you want`,
+    );
   if (check.installed === null || check.installed === undefined || check.version === null) return;
   if (compareVersions(check.version, check.installed) >= 0 || check.allowDowngrade) return;
   throw new HookboxError(

@@ -18,13 +18,18 @@ const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
  * operator named the URL, so private addresses are allowed; what arrives is trusted only once its
  * signature verifies.
  */
-export async function fetchUrl(io: CapabilityIO, url: string, options: { readonly maxBytes: number; readonly etag?: string; readonly timeoutMs?: number }): Promise<Fetched> {
+export async function fetchUrl(
+  io: CapabilityIO,
+  url: string,
+  options: { readonly maxBytes: number; readonly etag?: string; readonly timeoutMs?: number },
+): Promise<Fetched> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const parsed = new URL(current);
     const host = parsed.hostname.replace(/^\[|\]$/g, "");
-    if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && LOOPBACK.has(host))) throw new HookboxError("usage", `${current}: packages are fetched over https only (http only from a loopback address)`);
+    if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && LOOPBACK.has(host)))
+      throw new HookboxError("usage", `${current}: packages are fetched over https only (http only from a loopback address)`);
     if (parsed.username || parsed.password) throw new HookboxError("usage", `${current}: no credentials in package URLs`);
     const literal = canonicalIp(host);
     const addresses = literal ? [{ address: literal, family: (literal.includes(":") ? 6 : 4) as 4 | 6 }] : await io.resolveHost(host);

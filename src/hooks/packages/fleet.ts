@@ -111,7 +111,13 @@ export class FleetPoller {
 
   private async pollSource(source: BundleSourceConfig, state: SourceState, operator: OperatorFile): Promise<SourceReport> {
     const name = sourceName(source);
-    const report = { source: name, polled_at: new Date().toISOString(), bundles: 0, installed: [] as string[], refused: [] as { file: string; reason: string }[] };
+    const report = {
+      source: name,
+      polled_at: new Date().toISOString(),
+      bundles: 0,
+      installed: [] as string[],
+      refused: [] as { file: string; reason: string }[],
+    };
     try {
       state.listed = await this.list(source, state);
     } catch (error) {
@@ -126,7 +132,9 @@ export class FleetPoller {
     }
     const keys = [...source.keys, ...operator.packages.trusted_keys].map(parsePublicKey).filter((key): key is PublicKey => typeof key !== "string");
     for (const bundle of newest.values()) {
-      const outcome = await this.consider(source, bundle, keys, state, operator).catch((error: unknown): { refused: string; first?: boolean } => ({ refused: errorMessage(error) }));
+      const outcome = await this.consider(source, bundle, keys, state, operator).catch((error: unknown): { refused: string; first?: boolean } => ({
+        refused: errorMessage(error),
+      }));
       if (outcome === undefined) continue;
       if ("installed" in outcome) {
         report.installed.push(`${bundle.id} ${bundle.version}`);
@@ -140,7 +148,13 @@ export class FleetPoller {
   }
 
   /** One bundle: undefined when there is nothing to do, else what was done or why not. */
-  private async consider(source: BundleSourceConfig, bundle: Listed, keys: readonly PublicKey[], state: SourceState, operator: OperatorFile): Promise<{ installed: string; signer: string } | { refused: string; first?: boolean } | undefined> {
+  private async consider(
+    source: BundleSourceConfig,
+    bundle: Listed,
+    keys: readonly PublicKey[],
+    state: SourceState,
+    operator: OperatorFile,
+  ): Promise<{ installed: string; signer: string } | { refused: string; first?: boolean } | undefined> {
     const origin = `source:${sourceName(source)}`;
     const lock = await readLock(this.deps.fs, this.deps.hooksDir);
     const entry = Object.hasOwn(lock.packages, bundle.id) ? lock.packages[bundle.id] : undefined;
@@ -171,14 +185,25 @@ export class FleetPoller {
     if (!verified.ok) return refuse(verified.reason);
     const unpacked = await unpackBundle(bytes, this.deps.packageIO);
     if (!unpacked.ok) return refuse(unpacked.error);
-    const inspected = await inspectPackage(unpacked.tree, `${base(sourceName(source))}${bundle.file}`, operator, this.deps.capabilities).catch((error: unknown) => errorMessage(error));
+    const inspected = await inspectPackage(unpacked.tree, `${base(sourceName(source))}${bundle.file}`, operator, this.deps.capabilities).catch(
+      (error: unknown) => errorMessage(error),
+    );
     if (typeof inspected === "string") return refuse(inspected);
     const mismatch = bundleNameMismatch(bundle.file, inspected.id, inspected.version);
     if (mismatch) return refuse(mismatch);
     const accepted = new Set([...(entry?.grants ?? []), ...grantKeys(permissionsSchema.parse(source.accept))]);
     const beyond = inspected.grants.filter((key) => !accepted.has(key));
-    if (beyond.length > 0) return refuse(`it asks for grants the source's consent policy (packages.sources accept) does not cover: ${beyond.join("; ")}. A person must accept them: hookbox update ${bundle.id} --from <the bundle>`);
-    await installPackage(this.deps.fs, this.deps.hooksDir, bundle.id, unpacked.tree, { version: inspected.version, source: origin, grants: inspected.grants, signer: { key_id: verified.keyId, trusted_comment: verified.trustedComment }, onError: inspected.onError });
+    if (beyond.length > 0)
+      return refuse(
+        `it asks for grants the source's consent policy (packages.sources accept) does not cover: ${beyond.join("; ")}. A person must accept them: hookbox update ${bundle.id} --from <the bundle>`,
+      );
+    await installPackage(this.deps.fs, this.deps.hooksDir, bundle.id, unpacked.tree, {
+      version: inspected.version,
+      source: origin,
+      grants: inspected.grants,
+      signer: { key_id: verified.keyId, trusted_comment: verified.trustedComment },
+      onError: inspected.onError,
+    });
     state.refused.delete(bundle.file);
     return { installed: entry ? "updated" : "installed", signer: verified.keyId };
   }
@@ -188,7 +213,12 @@ export class FleetPoller {
     const entries = await this.deps.fs.listDir(this.deps.hooksDir).catch(() => []);
     const declares = new RegExp(`^id:\\s*["']?${id}["']?\\s*(#.*)?$`, "m");
     for (const entry of entries) {
-      const file = entry.kind === "dir" ? `${this.deps.hooksDir}/${entry.name}/hook.yaml` : /\.ya?ml$/.test(entry.name) ? `${this.deps.hooksDir}/${entry.name}` : undefined;
+      const file =
+        entry.kind === "dir"
+          ? `${this.deps.hooksDir}/${entry.name}/hook.yaml`
+          : /\.ya?ml$/.test(entry.name)
+            ? `${this.deps.hooksDir}/${entry.name}`
+            : undefined;
       const text = file === undefined ? undefined : await this.deps.fs.readText(file).catch(() => undefined);
       if (text !== undefined && declares.test(text)) return file;
     }
@@ -203,7 +233,10 @@ export class FleetPoller {
         return parsed ? [{ file: entry.name, ...parsed }] : [];
       });
     }
-    const fetched = await fetchUrl(this.deps.io, `${base(source.url as string)}index.json`, { maxBytes: 1024 * 1024, ...(state.etag ? { etag: state.etag } : {}) });
+    const fetched = await fetchUrl(this.deps.io, `${base(source.url as string)}index.json`, {
+      maxBytes: 1024 * 1024,
+      ...(state.etag ? { etag: state.etag } : {}),
+    });
     if (fetched.status === 304) return state.listed;
     if (fetched.status === 404) throw new Error("no index.json there (hookbox pack --out <dir> --index writes it)");
     state.etag = fetched.etag;

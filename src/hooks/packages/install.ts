@@ -14,7 +14,8 @@ export async function readLock(fs: Pick<FileHost, "readText" | "kind">, hooksDir
   const path = lockPath(hooksDir);
   if ((await fs.kind(path)) === "missing") return EMPTY_LOCK;
   const lock = parseLock(await fs.readText(path));
-  if (typeof lock === "string") throw new HookboxError("config_invalid", `${path} ${lock}: fix it or remove it (its packages then run as ordinary hooks)`);
+  if (typeof lock === "string")
+    throw new HookboxError("config_invalid", `${path} ${lock}: fix it or remove it (its packages then run as ordinary hooks)`);
   return lock;
 }
 
@@ -36,11 +37,22 @@ export interface InstallRecord {
  * The new tree is written beside the old one and swapped in by rename; between the swap and the
  * lock write, a load sees files that do not match the lock, and fails closed.
  */
-export async function installPackage(fs: InstallFs, hooksDir: string, id: string, tree: PackageTree, record: InstallRecord, now = new Date()): Promise<LockEntry> {
+export async function installPackage(
+  fs: InstallFs,
+  hooksDir: string,
+  id: string,
+  tree: PackageTree,
+  record: InstallRecord,
+  now = new Date(),
+): Promise<LockEntry> {
   const lock = await readLock(fs, hooksDir);
   const target = `${hooksDir}/${id}`;
   const existing = await fs.kind(target);
-  if (existing !== "missing" && !Object.hasOwn(lock.packages, id)) throw new HookboxError("conflict", `${target} exists and is not an installed package (it is not in ${lockPath(hooksDir)}): move it away, or pick another hooks directory`);
+  if (existing !== "missing" && !Object.hasOwn(lock.packages, id))
+    throw new HookboxError(
+      "conflict",
+      `${target} exists and is not an installed package (it is not in ${lockPath(hooksDir)}): move it away, or pick another hooks directory`,
+    );
   const stamp = `${now.getTime().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const staging = `${hooksDir}/.${id}.installing-${stamp}`;
   const retired = `${hooksDir}/.${id}.replaced-${stamp}`;
@@ -54,7 +66,17 @@ export async function installPackage(fs: InstallFs, hooksDir: string, id: string
   }
   await fs.removeTree(retired);
   const digest = await treeDigest(tree);
-  const entry: LockEntry = { dir: id, version: record.version, source: record.source, integrity: digest.integrity, files: digest.files, grants: record.grants, signer: record.signer, on_error: record.onError, installed_at: now.toISOString() };
+  const entry: LockEntry = {
+    dir: id,
+    version: record.version,
+    source: record.source,
+    integrity: digest.integrity,
+    files: digest.files,
+    grants: record.grants,
+    signer: record.signer,
+    on_error: record.onError,
+    installed_at: now.toISOString(),
+  };
   await writeLock(fs, hooksDir, withEntry(await readLock(fs, hooksDir), id, entry));
   return entry;
 }
@@ -63,7 +85,11 @@ export async function installPackage(fs: InstallFs, hooksDir: string, id: string
 export async function removePackage(fs: InstallFs, hooksDir: string, id: string): Promise<LockEntry> {
   const lock = await readLock(fs, hooksDir);
   const entry = Object.hasOwn(lock.packages, id) ? lock.packages[id] : undefined;
-  if (!entry) throw new HookboxError("not_found", `no package ${id} is installed in ${hooksDir} (${lockPath(hooksDir)} lists: ${Object.keys(lock.packages).join(", ") || "none"})`);
+  if (!entry)
+    throw new HookboxError(
+      "not_found",
+      `no package ${id} is installed in ${hooksDir} (${lockPath(hooksDir)} lists: ${Object.keys(lock.packages).join(", ") || "none"})`,
+    );
   await fs.removeTree(`${hooksDir}/${entry.dir}`);
   await writeLock(fs, hooksDir, withEntry(lock, id, undefined));
   return entry;

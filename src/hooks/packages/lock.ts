@@ -49,12 +49,19 @@ function entryProblem(id: string, value: unknown): string | undefined {
   if (entry === null || typeof entry !== "object") return `${id}: not an object`;
   if (entry.dir !== id) return `${id}: dir must be ${JSON.stringify(id)}`;
   if (!(entry.version === null || isString(entry.version))) return `${id}: version must be a string or null`;
-  if (!isString(entry.source) || !isString(entry.integrity) || !isString(entry.installed_at)) return `${id}: source, integrity and installed_at must be strings`;
-  if (!entry.files || typeof entry.files !== "object" || !Object.values(entry.files).every((digest) => isString(digest) && /^[0-9a-f]{64}$/.test(digest))) return `${id}: files must map paths to SHA-256 hex digests`;
+  if (!isString(entry.source) || !isString(entry.integrity) || !isString(entry.installed_at))
+    return `${id}: source, integrity and installed_at must be strings`;
+  if (
+    !entry.files ||
+    typeof entry.files !== "object" ||
+    !Object.values(entry.files).every((digest) => isString(digest) && /^[0-9a-f]{64}$/.test(digest))
+  )
+    return `${id}: files must map paths to SHA-256 hex digests`;
   if (!Array.isArray(entry.grants) || !entry.grants.every(isString)) return `${id}: grants must be a list of strings`;
   if (entry.on_error !== "continue" && entry.on_error !== "deny") return `${id}: on_error must be "continue" or "deny"`;
   const signer = entry.signer;
-  if (!(signer === null || (signer && isString(signer.key_id) && isString(signer.trusted_comment)))) return `${id}: signer must be null or {key_id, trusted_comment}`;
+  if (!(signer === null || (signer && isString(signer.key_id) && isString(signer.trusted_comment))))
+    return `${id}: signer must be null or {key_id, trusted_comment}`;
   return undefined;
 }
 
@@ -67,7 +74,14 @@ export function parseLock(text: string): LockFile | string {
     return `not valid JSON (${(error as Error).message})`;
   }
   const lock = value as Partial<LockFile> | null;
-  if (lock === null || typeof lock !== "object" || lock.v !== LOCK_VERSION || !lock.packages || typeof lock.packages !== "object" || Array.isArray(lock.packages)) {
+  if (
+    lock === null ||
+    typeof lock !== "object" ||
+    lock.v !== LOCK_VERSION ||
+    !lock.packages ||
+    typeof lock.packages !== "object" ||
+    Array.isArray(lock.packages)
+  ) {
     return `not a version ${LOCK_VERSION} lock file (expected {"v": ${LOCK_VERSION}, "packages": {…}})`;
   }
   for (const [id, entry] of Object.entries(lock.packages)) {

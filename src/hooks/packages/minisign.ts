@@ -49,7 +49,10 @@ function keyIdOf(bytes: Uint8Array): string {
 
 /** A public key from its base64 line or a whole `.pub` file; a message when it is not one. */
 export function parsePublicKey(text: string): PublicKey | string {
-  const lines = text.trim().split(/\r?\n/).map((line) => line.trim());
+  const lines = text
+    .trim()
+    .split(/\r?\n/)
+    .map((line) => line.trim());
   const line = lines.length === 2 && lines[0]?.startsWith("untrusted comment:") ? lines[1] : lines.length === 1 ? lines[0] : undefined;
   const bytes = line === undefined ? undefined : decodeBase64(line);
   if (!bytes || bytes.length !== 42) return "not a minisign public key (expected the base64 line of a .pub file, e.g. RWQ…)";
@@ -60,7 +63,8 @@ export function parsePublicKey(text: string): PublicKey | string {
 export function parseSignature(text: string): Signature | string {
   if (text.length > MAX_SIGNATURE_CHARS) return "not a minisign signature (too long)";
   const lines = text.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n");
-  if (lines.length !== 4 || !lines[0]?.startsWith("untrusted comment:") || !lines[2]?.startsWith("trusted comment: ")) return "not a minisign signature (expected 4 lines: untrusted comment, signature, trusted comment, global signature)";
+  if (lines.length !== 4 || !lines[0]?.startsWith("untrusted comment:") || !lines[2]?.startsWith("trusted comment: "))
+    return "not a minisign signature (expected 4 lines: untrusted comment, signature, trusted comment, global signature)";
   const signature = decodeBase64((lines[1] as string).trim());
   const global = decodeBase64((lines[3] as string).trim());
   if (!signature || signature.length !== 74 || !global || global.length !== 64) return "not a minisign signature (malformed signature lines)";
@@ -75,15 +79,22 @@ export function parseSignature(text: string): Signature | string {
   };
 }
 
-export type Verified = { readonly ok: true; readonly keyId: string; readonly trustedComment: string } | { readonly ok: false; readonly reason: string };
+export type Verified =
+  { readonly ok: true; readonly keyId: string; readonly trustedComment: string } | { readonly ok: false; readonly reason: string };
 
 /** Verify `data` against a `.minisig` text with one of `keys`. */
-export async function verifyMinisign(data: Uint8Array, signatureText: string, keys: readonly PublicKey[], io: Pick<PackageIO, "blake2b512" | "verifyEd25519">): Promise<Verified> {
+export async function verifyMinisign(
+  data: Uint8Array,
+  signatureText: string,
+  keys: readonly PublicKey[],
+  io: Pick<PackageIO, "blake2b512" | "verifyEd25519">,
+): Promise<Verified> {
   const signature = parseSignature(signatureText);
   if (typeof signature === "string") return { ok: false, reason: signature };
   const key = keys.find((candidate) => candidate.keyId === signature.keyId);
   if (!key) {
-    const trusted = keys.length === 0 ? "no key is trusted (packages.trusted_keys in hookbox.yaml)" : `the trusted keys are ${keys.map((k) => k.keyId).join(", ")}`;
+    const trusted =
+      keys.length === 0 ? "no key is trusted (packages.trusted_keys in hookbox.yaml)" : `the trusted keys are ${keys.map((k) => k.keyId).join(", ")}`;
     return { ok: false, reason: `signed by key ${signature.keyId}, which is not trusted: ${trusted}` };
   }
   const message = signature.algorithm === "ED" ? await io.blake2b512(data) : data;

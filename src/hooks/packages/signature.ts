@@ -17,16 +17,27 @@ export function trustedKeys(operator: OperatorFile, extra: readonly string[] = [
  * Who signed a package, or null for an unsigned one where unsigned packages are allowed. A
  * signature that is there is always checked: a bad one refuses the package whatever the policy.
  */
-export async function checkSignature(acquired: Acquired, keys: readonly PublicKey[], required: boolean, io: Pick<PackageIO, "blake2b512" | "verifyEd25519">): Promise<LockSigner | null> {
+export async function checkSignature(
+  acquired: Acquired,
+  keys: readonly PublicKey[],
+  required: boolean,
+  io: Pick<PackageIO, "blake2b512" | "verifyEd25519">,
+): Promise<LockSigner | null> {
   const bundle = acquired.bundle;
   if (bundle?.signature !== undefined) {
     const verified = await verifyMinisign(bundle.bytes, bundle.signature, keys, io);
-    if (!verified.ok) throw new HookboxError("signature_invalid", `${bundle.where} is refused: ${verified.reason} (signature ${bundle.where}.minisig)`);
+    if (!verified.ok)
+      throw new HookboxError("signature_invalid", `${bundle.where} is refused: ${verified.reason} (signature ${bundle.where}.minisig)`);
     return { key_id: verified.keyId, trusted_comment: verified.trustedComment };
   }
   if (required) {
-    const why = bundle ? `it has no signature (${bundle.where}.minisig)` : "a folder or repository carries no signature; add a signed bundle (hookbox pack, then minisign -S)";
-    throw new HookboxError("signature_invalid", `${acquired.source.replace(/^[a-z]+:/, "")} is refused: packages.require_signatures is on in hookbox.yaml and ${why}`);
+    const why = bundle
+      ? `it has no signature (${bundle.where}.minisig)`
+      : "a folder or repository carries no signature; add a signed bundle (hookbox pack, then minisign -S)";
+    throw new HookboxError(
+      "signature_invalid",
+      `${acquired.source.replace(/^[a-z]+:/, "")} is refused: packages.require_signatures is on in hookbox.yaml and ${why}`,
+    );
   }
   return null;
 }

@@ -21,7 +21,11 @@ export function parseSource(text: string, cwd: string): PackageSource {
     if (/\.git(#.*)?$/.test(text)) return gitSource(text, cwd);
     throw new HookboxError("usage", `${text}: give a bundle URL (…/<id>-<version>.tar.gz) or a git repository (git+${text})`);
   }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(text) && !text.startsWith("/")) throw new HookboxError("usage", `${text}: a source is a folder, a .tar.gz bundle, git+<repository> (https or a local path) or an https bundle URL`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) && !text.startsWith("/"))
+    throw new HookboxError(
+      "usage",
+      `${text}: a source is a folder, a .tar.gz bundle, git+<repository> (https or a local path) or an https bundle URL`,
+    );
   const path = resolvePath(cwd, text);
   return BUNDLE.test(path) ? { kind: "bundle", path } : { kind: "dir", path };
 }
@@ -30,9 +34,11 @@ function gitSource(spec: string, cwd: string): PackageSource {
   const hash = spec.indexOf("#");
   const location = hash < 0 ? spec : spec.slice(0, hash);
   const ref = hash < 0 ? undefined : spec.slice(hash + 1);
-  if (ref !== undefined && !/^[A-Za-z0-9._/-]{1,200}$/.test(ref)) throw new HookboxError("usage", `${spec}: the ref after # must be a branch or tag name`);
+  if (ref !== undefined && !/^[A-Za-z0-9._/-]{1,200}$/.test(ref))
+    throw new HookboxError("usage", `${spec}: the ref after # must be a branch or tag name`);
   if (/^https:\/\//.test(location) || location.startsWith("file:///")) return { kind: "git", url: location, ref };
-  if (/^[a-z][a-z0-9+.-]*:/i.test(location)) throw new HookboxError("usage", `${spec}: only https:// and local repositories are cloned (the same protocols a hook's git may use)`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(location))
+    throw new HookboxError("usage", `${spec}: only https:// and local repositories are cloned (the same protocols a hook's git may use)`);
   return { kind: "git", url: resolvePath(cwd, location), ref };
 }
 

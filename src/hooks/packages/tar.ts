@@ -146,7 +146,8 @@ export function readTar(bytes: Uint8Array, limits: TarLimits): TarRead {
     if (size === undefined) return { ok: false, error: `${at} (${JSON.stringify(name)}): unreadable size` };
     const kind = ENTRY_KINDS[type];
     if (kind !== undefined) return { ok: false, error: `${JSON.stringify(name)} is ${kind}: bundles hold regular files only` };
-    if (type !== "0" && type !== "\0" && type !== "5") return { ok: false, error: `${JSON.stringify(name)}: unknown entry type ${JSON.stringify(type)}` };
+    if (type !== "0" && type !== "\0" && type !== "5")
+      return { ok: false, error: `${JSON.stringify(name)}: unknown entry type ${JSON.stringify(type)}` };
     const isDir = type === "5";
     const dataStart = offset + BLOCK;
     const next = dataStart + Math.ceil(size / BLOCK) * BLOCK;
@@ -164,7 +165,8 @@ export function readTar(bytes: Uint8Array, limits: TarLimits): TarRead {
       offset = next;
       continue;
     }
-    if (size > limits.maxFileBytes) return { ok: false, error: `${JSON.stringify(name)}: ${size} bytes, more than the ${limits.maxFileBytes} a bundled file may have` };
+    if (size > limits.maxFileBytes)
+      return { ok: false, error: `${JSON.stringify(name)}: ${size} bytes, more than the ${limits.maxFileBytes} a bundled file may have` };
     total += size;
     if (total > limits.maxTotalBytes) return { ok: false, error: `the files add up to more than ${limits.maxTotalBytes} bytes` };
     if (dataStart + size > bytes.length) return { ok: false, error: `${JSON.stringify(name)}: the archive ends inside it` };
@@ -176,7 +178,8 @@ export function readTar(bytes: Uint8Array, limits: TarLimits): TarRead {
   // A file whose path is another file's directory ("a" and "a/b") cannot both be written.
   for (const file of files) {
     for (let cut = file.path.indexOf("/"); cut > 0; cut = file.path.indexOf("/", cut + 1)) {
-      if (seen.has(file.path.slice(0, cut))) return { ok: false, error: `${JSON.stringify(file.path)} is inside ${JSON.stringify(file.path.slice(0, cut))}, which is a file` };
+      if (seen.has(file.path.slice(0, cut)))
+        return { ok: false, error: `${JSON.stringify(file.path)} is inside ${JSON.stringify(file.path.slice(0, cut))}, which is a file` };
     }
   }
   return { ok: true, files };

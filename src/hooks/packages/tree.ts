@@ -33,11 +33,20 @@ export async function readTree(fs: TreeFs, dir: string): Promise<PackageTree> {
         await walk(path, depth + 1);
         continue;
       }
-      if (kind !== "file") throw new HookboxError("config_invalid", `${dir}/${path} is ${kind === "symlink" ? "a symbolic link" : "not a regular file"}: a package holds regular files only`);
+      if (kind !== "file")
+        throw new HookboxError(
+          "config_invalid",
+          `${dir}/${path} is ${kind === "symlink" ? "a symbolic link" : "not a regular file"}: a package holds regular files only`,
+        );
       const data = await fs.readBytes(`${dir}/${path}`);
-      if (data.length > TREE_LIMITS.maxFileBytes) throw new HookboxError("config_invalid", `${dir}/${path}: ${data.length} bytes, more than the ${TREE_LIMITS.maxFileBytes} a packaged file may have`);
+      if (data.length > TREE_LIMITS.maxFileBytes)
+        throw new HookboxError(
+          "config_invalid",
+          `${dir}/${path}: ${data.length} bytes, more than the ${TREE_LIMITS.maxFileBytes} a packaged file may have`,
+        );
       total += data.length;
-      if (total > TREE_LIMITS.maxTotalBytes || files.size >= TREE_LIMITS.maxEntries) throw new HookboxError("config_invalid", `${dir}: more than ${TREE_LIMITS.maxEntries} files or ${TREE_LIMITS.maxTotalBytes} bytes`);
+      if (total > TREE_LIMITS.maxTotalBytes || files.size >= TREE_LIMITS.maxEntries)
+        throw new HookboxError("config_invalid", `${dir}: more than ${TREE_LIMITS.maxEntries} files or ${TREE_LIMITS.maxTotalBytes} bytes`);
       files.set(path, data);
     }
   };

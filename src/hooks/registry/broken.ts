@@ -12,7 +12,14 @@ const DEFAULT_PRIORITY = 100;
 const TRIGGER_KEYS = ["every", "interval_seconds", "cron", "watch", "trigger"];
 
 /** What a hook file says of itself, read as leniently as possible (the strict schema refused it). */
-export function brokenHook(file: string, origin: HookOrigin, text: string | undefined, problems: readonly Diagnostic[], operator: OperatorFile, knownId?: string): BrokenHook {
+export function brokenHook(
+  file: string,
+  origin: HookOrigin,
+  text: string | undefined,
+  problems: readonly Diagnostic[],
+  operator: OperatorFile,
+  knownId?: string,
+): BrokenHook {
   const raw = lenientObject(text);
   const id = knownId ?? (typeof raw.id === "string" && HOOK_ID.test(raw.id) ? raw.id : declaredId(text)) ?? `broken:${file}`;
   const override = operator.hooks[id] ?? {};

@@ -76,7 +76,15 @@ function bashWritePaths(event: Omit<NativeEvent, "link_targets">, cwd: string | 
   for (const target of shWrites(command, cwd)) {
     if (target.path === undefined || target.contents || paths.length >= MAX_LINKED_PATHS) continue;
     if (!FOLLOWS_LINKS.test(target.by) && target.named !== "writes") continue;
-    const path = target.path.startsWith("~/") ? (home === undefined ? undefined : `${home}${target.path.slice(1)}`) : target.path.startsWith("/") ? target.path : target.cwd !== undefined ? resolvePath(target.cwd, target.path) : undefined;
+    const path = target.path.startsWith("~/")
+      ? home === undefined
+        ? undefined
+        : `${home}${target.path.slice(1)}`
+      : target.path.startsWith("/")
+        ? target.path
+        : target.cwd !== undefined
+          ? resolvePath(target.cwd, target.path)
+          : undefined;
     if (path !== undefined) paths.push(path);
   }
   return paths;

@@ -73,7 +73,10 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
   for (const id of inputs.operator.builtin) {
     const hook = inputs.embedded.get(id);
     if (hook) refs.push(embeddedFile(hook));
-    else diagnostics.push(operatorProblem(inputs, ["builtin"], `no standard hook "${id}"; known: ${[...inputs.embedded.keys()].sort().join(", ") || "none"}`));
+    else
+      diagnostics.push(
+        operatorProblem(inputs, ["builtin"], `no standard hook "${id}"; known: ${[...inputs.embedded.keys()].sort().join(", ") || "none"}`),
+      );
   }
   for (const source of inputs.sources) {
     const { files, missing, dirs } = await hookFilesIn(deps.fs, source);
@@ -110,7 +113,12 @@ export async function loadHooks(inputs: LoadInputs, deps: LoadDeps): Promise<Loa
     const id = loaded.hook?.definition.id ?? loaded.id;
     const previous = id !== undefined ? seen.get(id) : undefined;
     if (previous !== undefined) {
-      diagnostics.push({ file: ref.file, ...loaded.idAt, field: "id", message: `duplicate hook id "${id}": also defined in ${previous}; rename one of them` });
+      diagnostics.push({
+        file: ref.file,
+        ...loaded.idAt,
+        field: "id",
+        message: `duplicate hook id "${id}": also defined in ${previous}; rename one of them`,
+      });
     } else if (loaded.hook) {
       seen.set(loaded.hook.definition.id, ref.file);
       hooks.push(loaded.hook);
@@ -149,7 +157,9 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   if (!parsed.ok) {
     diagnostics.push(...parsed.diagnostics);
     // Every problem of a file at once: its handler is compiled too, when its YAML names one.
-    const handler = parsed.diagnostics.some((d) => d.field === "handler" || d.field.startsWith("handler.")) ? undefined : handlerNamedIn(text, ref.file);
+    const handler = parsed.diagnostics.some((d) => d.field === "handler" || d.field.startsWith("handler."))
+      ? undefined
+      : handlerNamedIn(text, ref.file);
     if (handler) await compileInto(ref, handler, read, diagnostics, at);
     return { idAt: start, text, read };
   }
@@ -163,23 +173,43 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   // A hook written in YAML alone has no source: its digest is its YAML's.
   const source = built?.source ?? "";
   const matcher = compileMatcher(file.match);
-  if (!matcher.ok) for (const error of matcher.errors) diagnostics.push({ file: ref.file, ...at(error.field.split(".")), field: error.field, message: error.message });
+  if (!matcher.ok)
+    for (const error of matcher.errors)
+      diagnostics.push({ file: ref.file, ...at(error.field.split(".")), field: error.field, message: error.message });
   const permissions = resolved.ok ? resolved.hook.permissions : file.permissions;
   const digest = await hookDigest(text, source);
   // A project's hooks arrive with a `git clone`: they get their grants once the user trusts them.
   const untrusted = ref.origin === "project" && grantKeys(permissions).length > 0 && !(inputs.trust && isTrusted(inputs.trust, file.id, digest));
   const project = inputs.trust?.project ?? ref.file.slice(0, Math.max(0, ref.file.lastIndexOf("/.hookbox/hooks/")));
-  const prepared = await deps.capabilities.prepare({ hookId: file.id, permissions, file: ref.file, origin: ref.origin, ...(untrusted ? { untrusted: { project } } : {}) }, inputs.operator);
-  if (!prepared.ok) for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
-  else for (const message of prepared.warnings ?? []) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message, severity: "warning" });
+  const prepared = await deps.capabilities.prepare(
+    { hookId: file.id, permissions, file: ref.file, origin: ref.origin, ...(untrusted ? { untrusted: { project } } : {}) },
+    inputs.operator,
+  );
+  if (!prepared.ok)
+    for (const message of prepared.errors) diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message });
+  else
+    for (const message of prepared.warnings ?? [])
+      diagnostics.push({ file: ref.file, ...at(["permissions"]), field: "permissions", message, severity: "warning" });
   if (!resolved.ok || !matcher.ok || !prepared.ok || diagnostics.filter((d) => d.severity !== "warning").length > before) return failed();
   const definition = resolved.hook;
   const compiled = built?.handler;
   const spec = compiled
-    ? await createHandlerSpec({ id: definition.id, handler: compiled, hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation })
+    ? await createHandlerSpec({
+        id: definition.id,
+        handler: compiled,
+        hostFunctions: HOOK_API_METHODS,
+        hookData: { id: definition.id, config: definition.config },
+        isolation: definition.isolation,
+      })
     : undefined;
   const review = deps.capabilities.review(prepared.grants);
-  return { hook: { definition, spec, grants: prepared.grants, review, digest, matcher: matcher.matcher, file: ref.file }, id: file.id, idAt: at(["id"]), text, read };
+  return {
+    hook: { definition, spec, grants: prepared.grants, review, digest, matcher: matcher.matcher, file: ref.file },
+    id: file.id,
+    idAt: at(["id"]),
+    text,
+    read,
+  };
 }
 
 let precompiled: Promise<void> | undefined;
@@ -194,13 +224,22 @@ function rememberPrecompiled(): Promise<void> {
   return precompiled;
 }
 
-type Compiled = { ok: true; handler: CompiledHandler; source: string } | { ok: false; message: string; at?: { file: string; line: number; column: number } };
+type Compiled =
+  { ok: true; handler: CompiledHandler; source: string } | { ok: false; message: string; at?: { file: string; line: number; column: number } };
 
 /** Compile a hook's handler; a failure goes into `diagnostics` at its line in the handler (else at `handler:` in the YAML). */
-async function compileInto(ref: HookFileRef, handler: NonNullable<HookDefinition["handler"]>, read: string[], diagnostics: Diagnostic[], at: (path: (string | number)[]) => { line: number; column: number }): Promise<{ handler: CompiledHandler; source: string } | undefined> {
+async function compileInto(
+  ref: HookFileRef,
+  handler: NonNullable<HookDefinition["handler"]>,
+  read: string[],
+  diagnostics: Diagnostic[],
+  at: (path: (string | number)[]) => { line: number; column: number },
+): Promise<{ handler: CompiledHandler; source: string } | undefined> {
   const built = await compile(ref, handler, read);
   if (built.ok) return built;
-  diagnostics.push(built.at ? { ...built.at, field: "", message: built.message } : { file: ref.file, ...at(["handler"]), field: "handler", message: built.message });
+  diagnostics.push(
+    built.at ? { ...built.at, field: "", message: built.message } : { file: ref.file, ...at(["handler"]), field: "handler", message: built.message },
+  );
   return undefined;
 }
 
@@ -238,7 +277,11 @@ async function compile(ref: HookFileRef, handler: NonNullable<HookDefinition["ha
   if (compiled.ok) return { ok: true, handler: compiled.handler, source };
   const location = compiled.failure.location;
   if (!location) return { ok: false, message: compiled.failure.message };
-  return { ok: false, message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, ""), at: { file: location.file, line: location.line, column: location.column } };
+  return {
+    ok: false,
+    message: compiled.failure.message.replace(`${location.file}:${location.line}:${location.column}: `, ""),
+    at: { file: location.file, line: location.line, column: location.column },
+  };
 }
 
 /**
@@ -258,7 +301,10 @@ async function confineHandler(ref: HookFileRef, path: string): Promise<{ ok: tru
     return { ok: false, message: `cannot read the handler ${path}: ${(error as Error).message}` };
   }
   if (!isInside(realDir, real)) {
-    return { ok: false, message: `${path} resolves to ${real} through a symbolic link, outside the hook's directory ${realDir}; keep the handler next to its YAML` };
+    return {
+      ok: false,
+      message: `${path} resolves to ${real} through a symbolic link, outside the hook's directory ${realDir}; keep the handler next to its YAML`,
+    };
   }
   return { ok: true, path: real };
 }

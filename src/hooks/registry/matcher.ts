@@ -30,7 +30,8 @@ const MATCHER_FIELD: Readonly<Record<string, string>> = {
 
 const EXACT_LIST = /^[A-Za-z0-9_\- ,|]+$/;
 
-export type MatcherBuild = { readonly ok: true; readonly matcher: Matcher } | { readonly ok: false; readonly errors: readonly { field: string; message: string }[] };
+export type MatcherBuild =
+  { readonly ok: true; readonly matcher: Matcher } | { readonly ok: false; readonly errors: readonly { field: string; message: string }[] };
 
 export function compileMatcher(config: MatchConfig): MatcherBuild {
   const errors: { field: string; message: string }[] = [];
@@ -67,7 +68,12 @@ export function compileMatcher(config: MatchConfig): MatcherBuild {
 function compileToolMatcher(pattern: string | undefined, errors: { field: string; message: string }[]): ((name: string) => boolean) | undefined {
   if (pattern === undefined || pattern.trim() === "" || pattern.trim() === "*") return undefined;
   if (EXACT_LIST.test(pattern)) {
-    const names = new Set(pattern.split(/[|,]/).map((n) => n.trim()).filter(Boolean));
+    const names = new Set(
+      pattern
+        .split(/[|,]/)
+        .map((n) => n.trim())
+        .filter(Boolean),
+    );
     return (name) => names.has(name);
   }
   const compiled = compileRegex(pattern);

@@ -17,7 +17,9 @@ export function modelEndpointsOf(hook: EmbeddedHook): string[] {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return [];
   const file = raw as { permissions?: { llm?: unknown }; prompt?: unknown; prompt_template?: unknown };
   const grants = Array.isArray(file.permissions?.llm) ? (file.permissions.llm as unknown[]) : [];
-  const names = grants.map((grant) => (typeof grant === "string" ? grant : (grant as { endpoint?: unknown } | null)?.endpoint)).filter((name): name is string => typeof name === "string");
+  const names = grants
+    .map((grant) => (typeof grant === "string" ? grant : (grant as { endpoint?: unknown } | null)?.endpoint))
+    .filter((name): name is string => typeof name === "string");
   if (names.length === 0 && (file.prompt !== undefined || file.prompt_template !== undefined)) return ["default"];
   return names;
 }

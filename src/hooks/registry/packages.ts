@@ -33,7 +33,11 @@ export async function readSourceLock(fs: HookFileReader, source: HookSource): Pr
 }
 
 /** The package a hook file belongs to: `<dir>/<name>/hook.yaml` with `<name>` in the lock. */
-export function packageOf(lock: SourceLock, source: HookSource, file: string): { readonly name: string; readonly entry: LockEntry | undefined } | undefined {
+export function packageOf(
+  lock: SourceLock,
+  source: HookSource,
+  file: string,
+): { readonly name: string; readonly entry: LockEntry | undefined } | undefined {
   if (lock.lock === undefined) return undefined;
   const prefix = `${source.dir.replace(/\/+$/, "")}/`;
   const match = file.startsWith(prefix) ? /^([^/]+)\/hook\.ya?ml$/.exec(file.slice(prefix.length)) : null;
@@ -47,8 +51,18 @@ export function packageOf(lock: SourceLock, source: HookSource, file: string): {
 function treeFs(fs: HookFileReader): Pick<FileHost, "listDir" | "kind" | "readBytes"> {
   return {
     listDir: (path) => fs.listDir(path),
-    kind: fs.kind ? (path) => (fs.kind as FileHost["kind"])(path) : async (path) => ((await fs.listDir(path).then(() => true, () => false)) ? "dir" : "file"),
-    readBytes: fs.readBytes ? (path) => (fs.readBytes as FileHost["readBytes"])(path) : async (path) => new TextEncoder().encode(await fs.readText(path)),
+    kind: fs.kind
+      ? (path) => (fs.kind as FileHost["kind"])(path)
+      : async (path) =>
+          (await fs.listDir(path).then(
+            () => true,
+            () => false,
+          ))
+            ? "dir"
+            : "file",
+    readBytes: fs.readBytes
+      ? (path) => (fs.readBytes as FileHost["readBytes"])(path)
+      : async (path) => new TextEncoder().encode(await fs.readText(path)),
   };
 }
 
@@ -60,7 +74,14 @@ export interface PackageCheck {
 }
 
 /** Check an installed package against its lock entry before anything of it is loaded. */
-export async function checkPackage(fs: HookFileReader, ref: HookFileRef, lock: SourceLock, name: string, entry: LockEntry | undefined, operator: OperatorFile): Promise<PackageCheck> {
+export async function checkPackage(
+  fs: HookFileReader,
+  ref: HookFileRef,
+  lock: SourceLock,
+  name: string,
+  entry: LockEntry | undefined,
+  operator: OperatorFile,
+): Promise<PackageCheck> {
   const dir = ref.file.slice(0, ref.file.lastIndexOf("/"));
   const broken = (message: string, trustYaml: boolean, text?: string): PackageCheck => {
     const problem: Diagnostic = { file: ref.file, line: 1, column: 1, field: "", message };
@@ -70,24 +91,42 @@ export async function checkPackage(fs: HookFileReader, ref: HookFileRef, lock: S
     // Without an entry (the lock cannot be read) nothing says which were guards: each fails closed.
     return { broken: trustYaml ? entryBroken : { ...entryBroken, onError: override ?? entry?.on_error ?? "deny" }, read: [lock.path] };
   };
-  if (typeof lock.lock === "string") return broken(`${lock.path} ${lock.lock}: the packages beside it do not run until it is fixed or reinstalled`, false);
+  if (typeof lock.lock === "string")
+    return broken(`${lock.path} ${lock.lock}: the packages beside it do not run until it is fixed or reinstalled`, false);
   if (!entry) return { read: [] };
   let digest;
   try {
     digest = await treeDigest(await readTree(treeFs(fs), dir));
   } catch (error) {
-    return broken(`the installed package ${name} cannot be checked against ${lock.path} (${(error as Error).message}); it does not run until reinstalled: hookbox update ${name}, or hookbox remove ${name}`, false);
+    return broken(
+      `the installed package ${name} cannot be checked against ${lock.path} (${(error as Error).message}); it does not run until reinstalled: hookbox update ${name}, or hookbox remove ${name}`,
+      false,
+    );
   }
   // Every file and every directory holding one: a file added anywhere in the package is a change too.
   const paths = Object.keys(digest.files);
-  const folders = new Set(paths.flatMap((path) => path.split("/").slice(0, -1).map((_, i, parts) => `${dir}/${parts.slice(0, i + 1).join("/")}`)));
+  const folders = new Set(
+    paths.flatMap((path) =>
+      path
+        .split("/")
+        .slice(0, -1)
+        .map((_, i, parts) => `${dir}/${parts.slice(0, i + 1).join("/")}`),
+    ),
+  );
   const read = [lock.path, dir, ...folders, ...paths.map((path) => `${dir}/${path}`)];
   const changes = treeChanges(entry.files, digest.files);
   if (changes === undefined) return { read };
   const yamlName = ref.file.slice(dir.length + 1);
   const yamlIntact = entry.files[yamlName] !== undefined && entry.files[yamlName] === digest.files[yamlName];
   const text = yamlIntact ? await fs.readText(ref.file).catch(() => undefined) : undefined;
-  return { ...broken(`the installed package ${name} no longer matches ${lock.path} (${changes} since it was installed from ${entry.source}); it does not run until you reinstall it (hookbox update ${name}) or remove it (hookbox remove ${name})`, yamlIntact, text), read };
+  return {
+    ...broken(
+      `the installed package ${name} no longer matches ${lock.path} (${changes} since it was installed from ${entry.source}); it does not run until you reinstall it (hookbox update ${name}) or remove it (hookbox remove ${name})`,
+      yamlIntact,
+      text,
+    ),
+    read,
+  };
 }
 
 /**
@@ -96,7 +135,12 @@ export async function checkPackage(fs: HookFileReader, ref: HookFileRef, lock: S
  * the user's), a check to run
  * before each loads, and a broken entry for each package in the lock whose folder is gone.
  */
-export async function packagesOf(fs: HookFileReader, source: HookSource, files: readonly HookFileRef[], operator: OperatorFile): Promise<{ refs: HookFileRef[]; checks: Map<HookFileRef, () => Promise<PackageCheck>>; missing: BrokenHook[]; lock: string }> {
+export async function packagesOf(
+  fs: HookFileReader,
+  source: HookSource,
+  files: readonly HookFileRef[],
+  operator: OperatorFile,
+): Promise<{ refs: HookFileRef[]; checks: Map<HookFileRef, () => Promise<PackageCheck>>; missing: BrokenHook[]; lock: string }> {
   const lock = await readSourceLock(fs, source);
   const refs: HookFileRef[] = [];
   const checks = new Map<HookFileRef, () => Promise<PackageCheck>>();
@@ -114,7 +158,13 @@ export async function packagesOf(fs: HookFileReader, source: HookSource, files: 
     for (const [name, entry] of Object.entries(lock.lock.packages)) {
       if (present.has(name)) continue;
       const file = `${source.dir.replace(/\/+$/, "")}/${name}/hook.yaml`;
-      const problem: Diagnostic = { file, line: 1, column: 1, field: "", message: `the package ${name} in ${lock.path} is not installed any more (its directory is gone); reinstall it (hookbox update ${name}) or forget it (hookbox remove ${name})` };
+      const problem: Diagnostic = {
+        file,
+        line: 1,
+        column: 1,
+        field: "",
+        message: `the package ${name} in ${lock.path} is not installed any more (its directory is gone); reinstall it (hookbox update ${name}) or forget it (hookbox remove ${name})`,
+      };
       const broken = brokenHook(file, source.origin === "project" ? "project" : "package", undefined, [problem], operator, name);
       missing.push({ ...broken, onError: (Object.hasOwn(operator.hooks, name) ? operator.hooks[name]?.on_error : undefined) ?? entry.on_error });
     }

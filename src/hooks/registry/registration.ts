@@ -29,7 +29,9 @@ export function registration(entry: RegistryEntry): HookRegistrationV1 {
     isolation: d.isolation,
     permissions: entry.grants.summary,
     grants: entry.review.lines,
-    ...(entry.review.untrusted ? { untrusted: { project: entry.review.untrusted.project, hint: "runs without any grant until `hookbox trust` in the project" } } : {}),
+    ...(entry.review.untrusted
+      ? { untrusted: { project: entry.review.untrusted.project, hint: "runs without any grant until `hookbox trust` in the project" } }
+      : {}),
     limits: { cpu_ms: d.limits.cpuMs, memory_mb: d.limits.memoryBytes / 1024 / 1024, timeout_ms: d.limits.timeoutMs },
     effects: d.effects,
     source: d.source,
@@ -42,12 +44,18 @@ export function registrationByEvent(snapshot: RegistrySnapshot): Pick<HooksV1, "
   for (const event of snapshot.eventTypes()) byEvent[event] = snapshot.registeredFor(event).map(registration);
   const everywhere = snapshot.allEntries().filter((entry) => isBroken(entry) && entry.events === "all");
   if (everywhere.length > 0) byEvent["*"] = everywhere.map(registration);
-  const disabled = [...snapshot.hooks.filter((h) => !h.definition.enabled).map((h) => h.definition.id), ...snapshot.broken.filter((b) => !b.enabled).map((b) => b.id)];
+  const disabled = [
+    ...snapshot.hooks.filter((h) => !h.definition.enabled).map((h) => h.definition.id),
+    ...snapshot.broken.filter((b) => !b.enabled).map((b) => b.id),
+  ];
   return {
     version: 1,
     hooks: byEvent,
     disabled,
     broken: snapshot.broken.map((entry) => entry.id),
-    operator: snapshot.operatorStatus.state === "ok" ? { state: "ok" } : { state: snapshot.operatorStatus.state, problems: snapshot.operatorStatus.problems.map(formatDiagnostic) },
+    operator:
+      snapshot.operatorStatus.state === "ok"
+        ? { state: "ok" }
+        : { state: snapshot.operatorStatus.state, problems: snapshot.operatorStatus.problems.map(formatDiagnostic) },
   };
 }

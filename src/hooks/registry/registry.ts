@@ -104,7 +104,9 @@ export class RegistrySnapshot {
 
   /** Enabled entries whose matcher accepts this event, in run order. A broken entry without a readable matcher matches. */
   match(event: NativeEvent): RegistryEntry[] {
-    return this.registeredFor(event.event_type).filter((entry) => (isBroken(entry) ? (entry.matcher?.matches(event) ?? true) : entry.matcher.matches(event)));
+    return this.registeredFor(event.event_type).filter((entry) =>
+      isBroken(entry) ? (entry.matcher?.matches(event) ?? true) : entry.matcher.matches(event),
+    );
   }
 
   eventTypes(): string[] {
@@ -155,7 +157,12 @@ export class Registry {
     this.snapshot = snapshot;
   }
 
-  static async load(readInputs: () => Promise<RegistryInputs>, deps: LoadDeps, onReload: (report: ReloadReport) => void = () => undefined, first: FirstLoad = {}): Promise<Registry> {
+  static async load(
+    readInputs: () => Promise<RegistryInputs>,
+    deps: LoadDeps,
+    onReload: (report: ReloadReport) => void = () => undefined,
+    first: FirstLoad = {},
+  ): Promise<Registry> {
     const { snapshot, stamps } = await build(readInputs, deps, 1, [], first);
     const registry = new Registry(snapshot, readInputs, deps, onReload);
     registry.stamps = stamps;
@@ -207,7 +214,9 @@ export class Registry {
       version: next.version,
       added: next.hooks.filter((h) => !before.has(h.definition.id)).map((h) => h.definition.id),
       removed: previous.hooks.filter((h) => !after.has(h.definition.id)).map((h) => h.definition.id),
-      changed: next.hooks.filter((h) => before.has(h.definition.id) && before.get(h.definition.id)?.spec?.handler.codeHash !== h.spec?.handler.codeHash).map((h) => h.definition.id),
+      changed: next.hooks
+        .filter((h) => before.has(h.definition.id) && before.get(h.definition.id)?.spec?.handler.codeHash !== h.spec?.handler.codeHash)
+        .map((h) => h.definition.id),
       broken: next.broken.map((b) => b.id),
       diagnostics: next.diagnostics,
     };
@@ -224,7 +233,13 @@ export interface FirstLoad {
   readonly loaded?: (load: { readonly inputs: RegistryInputs; readonly result: LoadResult }) => void;
 }
 
-async function build(readInputs: () => Promise<RegistryInputs>, deps: LoadDeps, version: number, known: readonly string[], first: FirstLoad = {}): Promise<{ snapshot: RegistrySnapshot; stamps: ReadonlyMap<string, string> }> {
+async function build(
+  readInputs: () => Promise<RegistryInputs>,
+  deps: LoadDeps,
+  version: number,
+  known: readonly string[],
+  first: FirstLoad = {},
+): Promise<{ snapshot: RegistrySnapshot; stamps: ReadonlyMap<string, string> }> {
   const stamp = deps.fs.stamp?.bind(deps.fs);
   // Files known from the last load are stamped before this one reads them: one changed while it
   // loads still differs from its stamp at the next check. New files can only be stamped after.
@@ -239,7 +254,15 @@ async function build(readInputs: () => Promise<RegistryInputs>, deps: LoadDeps, 
     const tokens = await Promise.all(paths.map((path) => before.get(path) ?? stamp(path)));
     paths.forEach((path, index) => stamps.set(path, tokens[index] as string));
   }
-  const snapshot = new RegistrySnapshot(result.hooks, result.operator, result.diagnostics, version, new Date().toISOString(), result.broken, inputs.operatorStatus);
+  const snapshot = new RegistrySnapshot(
+    result.hooks,
+    result.operator,
+    result.diagnostics,
+    version,
+    new Date().toISOString(),
+    result.broken,
+    inputs.operatorStatus,
+  );
   return { snapshot, stamps };
 }
 

@@ -52,7 +52,11 @@ export async function hookFilesIn(fs: HookFileReader, source: HookSource): Promi
     }
   }
   const realpath = fs.realpath?.bind(fs);
-  return { files: files.map((file) => ({ file, origin: source.origin, read: (p: string) => fs.readText(p), ...(realpath && { realpath }) })), missing: false, dirs };
+  return {
+    files: files.map((file) => ({ file, origin: source.origin, read: (p: string) => fs.readText(p), ...(realpath && { realpath }) })),
+    missing: false,
+    dirs,
+  };
 }
 
 /** Embedded hooks are read from memory, under a "builtin:<id>/" pseudo-directory. */

@@ -32,11 +32,11 @@ export function createApp(deps: AppDeps): Hono {
   }
   // The agents' route reads its body itself: past the limit it still answers (by the fail-closed rule).
   const limit = bodyLimit({
-      maxSize: deps.bodyLimitBytes,
-      onError: (c) => {
-        countError("request_too_large");
-        return errorResponse(c, "request_too_large", `the request body is larger than ${deps.bodyLimitBytes} bytes`);
-      },
+    maxSize: deps.bodyLimitBytes,
+    onError: (c) => {
+      countError("request_too_large");
+      return errorResponse(c, "request_too_large", `the request body is larger than ${deps.bodyLimitBytes} bytes`);
+    },
   });
   app.use("*", (c, next) => (c.req.path.startsWith("/v1/agents/") ? next() : limit(c, next)));
   eventRoutes(app, deps);

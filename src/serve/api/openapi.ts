@@ -21,7 +21,14 @@ export const OPENAPI_ROUTE: RouteSpec = {
 };
 
 /** Every route the app serves, in the document's order. */
-export const ROUTES: readonly RouteSpec[] = [...EVENT_ROUTES, ...HOOK_ROUTES, ...OPERATION_ROUTES, ...DAEMON_ROUTE_SPECS, CONSOLE_URL_ROUTE, OPENAPI_ROUTE];
+export const ROUTES: readonly RouteSpec[] = [
+  ...EVENT_ROUTES,
+  ...HOOK_ROUTES,
+  ...OPERATION_ROUTES,
+  ...DAEMON_ROUTE_SPECS,
+  CONSOLE_URL_ROUTE,
+  OPENAPI_ROUTE,
+];
 
 /** Errors the app answers outside any route: a body over the limit before a route reads it, a path no route serves. */
 const APP_ERRORS: readonly ErrorCode[] = ["request_too_large", "not_found"];
@@ -52,7 +59,9 @@ function relink(value: unknown): unknown {
 
 /** The named wire types, each once, under components.schemas. */
 function components(): Json {
-  const all = z.toJSONSchema(z.globalRegistry, { target: "draft-2020-12", io: "output", unrepresentable: "any", uri: REF }) as { schemas: Record<string, Json> };
+  const all = z.toJSONSchema(z.globalRegistry, { target: "draft-2020-12", io: "output", unrepresentable: "any", uri: REF }) as {
+    schemas: Record<string, Json>;
+  };
   return Object.fromEntries(Object.entries(all.schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]));
 }
 
@@ -67,12 +76,19 @@ function parameters(spec: RouteSpec): Json[] {
     for (const [name, field] of Object.entries(object?.shape ?? {})) {
       const schema = jsonSchema(field as z.ZodType, "input");
       const { description, ...rest } = schema;
-      list.push({ name, in: where, required: where === "path" || !(field as z.ZodType).safeParse(undefined).success, schema: rest, ...(description ? { description } : {}) });
+      list.push({
+        name,
+        in: where,
+        required: where === "path" || !(field as z.ZodType).safeParse(undefined).success,
+        schema: rest,
+        ...(description ? { description } : {}),
+      });
     }
   };
   fields(spec.params, "path");
   fields(spec.query, "query");
-  for (const header of spec.headers ?? []) list.push({ name: header.name, in: "header", required: false, description: header.description, schema: jsonSchema(header.schema, "input") });
+  for (const header of spec.headers ?? [])
+    list.push({ name: header.name, in: "header", required: false, description: header.description, schema: jsonSchema(header.schema, "input") });
   return list;
 }
 
@@ -86,7 +102,16 @@ function errorResponses(spec: RouteSpec): Record<string, Json> {
       String(status),
       {
         description: list.join(", "),
-        content: { "application/json": { schema: { allOf: [{ $ref: REF("ErrorBodyV1") }, { type: "object", properties: { error: { type: "object", properties: { code: { enum: list } } } } }] } } },
+        content: {
+          "application/json": {
+            schema: {
+              allOf: [
+                { $ref: REF("ErrorBodyV1") },
+                { type: "object", properties: { error: { type: "object", properties: { code: { enum: list } } } } },
+              ],
+            },
+          },
+        },
       },
     ]),
   );
@@ -95,7 +120,11 @@ function errorResponses(spec: RouteSpec): Record<string, Json> {
 function operation(spec: RouteSpec): Json {
   const responses: Record<string, Json> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
-    const content = response.contentType ? { [response.contentType]: { schema: { type: "string" } } } : response.schema ? { "application/json": { schema: jsonSchema(response.schema, "output") } } : undefined;
+    const content = response.contentType
+      ? { [response.contentType]: { schema: { type: "string" } } }
+      : response.schema
+        ? { "application/json": { schema: jsonSchema(response.schema, "output") } }
+        : undefined;
     responses[status] = { description: response.description, ...(content ? { content } : {}) };
   }
   Object.assign(responses, errorResponses(spec));
@@ -105,7 +134,15 @@ function operation(spec: RouteSpec): Json {
     ...(spec.description ? { description: spec.description } : {}),
     tags: [spec.tag],
     parameters: parameters(spec),
-    ...(spec.body ? { requestBody: { description: spec.body.description, required: spec.body.required, content: { "application/json": { schema: jsonSchema(spec.body.schema, "input") } } } } : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            description: spec.body.description,
+            required: spec.body.required,
+            content: { "application/json": { schema: jsonSchema(spec.body.schema, "input") } },
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -129,7 +166,13 @@ export function openApiDocument(version: string): Json {
         `Every error answer is an ErrorBodyV1 with a stable code; besides each route's own, any route may answer ${APP_ERRORS.join(" and ")}. The contract for orchestrators: docs/orchestrators.md.`,
       license: { name: "MIT", identifier: "MIT" },
     },
-    servers: [{ url: "http://127.0.0.1:{port}", description: "The loopback TCP listener (hookbox serve --listen 127.0.0.1:PORT); the unix socket serves the same paths.", variables: { port: { default: "8787" } } }],
+    servers: [
+      {
+        url: "http://127.0.0.1:{port}",
+        description: "The loopback TCP listener (hookbox serve --listen 127.0.0.1:PORT); the unix socket serves the same paths.",
+        variables: { port: { default: "8787" } },
+      },
+    ],
     security: [{}, { bearerToken: [] }],
     tags: [
       { name: "events", description: "An event in, a decision out." },
@@ -142,7 +185,9 @@ export function openApiDocument(version: string): Json {
     paths,
     components: {
       schemas: components(),
-      securitySchemes: { bearerToken: { type: "http", scheme: "bearer", description: "Required on the TCP listener only: the token in <data dir>/http-token." } },
+      securitySchemes: {
+        bearerToken: { type: "http", scheme: "bearer", description: "Required on the TCP listener only: the token in <data dir>/http-token." },
+      },
     },
   };
 }

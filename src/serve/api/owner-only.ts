@@ -15,12 +15,20 @@ export function ownerOnly(owner: number, countError: (code: string) => void): Mi
     if (peer === undefined) return next();
     if ("error" in peer) {
       countError("peer_refused");
-      return errorResponse(c, "peer_refused", `this Hookbox daemon serves uid ${owner} only, and could not tell who connected (${peer.error}): refused`);
+      return errorResponse(
+        c,
+        "peer_refused",
+        `this Hookbox daemon serves uid ${owner} only, and could not tell who connected (${peer.error}): refused`,
+      );
     }
     if (peer.uid !== owner) {
       countError("peer_refused");
       const who = peer.pid ? `process ${peer.pid} (uid ${peer.uid})` : `a process of uid ${peer.uid}`;
-      return errorResponse(c, "peer_refused", `this Hookbox daemon serves uid ${owner} only; ${who} may not use it. Each user runs their own: hookbox emit starts one for its user`);
+      return errorResponse(
+        c,
+        "peer_refused",
+        `this Hookbox daemon serves uid ${owner} only; ${who} may not use it. Each user runs their own: hookbox emit starts one for its user`,
+      );
     }
     return next();
   };

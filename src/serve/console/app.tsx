@@ -48,10 +48,19 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.use("*", securityHeaders());
   app.use("*", hostCheck(deps.port));
-  app.use("*", sessionCheck(deps.auth, deps.port, (path) => PUBLIC.has(path)));
+  app.use(
+    "*",
+    sessionCheck(deps.auth, deps.port, (path) => PUBLIC.has(path)),
+  );
   app.use("*", actionCheck());
 
-  const frame = async (c: Context<ConsoleEnv>): Promise<Frame> => ({ version: deps.version, pid: deps.pid, pending: deps.approvals.list().length, csrf: c.get("session").csrf, unguarded: await deps.unguarded() });
+  const frame = async (c: Context<ConsoleEnv>): Promise<Frame> => ({
+    version: deps.version,
+    pid: deps.pid,
+    pending: deps.approvals.list().length,
+    csrf: c.get("session").csrf,
+    unguarded: await deps.unguarded(),
+  });
 
   app.get("/assets/console.css", (c) => c.body(CONSOLE_CSS, 200, { "content-type": "text/css; charset=utf-8" }));
   app.get("/assets/console.js", (c) => c.body(CONSOLE_JS, 200, { "content-type": "text/javascript; charset=utf-8" }));
@@ -87,7 +96,17 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     const filter = filterFrom((key) => c.req.query(key));
     const all = groupByEvent(await deps.recentEntries());
     const groups = all.filter((group) => matchesFilter(group, filter)).slice(0, RUNS_SHOWN);
-    return c.html(documentOf(<RunsPage frame={await frame(c)} groups={groups} filter={filter} hidden={hiddenByDefault(all, filter)} live={liveUrl("runs", filter, groups[0]?.at)} />));
+    return c.html(
+      documentOf(
+        <RunsPage
+          frame={await frame(c)}
+          groups={groups}
+          filter={filter}
+          hidden={hiddenByDefault(all, filter)}
+          live={liveUrl("runs", filter, groups[0]?.at)}
+        />,
+      ),
+    );
   });
 
   app.get("/runs/:id", async (c) => {
@@ -99,7 +118,17 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
 
   app.get("/approvals", async (c) => {
     const notice = c.req.query("notice");
-    return c.html(documentOf(<ApprovalsPage frame={await frame(c)} pending={deps.approvals.list()} answered={deps.answered()} live={liveUrl("approvals")} {...(notice ? { notice } : {})} />));
+    return c.html(
+      documentOf(
+        <ApprovalsPage
+          frame={await frame(c)}
+          pending={deps.approvals.list()}
+          answered={deps.answered()}
+          live={liveUrl("approvals")}
+          {...(notice ? { notice } : {})}
+        />,
+      ),
+    );
   });
 
   /** The same store as `hookbox approve`: the waiting request gets the answer at once. */
@@ -109,7 +138,9 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     if (!verdict) return refuse(c, 403, "Refused: the answer must be allow, deny or allow_always.");
     const id = c.req.param("id");
     const done = deps.approvals.resolve(id, verdict, "console");
-    const notice = done ? `Answered: ${verdict === "allow_always" ? "allowed for the rest of the session" : verdict === "allow" ? "allowed" : "denied"}.` : "That approval is no longer waiting (answered elsewhere, or timed out).";
+    const notice = done
+      ? `Answered: ${verdict === "allow_always" ? "allowed for the rest of the session" : verdict === "allow" ? "allowed" : "denied"}.`
+      : "That approval is no longer waiting (answered elsewhere, or timed out).";
     return c.redirect(`/approvals?notice=${encodeURIComponent(notice)}`, 303);
   });
 
@@ -136,7 +167,12 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     const hook = set.snapshot.get(id);
     if (!hook) return refuse(c, 404, `No hook ${id}${project ? ` in ${project}` : ""}.`);
     try {
-      const event = parseEvent({ session_id: "console", ...(project ? { cwd: project } : {}), ...given, event_type: given.event_type ?? hook.definition.events[0] });
+      const event = parseEvent({
+        session_id: "console",
+        ...(project ? { cwd: project } : {}),
+        ...given,
+        event_type: given.event_type ?? hook.definition.events[0],
+      });
       const result = await deps.fire(id, event);
       if (!result) return refuse(c, 404, `No hook ${id} for that event's project.`);
       return c.redirect(`/runs/${encodeURIComponent(result.decision.event_id)}`, 303);
@@ -160,7 +196,13 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
       async () => {
         const changes: LiveChange[] = [{ kind: "approvals" }];
         // Events answered after the page's newest row (console.js skips a row it already shows).
-        if (view === "runs") changes.push({ kind: "events", groups: groupByEvent(await deps.recentEntries()).filter((group) => group.at > since).slice(0, RUNS_SHOWN) });
+        if (view === "runs")
+          changes.push({
+            kind: "events",
+            groups: groupByEvent(await deps.recentEntries())
+              .filter((group) => group.at > since)
+              .slice(0, RUNS_SHOWN),
+          });
         return changes.flatMap((change) => liveMessages(change, view, filter, csrf, deps));
       },
     );
@@ -179,7 +221,9 @@ function liveUrl(view: string, filter: RunFilter = {}, since?: string): string {
 function liveMessages(change: LiveChange, view: string | undefined, filter: RunFilter, csrf: string, deps: ConsoleDeps): LiveMessage[] {
   const pending = (): LiveMessage => ({ event: "pending", data: String(deps.approvals.list().length) });
   if (change.kind === "approvals") {
-    return view === "approvals" ? [pending(), { event: "approvals", data: String(<PendingList pending={deps.approvals.list()} csrf={csrf} />) }] : [pending()];
+    return view === "approvals"
+      ? [pending(), { event: "approvals", data: String(<PendingList pending={deps.approvals.list()} csrf={csrf} />) }]
+      : [pending()];
   }
   if (change.kind === "events" && view === "runs") {
     const rows = change.groups.filter((group) => matchesFilter(group, filter)).map((group) => String(<RunRow group={group} />));

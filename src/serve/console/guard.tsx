@@ -15,7 +15,8 @@ export type ConsoleEnv = { Variables: { session: Session } };
  * "no-referrer", under which a browser sends `Origin: null` on the console's own forms), nothing cached.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
@@ -73,7 +74,8 @@ export function actionCheck(): MiddlewareHandler<ConsoleEnv> {
     if (!sameOrigin) return refuse(c, 403, "Refused: this action did not come from a page of this console.");
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const token = typeof form.csrf === "string" ? form.csrf : "";
-    if (!constantTimeEqual(token, c.get("session").csrf)) return refuse(c, 403, "Refused: the form's token does not match this session (reload the page and try again).");
+    if (!constantTimeEqual(token, c.get("session").csrf))
+      return refuse(c, 403, "Refused: the form's token does not match this session (reload the page and try again).");
     await next();
   };
 }

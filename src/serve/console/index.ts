@@ -93,11 +93,18 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         points: health.points(),
         audit: options.audit.stats(),
         exports: options.exports(),
-        sandbox: { workers: sandbox.size, busy: sandbox.workers.filter((w) => w.state === "busy").length, queued: sandbox.queued, kills: sandbox.timeoutKills + sandbox.cpuKills, crashes: sandbox.crashes },
+        sandbox: {
+          workers: sandbox.size,
+          busy: sandbox.workers.filter((w) => w.state === "busy").length,
+          queued: sandbox.queued,
+          kills: sandbox.timeoutKills + sandbox.cpuKills,
+          crashes: sandbox.crashes,
+        },
         pending: options.approvals.list().length,
       };
     },
-    unguarded: async () => unguardedWarnings(options.evaluator.hookSets, await readRecentEntries(options.fs, auditPath).catch(() => []), options.operatorFile),
+    unguarded: async () =>
+      unguardedWarnings(options.evaluator.hookSets, await readRecentEntries(options.fs, auditPath).catch(() => []), options.operatorFile),
     version: options.version,
     pid: options.pid,
   });

@@ -3,7 +3,8 @@ import { streamSSE } from "hono/streaming";
 import type { EventGroup } from "./recent.ts";
 
 /** What changed, for the pages that follow the stream. */
-export type LiveChange = { readonly kind: "events"; readonly groups: readonly EventGroup[] } | { readonly kind: "approvals" } | { readonly kind: "tick" };
+export type LiveChange =
+  { readonly kind: "events"; readonly groups: readonly EventGroup[] } | { readonly kind: "approvals" } | { readonly kind: "tick" };
 
 /** One SSE message: its event name and data (a page fragment, or a number). */
 export interface LiveMessage {
@@ -36,7 +37,11 @@ export class LiveHub {
    * for its view, filters and session) until the client goes away or the hub closes. It starts
    * with `initial`: what changed between the page's rendering and the stream's opening.
    */
-  stream(c: Context, render: (change: LiveChange) => Promise<readonly LiveMessage[]> | readonly LiveMessage[], initial: () => Promise<readonly LiveMessage[]>): Response {
+  stream(
+    c: Context,
+    render: (change: LiveChange) => Promise<readonly LiveMessage[]> | readonly LiveMessage[],
+    initial: () => Promise<readonly LiveMessage[]>,
+  ): Response {
     return streamSSE(c, async (stream) => {
       const queue: (LiveChange | "closed")[] = [];
       let wake: (() => void) | undefined;

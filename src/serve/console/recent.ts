@@ -35,7 +35,14 @@ export const FILTER_KEYS = ["event", "hook", "decision", "session", "project", "
  */
 export function isQuiet(group: EventGroup): boolean {
   const d = group.decision;
-  return group.runs.length === 0 && d !== undefined && d.decision === "allow" && d.incomplete === undefined && d.approval === undefined && (d.delivered?.length ?? 0) === 0;
+  return (
+    group.runs.length === 0 &&
+    d !== undefined &&
+    d.decision === "allow" &&
+    d.incomplete === undefined &&
+    d.approval === undefined &&
+    (d.delivered?.length ?? 0) === 0
+  );
 }
 
 /**
@@ -92,7 +99,12 @@ export function groupByEvent(entries: readonly AuditEntry[]): EventGroup[] {
     else group.runs.push(entry);
   }
   return [...groups.entries()]
-    .map(([eventId, group]) => ({ eventId, decision: group.decision, runs: group.runs, at: group.decision?.completed_at ?? group.runs.at(-1)?.completed_at ?? "" }))
+    .map(([eventId, group]) => ({
+      eventId,
+      decision: group.decision,
+      runs: group.runs,
+      at: group.decision?.completed_at ?? group.runs.at(-1)?.completed_at ?? "",
+    }))
     .reverse();
 }
 

@@ -8,8 +8,14 @@ import { selfProtectState } from "../../decide/self-protect.ts";
  * each as the sentence every console page shows at its top: the agents sending events there
  * (from the recent audit log) run unguarded. None loaded yet: the set every project starts from.
  */
-export async function unguardedWarnings(hookSets: Pick<HookSets, "projects" | "ifLoaded" | "forProject">, entries: readonly AuditEntry[], operatorFile: string): Promise<string[]> {
-  const loaded = (await Promise.all(hookSets.projects().map((project) => hookSets.ifLoaded(project)))).filter((set): set is ProjectHookSet => set !== undefined);
+export async function unguardedWarnings(
+  hookSets: Pick<HookSets, "projects" | "ifLoaded" | "forProject">,
+  entries: readonly AuditEntry[],
+  operatorFile: string,
+): Promise<string[]> {
+  const loaded = (await Promise.all(hookSets.projects().map((project) => hookSets.ifLoaded(project)))).filter(
+    (set): set is ProjectHookSet => set !== undefined,
+  );
   const sets = loaded.length > 0 ? loaded : [await hookSets.forProject(undefined)];
   const agents = new Map<string, Set<string>>();
   for (const entry of entries) {

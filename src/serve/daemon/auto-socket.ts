@@ -16,7 +16,12 @@ export const AUTO_SOCKET_NAME = /^auto-[0-9a-f]{16}\.sock$/;
  * trusts only a daemon of its own), and PATH, loader and TLS variables (an emit run from another
  * shell gets its own).
  */
-export function daemonSockets(locations: Locations, explicit: boolean, identity: HookSetIdentity, host: { readonly env: Readonly<Record<string, string | undefined>>; executablePath(): string | undefined }): { readonly ask: readonly string[]; readonly auto: string } {
+export function daemonSockets(
+  locations: Locations,
+  explicit: boolean,
+  identity: HookSetIdentity,
+  host: { readonly env: Readonly<Record<string, string | undefined>>; executablePath(): string | undefined },
+): { readonly ask: readonly string[]; readonly auto: string } {
   if (explicit) return { ask: [locations.socketPath], auto: locations.socketPath };
   const dir = locations.socketPath.slice(0, locations.socketPath.lastIndexOf("/"));
   const auto = `${dir}/auto-${nameHash(JSON.stringify(identity) + (host.executablePath() ?? "") + trustedEnvironmentKey(host.env))}.sock`;

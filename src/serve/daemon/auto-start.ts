@@ -24,7 +24,13 @@ export async function startDaemon(host: RuntimeHost, socket: string, locations: 
   if (!lock) return { started: false, why: "another process holds the socket's lock (a daemon is starting or serving)" };
   try {
     await host.fs.mkdirp(locations.dataDir, 0o700);
-    const pid = daemon.spawnDetached({ args: serveArgs(socket, locations, settings), env: daemonEnv(host.env), logFile: `${locations.dataDir}/daemon.log`, lock, cwd: "/" });
+    const pid = daemon.spawnDetached({
+      args: serveArgs(socket, locations, settings),
+      env: daemonEnv(host.env),
+      logFile: `${locations.dataDir}/daemon.log`,
+      lock,
+      cwd: "/",
+    });
     return { started: true, pid };
   } finally {
     // The daemon holds its own copy now.

@@ -10,7 +10,14 @@ import type { RuntimeHost } from "../../platform/index.ts";
  * The operator file is re-read as it changes; its last good version keeps the poller going.
  */
 export function startBundleSources(host: RuntimeHost, locations: Locations, capabilities: CapabilityHost, log: (line: string) => void): FleetPoller {
-  const operator = operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds: [], keepLastGood: true });
+  const operator = operatorFileSource({
+    fs: host.fs,
+    path: locations.operatorFile.path,
+    explicit: locations.operatorFile.explicit,
+    builtinFlags: [],
+    embeddedIds: [],
+    keepLastGood: true,
+  });
   const poller = new FleetPoller({
     fs: host.fs,
     io: host.capabilityIO,

@@ -68,7 +68,8 @@ export function daemonControl(deps: ControlDeps): DaemonControl {
     },
     stop: (reason) => deps.stop(reason),
     refused: (caller) => {
-      if (options.origin === "auto" && upgradeOf(deps.identity, caller)) retire(`an emit of build ${(caller as HookSetIdentity).build} asked for the same hook set`);
+      if (options.origin === "auto" && upgradeOf(deps.identity, caller))
+        retire(`an emit of build ${(caller as HookSetIdentity).build} asked for the same hook set`);
     },
     retire: (reason) => retire(reason),
   };

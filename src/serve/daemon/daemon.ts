@@ -88,7 +88,13 @@ export class Daemon {
     // The first worker starts before anything else (main.ts may have spawned it already): its
     // start runs on the other core while this process loads the hooks.
     const { min, max, idleMs } = options.workers;
-    const pool = new SandboxPool({ spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(), minWorkers: min, maxWorkers: max, startWorkers: Math.max(min, 1), idleMs });
+    const pool = new SandboxPool({
+      spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(),
+      minWorkers: min,
+      maxWorkers: max,
+      startWorkers: Math.max(min, 1),
+      idleMs,
+    });
     let audit: AuditLog | undefined;
     let exporter: AuditExport | undefined;
     let consoleServer: ConsoleServer | undefined;
@@ -97,7 +103,14 @@ export class Daemon {
       const approvals = new ApprovalStore();
       // Audit settings are read once, at start: rotation limits of a running log do not change under it.
       const probeOperator = await readAuditSettings(host, locations, [...options.embedded.keys()]);
-      audit = await openAuditLog({ fs: host.fs, dataDir: locations.dataDir, pid: host.pid, maxFileBytes: probeOperator.max_file_mb * MiB, keepFiles: probeOperator.keep_files, repairTail: true });
+      audit = await openAuditLog({
+        fs: host.fs,
+        dataDir: locations.dataDir,
+        pid: host.pid,
+        maxFileBytes: probeOperator.max_file_mb * MiB,
+        keepFiles: probeOperator.keep_files,
+        repairTail: true,
+      });
       const sink = audit;
       if (sink.stats().failing) log(`the audit log cannot be written: ${sink.stats().lastError}; answers still leave, each one says so`);
       else {
@@ -130,7 +143,9 @@ export class Daemon {
         onReload: (project, report) => {
           const changed = [...report.added, ...report.changed, ...report.removed];
           if (changed.length > 0) pool.evict(changed);
-          log(`reloaded ${project ?? "the user's hooks"} (v${report.version}): +${report.added.length} ~${report.changed.length} -${report.removed.length}${report.broken.length ? `; broken: ${report.broken.join(", ")}` : ""}`);
+          log(
+            `reloaded ${project ?? "the user's hooks"} (v${report.version}): +${report.added.length} ~${report.changed.length} -${report.removed.length}${report.broken.length ? `; broken: ${report.broken.join(", ")}` : ""}`,
+          );
           for (const d of report.diagnostics) log(formatDiagnostic(d));
         },
       });
@@ -138,17 +153,41 @@ export class Daemon {
       // The hooks every project shares, loaded now so their problems show at start.
       const shared = (await ready.hookSets.forProject(undefined)).snapshot;
       for (const d of shared.diagnostics) log(formatDiagnostic(d));
-      if (shared.operatorStatus.state === "unusable") log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
+      if (shared.operatorStatus.state === "unusable")
+        log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
       if (options.console) {
         // Loaded only when asked for: a daemon without a console does not pay for its pages.
         const { startConsole } = await import("../console/index.ts");
-        consoleServer = await startConsole({ ...options.console, net: host.net, fs: host.fs, audit: sink, exports: () => exporter?.stats() ?? [], approvals, evaluator: ready, sandbox: () => pool.stats(), version: options.version, pid: host.pid, operatorFile: locations.operatorFile.path });
-        log(`console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`);
+        consoleServer = await startConsole({
+          ...options.console,
+          net: host.net,
+          fs: host.fs,
+          audit: sink,
+          exports: () => exporter?.stats() ?? [],
+          approvals,
+          evaluator: ready,
+          sandbox: () => pool.stats(),
+          version: options.version,
+          pid: host.pid,
+          operatorFile: locations.operatorFile.path,
+        });
+        log(
+          `console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`,
+        );
       }
       // Schedules and watches of the hooks of every project the daemon serves (src/serve/triggers).
-      const triggers = new TriggerRunner({ evaluator: ready, clock: systemClock, io: host.capabilityIO, hint: host.fs.watch, notify: host.notify, log });
+      const triggers = new TriggerRunner({
+        evaluator: ready,
+        clock: systemClock,
+        io: host.capabilityIO,
+        hint: host.fs.watch,
+        notify: host.notify,
+        log,
+      });
       const shownAt = consoleServer;
-      notifyWhenHeld(approvals, host.desktop, log, () => (shownAt ? `the console (${shownAt.origin}/approvals) or with hookbox approve` : "hookbox approvals"));
+      notifyWhenHeld(approvals, host.desktop, log, () =>
+        shownAt ? `the console (${shownAt.origin}/approvals) or with hookbox approve` : "hookbox approvals",
+      );
       const probe = await healthProbeSpec();
       const identity = identityOf(locations, BUILD_ID, host.homeDir());
       const self: { daemon?: Daemon } = {};
@@ -169,7 +208,8 @@ export class Daemon {
         evaluator: ready,
         identity,
         approvals,
-        runs: (query: Parameters<typeof readRuns>[2]) => sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
+        runs: (query: Parameters<typeof readRuns>[2]) =>
+          sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
         metrics,
         health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
         ...(shownAt ? { console: { loginUrl: () => shownAt.loginUrl() } } : {}),
@@ -192,9 +232,25 @@ export class Daemon {
       log(
         `serving ${count} hook${count === 1 ? "" : "s"}${shared.broken.length ? ` (${shared.broken.length} broken)` : ""}${scope} on ${listeners.map((l) => l.address).join(" and ")} (pid ${host.pid}, ${min === max ? max : `${min}-${max}`} sandbox workers${min < max ? `, idle ones stop after ${idleMs / 1000} s` : ""}); audit log ${sink.stats().path}`,
       );
-      if (shared.operatorStatus.state === "ok" && guardsOf(shared.hooks).length === 0) log(`NO GUARD: ${unguardedMessage("every agent this daemon answers (unless its project brings a guard)", locations.operatorFile.path, selfProtectState(shared.operator) === "on")}`);
-      if (listeners[0]?.peerCredentials === false) log("the connecting process's uid cannot be read here: the socket's permissions alone keep other users out");
-      const daemon = new Daemon(options, ready, pool, audit, approvals, listeners, lifecycle, startBundleSources(host, locations, options.capabilities, log), exporter, consoleServer, triggers);
+      if (shared.operatorStatus.state === "ok" && guardsOf(shared.hooks).length === 0)
+        log(
+          `NO GUARD: ${unguardedMessage("every agent this daemon answers (unless its project brings a guard)", locations.operatorFile.path, selfProtectState(shared.operator) === "on")}`,
+        );
+      if (listeners[0]?.peerCredentials === false)
+        log("the connecting process's uid cannot be read here: the socket's permissions alone keep other users out");
+      const daemon = new Daemon(
+        options,
+        ready,
+        pool,
+        audit,
+        approvals,
+        listeners,
+        lifecycle,
+        startBundleSources(host, locations, options.capabilities, log),
+        exporter,
+        consoleServer,
+        triggers,
+      );
       self.daemon = daemon;
       triggers.start();
       await lifecycle.start();
@@ -252,8 +308,11 @@ export class Daemon {
  */
 function describeChainAtStart(chain: ChainStats): string | undefined {
   if (!chain.broken && chain.checkedLinks === 0) return undefined;
-  if (!chain.broken) return `audit chain: the last ${chain.checkedLinks} link${chain.checkedLinks === 1 ? "" : "s"} hold (head ${chain.head ?? "none yet"})`;
-  const restarted = chain.broken.restartedWith ? `a record of kind "chain" (id ${chain.broken.restartedWith}) now marks the break and the chain goes on from it` : "the marker record could not be written";
+  if (!chain.broken)
+    return `audit chain: the last ${chain.checkedLinks} link${chain.checkedLinks === 1 ? "" : "s"} hold (head ${chain.head ?? "none yet"})`;
+  const restarted = chain.broken.restartedWith
+    ? `a record of kind "chain" (id ${chain.broken.restartedWith}) now marks the break and the chain goes on from it`
+    : "the marker record could not be written";
   return `AUDIT CHAIN BROKEN: ${chain.broken.problem}; ${restarted}; /healthz reports it until restart; run \`hookbox audit verify\` to check the whole log`;
 }
 
@@ -261,7 +320,12 @@ function describeChainAtStart(chain: ChainStats): string | undefined {
 const EXPORT_DRAIN_MS = 2000;
 
 /** The audit export, when the operator file configures one; a target that cannot be set up is logged and left out. */
-async function openExport(config: OperatorFile["audit"]["export"], host: RuntimeHost, version: string, log: (line: string) => void): Promise<AuditExport | undefined> {
+async function openExport(
+  config: OperatorFile["audit"]["export"],
+  host: RuntimeHost,
+  version: string,
+  log: (line: string) => void,
+): Promise<AuditExport | undefined> {
   if (!config) return undefined;
   try {
     const exporter = await startAuditExport(config, { sockets: host.sockets, hostname: host.hostname(), pid: host.pid, version });
@@ -274,7 +338,14 @@ async function openExport(config: OperatorFile["audit"]["export"], host: Runtime
 }
 
 async function readAuditSettings(host: RuntimeHost, locations: Locations, embeddedIds: readonly string[]): Promise<OperatorFile["audit"]> {
-  const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: [], embeddedIds, keepLastGood: false }).read();
+  const view = await operatorFileSource({
+    fs: host.fs,
+    path: locations.operatorFile.path,
+    explicit: locations.operatorFile.explicit,
+    builtinFlags: [],
+    embeddedIds,
+    keepLastGood: false,
+  }).read();
   return view.operator.audit;
 }
 
@@ -289,16 +360,30 @@ async function healthProbeSpec(): Promise<HandlerSpec> {
   return createHandlerSpec({ id: "hookbox-healthz", handler: { filename, code, codeHash: await codeHashOf(filename, code) } });
 }
 
-async function health(who: Pick<HealthReport, "version" | "identity" | "pid">, pool: SandboxPool, probe: HandlerSpec, evaluator: Evaluator, audit: AuditLog, approvals: ApprovalStore): Promise<HealthReport> {
+async function health(
+  who: Pick<HealthReport, "version" | "identity" | "pid">,
+  pool: SandboxPool,
+  probe: HandlerSpec,
+  evaluator: Evaluator,
+  audit: AuditLog,
+  approvals: ApprovalStore,
+): Promise<HealthReport> {
   const started = performance.now();
-  const outcome = await pool.invoke(probe, { n: 41 }, { ...DEFAULT_LIMITS, memoryBytes: 4 * MiB, timeoutMs: 2000 }, () => Promise.reject(new Error("no host calls")));
+  const outcome = await pool.invoke(probe, { n: 41 }, { ...DEFAULT_LIMITS, memoryBytes: 4 * MiB, timeoutMs: 2000 }, () =>
+    Promise.reject(new Error("no host calls")),
+  );
   const sandboxOk = outcome.ok && (outcome.value as { n?: number }).n === 42;
   const sets = await Promise.all(evaluator.hookSets.projects().map((project) => evaluator.hookSets.forProject(project)));
   const hookSets = sets.map(({ project, snapshot }) => ({
     project: project ?? null,
     version: snapshot.version,
     hooks: snapshot.hooks.length,
-    broken: snapshot.broken.map((entry) => ({ id: entry.id, file: entry.file, on_error: entry.onError, problems: entry.problems.map(formatDiagnostic) })),
+    broken: snapshot.broken.map((entry) => ({
+      id: entry.id,
+      file: entry.file,
+      on_error: entry.onError,
+      problems: entry.problems.map(formatDiagnostic),
+    })),
     operator: snapshot.operatorStatus.state,
     ...(snapshot.operatorStatus.state !== "ok" ? { operator_problems: snapshot.operatorStatus.problems.map(formatDiagnostic) } : {}),
     problems: snapshot.diagnostics.map(formatDiagnostic),
@@ -306,7 +391,10 @@ async function health(who: Pick<HealthReport, "version" | "identity" | "pid">, p
   }));
   const auditStats = audit.stats();
   const checks = {
-    sandbox: { ok: sandboxOk, detail: { ms: Math.round((performance.now() - started) * 100) / 100, ...(outcome.ok ? {} : { error: outcome.failure }), pool: pool.stats() } },
+    sandbox: {
+      ok: sandboxOk,
+      detail: { ms: Math.round((performance.now() - started) * 100) / 100, ...(outcome.ok ? {} : { error: outcome.failure }), pool: pool.stats() },
+    },
     hooks: { ok: sets.every(({ snapshot }) => snapshot.healthy()), detail: hookSets },
     audit: { ok: !auditStats.failing && auditStats.chain.tail !== "broken", detail: auditStats },
     approvals: { ok: true, detail: { pending: approvals.list().length } },

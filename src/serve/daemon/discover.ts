@@ -32,11 +32,17 @@ export interface FoundDaemon {
  * The daemons of this user beside the socket `emit` would use: the default (or --socket) one,
  * and every auto-started daemon's socket in the same directory.
  */
-export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net" | "env" | "uid" | "executablePath">, locations: Locations, identity: HookSetIdentity, explicitSocket: boolean): Promise<FoundDaemon[]> {
+export async function findDaemons(
+  host: Pick<RuntimeHost, "fs" | "net" | "env" | "uid" | "executablePath">,
+  locations: Locations,
+  identity: HookSetIdentity,
+  explicitSocket: boolean,
+): Promise<FoundDaemon[]> {
   const sockets = daemonSockets(locations, explicitSocket, identity, host);
   const dir = locations.socketPath.slice(0, locations.socketPath.lastIndexOf("/"));
   const paths = new Set<string>(sockets.ask);
-  if (!explicitSocket) for (const entry of await host.fs.listDir(dir).catch(() => [])) if (AUTO_SOCKET_NAME.test(entry.name)) paths.add(`${dir}/${entry.name}`);
+  if (!explicitSocket)
+    for (const entry of await host.fs.listDir(dir).catch(() => [])) if (AUTO_SOCKET_NAME.test(entry.name)) paths.add(`${dir}/${entry.name}`);
   const found: FoundDaemon[] = [];
   for (const socket of paths) {
     const kind = await host.fs.kind(socket);
@@ -73,12 +79,21 @@ export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net" | "env" |
     }
     if (reply.status !== 200 || !looksLikeDaemonInfo(body)) {
       const error = errorOfBody(body);
-      const problem = error ? `${error.code}: ${error.message}` : reply.status === 200 ? "answered GET /v1/daemon with something that is not a Hookbox daemon's answer" : `answered ${reply.status}: a daemon of a build without GET /v1/daemon`;
+      const problem = error
+        ? `${error.code}: ${error.message}`
+        : reply.status === 200
+          ? "answered GET /v1/daemon with something that is not a Hookbox daemon's answer"
+          : `answered ${reply.status}: a daemon of a build without GET /v1/daemon`;
       found.push({ ...base, ...trust, servesThisHookSet: false, problem });
       continue;
     }
     const info = body as DaemonInfoV1;
-    found.push({ ...base, ...trust, info, servesThisHookSet: !trust.distrusted && !trust.unverified && identityDifference(identity, info.identity) === undefined });
+    found.push({
+      ...base,
+      ...trust,
+      info,
+      servesThisHookSet: !trust.distrusted && !trust.unverified && identityDifference(identity, info.identity) === undefined,
+    });
   }
   return found;
 }
@@ -90,21 +105,50 @@ export async function findDaemons(host: Pick<RuntimeHost, "fs" | "net" | "env" |
 function looksLikeDaemonInfo(body: unknown): body is DaemonInfoV1 {
   const info = body as Partial<Record<keyof DaemonInfoV1, unknown>> | null;
   const identity = info?.identity as { build?: unknown } | null | undefined;
-  return typeof info === "object" && info !== null && info.v === 1 && Number.isSafeInteger(info.pid) && typeof info.origin === "string" && typeof identity === "object" && identity !== null && typeof identity.build === "string";
+  return (
+    typeof info === "object" &&
+    info !== null &&
+    info.v === 1 &&
+    Number.isSafeInteger(info.pid) &&
+    typeof info.origin === "string" &&
+    typeof identity === "object" &&
+    identity !== null &&
+    typeof identity.build === "string"
+  );
 }
 
 /** Whether an emit run here would start a daemon, and why not. */
-export async function autoStartHere(host: Pick<RuntimeHost, "fs" | "env" | "daemon" | "executablePath" | "net">, locations: Locations, embeddedIds: readonly string[]): Promise<{ readonly on: boolean; readonly why: string; readonly settings?: AutoStartSettings }> {
+export async function autoStartHere(
+  host: Pick<RuntimeHost, "fs" | "env" | "daemon" | "executablePath" | "net">,
+  locations: Locations,
+  embeddedIds: readonly string[],
+): Promise<{ readonly on: boolean; readonly why: string; readonly settings?: AutoStartSettings }> {
   if (host.env.HOOKBOX_NO_DAEMON === "1") return { on: false, why: "HOOKBOX_NO_DAEMON=1 is set: emit neither uses nor starts a daemon" };
   if (!host.executablePath()) return { on: false, why: "Hookbox runs from sources here: only its binary starts a daemon" };
   const unverifiable = await host.net.peersUnverifiable();
   if (unverifiable) return { on: false, why: `emit cannot verify a daemon here, so it uses none and starts none (${unverifiable})` };
-  if (!host.daemon) return { on: false, why: "this platform gives the binary no flock(2) to start a daemon safely (docs/release.md#platforms): run hookbox serve yourself" };
-  const view = await operatorFileSource({ fs: host.fs, path: locations.operatorFile.path, explicit: locations.operatorFile.explicit, builtinFlags: locations.builtin, embeddedIds, keepLastGood: false }).read();
-  if (view.status.state === "unusable") return { on: false, why: `the operator file ${locations.operatorFile.path} is invalid: no daemon is started until it is fixed` };
+  if (!host.daemon)
+    return {
+      on: false,
+      why: "this platform gives the binary no flock(2) to start a daemon safely (docs/release.md#platforms): run hookbox serve yourself",
+    };
+  const view = await operatorFileSource({
+    fs: host.fs,
+    path: locations.operatorFile.path,
+    explicit: locations.operatorFile.explicit,
+    builtinFlags: locations.builtin,
+    embeddedIds,
+    keepLastGood: false,
+  }).read();
+  if (view.status.state === "unusable")
+    return { on: false, why: `the operator file ${locations.operatorFile.path} is invalid: no daemon is started until it is fixed` };
   const settings = view.operator.daemon;
   if (!settings.auto_start) return { on: false, why: `daemon.auto_start is false in ${locations.operatorFile.path}`, settings };
-  return { on: true, why: `a daemon emit starts exits after ${formatSeconds(settings.idle_exit_seconds)} without events (daemon.idle_exit_seconds)`, settings };
+  return {
+    on: true,
+    why: `a daemon emit starts exits after ${formatSeconds(settings.idle_exit_seconds)} without events (daemon.idle_exit_seconds)`,
+    settings,
+  };
 }
 
 export function formatSeconds(seconds: number): string {

@@ -92,8 +92,22 @@ export class Lifecycle {
     return Math.min(this.idleSeconds ?? RETIRED_IDLE_SECONDS, RETIRED_IDLE_SECONDS);
   }
 
-  state(): { startedAt: number; lastEventAt: number | undefined; events: number; inFlight: number; retiring: string | undefined; idleSeconds: number | undefined } {
-    return { startedAt: this.startedAt, lastEventAt: this.lastEventAt, events: this.events, inFlight: this.inFlight, retiring: this.retiring, idleSeconds: this.effectiveIdleSeconds() };
+  state(): {
+    startedAt: number;
+    lastEventAt: number | undefined;
+    events: number;
+    inFlight: number;
+    retiring: string | undefined;
+    idleSeconds: number | undefined;
+  } {
+    return {
+      startedAt: this.startedAt,
+      lastEventAt: this.lastEventAt,
+      events: this.events,
+      inFlight: this.inFlight,
+      retiring: this.retiring,
+      idleSeconds: this.effectiveIdleSeconds(),
+    };
   }
 
   /** One look: expire when the socket is gone, or when idle past the idle time. */
@@ -101,7 +115,8 @@ export class Lifecycle {
     if (this.expired) return;
     if (this.options.origin === "auto") {
       const stamp = await this.options.fs.stamp(this.options.socketPath).catch(() => "missing");
-      if (this.stampAtStart !== undefined && stamp !== this.stampAtStart) return this.expire(stamp === "missing" ? "its socket was removed" : "its socket was replaced");
+      if (this.stampAtStart !== undefined && stamp !== this.stampAtStart)
+        return this.expire(stamp === "missing" ? "its socket was removed" : "its socket was replaced");
       const settings = await this.options.settings?.().catch(() => undefined);
       if (settings) {
         this.idleSeconds = settings.idle_exit_seconds;

@@ -12,7 +12,8 @@ import type { PeerEvidence } from "../../platform/index.ts";
  * Matched by prefix: a variable the runtime adds next year is covered before anyone lists it.
  * NODE_ENV alone is left out: a common setting in people's shells that loads no code.
  */
-export const CODE_AND_TRUST_VARIABLES = /^(?!NODE_ENV$)(LD_|DYLD_|BUN_|NODE_|JSC_|__JSC|MALLOC_|GLIBC_TUNABLES$|SSL_CERT_|(HTTPS?|ALL|NO|FTP)_PROXY$)/i;
+export const CODE_AND_TRUST_VARIABLES =
+  /^(?!NODE_ENV$)(LD_|DYLD_|BUN_|NODE_|JSC_|__JSC|MALLOC_|GLIBC_TUNABLES$|SSL_CERT_|(HTTPS?|ALL|NO|FTP)_PROXY$)/i;
 
 /**
  * PATH matters too: `run` grants resolve a command name on the evaluating process's PATH when the
@@ -54,21 +55,32 @@ export interface TrustingProcess {
  *   PATH must resolve as this one's (samePath) where the answer decides an event. Other variables (HOME, XDG_*, HOOKBOX_CONFIG, CLAUDE_CONFIG_DIR …) decide the
  *   hook-set identity, which the proven daemon compares itself.
  */
-export function distrust(evidence: PeerEvidence, me: TrustingProcess, stage: { readonly answered: boolean } = { answered: false }): string | undefined {
+export function distrust(
+  evidence: PeerEvidence,
+  me: TrustingProcess,
+  stage: { readonly answered: boolean } = { answered: false },
+): string | undefined {
   if (!evidence.read) return evidence.gone ? `a stale socket: ${evidence.why}` : `cannot verify what answers there: ${evidence.why}`;
   const { peer, self } = evidence;
   if (me.uid !== undefined && peer.uid !== me.uid) return `another uid: the process that listens there runs as uid ${peer.uid} (you are ${me.uid})`;
   // Known only once answered (the server may not have accepted the connection before); required then.
-  if (peer.holdsConnection === false || (stage.answered && peer.holdsConnection !== true)) return `not Hookbox: the process that listened there (pid ${peer.pid}) does not hold the connection that answered; another process did`;
+  if (peer.holdsConnection === false || (stage.answered && peer.holdsConnection !== true))
+    return `not Hookbox: the process that listened there (pid ${peer.pid}) does not hold the connection that answered; another process did`;
   if (peer.executable.id !== self.id) return `not Hookbox: pid ${peer.pid} runs ${peer.executable.path}, not this Hookbox binary (${self.path})`;
-  if (peer.tracerPid !== 0) return `a Hookbox under a debugger: pid ${peer.pid} is traced by process ${peer.tracerPid}, which can make it answer anything`;
+  if (peer.tracerPid !== 0)
+    return `a Hookbox under a debugger: pid ${peer.pid} is traced by process ${peer.tracerPid}, which can make it answer anything`;
   const injected = environmentDifferences(peer.environ, me.env, me.decides, self.writable);
   if (injected.length > 0) return `a Hookbox started with ${injected.join(", ")}: pid ${peer.pid} may run code or trust what this emit does not`;
   return undefined;
 }
 
 /** The variables of `environ` that the trusting process does not have with the same value (names only: values may be secrets). */
-export function environmentDifferences(environ: readonly string[], mine: Readonly<Record<string, string | undefined>>, checkPath = true, writable?: (path: string) => boolean): string[] {
+export function environmentDifferences(
+  environ: readonly string[],
+  mine: Readonly<Record<string, string | undefined>>,
+  checkPath = true,
+  writable?: (path: string) => boolean,
+): string[] {
   const theirs = new Map<string, string>();
   for (const entry of environ) {
     const at = entry.indexOf("=");
@@ -76,7 +88,10 @@ export function environmentDifferences(environ: readonly string[], mine: Readonl
   }
   const different: string[] = [];
   for (const [name, value] of theirs) if (CODE_AND_TRUST_VARIABLES.test(name) && mine[name] !== value) different.push(name);
-  if (checkPath) for (const name of SAME_VALUE) if (!samePath(theirs.get(name), mine[name], writable)) different.push(theirs.has(name) ? `another ${name} (${clip(theirs.get(name))}; here: ${clip(mine[name] ?? "none")})` : `no ${name}`);
+  if (checkPath)
+    for (const name of SAME_VALUE)
+      if (!samePath(theirs.get(name), mine[name], writable))
+        different.push(theirs.has(name) ? `another ${name} (${clip(theirs.get(name))}; here: ${clip(mine[name] ?? "none")})` : `no ${name}`);
   return different.sort();
 }
 

@@ -11,15 +11,27 @@ export async function claimSocketPath(host: RuntimeHost, path: string): Promise<
   await host.fs.mkdirp(dir, 0o700, true);
   const kind = await host.fs.kind(path);
   if (kind === "missing") return;
-  if (kind !== "socket") throw new HookboxError("conflict", `${path} exists and is not a socket (${kind}); remove it or choose another path with --socket`);
+  if (kind !== "socket")
+    throw new HookboxError("conflict", `${path} exists and is not a socket (${kind}); remove it or choose another path with --socket`);
   const init = { method: "GET", path: "/healthz", timeoutMs: 1000 };
   const alive = await host.net
     .requestWithPeer(path, init, () => undefined)
-    .then((exchanged) => ("unverifiable" in exchanged ? host.net.request({ unix: path }, init).then(() => undefined) : "refused" in exchanged ? exchanged.refused : distrust(exchanged.peer, { uid: host.uid(), env: host.env, decides: false }, { answered: true })))
+    .then((exchanged) =>
+      "unverifiable" in exchanged
+        ? host.net.request({ unix: path }, init).then(() => undefined)
+        : "refused" in exchanged
+          ? exchanged.refused
+          : distrust(exchanged.peer, { uid: host.uid(), env: host.env, decides: false }, { answered: true }),
+    )
     .then((untrusted) => ({ untrusted }))
     .catch(() => undefined);
-  if (alive?.untrusted) throw new HookboxError("conflict", `something that is not a verified Hookbox daemon answers on ${path} (${alive.untrusted}); emit does not use it. Stop it (ss -xlp shows what listens there) or remove the socket, then start again`);
-  if (alive) throw new HookboxError("conflict", `another Hookbox daemon is already serving on ${path}; stop it first (or use --socket for a second one)`);
+  if (alive?.untrusted)
+    throw new HookboxError(
+      "conflict",
+      `something that is not a verified Hookbox daemon answers on ${path} (${alive.untrusted}); emit does not use it. Stop it (ss -xlp shows what listens there) or remove the socket, then start again`,
+    );
+  if (alive)
+    throw new HookboxError("conflict", `another Hookbox daemon is already serving on ${path}; stop it first (or use --socket for a second one)`);
   await host.fs.remove(path);
 }
 
@@ -45,11 +57,19 @@ export function parseListen(value: string, flag = "--listen"): { hostname: strin
 export async function lockSocketPath(host: RuntimeHost, path: string, inheritedFd: number | undefined): Promise<FileLock | undefined> {
   if (!host.daemon) return undefined;
   if (inheritedFd !== undefined) {
-    if (!host.daemon.holdInheritedLock(inheritedFd)) throw new HookboxError("usage", `--lock-fd ${inheritedFd} is not a lock this process holds (it is passed by emit when it starts a daemon, not by hand)`);
+    if (!host.daemon.holdInheritedLock(inheritedFd))
+      throw new HookboxError(
+        "usage",
+        `--lock-fd ${inheritedFd} is not a lock this process holds (it is passed by emit when it starts a daemon, not by hand)`,
+      );
     return { fd: inheritedFd, release: () => undefined };
   }
   await host.fs.mkdirp(path.slice(0, path.lastIndexOf("/")) || "/", 0o700, true);
   const lock = await host.daemon.tryLock(`${path}.lock`);
-  if (!lock) throw new HookboxError("conflict", `another Hookbox daemon is already serving on ${path}, or starting (it holds ${path}.lock); stop it first (hookbox daemon stop) or choose another path with --socket`);
+  if (!lock)
+    throw new HookboxError(
+      "conflict",
+      `another Hookbox daemon is already serving on ${path}, or starting (it holds ${path}.lock); stop it first (hookbox daemon stop) or choose another path with --socket`,
+    );
   return lock;
 }

@@ -16,7 +16,12 @@ export function upgradeOf(mine: HookSetIdentity, theirs: unknown): boolean {
  * hook set beside it (the build before an upgrade) to retire: each exits once nobody has used
  * it for a short while, so an agent still running the old binary keeps its daemon until it stops.
  */
-export async function retireOtherBuilds(host: Pick<RuntimeHost, "fs" | "net">, socketPath: string, mine: HookSetIdentity, log: (line: string) => void): Promise<void> {
+export async function retireOtherBuilds(
+  host: Pick<RuntimeHost, "fs" | "net">,
+  socketPath: string,
+  mine: HookSetIdentity,
+  log: (line: string) => void,
+): Promise<void> {
   const dir = socketPath.slice(0, socketPath.lastIndexOf("/"));
   const entries = await host.fs.listDir(dir).catch(() => []);
   for (const entry of entries) {
@@ -26,7 +31,15 @@ export async function retireOtherBuilds(host: Pick<RuntimeHost, "fs" | "net">, s
       const reply = await host.net.request({ unix: path }, { method: "GET", path: DAEMON_ROUTES.info, timeoutMs: 1000 });
       const info = JSON.parse(reply.body) as Partial<DaemonInfoV1>;
       if (info.origin !== "auto" || !upgradeOf(mine, info.identity)) continue;
-      await host.net.request({ unix: path }, { method: "POST", path: DAEMON_ROUTES.retire, body: JSON.stringify({ reason: `build ${mine.build} serves the same hook set (${socketPath})` }), timeoutMs: 1000 });
+      await host.net.request(
+        { unix: path },
+        {
+          method: "POST",
+          path: DAEMON_ROUTES.retire,
+          body: JSON.stringify({ reason: `build ${mine.build} serves the same hook set (${socketPath})` }),
+          timeoutMs: 1000,
+        },
+      );
       log(`asked pid ${info.pid} (build ${info.identity?.build}) on ${path} to retire`);
     } catch {
       // a stale socket, or a daemon that does not answer: nothing to retire

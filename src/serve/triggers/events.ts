@@ -24,7 +24,9 @@ export function periodicEvent(now: number, lastRun: number | undefined, workspac
     ...(workspace !== undefined ? { cwd: workspace } : {}),
     current_time: iso(now),
     current_time_epoch: now / 1000,
-    ...(lastRun !== undefined ? { last_run_time: iso(lastRun), last_run_time_epoch: lastRun / 1000, seconds_since_last_run: (now - lastRun) / 1000 } : {}),
+    ...(lastRun !== undefined
+      ? { last_run_time: iso(lastRun), last_run_time_epoch: lastRun / 1000, seconds_since_last_run: (now - lastRun) / 1000 }
+      : {}),
   };
 }
 
@@ -38,7 +40,13 @@ function relative(workspace: string, path: string): string {
  * changes [{path, operation}] relative to the workspace, count) for a watched folder.
  */
 export function watchEvent(batch: WatchBatch, workspace: string, watchId: string, project: string | undefined, now: number): NativeEvent {
-  const base = { session_id: TRIGGER_SESSION, timestamp: iso(now), cwd: workspace, watch_id: watchId, ...(project !== undefined ? { project_id: project } : {}) };
+  const base = {
+    session_id: TRIGGER_SESSION,
+    timestamp: iso(now),
+    cwd: workspace,
+    watch_id: watchId,
+    ...(project !== undefined ? { project_id: project } : {}),
+  };
   if (batch.target.kind === "file") {
     const change = batch.changes[0] as WatchBatch["changes"][number];
     return {
@@ -52,7 +60,9 @@ export function watchEvent(batch: WatchBatch, workspace: string, watchId: string
       size: change.after?.size ?? 0,
     };
   }
-  const listed = batch.changes.slice(0, MAX_LISTED_CHANGES).map((change) => ({ path: relative(workspace, change.path), operation: change.operation }));
+  const listed = batch.changes
+    .slice(0, MAX_LISTED_CHANGES)
+    .map((change) => ({ path: relative(workspace, change.path), operation: change.operation }));
   return {
     ...base,
     event_type: "folder.changed",

@@ -120,7 +120,11 @@ export class TriggerRunner {
    * its cooldown (the run is recorded as its last), unless it is in flight; its injections are
    * queued as a scheduled run's are. Undefined: the project has no such hook loaded.
    */
-  async fire(project: string | undefined, hookId: string, event?: NativeEvent): Promise<{ status: string; run_id: string; records: readonly AuditRecordV1[] } | undefined> {
+  async fire(
+    project: string | undefined,
+    hookId: string,
+    event?: NativeEvent,
+  ): Promise<{ status: string; run_id: string; records: readonly AuditRecordV1[] } | undefined> {
     const set = await this.options.evaluator.hookSets.forProject(project);
     const hook = set.snapshot.get(hookId);
     if (!hook) return undefined;
@@ -130,7 +134,12 @@ export class TriggerRunner {
     const fired = event ?? periodicEvent(now, await this.options.evaluator.cooldowns.lastRun(key), project);
     const identity = await this.identity(hookId, fired, "manual", "manual fire");
     if (this.running.has(key)) {
-      const record = skippedRun(identity, this.newId(), now, "in flight: its previous run has not finished (a triggered hook is skipped, not queued)");
+      const record = skippedRun(
+        identity,
+        this.newId(),
+        now,
+        "in flight: its previous run has not finished (a triggered hook is skipped, not queued)",
+      );
       await this.options.evaluator.writeRecords([record]);
       return { status: "skipped", run_id: identity.runId, records: [record] };
     }
@@ -190,7 +199,15 @@ export class TriggerRunner {
     const known = this.entries.get(key);
     if (known && known.shape === shape) return known;
     known?.watcher?.stop();
-    const entry: Entry = { key, project, hookId: definition.id, shape, schedule: definition.triggers.schedule, cooldownMs: definition.cooldownMs, since: this.options.clock.now() };
+    const entry: Entry = {
+      key,
+      project,
+      hookId: definition.id,
+      shape,
+      schedule: definition.triggers.schedule,
+      cooldownMs: definition.cooldownMs,
+      since: this.options.clock.now(),
+    };
     this.entries.set(key, entry);
     if (definition.triggers.watch) await this.startWatch(entry, definition);
     return entry;
@@ -217,7 +234,9 @@ export class TriggerRunner {
       clock: this.options.clock,
       budget: this.budget,
       onBatch: (batches) => {
-        const examined = this.onWatch(entry, batches, workspace, watchId).catch((error: unknown) => this.options.log(`triggers: hook ${definition.id}: a watch batch failed (${errorMessage(error)})`));
+        const examined = this.onWatch(entry, batches, workspace, watchId).catch((error: unknown) =>
+          this.options.log(`triggers: hook ${definition.id}: a watch batch failed (${errorMessage(error)})`),
+        );
         this.examining.add(examined);
         void examined.finally(() => this.examining.delete(examined));
       },
@@ -239,11 +258,23 @@ export class TriggerRunner {
       const reason = schedule.kind === "every" ? `every ${schedule.seconds} s` : `cron ${schedule.pattern}`;
       const event = periodicEvent(now, lastRun, entry.project);
       if (this.running.has(entry.key)) {
-        await this.skipOnce(entry, event, reason, "in-flight", "in flight: its previous run has not finished (a triggered hook is skipped, not queued)");
+        await this.skipOnce(
+          entry,
+          event,
+          reason,
+          "in-flight",
+          "in flight: its previous run has not finished (a triggered hook is skipped, not queued)",
+        );
         continue;
       }
       if (this.running.size >= max) {
-        await this.skipOnce(entry, event, reason, "capacity", `${this.running.size} triggered hooks are running (triggers.max_concurrent: ${max}); the hooks after it were not examined`);
+        await this.skipOnce(
+          entry,
+          event,
+          reason,
+          "capacity",
+          `${this.running.size} triggered hooks are running (triggers.max_concurrent: ${max}); the hooks after it were not examined`,
+        );
         return;
       }
       const spacing = scheduleSpacingMs(schedule);
@@ -251,7 +282,14 @@ export class TriggerRunner {
       const refused = claim.refused.get(entry.key);
       if (refused) {
         // Another process ran it since (emit, another daemon) — not a skip — unless its own cooldown is what waits.
-        if (now - refused.lastRunAt >= spacing) await this.skipOnce(entry, event, reason, "cooldown", `cooldown: ${((now - refused.lastRunAt) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.cooldownMs / 1000})`);
+        if (now - refused.lastRunAt >= spacing)
+          await this.skipOnce(
+            entry,
+            event,
+            reason,
+            "cooldown",
+            `cooldown: ${((now - refused.lastRunAt) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.cooldownMs / 1000})`,
+          );
         continue;
       }
       entry.lastSkip = undefined;
@@ -293,7 +331,9 @@ export class TriggerRunner {
         const claim = await this.options.evaluator.cooldowns.claim([{ key: entry.key, cooldownMs: entry.cooldownMs }], now);
         const refused = claim.refused.get(entry.key);
         if (refused) {
-          await skip(`cooldown: ${((now - refused.lastRunAt) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.cooldownMs / 1000})`);
+          await skip(
+            `cooldown: ${((now - refused.lastRunAt) / 1000).toFixed(1)} s since its last run (cooldown_seconds: ${entry.cooldownMs / 1000})`,
+          );
           continue;
         }
       }
@@ -306,7 +346,11 @@ export class TriggerRunner {
   }
 
   /** Run it, with a `running` record when it takes long, its injections queued and its moments notified. */
-  private launch(entry: Pick<Entry, "key" | "project" | "hookId">, identity: RunIdentity, onDone?: (records: readonly AuditRecordV1[]) => void): Promise<void> {
+  private launch(
+    entry: Pick<Entry, "key" | "project" | "hookId">,
+    identity: RunIdentity,
+    onDone?: (records: readonly AuditRecordV1[]) => void,
+  ): Promise<void> {
     const { clock } = this.options;
     const startedAt = clock.now();
     this.notifyRun(entry.project, identity, "started", identity.reason);
@@ -330,7 +374,14 @@ export class TriggerRunner {
         onDone?.(records);
         const last = records.at(-1);
         for (const injection of result?.decision.context_injections ?? []) {
-          this.options.evaluator.pending?.add(entry.project, { hook_id: injection.hook_id, role: injection.role, content: injection.content, run_id: identity.runId, trigger: identity.trigger, at: startedAt });
+          this.options.evaluator.pending?.add(entry.project, {
+            hook_id: injection.hook_id,
+            role: injection.role,
+            content: injection.content,
+            run_id: identity.runId,
+            trigger: identity.trigger,
+            at: startedAt,
+          });
         }
         const phase = !last || last.status === "failed" ? "failed" : last.status === "skipped" ? "skipped" : "completed";
         this.notifyRun(entry.project, identity, phase, last?.reason ?? (result ? `${last?.status ?? "no run"}` : "the hook is no longer loaded"));

@@ -16,7 +16,14 @@ export async function watchTargets(
   io: Pick<CapabilityIO, "realPath" | "lstat">,
 ): Promise<{ targets: WatchTarget[]; workspace: string; problems: string[] }> {
   const problems: string[] = [];
-  const base = watch.baseDir === undefined ? project : watch.baseDir.startsWith("/") ? resolvePath("/", watch.baseDir) : project === undefined ? undefined : resolvePath(project, watch.baseDir);
+  const base =
+    watch.baseDir === undefined
+      ? project
+      : watch.baseDir.startsWith("/")
+        ? resolvePath("/", watch.baseDir)
+        : project === undefined
+          ? undefined
+          : resolvePath(project, watch.baseDir);
   if (base === undefined) return { targets: [], workspace: "/", problems: ["a watch outside any project needs an absolute base_dir"] };
   const root = project ?? base;
   const realRoot = await io.realPath(root).catch(() => root);

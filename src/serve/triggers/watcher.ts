@@ -103,7 +103,9 @@ export class Watcher {
   async start(): Promise<void> {
     this.states = await this.look();
     if (this.stopped) return;
-    const dirs = this.options.targets.map((target) => (target.kind === "folder" ? target.path : target.path.slice(0, target.path.lastIndexOf("/")) || "/"));
+    const dirs = this.options.targets.map((target) =>
+      target.kind === "folder" ? target.path : target.path.slice(0, target.path.lastIndexOf("/")) || "/",
+    );
     try {
       this.hintWatch = this.options.hint?.([...new Set(dirs)], () => this.scanSoon(), HINT_DELAY_MS);
     } catch {
@@ -191,7 +193,11 @@ export class Watcher {
       if (!target) continue;
       const detail = details.get(change.path) ?? {};
       const list = batches.get(target) ?? [];
-      list.push({ ...change, ...(change.operation !== "created" && detail.before ? { before: detail.before } : {}), ...(change.operation !== "deleted" && detail.after ? { after: detail.after } : {}) });
+      list.push({
+        ...change,
+        ...(change.operation !== "created" && detail.before ? { before: detail.before } : {}),
+        ...(change.operation !== "deleted" && detail.after ? { after: detail.after } : {}),
+      });
       batches.set(target, list);
     }
     // Paths gone since stop counting.
@@ -221,7 +227,9 @@ export class Watcher {
     this.held = this.options.budget.take(wanted.length);
     if (this.held < wanted.length && !this.warnedBudget) {
       this.warnedBudget = true;
-      this.options.log(`a watch of ${this.options.targets.map((t) => t.relative).join(", ")} tracks ${this.held} of ${wanted.length} files: triggers.max_watched_paths (${this.options.budget.max}) is reached; raise it or watch less`);
+      this.options.log(
+        `a watch of ${this.options.targets.map((t) => t.relative).join(", ")} tracks ${this.held} of ${wanted.length} files: triggers.max_watched_paths (${this.options.budget.max}) is reached; raise it or watch less`,
+      );
     }
     for (const [path, state, target] of wanted.slice(0, this.held)) {
       found.set(path, state);

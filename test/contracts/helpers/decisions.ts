@@ -1,7 +1,17 @@
 import { WIRE_VERSION, type Decision } from "../../../src/core/events/types.ts";
 
 /** The decision kinds every adapter must encode (issue 6): one Decision each, for any event. */
-export const DECISION_KINDS = ["allow", "deny", "deny-without-reason", "ask", "modify", "context", "halt", "user-message", "deny-with-everything"] as const;
+export const DECISION_KINDS = [
+  "allow",
+  "deny",
+  "deny-without-reason",
+  "ask",
+  "modify",
+  "context",
+  "halt",
+  "user-message",
+  "deny-with-everything",
+] as const;
 export type DecisionKind = (typeof DECISION_KINDS)[number];
 
 export const REASON = "Policy forbids this";
@@ -12,7 +22,16 @@ export const STOP_REASON = "Budget exhausted";
 export const REWRITE = { command: "echo rewritten" };
 
 function base(eventType: string): Decision {
-  return { v: WIRE_VERSION, event_id: "evt-1", event_type: eventType, decision: "allow", context_injections: [], user_messages: [], continue: true, runs: [] };
+  return {
+    v: WIRE_VERSION,
+    event_id: "evt-1",
+    event_type: eventType,
+    decision: "allow",
+    context_injections: [],
+    user_messages: [],
+    continue: true,
+    runs: [],
+  };
 }
 
 export function decisionOf(kind: DecisionKind, eventType: string): Decision {

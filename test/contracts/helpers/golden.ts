@@ -15,7 +15,10 @@ export function expectGolden(file: string, actual: unknown): void {
     writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
     return;
   }
-  if (!existsSync(path)) throw new Error(`missing golden file test/contracts/golden/${file}: run UPDATE_GOLDEN=1 HOOKBOX_SKIP_BUILD=1 npx vitest run test/contracts, review it, commit it`);
+  if (!existsSync(path))
+    throw new Error(
+      `missing golden file test/contracts/golden/${file}: run UPDATE_GOLDEN=1 HOOKBOX_SKIP_BUILD=1 npx vitest run test/contracts, review it, commit it`,
+    );
   expect(actual).toEqual(JSON.parse(readFileSync(path, "utf8")));
 }
 
@@ -28,5 +31,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 export function againstPayload(event: Readonly<Record<string, unknown>>, payload: unknown): Record<string, unknown> {
   const source = (payload ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(event).map(([key, value]) => [key, Object.hasOwn(source, key) && sameJson(source[key], value) ? SAME_AS_PAYLOAD : value]));
+  return Object.fromEntries(
+    Object.entries(event).map(([key, value]) => [key, Object.hasOwn(source, key) && sameJson(source[key], value) ? SAME_AS_PAYLOAD : value]),
+  );
 }

@@ -36,7 +36,12 @@ export function capturedPayloads(): AgentPayload[] {
     readdirSync(join(FIXTURES_DIR, dir))
       .filter((file) => /^[A-Za-z]+-\d+\.json$/.test(file))
       .sort((a, b) => a.localeCompare(b, "en", { numeric: true }))
-      .map((file) => ({ agent, id: `${dir}/${file}`, payload: JSON.parse(readFileSync(join(FIXTURES_DIR, dir, file), "utf8")) as unknown, detectsAs: agent })),
+      .map((file) => ({
+        agent,
+        id: `${dir}/${file}`,
+        payload: JSON.parse(readFileSync(join(FIXTURES_DIR, dir, file), "utf8")) as unknown,
+        detectsAs: agent,
+      })),
   );
 }
 

@@ -66,7 +66,8 @@ function save(capture: Capture, hooks: HookRecorder, ws: AgentWorkspace, prefix 
 function reset(capture: Capture): void {
   mkdirSync(join(SAMPLES, capture.agent), { recursive: true });
   rmSync(join(OUT, capture.dir), { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  for (const file of readdirSync(join(SAMPLES, capture.agent), { withFileTypes: true }).filter((entry) => entry.name.startsWith("captured-"))) rmSync(join(SAMPLES, capture.agent, file.name));
+  for (const file of readdirSync(join(SAMPLES, capture.agent), { withFileTypes: true }).filter((entry) => entry.name.startsWith("captured-")))
+    rmSync(join(SAMPLES, capture.agent, file.name));
 }
 
 const PATCH = "*** Begin Patch\n*** Add File: notes.txt\n+hookbox was here\n*** End Patch\n";
@@ -74,7 +75,14 @@ const SHELL = "echo hookbox-was-here > allowed.txt && echo wrote";
 
 async function captureCodex(): Promise<void> {
   // Codex's SessionStart (no turn_id) and SessionEnd are Claude's fields exactly (see samples/codex/synthetic-sessionstart.json).
-  const capture: Capture = { client: "codex", dir: "codex-cli", agent: "codex", label: "Codex CLI", eventNameNeeded: false, readAsClaude: new Set(["SessionStart", "SessionEnd"]) };
+  const capture: Capture = {
+    client: "codex",
+    dir: "codex-cli",
+    agent: "codex",
+    label: "Codex CLI",
+    eventNameNeeded: false,
+    readAsClaude: new Set(["SessionStart", "SessionEnd"]),
+  };
   reset(capture);
   const ws = new AgentWorkspace();
   const hooks = new HookRecorder();
@@ -82,7 +90,12 @@ async function captureCodex(): Promise<void> {
   await runCodex(found("codex"), ws, {
     prompt: "write the files",
     model: { script: [useTool("exec_command", { cmd: SHELL }, "call_shell"), useTool("apply_patch", { [CUSTOM_INPUT]: PATCH }, "call_patch")] },
-    install: (w) => w.mergeJson("home", ".codex/hooks.json", { hooks: Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: "command", command: hooks.command(e), timeout: e === "SessionEnd" ? 3 : 30 }] }]])) }),
+    install: (w) =>
+      w.mergeJson("home", ".codex/hooks.json", {
+        hooks: Object.fromEntries(
+          events.map((e) => [e, [{ hooks: [{ type: "command", command: hooks.command(e), timeout: e === "SessionEnd" ? 3 : 30 }] }]]),
+        ),
+      }),
   });
   save(capture, hooks, ws);
   hooks.cleanup();
@@ -101,8 +114,17 @@ async function captureCopilot(): Promise<void> {
     const hooks = new HookRecorder();
     await runCopilot(found("copilot"), ws, {
       prompt: "write the files",
-      model: { script: [useTool("bash", { command: SHELL, description: "write" }, "call_shell"), useTool("apply_patch", { [CUSTOM_INPUT]: PATCH }, "call_patch")] },
-      install: (w) => w.mergeJson("home", ".copilot/hooks/capture.json", { version: 1, hooks: Object.fromEntries(events.map((e) => [e, [{ type: "command", bash: hooks.command(e), timeoutSec: 30 }]])) }),
+      model: {
+        script: [
+          useTool("bash", { command: SHELL, description: "write" }, "call_shell"),
+          useTool("apply_patch", { [CUSTOM_INPUT]: PATCH }, "call_patch"),
+        ],
+      },
+      install: (w) =>
+        w.mergeJson("home", ".copilot/hooks/capture.json", {
+          version: 1,
+          hooks: Object.fromEntries(events.map((e) => [e, [{ type: "command", bash: hooks.command(e), timeoutSec: 30 }]])),
+        }),
     });
     save(capture, hooks, ws, prefix);
     hooks.cleanup();
@@ -115,7 +137,17 @@ async function captureQwen(): Promise<void> {
   reset(capture);
   const ws = new AgentWorkspace();
   const hooks = new HookRecorder();
-  const events = ["SessionStart", "Notification", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"];
+  const events = [
+    "SessionStart",
+    "Notification",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SessionEnd",
+  ];
   await runQwen(found("qwen"), ws, {
     prompt: "write the files",
     model: {
@@ -126,7 +158,10 @@ async function captureQwen(): Promise<void> {
         useTool("read_file", { file_path: join(ws.project, "missing.txt") }, "call_read_missing"),
       ],
     },
-    install: (w) => w.mergeJson("home", ".qwen/settings.json", { hooks: Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: "command", command: hooks.command(e), timeout: 30 }] }]])) }),
+    install: (w) =>
+      w.mergeJson("home", ".qwen/settings.json", {
+        hooks: Object.fromEntries(events.map((e) => [e, [{ hooks: [{ type: "command", command: hooks.command(e), timeout: 30 }] }]])),
+      }),
   });
   save(capture, hooks, ws);
   hooks.cleanup();

@@ -10,7 +10,17 @@ import { closeServer, listenLocal, parseJson, readBody, sendJson } from "./local
 import { useTool } from "./script.ts";
 
 const OUT = join(import.meta.dirname, "captured");
-const CLAUDE_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "PostToolBatch", "MessageDisplay", "Stop", "SessionEnd"];
+const CLAUDE_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "PostToolBatch",
+  "MessageDisplay",
+  "Stop",
+  "SessionEnd",
+];
 const GEMINI_EVENTS = ["SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"];
 
 /** Scratch paths (also in Claude's dashed project-key form) and PIDs made stable. */
@@ -46,7 +56,11 @@ if (!claude.ok) throw new Error(claude.reason);
 const claudeHooks = new HookRecorder();
 const claudeRun = await runClaude(claude.path, {
   prompt: "write the file",
-  model: { script: [useTool("Bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "toolu_01HOOKBOXE2E0000000000001")] },
+  model: {
+    script: [
+      useTool("Bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "toolu_01HOOKBOXE2E0000000000001"),
+    ],
+  },
   hooks: [{ type: "command", events: CLAUDE_EVENTS, command: claudeHooks.command }],
 });
 saveFirstOfEach("claude-code", claudeHooks, claudeRun.projectDir);
@@ -65,7 +79,15 @@ const baseUrl = await listenLocal(server);
 const httpRun = await runClaude(claude.path, {
   prompt: "write the file",
   model: { script: [useTool("Bash", { command: "echo wrote", description: "write" }, "toolu_01HOOKBOXE2E0000000000001")] },
-  hooks: [{ type: "http", events: ["PreToolUse"], url: (event) => `${baseUrl}/hooks/${event}`, headers: { Authorization: "Bearer $HOOKBOX_E2E_TOKEN" }, allowedEnvVars: ["HOOKBOX_E2E_TOKEN"] }],
+  hooks: [
+    {
+      type: "http",
+      events: ["PreToolUse"],
+      url: (event) => `${baseUrl}/hooks/${event}`,
+      headers: { Authorization: "Bearer $HOOKBOX_E2E_TOKEN" },
+      allowedEnvVars: ["HOOKBOX_E2E_TOKEN"],
+    },
+  ],
   env: { HOOKBOX_E2E_TOKEN: "e2e-token-123" },
 });
 await closeServer(server);

@@ -63,7 +63,9 @@ describe("hookbox/agent-sdk: hookboxHooks() in the real Claude Agent SDK", () =>
     const result = await run(sdkDir, ws, hookboxHooks({ socket: join(ws.runtimeDir, "hookbox", "hookbox.sock"), retryDelayMs: 50 }));
     expect(existsSync(join(ws.project, ".env"))).toBe(false);
     expect(existsSync(join(ws.project, "allowed.txt"))).toBe(false);
-    expect(toolResultText(result.model.resultOf(ENV_WRITE)!.result)).toMatch(/Hookbox could not evaluate this PreToolUse \(no Hookbox daemon answers on \S+hookbox\.sock.*\), so it is blocked/);
+    expect(toolResultText(result.model.resultOf(ENV_WRITE)!.result)).toMatch(
+      /Hookbox could not evaluate this PreToolUse \(no Hookbox daemon answers on \S+hookbox\.sock.*\), so it is blocked/,
+    );
   });
 
   it("examples/agent-sdk/guarded-agent.mjs as written (hookbox/agent-sdk imported by name, the daemon found as emit finds it): .env refused with the reason, an allowed command run", async (ctx) => {
@@ -83,7 +85,11 @@ describe("hookbox/agent-sdk: hookboxHooks() in the real Claude Agent SDK", () =>
     });
     const baseUrl = await model.start();
     try {
-      const run = await runProgram([process.execPath, "guarded-agent.mjs", "store the key, then write the file"], { cwd: ws.project, env: { ...ws.baseEnv(), ...claudeOfflineEnv(baseUrl) }, timeoutMs: 120_000 });
+      const run = await runProgram([process.execPath, "guarded-agent.mjs", "store the key, then write the file"], {
+        cwd: ws.project,
+        env: { ...ws.baseEnv(), ...claudeOfflineEnv(baseUrl) },
+        timeoutMs: 120_000,
+      });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('"result":"success"');
       expect(existsSync(join(ws.project, ".env"))).toBe(false);
@@ -97,7 +103,23 @@ describe("hookbox/agent-sdk: hookboxHooks() in the real Claude Agent SDK", () =>
   it("type-checks as the SDK's own Options['hooks'] (its sdk.d.ts)", async (ctx) => {
     const sdkDir = suite.require(ctx);
     const ws = await suite.workspace(false);
-    writeFileSync(join(ws.project, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", strict: true, noEmit: true, skipLibCheck: true, allowImportingTsExtensions: true, types: ["node"], typeRoots: [join(ROOT, "node_modules/@types")] }, files: ["check.ts"] }));
+    writeFileSync(
+      join(ws.project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "ESNext",
+          moduleResolution: "Bundler",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          allowImportingTsExtensions: true,
+          types: ["node"],
+          typeRoots: [join(ROOT, "node_modules/@types")],
+        },
+        files: ["check.ts"],
+      }),
+    );
     writeFileSync(
       join(ws.project, "check.ts"),
       `import type { Options } from ${JSON.stringify(join(sdkDir, "sdk.d.ts").replace(/\.d\.ts$/, ".js"))};
@@ -106,6 +128,9 @@ export const hooks: Options["hooks"] = hookboxHooks({ events: ["PreToolUse", "Po
 `,
     );
     const check = await runProgram([join(ROOT, "node_modules/.bin/tsc"), "-p", "."], { cwd: ws.project, timeoutMs: 120_000 });
-    expect(check.stdout.split("\n").filter((line) => line.startsWith("check.ts")), check.stdout).toEqual([]);
+    expect(
+      check.stdout.split("\n").filter((line) => line.startsWith("check.ts")),
+      check.stdout,
+    ).toEqual([]);
   });
 });

@@ -67,7 +67,10 @@ describe.each(EVALUATION_MODES)("Claude Agent SDK with Hookbox, evaluated %s", (
     const sdkDir = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
     const hooks: SdkHooks = Object.fromEntries(
-      ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"].map((event) => [event, [{ hooks: [hookboxCallback(BUILT_BINARY, ws, event)], ...(event === "PreToolUse" && { onFailure: "block" as const }) }]]),
+      ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"].map((event) => [
+        event,
+        [{ hooks: [hookboxCallback(BUILT_BINARY, ws, event)], ...(event === "PreToolUse" && { onFailure: "block" as const }) }],
+      ]),
     );
     // No settings files at all: only the callbacks can have blocked the write.
     const result = await run(sdkDir, ws, { settingSources: [], hooks });

@@ -13,7 +13,17 @@ import type { AgentWorkspace } from "./workspace.ts";
 export type SdkHookInput = Readonly<Record<string, unknown>> & { readonly hook_event_name: string };
 export type SdkHookOutput = Readonly<Record<string, unknown>>;
 export type SdkHookCallback = (input: SdkHookInput, toolUseId: string | undefined, options: { signal: AbortSignal }) => Promise<SdkHookOutput>;
-export type SdkHooks = Readonly<Record<string, ReadonlyArray<{ readonly matcher?: string; readonly hooks: readonly SdkHookCallback[]; readonly timeout?: number; readonly onFailure?: "continue" | "block" }>>>;
+export type SdkHooks = Readonly<
+  Record<
+    string,
+    ReadonlyArray<{
+      readonly matcher?: string;
+      readonly hooks: readonly SdkHookCallback[];
+      readonly timeout?: number;
+      readonly onFailure?: "continue" | "block";
+    }>
+  >
+>;
 
 /** One message `query()` yields: system, assistant, user, result … */
 export interface SdkMessage {

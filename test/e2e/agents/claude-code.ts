@@ -89,7 +89,10 @@ export function findClaudeBinary(): ClaudeBinary {
   const override = process.env.HOOKBOX_CLAUDE_BIN;
   const candidates = override
     ? [override]
-    : [join(ROOT, `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`), join(ROOT, "node_modules/@anthropic-ai/claude-code/bin/claude.exe")];
+    : [
+        join(ROOT, `node_modules/@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`),
+        join(ROOT, "node_modules/@anthropic-ai/claude-code/bin/claude.exe"),
+      ];
   const tried: string[] = [];
   for (const path of candidates) {
     if (!existsSync(path) || statSync(path).size < 1_000_000) {
@@ -180,7 +183,13 @@ export interface ClaudeWorkspaceRunOptions {
 /** Run `claude -p <prompt>` in an AgentWorkspace: its project, HOME and runtime dir (where a daemon's socket is); always resolves. */
 export async function runClaudeIn(binary: string, ws: AgentWorkspace, options: ClaudeWorkspaceRunOptions): Promise<ClaudeRun> {
   await options.install?.(ws);
-  return launchClaude(binary, { ...options, projectDir: ws.project, homeDir: ws.home, debugLog: join(ws.root, "claude-debug.log"), baseEnv: ws.baseEnv() });
+  return launchClaude(binary, {
+    ...options,
+    projectDir: ws.project,
+    homeDir: ws.home,
+    debugLog: join(ws.root, "claude-debug.log"),
+    baseEnv: ws.baseEnv(),
+  });
 }
 
 interface Launch {
@@ -216,7 +225,18 @@ async function launchClaude(binary: string, launch: Launch): Promise<ClaudeRun> 
   try {
     const env = { ...launch.baseEnv, ...claudeEnv(baseUrl, homeDir, launch.env ?? {}) };
     const { code, stdout, stderr, timedOut } = await runBounded(binary, args, { cwd: projectDir, env, timeoutMs: launch.timeoutMs ?? 45_000 });
-    return { exitCode: code, timedOut, events: parseJsonLines<StreamEvent>(stdout), stdout, stderr, model, projectDir, homeDir, debugLog, durationMs: Date.now() - started };
+    return {
+      exitCode: code,
+      timedOut,
+      events: parseJsonLines<StreamEvent>(stdout),
+      stdout,
+      stderr,
+      model,
+      projectDir,
+      homeDir,
+      debugLog,
+      durationMs: Date.now() - started,
+    };
   } finally {
     await model.close();
   }

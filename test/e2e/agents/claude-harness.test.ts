@@ -5,7 +5,16 @@ import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { CLAUDE_EVENTS, cleanupRun, findClaudeBinary, hookResponses, runClaude, type ClaudeBinary, type ClaudeRun, type ClaudeRunOptions } from "./claude-code.ts";
+import {
+  CLAUDE_EVENTS,
+  cleanupRun,
+  findClaudeBinary,
+  hookResponses,
+  runClaude,
+  type ClaudeBinary,
+  type ClaudeRun,
+  type ClaudeRunOptions,
+} from "./claude-code.ts";
 import { HookRecorder } from "./hook-recorder.ts";
 import { closeServer, listenLocal, parseJson, readBody, sendJson } from "./local-http.ts";
 import { systemMessageText, toolResultText, useTool } from "./mock-anthropic.ts";
@@ -64,7 +73,12 @@ describe("Claude Code (real CLI, mock model) with plain command hooks", () => {
     expect(toolResultText(next!.result)).toBe(`PreToolUse:Bash hook error: ${DENY_REASON}`);
     expect(hooks.events()).not.toContain("PostToolUse");
     const pre = hooks.calls().find((call) => call.event === "PreToolUse");
-    expect(pre?.payload).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: TOOL_ID, tool_input: { command: "echo ran > denied.txt" } });
+    expect(pre?.payload).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_use_id: TOOL_ID,
+      tool_input: { command: "echo ran > denied.txt" },
+    });
   });
 
   it("exit 2 also blocks; the model then sees the hook's whole command line before the stderr reason", async (ctx) => {
@@ -86,7 +100,11 @@ describe("Claude Code (real CLI, mock model) with plain command hooks", () => {
   it("the cross-agent answer (Gemini's decision:block plus Claude's deny) blocks Claude too", async (ctx) => {
     const binary = requireClaude(ctx);
     const hooks = recorder().answer("PreToolUse", {
-      stdout: { decision: "block", reason: DENY_REASON, hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: DENY_REASON } },
+      stdout: {
+        decision: "block",
+        reason: DENY_REASON,
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: DENY_REASON },
+      },
     });
     const result = await run(binary, {
       prompt: "clean up",
@@ -101,7 +119,10 @@ describe("Claude Code (real CLI, mock model) with plain command hooks", () => {
   it("additionalContext from SessionStart, UserPromptSubmit and PostToolUse reaches the model as system messages", async (ctx) => {
     const binary = requireClaude(ctx);
     const context = (event: string) => ({ stdout: { hookSpecificOutput: { hookEventName: event, additionalContext: `CTX_FROM_${event}` } } });
-    const hooks = recorder().answer("SessionStart", context("SessionStart")).answer("UserPromptSubmit", context("UserPromptSubmit")).answer("PostToolUse", context("PostToolUse"));
+    const hooks = recorder()
+      .answer("SessionStart", context("SessionStart"))
+      .answer("UserPromptSubmit", context("UserPromptSubmit"))
+      .answer("PostToolUse", context("PostToolUse"));
     const result = await run(binary, {
       prompt: "look around",
       model: { script: [useTool("Bash", { command: "echo listing", description: "list" }, TOOL_ID)] },
@@ -117,7 +138,9 @@ describe("Claude Code (real CLI, mock model) with plain command hooks", () => {
 
   it("with an allowing hook the Bash tool really runs, and all five events fire in order with the observed payload shapes", async (ctx) => {
     const binary = requireClaude(ctx);
-    const hooks = recorder().answer("PreToolUse", { stdout: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "ok" } } });
+    const hooks = recorder().answer("PreToolUse", {
+      stdout: { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", permissionDecisionReason: "ok" } },
+    });
     const result = await run(binary, {
       prompt: "write the file",
       model: { script: [useTool("Bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, TOOL_ID)] },
@@ -150,7 +173,7 @@ describe("Claude Code (real CLI, mock model) with plain command hooks", () => {
   });
 });
 
-describe("Claude Code (real CLI, mock model) with type: \"http\" hooks", () => {
+describe('Claude Code (real CLI, mock model) with type: "http" hooks', () => {
   it("an HTTP hook's JSON deny blocks the tool; Claude sends the configured headers with env interpolation", async (ctx) => {
     const binary = requireClaude(ctx);
     const received: Array<{ path: string; headers: Record<string, unknown>; body: Record<string, unknown> | undefined }> = [];
@@ -159,7 +182,9 @@ describe("Claude Code (real CLI, mock model) with type: \"http\" hooks", () => {
         const body = parseJson<Record<string, unknown>>(raw);
         received.push({ path: req.url ?? "", headers: req.headers, body });
         if (body?.hook_event_name === "PreToolUse") {
-          sendJson(res, 200, { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: DENY_REASON } });
+          sendJson(res, 200, {
+            hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: DENY_REASON },
+          });
         } else if (body?.hook_event_name === "UserPromptSubmit") {
           sendJson(res, 200, { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: "CTX_FROM_HTTP_HOOK" } });
         } else sendJson(res, 200, {});
@@ -171,7 +196,15 @@ describe("Claude Code (real CLI, mock model) with type: \"http\" hooks", () => {
     const result = await run(binary, {
       prompt: "clean up",
       model: { script: [useTool("Bash", { command: "echo ran > denied.txt", description: "side effect" }, TOOL_ID)] },
-      hooks: [{ type: "http", events: CLAUDE_EVENTS, url: (event) => `${baseUrl}/hooks/${event}`, headers: { Authorization: "Bearer $HOOKBOX_E2E_TOKEN" }, allowedEnvVars: ["HOOKBOX_E2E_TOKEN"] }],
+      hooks: [
+        {
+          type: "http",
+          events: CLAUDE_EVENTS,
+          url: (event) => `${baseUrl}/hooks/${event}`,
+          headers: { Authorization: "Bearer $HOOKBOX_E2E_TOKEN" },
+          allowedEnvVars: ["HOOKBOX_E2E_TOKEN"],
+        },
+      ],
       env: { HOOKBOX_E2E_TOKEN: "e2e-token-123" },
     });
 

@@ -10,7 +10,17 @@ import { afterEach, beforeAll, describe, expect, it, type TestContext } from "vi
 import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
 import { DaemonProcess, DaemonWorld } from "../../helpers/daemon.ts";
 import { MockLlmServer } from "../../helpers/mock-llm.ts";
-import { CLAUDE_EVENTS, cleanupRun, findClaudeBinary, runClaude, runClaudeIn, type ClaudeBinary, type ClaudeRun, type ClaudeRunOptions, type ClaudeWorkspaceRunOptions } from "./claude-code.ts";
+import {
+  CLAUDE_EVENTS,
+  cleanupRun,
+  findClaudeBinary,
+  runClaude,
+  runClaudeIn,
+  type ClaudeBinary,
+  type ClaudeRun,
+  type ClaudeRunOptions,
+  type ClaudeWorkspaceRunOptions,
+} from "./claude-code.ts";
 import { EVALUATION_MODES, clientSuite, expectFinished } from "./client-suite.ts";
 import { contextMarker, daemonEvents, installAgent, witnessedEvents } from "./hookbox-setup.ts";
 import { systemMessageText, toolResultText, useTool } from "./mock-anthropic.ts";
@@ -111,7 +121,7 @@ describe.each(EVALUATION_MODES)("Claude Code with the entries `hookbox install-a
   });
 });
 
-describe("Claude Code's type: \"http\" hooks as `install-agent claude --http` writes them, served by `hookbox serve --listen`", () => {
+describe('Claude Code\'s type: "http" hooks as `install-agent claude --http` writes them, served by `hookbox serve --listen`', () => {
   it("a deny from the daemon blocks the tool, the daemon's context reaches the model, and doctor finds the daemon and the token", async (ctx) => {
     const binary = requireClaude(ctx);
     const world = new DaemonWorld();
@@ -125,11 +135,17 @@ describe("Claude Code's type: \"http\" hooks as `install-agent claude --http` wr
     const project = mkdtempSync(join(tmpdir(), "hookbox-claude-http-"));
     cleanups.push(() => rmSync(project, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
     const env = { HOME: world.home, PATH: "/usr/bin:/bin", HOOKBOX_TOKEN: token };
-    const install = await runProgram([BUILT_BINARY, "install-agent", "claude", "--http", `http://127.0.0.1:${port}`, "--token-env", "HOOKBOX_TOKEN"], { cwd: project, env });
+    const install = await runProgram(
+      [BUILT_BINARY, "install-agent", "claude", "--http", `http://127.0.0.1:${port}`, "--token-env", "HOOKBOX_TOKEN"],
+      { cwd: project, env },
+    );
     expect(install.code, install.stderr).toBe(0);
     const doctor = await runProgram([BUILT_BINARY, "doctor", "--json"], { cwd: project, env, timeoutMs: 120_000 });
     const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks;
-    expect(checks.find((check) => check.name === "claude (project) http")).toMatchObject({ ok: true, detail: expect.stringMatching(/a daemon answers on http:\/\/127\.0\.0\.1:\d+\/v1\/agents\/claude and accepts the token/) });
+    expect(checks.find((check) => check.name === "claude (project) http")).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/a daemon answers on http:\/\/127\.0\.0\.1:\d+\/v1\/agents\/claude and accepts the token/),
+    });
     const result = await run(binary, {
       prompt: "clean up the build",
       model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > denied.txt", description: "clean" }, TOOL_ID)] },
@@ -151,7 +167,16 @@ describe("a guard that is installed is a guard that runs (issue 15), with the re
     const result = await run(binary, {
       prompt: "store the key",
       // The project directory is made by the run: the model reads it from its system prompt.
-      model: { script: [(request) => useTool("Write", { file_path: `${/\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0]}/.env`, content: "KEY=1\n" }, TOOL_ID)] },
+      model: {
+        script: [
+          (request) =>
+            useTool(
+              "Write",
+              { file_path: `${/\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0]}/.env`, content: "KEY=1\n" },
+              TOOL_ID,
+            ),
+        ],
+      },
       files: {
         ".git/HEAD": "ref: refs/heads/main\n",
         ".hookbox/hooks/env-guard/hook.yaml": "id: env-guard\nevents: [PreToolUse]\non_error: deny\nhandler: ./handler.ts\n",
@@ -170,22 +195,37 @@ describe("a guard that is installed is a guard that runs (issue 15), with the re
     const binary = requireClaude(ctx);
     const world = new DaemonWorld();
     cleanups.push(() => world.cleanup());
-    writeFileSync(join(world.hooks, "ask.yaml"), "id: ask-first\nevents: [PreToolUse]\nmatch: { tool: Bash }\nhandler: { code: \"export default () => ({ action: 'ask_user', approval_prompt: 'HOOKBOX_ASK: run this command?' })\" }\n");
+    writeFileSync(
+      join(world.hooks, "ask.yaml"),
+      "id: ask-first\nevents: [PreToolUse]\nmatch: { tool: Bash }\nhandler: { code: \"export default () => ({ action: 'ask_user', approval_prompt: 'HOOKBOX_ASK: run this command?' })\" }\n",
+    );
     const daemon = await DaemonProcess.start([BUILT_BINARY], world, ["--workers", "1"]);
     cleanups.push(() => void daemon.stop());
     const started = Date.now();
     const result = await run(binary, {
       prompt: "list files",
       model: { script: [useTool("Bash", { command: "echo asked > asked.txt", description: "list" }, TOOL_ID)] },
-      hooks: [{ type: "command", events: ["PreToolUse"], command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${world.hooks}`, timeoutSec: 120 }],
+      hooks: [
+        {
+          type: "command",
+          events: ["PreToolUse"],
+          command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${world.hooks}`,
+          timeoutSec: 120,
+        },
+      ],
       // Claude's hooks reach the daemon: the same HOME and runtime directory as the daemon's.
       env: { HOME: world.home, XDG_RUNTIME_DIR: world.runtimeDir },
     });
     // Claude's permission flow answered (in -p mode it cannot prompt, so the command does not run).
     expect(existsSync(join(result.projectDir, "asked.txt"))).toBe(false);
     expect(Date.now() - started, "no approval was held for the hook timeout").toBeLessThan(45_000);
-    const decisions = readFileSync(world.auditFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { kind?: string; decision?: string; served_by?: { via: string } });
-    expect(decisions.filter((d) => d.kind === "decision")).toEqual(expect.arrayContaining([expect.objectContaining({ decision: "ask", served_by: expect.objectContaining({ via: "daemon" }) })]));
+    const decisions = readFileSync(world.auditFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind?: string; decision?: string; served_by?: { via: string } });
+    expect(decisions.filter((d) => d.kind === "decision")).toEqual(
+      expect.arrayContaining([expect.objectContaining({ decision: "ask", served_by: expect.objectContaining({ via: "daemon" }) })]),
+    );
   });
 });
 
@@ -201,12 +241,22 @@ describe("a prompt hook (issue 21): the local model decides, the real Claude Cod
       join(dir, "hooks", "prompt-guard.yaml"),
       "id: prompt-guard\nevents: [PreToolUse]\nmatch: { tool: Bash }\non_error: deny\nprompt: |\n  Deny any command that deletes files. Command: {{event.tool_input.command}}\n",
     );
-    writeFileSync(join(dir, "hookbox.yaml"), `daemon: { auto_start: false }\nllm: { endpoint: "${local.url}/v1", api: openai, model: local-judge }\n`);
+    writeFileSync(
+      join(dir, "hookbox.yaml"),
+      `daemon: { auto_start: false }\nllm: { endpoint: "${local.url}/v1", api: openai, model: local-judge }\n`,
+    );
     local.script({ content: '{"decision":"deny","reason":"HOOKBOX_LLM_DENY: the local model refuses deletions"}', usage: { input: 70, output: 14 } });
     const result = await run(binary, {
       prompt: "clean up the build",
       model: { script: [useTool("Bash", { command: "rm -rf build && echo ran > denied.txt", description: "clean" }, TOOL_ID)] },
-      hooks: [{ type: "command", events: ["PreToolUse"], command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${join(dir, "hooks")}`, timeoutSec: 60 }],
+      hooks: [
+        {
+          type: "command",
+          events: ["PreToolUse"],
+          command: (event) => `${BUILT_BINARY} emit ${event} --agent claude --hooks ${join(dir, "hooks")}`,
+          timeoutSec: 60,
+        },
+      ],
       env: { HOOKBOX_CONFIG: join(dir, "hookbox.yaml") },
     });
     expect(existsSync(join(result.projectDir, "denied.txt")), "the denied command ran").toBe(false);

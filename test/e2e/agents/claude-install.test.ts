@@ -70,7 +70,9 @@ describe("Claude Code with the settings install-agent wrote", () => {
 describe("Claude Code with only install-agent done: no serve by hand", () => {
   it("the first event is answered by emit, which starts a daemon; later events are served by it (the audit says so)", async (ctx) => {
     const binary = requireClaude(ctx);
-    const calls = ["a", "b", "c", "d", "e"].map((word, i) => useTool("Bash", { command: `echo ${word} >> words.txt`, description: word }, `toolu_01HOOKBOXAUTODAEMON0000${i}`));
+    const calls = ["a", "b", "c", "d", "e"].map((word, i) =>
+      useTool("Bash", { command: `echo ${word} >> words.txt`, description: word }, `toolu_01HOOKBOXAUTODAEMON0000${i}`),
+    );
     const run = await runClaude(binary, {
       prompt: "write five words",
       model: { script: calls },
@@ -127,7 +129,16 @@ describe("from a download to a guard that holds: self-install, install-agent, th
       expect(settings).toContain(`"${bin}/hookbox emit PreToolUse --agent claude"`);
       const run = await runClaude(binary, {
         prompt: "store the key",
-        model: { script: [(request) => useTool("Write", { file_path: `${/\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0]}/.env`, content: "KEY=1\n" }, TOOL_ID)] },
+        model: {
+          script: [
+            (request) =>
+              useTool(
+                "Write",
+                { file_path: `${/\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0]}/.env`, content: "KEY=1\n" },
+                TOOL_ID,
+              ),
+          ],
+        },
         hooks: [],
         files: { ".claude/settings.json": settings },
         env: { XDG_CONFIG_HOME: config },
@@ -148,7 +159,9 @@ describe("from a download to a guard that holds: self-install, install-agent, th
 
 describe("guards on by default (issue 27): a fresh install-agent claude, with no operator file, in the real Claude Code", () => {
   /** A HOME with the binary in ~/bin and no operator file, and a project; install-agent run there as the user types it. */
-  async function freshInstall(flags: readonly string[]): Promise<{ root: string; home: string; project: string; binary: string; env: Record<string, string>; stdout: string; stderr: string }> {
+  async function freshInstall(
+    flags: readonly string[],
+  ): Promise<{ root: string; home: string; project: string; binary: string; env: Record<string, string>; stdout: string; stderr: string }> {
     const root = mkdtempSync(join(tmpdir(), "hookbox-default-guards-claude-"));
     const home = join(root, "home");
     const project = join(root, "project");
@@ -169,12 +182,18 @@ describe("guards on by default (issue 27): a fresh install-agent claude, with no
     try {
       expect(readFileSync(join(fresh.home, ".config/hookbox/hookbox.yaml"), "utf8")).toMatch(/^builtin:\n {2}- guard-secrets/m);
       expect(fresh.stdout).toContain("enables the standard guards guard-secrets, bash-guard");
-      const projectOf = (request: unknown): string => /\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0] ?? "/nowhere";
+      const projectOf = (request: unknown): string =>
+        /\/[^\s"']*hookbox-claude-e2e-[^/\s"']+\/project/.exec(JSON.stringify(request))?.[0] ?? "/nowhere";
       const ENV_ID = "toolu_01HOOKBOXDEFAULTGUARDS0001";
       const NOTES_ID = "toolu_01HOOKBOXDEFAULTGUARDS0002";
       const run = await runClaude(binary, {
         prompt: "store the key, then write the notes",
-        model: { script: [(request) => useTool("Write", { file_path: `${projectOf(request)}/.env`, content: "KEY=1\n" }, ENV_ID), (request) => useTool("Write", { file_path: `${projectOf(request)}/notes.txt`, content: "notes\n" }, NOTES_ID)] },
+        model: {
+          script: [
+            (request) => useTool("Write", { file_path: `${projectOf(request)}/.env`, content: "KEY=1\n" }, ENV_ID),
+            (request) => useTool("Write", { file_path: `${projectOf(request)}/notes.txt`, content: "notes\n" }, NOTES_ID),
+          ],
+        },
         hooks: [],
         files: { ".claude/settings.json": readFileSync(join(fresh.project, ".claude/settings.json"), "utf8") },
         // Where install-agent wrote the operator file: the agent's Hookbox reads the same one.
@@ -201,9 +220,15 @@ describe("guards on by default (issue 27): a fresh install-agent claude, with no
       expect(existsSync(join(fresh.home, ".config/hookbox/hookbox.yaml"))).toBe(false);
       expect(fresh.stderr).toContain(`NO GUARD: claude (${join(fresh.project, ".claude/settings.json")}) is protected by nothing but self-protect`);
       // Its test call through the entry starts no daemon to outlive the test.
-      const doctor = await runProgram([fresh.binary, "doctor"], { env: { ...fresh.env, HOOKBOX_NO_DAEMON: "1" }, cwd: fresh.project, timeoutMs: 120_000 });
+      const doctor = await runProgram([fresh.binary, "doctor"], {
+        env: { ...fresh.env, HOOKBOX_NO_DAEMON: "1" },
+        cwd: fresh.project,
+        timeoutMs: 120_000,
+      });
       expect(doctor.code, doctor.stdout).toBe(1);
-      expect(doctor.stdout).toMatch(/^FAIL guards of claude \(project\): claude \(\S+\/\.claude\/settings\.json\) is protected by nothing but self-protect/m);
+      expect(doctor.stdout).toMatch(
+        /^FAIL guards of claude \(project\): claude \(\S+\/\.claude\/settings\.json\) is protected by nothing but self-protect/m,
+      );
     } finally {
       await runProgram([BUILT_BINARY, "daemon", "stop"], { env: fresh.env, cwd: fresh.project });
       rmSync(fresh.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });

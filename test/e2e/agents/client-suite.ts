@@ -26,7 +26,11 @@ export interface ClientSuite {
  */
 export function clientSuite(name: ClientName, alsoNeeds?: readonly ClientName[]): ClientSuite;
 export function clientSuite(name: string, alsoNeeds: readonly ClientName[], find: () => FoundClient): ClientSuite;
-export function clientSuite(name: string, alsoNeeds: readonly ClientName[] = [], find: () => FoundClient = () => findClient(name as ClientName)): ClientSuite {
+export function clientSuite(
+  name: string,
+  alsoNeeds: readonly ClientName[] = [],
+  find: () => FoundClient = () => findClient(name as ClientName),
+): ClientSuite {
   let client: FoundClient = { ok: false, reason: "not looked up yet" };
   const cleanups: (() => unknown)[] = [];
   beforeAll(() => {

@@ -58,7 +58,8 @@ export function findClient(name: ClientName): FoundClient {
   if (client.bin === undefined) {
     const dir = override ?? join(prefix, "node_modules", client.pkg);
     const manifest = join(dir, "package.json");
-    if (!existsSync(manifest)) return { ok: false, reason: `${client.pkg}@${client.version} is not installed (${manifest} is absent); ${INSTALL_HINT}` };
+    if (!existsSync(manifest))
+      return { ok: false, reason: `${client.pkg}@${client.version} is not installed (${manifest} is absent); ${INSTALL_HINT}` };
     const version = (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version ?? "?";
     return { ok: true, path: dir, version };
   }
@@ -66,7 +67,12 @@ export function findClient(name: ClientName): FoundClient {
   if (!existsSync(path)) return { ok: false, reason: `${client.pkg}@${client.version} is not installed (${path} is absent); ${INSTALL_HINT}` };
   const probe = probeVersion(path, []);
   const output = `${probe.stdout}${probe.stderr}`;
-  if (probe.status !== 0) return { ok: false, reason: `${path} --version exited ${probe.status}: ${probe.error?.message ?? output.trim().slice(0, 300)}` };
-  if (!override && !output.includes(client.version)) return { ok: false, reason: `${path} is not ${client.pkg}@${client.version} (--version said ${JSON.stringify(output.trim().slice(0, 200))}); ${INSTALL_HINT}` };
+  if (probe.status !== 0)
+    return { ok: false, reason: `${path} --version exited ${probe.status}: ${probe.error?.message ?? output.trim().slice(0, 300)}` };
+  if (!override && !output.includes(client.version))
+    return {
+      ok: false,
+      reason: `${path} is not ${client.pkg}@${client.version} (--version said ${JSON.stringify(output.trim().slice(0, 200))}); ${INSTALL_HINT}`,
+    };
   return { ok: true, path, version: /\d+\.\d+\.\d+/.exec(output)?.[0] ?? output.trim() };
 }

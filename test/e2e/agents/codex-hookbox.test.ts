@@ -29,7 +29,10 @@ describe.each(EVALUATION_MODES)("Codex CLI with Hookbox's hooks, evaluated %s", 
   it("guard-secrets blocks a .env write through the shell, and the model's next request carries the reason", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "store the key", model: { script: [useTool("exec_command", { cmd: ENV_WRITE }, "call_env_shell")] } });
+    const result = await run(binary, ws, {
+      prompt: "store the key",
+      model: { script: [useTool("exec_command", { cmd: ENV_WRITE }, "call_env_shell")] },
+    });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     const next = result.model.resultOf("call_env_shell");
     expect(next?.output.text).toMatch(/^Command blocked by PreToolUse hook: guard-secrets: This command writes to \.env/);
@@ -39,7 +42,10 @@ describe.each(EVALUATION_MODES)("Codex CLI with Hookbox's hooks, evaluated %s", 
   it("guard-secrets blocks a .env created through apply_patch", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "store the key", model: { script: [useTool("apply_patch", { [CUSTOM_INPUT]: ENV_PATCH }, "call_env_patch")] } });
+    const result = await run(binary, ws, {
+      prompt: "store the key",
+      model: { script: [useTool("apply_patch", { [CUSTOM_INPUT]: ENV_PATCH }, "call_env_patch")] },
+    });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     expect(result.model.resultOf("call_env_patch")?.output.text).toContain("guard-secrets");
     expect(auditRecords(ws).some((r) => r.hook_id === "guard-secrets" && r.event_type === "PreToolUse" && r.status === "denied")).toBe(true);
@@ -48,7 +54,10 @@ describe.each(EVALUATION_MODES)("Codex CLI with Hookbox's hooks, evaluated %s", 
   it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("exec_command", { cmd: ALLOWED }, "call_allowed")] } });
+    const result = await run(binary, ws, {
+      prompt: "write the file",
+      model: { script: [useTool("exec_command", { cmd: ALLOWED }, "call_allowed")] },
+    });
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");
     expect(next?.output.text).toMatch(/Output:\nwrote\n/);
@@ -65,7 +74,11 @@ describe("Codex CLI with Hookbox's hooks installed but never trusted in /hooks",
   it("skips every hook without a word: the .env is written, Hookbox never hears of it, the run succeeds", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(false);
-    const result = await run(binary, ws, { prompt: "store the key", trustHooks: false, model: { script: [useTool("exec_command", { cmd: ENV_WRITE }, "call_env_shell")] } });
+    const result = await run(binary, ws, {
+      prompt: "store the key",
+      trustHooks: false,
+      model: { script: [useTool("exec_command", { cmd: ENV_WRITE }, "call_env_shell")] },
+    });
     expect(readFileSync(join(ws.project, ".env"), "utf8")).toBe("API_KEY=leaked\n");
     expect(result.model.resultOf("call_env_shell")?.output.text).toMatch(/Output:\nwrote\n/);
     expect(auditRecords(ws)).toEqual([]);
@@ -74,6 +87,9 @@ describe("Codex CLI with Hookbox's hooks installed but never trusted in /hooks",
     const doctor = await runProgram([BUILT_BINARY, "doctor", "--json"], { cwd: ws.project, env: ws.baseEnv(), timeoutMs: 120_000 });
     expect(doctor.code).toBe(1);
     const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks;
-    expect(checks.find((check) => check.name === "codex trust (user)")).toMatchObject({ ok: false, detail: expect.stringMatching(/^Codex has not trusted 11 of Hookbox's 11 entries in .*\/\.codex\/hooks\.json .*it skips them without a word/) });
+    expect(checks.find((check) => check.name === "codex trust (user)")).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^Codex has not trusted 11 of Hookbox's 11 entries in .*\/\.codex\/hooks\.json .*it skips them without a word/),
+    });
   });
 });

@@ -28,7 +28,10 @@ describe.each(EVALUATION_MODES)("Copilot CLI with Hookbox's hooks, evaluated %s"
   it("guard-secrets blocks a .env write through bash, and the model's next request carries the reason", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "store the key", model: { script: [useTool("bash", { command: "echo API_KEY=leaked > .env && echo wrote", description: "store" }, "call_env_bash")] } });
+    const result = await run(binary, ws, {
+      prompt: "store the key",
+      model: { script: [useTool("bash", { command: "echo API_KEY=leaked > .env && echo wrote", description: "store" }, "call_env_bash")] },
+    });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     expect(result.model.resultOf("call_env_bash")?.output.text).toMatch(/^Denied by preToolUse hook: guard-secrets: This command writes to \.env/);
     if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThan(0);
@@ -37,7 +40,10 @@ describe.each(EVALUATION_MODES)("Copilot CLI with Hookbox's hooks, evaluated %s"
   it("guard-secrets blocks a .env created through apply_patch (free-form input, not JSON)", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "store the key", model: { script: [useTool("apply_patch", { [CUSTOM_INPUT]: ENV_PATCH }, "call_env_patch")] } });
+    const result = await run(binary, ws, {
+      prompt: "store the key",
+      model: { script: [useTool("apply_patch", { [CUSTOM_INPUT]: ENV_PATCH }, "call_env_patch")] },
+    });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     expect(result.model.resultOf("call_env_patch")?.output.text).toMatch(/^Denied by preToolUse hook: guard-secrets: /);
   });
@@ -45,7 +51,10 @@ describe.each(EVALUATION_MODES)("Copilot CLI with Hookbox's hooks, evaluated %s"
   it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] } });
+    const result = await run(binary, ws, {
+      prompt: "write the file",
+      model: { script: [useTool("bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] },
+    });
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");
     expect(next?.output.text).toMatch(/^wrote\n/);
@@ -53,6 +62,8 @@ describe.each(EVALUATION_MODES)("Copilot CLI with Hookbox's hooks, evaluated %s"
     expect(first).toContain(contextMarker("SessionStart"));
     expect(first).toContain(contextMarker("UserPromptSubmit"));
     expect(requestText(next!.request)).toContain(contextMarker("PostToolUse"));
-    expect(witnessedEvents(ws)).toEqual(expect.arrayContaining(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"]));
+    expect(witnessedEvents(ws)).toEqual(
+      expect.arrayContaining(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"]),
+    );
   });
 });

@@ -62,14 +62,20 @@ export interface GeminiRun {
   readonly durationMs: number;
 }
 
-export type GeminiEntry = { readonly ok: true; readonly command: string; readonly args: readonly string[]; readonly version: string } | { readonly ok: false; readonly reason: string };
+export type GeminiEntry =
+  | { readonly ok: true; readonly command: string; readonly args: readonly string[]; readonly version: string }
+  | { readonly ok: false; readonly reason: string };
 
 /** The CLI's bundle run by this Node; HOOKBOX_GEMINI_JS overrides the bundle path. */
 export function findGeminiCli(): GeminiEntry {
   const entry = process.env.HOOKBOX_GEMINI_JS ?? join(ROOT, "node_modules/@google/gemini-cli/bundle/gemini.js");
   if (!existsSync(entry)) return { ok: false, reason: `Gemini CLI not installed: ${entry} is absent (devDependency @google/gemini-cli)` };
   const probe = probeVersion(process.execPath, [entry]);
-  if (probe.status !== 0) return { ok: false, reason: `Gemini CLI cannot start: ${entry} --version exited ${probe.status} (${probe.error?.message ?? probe.stderr.trim().slice(0, 300)})` };
+  if (probe.status !== 0)
+    return {
+      ok: false,
+      reason: `Gemini CLI cannot start: ${entry} --version exited ${probe.status} (${probe.error?.message ?? probe.stderr.trim().slice(0, 300)})`,
+    };
   return { ok: true, command: process.execPath, args: [entry], version: probe.stdout.trim() };
 }
 
@@ -79,7 +85,12 @@ export function geminiSettings(hooks: readonly GeminiHookSetup[]): Record<string
   hooks.forEach((setup, index) => {
     for (const event of setup.events) {
       // name + command is Gemini's dedup key; distinct names keep two setups' hooks apart.
-      const handler = { type: "command", name: `e2e-${index}-${event}`, command: setup.command(event), ...(setup.timeoutMs ? { timeout: setup.timeoutMs } : {}) };
+      const handler = {
+        type: "command",
+        name: `e2e-${index}-${event}`,
+        command: setup.command(event),
+        ...(setup.timeoutMs ? { timeout: setup.timeoutMs } : {}),
+      };
       const group = TOOL_EVENTS.has(event) && setup.matcher ? { matcher: setup.matcher, hooks: [handler] } : { hooks: [handler] };
       (byEvent[event] ??= []).push(group);
     }
@@ -142,7 +153,11 @@ export interface GeminiWorkspaceRunOptions {
 }
 
 /** Run `gemini -p <prompt>` in an AgentWorkspace: its project, HOME and runtime dir (where a daemon's socket is); always resolves. */
-export async function runGeminiIn(entry: Extract<GeminiEntry, { ok: true }>, ws: AgentWorkspace, options: GeminiWorkspaceRunOptions): Promise<GeminiRun> {
+export async function runGeminiIn(
+  entry: Extract<GeminiEntry, { ok: true }>,
+  ws: AgentWorkspace,
+  options: GeminiWorkspaceRunOptions,
+): Promise<GeminiRun> {
   ws.write("home", { ".gemini/settings.json": JSON.stringify(USER_SETTINGS, null, 2) });
   await options.install?.(ws);
   return launchGemini(entry, { ...options, projectDir: ws.project, homeDir: ws.home, baseEnv: ws.baseEnv() });
@@ -162,12 +177,37 @@ interface Launch {
 async function launchGemini(entry: Extract<GeminiEntry, { ok: true }>, launch: Launch): Promise<GeminiRun> {
   const model = new MockGemini(launch.model);
   const baseUrl = await model.start();
-  const args = [...entry.args, "-p", launch.prompt, "--output-format", "stream-json", "--approval-mode", "yolo", "--model", MODEL, ...(launch.extraArgs ?? [])];
+  const args = [
+    ...entry.args,
+    "-p",
+    launch.prompt,
+    "--output-format",
+    "stream-json",
+    "--approval-mode",
+    "yolo",
+    "--model",
+    MODEL,
+    ...(launch.extraArgs ?? []),
+  ];
   const started = Date.now();
   try {
     const env = { ...launch.baseEnv, ...geminiEnv(baseUrl, launch.homeDir, launch.env ?? {}) };
-    const { code, stdout, stderr, timedOut } = await runBounded(entry.command, args, { cwd: launch.projectDir, env, timeoutMs: launch.timeoutMs ?? 45_000 });
-    return { exitCode: code, timedOut, events: parseJsonLines<GeminiStreamEvent>(stdout), stdout, stderr, model, projectDir: launch.projectDir, homeDir: launch.homeDir, durationMs: Date.now() - started };
+    const { code, stdout, stderr, timedOut } = await runBounded(entry.command, args, {
+      cwd: launch.projectDir,
+      env,
+      timeoutMs: launch.timeoutMs ?? 45_000,
+    });
+    return {
+      exitCode: code,
+      timedOut,
+      events: parseJsonLines<GeminiStreamEvent>(stdout),
+      stdout,
+      stderr,
+      model,
+      projectDir: launch.projectDir,
+      homeDir: launch.homeDir,
+      durationMs: Date.now() - started,
+    };
   } finally {
     await model.close();
   }

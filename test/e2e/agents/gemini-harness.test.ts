@@ -48,7 +48,11 @@ describe("Gemini CLI (real CLI, mock model) with plain command hooks", () => {
   it("a BeforeTool deny blocks the shell call and the model's next request carries the reason", async (ctx) => {
     const entry = requireGemini(ctx);
     const hooks = recorder().answer("BeforeTool", { stdout: { decision: "deny", reason: DENY_REASON } });
-    const result = await run(entry, { prompt: "clean up", model: writeFile("denied.txt"), hooks: [{ events: GEMINI_EVENTS, command: hooks.command }] });
+    const result = await run(entry, {
+      prompt: "clean up",
+      model: writeFile("denied.txt"),
+      hooks: [{ events: GEMINI_EVENTS, command: hooks.command }],
+    });
 
     expect(existsSync(join(result.projectDir, "denied.txt")), "the denied command ran").toBe(false);
     const next = result.model.resultOf(SHELL);
@@ -56,14 +60,21 @@ describe("Gemini CLI (real CLI, mock model) with plain command hooks", () => {
     expect(next?.response).toEqual({ error: `Tool execution blocked: ${DENY_REASON}` });
     expect(result.events.find((event) => event.type === "tool_result")).toMatchObject({ status: "error", error: { type: "policy_violation" } });
     expect(hooks.events()).not.toContain("AfterTool");
-    expect(hooks.calls().find((call) => call.event === "BeforeTool")?.payload).toMatchObject({ tool_name: SHELL, tool_input: { command: "echo hookbox-was-here > denied.txt" } });
+    expect(hooks.calls().find((call) => call.event === "BeforeTool")?.payload).toMatchObject({
+      tool_name: SHELL,
+      tool_input: { command: "echo hookbox-was-here > denied.txt" },
+    });
   });
 
   it("a Claude-shaped deny alone does not block Gemini; the cross-agent answer does", async (ctx) => {
     const entry = requireGemini(ctx);
     const claudeDeny = { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: DENY_REASON };
     const claudeOnly = recorder().answer("BeforeTool", { stdout: { hookSpecificOutput: claudeDeny } });
-    const ignored = await run(entry, { prompt: "write", model: writeFile("ran.txt"), hooks: [{ events: ["BeforeTool"], command: claudeOnly.command }] });
+    const ignored = await run(entry, {
+      prompt: "write",
+      model: writeFile("ran.txt"),
+      hooks: [{ events: ["BeforeTool"], command: claudeOnly.command }],
+    });
     expect(existsSync(join(ignored.projectDir, "ran.txt")), "real-clients.md: Gemini ignores permissionDecision").toBe(true);
 
     const both = recorder().answer("BeforeTool", { stdout: { decision: "block", reason: DENY_REASON, hookSpecificOutput: claudeDeny } });
@@ -79,7 +90,11 @@ describe("Gemini CLI (real CLI, mock model) with plain command hooks", () => {
       .answer("SessionStart", context("SessionStart", "CTX_FROM_SessionStart"))
       .answer("BeforeAgent", context("BeforeAgent", "CTX_FROM_BeforeAgent <b>"))
       .answer("AfterTool", context("AfterTool", "CTX_FROM_AfterTool"));
-    const result = await run(entry, { prompt: "look around", model: { script: [useTool(SHELL, { command: "echo listing" })] }, hooks: [{ events: GEMINI_EVENTS, command: hooks.command }] });
+    const result = await run(entry, {
+      prompt: "look around",
+      model: { script: [useTool(SHELL, { command: "echo listing" })] },
+      hooks: [{ events: GEMINI_EVENTS, command: hooks.command }],
+    });
 
     const userParts = (result.model.turns()[0]?.contents.at(-1)?.parts ?? []).map((part) => part.text);
     // SessionStart context is prepended to the headless prompt; BeforeAgent's is its own part, HTML-escaped.
@@ -91,7 +106,11 @@ describe("Gemini CLI (real CLI, mock model) with plain command hooks", () => {
   it("with an allowing hook the shell tool really runs, and the five events fire in order", async (ctx) => {
     const entry = requireGemini(ctx);
     const hooks = recorder().answer("BeforeTool", { stdout: { decision: "allow" } });
-    const result = await run(entry, { prompt: "write the file", model: writeFile("allowed.txt"), hooks: [{ events: GEMINI_EVENTS, command: hooks.command, matcher: SHELL }] });
+    const result = await run(entry, {
+      prompt: "write the file",
+      model: writeFile("allowed.txt"),
+      hooks: [{ events: GEMINI_EVENTS, command: hooks.command, matcher: SHELL }],
+    });
 
     expect(readFileSync(join(result.projectDir, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     expect(result.events.find((event) => event.type === "tool_result")).toMatchObject({ status: "success" });

@@ -31,16 +31,24 @@ describe.each(EVALUATION_MODES)("Gemini CLI with the entries `hookbox install-ag
   it("guard-secrets blocks a .env write through the shell, and the model sees the reason", async (ctx) => {
     const bundle = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(bundle, ws, { prompt: "store the key", model: { script: [useTool(SHELL, { command: "echo API_KEY=leaked > .env && echo wrote" })] } });
+    const result = await run(bundle, ws, {
+      prompt: "store the key",
+      model: { script: [useTool(SHELL, { command: "echo API_KEY=leaked > .env && echo wrote" })] },
+    });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
-    expect(result.model.resultOf(SHELL)?.response).toEqual({ error: expect.stringMatching(/^Tool execution blocked: guard-secrets: This command writes to \.env/) });
+    expect(result.model.resultOf(SHELL)?.response).toEqual({
+      error: expect.stringMatching(/^Tool execution blocked: guard-secrets: This command writes to \.env/),
+    });
     if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThan(0);
   });
 
   it("an allowed shell command really runs, its output and the project hook's context reach the model", async (ctx) => {
     const bundle = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(bundle, ws, { prompt: "write the file", model: { script: [useTool(SHELL, { command: "echo hookbox-was-here > allowed.txt && echo wrote" })] } });
+    const result = await run(bundle, ws, {
+      prompt: "write the file",
+      model: { script: [useTool(SHELL, { command: "echo hookbox-was-here > allowed.txt && echo wrote" })] },
+    });
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const first = JSON.stringify(result.model.turns()[0]);
     expect(first).toContain(contextMarker("SessionStart"));

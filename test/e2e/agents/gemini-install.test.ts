@@ -32,7 +32,10 @@ function requireGemini(ctx: TestContext): Extract<GeminiEntry, { ok: true }> {
   return gemini as Extract<GeminiEntry, { ok: true }>;
 }
 
-async function rmUnder(entry: Extract<GeminiEntry, { ok: true }>, settings: string): Promise<{ ran: boolean; response: unknown; exitCode: number | null; stderr: string }> {
+async function rmUnder(
+  entry: Extract<GeminiEntry, { ok: true }>,
+  settings: string,
+): Promise<{ ran: boolean; response: unknown; exitCode: number | null; stderr: string }> {
   const run = await runGemini(entry, {
     prompt: "clean up",
     model: { script: [useTool(SHELL, { command: "rm -rf build && echo ran > ran.txt" })] },
@@ -42,7 +45,12 @@ async function rmUnder(entry: Extract<GeminiEntry, { ok: true }>, settings: stri
     timeoutMs: 90_000,
   });
   try {
-    return { ran: existsSync(join(run.projectDir, "ran.txt")), response: run.model.resultOf(SHELL)?.response, exitCode: run.exitCode, stderr: run.stderr };
+    return {
+      ran: existsSync(join(run.projectDir, "ran.txt")),
+      response: run.model.resultOf(SHELL)?.response,
+      exitCode: run.exitCode,
+      stderr: run.stderr,
+    };
   } finally {
     cleanupGeminiRun(run);
   }

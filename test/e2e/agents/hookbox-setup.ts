@@ -45,7 +45,13 @@ export function setUpHookbox(ws: AgentWorkspace, hookbox = BUILT_BINARY): void {
 
 /** The native events the witness hook saw, in order of first sight. */
 export function witnessedEvents(ws: AgentWorkspace): string[] {
-  return [...new Set(auditRecords(ws).filter((record) => record.hook_id === "witness").map((record) => record.event_type))];
+  return [
+    ...new Set(
+      auditRecords(ws)
+        .filter((record) => record.hook_id === "witness")
+        .map((record) => record.event_type),
+    ),
+  ];
 }
 
 /** `hookbox serve` on the workspace's socket, loading the same operator file and project hooks `emit` would. */
@@ -117,7 +123,14 @@ export interface InstallAgentOptions {
  * repository's .github/hooks only in a folder trusted in its UI, and Codex records trust in the
  * user layer only, so those (and Qwen, opencode) are installed for the user.
  */
-const SCOPE: Readonly<Record<InstallAgent, "--project" | "--user">> = { claude: "--project", gemini: "--project", codex: "--user", copilot: "--user", qwen: "--user", opencode: "--user" };
+const SCOPE: Readonly<Record<InstallAgent, "--project" | "--user">> = {
+  claude: "--project",
+  gemini: "--project",
+  codex: "--user",
+  copilot: "--user",
+  qwen: "--user",
+  opencode: "--user",
+};
 
 /** The file install-agent writes for each client, relative to the workspace's project or HOME. */
 const SETTINGS_FILE: Readonly<Record<InstallAgent, readonly ["project" | "home", string]>> = {
@@ -142,7 +155,10 @@ export function installedFile(ws: AgentWorkspace, agent: InstallAgent): string {
  */
 export function installAgent(agent: InstallAgent, hookbox: string, options: InstallAgentOptions = {}): HookInstaller {
   return async (ws) => {
-    const run = await runProgram([hookbox, "install-agent", agent, SCOPE[agent], ...(options.command ? ["--command", options.command] : [])], { cwd: ws.project, env: ws.baseEnv() });
+    const run = await runProgram([hookbox, "install-agent", agent, SCOPE[agent], ...(options.command ? ["--command", options.command] : [])], {
+      cwd: ws.project,
+      env: ws.baseEnv(),
+    });
     if (run.code !== 0) throw new Error(`hookbox install-agent ${agent} failed (exit ${run.code}): ${run.stderr}`);
     if (options.detect) {
       const file = installedFile(ws, agent);
@@ -162,7 +178,12 @@ export function installAgent(agent: InstallAgent, hookbox: string, options: Inst
  */
 export function hookboxCallback(hookbox: string, ws: AgentWorkspace, event: string): SdkHookCallback {
   return async (input) => {
-    const run = await runProgram([hookbox, "emit", event, "--agent", "claude"], { stdin: JSON.stringify(input), env: ws.baseEnv(), cwd: ws.project, timeoutMs: 120_000 });
+    const run = await runProgram([hookbox, "emit", event, "--agent", "claude"], {
+      stdin: JSON.stringify(input),
+      env: ws.baseEnv(),
+      cwd: ws.project,
+      timeoutMs: 120_000,
+    });
     if (run.code === 2) return { decision: "block", reason: run.stderr.trim() };
     if (run.code !== 0) throw new Error(`hookbox emit ${event} exited ${run.code}: ${run.stderr.trim()}`);
     return run.stdout.trim() === "" ? {} : (JSON.parse(run.stdout) as Record<string, unknown>);

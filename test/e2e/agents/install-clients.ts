@@ -11,7 +11,16 @@ function install(name: ClientName): Promise<string> {
   if (existsSync(join(prefix, "node_modules", client.pkg, "package.json"))) return Promise.resolve(`${name}: already in ${prefix}`);
   mkdirSync(prefix, { recursive: true });
   const started = Date.now();
-  const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", client.saved ? "--save-exact" : "--no-save", "--loglevel=error", `${client.pkg}@${client.version}`];
+  const args = [
+    "install",
+    "--prefix",
+    prefix,
+    "--no-audit",
+    "--no-fund",
+    client.saved ? "--save-exact" : "--no-save",
+    "--loglevel=error",
+    `${client.pkg}@${client.version}`,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn("npm", args, { stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);

@@ -39,5 +39,10 @@ export async function installSettings(agent: string, file: string, existing?: st
   if (existing !== undefined) writeFileSync(join(project, file), existing);
   const install = await runProgram([binary, "install-agent", agent], { cwd: project, env: { HOME: join(root, "home"), PATH: "/usr/bin:/bin" } });
   if (install.code !== 0) throw new Error(`install-agent ${agent} failed (${install.code}): ${install.stderr}`);
-  return { text: readFileSync(join(project, file), "utf8"), output: install.stdout, xdgConfigHome, cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
+  return {
+    text: readFileSync(join(project, file), "utf8"),
+    output: install.stdout,
+    xdgConfigHome,
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+  };
 }

@@ -180,7 +180,9 @@ export class MockAnthropic {
   /** Content blocks with ids filled in; ids look like real ones (Claude Code does not check). */
   private blocks(turn: ModelTurn): Array<Record<string, unknown>> {
     return turn.blocks.map((block) =>
-      block.type === "text" ? { type: "text", text: block.text } : { type: "tool_use", id: block.id ?? `toolu_01MOCK${String(++this.toolCount).padStart(20, "0")}`, name: block.name, input: block.input },
+      block.type === "text"
+        ? { type: "text", text: block.text }
+        : { type: "tool_use", id: block.id ?? `toolu_01MOCK${String(++this.toolCount).padStart(20, "0")}`, name: block.name, input: block.input },
     );
   }
 
@@ -203,7 +205,8 @@ export class MockAnthropic {
     const message = this.message(request, turn);
     const content = message.content as Array<Record<string, unknown>>;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-    const send = (event: string, data: Record<string, unknown>): void => void res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+    const send = (event: string, data: Record<string, unknown>): void =>
+      void res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
     send("message_start", { message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
     content.forEach((block, index) => {
       if (block.type === "text") {

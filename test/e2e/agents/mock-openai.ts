@@ -70,7 +70,12 @@ export function toolOutputs(request: OpenAIRequest): ToolOutput[] {
 export function requestText(request: OpenAIRequest): string {
   const parts: string[] = [];
   if (typeof request.body.instructions === "string") parts.push(request.body.instructions);
-  const items = request.api === "responses" ? (typeof request.body.input === "string" ? [{ content: request.body.input }] : records(request.body.input)) : records(request.body.messages);
+  const items =
+    request.api === "responses"
+      ? typeof request.body.input === "string"
+        ? [{ content: request.body.input }]
+        : records(request.body.input)
+      : records(request.body.messages);
   for (const item of items) {
     parts.push(contentText(item.content));
     if (item.output !== undefined) parts.push(contentText(item.output));
@@ -180,13 +185,26 @@ export class MockOpenAI {
     const id = `resp_mock${++this.responseCount}`;
     const output = turn.blocks.map((block, index): OutputItem => {
       if (block.type === "text") {
-        return { type: "message", id: `msg_${id}_${index}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: block.text, annotations: [] }] };
+        return {
+          type: "message",
+          id: `msg_${id}_${index}`,
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: block.text, annotations: [] }],
+        };
       }
       const custom = customInput(block);
       const callId = this.callId(block);
       return custom !== undefined
         ? { type: "custom_tool_call", id: `ctc_${id}_${index}`, status: "completed", call_id: callId, name: block.name, input: custom }
-        : { type: "function_call", id: `fc_${id}_${index}`, status: "completed", call_id: callId, name: block.name, arguments: JSON.stringify(block.input) };
+        : {
+            type: "function_call",
+            id: `fc_${id}_${index}`,
+            status: "completed",
+            call_id: callId,
+            name: block.name,
+            arguments: JSON.stringify(block.input),
+          };
     });
     return {
       id,
@@ -195,7 +213,13 @@ export class MockOpenAI {
       status: "completed",
       model,
       output,
-      usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 },
+      usage: {
+        input_tokens: 10,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 10,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 20,
+      },
     };
   }
 
@@ -205,14 +229,25 @@ export class MockOpenAI {
     const calls = turn.blocks.flatMap((block): ChatToolCall[] => {
       if (block.type !== "tool_use") return [];
       const custom = customInput(block);
-      return [custom !== undefined ? { id: this.callId(block), type: "custom", custom: { name: block.name, input: custom } } : { id: this.callId(block), type: "function", function: { name: block.name, arguments: JSON.stringify(block.input) } }];
+      return [
+        custom !== undefined
+          ? { id: this.callId(block), type: "custom", custom: { name: block.name, input: custom } }
+          : { id: this.callId(block), type: "function", function: { name: block.name, arguments: JSON.stringify(block.input) } },
+      ];
     });
     return {
       id: `chatcmpl-mock${++this.responseCount}`,
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model,
-      choices: [{ index: 0, message: { role: "assistant", content: text === "" ? null : text, ...(calls.length > 0 && { tool_calls: calls }) }, finish_reason: calls.length > 0 ? "tool_calls" : "stop", logprobs: null }],
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: text === "" ? null : text, ...(calls.length > 0 && { tool_calls: calls }) },
+          finish_reason: calls.length > 0 ? "tool_calls" : "stop",
+          logprobs: null,
+        },
+      ],
       usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
     };
   }
@@ -234,14 +269,18 @@ interface ResponseObject {
 }
 
 /** A function call, or a custom (free-form input) tool call — how Copilot CLI offers apply_patch. */
-type ChatToolCall = { id: string; type: "function"; function: { name: string; arguments: string } } | { id: string; type: "custom"; custom: { name: string; input: string } };
+type ChatToolCall =
+  | { id: string; type: "function"; function: { name: string; arguments: string } }
+  | { id: string; type: "custom"; custom: { name: string; input: string } };
 
 interface ChatCompletion {
   readonly id: string;
   readonly object: "chat.completion";
   readonly created: number;
   readonly model: string;
-  readonly choices: [{ index: 0; message: { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }; finish_reason: string; logprobs: null }];
+  readonly choices: [
+    { index: 0; message: { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }; finish_reason: string; logprobs: null },
+  ];
   readonly usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
@@ -258,7 +297,8 @@ function sseHeaders(res: ServerResponse): void {
 function streamResponse(res: ServerResponse, response: ResponseObject): void {
   sseHeaders(res);
   let sequence = 0;
-  const send = (type: string, data: Record<string, unknown>): void => void res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
+  const send = (type: string, data: Record<string, unknown>): void =>
+    void res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...data })}\n\n`);
   const pending = { ...response, status: "in_progress", output: [], usage: null };
   send("response.created", { response: pending });
   send("response.in_progress", { response: pending });
@@ -296,7 +336,8 @@ function streamChat(res: ServerResponse, completion: ChatCompletion, body: OpenA
   sseHeaders(res);
   const base = { id: completion.id, object: "chat.completion.chunk", created: completion.created, model: completion.model };
   const send = (data: Record<string, unknown>): void => void res.write(`data: ${JSON.stringify({ ...base, ...data })}\n\n`);
-  const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null): void => send({ choices: [{ index: 0, delta, finish_reason, logprobs: null }] });
+  const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null): void =>
+    send({ choices: [{ index: 0, delta, finish_reason, logprobs: null }] });
   const { message, finish_reason } = completion.choices[0];
   chunk({ role: "assistant", content: "" });
   if (message.content) chunk({ content: message.content });

@@ -30,17 +30,37 @@ export interface OpenAIClientRun<Event> {
 }
 
 /** How to start one client against a mock at `origin`: its config is written here, before install. */
-export type ClientLaunch = (origin: string) => { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> };
+export type ClientLaunch = (origin: string) => {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+};
 
-export async function runAgainstMockOpenAI<Event>(ws: AgentWorkspace, options: OpenAIClientOptions, launch: ClientLaunch): Promise<OpenAIClientRun<Event>> {
+export async function runAgainstMockOpenAI<Event>(
+  ws: AgentWorkspace,
+  options: OpenAIClientOptions,
+  launch: ClientLaunch,
+): Promise<OpenAIClientRun<Event>> {
   const model = new MockOpenAI(options.model);
   const origin = await model.start();
   const started = Date.now();
   try {
     const { command, args, env } = launch(origin);
     await options.install?.(ws);
-    const run = await runBounded(command, args, { cwd: ws.project, env: { ...ws.baseEnv(), ...env, ...options.env }, timeoutMs: options.timeoutMs ?? 90_000 });
-    return { exitCode: run.code, timedOut: run.timedOut, events: parseJsonLines<Event>(run.stdout), stdout: run.stdout, stderr: run.stderr, model, durationMs: Date.now() - started };
+    const run = await runBounded(command, args, {
+      cwd: ws.project,
+      env: { ...ws.baseEnv(), ...env, ...options.env },
+      timeoutMs: options.timeoutMs ?? 90_000,
+    });
+    return {
+      exitCode: run.code,
+      timedOut: run.timedOut,
+      events: parseJsonLines<Event>(run.stdout),
+      stdout: run.stdout,
+      stderr: run.stderr,
+      model,
+      durationMs: Date.now() - started,
+    };
   } finally {
     await model.close();
   }

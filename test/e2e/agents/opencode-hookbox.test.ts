@@ -52,15 +52,20 @@ describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s"
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
     const emit = emitLog(ws);
-    const result = await run(binary, ws, {
-      prompt: "store the key",
-      model: {
-        script: [
-          useTool("bash", { command: "echo API_KEY=leaked > .env && echo wrote", description: "store" }, "call_env_bash"),
-          useTool("write", { filePath: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, "call_env_write"),
-        ],
+    const result = await run(
+      binary,
+      ws,
+      {
+        prompt: "store the key",
+        model: {
+          script: [
+            useTool("bash", { command: "echo API_KEY=leaked > .env && echo wrote", description: "store" }, "call_env_bash"),
+            useTool("write", { filePath: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, "call_env_write"),
+          ],
+        },
       },
-    }, emit.wrapper);
+      emit.wrapper,
+    );
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
     expectPath(emit.calls());
     expect(result.model.resultOf("call_env_bash")?.output.text).toMatch(/guard-secrets: This command writes to \.env/);
@@ -74,7 +79,15 @@ describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s"
     // A user hook (the operator's tier: its modify grant holds as declared).
     ws.write("home", { ".config/hookbox/hooks/rewrite/hook.yaml": REWRITE_HOOK });
     const emit = emitLog(ws);
-    const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("bash", { command: "echo original > original.txt && echo original", description: "write" }, "call_rewritten")] } }, emit.wrapper);
+    const result = await run(
+      binary,
+      ws,
+      {
+        prompt: "write the file",
+        model: { script: [useTool("bash", { command: "echo original > original.txt && echo original", description: "write" }, "call_rewritten")] },
+      },
+      emit.wrapper,
+    );
     expect(existsSync(join(ws.project, "original.txt")), "the original command ran").toBe(false);
     expect(readFileSync(join(ws.project, "rewritten.txt"), "utf8")).toBe("rewritten\n");
     expect(result.model.resultOf("call_rewritten")?.output.text).toMatch(/^rewritten\n/);
@@ -84,7 +97,15 @@ describe.each(EVALUATION_MODES)("opencode with the Hookbox plugin, evaluated %s"
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
     const emit = emitLog(ws);
-    const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] } }, emit.wrapper);
+    const result = await run(
+      binary,
+      ws,
+      {
+        prompt: "write the file",
+        model: { script: [useTool("bash", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] },
+      },
+      emit.wrapper,
+    );
     expectPath(emit.calls());
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");

@@ -32,7 +32,14 @@ export function opencodePluginDir(): string {
 function opencodeConfig(origin: string): string {
   return JSON.stringify({
     $schema: "https://opencode.ai/config.json",
-    provider: { mock: { npm: "@ai-sdk/openai-compatible", name: "Mock", options: { baseURL: `${origin}/v1`, apiKey: "mock-openai-key-for-e2e" }, models: { "mock-model": { name: "Mock", tool_call: true } } } },
+    provider: {
+      mock: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Mock",
+        options: { baseURL: `${origin}/v1`, apiKey: "mock-openai-key-for-e2e" },
+        models: { "mock-model": { name: "Mock", tool_call: true } },
+      },
+    },
     model: "mock/mock-model",
     permission: { bash: "allow", edit: "allow", webfetch: "deny" },
     autoupdate: false,
@@ -49,7 +56,8 @@ function opencodeConfig(origin: string): string {
 export function runOpencode(binary: string, ws: AgentWorkspace, options: OpenAIClientOptions): Promise<OpencodeRun> {
   const pluginDir = opencodePluginDir();
   if (!existsSync(join(pluginDir, "package-lock.json"))) throw new Error(`${pluginDir} is not installed: run install-clients.ts`);
-  for (const entry of ["package.json", "package-lock.json", "node_modules"]) cpSync(join(pluginDir, entry), join(ws.home, ".config/opencode", entry), { recursive: true });
+  for (const entry of ["package.json", "package-lock.json", "node_modules"])
+    cpSync(join(pluginDir, entry), join(ws.home, ".config/opencode", entry), { recursive: true });
   return runAgainstMockOpenAI(ws, { ...options, model: { models: ["mock-model"], ...options.model } }, (origin) => ({
     command: binary,
     args: ["run", "--format", "json", options.prompt],

@@ -34,9 +34,14 @@ describe.each(CASES)("Qwen Code with Hookbox's hooks, the dialect %s, evaluated 
   it("guard-secrets blocks write_file on .env, and the model's next request carries the reason", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "store the key", model: { script: [useTool("write_file", { file_path: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, "call_env_write")] } });
+    const result = await run(binary, ws, {
+      prompt: "store the key",
+      model: { script: [useTool("write_file", { file_path: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, "call_env_write")] },
+    });
     expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
-    expect(result.model.resultOf("call_env_write")?.output.text).toMatch(/guard-secrets: Write on \S+\/\.env: blocked because dotenv files hold environment secrets/);
+    expect(result.model.resultOf("call_env_write")?.output.text).toMatch(
+      /guard-secrets: Write on \S+\/\.env: blocked because dotenv files hold environment secrets/,
+    );
     if (withDaemon) expect((await daemonEvents(ws)).PreToolUse).toBeGreaterThan(0);
   });
 
@@ -44,7 +49,10 @@ describe.each(CASES)("Qwen Code with Hookbox's hooks, the dialect %s, evaluated 
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
     ws.write("project", { "src/keep.txt": "keep me\n" });
-    const result = await run(binary, ws, { prompt: "clean up", model: { script: [useTool("run_shell_command", { command: "rm -rf *", description: "clean" }, "call_rm")] } });
+    const result = await run(binary, ws, {
+      prompt: "clean up",
+      model: { script: [useTool("run_shell_command", { command: "rm -rf *", description: "clean" }, "call_rm")] },
+    });
     expect(readFileSync(join(ws.project, "src/keep.txt"), "utf8")).toBe("keep me\n");
     expect(result.model.resultOf("call_rm")?.output.text).toContain("bash-guard blocked `rm -rf *`");
   });
@@ -52,7 +60,14 @@ describe.each(CASES)("Qwen Code with Hookbox's hooks, the dialect %s, evaluated 
   it("an allowed command really runs, its output and the project hook's context reach the model", async (ctx) => {
     const binary = suite.require(ctx);
     const ws = await suite.workspace(withDaemon);
-    const result = await run(binary, ws, { prompt: "write the file", model: { script: [useTool("run_shell_command", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed")] } });
+    const result = await run(binary, ws, {
+      prompt: "write the file",
+      model: {
+        script: [
+          useTool("run_shell_command", { command: "echo hookbox-was-here > allowed.txt && echo wrote", description: "write" }, "call_allowed"),
+        ],
+      },
+    });
     expect(readFileSync(join(ws.project, "allowed.txt"), "utf8")).toBe("hookbox-was-here\n");
     const next = result.model.resultOf("call_allowed");
     expect(next?.output.text).toContain("Output: wrote");

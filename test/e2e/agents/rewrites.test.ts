@@ -57,7 +57,12 @@ describe("a transform's rewrite in the real clients", () => {
   it("Claude Code runs the rewritten command (updatedInput), never the original", async (ctx) => {
     const binary = suites.claude.require(ctx);
     const ws = await workspace("claude");
-    const result = await runClaudeIn(binary, ws, { prompt: "write the file", install: installAgent("claude", BUILT_BINARY), timeoutMs: 90_000, model: { script: [anthropicTool("Bash", { command: ORIGINAL, description: "write" }, "toolu_01HOOKBOXREWRITE000000001")] } });
+    const result = await runClaudeIn(binary, ws, {
+      prompt: "write the file",
+      install: installAgent("claude", BUILT_BINARY),
+      timeoutMs: 90_000,
+      model: { script: [anthropicTool("Bash", { command: ORIGINAL, description: "write" }, "toolu_01HOOKBOXREWRITE000000001")] },
+    });
     expectFinished(result, "claude -p");
     expect(ran(ws)).toEqual({ original: false, rewritten: true });
   });
@@ -65,7 +70,12 @@ describe("a transform's rewrite in the real clients", () => {
   it("Gemini CLI runs the rewritten command (hookSpecificOutput.tool_input) and tells the model it was modified", async (ctx) => {
     const bundle = suites.gemini.require(ctx);
     const ws = await workspace("gemini");
-    const result = await runGeminiIn({ ok: true, command: process.execPath, args: [bundle], version: "" }, ws, { prompt: "write the file", install: installAgent("gemini", BUILT_BINARY), timeoutMs: 90_000, model: { script: [geminiTool("run_shell_command", { command: ORIGINAL })] } });
+    const result = await runGeminiIn({ ok: true, command: process.execPath, args: [bundle], version: "" }, ws, {
+      prompt: "write the file",
+      install: installAgent("gemini", BUILT_BINARY),
+      timeoutMs: 90_000,
+      model: { script: [geminiTool("run_shell_command", { command: ORIGINAL })] },
+    });
     expectFinished(result, "gemini -p");
     expect(ran(ws)).toEqual({ original: false, rewritten: true });
     expect(JSON.stringify(result.model.resultOf("run_shell_command")?.response)).toContain("Tool input parameters were modified by a hook");
@@ -74,7 +84,11 @@ describe("a transform's rewrite in the real clients", () => {
   it("Codex runs the rewritten command (updatedInput beside permissionDecision allow), never the original", async (ctx) => {
     const binary = suites.codex.require(ctx);
     const ws = await workspace("codex");
-    const result = await runCodex(binary, ws, { prompt: "write the file", install: installAgent("codex", BUILT_BINARY), model: { script: [openaiTool("exec_command", { cmd: ORIGINAL }, "call_rewrite")] } });
+    const result = await runCodex(binary, ws, {
+      prompt: "write the file",
+      install: installAgent("codex", BUILT_BINARY),
+      model: { script: [openaiTool("exec_command", { cmd: ORIGINAL }, "call_rewrite")] },
+    });
     expectFinished(result, "codex exec");
     expect(ran(ws)).toEqual({ original: false, rewritten: true });
   });
@@ -82,7 +96,11 @@ describe("a transform's rewrite in the real clients", () => {
   it("Copilot CLI runs the rewritten command (modifiedArgs), never the original", async (ctx) => {
     const binary = suites.copilot.require(ctx);
     const ws = await workspace("copilot");
-    const result = await runCopilot(binary, ws, { prompt: "write the file", install: installAgent("copilot", BUILT_BINARY), model: { script: [openaiTool("bash", { command: ORIGINAL, description: "write" }, "call_rewrite")] } });
+    const result = await runCopilot(binary, ws, {
+      prompt: "write the file",
+      install: installAgent("copilot", BUILT_BINARY),
+      model: { script: [openaiTool("bash", { command: ORIGINAL, description: "write" }, "call_rewrite")] },
+    });
     expectFinished(result, "copilot -p");
     expect(ran(ws)).toEqual({ original: false, rewritten: true });
   });
@@ -90,7 +108,11 @@ describe("a transform's rewrite in the real clients", () => {
   it("Qwen Code applies no rewrite: Hookbox refuses it, so the original command is what the checks judged and what runs", async (ctx) => {
     const binary = suites.qwen.require(ctx);
     const ws = await workspace("qwen");
-    const result = await runQwen(binary, ws, { prompt: "write the file", install: installAgent("qwen", BUILT_BINARY), model: { script: [openaiTool("run_shell_command", { command: ORIGINAL, description: "write" }, "call_rewrite")] } });
+    const result = await runQwen(binary, ws, {
+      prompt: "write the file",
+      install: installAgent("qwen", BUILT_BINARY),
+      model: { script: [openaiTool("run_shell_command", { command: ORIGINAL, description: "write" }, "call_rewrite")] },
+    });
     expectFinished(result, "qwen -p");
     expect(ran(ws)).toEqual({ original: true, rewritten: false });
     const refused = auditRecords(ws).find((record) => record.hook_id === "rewrite" && record.event_type === "PreToolUse");

@@ -15,7 +15,11 @@ export interface BoundedRun {
  * Spawn in a process group of its own so a timeout kills the CLI and every hook it started, and
  * wait for exit. stdin is closed at once: both CLIs append piped stdin to a `-p` prompt.
  */
-export function runBounded(command: string, args: readonly string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<BoundedRun> {
+export function runBounded(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<BoundedRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -62,7 +66,11 @@ export function parseJsonLines<T>(text: string): T[] {
 export function probeVersion(command: string, args: readonly string[]): SpawnSyncReturns<string> {
   const home = mkdtempSync(join(tmpdir(), "hookbox-agent-probe-"));
   try {
-    return spawnSync(command, [...args, "--version"], { encoding: "utf8", timeout: 30_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home } });
+    return spawnSync(command, [...args, "--version"], {
+      encoding: "utf8",
+      timeout: 30_000,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+    });
   } finally {
     rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }

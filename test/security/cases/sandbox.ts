@@ -22,11 +22,46 @@ const STACK = { cpu_ms: 5000 };
 const WEDGE = { timeout_ms: 800, cpu_ms: 60_000 };
 
 const cpu: HostileCase[] = [
-  { category: "cpu", id: "cpu-top-level", title: "while(true) at the module's top level", limits: CPU, source: "while (true) {}\nexport default () => 1;", expect: { status: "failed", codes: ["sandbox_cpu"], reason: /cpu limit 50 ms exceeded/ } },
-  { category: "cpu", id: "cpu-handler", title: "while(true) in the handler", limits: CPU, source: "export default () => { while (true) {} }", expect: { status: "failed", codes: ["sandbox_cpu"] } },
-  { category: "cpu", id: "cpu-async", title: "a loop after an await", limits: CPU, source: "export default async () => { await null; for (;;) {} }", expect: { status: "failed", codes: ["sandbox_cpu"] } },
-  { category: "cpu", id: "cpu-executor", title: "a loop inside a Promise executor", limits: CPU, source: "export default () => new Promise(() => { for (;;) {} })", expect: { status: "failed", codes: ["sandbox_cpu"] } },
-  { category: "cpu", id: "cpu-then", title: "a loop inside a .then callback", limits: CPU, source: "export default () => Promise.resolve(1).then(() => { for (;;) {} })", expect: { status: "failed", codes: ["sandbox_cpu"] } },
+  {
+    category: "cpu",
+    id: "cpu-top-level",
+    title: "while(true) at the module's top level",
+    limits: CPU,
+    source: "while (true) {}\nexport default () => 1;",
+    expect: { status: "failed", codes: ["sandbox_cpu"], reason: /cpu limit 50 ms exceeded/ },
+  },
+  {
+    category: "cpu",
+    id: "cpu-handler",
+    title: "while(true) in the handler",
+    limits: CPU,
+    source: "export default () => { while (true) {} }",
+    expect: { status: "failed", codes: ["sandbox_cpu"] },
+  },
+  {
+    category: "cpu",
+    id: "cpu-async",
+    title: "a loop after an await",
+    limits: CPU,
+    source: "export default async () => { await null; for (;;) {} }",
+    expect: { status: "failed", codes: ["sandbox_cpu"] },
+  },
+  {
+    category: "cpu",
+    id: "cpu-executor",
+    title: "a loop inside a Promise executor",
+    limits: CPU,
+    source: "export default () => new Promise(() => { for (;;) {} })",
+    expect: { status: "failed", codes: ["sandbox_cpu"] },
+  },
+  {
+    category: "cpu",
+    id: "cpu-then",
+    title: "a loop inside a .then callback",
+    limits: CPU,
+    source: "export default () => Promise.resolve(1).then(() => { for (;;) {} })",
+    expect: { status: "failed", codes: ["sandbox_cpu"] },
+  },
   {
     category: "cpu",
     id: "cpu-microtasks",
@@ -40,7 +75,8 @@ const cpu: HostileCase[] = [
     id: "cpu-job-fanout",
     title: "a promise job storm that doubles on every job",
     limits: CPU,
-    source: "export default () => { const f = (): void => { Promise.resolve().then(f); Promise.resolve().then(f); }; f(); return new Promise(() => {}); }",
+    source:
+      "export default () => { const f = (): void => { Promise.resolve().then(f); Promise.resolve().then(f); }; f(); return new Promise(() => {}); }",
     expect: { status: "failed", codes: ["sandbox_cpu", "sandbox_memory"] },
   },
   {
@@ -59,7 +95,14 @@ const cpu: HostileCase[] = [
     source: "export default () => { for (;;) { try { for (;;) {} } catch (e) {} finally { for (;;) {} } } }",
     expect: { status: "failed", codes: ["sandbox_cpu"] },
   },
-  { category: "cpu", id: "cpu-redos", title: "a catastrophic regex in the guest", limits: CPU, source: 'export default () => /(a+)+$/.test("a".repeat(40) + "!")', expect: { status: "failed", codes: ["sandbox_cpu"] } },
+  {
+    category: "cpu",
+    id: "cpu-redos",
+    title: "a catastrophic regex in the guest",
+    limits: CPU,
+    source: 'export default () => /(a+)+$/.test("a".repeat(40) + "!")',
+    expect: { status: "failed", codes: ["sandbox_cpu"] },
+  },
   {
     category: "cpu",
     id: "cpu-redos-replace",
@@ -184,8 +227,22 @@ const cpu: HostileCase[] = [
 ];
 
 const memory: HostileCase[] = [
-  { category: "memory", id: "mem-array-buffer", title: "one 1 GiB ArrayBuffer", limits: MEM, source: "export default () => new ArrayBuffer(2 ** 30).byteLength", expect: { status: "failed", codes: ["sandbox_memory"], reason: /memory limit 16 MiB exceeded/ } },
-  { category: "memory", id: "mem-one-string", title: "one 512 MiB string", limits: MEM, source: 'export default () => "x".repeat(2 ** 29).length', expect: { status: "failed", codes: ["sandbox_memory"] } },
+  {
+    category: "memory",
+    id: "mem-array-buffer",
+    title: "one 1 GiB ArrayBuffer",
+    limits: MEM,
+    source: "export default () => new ArrayBuffer(2 ** 30).byteLength",
+    expect: { status: "failed", codes: ["sandbox_memory"], reason: /memory limit 16 MiB exceeded/ },
+  },
+  {
+    category: "memory",
+    id: "mem-one-string",
+    title: "one 512 MiB string",
+    limits: MEM,
+    source: 'export default () => "x".repeat(2 ** 29).length',
+    expect: { status: "failed", codes: ["sandbox_memory"] },
+  },
   {
     category: "memory",
     id: "mem-many-strings",
@@ -234,7 +291,14 @@ const memory: HostileCase[] = [
     source: 'export default () => JSON.parse("[" + "{},".repeat(3e6) + "{}]").length',
     expect: { status: "failed", codes: ["sandbox_memory"] },
   },
-  { category: "memory", id: "mem-array-fill", title: "new Array(1e8).fill(0)", limits: MEM, source: "export default () => new Array(1e8).fill(0).length", expect: { status: "failed", codes: ["sandbox_memory"] } },
+  {
+    category: "memory",
+    id: "mem-array-fill",
+    title: "new Array(1e8).fill(0)",
+    limits: MEM,
+    source: "export default () => new Array(1e8).fill(0).length",
+    expect: { status: "failed", codes: ["sandbox_memory"] },
+  },
   {
     category: "memory",
     id: "mem-map",
@@ -248,7 +312,8 @@ const memory: HostileCase[] = [
     id: "mem-swallow",
     title: "catching the out-of-memory error and allocating again",
     limits: MEM,
-    source: "export default () => { const a: object[] = []; for (let round = 0; round < 5; round++) { try { for (;;) a.push({ round }); } catch { a.length = 0; } } return { reason: 'survived' }; }",
+    source:
+      "export default () => { const a: object[] = []; for (let round = 0; round < 5; round++) { try { for (;;) a.push({ round }); } catch { a.length = 0; } } return { reason: 'survived' }; }",
     expect: { status: "failed", codes: ["sandbox_memory"] },
   },
   {
@@ -280,7 +345,8 @@ const memory: HostileCase[] = [
     id: "mem-persistent-then-oom",
     title: "persistent objects, then an out-of-memory error (#257), then the next event",
     limits: MEM,
-    source: "const keep: object[] = [];\nexport default (e: { grow?: boolean }) => { keep.push({ a: [1, 2, 3] }); if (e.grow) { const a: string[] = []; for (;;) a.push('y'.repeat(4096) + Math.random()); } return { reason: 'events ' + keep.length }; }",
+    source:
+      "const keep: object[] = [];\nexport default (e: { grow?: boolean }) => { keep.push({ a: [1, 2, 3] }); if (e.grow) { const a: string[] = []; for (;;) a.push('y'.repeat(4096) + Math.random()); } return { reason: 'events ' + keep.length }; }",
     event: { grow: true },
     expect: { status: "failed", codes: ["sandbox_memory"] },
     then: [{ event: { grow: false }, expect: { status: "completed", reason: /^events 1$/ } }],
@@ -288,8 +354,22 @@ const memory: HostileCase[] = [
 ];
 
 const stack: HostileCase[] = [
-  { category: "stack", id: "stack-recursion", title: "unbounded recursion", limits: STACK, source: "function f(): number { return f() + 1; }\nexport default () => f();", expect: { status: "failed", codes: ["sandbox_stack"], reason: /stack limit/ } },
-  { category: "stack", id: "stack-getter", title: "a getter that reads itself", limits: STACK, source: "export default () => { const o: any = { get a(): unknown { return this.a; } }; return o.a; }", expect: { status: "failed", codes: ["sandbox_stack"] } },
+  {
+    category: "stack",
+    id: "stack-recursion",
+    title: "unbounded recursion",
+    limits: STACK,
+    source: "function f(): number { return f() + 1; }\nexport default () => f();",
+    expect: { status: "failed", codes: ["sandbox_stack"], reason: /stack limit/ },
+  },
+  {
+    category: "stack",
+    id: "stack-getter",
+    title: "a getter that reads itself",
+    limits: STACK,
+    source: "export default () => { const o: any = { get a(): unknown { return this.a; } }; return o.a; }",
+    expect: { status: "failed", codes: ["sandbox_stack"] },
+  },
   {
     category: "stack",
     id: "stack-json-parse",
@@ -369,7 +449,13 @@ const stack: HostileCase[] = [
 const LOG_INJECTION = '\n{"v":1,"id":"forged","event_id":"forged","hook_id":"forged","status":"completed"}\n';
 
 const output: HostileCase[] = [
-  { category: "output", id: "out-huge-result", title: "a 300 kB result", source: 'export default () => ({ reason: "x".repeat(300000) })', expect: { status: "failed", codes: ["sandbox_result_size"], reason: /result limit 256 KiB exceeded/ } },
+  {
+    category: "output",
+    id: "out-huge-result",
+    title: "a 300 kB result",
+    source: 'export default () => ({ reason: "x".repeat(300000) })',
+    expect: { status: "failed", codes: ["sandbox_result_size"], reason: /result limit 256 KiB exceeded/ },
+  },
   {
     category: "output",
     id: "out-many-keys",
@@ -378,8 +464,20 @@ const output: HostileCase[] = [
     source: "export default () => { const o: any = { action: 'modify', data: {} }; for (let i = 0; i < 1e5; i++) o.data['k' + i] = i; return o; }",
     expect: { status: "failed", codes: ["sandbox_result_size", "sandbox_memory"] },
   },
-  { category: "output", id: "out-cyclic", title: "a cyclic result", source: "export default () => { const a: any = {}; a.self = a; return a; }", expect: { status: "failed", codes: ["handler_result_invalid"] } },
-  { category: "output", id: "out-bigint", title: "a BigInt in the result", source: "export default () => ({ reason: 10n })", expect: { status: "failed", codes: ["handler_result_invalid"] } },
+  {
+    category: "output",
+    id: "out-cyclic",
+    title: "a cyclic result",
+    source: "export default () => { const a: any = {}; a.self = a; return a; }",
+    expect: { status: "failed", codes: ["handler_result_invalid"] },
+  },
+  {
+    category: "output",
+    id: "out-bigint",
+    title: "a BigInt in the result",
+    source: "export default () => ({ reason: 10n })",
+    expect: { status: "failed", codes: ["handler_result_invalid"] },
+  },
   {
     category: "output",
     id: "out-log-flood",
@@ -439,7 +537,8 @@ const output: HostileCase[] = [
     id: "out-injection-flood",
     title: "injecting 10 KiB a hundred times (16 per invocation, 32 KiB per event)",
     permissions: { inject_context: true },
-    source: 'export default async (e: unknown, hook: any) => { let refused = 0; for (let i = 0; i < 100; i++) { try { await hook.injectContext("i".repeat(10 * 1024)); } catch { refused++; } } return { reason: "refused " + refused }; }',
+    source:
+      'export default async (e: unknown, hook: any) => { let refused = 0; for (let i = 0; i < 100; i++) { try { await hook.injectContext("i".repeat(10 * 1024)); } catch { refused++; } } return { reason: "refused " + refused }; }',
     expect: {
       status: "completed",
       check: ({ fired, record }) => {
@@ -456,14 +555,20 @@ const output: HostileCase[] = [
     title: "one injection over 10 KiB",
     permissions: { inject_context: true },
     source: 'export default async (e: unknown, hook: any) => { await hook.injectContext("j".repeat(10 * 1024 + 1)); }',
-    expect: { status: "failed", codes: ["handler_threw"], reason: /more than the 10240 bytes one injection may be/, hostCalls: calls("injectContext", "error") },
+    expect: {
+      status: "failed",
+      codes: ["handler_threw"],
+      reason: /more than the 10240 bytes one injection may be/,
+      hostCalls: calls("injectContext", "error"),
+    },
   },
   {
     category: "output",
     id: "out-injection-escapes",
     title: "terminal escapes, control characters and lone surrogates in an injection",
     permissions: { inject_context: true },
-    source: 'export default async (e: unknown, hook: any) => { await hook.injectContext("\\u001b]0;pwned\\u0007\\u001b[31mred\\u0000\\u0008 \\ud800 ok\\nnext\\tcol"); }',
+    source:
+      'export default async (e: unknown, hook: any) => { await hook.injectContext("\\u001b]0;pwned\\u0007\\u001b[31mred\\u0000\\u0008 \\ud800 ok\\nnext\\tcol"); }',
     expect: {
       status: "completed",
       check: ({ fired }) => {
@@ -489,7 +594,8 @@ const output: HostileCase[] = [
   },
 ];
 
-const POLLUTION = '{"__proto__": {"action": "deny", "decision": "deny", "isAdmin": true, "read": ["/**"]}, "constructor": {"prototype": {"action": "deny", "polluted": true}}}';
+const POLLUTION =
+  '{"__proto__": {"action": "deny", "decision": "deny", "isAdmin": true, "read": ["/**"]}, "constructor": {"prototype": {"action": "deny", "polluted": true}}}';
 
 const boundary: HostileCase[] = [
   {
@@ -518,20 +624,27 @@ const boundary: HostileCase[] = [
     title: "__proto__ keys in host call arguments and store values",
     permissions: { store: true },
     source: `export default async (e: unknown, hook: any) => { const p = JSON.parse(${JSON.stringify(POLLUTION)}); await hook.store.set("__proto__", p); await hook.store.set("constructor", p); await hook.store.set("k", p); const probe = await hook.store.get("nothing-here"); return { reason: "probe " + JSON.stringify(probe) }; }`,
-    expect: { status: "completed", reason: /^probe undefined$/, hostCalls: [...calls("store.set", "allowed", 3), ...calls("store.get", "allowed")], check: async ({ fortress }) => void (await fortress.plain()) },
+    expect: {
+      status: "completed",
+      reason: /^probe undefined$/,
+      hostCalls: [...calls("store.set", "allowed", 3), ...calls("store.get", "allowed")],
+      check: async ({ fortress }) => void (await fortress.plain()),
+    },
   },
   {
     category: "boundary",
     id: "proxy-result",
     title: "a Proxy result claiming keys it does not have (serialized once, in the guest)",
-    source: 'export default () => new Proxy({}, { ownKeys: () => ["action", "reason"], getOwnPropertyDescriptor: (_t, k) => ({ value: k === "action" ? "deny" : "from a proxy", enumerable: true, configurable: true }), get: (_t, k) => (k === "action" ? "deny" : k === "reason" ? "from a proxy" : undefined) })',
+    source:
+      'export default () => new Proxy({}, { ownKeys: () => ["action", "reason"], getOwnPropertyDescriptor: (_t, k) => ({ value: k === "action" ? "deny" : "from a proxy", enumerable: true, configurable: true }), get: (_t, k) => (k === "action" ? "deny" : k === "reason" ? "from a proxy" : undefined) })',
     expect: { status: "denied", reason: /^from a proxy$/ },
   },
   {
     category: "boundary",
     id: "getter-changing",
     title: "a getter that answers differently on every read",
-    source: 'export default () => { let n = 0; return { get action() { return ++n === 1 ? "continue" : "deny"; }, get reason() { return "read " + n; } }; }',
+    source:
+      'export default () => { let n = 0; return { get action() { return ++n === 1 ? "continue" : "deny"; }, get reason() { return "read " + n; } }; }',
     expect: { status: "completed", reason: /^read 1$/ },
   },
   {
@@ -554,7 +667,8 @@ const boundary: HostileCase[] = [
     id: "host-arity",
     title: "host functions called with too many or no arguments",
     permissions: { read: ["${workspace}/**"], env: ["HOME"] },
-    source: 'export default async (e: unknown, hook: any) => { const codes: string[] = []; for (const f of [() => hook.readFile("a.txt", {}, 3, 4), () => hook.readFile(), () => hook.env(), () => hook.env("HOME", "x", "y")]) { try { await f(); codes.push("ok"); } catch (err: any) { codes.push(err.code); } } return { reason: codes.join(",") }; }',
+    source:
+      'export default async (e: unknown, hook: any) => { const codes: string[] = []; for (const f of [() => hook.readFile("a.txt", {}, 3, 4), () => hook.readFile(), () => hook.env(), () => hook.env("HOME", "x", "y")]) { try { await f(); codes.push("ok"); } catch (err: any) { codes.push(err.code); } } return { reason: codes.join(",") }; }',
     expect: { status: "completed", reason: /^invalid_argument,invalid_argument,invalid_argument,invalid_argument$/ },
   },
   {
@@ -562,7 +676,8 @@ const boundary: HostileCase[] = [
     id: "host-unmarshalable",
     title: "a BigInt, a cyclic object and a function as host arguments",
     permissions: { read: ["${workspace}/**"] },
-    source: 'export default async (e: unknown, hook: any) => { const c: any = {}; c.c = c; const out: string[] = []; for (const arg of [1n, c]) { try { await hook.readFile(arg); out.push("ok"); } catch (err: any) { out.push(err.name); } } try { await hook.readFile(() => "a.txt"); } catch (err: any) { out.push(err.code); } return { reason: out.join(",") }; }',
+    source:
+      'export default async (e: unknown, hook: any) => { const c: any = {}; c.c = c; const out: string[] = []; for (const arg of [1n, c]) { try { await hook.readFile(arg); out.push("ok"); } catch (err: any) { out.push(err.name); } } try { await hook.readFile(() => "a.txt"); } catch (err: any) { out.push(err.code); } return { reason: out.join(",") }; }',
     expect: { status: "completed", reason: /^TypeError,TypeError,invalid_argument$/ },
   },
   {
@@ -571,7 +686,8 @@ const boundary: HostileCase[] = [
     title: "an 8 MB path and a 4 MB command argument",
     permissions: { read: ["${workspace}/**"], run: [{ cmd: "ls", args: ["**"] }] },
     limits: { memory_mb: 64, cpu_ms: 5000 },
-    source: 'export default async (e: unknown, hook: any) => { const out: string[] = []; for (const f of [() => hook.readFile("p".repeat(8e6)), () => hook.run("ls", ["a".repeat(4e6)]), () => hook.run("ls", new Array(100000).fill("a"))]) { try { await f(); out.push("ok"); } catch (err: any) { out.push(err.code); } } return { reason: out.join(",") }; }',
+    source:
+      'export default async (e: unknown, hook: any) => { const out: string[] = []; for (const f of [() => hook.readFile("p".repeat(8e6)), () => hook.run("ls", ["a".repeat(4e6)]), () => hook.run("ls", new Array(100000).fill("a"))]) { try { await f(); out.push("ok"); } catch (err: any) { out.push(err.code); } } return { reason: out.join(",") }; }',
     expect: { status: "completed", reason: /^invalid_argument,invalid_argument,invalid_argument$/ },
   },
   {
@@ -579,7 +695,8 @@ const boundary: HostileCase[] = [
     id: "host-reentrant",
     title: "a host call made from inside the marshalling of another host call's argument",
     permissions: { read: ["${workspace}/**"] },
-    source: 'export default async (e: unknown, hook: any) => { let inner: Promise<string> | undefined; const outer = await hook.readFile({ toJSON() { inner = hook.readFile("a.txt"); return "a.txt"; } }); return { reason: outer.trim() + " / " + (await inner!).trim() }; }',
+    source:
+      'export default async (e: unknown, hook: any) => { let inner: Promise<string> | undefined; const outer = await hook.readFile({ toJSON() { inner = hook.readFile("a.txt"); return "a.txt"; } }); return { reason: outer.trim() + " / " + (await inner!).trim() }; }',
     expect: { status: "completed", reason: /^workspace file a \/ workspace file a$/, hostCalls: calls("readFile", "allowed", 2) },
   },
   {
@@ -595,14 +712,16 @@ const boundary: HostileCase[] = [
     category: "boundary",
     id: "host-not-granted",
     title: "every capability, none granted: each a catchable PermissionDenied",
-    source: 'export default async (e: unknown, hook: any) => { const out: string[] = []; for (const f of [() => hook.readFile("a.txt"), () => hook.listFiles("."), () => hook.run("ls", []), () => hook.gitDiff(), () => hook.fileDiff("a.txt"), () => hook.runTests("ls"), () => hook.http.get("http://127.0.0.1/"), () => hook.env("HOME"), () => hook.injectContext("x"), () => hook.store.get("k"), () => hook.store.set("k", 1), () => hook.store.delete("k")]) { try { await f(); out.push("ok"); } catch (err: any) { out.push(err instanceof PermissionDenied ? "denied" : err.code); } } return { reason: out.join(",") }; }',
+    source:
+      'export default async (e: unknown, hook: any) => { const out: string[] = []; for (const f of [() => hook.readFile("a.txt"), () => hook.listFiles("."), () => hook.run("ls", []), () => hook.gitDiff(), () => hook.fileDiff("a.txt"), () => hook.runTests("ls"), () => hook.http.get("http://127.0.0.1/"), () => hook.env("HOME"), () => hook.injectContext("x"), () => hook.store.get("k"), () => hook.store.set("k", 1), () => hook.store.delete("k")]) { try { await f(); out.push("ok"); } catch (err: any) { out.push(err instanceof PermissionDenied ? "denied" : err.code); } } return { reason: out.join(",") }; }',
     expect: { status: "completed", reason: /^(denied,){11}denied$/ },
   },
   {
     category: "boundary",
     id: "host-forged-names",
     title: "reaching for bridge functions that are not on the hook object",
-    source: 'export default (e: unknown, hook: any) => { const found = ["hostCall", "emitLog", "__hookbox", "process", "require", "Bun", "Deno", "fetch", "WebAssembly", "setTimeout"].filter((n) => typeof (globalThis as any)[n] !== "undefined"); let replaced = "no"; try { (hook as any).readFile = () => 1; replaced = typeof (hook as any).readFile === "function" && (hook as any).readFile() === 1 ? "yes" : "no"; } catch { replaced = "threw"; } return { reason: "found[" + found.join(",") + "] replaced:" + replaced }; }',
+    source:
+      'export default (e: unknown, hook: any) => { const found = ["hostCall", "emitLog", "__hookbox", "process", "require", "Bun", "Deno", "fetch", "WebAssembly", "setTimeout"].filter((n) => typeof (globalThis as any)[n] !== "undefined"); let replaced = "no"; try { (hook as any).readFile = () => 1; replaced = typeof (hook as any).readFile === "function" && (hook as any).readFile() === 1 ? "yes" : "no"; } catch { replaced = "threw"; } return { reason: "found[" + found.join(",") + "] replaced:" + replaced }; }',
     expect: { status: "completed", reason: /^found\[\] replaced:(no|threw)$/ },
   },
   {
@@ -611,10 +730,16 @@ const boundary: HostileCase[] = [
     title: "host functions stashed in a warm context and called in the next invocation",
     permissions: { read: ["${workspace}/**"] },
     isolation: "warm",
-    source: 'let saved: any;\nexport default async (e: { step: number; path: string }, hook: any) => { if (e.step === 1) { saved = { hook, readFile: hook.readFile }; return { reason: "stashed" }; } const a = await saved.readFile(e.path).catch((err: any) => err.code); const b = await saved.hook.readFile(e.path).catch((err: any) => err.code); return { reason: "stale calls: " + a + " / " + b }; }',
+    source:
+      'let saved: any;\nexport default async (e: { step: number; path: string }, hook: any) => { if (e.step === 1) { saved = { hook, readFile: hook.readFile }; return { reason: "stashed" }; } const a = await saved.readFile(e.path).catch((err: any) => err.code); const b = await saved.hook.readFile(e.path).catch((err: any) => err.code); return { reason: "stale calls: " + a + " / " + b }; }',
     event: { step: 1, path: "a.txt" },
     expect: { status: "completed", reason: /^stashed$/ },
-    then: [{ event: { step: 2, path: "../outside/canary.txt" }, expect: { status: "completed", reason: /^stale calls: capability_denied \/ capability_denied$/, hostCalls: calls("readFile", "denied", 2) } }],
+    then: [
+      {
+        event: { step: 2, path: "../outside/canary.txt" },
+        expect: { status: "completed", reason: /^stale calls: capability_denied \/ capability_denied$/, hostCalls: calls("readFile", "denied", 2) },
+      },
+    ],
   },
   {
     category: "boundary",
@@ -622,7 +747,8 @@ const boundary: HostileCase[] = [
     title: "host calls scheduled to run after the handler returned",
     permissions: { env: ["HOME"] },
     isolation: "warm",
-    source: 'let n = 0;\nexport default (e: unknown, hook: any) => { n++; Promise.resolve().then(() => Promise.resolve()).then(() => hook.env("HOME")).then(() => { (globalThis as any).late = true; }); return { reason: "run " + n + " late " + String((globalThis as any).late) }; }',
+    source:
+      'let n = 0;\nexport default (e: unknown, hook: any) => { n++; Promise.resolve().then(() => Promise.resolve()).then(() => hook.env("HOME")).then(() => { (globalThis as any).late = true; }); return { reason: "run " + n + " late " + String((globalThis as any).late) }; }',
     expect: { status: "completed", reason: /^run 1 late undefined$/ },
     then: [{ expect: { status: "completed", reason: /^run 1 late undefined$/ } }],
   },
@@ -630,21 +756,24 @@ const boundary: HostileCase[] = [
     category: "boundary",
     id: "dynamic-import",
     title: "dynamic import() of node:fs, a file URL and a data URL, through eval",
-    source: 'export default async () => { const out: string[] = []; for (const spec of ["node:fs", "file:///etc/passwd", "data:text/javascript,export default 1", "../../../etc/passwd"]) { try { await (0, eval)("import(" + JSON.stringify(spec) + ")"); out.push("loaded"); } catch (err: any) { out.push("refused"); } } return { reason: out.join(",") }; }',
+    source:
+      'export default async () => { const out: string[] = []; for (const spec of ["node:fs", "file:///etc/passwd", "data:text/javascript,export default 1", "../../../etc/passwd"]) { try { await (0, eval)("import(" + JSON.stringify(spec) + ")"); out.push("loaded"); } catch (err: any) { out.push("refused"); } } return { reason: out.join(",") }; }',
     expect: { status: "completed", reason: /^refused,refused,refused,refused$/ },
   },
   {
     category: "boundary",
     id: "function-constructor",
     title: "new Function and eval see no host object either",
-    source: 'export default () => ({ reason: [new Function("return typeof process + typeof require + typeof Bun")(), (0, eval)("typeof globalThis.hostCall")].join(" ") })',
+    source:
+      'export default () => ({ reason: [new Function("return typeof process + typeof require + typeof Bun")(), (0, eval)("typeof globalThis.hostCall")].join(" ") })',
     expect: { status: "completed", reason: /^undefinedundefinedundefined undefined$/ },
   },
   {
     category: "boundary",
     id: "frozen-hook-data",
     title: "rewriting the frozen hook object and the JSON the prelude captured",
-    source: 'export default (e: unknown, hook: any) => { try { (hook as any).id = "benign"; } catch {} try { (JSON as any).stringify = () => "{\\"action\\":\\"deny\\"}"; } catch {} try { Object.defineProperty(Object.prototype, "action", { get: () => "deny", configurable: true }); } catch {} return { reason: "id " + hook.id }; }',
+    source:
+      'export default (e: unknown, hook: any) => { try { (hook as any).id = "benign"; } catch {} try { (JSON as any).stringify = () => "{\\"action\\":\\"deny\\"}"; } catch {} try { Object.defineProperty(Object.prototype, "action", { get: () => "deny", configurable: true }); } catch {} return { reason: "id " + hook.id }; }',
     expect: { status: "completed", reason: /^id frozen-hook-data$/ },
   },
 ];

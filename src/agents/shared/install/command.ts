@@ -9,7 +9,10 @@ export function quoteExecutable(path: string): string {
   if (path.trim() === "") throw new HookboxError("usage", "the hookbox command is empty");
   if (BARE.test(path)) return path;
   if (UNQUOTABLE.test(path)) {
-    throw new HookboxError("usage", `the path to hookbox (${JSON.stringify(path)}) holds characters that cannot be quoted for every shell the agents use; install hookbox under a plainer path`);
+    throw new HookboxError(
+      "usage",
+      `the path to hookbox (${JSON.stringify(path)}) holds characters that cannot be quoted for every shell the agents use; install hookbox under a plainer path`,
+    );
   }
   return `"${path}"`;
 }

@@ -6,8 +6,16 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
  */
 export function unifiedDiff(file: string, before: string | undefined, after: string | undefined): string {
   if (before === after) return "";
-  return createTwoFilesPatch(before === undefined ? "/dev/null" : file, after === undefined ? "/dev/null" : file, before ?? "", after ?? "", undefined, undefined, {
-    context: 3,
-    headerOptions: FILE_HEADERS_ONLY,
-  });
+  return createTwoFilesPatch(
+    before === undefined ? "/dev/null" : file,
+    after === undefined ? "/dev/null" : file,
+    before ?? "",
+    after ?? "",
+    undefined,
+    undefined,
+    {
+      context: 3,
+      headerOptions: FILE_HEADERS_ONLY,
+    },
+  );
 }

@@ -30,7 +30,10 @@ export function installedEntries(agent: InstallAgent, text: string, file: string
   for (const [event, list] of Object.entries(hooks as Record<string, unknown>)) {
     if (!Array.isArray(list)) continue;
     for (const item of list) {
-      const handlers = item !== null && typeof item === "object" && Array.isArray((item as { hooks?: unknown }).hooks) ? ((item as { hooks: unknown[] }).hooks) : [item];
+      const handlers =
+        item !== null && typeof item === "object" && Array.isArray((item as { hooks?: unknown }).hooks)
+          ? (item as { hooks: unknown[] }).hooks
+          : [item];
       for (const handler of handlers) {
         if (handler === null || typeof handler !== "object") continue;
         const { url, type } = handler as { url?: unknown; type?: unknown };

@@ -47,7 +47,14 @@ interface Found {
  * Hookbox's own duplicates are removed — two would evaluate every event twice. Every handler
  * that is not Hookbox's is left exactly as it was.
  */
-function mergeEntries(hooks: JsonObject, entries: readonly DesiredEntry[], file: string, locate: (list: unknown[], event: string) => Found[], addTo: (list: unknown[], handler: JsonObject) => void, dropEmpty: (list: unknown[]) => void): MergeResult {
+function mergeEntries(
+  hooks: JsonObject,
+  entries: readonly DesiredEntry[],
+  file: string,
+  locate: (list: unknown[], event: string) => Found[],
+  addTo: (list: unknown[], handler: JsonObject) => void,
+  dropEmpty: (list: unknown[]) => void,
+): MergeResult {
   const summary: string[] = [];
   let mutated = false;
   for (const entry of entries) {
@@ -118,5 +125,12 @@ export function mergeFlatHooks(hooks: JsonObject, entries: readonly DesiredEntry
       if (!isJsonObject(handler)) throw configError(file, `hooks.${event}[${h}]`, 'must be an object like {"command": "…"}');
       return isHookbox(handler) ? [{ handlers: list, index: h }] : [];
     });
-  return mergeEntries(hooks, entries, file, locate, (list, handler) => list.push(handler), () => undefined);
+  return mergeEntries(
+    hooks,
+    entries,
+    file,
+    locate,
+    (list, handler) => list.push(handler),
+    () => undefined,
+  );
 }

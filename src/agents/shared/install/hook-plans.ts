@@ -36,7 +36,9 @@ export function hookPlans(spec: HookPlansSpec): Pick<InstallPlanner, "planInstal
     },
     planUninstall(existingText, options = {}) {
       const file = options.file ?? spec.label;
-      return planJsonConfig(existingText, file, spec.dialect, (root) => removeHookboxHooks(root, spec.shape, spec.isHookbox, file), { creates: false });
+      return planJsonConfig(existingText, file, spec.dialect, (root) => removeHookboxHooks(root, spec.shape, spec.isHookbox, file), {
+        creates: false,
+      });
     },
   };
 }

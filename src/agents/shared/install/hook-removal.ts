@@ -41,7 +41,8 @@ function removeFrom(list: unknown[], shape: HooksShape, isHookbox: IsHookboxHand
  */
 export function removeHookboxHooks(root: JsonObject, shape: HooksShape, isHookbox: IsHookboxHandler, file: string): MergeResult {
   if (root.hooks === undefined) return { summary: [], mutated: false };
-  if (!isJsonObject(root.hooks)) throw new HookboxError("config_invalid", `${file}: "hooks" must be an object of event names to hook lists. Nothing was changed.`);
+  if (!isJsonObject(root.hooks))
+    throw new HookboxError("config_invalid", `${file}: "hooks" must be an object of event names to hook lists. Nothing was changed.`);
   const hooks = root.hooks;
   const summary: string[] = [];
   for (const [event, list] of Object.entries(hooks)) {

@@ -37,9 +37,13 @@ async function locationWarnings(path: string, probe: CommandProbe): Promise<stri
   const warnings: string[] = [];
   if (!(await probe.exists(path))) warnings.push(`${path} does not exist: the agent will not find it, ${THEN_FAILS}`);
   const temporary = temporaryDirs(probe.env).find((dir) => path.startsWith(`${dir}/`) || path.startsWith(`${dir}\\`));
-  if (temporary !== undefined) warnings.push(`${path} is in a temporary directory (${temporary}): it may be cleaned away, ${THEN_FAILS}. ${COPY_IT}.`);
+  if (temporary !== undefined)
+    warnings.push(`${path} is in a temporary directory (${temporary}): it may be cleaned away, ${THEN_FAILS}. ${COPY_IT}.`);
   const buildDir = await checkoutBuildDir(path, probe.exists);
-  if (buildDir !== undefined) warnings.push(`${path} is the build output of a checkout (${buildDir}): a rebuild replaces it and a clean removes it, ${THEN_FAILS}. ${COPY_IT}.`);
+  if (buildDir !== undefined)
+    warnings.push(
+      `${path} is the build output of a checkout (${buildDir}): a rebuild replaces it and a clean removes it, ${THEN_FAILS}. ${COPY_IT}.`,
+    );
   return warnings;
 }
 
@@ -64,7 +68,12 @@ export async function chooseHookboxCommand(explicit: string | undefined, probe: 
   if (explicit !== undefined) {
     if (explicit.trim() === "") throw new HookboxError("usage", "--command is empty: give the hookbox binary's absolute path");
     if (!/[\\/]/.test(explicit)) {
-      return { path: explicit, warnings: [`--command ${explicit} is a bare name: the agent runs it only if it is on the agent's own PATH; when it is not, the agent gets exit 127, ${THEN_FAILS}. Prefer an absolute path.`] };
+      return {
+        path: explicit,
+        warnings: [
+          `--command ${explicit} is a bare name: the agent runs it only if it is on the agent's own PATH; when it is not, the agent gets exit 127, ${THEN_FAILS}. Prefer an absolute path.`,
+        ],
+      };
     }
     const path = isAbsolutePath(explicit) ? explicit : joinPath(probe.cwd, explicit.replace(/^\.[\\/]/, ""));
     return { path, warnings: await locationWarnings(path, probe) };

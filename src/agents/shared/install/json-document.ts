@@ -45,10 +45,16 @@ export function parseJsonDocument(text: string | undefined, file: string): JsonD
   const parsed: unknown = parse(body, errors, LENIENT);
   const [first] = errors;
   if (first !== undefined) {
-    throw configError(file, `is not valid JSON (${lineAndColumn(body, first.offset)}: ${printParseErrorCode(first.error)}). Fix or move the file, then run again. Nothing was changed.`);
+    throw configError(
+      file,
+      `is not valid JSON (${lineAndColumn(body, first.offset)}: ${printParseErrorCode(first.error)}). Fix or move the file, then run again. Nothing was changed.`,
+    );
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw configError(file, `must hold a JSON object at the top level, found ${Array.isArray(parsed) ? "an array" : String(parsed === null ? "null" : typeof parsed)}. Nothing was changed.`);
+    throw configError(
+      file,
+      `must hold a JSON object at the top level, found ${Array.isArray(parsed) ? "an array" : String(parsed === null ? "null" : typeof parsed)}. Nothing was changed.`,
+    );
   }
   const strictErrors: ParseError[] = [];
   parse(body, strictErrors, { ...LENIENT, allowTrailingComma: false });

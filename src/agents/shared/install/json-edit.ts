@@ -28,7 +28,10 @@ export function rewriteJson(text: string, before: unknown, after: unknown, layou
   // The edits are made in the text; the value they make is checked against the one wanted.
   const errors: ParseError[] = [];
   if (!sameJson(parse(result, errors, LENIENT), after) || errors.length > 0) {
-    throw new HookboxError("internal", "editing the config file in place did not give the expected content (a bug in Hookbox: please report it with the file). Nothing was changed.");
+    throw new HookboxError(
+      "internal",
+      "editing the config file in place did not give the expected content (a bug in Hookbox: please report it with the file). Nothing was changed.",
+    );
   }
   return result;
 }
@@ -81,17 +84,22 @@ function planArray(path: JSONPath, a: readonly unknown[], b: readonly unknown[],
 function applyEdit(text: string, edit: Edit, layout: JsonLayout): string {
   const root = parseTree(text, [], LENIENT);
   const node = root && findNodeAtLocation(root, edit.path);
-  if (node === undefined) throw new HookboxError("internal", `editing the config file: ${JSON.stringify(edit.path)} is not in it (a bug in Hookbox). Nothing was changed.`);
+  if (node === undefined)
+    throw new HookboxError("internal", `editing the config file: ${JSON.stringify(edit.path)} is not in it (a bug in Hookbox). Nothing was changed.`);
   switch (edit.op) {
     case "set":
       return splice(text, node.offset, node.length, render(edit.value, indentAt(text, node.offset), layout));
     case "append":
-      return appendChild(text, node, edit.key, edit.value, layout) ?? appendFormatted(text, edit.key === undefined ? [...edit.path, -1] : [...edit.path, edit.key], edit.value, layout);
+      return (
+        appendChild(text, node, edit.key, edit.value, layout) ??
+        appendFormatted(text, edit.key === undefined ? [...edit.path, -1] : [...edit.path, edit.key], edit.value, layout)
+      );
     case "remove": {
       // An object's member is its property node (key and value); an array's is the value itself.
       const child = node.parent?.type === "property" ? node.parent : node;
       const container = child.parent;
-      if (container === undefined) throw new HookboxError("internal", "editing the config file: the top-level value cannot be removed (a bug in Hookbox). Nothing was changed.");
+      if (container === undefined)
+        throw new HookboxError("internal", "editing the config file: the top-level value cannot be removed (a bug in Hookbox). Nothing was changed.");
       return removeLines(text, container, child) ?? removeInline(text, container, child);
     }
   }
@@ -111,7 +119,12 @@ function appendChild(text: string, container: Node, key: string | undefined, val
     const indent = indentAt(text, container.offset) + layout.indentUnit;
     if (startsLine(text, close)) return splice(text, lineStart(text, close), 0, `${indent}${member(indent)}${layout.eol}`);
     if (text.slice(container.offset + 1, close).trim() !== "") return undefined;
-    return splice(text, container.offset + 1, close - container.offset - 1, `${layout.eol}${indent}${member(indent)}${layout.eol}${indentAt(text, container.offset)}`);
+    return splice(
+      text,
+      container.offset + 1,
+      close - container.offset - 1,
+      `${layout.eol}${indent}${member(indent)}${layout.eol}${indentAt(text, container.offset)}`,
+    );
   }
   const end = last.offset + last.length;
   const tail = lineTail(text, end);
@@ -154,14 +167,18 @@ function removeInline(text: string, container: Node, child: Node): string {
   const index = children.indexOf(child);
   const previous = children[index - 1];
   const next = children[index + 1];
-  if (previous !== undefined) return splice(text, previous.offset + previous.length, child.offset + child.length - previous.offset - previous.length, "");
+  if (previous !== undefined)
+    return splice(text, previous.offset + previous.length, child.offset + child.length - previous.offset - previous.length, "");
   return splice(text, child.offset, (next === undefined ? child.offset + child.length : next.offset) - child.offset, "");
 }
 
 /** jsonc-parser's edit with its formatter, for appending where Hookbox does not lay out itself (several children on one line). */
 function appendFormatted(text: string, path: JSONPath, value: unknown, layout: JsonLayout): string {
   const tabs = layout.indentUnit.startsWith("\t");
-  return applyEdits(text, modify(text, path, value, { formattingOptions: { insertSpaces: !tabs, tabSize: tabs ? 1 : layout.indentUnit.length, eol: layout.eol } }));
+  return applyEdits(
+    text,
+    modify(text, path, value, { formattingOptions: { insertSpaces: !tabs, tabSize: tabs ? 1 : layout.indentUnit.length, eol: layout.eol } }),
+  );
 }
 
 /** What follows a value on its line: an optional comma and comments, up to the line break. Undefined when more JSON follows on the line. */

@@ -15,10 +15,13 @@ type Apply = (root: Record<string, unknown>) => { readonly summary: readonly str
 
 /** Notes on syntax the file has and the agent refuses: Hookbox keeps what it finds, but says so. */
 function syntaxNotes(document: JsonDocument, dialect: JsonDialect): string[] {
-  const refused = [document.syntax.comments && dialect.comments === false && "comments", document.syntax.trailingCommas && dialect.trailingCommas === false && "trailing commas"].filter(
-    (what): what is string => typeof what === "string",
-  );
-  return refused.length === 0 ? [] : [`! this file has ${refused.join(" and ")}, which the agent does not accept: ${dialect.whenInvalid} (Hookbox kept them; remove them)`];
+  const refused = [
+    document.syntax.comments && dialect.comments === false && "comments",
+    document.syntax.trailingCommas && dialect.trailingCommas === false && "trailing commas",
+  ].filter((what): what is string => typeof what === "string");
+  return refused.length === 0
+    ? []
+    : [`! this file has ${refused.join(" and ")}, which the agent does not accept: ${dialect.whenInvalid} (Hookbox kept them; remove them)`];
 }
 
 /**
@@ -26,7 +29,13 @@ function syntaxNotes(document: JsonDocument, dialect: JsonDialect): string[] {
  * a second run is a no-op; otherwise only what changed is edited (json-edit.ts), so comments and
  * the layout of everything else are kept. With `creates`, a missing or blank file is created.
  */
-export function planJsonConfig(existingText: string | undefined, file: string, dialect: JsonDialect, apply: Apply, { creates }: { readonly creates: boolean }): InstallPlan {
+export function planJsonConfig(
+  existingText: string | undefined,
+  file: string,
+  dialect: JsonDialect,
+  apply: Apply,
+  { creates }: { readonly creates: boolean },
+): InstallPlan {
   const document = parseJsonDocument(existingText, file);
   const before = structuredClone(document.root);
   const { summary, mutated } = apply(document.root);
@@ -36,7 +45,11 @@ export function planJsonConfig(existingText: string | undefined, file: string, d
     return { text: serializeNewDocument(document.root), changed: true, summary: [`+ create ${file}`, ...summary] };
   }
   if (!mutated) return { text: existingText as string, changed: false, summary: [...summary, ...notes] };
-  return { text: `${document.bom}${rewriteJson(document.body, before, document.root, document.layout)}`, changed: true, summary: [...summary, ...notes] };
+  return {
+    text: `${document.bom}${rewriteJson(document.body, before, document.root, document.layout)}`,
+    changed: true,
+    summary: [...summary, ...notes],
+  };
 }
 
 /** An agent's events Hookbox installs, by the agent's name, with the native event each decodes to. */

@@ -73,7 +73,13 @@ export async function nextRecord(previous: InstallRecordV1 | undefined, write: I
     file: write.file,
     agent: write.agent,
     scope: write.scope,
-    before: untouched ? untouched.before : write.existingText === undefined ? null : write.existingWithoutHookbox === undefined ? write.existingText : write.existingWithoutHookbox,
+    before: untouched
+      ? untouched.before
+      : write.existingText === undefined
+        ? null
+        : write.existingWithoutHookbox === undefined
+          ? write.existingText
+          : write.existingWithoutHookbox,
     after_sha256: await sha256Hex(write.writtenText),
     created_dirs: untouched ? untouched.created_dirs : write.createdDirs,
     installed_at: write.now.toISOString(),

@@ -3,7 +3,16 @@ import { TOOL_EVENTS } from "../../../core/events/names.ts";
 import type { AgentName, DecodeHint } from "./types.ts";
 import { resolveEvent, type EventTable } from "./event-names.ts";
 import { buildNativeEvent, type EventParts } from "./native-event.ts";
-import { MAX_ID_CHARS, MAX_PATH_CHARS, objectOrJsonObject, optionalBoolean, optionalString, readPayload, remainingFields, type Payload } from "./payload.ts";
+import {
+  MAX_ID_CHARS,
+  MAX_PATH_CHARS,
+  objectOrJsonObject,
+  optionalBoolean,
+  optionalString,
+  readPayload,
+  remainingFields,
+  type Payload,
+} from "./payload.ts";
 import { timestampField } from "./timestamp.ts";
 import { normaliseToolName, toolNameField, type ToolNameMap } from "./tool-names.ts";
 
@@ -54,7 +63,10 @@ export function decodeClaudeShaped(dialect: ClaudeShapedDialect, input: unknown,
     prompt: optionalString(payload, "prompt"),
     stopHookActive: optionalBoolean(payload, "stop_hook_active"),
     // Tool fields without a tool name stay as they came (an odd payload is still the agent's data).
-    extra: remainingFields(payload, toolName === undefined ? COMMON_FIELDS : [...COMMON_FIELDS, "tool_name", "tool_input", "tool_use_id", responseField]),
+    extra: remainingFields(
+      payload,
+      toolName === undefined ? COMMON_FIELDS : [...COMMON_FIELDS, "tool_name", "tool_input", "tool_use_id", responseField],
+    ),
   };
   return buildNativeEvent(dialect.refine ? dialect.refine(parts, payload) : parts, hint);
 }

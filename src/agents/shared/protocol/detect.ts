@@ -17,7 +17,15 @@ import type { AgentName, AgentProtocol } from "./types.ts";
 export const DETECTION_ORDER: readonly AgentProtocol[] = [native, cursor, qwen, copilot, codex, geminiCli, claudeCode];
 
 /** The tool names each dialect renames to Claude's (shared/tool-names.ts). */
-const TOOL_MAPS: Readonly<Record<AgentName, ToolNameMap>> = { claude: {}, gemini: GEMINI_TOOLS, cursor: CURSOR_TOOLS, codex: CODEX_TOOLS, copilot: COPILOT_TOOLS, qwen: QWEN_TOOLS, native: {} };
+const TOOL_MAPS: Readonly<Record<AgentName, ToolNameMap>> = {
+  claude: {},
+  gemini: GEMINI_TOOLS,
+  cursor: CURSOR_TOOLS,
+  codex: CODEX_TOOLS,
+  copilot: COPILOT_TOOLS,
+  qwen: QWEN_TOOLS,
+  native: {},
+};
 
 function toolNameOf(payload: unknown): unknown {
   const record = payload as Record<string, unknown>;

@@ -34,13 +34,22 @@ const CANONICAL: ReadonlySet<string> = new Set(CANONICAL_EVENTS);
  * configured name can differ from the true one. An agent event with no native counterpart becomes
  * `<agent>.<snake_case>` (claude.message_display, gemini.before_model) rather than an error.
  */
-export function resolveEvent(agent: AgentName, table: EventTable, payloadName: string | undefined, hintName: string | undefined, field: string): ResolvedEvent {
+export function resolveEvent(
+  agent: AgentName,
+  table: EventTable,
+  payloadName: string | undefined,
+  hintName: string | undefined,
+  field: string,
+): ResolvedEvent {
   const name = payloadName ?? hintName;
   if (name === undefined) {
     throw invalid(`${field}: missing — the payload names no event; pass it as \`hookbox emit <EVENT> --agent ${agent}\``, field);
   }
   if (!AGENT_EVENT_NAME.test(name)) {
-    throw invalid(`${payloadName === undefined ? "the EVENT argument" : field}: "${name.slice(0, 60)}" is not an event name (letters, digits, _ . -; at most 100)`, field);
+    throw invalid(
+      `${payloadName === undefined ? "the EVENT argument" : field}: "${name.slice(0, 60)}" is not an event name (letters, digits, _ . -; at most 100)`,
+      field,
+    );
   }
   const native = table.toNative.get(name);
   if (native !== undefined) return { agentEventName: name, eventType: native };

@@ -39,7 +39,8 @@ export function failure(encoding: FailureEncoding, reason: string, event: Native
   if (!options.block) return failOpen(reason);
   // Blocking a stop makes the agent go on; once it is already going on because of a stop hook,
   // blocking again would loop for as long as Hookbox is broken.
-  if (event !== undefined && STOP_EVENTS.has(event.event_type) && event.stop_hook_active === true) return failOpen(`${reason}; not blocking the stop a second time`);
+  if (event !== undefined && STOP_EVENTS.has(event.event_type) && event.stop_hook_active === true)
+    return failOpen(`${reason}; not blocking the stop a second time`);
   if (event === undefined) return encoding.blockUnknownEvent(reason);
   return encoding.encode(blockDecision(event, reason), event);
 }

@@ -66,9 +66,17 @@ export function objectOrJsonObject(payload: Payload, field: string): Record<stri
 }
 
 /** The fields not consumed by the decoder, copied without letting a "__proto__" key reach a prototype. */
-export function remainingFields(payload: Payload, consumed: readonly string[], renameKey: (key: string) => string = (key) => key): Record<string, unknown> {
+export function remainingFields(
+  payload: Payload,
+  consumed: readonly string[],
+  renameKey: (key: string) => string = (key) => key,
+): Record<string, unknown> {
   const skip = new Set(consumed);
-  return Object.fromEntries(Object.entries(payload).filter(([key]) => !skip.has(key)).map(([key, value]) => [renameKey(key), value]));
+  return Object.fromEntries(
+    Object.entries(payload)
+      .filter(([key]) => !skip.has(key))
+      .map(([key, value]) => [renameKey(key), value]),
+  );
 }
 
 /** sessionId → session_id, toolArgs → tool_args, transcriptPath → transcript_path. */

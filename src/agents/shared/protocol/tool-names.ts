@@ -100,6 +100,25 @@ export const QWEN_TOOLS: ToolNameMap = {
 
 /** Claude Code's own tool names, old ones included (Task before Agent): never another dialect's, whatever the maps above say. */
 export const CLAUDE_TOOL_NAMES: ReadonlySet<string> = new Set([
-  "Bash", "PowerShell", "BashOutput", "KillShell", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Glob", "Grep", "LS",
-  "WebFetch", "WebSearch", "Agent", "Task", "TodoWrite", "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "Skill",
+  "Bash",
+  "PowerShell",
+  "BashOutput",
+  "KillShell",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+  "Read",
+  "Glob",
+  "Grep",
+  "LS",
+  "WebFetch",
+  "WebSearch",
+  "Agent",
+  "Task",
+  "TodoWrite",
+  "AskUserQuestion",
+  "EnterPlanMode",
+  "ExitPlanMode",
+  "Skill",
 ]);

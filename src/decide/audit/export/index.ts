@@ -31,7 +31,11 @@ export async function startAuditExport(config: AuditExportConfig, deps: ExportDe
   if (config.otlp) targets.push(await otlpTarget(config.otlp, deps));
   const queues = targets.map(
     (target) =>
-      new ExportQueue(target, { ...DEFAULT_QUEUE, capacity: config.buffer_records, sendTimeoutMs: target.name === "otlp" && config.otlp ? config.otlp.timeout_ms + 1000 : DEFAULT_QUEUE.sendTimeoutMs }),
+      new ExportQueue(target, {
+        ...DEFAULT_QUEUE,
+        capacity: config.buffer_records,
+        sendTimeoutMs: target.name === "otlp" && config.otlp ? config.otlp.timeout_ms + 1000 : DEFAULT_QUEUE.sendTimeoutMs,
+      }),
   );
   return {
     push: (entries) => {

@@ -10,8 +10,19 @@ const SEVERITY_NUMBER = { error: 17, warning: 13, notice: 10, info: 9 } as const
 
 /** What a log record says besides its body: enough to filter the fleet's records without parsing them. */
 export function otlpAttributes(entry: AuditEntry): Record<string, string> {
-  const base = { "hookbox.kind": entry.kind ?? "run", "hookbox.event_id": entry.event_id, "hookbox.event_type": entry.event_type, "session.id": entry.session_id };
-  if (entry.kind === "decision") return { ...base, "hookbox.decision": entry.decision, ...(entry.decided_by ? { "hookbox.decided_by": entry.decided_by } : {}), ...(entry.project ? { "hookbox.project": entry.project } : {}) };
+  const base = {
+    "hookbox.kind": entry.kind ?? "run",
+    "hookbox.event_id": entry.event_id,
+    "hookbox.event_type": entry.event_type,
+    "session.id": entry.session_id,
+  };
+  if (entry.kind === "decision")
+    return {
+      ...base,
+      "hookbox.decision": entry.decision,
+      ...(entry.decided_by ? { "hookbox.decided_by": entry.decided_by } : {}),
+      ...(entry.project ? { "hookbox.project": entry.project } : {}),
+    };
   return { ...base, "hookbox.hook_id": entry.hook_id, "hookbox.status": entry.status };
 }
 
@@ -22,7 +33,10 @@ export function otlpAttributes(entry: AuditEntry): Record<string, string> {
  * SDK's own logger (so they are what the exporter expects) and collected by a processor that only
  * hands them back: the buffering and retrying are the queue's (queue.ts), which counts drops.
  */
-export async function otlpTarget(config: OtlpConfig, meta: { readonly hostname: string; readonly pid: number; readonly version: string }): Promise<ExportTarget> {
+export async function otlpTarget(
+  config: OtlpConfig,
+  meta: { readonly hostname: string; readonly pid: number; readonly version: string },
+): Promise<ExportTarget> {
   const [{ OTLPLogExporter }, { LoggerProvider }, { resourceFromAttributes }] = await Promise.all([
     import("@opentelemetry/exporter-logs-otlp-http"),
     import("@opentelemetry/sdk-logs"),
@@ -32,7 +46,12 @@ export async function otlpTarget(config: OtlpConfig, meta: { readonly hostname: 
   type Emitted = Parameters<InstanceType<typeof OTLPLogExporter>["export"]>[0][number];
   let collected: Emitted[] = [];
   const provider = new LoggerProvider({
-    resource: resourceFromAttributes({ "service.name": "hookbox", "service.version": meta.version, "host.name": meta.hostname, "process.pid": meta.pid }),
+    resource: resourceFromAttributes({
+      "service.name": "hookbox",
+      "service.version": meta.version,
+      "host.name": meta.hostname,
+      "process.pid": meta.pid,
+    }),
     processors: [{ onEmit: (record) => void collected.push(record), forceFlush: async () => undefined, shutdown: async () => undefined }],
   });
   const logger = provider.getLogger("hookbox.audit", meta.version);
@@ -52,7 +71,11 @@ export async function otlpTarget(config: OtlpConfig, meta: { readonly hostname: 
       }
       const batch = collected;
       collected = [];
-      return new Promise((resolve, reject) => exporter.export(batch, (result) => (result.code === 0 ? resolve() : reject(result.error ?? new Error(`${config.endpoint} did not take the records`)))));
+      return new Promise((resolve, reject) =>
+        exporter.export(batch, (result) =>
+          result.code === 0 ? resolve() : reject(result.error ?? new Error(`${config.endpoint} did not take the records`)),
+        ),
+      );
     },
     close: async () => {
       await exporter.shutdown().catch(() => undefined);

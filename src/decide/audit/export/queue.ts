@@ -73,7 +73,13 @@ export class ExportQueue {
   }
 
   stats(): ExportStats {
-    return { target: this.target.name, ...this.counts, queued: this.waiting.length + this.inFlight.length, failing: this.failing, lastError: this.lastError };
+    return {
+      target: this.target.name,
+      ...this.counts,
+      queued: this.waiting.length + this.inFlight.length,
+      failing: this.failing,
+      lastError: this.lastError,
+    };
   }
 
   /** Give what is buffered up to `graceMs` to go out, then stop (what is left stays in the local file only). */
@@ -87,7 +93,10 @@ export class ExportQueue {
     clearTimeout(this.timer);
     // A target still waiting on a hung receiver is not waited for past the grace.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([this.target.close().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
+    await Promise.race([
+      this.target.close().catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+    ]);
     clearTimeout(timer);
   }
 

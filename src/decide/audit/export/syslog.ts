@@ -39,7 +39,16 @@ export function formatSyslog(entry: AuditEntry, header: SyslogHeader, maxBytes: 
   const json = JSON.stringify(entry);
   const bytes = new TextEncoder().encode(head + json).byteLength;
   if (bytes <= maxBytes) return head + json;
-  return head + JSON.stringify({ v: entry.v, kind: entry.kind ?? "run", id: entry.id, event_id: entry.event_id, truncated: { bytes, limit: maxBytes, see: "the local audit file" } });
+  return (
+    head +
+    JSON.stringify({
+      v: entry.v,
+      kind: entry.kind ?? "run",
+      id: entry.id,
+      event_id: entry.event_id,
+      truncated: { bytes, limit: maxBytes, see: "the local audit file" },
+    })
+  );
 }
 
 /** RFC 5424 header fields are printable US-ASCII without spaces; "-" is the nil value. */

@@ -4,12 +4,17 @@ import { nativeEventName, PROTOCOLS } from "../../../agents/protocols.ts";
 import { importedOnError, kebab, shellRun, type ImportDialect, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
 /** Lifecycle events whose matcher Claude compares against a payload field. */
-const LIFECYCLE_FIELD: Readonly<Record<string, string>> = { SessionStart: "source", PreCompact: "trigger", PostCompact: "trigger", Notification: "notification_type", SessionEnd: "reason" };
+const LIFECYCLE_FIELD: Readonly<Record<string, string>> = {
+  SessionStart: "source",
+  PreCompact: "trigger",
+  PostCompact: "trigger",
+  Notification: "notification_type",
+  SessionEnd: "reason",
+};
 /** Variables the agents set for their hooks that name the project: the command's working directory here. */
 const PROJECT_VARIABLE = /\$\{?(CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CODEX_PROJECT_DIR)\}?/;
 
 const DEFAULT_TIMEOUT_MS: Readonly<Record<string, number>> = { claude: 60_000, codex: 600_000, gemini: 60_000 };
-
 
 /**
  * Claude Code's `hooks` settings (and Codex's, a plugin's hooks.json, Gemini CLI's, which share
@@ -17,7 +22,11 @@ const DEFAULT_TIMEOUT_MS: Readonly<Record<string, number>> = { claude: 60_000, c
  * imported, and prompt hooks (`type: "prompt"`) become Hookbox prompt hooks asking the operator's
  * model; Hookbox's own entries stay; http and agent hooks are left where they are.
  */
-export function importClaudeShaped(root: Json, dialect: Exclude<ImportDialect, "cursor" | "template">, options: { readonly pluginRoot?: string }): ImportPlan {
+export function importClaudeShaped(
+  root: Json,
+  dialect: Exclude<ImportDialect, "cursor" | "template">,
+  options: { readonly pluginRoot?: string },
+): ImportPlan {
   const hooks: ImportedHook[] = [];
   const warnings: string[] = [];
   const section = isObject(root.hooks) ? root.hooks : {};
@@ -37,7 +46,18 @@ export function importClaudeShaped(root: Json, dialect: Exclude<ImportDialect, "
         const where = `hooks.${agentEvent}[${groupIndex}].hooks[${index}]`;
         if (!isObject(handler) || runsHookboxEmitHandler(handler)) return kept.push(handler);
         if (handler.type === "prompt" && typeof handler.prompt === "string" && event !== undefined) {
-          hooks.push(promptHook(dialect, agentEvent, event, group.matcher, handler, where, hooks.filter((h) => h.agentEvent === agentEvent).length + 1, warnings));
+          hooks.push(
+            promptHook(
+              dialect,
+              agentEvent,
+              event,
+              group.matcher,
+              handler,
+              where,
+              hooks.filter((h) => h.agentEvent === agentEvent).length + 1,
+              warnings,
+            ),
+          );
           return;
         }
         if ((handler.type ?? "command") !== "command" || typeof handler.command !== "string") {
@@ -48,7 +68,19 @@ export function importClaudeShaped(root: Json, dialect: Exclude<ImportDialect, "
           warnings.push(`${where}: Hookbox has no event for ${agentEvent}: left as it is`);
           return kept.push(handler);
         }
-        hooks.push(commandHook(dialect, agentEvent, event, group.matcher, handler, where, hooks.filter((h) => h.agentEvent === agentEvent).length + 1, options, warnings));
+        hooks.push(
+          commandHook(
+            dialect,
+            agentEvent,
+            event,
+            group.matcher,
+            handler,
+            where,
+            hooks.filter((h) => h.agentEvent === agentEvent).length + 1,
+            options,
+            warnings,
+          ),
+        );
       });
       if (kept.length > 0) keptGroups.push({ ...group, hooks: kept });
     });
@@ -57,14 +89,26 @@ export function importClaudeShaped(root: Json, dialect: Exclude<ImportDialect, "
   return { dialect, hooks, warnings, remaining: { ...root, hooks: remaining } };
 }
 
-function commandHook(dialect: ImportDialect, agentEvent: string, event: string, matcher: unknown, handler: Json, where: string, n: number, options: { readonly pluginRoot?: string }, warnings: string[]): ImportedHook {
+function commandHook(
+  dialect: ImportDialect,
+  agentEvent: string,
+  event: string,
+  matcher: unknown,
+  handler: Json,
+  where: string,
+  n: number,
+  options: { readonly pluginRoot?: string },
+  warnings: string[],
+): ImportedHook {
   const written = handler.command as string;
   let line = options.pluginRoot ? written.replace(/\$\{?(CLAUDE_PLUGIN_ROOT|extensionPath)\}?/g, options.pluginRoot) : written;
   // The agent names the project in a variable; here the command runs in the project, so it is $PWD.
   const variable = PROJECT_VARIABLE.exec(line)?.[1];
   if (variable) line = `export ${variable}="$PWD"; ${line}`;
   const exec = Array.isArray(handler.args) && handler.args.every((arg) => typeof arg === "string") && /^([A-Za-z0-9_.+-]+|\/[^\s]*)$/.test(line);
-  const run = exec ? { cmd: line, args: handler.args as string[] } : shellRun(Array.isArray(handler.args) ? [line, ...(handler.args as string[]).map(quote)].join(" ") : line);
+  const run = exec
+    ? { cmd: line, args: handler.args as string[] }
+    : shellRun(Array.isArray(handler.args) ? [line, ...(handler.args as string[]).map(quote)].join(" ") : line);
   const seconds = typeof handler.timeout === "number" && handler.timeout > 0 ? handler.timeout : undefined;
   const timeoutMs = seconds === undefined ? (DEFAULT_TIMEOUT_MS[dialect] ?? 60_000) : dialect === "gemini" ? seconds : seconds * 1000;
   if (handler.async === true) warnings.push(`${where}: async in ${dialect} (it could not decide); here it runs before the agent goes on`);
@@ -95,10 +139,20 @@ const PROMPT_TIMEOUT_MS = 30_000;
  * (the hook input as JSON) becomes {{event}}; a prompt without it gets the input appended, as
  * Claude Code does.
  */
-function promptHook(dialect: ImportDialect, agentEvent: string, event: string, matcher: unknown, handler: Json, where: string, n: number, warnings: string[]): ImportedHook {
+function promptHook(
+  dialect: ImportDialect,
+  agentEvent: string,
+  event: string,
+  matcher: unknown,
+  handler: Json,
+  where: string,
+  n: number,
+  warnings: string[],
+): ImportedHook {
   const written = handler.prompt as string;
   const template = written.includes("$ARGUMENTS") ? written.split("$ARGUMENTS").join("{{event}}") : `${written}\n\n{{event}}`;
-  if (typeof handler.model === "string") warnings.push(`${where}: model ${handler.model} is the agent's; here the prompt goes to hookbox.yaml's llm default endpoint`);
+  if (typeof handler.model === "string")
+    warnings.push(`${where}: model ${handler.model} is the agent's; here the prompt goes to hookbox.yaml's llm default endpoint`);
   const seconds = typeof handler.timeout === "number" && handler.timeout > 0 ? handler.timeout : undefined;
   return {
     id: `${dialect}-${kebab(agentEvent)}-${n}`,

@@ -2,7 +2,6 @@ import { CURSOR_EVENTS } from "../../../agents/cursor/payload.ts";
 import { runsHookboxEmit } from "../../../agents/shared/install/command.ts";
 import { importedOnError, shellRun, kebab, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
-
 /**
  * Cursor's hooks.json: {version: 1, hooks: {event: [{command, matcher?, timeout?}]}}. A command is
  * relative to the hooks.json's directory, so it runs from there (`cd <dir> && <command>`).
@@ -21,7 +20,13 @@ export function importCursor(root: Json, fileDir: string): ImportPlan {
     const kept: unknown[] = [];
     entries.forEach((entry, index) => {
       const where = `hooks.${agentEvent}[${index}]`;
-      if (!isObject(entry) || typeof entry.command !== "string" || runsHookboxEmit(entry.command) || (entry.type !== undefined && entry.type !== "command")) return kept.push(entry);
+      if (
+        !isObject(entry) ||
+        typeof entry.command !== "string" ||
+        runsHookboxEmit(entry.command) ||
+        (entry.type !== undefined && entry.type !== "command")
+      )
+        return kept.push(entry);
       if (event === undefined || event.startsWith("cursor.")) {
         warnings.push(`${where}: Hookbox has no event for Cursor's ${agentEvent}: left as it is`);
         return kept.push(entry);

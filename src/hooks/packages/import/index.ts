@@ -21,7 +21,13 @@ export async function readImport(fs: Pick<FileHost, "kind" | "listDir" | "readTe
   const kind = await fs.kind(path);
   if (kind === "missing") throw new HookboxError("file_unreadable", `${path} not found`);
   if (kind === "dir" || dialect === "template" || YAML_FILE.test(path)) {
-    const files = kind === "dir" ? (await fs.listDir(path)).filter((e) => e.kind === "file" && YAML_FILE.test(e.name)).map((e) => `${path}/${e.name}`).sort() : [path];
+    const files =
+      kind === "dir"
+        ? (await fs.listDir(path))
+            .filter((e) => e.kind === "file" && YAML_FILE.test(e.name))
+            .map((e) => `${path}/${e.name}`)
+            .sort()
+        : [path];
     const parsed = [];
     for (const file of files) {
       try {
@@ -42,7 +48,9 @@ export async function readImport(fs: Pick<FileHost, "kind" | "listDir" | "readTe
 
 function guessDialect(path: string, root: Record<string, unknown>): ImportDialect {
   const hooks = root.hooks !== null && typeof root.hooks === "object" ? (root.hooks as Record<string, unknown>) : {};
-  const flat = Object.values(hooks).some((entries) => Array.isArray(entries) && entries.some((entry) => entry && typeof entry === "object" && "command" in entry && !("hooks" in entry)));
+  const flat = Object.values(hooks).some(
+    (entries) => Array.isArray(entries) && entries.some((entry) => entry && typeof entry === "object" && "command" in entry && !("hooks" in entry)),
+  );
   if (path.includes("/.cursor/") || (typeof root.version === "number" && flat)) return "cursor";
   if (path.includes("/.gemini/") || Object.keys(hooks).some((name) => GEMINI_EVENTS.test(name))) return "gemini";
   if (path.includes("/.codex/")) return "codex";

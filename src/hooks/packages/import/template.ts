@@ -1,7 +1,6 @@
 import { checkEventName } from "../../../core/events/names.ts";
 import { kebab, shellRun, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
-
 /** The template's match keys Hookbox expresses; the others are reported, not silently dropped. */
 const KNOWN_MATCH = new Set(["ability_scope", "only_if_changed_paths"]);
 
@@ -30,9 +29,13 @@ export function importTemplate(files: readonly { readonly file: string; readonly
       continue;
     }
     const match: Json = isObject(value.match) ? value.match : {};
-    for (const key of Object.keys(match)) if (!KNOWN_MATCH.has(key)) warnings.push(`${file}: match.${key} has no Hookbox equivalent: the hook runs on every ${value.event_type}, its script still sees the event`);
+    for (const key of Object.keys(match))
+      if (!KNOWN_MATCH.has(key))
+        warnings.push(`${file}: match.${key} has no Hookbox equivalent: the hook runs on every ${value.event_type}, its script still sees the event`);
     const scope = typeof match.ability_scope === "string" && match.ability_scope !== "*" ? match.ability_scope : undefined;
-    const paths = Array.isArray(match.only_if_changed_paths) ? match.only_if_changed_paths.filter((p): p is string => typeof p === "string") : undefined;
+    const paths = Array.isArray(match.only_if_changed_paths)
+      ? match.only_if_changed_paths.filter((p): p is string => typeof p === "string")
+      : undefined;
     hooks.push({
       id: kebab(value.id),
       dialect: "template",
@@ -56,6 +59,10 @@ export function importTemplate(files: readonly { readonly file: string; readonly
 /** `- append_to: .system/logs/tool_call.md` → "append_to: .system/logs/tool_call.md". */
 function effectText(effect: unknown): string {
   if (typeof effect === "string") return effect.slice(0, 500);
-  if (isObject(effect)) return Object.entries(effect).map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`).join("; ").slice(0, 500);
+  if (isObject(effect))
+    return Object.entries(effect)
+      .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+      .join("; ")
+      .slice(0, 500);
   return JSON.stringify(effect).slice(0, 500);
 }

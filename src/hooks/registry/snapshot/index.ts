@@ -85,7 +85,16 @@ export class SnapshotCache {
 
   async key(project: string | undefined): Promise<string> {
     const { build, identity, env, machine } = this.options.material;
-    return this.options.digest.sha256Hex(JSON.stringify({ v: 1, build, identity, machine: machine ?? null, project: project ?? null, env: Object.fromEntries(LOADER_ENV.map((name) => [name, env[name] ?? null])) }));
+    return this.options.digest.sha256Hex(
+      JSON.stringify({
+        v: 1,
+        build,
+        identity,
+        machine: machine ?? null,
+        project: project ?? null,
+        env: Object.fromEntries(LOADER_ENV.map((name) => [name, env[name] ?? null])),
+      }),
+    );
   }
 
   /** The cached load of this project, rebuilt, when it is valid; undefined otherwise. */
@@ -169,17 +178,35 @@ async function rebuild(cached: CachedLoadV1, capabilities: CapabilityHost, embed
   const hooks: LoadedHook[] = [];
   for (const { definition, file, handler, digest, untrusted, warnings } of cached.hooks) {
     if (typeof digest !== "string") return undefined;
-    const prepared = await capabilities.prepare({ hookId: definition.id, permissions: definition.permissions, file, origin: definition.source.origin, ...(untrusted ? { untrusted } : {}) }, operator);
+    const prepared = await capabilities.prepare(
+      { hookId: definition.id, permissions: definition.permissions, file, origin: definition.source.origin, ...(untrusted ? { untrusted } : {}) },
+      operator,
+    );
     if (!prepared.ok || JSON.stringify(prepared.warnings ?? []) !== JSON.stringify(warnings ?? [])) return undefined;
     const matcher = compileMatcher(definition.match);
     if (!matcher.ok) return undefined;
     if ((handler === null) !== (definition.handler === undefined)) return undefined;
-    const spec = handler ? await createHandlerSpec({ id: definition.id, handler: intern(handler), hostFunctions: HOOK_API_METHODS, hookData: { id: definition.id, config: definition.config }, isolation: definition.isolation }) : undefined;
+    const spec = handler
+      ? await createHandlerSpec({
+          id: definition.id,
+          handler: intern(handler),
+          hostFunctions: HOOK_API_METHODS,
+          hookData: { id: definition.id, config: definition.config },
+          isolation: definition.isolation,
+        })
+      : undefined;
     hooks.push({ definition, spec, grants: prepared.grants, review: capabilities.review(prepared.grants), digest, matcher: matcher.matcher, file });
   }
   const operatorFile = cached.operator.file ?? undefined;
   return {
     inputs: { sources: [], operator, operatorFile, embedded, operatorStatus: { state: "ok" }, watched: cached.operator.watched },
-    result: { hooks, broken: [], operator, diagnostics: cached.diagnostics ?? [], files: new Map(cached.files.map(([file, id]) => [file, id ?? undefined])), inputs: cached.loadInputs },
+    result: {
+      hooks,
+      broken: [],
+      operator,
+      diagnostics: cached.diagnostics ?? [],
+      files: new Map(cached.files.map(([file, id]) => [file, id ?? undefined])),
+      inputs: cached.loadInputs,
+    },
   };
 }

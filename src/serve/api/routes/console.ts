@@ -10,7 +10,8 @@ export const CONSOLE_URL_ROUTE: RouteSpec = {
   operationId: "consoleUrl",
   tag: "daemon",
   summary: "A fresh one-time login link to the web console (hookbox console)",
-  description: "On the owner-only unix socket only (the TCP listener does not serve it); not_found when the daemon serves no console (`hookbox serve --console`).",
+  description:
+    "On the owner-only unix socket only (the TCP listener does not serve it); not_found when the daemon serves no console (`hookbox serve --console`).",
   responses: { 200: { description: "The link.", schema: consoleUrlSchema } },
   errors: ["not_found"],
 };

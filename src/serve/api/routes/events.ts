@@ -15,8 +15,16 @@ import { errorResponse } from "../error-response.ts";
 import { readJson, readText } from "./body.ts";
 import { route, type HeaderSpec, type RouteSpec } from "./spec.ts";
 
-const FAIL_CLOSED_HEADER: HeaderSpec = { name: AGENT_CALL_HEADERS.failClosed, description: '"1": when Hookbox cannot fully evaluate, deny (the fail-closed rule) instead of the hooks\' own on_error.', schema: z.enum(["1"]) };
-const TIMEOUT_HEADER: HeaderSpec = { name: AGENT_CALL_HEADERS.timeoutMs, description: "How long the caller waits, in milliseconds: the evaluation (and any held approval) is budgeted inside it.", schema: z.string().regex(/^[1-9][0-9]*$/) };
+const FAIL_CLOSED_HEADER: HeaderSpec = {
+  name: AGENT_CALL_HEADERS.failClosed,
+  description: '"1": when Hookbox cannot fully evaluate, deny (the fail-closed rule) instead of the hooks\' own on_error.',
+  schema: z.enum(["1"]),
+};
+const TIMEOUT_HEADER: HeaderSpec = {
+  name: AGENT_CALL_HEADERS.timeoutMs,
+  description: "How long the caller waits, in milliseconds: the evaluation (and any held approval) is budgeted inside it.",
+  schema: z.string().regex(/^[1-9][0-9]*$/),
+};
 
 export const EVALUATE_ROUTE: RouteSpec = {
   method: "post",
@@ -26,8 +34,18 @@ export const EVALUATE_ROUTE: RouteSpec = {
   summary: "Evaluate a native event: the event in, the decision out",
   description:
     "Runs every hook of the event's project (resolved from its cwd) that matches, and answers the aggregated decision. An ask_user is held until answered (GET/POST /v1/approvals) or its timeout, then answered as allow or deny — unless x-hookbox-hold-approvals is 0, which answers the ask itself. What each decision obliges the caller to do: docs/orchestrators.md.",
-  params: z.object({ event_type: z.string().describe("Canonical (PreToolUse …), an alias (PreAbilityCall), or a custom dotted name (task.completed).") }),
-  headers: [FAIL_CLOSED_HEADER, TIMEOUT_HEADER, { name: AGENT_CALL_HEADERS.holdApprovals, description: '"0": answer an ask_user as decision "ask" at once instead of holding it.', schema: z.enum(["0", "1"]) }],
+  params: z.object({
+    event_type: z.string().describe("Canonical (PreToolUse …), an alias (PreAbilityCall), or a custom dotted name (task.completed)."),
+  }),
+  headers: [
+    FAIL_CLOSED_HEADER,
+    TIMEOUT_HEADER,
+    {
+      name: AGENT_CALL_HEADERS.holdApprovals,
+      description: '"0": answer an ask_user as decision "ask" at once instead of holding it.',
+      schema: z.enum(["0", "1"]),
+    },
+  ],
   body: { schema: nativeEventSchema, description: "The event.", required: true },
   responses: { 200: { description: "The decision.", schema: decisionSchema } },
   errors: ["event_invalid", "request_too_large"],
@@ -43,17 +61,40 @@ export const AGENT_CALL_ROUTE: RouteSpec = {
     "The body is the agent's hook payload as it sends it (any JSON; what cannot be decoded is answered by the fail-closed rule, never refused). The agent itself (Claude Code's type: \"http\" hooks) gets its own hook JSON, always with 200. `hookbox emit` (x-hookbox-client: emit, with its hook-set identity) gets the whole answer, or 409 hook_set_mismatch from a daemon that resolves hook sets from other inputs.",
   params: z.object({ agent: agentPathSchema }),
   headers: [
-    { name: AGENT_CALL_HEADERS.client, description: '"emit": answer with AgentCallReplyV1 (what the hook process writes and exits with).', schema: z.enum(["emit"]) },
+    {
+      name: AGENT_CALL_HEADERS.client,
+      description: '"emit": answer with AgentCallReplyV1 (what the hook process writes and exits with).',
+      schema: z.enum(["emit"]),
+    },
     { name: AGENT_CALL_HEADERS.identity, description: "With client emit: base64url JSON of the caller's HookSetIdentityV1.", schema: z.string() },
-    { name: AGENT_CALL_HEADERS.event, description: "The agent's event name, when the payload names none (`hookbox emit EVENT`).", schema: z.string() },
+    {
+      name: AGENT_CALL_HEADERS.event,
+      description: "The agent's event name, when the payload names none (`hookbox emit EVENT`).",
+      schema: z.string(),
+    },
     { name: AGENT_CALL_HEADERS.env, description: "base64url JSON of the agent's project variables (CLAUDE_PROJECT_DIR …).", schema: z.string() },
-    { name: AGENT_CALL_HEADERS.daemonsNotUsed, description: "With client emit: base64url JSON array of why each daemon emit asked first was not used; when this event's hook set has no guard but self-protect, the answer warns the agent's user.", schema: z.string() },
-    { name: AGENT_CALL_HEADERS.invokedAs, description: "With client emit: base64url JSON of the absolute path emit was invoked as (the command the agent's entry runs); self-protect keeps the agent from replacing it, for this event.", schema: z.string() },
+    {
+      name: AGENT_CALL_HEADERS.daemonsNotUsed,
+      description:
+        "With client emit: base64url JSON array of why each daemon emit asked first was not used; when this event's hook set has no guard but self-protect, the answer warns the agent's user.",
+      schema: z.string(),
+    },
+    {
+      name: AGENT_CALL_HEADERS.invokedAs,
+      description:
+        "With client emit: base64url JSON of the absolute path emit was invoked as (the command the agent's entry runs); self-protect keeps the agent from replacing it, for this event.",
+      schema: z.string(),
+    },
     FAIL_CLOSED_HEADER,
     TIMEOUT_HEADER,
   ],
   body: { schema: z.unknown(), description: "The agent's hook payload.", required: true },
-  responses: { 200: { description: "The agent's answer (AgentAnswer), or AgentCallReplyV1 for client emit.", schema: z.union([agentCallReplySchema, agentAnswerSchema]) } },
+  responses: {
+    200: {
+      description: "The agent's answer (AgentAnswer), or AgentCallReplyV1 for client emit.",
+      schema: z.union([agentCallReplySchema, agentAnswerSchema]),
+    },
+  },
   errors: ["not_found", "hook_set_mismatch", "request_too_large"],
 };
 
@@ -66,7 +107,11 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
     const body = await readJson(c);
     const event = parseEvent(body, c.req.param("event_type") ?? "");
     const holdApprovals = c.req.header(AGENT_CALL_HEADERS.holdApprovals) !== "0";
-    const { decision } = await deps.evaluator.evaluate(event, { holdApprovals, ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c) });
+    const { decision } = await deps.evaluator.evaluate(event, {
+      holdApprovals,
+      ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}),
+      ...callerTimeout(c),
+    });
     return c.json(decision satisfies DecisionV1);
   });
 
@@ -78,7 +123,8 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
    */
   route(app, AGENT_CALL_ROUTE, async (c) => {
     const name = c.req.param("agent") ?? "";
-    if (name !== "auto" && !(AGENT_NAMES as readonly string[]).includes(name)) throw new HookboxError("not_found", `no agent "${name}": use one of ${AGENT_NAMES.join(", ")}, or auto`);
+    if (name !== "auto" && !(AGENT_NAMES as readonly string[]).includes(name))
+      throw new HookboxError("not_found", `no agent "${name}": use one of ${AGENT_NAMES.join(", ")}, or auto`);
     const fromEmit = c.req.header(AGENT_CALL_HEADERS.client) === "emit";
     if (fromEmit) {
       const mismatch = identityDifference(deps.identity, decodeHeaderJson(c.req.header(AGENT_CALL_HEADERS.identity)));
@@ -97,16 +143,33 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
         payload: body.text,
         ...(c.req.header(AGENT_CALL_HEADERS.event) ? { eventName: c.req.header(AGENT_CALL_HEADERS.event) } : {}),
         env: isStringRecord(env) ? env : {},
-        ...(body.tooLarge ? { unreadable: { code: "request_too_large", cause: `the request body is larger than the daemon's limit of ${deps.bodyLimitBytes} bytes` }, ...(body.head !== undefined ? { head: body.head } : {}) } : {}),
+        ...(body.tooLarge
+          ? {
+              unreadable: { code: "request_too_large", cause: `the request body is larger than the daemon's limit of ${deps.bodyLimitBytes} bytes` },
+              ...(body.head !== undefined ? { head: body.head } : {}),
+            }
+          : {}),
         ...(body.notUtf8 ? { unreadable: { code: "event_invalid", cause: "the request body is not valid UTF-8" } } : {}),
       },
       { ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}), ...callerTimeout(c), ...invokedAs(c) },
-      fromEmit ? unguardedNotice(deps.evaluator.hookSets, deps.identity.operator_file, stringsOf(decodeHeaderJson(c.req.header(AGENT_CALL_HEADERS.daemonsNotUsed)))) : undefined,
+      fromEmit
+        ? unguardedNotice(
+            deps.evaluator.hookSets,
+            deps.identity.operator_file,
+            stringsOf(decodeHeaderJson(c.req.header(AGENT_CALL_HEADERS.daemonsNotUsed))),
+          )
+        : undefined,
     );
     const { output } = answer;
     if (fromEmit) {
       const written = hookProcessOutput(output);
-      return c.json({ v: 1, stdout: written.stdout, stderr: written.stderr, exit_code: written.exitCode, event_id: answer.evaluation.decision.event_id } satisfies AgentCallReplyV1);
+      return c.json({
+        v: 1,
+        stdout: written.stdout,
+        stderr: written.stderr,
+        exit_code: written.exitCode,
+        event_id: answer.evaluation.decision.event_id,
+      } satisfies AgentCallReplyV1);
     }
     if (output.body !== undefined) return c.json(output.body as Record<string, unknown>);
     // What a command hook would say on stderr (a warning) reaches the user as Claude's systemMessage.

@@ -44,11 +44,18 @@ export const FIRE_ROUTE: RouteSpec = {
   operationId: "fireHook",
   tag: "hooks",
   summary: "Run one hook on an event, whatever its matcher and cooldown",
-  description: "The event's event_type defaults to the hook's first event and its session_id to \"manual\"; its cwd (else ?project=) picks the project whose hook set holds the hook. A hook with a schedule or a watch runs as its trigger would and answers with its run (FiredRunV1); any other answers with its decision.",
+  description:
+    "The event's event_type defaults to the hook's first event and its session_id to \"manual\"; its cwd (else ?project=) picks the project whose hook set holds the hook. A hook with a schedule or a watch runs as its trigger would and answers with its run (FiredRunV1); any other answers with its decision.",
   params: HOOK_ID,
   query: hooksQuerySchema,
   body: { schema: nativeEventSchema, description: "The event (may be empty).", required: false },
-  responses: { 200: { description: "The hook's decision; for a hook with a schedule or a watch, its triggered run (its context queued for the project's next agent event).", schema: z.union([decisionSchema, firedRunSchema]) } },
+  responses: {
+    200: {
+      description:
+        "The hook's decision; for a hook with a schedule or a watch, its triggered run (its context queued for the project's next agent event).",
+      schema: z.union([decisionSchema, firedRunSchema]),
+    },
+  },
   errors: ["event_invalid", "not_found", "request_too_large"],
 };
 
@@ -94,19 +101,27 @@ export function hookRoutes(app: Hono, deps: AppDeps): void {
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw new HookboxError("event_invalid", "the event must be a JSON object");
     const record = body as Record<string, unknown>;
     const query = c.req.query("project");
-    if (query !== undefined && !query.startsWith("/")) throw new HookboxError("event_invalid", `project must be an absolute path, got ${query}`, { field: "project" });
+    if (query !== undefined && !query.startsWith("/"))
+      throw new HookboxError("event_invalid", `project must be an absolute path, got ${query}`, { field: "project" });
     const cwd = typeof record.cwd === "string" ? record.cwd : query;
     const { project, snapshot } = await deps.evaluator.hookSets.forEvent({ ...(cwd !== undefined ? { cwd } : {}) });
     const hook = snapshot.get(id);
     if (!hook) throw new HookboxError("not_found", `no hook "${id}" in ${project ?? "the user's hooks"}`);
     const given = Object.keys(record).length > 0;
     if (deps.triggers && hasTriggers(hook.definition)) {
-      const event = given ? parseEvent({ session_id: "manual", ...(cwd !== undefined ? { cwd } : {}), ...record, event_type: record.event_type ?? "manual" }) : undefined;
+      const event = given
+        ? parseEvent({ session_id: "manual", ...(cwd !== undefined ? { cwd } : {}), ...record, event_type: record.event_type ?? "manual" })
+        : undefined;
       const fired = await deps.triggers.fire(project, id, event);
       if (!fired) throw new HookboxError("not_found", `no hook "${id}"`);
       return c.json({ v: 1, hook_id: id, ...fired });
     }
-    const event = parseEvent({ session_id: "manual", ...(cwd !== undefined ? { cwd } : {}), ...record, event_type: record.event_type ?? hook.definition.events[0] ?? "manual" });
+    const event = parseEvent({
+      session_id: "manual",
+      ...(cwd !== undefined ? { cwd } : {}),
+      ...record,
+      event_type: record.event_type ?? hook.definition.events[0] ?? "manual",
+    });
     const result = await deps.evaluator.fire(id, event);
     if (!result) throw new HookboxError("not_found", `no hook "${id}"`);
     return c.json(result.decision);

@@ -1,7 +1,13 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { HookboxError } from "../../../core/errors.ts";
-import { approvalResolvedSchema, approvalVerdictSchema, approvalsSchema, type ApprovalResolvedV1, type ApprovalsV1 } from "../../../core/wire/approvals.ts";
+import {
+  approvalResolvedSchema,
+  approvalVerdictSchema,
+  approvalsSchema,
+  type ApprovalResolvedV1,
+  type ApprovalsV1,
+} from "../../../core/wire/approvals.ts";
 import { healthSchema, type HealthV1 } from "../../../core/wire/health.ts";
 import { runQuerySchema, runsSchema, type RunsV1 } from "../../../core/wire/runs.ts";
 import type { AppDeps } from "../deps.ts";
@@ -47,7 +53,10 @@ export const HEALTH_ROUTE: RouteSpec = {
   operationId: "health",
   tag: "operations",
   summary: "Whether the daemon evaluates as configured",
-  responses: { 200: { description: "ok.", schema: healthSchema }, 503: { description: "degraded: it answers, but not as configured; checks say why.", schema: healthSchema } },
+  responses: {
+    200: { description: "ok.", schema: healthSchema },
+    503: { description: "degraded: it answers, but not as configured; checks say why.", schema: healthSchema },
+  },
   errors: [],
 };
 
@@ -76,7 +85,8 @@ export function operationRoutes(app: Hono, deps: AppDeps): void {
   route(app, RESOLVE_APPROVAL_ROUTE, async (c) => {
     const id = c.req.param("id") ?? "";
     const { decision, via } = parseInput(approvalVerdictSchema, await readJson(c), "body");
-    if (!deps.approvals.resolve(id, decision, via ?? "api")) throw new HookboxError("not_found", `no pending approval "${id}" (answered, timed out, or unknown)`);
+    if (!deps.approvals.resolve(id, decision, via ?? "api"))
+      throw new HookboxError("not_found", `no pending approval "${id}" (answered, timed out, or unknown)`);
     return c.json({ v: 1, id, decision } satisfies ApprovalResolvedV1);
   });
 

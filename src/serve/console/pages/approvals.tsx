@@ -62,7 +62,13 @@ export function PendingList(props: { pending: readonly PendingApproval[]; csrf: 
 
 const VIA: Record<string, string> = { cli: "hookbox approve/deny", console: "this console", api: "the HTTP API" };
 
-export function ApprovalsPage(props: { frame: Frame; pending: readonly PendingApproval[]; answered: readonly Answered[]; notice?: string; live: string }) {
+export function ApprovalsPage(props: {
+  frame: Frame;
+  pending: readonly PendingApproval[];
+  answered: readonly Answered[];
+  notice?: string;
+  live: string;
+}) {
   return (
     <Layout title="Approvals" section="approvals" frame={props.frame} live={props.live}>
       <h1>Approvals</h1>

@@ -34,13 +34,27 @@ export function MinuteChart(props: { id: string; title: string; unit: string; un
         <span class="scale" aria-hidden="true">
           {amount(max)}
         </span>
-        <svg id={props.id} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${props.id}-title ${props.id}-desc`} preserveAspectRatio="none">
+        <svg
+          id={props.id}
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          role="img"
+          aria-labelledby={`${props.id}-title ${props.id}-desc`}
+          preserveAspectRatio="none"
+        >
           <title id={`${props.id}-title`}>{props.title}</title>
-          <desc id={`${props.id}-desc`}>{`Per minute over the last ${props.points.length} minutes; highest ${amount(max)}; this minute ${latest === undefined ? "none" : amount(latest)}.`}</desc>
+          <desc
+            id={`${props.id}-desc`}
+          >{`Per minute over the last ${props.points.length} minutes; highest ${amount(max)}; this minute ${latest === undefined ? "none" : amount(latest)}.`}</desc>
           <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} class="axis" />
           {props.points.map((point, index) =>
             point.value === undefined ? null : (
-              <rect x={(index * slot + 1).toFixed(1)} y={(HEIGHT - (point.value / max) * plot).toFixed(1)} width={Math.max(1, slot - 2).toFixed(1)} height={((point.value / max) * plot).toFixed(1)} class="bar">
+              <rect
+                x={(index * slot + 1).toFixed(1)}
+                y={(HEIGHT - (point.value / max) * plot).toFixed(1)}
+                width={Math.max(1, slot - 2).toFixed(1)}
+                height={((point.value / max) * plot).toFixed(1)}
+                class="bar"
+              >
                 <title>{`${new Date(point.at).toLocaleTimeString("en-GB", { hour12: false, hour: "2-digit", minute: "2-digit" })}: ${amount(point.value)}`}</title>
               </rect>
             ),
@@ -52,7 +66,8 @@ export function MinuteChart(props: { id: string; title: string; unit: string; un
         </div>
       </div>
       <figcaption>
-        <strong>{props.title}</strong> — this minute: {latest === undefined ? "—" : amount(latest)}; last hour: {props.unit === "ms" ? `highest ${shown(max)} ms` : `${amount(total)} in all`}
+        <strong>{props.title}</strong> — this minute: {latest === undefined ? "—" : amount(latest)}; last hour:{" "}
+        {props.unit === "ms" ? `highest ${shown(max)} ms` : `${amount(total)} in all`}
       </figcaption>
     </figure>
   );

@@ -82,7 +82,8 @@ export function HealthBody(props: { facts: HealthFacts }) {
       ) : null}
       <h2>Sandbox</h2>
       <p>
-        {plural(sandbox.workers, "worker")}, {sandbox.busy} busy, {plural(sandbox.queued, "invocation")} waiting; {sandbox.crashes} crashed since start.
+        {plural(sandbox.workers, "worker")}, {sandbox.busy} busy, {plural(sandbox.queued, "invocation")} waiting; {sandbox.crashes} crashed since
+        start.
       </p>
     </>
   );

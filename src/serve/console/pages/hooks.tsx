@@ -16,7 +16,11 @@ function FireForm(props: { id: string; event: string; project: string | undefine
         <input type="hidden" name="project" value={props.project ?? ""} />
         <label>
           Event (JSON; empty: a {props.event} event{props.project ? " in this project" : ""})
-          <textarea name="event" rows={4} placeholder={`{"event_type": "${props.event}", "tool_name": "Bash", "tool_input": {"command": "ls"}}`}></textarea>
+          <textarea
+            name="event"
+            rows={4}
+            placeholder={`{"event_type": "${props.event}", "tool_name": "Bash", "tool_input": {"command": "ls"}}`}
+          ></textarea>
         </label>
         <button type="submit">Fire {props.id}</button>
       </form>
@@ -27,7 +31,11 @@ function FireForm(props: { id: string; event: string; project: string | undefine
 function HookCard(props: { hook: LoadedHook; project: string | undefined; csrf: string }) {
   const d = props.hook.definition;
   const grants = grantsInWords(props.hook);
-  const match = [d.match.tool ? `tool ${d.match.tool}` : "", d.match.paths ? `paths ${d.match.paths.join(", ")}` : "", d.match.fields ? `fields ${Object.keys(d.match.fields).join(", ")}` : ""].filter(Boolean);
+  const match = [
+    d.match.tool ? `tool ${d.match.tool}` : "",
+    d.match.paths ? `paths ${d.match.paths.join(", ")}` : "",
+    d.match.fields ? `fields ${Object.keys(d.match.fields).join(", ")}` : "",
+  ].filter(Boolean);
   return (
     <article class="hook" aria-labelledby={`hook-${d.id}`}>
       <h3 id={`hook-${d.id}`}>
@@ -80,7 +88,8 @@ function BrokenCard(props: { hook: BrokenHook }) {
         {hook.id} <span class="badge status-failed">broken</span>
       </h3>
       <p>
-        It did not load, so it fails wherever it would run: {hook.onError === "deny" ? "those events are denied" : "those events go on"} (on_error: {hook.onError}).
+        It did not load, so it fails wherever it would run: {hook.onError === "deny" ? "those events are denied" : "those events go on"} (on_error:{" "}
+        {hook.onError}).
       </p>
       <dl>
         <dt>Events</dt>

@@ -35,7 +35,12 @@ function HookRun(props: { run: AuditRecordV1 }) {
         <Field name="Error code" value={run.error_code} />
         {location ? <Field name="In the handler at" value={location} /> : null}
         <Field name="Duration" value={`${run.duration_ms} ms`} />
-        {run.stats ? <Field name="Sandbox" value={`${run.stats.cpu_ms} ms CPU, ${Math.round(run.stats.heap_bytes / 1024)} KiB heap${run.stats.cold_start ? ", cold start" : ""}`} /> : null}
+        {run.stats ? (
+          <Field
+            name="Sandbox"
+            value={`${run.stats.cpu_ms} ms CPU, ${Math.round(run.stats.heap_bytes / 1024)} KiB heap${run.stats.cold_start ? ", cold start" : ""}`}
+          />
+        ) : null}
       </dl>
       {run.notes && run.notes.length > 0 ? (
         <ul class="notes">
@@ -117,7 +122,12 @@ export function RunDetailPage(props: { frame: Frame; group: EventGroup }) {
           <Field name="Agent" value={d?.agent} />
           <Field name="Project" value={d?.project} />
           {d ? <Field name="Served by" value={`${d.served_by.via} (pid ${d.served_by.pid}, build ${d.served_by.build})`} /> : null}
-          {d ? <Field name="Hook set" value={`version ${d.hook_set.registry_version}, ${plural(d.hook_set.hooks, "hook")}${d.hook_set.broken.length ? `, broken: ${d.hook_set.broken.join(", ")}` : ""}, operator file ${d.hook_set.operator}`} /> : null}
+          {d ? (
+            <Field
+              name="Hook set"
+              value={`version ${d.hook_set.registry_version}, ${plural(d.hook_set.hooks, "hook")}${d.hook_set.broken.length ? `, broken: ${d.hook_set.broken.join(", ")}` : ""}, operator file ${d.hook_set.operator}`}
+            />
+          ) : null}
         </dl>
       </section>
       <section aria-labelledby="decision-h">
@@ -127,8 +137,15 @@ export function RunDetailPage(props: { frame: Frame; group: EventGroup }) {
             <Field name="Decision" value={d.decision} />
             <Field name="Reason" value={d.reason} />
             <Field name="Decided by" value={d.decided_by} />
-            {d.approval ? <Field name="Approval" value={`${d.approval.decision} — ${d.approval.by}${d.approval.via ? ` via ${d.approval.via}` : ""}${d.approval.always ? ", always for this session" : ""} (asked by ${d.approval.hook_id})`} /> : null}
-            {d.incomplete ? <Field name="Could not fully evaluate" value={`${d.incomplete.code}: ${d.incomplete.cause}; ${d.incomplete.rule}`} /> : null}
+            {d.approval ? (
+              <Field
+                name="Approval"
+                value={`${d.approval.decision} — ${d.approval.by}${d.approval.via ? ` via ${d.approval.via}` : ""}${d.approval.always ? ", always for this session" : ""} (asked by ${d.approval.hook_id})`}
+              />
+            ) : null}
+            {d.incomplete ? (
+              <Field name="Could not fully evaluate" value={`${d.incomplete.code}: ${d.incomplete.cause}; ${d.incomplete.rule}`} />
+            ) : null}
             <Field name="Duration" value={`${d.duration_ms} ms`} />
           </dl>
         ) : (

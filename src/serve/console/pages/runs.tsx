@@ -62,7 +62,10 @@ export function RunRow(props: { group: EventGroup }) {
 function HiddenNote(props: { hidden: { readonly quiet: number; readonly doctor: number } }) {
   const { quiet, doctor } = props.hidden;
   if (quiet === 0 && doctor === 0) return null;
-  const parts = [...(quiet > 0 ? [`${plural(quiet, "event")} allowed with no hook run`] : []), ...(doctor > 0 ? [`${plural(doctor, "test call")} from hookbox doctor`] : [])];
+  const parts = [
+    ...(quiet > 0 ? [`${plural(quiet, "event")} allowed with no hook run`] : []),
+    ...(doctor > 0 ? [`${plural(doctor, "test call")} from hookbox doctor`] : []),
+  ];
   return (
     <p class="hidden-note" id="hidden-note">
       Not shown: {parts.join(" and ")} (tick “Also show” above to see {quiet + doctor === 1 ? "it" : "them"}).
@@ -78,7 +81,13 @@ export function EmptyRunsRow() {
   );
 }
 
-export function RunsPage(props: { frame: Frame; groups: readonly EventGroup[]; filter: RunFilter; hidden: { readonly quiet: number; readonly doctor: number }; live: string }) {
+export function RunsPage(props: {
+  frame: Frame;
+  groups: readonly EventGroup[];
+  filter: RunFilter;
+  hidden: { readonly quiet: number; readonly doctor: number };
+  live: string;
+}) {
   const { filter } = props;
   const field = (name: keyof RunFilter, label: string, placeholder: string) => (
     <label>

@@ -11,13 +11,45 @@ import { asObject, noEffect, type Effect } from "./effect.ts";
 const text = z.string();
 const context = { additionalContext: text.optional() };
 const specific = z.discriminatedUnion("hookEventName", [
-  z.object({ hookEventName: z.literal("PreToolUse"), permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(), permissionDecisionReason: text.optional(), updatedInput: z.record(z.string(), z.unknown()).optional(), ...context }).strict(),
-  z.object({ hookEventName: z.literal("UserPromptSubmit"), ...context, sessionTitle: text.optional(), suppressOriginalPrompt: z.boolean().optional() }).strict(),
+  z
+    .object({
+      hookEventName: z.literal("PreToolUse"),
+      permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
+      permissionDecisionReason: text.optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      ...context,
+    })
+    .strict(),
+  z
+    .object({
+      hookEventName: z.literal("UserPromptSubmit"),
+      ...context,
+      sessionTitle: text.optional(),
+      suppressOriginalPrompt: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ hookEventName: z.literal("UserPromptExpansion"), ...context, suppressOriginalPrompt: z.boolean().optional() }).strict(),
-  z.object({ hookEventName: z.literal("SessionStart"), ...context, initialUserMessage: text.optional(), sessionTitle: text.optional(), watchPaths: z.array(text).optional(), reloadSkills: z.boolean().optional() }).strict(),
+  z
+    .object({
+      hookEventName: z.literal("SessionStart"),
+      ...context,
+      initialUserMessage: text.optional(),
+      sessionTitle: text.optional(),
+      watchPaths: z.array(text).optional(),
+      reloadSkills: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ hookEventName: z.literal("Setup"), ...context }).strict(),
   z.object({ hookEventName: z.literal("SubagentStart"), ...context }).strict(),
-  z.object({ hookEventName: z.literal("PostToolUse"), ...context, classifierContext: text.optional(), updatedToolOutput: z.unknown().optional(), updatedMCPToolOutput: z.unknown().optional() }).strict(),
+  z
+    .object({
+      hookEventName: z.literal("PostToolUse"),
+      ...context,
+      classifierContext: text.optional(),
+      updatedToolOutput: z.unknown().optional(),
+      updatedMCPToolOutput: z.unknown().optional(),
+    })
+    .strict(),
   z.object({ hookEventName: z.literal("PostToolUseFailure"), ...context }).strict(),
   z.object({ hookEventName: z.literal("PostToolBatch"), ...context }).strict(),
   z.object({ hookEventName: z.literal("Stop"), ...context }).strict(),
@@ -28,7 +60,13 @@ const specific = z.discriminatedUnion("hookEventName", [
     .object({
       hookEventName: z.literal("PermissionRequest"),
       decision: z.union([
-        z.object({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional(), updatedPermissions: z.array(z.unknown()).optional() }).strict(),
+        z
+          .object({
+            behavior: z.literal("allow"),
+            updatedInput: z.record(z.string(), z.unknown()).optional(),
+            updatedPermissions: z.array(z.unknown()).optional(),
+          })
+          .strict(),
         z.object({ behavior: z.literal("deny"), message: text.optional(), interrupt: z.boolean().optional() }).strict(),
       ]),
     })

@@ -8,30 +8,76 @@ import { asObject, noEffect, type Effect } from "./effect.ts";
  * events/{pre_tool_use,stop}.rs (exit 2 blocks only with non-empty stderr; other exits fail).
  */
 const eventName = z.enum(["PreToolUse", "PermissionRequest", "PostToolUse", "SessionStart", "UserPromptSubmit", "Stop"]);
-const universal = { continue: z.boolean().optional(), stopReason: z.string().optional(), suppressOutput: z.boolean().optional(), systemMessage: z.string().optional() };
+const universal = {
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  systemMessage: z.string().optional(),
+};
 const WIRES: Readonly<Record<string, z.ZodType>> = {
   PreToolUse: z
     .object({
       ...universal,
       decision: z.enum(["approve", "block"]).optional(),
       reason: z.string().optional(),
-      hookSpecificOutput: z.object({ hookEventName: eventName, permissionDecision: z.enum(["allow", "deny", "ask"]).optional(), permissionDecisionReason: z.string().optional(), updatedInput: z.unknown().optional(), additionalContext: z.string().optional() }).strict().optional(),
+      hookSpecificOutput: z
+        .object({
+          hookEventName: eventName,
+          permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+          permissionDecisionReason: z.string().optional(),
+          updatedInput: z.unknown().optional(),
+          additionalContext: z.string().optional(),
+        })
+        .strict()
+        .optional(),
     })
     .strict(),
   PostToolUse: z
-    .object({ ...universal, decision: z.literal("block").optional(), reason: z.string().optional(), hookSpecificOutput: z.object({ hookEventName: eventName, additionalContext: z.string().optional(), updatedMCPToolOutput: z.unknown().optional() }).strict().optional() })
+    .object({
+      ...universal,
+      decision: z.literal("block").optional(),
+      reason: z.string().optional(),
+      hookSpecificOutput: z
+        .object({ hookEventName: eventName, additionalContext: z.string().optional(), updatedMCPToolOutput: z.unknown().optional() })
+        .strict()
+        .optional(),
+    })
     .strict(),
   PermissionRequest: z
     .object({
       ...universal,
       hookSpecificOutput: z
-        .object({ hookEventName: eventName, decision: z.object({ behavior: z.enum(["allow", "deny"]), updatedInput: z.unknown().optional(), updatedPermissions: z.unknown().optional(), message: z.string().optional(), interrupt: z.boolean().optional() }).strict().optional() })
+        .object({
+          hookEventName: eventName,
+          decision: z
+            .object({
+              behavior: z.enum(["allow", "deny"]),
+              updatedInput: z.unknown().optional(),
+              updatedPermissions: z.unknown().optional(),
+              message: z.string().optional(),
+              interrupt: z.boolean().optional(),
+            })
+            .strict()
+            .optional(),
+        })
         .strict()
         .optional(),
     })
     .strict(),
-  SessionStart: z.object({ ...universal, hookSpecificOutput: z.object({ hookEventName: eventName, additionalContext: z.string().optional() }).strict().optional() }).strict(),
-  UserPromptSubmit: z.object({ ...universal, decision: z.literal("block").optional(), reason: z.string().optional(), hookSpecificOutput: z.object({ hookEventName: eventName, additionalContext: z.string().optional() }).strict().optional() }).strict(),
+  SessionStart: z
+    .object({
+      ...universal,
+      hookSpecificOutput: z.object({ hookEventName: eventName, additionalContext: z.string().optional() }).strict().optional(),
+    })
+    .strict(),
+  UserPromptSubmit: z
+    .object({
+      ...universal,
+      decision: z.literal("block").optional(),
+      reason: z.string().optional(),
+      hookSpecificOutput: z.object({ hookEventName: eventName, additionalContext: z.string().optional() }).strict().optional(),
+    })
+    .strict(),
   Stop: z.object({ ...universal, decision: z.literal("block").optional(), reason: z.string().optional() }).strict(),
 };
 /** Events without a wire of their own in the source read: the universal fields only. */
@@ -43,9 +89,14 @@ const blank = (text: unknown): boolean => typeof text !== "string" || text.trim(
 function semanticProblem(event: string, body: Record<string, unknown>): string | undefined {
   const hso = asObject(body.hookSpecificOutput);
   if (event === "PreToolUse" || event === "PermissionRequest") {
-    if (body.continue === false || body.stopReason !== undefined || body.suppressOutput === true) return `${event} rejects continue/stopReason/suppressOutput`;
+    if (body.continue === false || body.stopReason !== undefined || body.suppressOutput === true)
+      return `${event} rejects continue/stopReason/suppressOutput`;
   }
-  if (event === "PreToolUse" && hso && (hso.permissionDecision !== undefined || hso.permissionDecisionReason !== undefined || hso.updatedInput !== undefined)) {
+  if (
+    event === "PreToolUse" &&
+    hso &&
+    (hso.permissionDecision !== undefined || hso.permissionDecisionReason !== undefined || hso.updatedInput !== undefined)
+  ) {
     if (hso.updatedInput !== undefined && hso.permissionDecision !== "allow") return "updatedInput without permissionDecision allow";
     if (hso.permissionDecision === "allow" && hso.updatedInput === undefined) return "permissionDecision allow without updatedInput";
     if (hso.permissionDecision === "ask") return "permissionDecision ask is unsupported";
@@ -57,10 +108,16 @@ function semanticProblem(event: string, body: Record<string, unknown>): string |
     if (body.decision === undefined && body.reason !== undefined) return "reason without decision";
   }
   if (event === "PostToolUse" && body.suppressOutput === true) return "PostToolUse rejects suppressOutput";
-  if (event === "PostToolUse" && body.decision === undefined && body.continue !== false && body.reason !== undefined) return "reason without decision";
+  if (event === "PostToolUse" && body.decision === undefined && body.continue !== false && body.reason !== undefined)
+    return "reason without decision";
   if (["PostToolUse", "UserPromptSubmit", "Stop"].includes(event) && body.decision === "block" && blank(body.reason)) return "block without a reason";
   const decision = asObject(hso?.decision);
-  if (event === "PermissionRequest" && decision && (decision.updatedInput !== undefined || decision.updatedPermissions !== undefined || decision.interrupt === true)) return "PermissionRequest rejects updatedInput/updatedPermissions/interrupt";
+  if (
+    event === "PermissionRequest" &&
+    decision &&
+    (decision.updatedInput !== undefined || decision.updatedPermissions !== undefined || decision.interrupt === true)
+  )
+    return "PermissionRequest rejects updatedInput/updatedPermissions/interrupt";
   return undefined;
 }
 

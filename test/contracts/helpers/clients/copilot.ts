@@ -7,7 +7,15 @@ import { noEffect, parseStdout, type Effect } from "./effect.ts";
  * non-zero exits are logged and skipped — except permissionRequest, where exit 2 denies — and only
  * these fields are read.
  */
-const READS_CONTEXT: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Notification", "SubagentStart", "PostToolUseFailure"]);
+const READS_CONTEXT: ReadonlySet<string> = new Set([
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "Notification",
+  "SubagentStart",
+  "PostToolUseFailure",
+]);
 
 export function copilotReads(output: HookProcessOutput, eventType: string): Effect {
   const effect = noEffect();

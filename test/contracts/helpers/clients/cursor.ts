@@ -2,7 +2,13 @@ import type { HookProcessOutput } from "../../../../src/agents/protocols.ts";
 import { noEffect, parseStdout, type Effect } from "./effect.ts";
 
 /** Cursor's reading of an answer, as documented (research §3.3; exit codes from secondary sources). */
-const PERMISSION_EVENTS: ReadonlySet<string> = new Set(["preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeTabFileRead"]);
+const PERMISSION_EVENTS: ReadonlySet<string> = new Set([
+  "preToolUse",
+  "beforeShellExecution",
+  "beforeMCPExecution",
+  "beforeReadFile",
+  "beforeTabFileRead",
+]);
 
 export function cursorReads(output: HookProcessOutput, eventName: string): Effect {
   const effect = noEffect();

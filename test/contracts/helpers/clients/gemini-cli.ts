@@ -32,7 +32,8 @@ export function geminiReads(output: HookProcessOutput, eventName: string): Effec
   if (body.continue === false) effect.halted = true;
   const hso = asObject(body.hookSpecificOutput) ?? {};
   if (eventName === "BeforeTool" && asObject(hso.tool_input)) effect.rewrite = hso.tool_input;
-  if (READS_CONTEXT.has(eventName) && typeof hso.additionalContext === "string") effect.context = hso.additionalContext.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  if (READS_CONTEXT.has(eventName) && typeof hso.additionalContext === "string")
+    effect.context = hso.additionalContext.replace(/</g, "&lt;").replace(/>/g, "&gt;");
   if (typeof body.systemMessage === "string") effect.userMessage = body.systemMessage;
   return effect;
 }

@@ -12,7 +12,16 @@ import { asObject, noEffect, type Effect } from "./effect.ts";
  * a rewritten tool input except PermissionRequest (decision.updatedInput).
  */
 const BLOCKS_ON_DECISION: ReadonlySet<string> = new Set(["UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop", "PostToolBatch"]);
-const READS_CONTEXT: ReadonlySet<string> = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "Notification"]);
+const READS_CONTEXT: ReadonlySet<string> = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PostToolBatch",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "SessionStart",
+  "Notification",
+]);
 const PLAIN_TEXT_CONTEXT: ReadonlySet<string> = new Set(["SessionStart", "UserPromptSubmit", "UserPromptExpansion"]);
 const STOPS: ReadonlySet<string> = new Set(["Stop", "SubagentStop"]);
 
@@ -25,7 +34,8 @@ function parse(output: HookProcessOutput, eventName: string): Record<string, unk
     if (typeof parsed === "string") parsed = JSON.parse(parsed);
     return asObject(parsed);
   } catch {
-    if (output.exitCode === 0) return PLAIN_TEXT_CONTEXT.has(eventName) && stdout !== "" ? { hookSpecificOutput: { additionalContext: text } } : { systemMessage: text };
+    if (output.exitCode === 0)
+      return PLAIN_TEXT_CONTEXT.has(eventName) && stdout !== "" ? { hookSpecificOutput: { additionalContext: text } } : { systemMessage: text };
     if (output.exitCode === 2) return { decision: "deny", reason: text };
     return { systemMessage: `Warning: ${text}` };
   }
@@ -57,11 +67,15 @@ export function qwenReads(output: HookProcessOutput, eventName: string): Effect 
     if (decision?.behavior === "allow") effect.approved = true;
     if (decision?.updatedInput !== undefined) effect.rewrite = decision.updatedInput;
     if (decision?.interrupt === true) effect.halted = true;
-  } else if (BLOCKS_ON_DECISION.has(eventName) && (body.decision === "block" || body.decision === "deny" || (STOPS.has(eventName) && body.continue === false))) {
+  } else if (
+    BLOCKS_ON_DECISION.has(eventName) &&
+    (body.decision === "block" || body.decision === "deny" || (STOPS.has(eventName) && body.continue === false))
+  ) {
     effect.blocked = effectiveReason;
   }
   if (body.continue === false && !STOPS.has(eventName)) effect.halted = true;
-  if (READS_CONTEXT.has(eventName) && typeof hso.additionalContext === "string") effect.context = hso.additionalContext.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  if (READS_CONTEXT.has(eventName) && typeof hso.additionalContext === "string")
+    effect.context = hso.additionalContext.replace(/</g, "&lt;").replace(/>/g, "&gt;");
   if (typeof body.systemMessage === "string") effect.userMessage = body.systemMessage;
   return effect;
 }

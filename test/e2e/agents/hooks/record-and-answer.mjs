@@ -17,7 +17,15 @@ try {
   payload = { unparsed: raw };
 }
 const event = process.argv[3] ?? payload.hook_event_name ?? "unknown";
-appendFileSync(join(dir, "log.jsonl"), JSON.stringify({ event, payload, env: { CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR ?? null, GEMINI_PROJECT_DIR: process.env.GEMINI_PROJECT_DIR ?? null }, envNames: Object.keys(process.env).sort() }) + "\n");
+appendFileSync(
+  join(dir, "log.jsonl"),
+  JSON.stringify({
+    event,
+    payload,
+    env: { CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR ?? null, GEMINI_PROJECT_DIR: process.env.GEMINI_PROJECT_DIR ?? null },
+    envNames: Object.keys(process.env).sort(),
+  }) + "\n",
+);
 const answerFile = join(dir, "answers", `${event}.json`);
 if (existsSync(answerFile)) {
   const answer = JSON.parse(readFileSync(answerFile, "utf8"));
