@@ -1,4 +1,5 @@
-import { KiB, MiB, type Isolation, type SandboxLimits } from "../../../sandbox/index.ts";
+import type { Isolation, SandboxLimits } from "../../../sandbox/index.ts";
+import { toSandboxLimits } from "../../core/limits.ts";
 import { checkEventName } from "../../core/events/names.ts";
 import { dirname, isInside, resolvePath } from "../../core/text/posix-path.ts";
 import type { HookFile, LimitsConfig, MatchConfig, OperatorFile, PermissionsConfig } from "./schema.ts";
@@ -132,18 +133,6 @@ function resolveWatch(
   };
 }
 
-export function limitsFromConfig(limits: LimitsConfig): SandboxLimits {
-  return {
-    cpuMs: limits.cpu_ms,
-    memoryBytes: limits.memory_mb * MiB,
-    stackBytes: limits.stack_kb * KiB,
-    timeoutMs: limits.timeout_ms,
-    resultBytes: limits.result_kb * KiB,
-    logBytes: limits.log_kb * KiB,
-    hostCalls: limits.host_calls,
-  };
-}
-
 /** Each limit is the lowest of the hook's own, the operator's for this hook and the global ceiling. */
 function narrowLimits(hook: LimitsConfig, ...caps: (Partial<LimitsConfig> | undefined)[]): LimitsConfig {
   const result: Record<string, number> = { ...hook };
@@ -208,7 +197,7 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
           : undefined,
       // A prompt hook asks a model: with no endpoint named, the operator's default one.
       permissions: prompt !== undefined && file.permissions.llm.length === 0 ? { ...file.permissions, llm: ["default"] } : file.permissions,
-      limits: limitsFromConfig(
+      limits: toSandboxLimits(
         narrowLimits(
           file.limits,
           override.limits,

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB } from "../../../sandbox/index.ts";
 import { checkEventName } from "../../core/events/names.ts";
 import { parsePublicKey } from "../packages/minisign.ts";
 import { compileRegex } from "../../core/text/safe-regex.ts";
+import { COMMUNITY_LIMITS, limitsOverrideSchema, limitsSchema } from "./limits-schema.ts";
 import { llmGrantSchema, llmSettingsSchema } from "./llm-schema.ts";
+import { intIn } from "./numbers.ts";
 import { notifySettingsSchema } from "./notify-schema.ts";
 import { conditionSchema, resultTemplateSchema, stepSchema } from "./steps-schema.ts";
 import {
@@ -30,49 +31,6 @@ const eventName = z.string().superRefine((name, ctx) => {
   const check = checkEventName(name);
   if (!check.ok) ctx.addIssue({ code: "custom", message: check.message });
 });
-
-function wholeNumber(min: number, max: number, unit: string) {
-  return z
-    .number({ error: `expected a whole number of ${unit}` })
-    .int(`expected a whole number of ${unit}`)
-    .min(min, `must be at least ${min} ${unit}`)
-    .max(max, `must be at most ${max} ${unit}`);
-}
-
-function intIn(min: number, max: number, fallback: number, unit: string) {
-  return wholeNumber(min, max, unit).default(fallback);
-}
-
-const LIMIT_FIELDS = {
-  cpu_ms: [MIN_LIMITS.cpuMs, MAX_LIMITS.cpuMs, DEFAULT_LIMITS.cpuMs, "ms"],
-  memory_mb: [MIN_LIMITS.memoryBytes / MiB, MAX_LIMITS.memoryBytes / MiB, DEFAULT_LIMITS.memoryBytes / MiB, "MiB"],
-  stack_kb: [MIN_LIMITS.stackBytes / KiB, MAX_LIMITS.stackBytes / KiB, DEFAULT_LIMITS.stackBytes / KiB, "KiB"],
-  timeout_ms: [MIN_LIMITS.timeoutMs, MAX_LIMITS.timeoutMs, DEFAULT_LIMITS.timeoutMs, "ms"],
-  result_kb: [MIN_LIMITS.resultBytes / KiB, MAX_LIMITS.resultBytes / KiB, DEFAULT_LIMITS.resultBytes / KiB, "KiB"],
-  log_kb: [MIN_LIMITS.logBytes / KiB, MAX_LIMITS.logBytes / KiB, DEFAULT_LIMITS.logBytes / KiB, "KiB"],
-  host_calls: [MIN_LIMITS.hostCalls, MAX_LIMITS.hostCalls, DEFAULT_LIMITS.hostCalls, "calls"],
-} as const;
-
-type LimitKey = keyof typeof LIMIT_FIELDS;
-const LIMIT_KEYS = Object.keys(LIMIT_FIELDS) as LimitKey[];
-
-function limitFields<T>(field: (min: number, max: number, fallback: number, unit: string) => T): Record<LimitKey, T> {
-  return Object.fromEntries(
-    LIMIT_KEYS.map((key) => {
-      const [min, max, fallback, unit] = LIMIT_FIELDS[key];
-      return [key, field(min, max, fallback, unit)];
-    }),
-  ) as Record<LimitKey, T>;
-}
-
-/** YAML limit keys carry their unit; the sandbox's defaults are the schema's defaults. */
-export const limitsSchema = z.object(limitFields(intIn)).strict();
-
-/**
- * The operator's lower limits (per hook, or as a global ceiling): only what is written counts,
- * no defaults — a ceiling on cpu_ms alone must not also cap timeout_ms at its default.
- */
-export const limitsOverrideSchema = z.object(limitFields((min, max, _fallback, unit) => wholeNumber(min, max, unit).optional())).strict();
 
 /** A read grant: an absolute path or glob, with ${workspace} and ${home} expanded per event. */
 const pathGrant = z
@@ -481,10 +439,10 @@ export const operatorFileSchema = z
          * The most time a hook that came with a project or a package may take: no community hook can
          * spend the agent's hook timeout, whatever its YAML asks. The operator may raise it.
          */
-        community_limits: limitsOverrideSchema.default({ cpu_ms: 1000, timeout_ms: 5000 }),
+        community_limits: limitsOverrideSchema.default(COMMUNITY_LIMITS),
       })
       .strict()
-      .default({ community_limits: { cpu_ms: 1000, timeout_ms: 5000 } }),
+      .default({ community_limits: COMMUNITY_LIMITS }),
     /** Refused for every hook, whatever was granted: deny always wins. */
     deny: denySchema.default(denySchema.parse({})),
     /**
