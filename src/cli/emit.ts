@@ -4,7 +4,7 @@ import { errorMessage } from "../core/errors.ts";
 import { identityOf, type HookSetIdentity } from "../decide/identity.ts";
 import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";
 import { daemonSockets } from "../serve/daemon/auto-socket.ts";
-import { distrust } from "../serve/daemon/peer-trust.ts";
+import { distrust } from "../platform/peer-trust.ts";
 import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
 import {
   FALLBACK_AGENT,
@@ -16,8 +16,7 @@ import {
   type AgentOutput,
   type HookProcessOutput,
 } from "../agents/protocols.ts";
-import { holdMessages } from "../../sandbox/pool/held-worker.ts";
-import type { WorkerProcess } from "../../sandbox/index.ts";
+import { holdMessages, type WorkerProcess } from "../../sandbox/start.ts";
 import type { LeanHost, PeeredReply } from "../platform/index.ts";
 import { AGENT_CALL_HEADERS, agentCallReplyOf, encodeHeaderJson, HOOK_SET_MISMATCH } from "../core/wire/agent-call.ts";
 import { errorOfBody } from "../core/wire/errors.ts";

@@ -1,4 +1,4 @@
-import { excerpt } from "../audit/excerpt.ts";
+import { excerpt } from "../../core/text/excerpt.ts";
 import { AUDIT_VERSION, type AuditRecordV1 } from "../audit/record.ts";
 import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
 import type { Decision, NativeEvent } from "../../core/events/types.ts";
@@ -49,7 +49,7 @@ export interface DispatchRequest {
   readonly runId?: string;
   /** The event's id when the caller needs it before the records exist (a `running` record). */
   readonly eventId?: string;
-  /** `sha256:<hex>` of the event (audit/excerpt.ts), computed by the caller. */
+  /** `sha256:<hex>` of the event (core/text/excerpt.ts), computed by the caller. */
   readonly eventDigest?: string;
 }
 

@@ -2,24 +2,11 @@ import type { Isolation, SandboxLimits } from "../../../sandbox/index.ts";
 import { toSandboxLimits } from "../../core/limits.ts";
 import { checkEventName } from "../../core/events/names.ts";
 import { dirname, isInside, resolvePath } from "../../core/text/posix-path.ts";
-import type { HookFile, LimitsConfig, MatchConfig, OperatorFile, PermissionsConfig } from "./schema.ts";
+import type { PermissionsConfig } from "../../capabilities/grants/schema.ts";
+import { isCommunity, type HookOrigin } from "../../core/origin.ts";
+import type { HookFile, LimitsConfig, MatchConfig, OperatorFile } from "./schema.ts";
 import type { ConditionConfig, ResultTemplate, StepConfig } from "./steps-schema.ts";
 import { parseDuration, type WatchConfig } from "./trigger-schema.ts";
-
-/**
- * Where a hook came from: shown and audited, and it orders hooks (registry TIER): the operator's
- * and standard hooks, then installed packages (a hookbox.lock describes them), then the project's.
- */
-export type HookOrigin = "builtin" | "user" | "project" | "dir" | "package";
-
-/**
- * Hooks the operator did not write or choose by path: a project's (they arrive with a `git clone`)
- * and installed packages (a community author's). They run under community_limits and may not
- * rewrite events unless the operator allows it.
- */
-export function isCommunity(origin: HookOrigin): boolean {
-  return origin === "project" || origin === "package";
-}
 
 /** A hook with every default and operator override applied: no optional settings left. */
 export interface HookDefinition {

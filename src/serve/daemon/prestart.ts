@@ -2,8 +2,7 @@
 // the daemon's modules load: a worker's start (~100 ms: a second runtime, QuickJS compiled and
 // self-tested) then runs on another core beside the daemon's own (~150 ms), instead of after it.
 // Imports nothing at run time, so main.ts pays nothing for it on other commands.
-import { holdMessages } from "../../../sandbox/pool/held-worker.ts";
-import type { WorkerProcess } from "../../../sandbox/worker/protocol.ts";
+import { holdMessages, type WorkerProcess } from "../../../sandbox/start.ts";
 import type { RuntimeHost } from "../../platform/index.ts";
 
 let prestarted: WorkerProcess | undefined;

@@ -1,4 +1,4 @@
-import { excerpt } from "../../decide/audit/excerpt.ts";
+import { excerpt } from "../../core/text/excerpt.ts";
 import { AUDIT_VERSION, type AuditRecordV1 } from "../../decide/audit/record.ts";
 import { EVENT_EXCERPT_BYTES } from "../../decide/chain/pipeline.ts";
 import type { NativeEvent } from "../../core/events/types.ts";

@@ -1,7 +1,7 @@
-import { eventDigest } from "../../decide/audit/excerpt.ts";
+import { eventDigest } from "../../core/text/excerpt.ts";
 import type { AuditRecordV1 } from "../../decide/audit/record.ts";
 import { hasTriggers, type HookDefinition, type Schedule } from "../../hooks/config/resolve.ts";
-import type { NotifySettings } from "../../hooks/config/notify-schema.ts";
+import type { NotifySettings } from "../../capabilities/notify/schema.ts";
 import type { TriggerSettings } from "../../hooks/config/trigger-schema.ts";
 import { cooldownKey } from "../../decide/chain/cooldowns.ts";
 import { errorMessage } from "../../core/errors.ts";
