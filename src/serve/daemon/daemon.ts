@@ -1,6 +1,6 @@
 // src/serve/daemon owns the long-lived resources of `hookbox serve`: it starts them in order, and
 // stops them in the reverse order so no acknowledged audit record is lost.
-import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../../sandbox/index.ts";
+import { createHandlerSpec, DEFAULT_LIMITS, MiB, codeHashOf, type HandlerSpec } from "../../../sandbox/index.ts";
 import { ApprovalStore } from "../../decide/approvals/store.ts";
 import { notifyWhenHeld } from "../../decide/approvals/notify.ts";
 import { describeExport, startAuditExport, type AuditExport } from "../../decide/audit/export/index.ts";
@@ -15,6 +15,7 @@ import type { OperatorFile } from "../../hooks/config/schema.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Locations } from "../../hooks/config/locations.ts";
 import { composeEvaluator } from "../../decide/compose.ts";
+import { createExecutor, type Executor } from "../../decide/executor.ts";
 import type { Evaluator } from "../../decide/evaluator.ts";
 import { guardsOf, unguardedMessage } from "../../decide/guards.ts";
 import { selfProtectState } from "../../decide/self-protect.ts";
@@ -70,7 +71,7 @@ export class Daemon {
   private constructor(
     private readonly options: DaemonOptions,
     private readonly evaluator: Evaluator,
-    private readonly pool: SandboxPool,
+    private readonly pool: Executor,
     private readonly audit: AuditLog,
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
@@ -88,13 +89,8 @@ export class Daemon {
     // The first worker starts before anything else (main.ts may have spawned it already): its
     // start runs on the other core while this process loads the hooks.
     const { min, max, idleMs } = options.workers;
-    const pool = new SandboxPool({
-      spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(),
-      minWorkers: min,
-      maxWorkers: max,
-      startWorkers: Math.max(min, 1),
-      idleMs,
-    });
+    const prestarted = takePrestartedWorker();
+    const pool = await createExecutor({ sandbox: host.sandbox, workers: options.workers, ...(prestarted ? { prestarted } : {}) });
     let audit: AuditLog | undefined;
     let exporter: AuditExport | undefined;
     let consoleServer: ConsoleServer | undefined;
@@ -362,7 +358,7 @@ async function healthProbeSpec(): Promise<HandlerSpec> {
 
 async function health(
   who: Pick<HealthReport, "version" | "identity" | "pid">,
-  pool: SandboxPool,
+  pool: Executor,
   probe: HandlerSpec,
   evaluator: Evaluator,
   audit: AuditLog,
