@@ -1,5 +1,6 @@
 import type { AnsweredVia, ApprovalOutcome, ApprovalStore } from "./approvals/store.ts";
-import { AUDIT_VERSION, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "./audit/record.ts";
+import { decisionRecord, withNote } from "./audit/build.ts";
+import type { AuditDecisionV1, AuditEntry, AuditRecordV1 } from "./audit/record.ts";
 import { BUILD_ID } from "../core/version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import { MemoryCooldowns, type CooldownStore } from "./chain/cooldowns.ts";
@@ -189,7 +190,7 @@ export class Evaluator {
       const resolved = await this.resolveApproval(event, decision, options);
       decision = resolved.decision;
       approval = resolved.approval;
-      records = records.map((r) => (r.hook_id === resolved.approval.hook_id ? { ...r, notes: [...(r.notes ?? []), resolved.note] } : r));
+      records = records.map((r) => (r.hook_id === resolved.approval.hook_id ? withNote(r, resolved.note) : r));
     }
     return this.finish({ set, event: hintOf(event), decision, records, started, failClosed, ...(approval ? { approval } : {}) });
   }
@@ -273,41 +274,27 @@ export class Evaluator {
   }): Promise<Evaluation> {
     const { set, event, records } = input;
     let decision = input.decision;
-    const completed = Date.now();
-    const broken = set.snapshot.broken.map((entry) => entry.id);
-    const decisionRecord: AuditDecisionV1 = {
-      v: AUDIT_VERSION,
-      kind: "decision",
+    const record = decisionRecord({
       id: this.newId(),
-      event_id: decision.event_id,
-      event_type: decision.event_type,
-      session_id: event.sessionId ?? "unknown",
-      ...(event.agent ? { agent: event.agent } : {}),
-      ...(event.toolName ? { tool_name: event.toolName } : {}),
-      ...(event.subject ? { subject: event.subject } : {}),
-      ...(set.project !== undefined ? { project: set.project } : {}),
-      decision: decision.decision,
-      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-      ...(decision.decided_by !== undefined ? { decided_by: decision.decided_by } : {}),
+      decision,
+      event,
+      project: set.project,
+      snapshot: set.snapshot,
+      servedBy: { ...this.options.servedBy, build: BUILD_ID },
+      runs: records.length,
+      startedAt: input.started,
+      completedAt: Date.now(),
       ...(input.approval ? { approval: input.approval } : {}),
       ...(input.incomplete ? { incomplete: input.incomplete } : {}),
-      ...hintsOf(decision),
-      ...(decision.delivered_runs ? { delivered_runs: decision.delivered_runs } : {}),
-      hook_set: { registry_version: set.snapshot.version, hooks: set.snapshot.hooks.length, broken, operator: set.snapshot.operatorStatus.state },
-      served_by: { ...this.options.servedBy, build: BUILD_ID },
-      runs: records.length,
-      duration_ms: completed - input.started,
-      started_at: new Date(input.started).toISOString(),
-      completed_at: new Date(completed).toISOString(),
-    };
+    });
     try {
       // The answer leaves only once its records are in the audit log.
-      await this.options.audit.write([...records, decisionRecord]);
+      await this.options.audit.write([...records, record]);
     } catch (error) {
       decision = this.auditFailed(decision, errorMessage(error), input.failClosed);
     }
     this.options.metrics?.recordEvent(decision, records);
-    return { decision, records, decisionRecord, project: set.project };
+    return { decision, records, decisionRecord: record, project: set.project };
   }
 
   /** The audit log failed: still answer, say so to the person, and deny when fail_closed. */
@@ -412,16 +399,4 @@ function failClosedBy(snapshot: RegistrySnapshot, options: EvaluateOptions): { b
   if (options.failClosed) return { by: "--fail-closed" };
   if (snapshot.operator.fail_closed) return { by: "fail_closed: true in the operator file" };
   return undefined;
-}
-
-/** The hooks' hints for the caller, when there are any: recorded with the decision. */
-function hintsOf(decision: Decision): Pick<AuditDecisionV1, "hints"> {
-  const { suggested_abilities, suggested_documents, new_intent, follow_up_actions } = decision;
-  const hints = {
-    ...(suggested_abilities ? { suggested_abilities } : {}),
-    ...(suggested_documents ? { suggested_documents } : {}),
-    ...(new_intent ? { new_intent } : {}),
-    ...(follow_up_actions ? { follow_up_actions } : {}),
-  };
-  return Object.keys(hints).length > 0 ? { hints } : {};
 }
