@@ -17,7 +17,7 @@ import type { RegistrySnapshot } from "../hooks/registry/registry.ts";
 import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
 import { delivered, DELIVERY_EVENTS, type PendingInjections } from "./pending.ts";
-import { applyRule, ruleDecision, type Incomplete, type RuleAnswer } from "./rule.ts";
+import { applyRule, failClosedBy, ruleDecision, type FailClosed, type Incomplete, type RuleAnswer } from "./rule.ts";
 import { noun, plural } from "../core/text/plural.ts";
 
 /** Where the records of each event go before its answer leaves (the JSONL sink, or memory in tests). */
@@ -172,9 +172,9 @@ export class Evaluator {
   async evaluate(received: NativeEvent, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
     const { event, set } = await this.prepare(received, options.invokedAs);
-    const failClosed = failClosedBy(set.snapshot, options);
+    const failClosed = failClosedBy(set.snapshot.operator, options.failClosed);
     if (set.snapshot.operatorStatus.state === "unusable")
-      return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
+      return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, failClosed, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
     const deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
     const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, {
@@ -207,7 +207,7 @@ export class Evaluator {
       decision: outcome.decision,
       records: outcome.records,
       started,
-      failClosed: failClosedBy(set.snapshot, {}),
+      failClosed: failClosedBy(set.snapshot.operator, false),
     });
   }
 
@@ -234,17 +234,17 @@ export class Evaluator {
   async evaluateIncomplete(hint: EventHint, incomplete: Incomplete, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
     const set = await this.options.hookSets.forEvent({ cwd: hint.cwd }).catch(() => this.options.hookSets.forProject(undefined));
-    return this.incomplete(set, hint, incomplete, options, started);
+    return this.incomplete(set, hint, incomplete, failClosedBy(set.snapshot.operator, options.failClosed), started);
   }
 
   private async incomplete(
     set: ProjectHookSet,
     hint: EventHint,
     incomplete: Incomplete,
-    options: EvaluateOptions,
+    failClosed: FailClosed | undefined,
     started: number,
   ): Promise<Evaluation> {
-    const answer = applyRule(set.snapshot, hint.eventType, incomplete, failClosedBy(set.snapshot, options));
+    const answer = applyRule(set.snapshot, hint.eventType, incomplete, failClosed);
     this.options.log?.(
       `could not evaluate ${hint.eventType ?? "an event"}: ${incomplete.cause}; ${answer.block ? "denied" : "allowed"} (${answer.rule})`,
     );
@@ -255,7 +255,7 @@ export class Evaluator {
       decision,
       records: [],
       started,
-      failClosed: undefined,
+      failClosed,
       incomplete: { ...incomplete, rule: answer.rule },
     });
     // An audit failure under fail_closed can still turn the rule's go-ahead into a block.
@@ -268,7 +268,7 @@ export class Evaluator {
     decision: Decision;
     records: readonly AuditRecordV1[];
     started: number;
-    failClosed: { by: string } | undefined;
+    failClosed: FailClosed | undefined;
     incomplete?: AuditDecisionV1["incomplete"];
     approval?: AuditDecisionV1["approval"];
   }): Promise<Evaluation> {
@@ -298,7 +298,7 @@ export class Evaluator {
   }
 
   /** The audit log failed: still answer, say so to the person, and deny when fail_closed. */
-  private auditFailed(decision: Decision, cause: string, failClosed: { by: string } | undefined): Decision {
+  private auditFailed(decision: Decision, cause: string, failClosed: FailClosed | undefined): Decision {
     const message = `Hookbox could not write its audit log (${cause}); this decision is not recorded. Check the data directory (hookbox doctor).`;
     this.options.log?.(message);
     if (failClosed && decision.decision !== "deny") {
@@ -392,11 +392,4 @@ function hintOf(event: NativeEvent): EventHint {
     ...(event.tool_name ? { toolName: event.tool_name } : {}),
     ...(event.tool_name || event.prompt !== undefined ? { subject: subjectOf(event, 200) } : {}),
   };
-}
-
-/** Who made Hookbox fail-closed, if anyone: the caller's flag or the operator file. */
-function failClosedBy(snapshot: RegistrySnapshot, options: EvaluateOptions): { by: string } | undefined {
-  if (options.failClosed) return { by: "--fail-closed" };
-  if (snapshot.operator.fail_closed) return { by: "fail_closed: true in the operator file" };
-  return undefined;
 }
