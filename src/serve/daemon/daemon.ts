@@ -14,13 +14,13 @@ import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
 import type { OperatorFile } from "../../hooks/config/schema.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Locations } from "../../hooks/config/locations.ts";
-import { composeEvaluator } from "../../decide/compose.ts";
+import { composeEvaluator, operatorSourceFor } from "../../decide/compose.ts";
 import { createExecutor, type Executor } from "../../decide/executor.ts";
 import type { Evaluator } from "../../decide/evaluator.ts";
 import { guardsOf, unguardedMessage } from "../../decide/guards.ts";
 import { selfProtectState } from "../../decide/self-protect.ts";
 import { identityOf } from "../../decide/identity.ts";
-import { describeOperatorProblems, operatorFileSource } from "../../decide/operator-source.ts";
+import { describeOperatorProblems } from "../../decide/operator-source.ts";
 import { Metrics } from "../../decide/metrics/metrics.ts";
 import type { EmbeddedHook } from "../../hooks/registry/sources.ts";
 import type { Listener, RuntimeHost } from "../../platform/index.ts";
@@ -97,14 +97,17 @@ export class Daemon {
     const listeners: Listener[] = [];
     try {
       const approvals = new ApprovalStore();
-      // Audit settings are read once, at start: rotation limits of a running log do not change under it.
-      const probeOperator = await readAuditSettings(host, locations, [...options.embedded.keys()]);
+      // The operator file, read once here: the audit settings, the evaluator, its hook sets and the
+      // bundle sources all see this one source (re-read as the file changes, the last good kept).
+      const operator = operatorSourceFor({ host, locations, embedded: options.embedded, via: "daemon" });
+      // Audit settings are taken at start: rotation limits of a running log do not change under it.
+      const auditSettings = (await operator.read()).operator.audit;
       audit = await openAuditLog({
         fs: host.fs,
         dataDir: locations.dataDir,
         pid: host.pid,
-        maxFileBytes: probeOperator.max_file_mb * MiB,
-        keepFiles: probeOperator.keep_files,
+        maxFileBytes: auditSettings.max_file_mb * MiB,
+        keepFiles: auditSettings.keep_files,
         repairTail: true,
       });
       const sink = audit;
@@ -113,7 +116,7 @@ export class Daemon {
         const chain = describeChainAtStart(sink.stats().chain);
         if (chain) log(chain);
       }
-      const shipping = await openExport(probeOperator.export, host, options.version, log);
+      const shipping = await openExport(auditSettings.export, host, options.version, log);
       if (shipping) sink.onAppend(shipping.push);
       exporter = shipping;
       // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
@@ -133,6 +136,7 @@ export class Daemon {
         executor: pool,
         audit: sink,
         via: "daemon",
+        operator,
         approvals,
         metrics,
         log,
@@ -205,7 +209,7 @@ export class Daemon {
         identity,
         approvals,
         runs: (query: Parameters<typeof readRuns>[2]) =>
-          sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
+          sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, auditSettings.keep_files)),
         metrics,
         health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
         ...(shownAt ? { console: { loginUrl: () => shownAt.loginUrl() } } : {}),
@@ -242,7 +246,7 @@ export class Daemon {
         approvals,
         listeners,
         lifecycle,
-        startBundleSources(host, locations, options.capabilities, log),
+        startBundleSources(host, locations, operator, options.capabilities, log),
         exporter,
         consoleServer,
         triggers,
@@ -331,18 +335,6 @@ async function openExport(
     log(`the audit export cannot start (${errorMessage(error)}): records stay in the local audit log only`);
     return undefined;
   }
-}
-
-async function readAuditSettings(host: RuntimeHost, locations: Locations, embeddedIds: readonly string[]): Promise<OperatorFile["audit"]> {
-  const view = await operatorFileSource({
-    fs: host.fs,
-    path: locations.operatorFile.path,
-    explicit: locations.operatorFile.explicit,
-    builtinFlags: [],
-    embeddedIds,
-    keepLastGood: false,
-  }).read();
-  return view.operator.audit;
 }
 
 /**
