@@ -1,0 +1,82 @@
+import type { HistoryProblem } from "./types.ts";
+
+/** How much of a line a problem quotes. */
+const QUOTED_CHARS = 80;
+
+/** One JSON line of a history file, parsed, or why not. */
+export type JsonLine =
+  | { readonly ok: true; readonly line: number; readonly value: Readonly<Record<string, unknown>> }
+  | { readonly ok: false; readonly problem: HistoryProblem };
+
+/**
+ * The JSON objects of a JSONL file, each with its line number; a line that is not a JSON object
+ * (truncated by a crash, cut by a copy, something else) is a problem naming file:line, never a
+ * stop: the lines after it are read.
+ */
+export function* jsonLines(file: string, text: string): Generator<JsonLine> {
+  const lines = text.split("\n");
+  for (let index = 0; index < lines.length; index++) {
+    const raw = (lines[index] as string).replace(/\r$/, "");
+    if (raw.trim() === "") continue;
+    const line = index + 1;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      const last = index === lines.length - 1 || (index === lines.length - 2 && lines[lines.length - 1] === "");
+      yield {
+        ok: false,
+        problem: { file, line, problem: `${last ? "truncated" : "not JSON"} (${quote(raw)}): skipped` },
+      };
+      continue;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      yield { ok: false, problem: { file, line, problem: `not a JSON object (${quote(raw)}): skipped` } };
+      continue;
+    }
+    yield { ok: true, line, value: value as Record<string, unknown> };
+  }
+}
+
+/** A problem for a line whose JSON is fine but whose shape this reader does not know. */
+export function unknownLine(file: string, line: number, what: string): HistoryProblem {
+  return { file, line, problem: `unknown entry (${what}): skipped` };
+}
+
+function quote(raw: string): string {
+  return JSON.stringify(raw.length > QUOTED_CHARS ? `${raw.slice(0, QUOTED_CHARS)}…` : raw);
+}
+
+export function text(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+export function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The first line of a file's text (for recognizing its format without reading it all twice). */
+export function firstLine(text: string): string {
+  const end = text.indexOf("\n");
+  return end < 0 ? text : text.slice(0, end);
+}
+
+/** Claude Code's and Qwen Code's name for a project's directory: every character but a-z, A-Z, 0-9 becomes "-". */
+export function mungedPath(path: string): string {
+  return path.replace(/[^A-Za-z0-9]/g, "-");
+}
+
+/** Files in a directory whose names match, newest name last → sorted newest first by name (their names start with a time or an id). */
+export async function filesIn(
+  fs: { listDir(path: string): Promise<readonly { readonly name: string; readonly kind: string }[]> },
+  dir: string,
+  name: RegExp,
+): Promise<string[]> {
+  const entries = await fs.listDir(dir).catch(() => []);
+  return entries.filter((entry) => entry.kind === "file" && name.test(entry.name)).map((entry) => `${dir}/${entry.name}`);
+}
+
+/** Whether `path` is `dir` or inside it. */
+export function within(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+}
