@@ -26,14 +26,43 @@ describe("Claude Code transcripts", () => {
   const lines = [
     { type: "queue-operation", operation: "enqueue", sessionId: "4f1c", content: "go" },
     { ...base, type: "user", message: { role: "user", content: "go" }, timestamp: "2026-11-20T10:00:00Z", permissionMode: "default" },
-    { ...base, type: "assistant", timestamp: "2026-11-20T10:00:01Z", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Write", input: { file_path: "/home/dev/app/.env" } }] } },
-    { ...base, type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "PreToolUse:Write hook error: guard-secrets: no" }] } },
-    { ...base, type: "assistant", timestamp: "2026-11-20T10:00:02Z", message: { id: "m2", content: [{ type: "tool_use", id: "t2", name: "Bash", input: { command: "ls" } }] } },
-    { ...base, type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t2", content: "a b" }] }, toolUseResult: { stdout: "a b", stderr: "" } },
-    { ...base, type: "assistant", timestamp: "2026-11-20T10:00:03Z", message: { id: "m3", content: [{ type: "tool_use", id: "t3", name: "Bash", input: { command: "false" } }] } },
+    {
+      ...base,
+      type: "assistant",
+      timestamp: "2026-11-20T10:00:01Z",
+      message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Write", input: { file_path: "/home/dev/app/.env" } }] },
+    },
+    {
+      ...base,
+      type: "user",
+      message: { content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "PreToolUse:Write hook error: guard-secrets: no" }] },
+    },
+    {
+      ...base,
+      type: "assistant",
+      timestamp: "2026-11-20T10:00:02Z",
+      message: { id: "m2", content: [{ type: "tool_use", id: "t2", name: "Bash", input: { command: "ls" } }] },
+    },
+    {
+      ...base,
+      type: "user",
+      message: { content: [{ type: "tool_result", tool_use_id: "t2", content: "a b" }] },
+      toolUseResult: { stdout: "a b", stderr: "" },
+    },
+    {
+      ...base,
+      type: "assistant",
+      timestamp: "2026-11-20T10:00:03Z",
+      message: { id: "m3", content: [{ type: "tool_use", id: "t3", name: "Bash", input: { command: "false" } }] },
+    },
     { ...base, type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t3", is_error: true, content: "Exit code 1" }] } },
     { ...base, type: "assistant", message: { id: "m4", content: [{ type: "text", text: "done" }], stop_reason: "end_turn" } },
-    { ...base, type: "assistant", isSidechain: true, message: { id: "m5", content: [{ type: "tool_use", id: "t5", name: "Bash", input: { command: "subagent" } }] } },
+    {
+      ...base,
+      type: "assistant",
+      isSidechain: true,
+      message: { id: "m5", content: [{ type: "tool_use", id: "t5", name: "Bash", input: { command: "subagent" } }] },
+    },
     { type: "crystal-ball", sessionId: "4f1c" },
     '{"parentUuid":"x","type":"assistant","message":{"content":[{"type":"tool_use","id":"t9","name":"Bash","input":{"command":"rm',
   ];
@@ -61,7 +90,16 @@ describe("Claude Code transcripts", () => {
       tool_use_id: "t1",
     });
     expect(read.calls[4]?.payload.tool_response).toEqual({ stdout: "a b", stderr: "" });
-    expect(decodesAll(read.calls)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PreToolUse", "PostToolUse", "PreToolUse", "PostToolUseFailure", "Stop"]);
+    expect(decodesAll(read.calls)).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PreToolUse",
+      "PostToolUse",
+      "PreToolUse",
+      "PostToolUseFailure",
+      "Stop",
+    ]);
   });
 
   it("reports an unknown entry and a torn last line at file:line", async () => {
@@ -80,7 +118,11 @@ describe("Codex rollouts", () => {
   const lines = [
     { timestamp: "2026-11-20T10:00:00Z", type: "session_meta", payload: { id: "019a", cwd: "/home/dev/app", cli_version: "0.169.0" } },
     { timestamp: "2026-11-20T10:00:00Z", type: "turn_context", payload: { turn_id: "t-1", cwd: "/home/dev/app", model: "gpt-5.5" } },
-    item({ type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context>\n  <cwd>/x</cwd>\n</environment_context>" }] }),
+    item({
+      type: "message",
+      role: "user",
+      content: [{ type: "input_text", text: "<environment_context>\n  <cwd>/x</cwd>\n</environment_context>" }],
+    }),
     item({ type: "message", role: "user", content: [{ type: "input_text", text: "tidy up" }] }),
     item({ type: "function_call", name: "exec_command", arguments: '{"cmd":"echo x > .env"}', call_id: "c1" }),
     item({ type: "function_call_output", call_id: "c1", output: "Command blocked by PreToolUse hook: guard-secrets: no. Command: echo x > .env" }),
@@ -107,7 +149,16 @@ describe("Codex rollouts", () => {
       ["UserPromptSubmit", 14, null, false],
     ]);
     expect(read.calls[3]?.payload).toMatchObject({ session_id: "019a", turn_id: "t-1", model: "gpt-5.5", tool_input: { command: "git status" } });
-    expect(decodesAll(read.calls)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "PreToolUse", "PostToolUse", "PreToolUse", "Stop", "UserPromptSubmit"]);
+    expect(decodesAll(read.calls)).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PreToolUse",
+      "PostToolUse",
+      "PreToolUse",
+      "Stop",
+      "UserPromptSubmit",
+    ]);
     expect(read.problems).toEqual([
       { file, line: 12, problem: 'unknown entry (type "teleport"): skipped' },
       { file, line: 13, problem: 'not JSON ("not json at all"): skipped' },
@@ -182,10 +233,23 @@ describe("Qwen Code chat records and Copilot CLI session events", () => {
     const file = "/home/dev/.qwen/projects/-home-dev-app/chats/7a.jsonl";
     const base = { sessionId: "7a", cwd: "/home/dev/app", timestamp: "2026-11-20T10:00:00Z" };
     const text = jsonl([
-      { ...base, type: "user", message: { role: "user", parts: [{ text: "go" }, { text: "<qwen:user-prompt-submit-context>\nX\n</qwen:user-prompt-submit-context>" }] } },
+      {
+        ...base,
+        type: "user",
+        message: { role: "user", parts: [{ text: "go" }, { text: "<qwen:user-prompt-submit-context>\nX\n</qwen:user-prompt-submit-context>" }] },
+      },
       { ...base, type: "system", subtype: "ui_telemetry" },
-      { ...base, type: "assistant", message: { role: "model", parts: [{ functionCall: { id: "c1", name: "write_file", args: { file_path: "/home/dev/app/.env" } } }] } },
-      { ...base, type: "tool_result", message: { parts: [{ functionResponse: { id: "c1", response: { error: "no" } } }] }, toolCallResult: { callId: "c1", status: "error", executionStatus: "not_started" } },
+      {
+        ...base,
+        type: "assistant",
+        message: { role: "model", parts: [{ functionCall: { id: "c1", name: "write_file", args: { file_path: "/home/dev/app/.env" } } }] },
+      },
+      {
+        ...base,
+        type: "tool_result",
+        message: { parts: [{ functionResponse: { id: "c1", response: { error: "no" } } }] },
+        toolCallResult: { callId: "c1", status: "error", executionStatus: "not_started" },
+      },
       { ...base, type: "assistant", message: { role: "model", parts: [{ text: "done" }] } },
     ]);
     const read = await HISTORIES.qwen.read(file, text, noFs);
@@ -205,8 +269,16 @@ describe("Qwen Code chat records and Copilot CLI session events", () => {
     const text = jsonl([
       { type: "session.start", data: { sessionId: "b8", context: { cwd: "/home/dev/app" } }, timestamp: at },
       { type: "user.message", data: { content: "go" }, timestamp: at },
-      { type: "assistant.message", data: { content: "", toolRequests: [{ toolCallId: "c1", name: "bash", arguments: { command: "rm -rf *" } }] }, timestamp: at },
-      { type: "tool.execution_complete", data: { toolCallId: "c1", success: false, error: { message: "Denied by preToolUse hook: bash-guard: no", code: "denied" } }, timestamp: at },
+      {
+        type: "assistant.message",
+        data: { content: "", toolRequests: [{ toolCallId: "c1", name: "bash", arguments: { command: "rm -rf *" } }] },
+        timestamp: at,
+      },
+      {
+        type: "tool.execution_complete",
+        data: { toolCallId: "c1", success: false, error: { message: "Denied by preToolUse hook: bash-guard: no", code: "denied" } },
+        timestamp: at,
+      },
       { type: "assistant.message", data: { content: "done", toolRequests: [] }, timestamp: at },
       { type: "assistant.turn_end", data: { turnId: "1" }, timestamp: at },
       { type: "session.shutdown", data: {}, timestamp: at },
@@ -218,7 +290,13 @@ describe("Qwen Code chat records and Copilot CLI session events", () => {
       ["preToolUse", true],
       ["agentStop", false],
     ]);
-    expect(read.calls[2]?.payload).toEqual({ sessionId: "b8", timestamp: Date.parse(at), cwd: "/home/dev/app", toolName: "bash", toolArgs: { command: "rm -rf *" } });
+    expect(read.calls[2]?.payload).toEqual({
+      sessionId: "b8",
+      timestamp: Date.parse(at),
+      cwd: "/home/dev/app",
+      toolName: "bash",
+      toolArgs: { command: "rm -rf *" },
+    });
     expect(decodesAll(read.calls)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"]);
     expect(read.problems).toEqual([]);
   });

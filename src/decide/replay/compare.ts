@@ -39,7 +39,11 @@ export interface ReplayComparison {
  * order by each): what a package update, a stricter guard or a new operator file would change.
  * Two answers differ when their decision differs, or one rewrites the input and the other does not.
  */
-export function compareReplays(labels: { readonly a: string; readonly b: string }, a: readonly ReplayedEvent[], b: readonly ReplayedEvent[]): ReplayComparison {
+export function compareReplays(
+  labels: { readonly a: string; readonly b: string },
+  a: readonly ReplayedEvent[],
+  b: readonly ReplayedEvent[],
+): ReplayComparison {
   const differences: Difference[] = [];
   a.forEach((left, index) => {
     const right = b[index];

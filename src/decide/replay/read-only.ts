@@ -104,6 +104,10 @@ function isReadOnlyGit(args: readonly string[]): boolean {
   if (subcommand === "clean") return rest.some((arg) => arg === "--dry-run" || arg === "-n" || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(arg));
   // The host's own look at a repository's configuration before it runs git there.
   if (subcommand === "config") return rest.some((arg) => arg === "--list" || arg === "-l" || arg.startsWith("--get"));
-  if (subcommand === "branch" || subcommand === "tag") return rest.length === 0 || rest.every((arg) => arg === "--list" || arg === "-l" || arg === "--show-current" || arg === "-a" || arg === "-r" || arg === "-v");
+  if (subcommand === "branch" || subcommand === "tag")
+    return (
+      rest.length === 0 ||
+      rest.every((arg) => arg === "--list" || arg === "-l" || arg === "--show-current" || arg === "-a" || arg === "-r" || arg === "-v")
+    );
   return false;
 }

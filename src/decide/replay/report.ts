@@ -8,7 +8,13 @@ export interface ReplayReport {
   readonly v: 1;
   readonly hook_set: string;
   readonly sources: ReplaySources;
-  readonly totals: { readonly events: number; readonly allowed: number; readonly denied: number; readonly asked: number; readonly incomplete: number };
+  readonly totals: {
+    readonly events: number;
+    readonly allowed: number;
+    readonly denied: number;
+    readonly asked: number;
+    readonly incomplete: number;
+  };
   /** Per hook, in the order they first ran. */
   readonly hooks: readonly HookTally[];
   /** Each deny, ask and rewrite, per hook, in the order of the sessions. */
@@ -73,7 +79,13 @@ export interface EffectTally {
   readonly examples: readonly string[];
 }
 
-export type EffectKind = "command not run" | "network request not sent" | "model not asked" | "model answered by a pinned reply" | "notification not sent" | "store write kept in memory";
+export type EffectKind =
+  | "command not run"
+  | "network request not sent"
+  | "model not asked"
+  | "model answered by a pinned reply"
+  | "notification not sent"
+  | "store write kept in memory";
 
 export interface Unreproduced {
   readonly what: string;
@@ -113,7 +125,8 @@ export function buildReport(inputs: ReportInputs): ReplayReport {
   for (const event of replayed) {
     (sessions.get(event.call.agent) ?? sessions.set(event.call.agent, new Set()).get(event.call.agent))?.add(event.call.session);
     events[event.eventType] = (events[event.eventType] ?? 0) + 1;
-    if (event.incomplete) note("events Hookbox could not evaluate (the fail-closed rule answered)", `${event.call.file}:${event.call.line}: ${event.incomplete.cause}`);
+    if (event.incomplete)
+      note("events Hookbox could not evaluate (the fail-closed rule answered)", `${event.call.file}:${event.call.line}: ${event.incomplete.cause}`);
     // A hook can have two records for one event (a rewriter judging the final input again): its last one counts.
     const last = new Map<string, AuditRecordV1>();
     for (const record of event.records) last.set(record.hook_id, record);
@@ -138,12 +151,20 @@ export function buildReport(inputs: ReportInputs): ReplayReport {
           effects.set(kind, entry);
           if (kind !== "notification not sent" && kind !== "store write kept in memory") dependsOnEffect = true;
         }
-        if (call.outcome === "error" && /\b(ENOENT|not_found|no such file)/i.test(call.detail ?? "") && /^(readFile|listFiles|fileDiff)$/.test(call.capability))
+        if (
+          call.outcome === "error" &&
+          /\b(ENOENT|not_found|no such file)/i.test(call.detail ?? "") &&
+          /^(readFile|listFiles|fileDiff)$/.test(call.capability)
+        )
           note("files a hook read that do not exist now", `${record.hook_id}: ${call.target}`);
         if (call.outcome === "allowed" && /^(run|gitDiff|fileDiff)$/.test(call.capability))
-          note("read-only commands run against today's files (their output may differ from the session's)", `${record.hook_id}: ${call.capability}(${call.target})`);
+          note(
+            "read-only commands run against today's files (their output may differ from the session's)",
+            `${record.hook_id}: ${call.capability}(${call.target})`,
+          );
       }
-      if (dependsOnEffect) note("decisions that depended on an effect the replay did not make", `${record.hook_id} at ${event.call.file}:${event.call.line}`);
+      if (dependsOnEffect)
+        note("decisions that depended on an effect the replay did not make", `${record.hook_id} at ${event.call.file}:${event.call.line}`);
     }
   }
   for (const project of inputs.missingProjects) note("project directories of the sessions that do not exist now (hooks saw no files there)", project);
@@ -202,7 +223,11 @@ function outcomeOf(record: AuditRecordV1, event: ReplayedEvent): { counted: Coun
       : { counted: "failed", reason: record.reason ?? "" };
   }
   if (record.action === "ask_user")
-    return { counted: "asked", listed: "ask", reason: event.decidedBy === record.hook_id ? (event.reason ?? "") : (record.reason ?? "asks the user") };
+    return {
+      counted: "asked",
+      listed: "ask",
+      reason: event.decidedBy === record.hook_id ? (event.reason ?? "") : (record.reason ?? "asks the user"),
+    };
   if (record.action === "modify" && !(record.notes ?? []).some((n) => n.startsWith("modify refused")))
     return { counted: "rewrote", listed: "rewrite", reason: record.reason ?? "rewrote the input" };
   return { counted: "allowed", reason: record.reason ?? "" };

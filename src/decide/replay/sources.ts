@@ -88,7 +88,11 @@ export async function gatherHistory(query: HistoryQuery, places: HistoryPlaces, 
     if (!format) {
       // A directory holds other files too: only a file named on the command line is worth a word.
       if (query.paths.includes(target.file))
-        problems.push({ file: target.file, line: 1, problem: `not a history Hookbox reads (${HISTORY_AGENTS.join(", ")}; --agent names one): skipped` });
+        problems.push({
+          file: target.file,
+          line: 1,
+          problem: `not a history Hookbox reads (${HISTORY_AGENTS.join(", ")}; --agent names one): skipped`,
+        });
       continue;
     }
     if (query.agent && format.agent !== query.agent) continue;
@@ -105,7 +109,11 @@ export async function gatherHistory(query: HistoryQuery, places: HistoryPlaces, 
       bySession.set(call.session, list);
     }
     for (const [session, calls] of bySession)
-      sessions.push({ key: `${format.agent}:${session}:${target.file}`, calls, last: Math.max(0, ...calls.map((call) => Date.parse(call.at ?? "") || 0)) });
+      sessions.push({
+        key: `${format.agent}:${session}:${target.file}`,
+        calls,
+        last: Math.max(0, ...calls.map((call) => Date.parse(call.at ?? "") || 0)),
+      });
   }
   sessions.sort((a, b) => a.last - b.last);
   const kept = query.sessions !== undefined ? sessions.slice(-query.sessions) : sessions;
