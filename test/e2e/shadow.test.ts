@@ -44,6 +44,7 @@ describe("shadow mode (mode: monitor), promote and add --monitor", () => {
     mkdirSync(join(world.home, ".config/hookbox"), { recursive: true });
     writeFileSync(config(), "builtin: [guard-secrets]\ndaemon: { auto_start: false }\nhooks:\n  guard-secrets: { mode: monitor }\n");
     expect(await writeEnv()).toBe("allow");
+    expect((await cli(["list"])).stdout).toMatch(/guard-secrets .*MONITOR: decides nothing \(hookbox promote guard-secrets\)/);
     const runs = await cli(["runs", "--would-block", "--json"]);
     const [record] = runs.stdout
       .split("\n")
