@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILT_BINARY, runProgram } from "../../helpers/binary.ts";
+import { call } from "../../helpers/daemon.ts";
 import { findClaudeBinary, runClaudeIn } from "./claude-code.ts";
 import { clientSuite, expectFinished } from "./client-suite.ts";
 import { installAgent, startDaemon } from "./hookbox-setup.ts";
@@ -64,6 +65,12 @@ describe("a guard in shadow mode (mode: monitor) in the real Claude Code", () =>
       expect(records[0]?.would?.reason).toMatch(/\.env/);
       const text = await runProgram([BUILT_BINARY, "runs", "--would-block"], { cwd: ws.project, env: ws.baseEnv() });
       expect(text.stdout).toMatch(/would-deny\s+guard-secrets\s+PreToolUse .*\.env.*\(monitor mode\)/);
+
+      // The same over the daemon's HTTP API.
+      const socket = join(ws.runtimeDir, "hookbox", "hookbox.sock");
+      const api = (await call(socket, "GET", "/v1/runs?would_block=true")).json as { runs: { hook_id: string; would?: { decision: string } }[] };
+      expect(api.runs).toEqual([expect.objectContaining({ hook_id: "guard-secrets", would: expect.objectContaining({ decision: "deny" }) })]);
+      expect((await call(socket, "GET", "/v1/runs?would_block=perhaps")).status).toBe(400);
 
       // And on the console's Shadow page (signed in with the daemon's one-time link).
       const login = /sign in \(once, within 10 minutes\) at (http:\/\/127\.0\.0\.1:\d+\/login\?token=[0-9a-f]{64})/.exec(daemon.stderr)?.[1];
