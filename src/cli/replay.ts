@@ -51,7 +51,7 @@ export function registerReplay(program: Command, ctx: CliContext, setExit: (code
       .description("Replay recorded agent sessions through a hook set, with no effect: what it would have denied, asked or rewritten")
       .argument("[sources...]", "session files or directories of them; default: this project's recent sessions of every agent"),
   )
-    .addOption(new Option("--agent <agent>", "only this agent's history (and read the files given as its)").choices(HISTORY_AGENTS))
+    .addOption(new Option("--agent <agent>", "only this agent's history (and the files given are read as its)").choices(HISTORY_AGENTS))
     .option("--project <dir>", "whose sessions, when no source is given (default: the project of the current directory)")
     .option("--since <when>", "only calls recorded since then: a duration back from now (7d, 12h, 30m) or a date (2026-11-01)")
     .addOption(
