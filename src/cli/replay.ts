@@ -1,5 +1,4 @@
 import { Option, type Command } from "commander";
-import { SandboxPool } from "../../sandbox/index.ts";
 import { HISTORIES, HISTORY_AGENTS, isHistoryAgent, type HistoryAgent } from "../agents/histories.ts";
 import { createCapabilityHost } from "../capabilities/index.ts";
 import { HookboxError } from "../core/errors.ts";
@@ -7,6 +6,7 @@ import { parseYaml } from "../hooks/config/diagnostics.ts";
 import { formatDiagnostic } from "../hooks/config/diagnostic.ts";
 import type { LocationFlags } from "../hooks/config/locations.ts";
 import { parseDuration } from "../hooks/config/trigger-schema.ts";
+import type { Executor } from "../decide/executor.ts";
 import { findProjectRoot } from "../decide/project.ts";
 import { stageCandidates, type StagedCandidates } from "../decide/replay/candidates.ts";
 import { compareReplays } from "../decide/replay/compare.ts";
@@ -18,7 +18,7 @@ import { gatherHistory, type GatheredHistory } from "../decide/replay/sources.ts
 import { pinnedReplySchema } from "../decide/testing/fixture.ts";
 import { pinnedLlm } from "../decide/testing/pinned-llm.ts";
 import { z } from "zod";
-import type { CliContext } from "./context.ts";
+import { openPool, type CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
 import { formatComparison, formatReport } from "./replay-format.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
@@ -115,10 +115,9 @@ let through; 2 on a usage error or a source that cannot be read.`,
         const where = history.searched.length > 0 ? `; looked in: ${history.searched.join("; ")}` : "";
         throw new HookboxError("file_unreadable", `no recorded sessions to replay${where}`);
       }
-      const pool = new SandboxPool({ spawn: () => ctx.host.sandbox.spawnWorker(), size: Math.min(2, ctx.host.cpuCount()) });
+      const pool = await openPool(ctx, Math.min(2, ctx.host.cpuCount()));
       const staged: StagedCandidates[] = [];
       try {
-        await pool.ready();
         const setup = await replaySetup(ctx, runtime, pool, options, history.calls.length);
         const run = async (spec: string): Promise<{ label: string; events: ReplayedEvent[] }> => {
           const set = await hookSet(ctx, spec, options, staged);
@@ -178,7 +177,7 @@ async function gather(ctx: CliContext, sources: readonly string[], options: Repl
 async function replaySetup(
   ctx: CliContext,
   runtime: HookRuntimeFactory,
-  pool: SandboxPool,
+  pool: Executor,
   options: ReplayOptions,
   total: number,
 ): Promise<ReplaySetup> {

@@ -1,4 +1,5 @@
 import type { SandboxLimits } from "../../../sandbox/index.ts";
+import { monitored } from "../audit/build.ts";
 import type { AuditRecordV1, WouldBe } from "../audit/record.ts";
 import type { NativeEvent } from "../../core/events/types.ts";
 import type { LoadedHook } from "../../hooks/registry/load.ts";
@@ -28,8 +29,6 @@ export interface ShadowContext {
   readonly skipRecord: (entry: RegistryEntry, reason: string) => AuditRecordV1;
   readonly record: (entry: RegistryEntry, value: AuditRecordV1) => void;
 }
-
-const NOT_DELIVERED = "monitor mode (hooks.<id>.mode: monitor): this run decided nothing; the agent got none of its answer";
 
 /**
  * Shadow mode: each monitored hook runs on the event as it stands after the enforcing hooks, on
@@ -87,25 +86,6 @@ function failedWould(onError: "continue" | "deny", why: string): WouldBe {
   return onError === "deny"
     ? { decision: "deny", reason: `it could not run (${why}) and is on_error: deny` }
     : { decision: "allow", reason: `it could not run (${why}); on_error: continue` };
-}
-
-/**
- * A run record as a monitored hook's: status never `denied` (nothing was), no injections (none
- * were delivered), the mode and the would-be decision set, and a note saying so.
- */
-function monitored(record: AuditRecordV1, would: WouldBe, injections = record.injections.length): AuditRecordV1 {
-  const notes = [
-    ...(record.notes ?? []).map((note) => (note.startsWith("on_error:") ? `${note.replace(" applied", "")} (not applied: monitor mode)` : note)),
-    injections > 0 ? `${NOT_DELIVERED} (${injections} context injection${injections === 1 ? "" : "s"} dropped)` : NOT_DELIVERED,
-  ];
-  return {
-    ...record,
-    status: record.status === "denied" ? "completed" : record.status,
-    injections: [],
-    notes,
-    mode: "monitor",
-    would,
-  };
 }
 
 /** The ids of the hooks the operator runs in shadow mode. */
