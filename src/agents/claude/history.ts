@@ -1,6 +1,6 @@
 import { agentConfigDir } from "../shared/install/paths.ts";
-import { filesIn, jsonLines, mungedPath, record, text, unknownLine } from "../shared/history/lines.ts";
-import type { HistoryCall, HistoryFormat, HistoryProblem } from "../shared/history/types.ts";
+import { filesIn, HistoryReading, mungedProjectDirs, record, text } from "../shared/history/lines.ts";
+import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
  * Claude Code's session transcripts: `<config dir>/projects/<project path, every character but
@@ -47,10 +47,7 @@ export const claudeHistory: HistoryFormat = {
 
   async sessionsOf(project, places, fs) {
     const root = `${agentConfigDir(places.env.CLAUDE_CONFIG_DIR, project, `${places.home}/.claude`)}/projects`;
-    const own = mungedPath(project);
-    const dirs = (await fs.listDir(root).catch(() => []))
-      .filter((entry) => entry.kind === "dir" && (entry.name === own || entry.name.startsWith(`${own}-`)))
-      .map((entry) => `${root}/${entry.name}`);
+    const dirs = await mungedProjectDirs(fs, root, project);
     return (await Promise.all(dirs.map((dir) => filesIn(fs, dir, /\.jsonl$/)))).flat();
   },
 
@@ -60,36 +57,26 @@ export const claudeHistory: HistoryFormat = {
   },
 
   async read(file, content) {
-    const calls: HistoryCall[] = [];
-    const problems: HistoryProblem[] = [];
-    /** Each tool call by its id: its tool result says whether it ran. */
-    const tools = new Map<string, { index: number; name: string; input: unknown }>();
+    const reading = new HistoryReading<{ name: string; input: unknown }>(file);
     const seenMessages = new Set<string>();
-    let lines = 0;
     let started = false;
     let permissionMode: string | undefined;
-    for (const parsed of jsonLines(file, content)) {
-      lines++;
-      if (!parsed.ok) {
-        problems.push(parsed.problem);
-        continue;
-      }
-      const { line, value: entry } = parsed;
+    for (const { line, value: entry } of reading.entries(content)) {
       const type = text(entry.type);
       if (type === undefined) {
-        problems.push(unknownLine(file, line, "no type"));
+        reading.unknown(line, "no type");
         continue;
       }
       if (BOOKKEEPING.has(type)) continue;
       if (type !== "user" && type !== "assistant") {
-        problems.push(unknownLine(file, line, `type ${JSON.stringify(type).slice(0, 60)}`));
+        reading.unknown(line, `type ${JSON.stringify(type).slice(0, 60)}`);
         continue;
       }
       const session = text(entry.sessionId);
       const cwd = text(entry.cwd);
       const message = record(entry.message);
       if (session === undefined || cwd === undefined || message === undefined) {
-        problems.push(unknownLine(file, line, `a ${type} entry without sessionId, cwd or message`));
+        reading.unknown(line, `a ${type} entry without sessionId, cwd or message`);
         continue;
       }
       // A subagent's turns (isSidechain) are the Task tool's, with hooks of their own kind: left aside.
@@ -113,33 +100,32 @@ export const claudeHistory: HistoryFormat = {
       });
       if (!started) {
         started = true;
-        calls.push(call("SessionStart", { source: "startup" }));
+        reading.push(call("SessionStart", { source: "startup" }));
       }
       const content = message.content;
       if (type === "user") {
         if (typeof content === "string") {
-          if (entry.isMeta !== true && !entry.isCompactSummary) calls.push(call("UserPromptSubmit", { prompt: content }));
+          if (entry.isMeta !== true && !entry.isCompactSummary) reading.push(call("UserPromptSubmit", { prompt: content }));
           continue;
         }
         if (!Array.isArray(content)) {
-          problems.push(unknownLine(file, line, "a user entry whose content is neither text nor a list"));
+          reading.unknown(line, "a user entry whose content is neither text nor a list");
           continue;
         }
         const prompt = content.flatMap((block) => (record(block)?.type === "text" ? [text(record(block)?.text) ?? ""] : [])).join("\n");
         const results = content.map(record).filter((block) => block?.type === "tool_result");
-        if (results.length === 0 && prompt !== "" && entry.isMeta !== true) calls.push(call("UserPromptSubmit", { prompt }));
+        if (results.length === 0 && prompt !== "" && entry.isMeta !== true) reading.push(call("UserPromptSubmit", { prompt }));
         for (const result of results) {
           const id = text(result?.tool_use_id);
-          const tool = id !== undefined ? tools.get(id) : undefined;
+          const tool = reading.tool(id);
           if (!result || id === undefined || !tool) continue;
           const output = resultText(result.content);
           if (result.is_error === true && BLOCKED_BY_HOOK.test(output)) {
-            const blocked = calls[tool.index] as HistoryCall;
-            calls[tool.index] = { ...blocked, blockedLive: output };
+            reading.blocked(id, output);
             continue;
           }
           const common = { tool_name: tool.name, tool_input: tool.input, tool_use_id: id };
-          calls.push(
+          reading.push(
             result.is_error === true
               ? call("PostToolUseFailure", { ...common, error: output })
               : call("PostToolUse", { ...common, tool_response: entry.toolUseResult ?? output }),
@@ -149,25 +135,28 @@ export const claudeHistory: HistoryFormat = {
       }
       // An assistant message may be written over several entries (one per block): each block once.
       if (!Array.isArray(content)) {
-        problems.push(unknownLine(file, line, "an assistant entry whose content is not a list"));
+        reading.unknown(line, "an assistant entry whose content is not a list");
         continue;
       }
       for (const block of content.map(record)) {
         if (block?.type !== "tool_use") continue;
         const id = text(block.id);
         const name = text(block.name);
-        if (id === undefined || name === undefined || tools.has(id)) continue;
-        tools.set(id, { index: calls.length, name, input: block.input ?? {} });
-        calls.push(call("PreToolUse", { tool_name: name, tool_input: block.input ?? {}, tool_use_id: id }));
+        if (id === undefined || name === undefined || reading.hasTool(id)) continue;
+        reading.toolCall(
+          id,
+          { name, input: block.input ?? {} },
+          call("PreToolUse", { tool_name: name, tool_input: block.input ?? {}, tool_use_id: id }),
+        );
       }
       const messageId = text(message.id);
       if (message.stop_reason === "end_turn" && (messageId === undefined || !seenMessages.has(messageId))) {
         if (messageId !== undefined) seenMessages.add(messageId);
         const last = content.flatMap((block) => (record(block)?.type === "text" ? [text(record(block)?.text) ?? ""] : [])).join("\n");
-        calls.push(call("Stop", { stop_hook_active: false, last_assistant_message: last }));
+        reading.push(call("Stop", { stop_hook_active: false, last_assistant_message: last }));
       }
     }
-    return { calls, problems, lines };
+    return reading.result();
   },
 };
 

@@ -1,6 +1,6 @@
 import { agentConfigDir } from "../shared/install/paths.ts";
-import { filesIn, jsonLines, record, text, unknownLine, within } from "../shared/history/lines.ts";
-import type { HistoryCall, HistoryFormat, HistoryProblem } from "../shared/history/types.ts";
+import { filesIn, HistoryReading, record, text, within } from "../shared/history/lines.ts";
+import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
  * Codex's session rollouts: `$CODEX_HOME (else ~/.codex)/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`,
@@ -45,31 +45,22 @@ export const codexHistory: HistoryFormat = {
   },
 
   async read(file, content) {
-    const calls: HistoryCall[] = [];
-    const problems: HistoryProblem[] = [];
-    const tools = new Map<string, { index: number; name: string; input: Record<string, unknown> }>();
-    let lines = 0;
+    const reading = new HistoryReading<{ name: string; input: Record<string, unknown> }>(file);
     let session: string | undefined;
     let cwd: string | undefined;
     let model: string | undefined;
     let turn: string | undefined;
-    for (const parsed of jsonLines(file, content)) {
-      lines++;
-      if (!parsed.ok) {
-        problems.push(parsed.problem);
-        continue;
-      }
-      const { line, value } = parsed;
+    for (const { line, value } of reading.entries(content)) {
       const type = text(value.type);
       const payload = record(value.payload);
       if (type === undefined || payload === undefined) {
-        problems.push(unknownLine(file, line, "no type or payload"));
+        reading.unknown(line, "no type or payload");
         continue;
       }
       const at = text(value.timestamp);
       const call = (eventName: string, fields: Record<string, unknown>): HistoryCall | undefined => {
         if (session === undefined || cwd === undefined) {
-          problems.push({ file, line, problem: "a call before the session's session_meta line (truncated at its start?): skipped" });
+          reading.problem(line, "a call before the session's session_meta line (truncated at its start?): skipped");
           return undefined;
         }
         return {
@@ -90,11 +81,10 @@ export const codexHistory: HistoryFormat = {
           session,
         };
       };
-      const push = (made: HistoryCall | undefined): void => void (made && calls.push(made));
       if (type === "session_meta") {
         session = text(payload.id) ?? text(payload.session_id);
         cwd = text(payload.cwd);
-        push(call("SessionStart", { source: "startup" }));
+        reading.push(call("SessionStart", { source: "startup" }));
         continue;
       }
       if (type === "turn_context") {
@@ -105,49 +95,45 @@ export const codexHistory: HistoryFormat = {
       }
       if (type === "event_msg") {
         if (payload.type === "task_complete")
-          push(call("Stop", { stop_hook_active: false, last_assistant_message: text(payload.last_agent_message) ?? "" }));
+          reading.push(call("Stop", { stop_hook_active: false, last_assistant_message: text(payload.last_agent_message) ?? "" }));
         continue;
       }
       if (BOOKKEEPING.has(type)) continue;
       if (type !== "response_item") {
-        problems.push(unknownLine(file, line, `type ${JSON.stringify(type).slice(0, 60)}`));
+        reading.unknown(line, `type ${JSON.stringify(type).slice(0, 60)}`);
         continue;
       }
       const item = text(payload.type);
       if (item === "message") {
         const prompt = userText(payload);
-        if (prompt !== undefined) push(call("UserPromptSubmit", { prompt }));
+        if (prompt !== undefined) reading.push(call("UserPromptSubmit", { prompt }));
         continue;
       }
       if (item === "function_call" || item === "custom_tool_call" || item === "local_shell_call") {
         const id = text(payload.call_id) ?? text(payload.id);
         const tool = toolOf(payload);
         if (id === undefined || tool === undefined) {
-          if (tool === undefined && !NO_HOOK_TOOLS.has(text(payload.name) ?? ""))
-            problems.push(unknownLine(file, line, `a ${item} whose input cannot be read`));
+          if (tool === undefined && !NO_HOOK_TOOLS.has(text(payload.name) ?? "")) reading.unknown(line, `a ${item} whose input cannot be read`);
           continue;
         }
         const made = call("PreToolUse", { tool_name: tool.name, tool_input: tool.input, tool_use_id: id });
-        if (made) {
-          tools.set(id, { index: calls.length, ...tool });
-          calls.push(made);
-        }
+        if (made) reading.toolCall(id, tool, made);
         continue;
       }
       if (item === "function_call_output" || item === "custom_tool_call_output" || item === "local_shell_call_output") {
         const id = text(payload.call_id);
-        const tool = id !== undefined ? tools.get(id) : undefined;
+        const tool = reading.tool(id);
         if (!tool || id === undefined) continue;
         const output = outputText(payload.output);
         if (BLOCKED_BY_HOOK.test(output)) {
-          calls[tool.index] = { ...(calls[tool.index] as HistoryCall), blockedLive: output };
+          reading.blocked(id, output);
           continue;
         }
-        push(call("PostToolUse", { tool_name: tool.name, tool_input: tool.input, tool_response: output, tool_use_id: id }));
+        reading.push(call("PostToolUse", { tool_name: tool.name, tool_input: tool.input, tool_response: output, tool_use_id: id }));
       }
       // reasoning, web searches, the assistant's text: no hook call.
     }
-    return { calls, problems, lines };
+    return reading.result();
   },
 };
 

@@ -1,6 +1,6 @@
 import { agentConfigDir } from "../shared/install/paths.ts";
-import { jsonLines, record, text, unknownLine, within } from "../shared/history/lines.ts";
-import type { HistoryCall, HistoryFormat, HistoryProblem } from "../shared/history/types.ts";
+import { HistoryReading, record, text, within } from "../shared/history/lines.ts";
+import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
  * Copilot CLI's session events: `$COPILOT_HOME (else ~/.copilot)/session-state/<session id>/events.jsonl`,
@@ -38,31 +38,22 @@ export const copilotHistory: HistoryFormat = {
   },
 
   async read(file, content) {
-    const calls: HistoryCall[] = [];
-    const problems: HistoryProblem[] = [];
-    const tools = new Map<string, { index: number; name: string; args: unknown }>();
-    let lines = 0;
+    const reading = new HistoryReading<{ name: string; args: unknown }>(file);
     let session: string | undefined;
     let cwd: string | undefined;
     let lastSaid: string | undefined;
-    for (const parsed of jsonLines(file, content)) {
-      lines++;
-      if (!parsed.ok) {
-        problems.push(parsed.problem);
-        continue;
-      }
-      const { line, value } = parsed;
+    for (const { line, value } of reading.entries(content)) {
       const type = text(value.type);
       const data = record(value.data);
       if (type === undefined || data === undefined) {
-        problems.push(unknownLine(file, line, "no type or data"));
+        reading.unknown(line, "no type or data");
         continue;
       }
       const at = text(value.timestamp);
       const millis = at !== undefined && !Number.isNaN(Date.parse(at)) ? Date.parse(at) : undefined;
       const call = (eventName: string, fields: Record<string, unknown>): HistoryCall | undefined => {
         if (session === undefined) {
-          problems.push({ file, line, problem: "a call before the session.start line (truncated at its start?): skipped" });
+          reading.problem(line, "a call before the session.start line (truncated at its start?): skipped");
           return undefined;
         }
         return {
@@ -75,16 +66,15 @@ export const copilotHistory: HistoryFormat = {
           session,
         };
       };
-      const push = (made: HistoryCall | undefined): void => void (made && calls.push(made));
       if (type === "session.start") {
         session = text(data.sessionId);
         cwd = text(record(data.context)?.cwd) ?? cwd;
-        push(call("sessionStart", { source: "new" }));
+        reading.push(call("sessionStart", { source: "new" }));
         continue;
       }
       if (type === "user.message") {
         const prompt = text(data.content);
-        if (prompt !== undefined && prompt !== "") push(call("userPromptSubmitted", { prompt }));
+        if (prompt !== undefined && prompt !== "") reading.push(call("userPromptSubmitted", { prompt }));
         continue;
       }
       if (type === "assistant.message") {
@@ -95,23 +85,21 @@ export const copilotHistory: HistoryFormat = {
           const name = text(request?.name);
           if (!request || id === undefined || name === undefined) continue;
           const made = call("preToolUse", { toolName: name, toolArgs: request.arguments ?? {} });
-          if (!made) continue;
-          tools.set(id, { index: calls.length, name, args: request.arguments ?? {} });
-          calls.push(made);
+          if (made) reading.toolCall(id, { name, args: request.arguments ?? {} }, made);
         }
         continue;
       }
       if (type === "tool.execution_complete") {
         const id = text(data.toolCallId);
-        const tool = id !== undefined ? tools.get(id) : undefined;
-        if (!tool) continue;
+        const tool = reading.tool(id);
+        if (!tool || id === undefined) continue;
         const error = record(data.error);
         if (error?.code === "denied") {
-          calls[tool.index] = { ...(calls[tool.index] as HistoryCall), blockedLive: text(error.message) ?? "denied" };
+          reading.blocked(id, text(error.message) ?? "denied");
           continue;
         }
         const result = record(data.result);
-        push(
+        reading.push(
           data.success === false
             ? call("postToolUseFailure", { toolName: tool.name, toolArgs: tool.args, error: text(error?.message) ?? "" })
             : call("postToolUse", {
@@ -123,13 +111,13 @@ export const copilotHistory: HistoryFormat = {
         continue;
       }
       if (type === "assistant.turn_end") {
-        if (lastSaid !== undefined) push(call("agentStop", { stopReason: "end_turn", stop_hook_active: false }));
+        if (lastSaid !== undefined) reading.push(call("agentStop", { stopReason: "end_turn", stop_hook_active: false }));
         lastSaid = undefined;
         continue;
       }
-      if (!BOOKKEEPING.test(type)) problems.push(unknownLine(file, line, `type ${JSON.stringify(type).slice(0, 60)}`));
+      if (!BOOKKEEPING.test(type)) reading.unknown(line, `type ${JSON.stringify(type).slice(0, 60)}`);
     }
-    return { calls, problems, lines };
+    return reading.result();
   },
 };
 

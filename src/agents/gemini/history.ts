@@ -1,5 +1,5 @@
-import { filesIn, jsonLines, record, text, unknownLine, within } from "../shared/history/lines.ts";
-import type { HistoryCall, HistoryFormat, HistoryFs, HistoryProblem } from "../shared/history/types.ts";
+import { filesIn, HistoryReading, record, text, within } from "../shared/history/lines.ts";
+import type { HistoryCall, HistoryFormat, HistoryFs } from "../shared/history/types.ts";
 
 /**
  * Gemini CLI's recorded chats: `~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`, where
@@ -43,29 +43,22 @@ export const geminiHistory: HistoryFormat = {
   },
 
   async read(file, content, fs) {
-    const problems: HistoryProblem[] = [];
+    const reading = new HistoryReading<object>(file);
     const messages = new Map<string, Message>();
     let header: Readonly<Record<string, unknown>> | undefined;
     let headerLine = 1;
-    let lines = 0;
     const whole = file.endsWith(".json") ? wholeDocument(content) : undefined;
     if (whole) {
       // The older format: one JSON document, its messages in order (line numbers are the document's first line).
       header = whole;
-      lines = content.split("\n").length;
+      reading.lines = content.split("\n").length;
       for (const message of Array.isArray(whole.messages) ? whole.messages : []) {
         const value = record(message);
         const id = text(value?.id);
         if (value && id !== undefined) messages.set(id, { line: 1, value });
       }
     } else {
-      for (const parsed of jsonLines(file, content)) {
-        lines++;
-        if (!parsed.ok) {
-          problems.push(parsed.problem);
-          continue;
-        }
-        const { line, value } = parsed;
+      for (const { line, value } of reading.entries(content)) {
         if (header === undefined && typeof value.sessionId === "string") {
           header = value;
           headerLine = line;
@@ -74,7 +67,7 @@ export const geminiHistory: HistoryFormat = {
         if ("$set" in value) continue;
         const id = text(value.id);
         if (id === undefined || text(value.type) === undefined) {
-          problems.push(unknownLine(file, line, "neither the session, a message nor a $set"));
+          reading.unknown(line, "neither the session, a message nor a $set");
           continue;
         }
         // A message written again replaces what was written before; it keeps its place.
@@ -85,13 +78,11 @@ export const geminiHistory: HistoryFormat = {
     }
     const session = text(header?.sessionId);
     if (session === undefined) {
-      problems.push({ file, line: headerLine, problem: "no session line (sessionId) at the start: the file is skipped" });
-      return { calls: [], problems, lines };
+      reading.problem(headerLine, "no session line (sessionId) at the start: the file is skipped");
+      return reading.result();
     }
     const cwd = await projectOf(file, fs);
-    if (cwd === undefined)
-      problems.push({ file, line: headerLine, problem: "the project's directory is not recorded beside the chat (.project_root): hooks see no cwd" });
-    const calls: HistoryCall[] = [];
+    if (cwd === undefined) reading.problem(headerLine, "the project's directory is not recorded beside the chat (.project_root): hooks see no cwd");
     const call = (eventName: string, line: number, at: string | undefined, fields: Record<string, unknown>): HistoryCall => ({
       agent: "gemini",
       eventName,
@@ -109,7 +100,7 @@ export const geminiHistory: HistoryFormat = {
       session,
     });
     const started = text(header?.startTime);
-    calls.push(call("SessionStart", headerLine, started, { source: "startup" }));
+    reading.push(call("SessionStart", headerLine, started, { source: "startup" }));
     let prompt = "";
     for (const { line, value } of [...messages.values()].sort((a, b) => a.line - b.line)) {
       const at = text(value.timestamp);
@@ -117,7 +108,7 @@ export const geminiHistory: HistoryFormat = {
         const typed = promptOf(value.content);
         if (typed === undefined) continue;
         prompt = typed;
-        calls.push(call("BeforeAgent", line, at, { prompt }));
+        reading.push(call("BeforeAgent", line, at, { prompt }));
         continue;
       }
       if (value.type !== "gemini") continue;
@@ -129,12 +120,12 @@ export const geminiHistory: HistoryFormat = {
         const error = resultField(tool.result, "error");
         const before = call("BeforeTool", line, text(tool.timestamp) ?? at, { tool_name: name, tool_input: input });
         if (tool.status === "error" && typeof error === "string" && BLOCKED_BY_HOOK.test(error)) {
-          calls.push({ ...before, blockedLive: error });
+          reading.push({ ...before, blockedLive: error });
           continue;
         }
-        calls.push(before);
+        reading.push(before);
         if (tool.status === "success")
-          calls.push(
+          reading.push(
             call("AfterTool", line, text(tool.timestamp) ?? at, {
               tool_name: name,
               tool_input: input,
@@ -143,9 +134,10 @@ export const geminiHistory: HistoryFormat = {
           );
       }
       const said = typeof value.content === "string" ? value.content : "";
-      if (toolCalls.length === 0 && said !== "") calls.push(call("AfterAgent", line, at, { prompt, prompt_response: said, stop_hook_active: false }));
+      if (toolCalls.length === 0 && said !== "")
+        reading.push(call("AfterAgent", line, at, { prompt, prompt_response: said, stop_hook_active: false }));
     }
-    return { calls, problems, lines };
+    return reading.result();
   },
 };
 

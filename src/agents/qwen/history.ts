@@ -1,6 +1,6 @@
 import { agentConfigDir } from "../shared/install/paths.ts";
-import { filesIn, jsonLines, mungedPath, record, text, unknownLine } from "../shared/history/lines.ts";
-import type { HistoryCall, HistoryFormat, HistoryProblem } from "../shared/history/types.ts";
+import { filesIn, HistoryReading, mungedProjectDirs, record, text } from "../shared/history/lines.ts";
+import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
  * Qwen Code's chat records: `$QWEN_HOME (else ~/.qwen)/projects/<project path with "-" for every
@@ -22,10 +22,7 @@ export const qwenHistory: HistoryFormat = {
 
   async sessionsOf(project, places, fs) {
     const root = `${agentConfigDir(places.env.QWEN_HOME, project, `${places.home}/.qwen`)}/projects`;
-    const own = mungedPath(project);
-    const dirs = (await fs.listDir(root).catch(() => []))
-      .filter((entry) => entry.kind === "dir" && (entry.name === own || entry.name.startsWith(`${own}-`)))
-      .map((entry) => `${root}/${entry.name}/chats`);
+    const dirs = (await mungedProjectDirs(fs, root, project)).map((dir) => `${dir}/chats`);
     return (await Promise.all(dirs.map((dir) => filesIn(fs, dir, /\.jsonl$/)))).flat();
   },
 
@@ -34,18 +31,9 @@ export const qwenHistory: HistoryFormat = {
   },
 
   async read(file, content) {
-    const calls: HistoryCall[] = [];
-    const problems: HistoryProblem[] = [];
-    const tools = new Map<string, { index: number; name: string; input: unknown }>();
-    let lines = 0;
+    const reading = new HistoryReading<{ name: string; input: unknown }>(file);
     let started = false;
-    for (const parsed of jsonLines(file, content)) {
-      lines++;
-      if (!parsed.ok) {
-        problems.push(parsed.problem);
-        continue;
-      }
-      const { line, value: entry } = parsed;
+    for (const { line, value: entry } of reading.entries(content)) {
       const type = text(entry.type);
       if (type === "system") continue;
       const session = text(entry.sessionId);
@@ -58,7 +46,7 @@ export const qwenHistory: HistoryFormat = {
         cwd === undefined ||
         !Array.isArray(parts)
       ) {
-        problems.push(unknownLine(file, line, type === undefined ? "no type" : `type ${JSON.stringify(type).slice(0, 60)}`));
+        reading.unknown(line, type === undefined ? "no type" : `type ${JSON.stringify(type).slice(0, 60)}`);
         continue;
       }
       const at = text(entry.timestamp);
@@ -80,7 +68,7 @@ export const qwenHistory: HistoryFormat = {
       });
       if (!started) {
         started = true;
-        calls.push(call("SessionStart", { source: "startup" }));
+        reading.push(call("SessionStart", { source: "startup" }));
       }
       const blocks = parts.map(record);
       if (type === "user") {
@@ -89,7 +77,7 @@ export const qwenHistory: HistoryFormat = {
           .join("\n")
           .replace(ADDED_TEXT, "")
           .trim();
-        if (prompt !== "") calls.push(call("UserPromptSubmit", { prompt }));
+        if (prompt !== "") reading.push(call("UserPromptSubmit", { prompt }));
         continue;
       }
       if (type === "assistant") {
@@ -100,32 +88,31 @@ export const qwenHistory: HistoryFormat = {
           const name = text(fn?.name);
           if (!fn || id === undefined || name === undefined) continue;
           called = true;
-          tools.set(id, { index: calls.length, name, input: fn.args ?? {} });
-          calls.push(call("PreToolUse", { tool_name: name, tool_input: fn.args ?? {}, tool_call_id: id }));
+          reading.toolCall(id, { name, input: fn.args ?? {} }, call("PreToolUse", { tool_name: name, tool_input: fn.args ?? {}, tool_call_id: id }));
         }
         const said = blocks
           .map((part) => (part?.thought === true ? "" : (text(part?.text) ?? "")))
           .join("")
           .trim();
-        if (!called && said !== "") calls.push(call("Stop", { stop_hook_active: false, last_assistant_message: said }));
+        if (!called && said !== "") reading.push(call("Stop", { stop_hook_active: false, last_assistant_message: said }));
         continue;
       }
       const result = record(entry.toolCallResult);
       const id = text(result?.callId) ?? text(record(blocks[0]?.functionResponse)?.id);
-      const tool = id !== undefined ? tools.get(id) : undefined;
+      const tool = reading.tool(id);
       if (!tool || id === undefined) continue;
       const response = record(record(blocks[0]?.functionResponse)?.response);
       if (result?.executionStatus === "not_started") {
-        calls[tool.index] = { ...(calls[tool.index] as HistoryCall), blockedLive: text(result.resultDisplay) ?? "not started" };
+        reading.blocked(id, text(result.resultDisplay) ?? "not started");
         continue;
       }
       const common = { tool_name: tool.name, tool_input: tool.input, tool_call_id: id };
-      calls.push(
+      reading.push(
         result?.status === "error"
           ? call("PostToolUseFailure", { ...common, error: text(response?.error) ?? text(result.resultDisplay) ?? "" })
           : call("PostToolUse", { ...common, tool_response: { llmContent: response?.output ?? "", returnDisplay: result?.resultDisplay ?? "" } }),
       );
     }
-    return { calls, problems, lines };
+    return reading.result();
   },
 };

@@ -1,4 +1,4 @@
-import type { HistoryProblem } from "./types.ts";
+import type { HistoryCall, HistoryFs, HistoryProblem, HistoryRead } from "./types.ts";
 
 /** How much of a line a problem quotes. */
 const QUOTED_CHARS = 80;
@@ -79,4 +79,73 @@ export async function filesIn(
 /** Whether `path` is `dir` or inside it. */
 export function within(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+}
+
+/**
+ * One file's reading, as every reader keeps it: the calls made of it, the lines that could not be
+ * read (each at file:line), how many lines there were, and each tool call by its id (its result,
+ * further on, says how it went or that a hook blocked it in the session).
+ */
+export class HistoryReading<Tool extends object> {
+  readonly calls: HistoryCall[] = [];
+  readonly problems: HistoryProblem[] = [];
+  lines = 0;
+  private readonly tools = new Map<string, Tool & { readonly index: number }>();
+
+  constructor(readonly file: string) {}
+
+  /** The file's JSON objects; a line that is not one is a problem, and the lines after it are read. */
+  *entries(content: string): Generator<{ readonly line: number; readonly value: Readonly<Record<string, unknown>> }> {
+    for (const parsed of jsonLines(this.file, content)) {
+      this.lines++;
+      if (parsed.ok) yield parsed;
+      else this.problems.push(parsed.problem);
+    }
+  }
+
+  /** A line whose JSON is fine but whose shape the reader does not know. */
+  unknown(line: number, what: string): void {
+    this.problems.push(unknownLine(this.file, line, what));
+  }
+
+  problem(line: number, problem: string): void {
+    this.problems.push({ file: this.file, line, problem });
+  }
+
+  /** A call; undefined (a call that could not be made, its problem said) is left out. */
+  push(call: HistoryCall | undefined): void {
+    if (call) this.calls.push(call);
+  }
+
+  /** A tool call (PreToolUse), kept by its id for its result. */
+  toolCall(id: string, tool: Tool, call: HistoryCall): void {
+    this.tools.set(id, { ...tool, index: this.calls.length });
+    this.calls.push(call);
+  }
+
+  tool(id: string | undefined): Tool | undefined {
+    return id !== undefined ? this.tools.get(id) : undefined;
+  }
+
+  hasTool(id: string): boolean {
+    return this.tools.has(id);
+  }
+
+  /** A hook blocked the tool call in the session (its result says so): the tool never ran. */
+  blocked(id: string, why: string): void {
+    const tool = this.tools.get(id);
+    if (tool) this.calls[tool.index] = { ...(this.calls[tool.index] as HistoryCall), blockedLive: why };
+  }
+
+  result(): HistoryRead {
+    return { calls: this.calls, problems: this.problems, lines: this.lines };
+  }
+}
+
+/** The project's directories under `root` where Claude Code and Qwen Code keep sessions: its own, and those of directories below it. */
+export async function mungedProjectDirs(fs: Pick<HistoryFs, "listDir">, root: string, project: string): Promise<string[]> {
+  const own = mungedPath(project);
+  return (await fs.listDir(root).catch(() => []))
+    .filter((entry) => entry.kind === "dir" && (entry.name === own || entry.name.startsWith(`${own}-`)))
+    .map((entry) => `${root}/${entry.name}`);
 }
