@@ -1,4 +1,30 @@
+import { HookboxError } from "../core/errors.ts";
+import { describeOperatorProblems, operatorFileSource } from "../decide/operator-source.ts";
+import type { Locations } from "../hooks/config/locations.ts";
+import type { OperatorFile } from "../hooks/config/schema.ts";
 import type { CliContext } from "./context.ts";
+import type { HookRuntimeFactory } from "./runtime-factory.ts";
+
+/**
+ * The operator file a command is about to act on (add, update, promote …), read as it is on disk:
+ * one that cannot be used is refused with its problems, never taken for an empty one.
+ */
+export async function usableOperator(ctx: CliContext, runtime: HookRuntimeFactory, locations: Locations): Promise<OperatorFile> {
+  const view = await operatorFileSource({
+    fs: ctx.host.fs,
+    path: locations.operatorFile.path,
+    explicit: locations.operatorFile.explicit,
+    builtinFlags: [],
+    embeddedIds: [...runtime.embedded().keys()],
+    keepLastGood: false,
+  }).read();
+  if (view.status.state !== "ok")
+    throw new HookboxError(
+      "config_invalid",
+      `the operator file cannot be used (${describeOperatorProblems(view.status.problems)}): fix it first (hookbox validate)`,
+    );
+  return view.operator;
+}
 
 /**
  * Write the operator file a command edited at the operator's request (import's approvals, add

@@ -1,13 +1,12 @@
 import type { Command } from "commander";
 import { auditFilePath } from "../decide/audit/open.ts";
 import { readWouldBlock, type WouldBlockEntry } from "../decide/audit/would-block.ts";
-import { describeOperatorProblems, operatorFileSource } from "../decide/operator-source.ts";
 import { HookboxError } from "../core/errors.ts";
 import { withHookMode } from "../hooks/config/operator-edit.ts";
 import { noun, plural } from "../core/text/plural.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
-import { readOperatorText, writeOperatorFile } from "./operator-file.ts";
+import { readOperatorText, usableOperator, writeOperatorFile } from "./operator-file.ts";
 import { configOption } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { locationsFrom } from "./setup.ts";
@@ -57,23 +56,11 @@ Exit status: 0 when promoted (or with --dry-run, when shown), 2 when the hook is
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });
       const file = locations.operatorFile.path;
-      const view = await operatorFileSource({
-        fs: ctx.host.fs,
-        path: file,
-        explicit: locations.operatorFile.explicit,
-        builtinFlags: [],
-        embeddedIds: [...runtime.embedded().keys()],
-        keepLastGood: false,
-      }).read();
-      if (view.status.state !== "ok")
-        throw new HookboxError(
-          "config_invalid",
-          `the operator file cannot be used (${describeOperatorProblems(view.status.problems)}): fix it first (hookbox validate)`,
-        );
-      if (view.operator.hooks[id]?.mode !== "monitor")
+      const operator = await usableOperator(ctx, runtime, locations);
+      if (operator.hooks[id]?.mode !== "monitor")
         throw new HookboxError(
           "usage",
-          `${id} is not in monitor mode in ${file} (hooks.${id}.mode is ${view.operator.hooks[id]?.mode ?? "not set"}): nothing to promote`,
+          `${id} is not in monitor mode in ${file} (hooks.${id}.mode is ${operator.hooks[id]?.mode ?? "not set"}): nothing to promote`,
         );
       const entries = await readWouldBlock(ctx.host.fs, auditFilePath(locations.dataDir), { hook: id });
       const report = { hook_id: id, operator_file: file, would_block: entries.map(summaryOf), promoted: false };

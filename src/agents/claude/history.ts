@@ -57,7 +57,7 @@ export const claudeHistory: HistoryFormat = {
   },
 
   async read(file, content) {
-    const reading = new HistoryReading<{ name: string; input: unknown }>(file);
+    const reading = new HistoryReading<{ name: string; input: unknown }>("claude", file);
     const seenMessages = new Set<string>();
     let started = false;
     let permissionMode: string | undefined;
@@ -89,15 +89,8 @@ export const claudeHistory: HistoryFormat = {
         cwd,
         ...(permissionMode !== undefined ? { permission_mode: permissionMode } : {}),
       };
-      const call = (eventName: string, payload: Record<string, unknown>): HistoryCall => ({
-        agent: "claude",
-        eventName,
-        payload: { ...base, hook_event_name: eventName, ...payload },
-        file,
-        line,
-        at,
-        session,
-      });
+      const call = (eventName: string, payload: Record<string, unknown>): HistoryCall =>
+        reading.call(eventName, { ...base, hook_event_name: eventName, ...payload }, { line, at, session });
       if (!started) {
         started = true;
         reading.push(call("SessionStart", { source: "startup" }));

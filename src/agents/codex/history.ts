@@ -45,7 +45,7 @@ export const codexHistory: HistoryFormat = {
   },
 
   async read(file, content) {
-    const reading = new HistoryReading<{ name: string; input: Record<string, unknown> }>(file);
+    const reading = new HistoryReading<{ name: string; input: Record<string, unknown> }>("codex", file);
     let session: string | undefined;
     let cwd: string | undefined;
     let model: string | undefined;
@@ -63,10 +63,9 @@ export const codexHistory: HistoryFormat = {
           reading.problem(line, "a call before the session's session_meta line (truncated at its start?): skipped");
           return undefined;
         }
-        return {
-          agent: "codex",
+        return reading.call(
           eventName,
-          payload: {
+          {
             session_id: session,
             ...(turn !== undefined && eventName !== "SessionStart" ? { turn_id: turn } : {}),
             transcript_path: file,
@@ -75,11 +74,8 @@ export const codexHistory: HistoryFormat = {
             ...(model !== undefined ? { model } : {}),
             ...fields,
           },
-          file,
-          line,
-          at,
-          session,
-        };
+          { line, at, session },
+        );
       };
       if (type === "session_meta") {
         session = text(payload.id) ?? text(payload.session_id);

@@ -38,7 +38,7 @@ export const copilotHistory: HistoryFormat = {
   },
 
   async read(file, content) {
-    const reading = new HistoryReading<{ name: string; args: unknown }>(file);
+    const reading = new HistoryReading<{ name: string; args: unknown }>("copilot", file);
     let session: string | undefined;
     let cwd: string | undefined;
     let lastSaid: string | undefined;
@@ -56,15 +56,11 @@ export const copilotHistory: HistoryFormat = {
           reading.problem(line, "a call before the session.start line (truncated at its start?): skipped");
           return undefined;
         }
-        return {
-          agent: "copilot",
+        return reading.call(
           eventName,
-          payload: { sessionId: session, ...(millis !== undefined ? { timestamp: millis } : {}), ...(cwd !== undefined ? { cwd } : {}), ...fields },
-          file,
-          line,
-          at,
-          session,
-        };
+          { sessionId: session, ...(millis !== undefined ? { timestamp: millis } : {}), ...(cwd !== undefined ? { cwd } : {}), ...fields },
+          { line, at, session },
+        );
       };
       if (type === "session.start") {
         session = text(data.sessionId);

@@ -1,4 +1,4 @@
-import { filesIn, HistoryReading, record, text, within } from "../shared/history/lines.ts";
+import { filesIn, geminiStyleFields, HistoryReading, record, text, within } from "../shared/history/lines.ts";
 import type { HistoryCall, HistoryFormat, HistoryFs } from "../shared/history/types.ts";
 
 /**
@@ -43,7 +43,7 @@ export const geminiHistory: HistoryFormat = {
   },
 
   async read(file, content, fs) {
-    const reading = new HistoryReading<object>(file);
+    const reading = new HistoryReading<object>("gemini", file);
     const messages = new Map<string, Message>();
     let header: Readonly<Record<string, unknown>> | undefined;
     let headerLine = 1;
@@ -83,22 +83,8 @@ export const geminiHistory: HistoryFormat = {
     }
     const cwd = await projectOf(file, fs);
     if (cwd === undefined) reading.problem(headerLine, "the project's directory is not recorded beside the chat (.project_root): hooks see no cwd");
-    const call = (eventName: string, line: number, at: string | undefined, fields: Record<string, unknown>): HistoryCall => ({
-      agent: "gemini",
-      eventName,
-      payload: {
-        session_id: session,
-        transcript_path: file,
-        ...(cwd !== undefined ? { cwd } : {}),
-        hook_event_name: eventName,
-        ...(at !== undefined ? { timestamp: at } : {}),
-        ...fields,
-      },
-      file,
-      line,
-      at,
-      session,
-    });
+    const call = (eventName: string, line: number, at: string | undefined, fields: Record<string, unknown>): HistoryCall =>
+      reading.call(eventName, { ...geminiStyleFields(session, file, cwd, eventName, at), ...fields }, { line, at, session });
     const started = text(header?.startTime);
     reading.push(call("SessionStart", headerLine, started, { source: "startup" }));
     let prompt = "";

@@ -1,5 +1,5 @@
 import { agentConfigDir } from "../shared/install/paths.ts";
-import { filesIn, HistoryReading, mungedProjectDirs, record, text } from "../shared/history/lines.ts";
+import { filesIn, geminiStyleFields, HistoryReading, mungedProjectDirs, record, text } from "../shared/history/lines.ts";
 import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
@@ -31,7 +31,7 @@ export const qwenHistory: HistoryFormat = {
   },
 
   async read(file, content) {
-    const reading = new HistoryReading<{ name: string; input: unknown }>(file);
+    const reading = new HistoryReading<{ name: string; input: unknown }>("qwen", file);
     let started = false;
     for (const { line, value: entry } of reading.entries(content)) {
       const type = text(entry.type);
@@ -50,22 +50,8 @@ export const qwenHistory: HistoryFormat = {
         continue;
       }
       const at = text(entry.timestamp);
-      const call = (eventName: string, fields: Record<string, unknown>): HistoryCall => ({
-        agent: "qwen",
-        eventName,
-        payload: {
-          session_id: session,
-          transcript_path: file,
-          cwd,
-          hook_event_name: eventName,
-          ...(at !== undefined ? { timestamp: at } : {}),
-          ...fields,
-        },
-        file,
-        line,
-        at,
-        session,
-      });
+      const call = (eventName: string, fields: Record<string, unknown>): HistoryCall =>
+        reading.call(eventName, { ...geminiStyleFields(session, file, cwd, eventName, at), ...fields }, { line, at, session });
       if (!started) {
         started = true;
         reading.push(call("SessionStart", { source: "startup" }));

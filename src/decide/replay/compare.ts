@@ -1,4 +1,4 @@
-import type { ReplayedEvent } from "./engine.ts";
+import { callSummary, type CallSummary, type ReplayedEvent } from "./engine.ts";
 
 /** One side's answer to a call, in a comparison. */
 export interface SideAnswer {
@@ -8,15 +8,7 @@ export interface SideAnswer {
   readonly reason: string | null;
 }
 
-export interface Difference {
-  readonly at: string | null;
-  readonly agent: string;
-  readonly session: string;
-  readonly event_type: string;
-  readonly tool: string | null;
-  readonly input: string;
-  readonly file: string;
-  readonly line: number;
+export interface Difference extends CallSummary {
   readonly a: SideAnswer;
   readonly b: SideAnswer;
   /** newly blocked (b denies or asks where a let it through), newly allowed, or otherwise changed. */
@@ -52,14 +44,7 @@ export function compareReplays(
     const sideB = answerOf(right);
     if (sideA.decision === sideB.decision) return;
     differences.push({
-      at: left.call.at ?? null,
-      agent: left.call.agent,
-      session: left.call.session,
-      event_type: left.eventType,
-      tool: left.toolName ?? null,
-      input: left.subject ?? "",
-      file: left.call.file,
-      line: left.call.line,
+      ...callSummary(left),
       a: sideA,
       b: sideB,
       change: blocks(sideB) && !blocks(sideA) ? "newly blocked" : blocks(sideA) && !blocks(sideB) ? "newly allowed" : "changed",

@@ -49,6 +49,32 @@ export interface ReplayedEvent {
   readonly project: string | undefined;
 }
 
+/** A replayed call as the report and the comparison list it: when, whose, which event and tool, the input in a line, where it was read. */
+export interface CallSummary {
+  readonly at: string | null;
+  readonly agent: string;
+  readonly session: string;
+  readonly event_type: string;
+  readonly tool: string | null;
+  /** The call's input in a line. */
+  readonly input: string;
+  readonly file: string;
+  readonly line: number;
+}
+
+export function callSummary(event: ReplayedEvent): CallSummary {
+  return {
+    at: event.call.at ?? null,
+    agent: event.call.agent,
+    session: event.call.session,
+    event_type: event.eventType,
+    tool: event.toolName ?? null,
+    input: event.subject ?? "",
+    file: event.call.file,
+    line: event.call.line,
+  };
+}
+
 /**
  * Cooldowns on the recorded events' clock: a hook with cooldown_seconds runs in a replay where it
  * ran in the session, not once for the whole replay (which takes seconds for hours of sessions).

@@ -1,7 +1,7 @@
 import type { HistoryProblem } from "../../agents/histories.ts";
 import type { AuditRecordV1 } from "../audit/record.ts";
 import { NOT_MADE } from "./effects.ts";
-import type { ReplayedEvent } from "./engine.ts";
+import { callSummary, type CallSummary, type ReplayedEvent } from "./engine.ts";
 
 /** The report of a replay, as `hookbox replay --json` prints it (snake_case, versioned). */
 export interface ReplayReport {
@@ -52,19 +52,10 @@ export interface HookTally {
   readonly monitor: boolean;
 }
 
-export interface ListedDecision {
+export interface ListedDecision extends CallSummary {
   readonly hook_id: string;
   readonly decision: "deny" | "ask" | "rewrite";
   readonly reason: string;
-  readonly at: string | null;
-  readonly agent: string;
-  readonly session: string;
-  readonly event_type: string;
-  readonly tool: string | null;
-  /** The call's input in a line. */
-  readonly input: string;
-  readonly file: string;
-  readonly line: number;
   /** A hook blocked this call in the session too. */
   readonly blocked_live: boolean;
   /** The hook is in shadow mode: this is what it would have done. */
@@ -238,14 +229,7 @@ function listed(record: AuditRecordV1, decision: ListedDecision["decision"], rea
     hook_id: record.hook_id,
     decision,
     reason,
-    at: event.call.at ?? null,
-    agent: event.call.agent,
-    session: event.call.session,
-    event_type: event.eventType,
-    tool: event.toolName ?? null,
-    input: event.subject ?? "",
-    file: event.call.file,
-    line: event.call.line,
+    ...callSummary(event),
     blocked_live: event.call.blockedLive !== undefined,
     monitor: record.mode === "monitor",
   };

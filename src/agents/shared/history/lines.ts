@@ -1,3 +1,4 @@
+import type { AgentName } from "../protocol/types.ts";
 import type { HistoryCall, HistoryFs, HistoryProblem, HistoryRead } from "./types.ts";
 
 /** How much of a line a problem quotes. */
@@ -92,7 +93,19 @@ export class HistoryReading<Tool extends object> {
   lines = 0;
   private readonly tools = new Map<string, Tool & { readonly index: number }>();
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly agent: AgentName,
+    readonly file: string,
+  ) {}
+
+  /** A call read at `where.line`: the agent's event name and the payload it would have sent. */
+  call(
+    eventName: string,
+    payload: Readonly<Record<string, unknown>>,
+    where: { readonly line: number; readonly at: string | undefined; readonly session: string },
+  ): HistoryCall {
+    return { agent: this.agent, eventName, payload, file: this.file, ...where };
+  }
 
   /** The file's JSON objects; a line that is not one is a problem, and the lines after it are read. */
   *entries(content: string): Generator<{ readonly line: number; readonly value: Readonly<Record<string, unknown>> }> {
@@ -140,6 +153,23 @@ export class HistoryReading<Tool extends object> {
   result(): HistoryRead {
     return { calls: this.calls, problems: this.problems, lines: this.lines };
   }
+}
+
+/** What Gemini CLI's hook payloads, and those of Qwen Code (its fork), open with. */
+export function geminiStyleFields(
+  session: string,
+  file: string,
+  cwd: string | undefined,
+  eventName: string,
+  at: string | undefined,
+): Record<string, unknown> {
+  return {
+    session_id: session,
+    transcript_path: file,
+    ...(cwd !== undefined ? { cwd } : {}),
+    hook_event_name: eventName,
+    ...(at !== undefined ? { timestamp: at } : {}),
+  };
 }
 
 /** The project's directories under `root` where Claude Code and Qwen Code keep sessions: its own, and those of directories below it. */
