@@ -15,6 +15,10 @@ const noFs: HistoryFs = { readText: async () => "", listDir: async () => [], kin
 /** In-memory files as the readers see them. */
 const filesFs = (files: Record<string, string>): HistoryFs => ({ ...memoryFs(files), kind: async (path) => (path in files ? "file" : "missing") });
 
+/** Each call as [its event name, its line, whether a hook blocked it in the session]. */
+const outline = (read: { calls: readonly { eventName: string; line: number; blockedLive?: string }[] }): [string, number, boolean][] =>
+  read.calls.map((c) => [c.eventName, c.line, c.blockedLive !== undefined]);
+
 /** Every call decodes with the agent's protocol, as emit would decode it. */
 function decodesAll(calls: readonly { agent: keyof typeof PROTOCOLS; payload: unknown; eventName: string }[]): string[] {
   return calls.map((call) => PROTOCOLS[call.agent].decode(call.payload, { eventName: call.eventName, env: {} }).event_type);
@@ -69,7 +73,7 @@ describe("Claude Code transcripts", () => {
 
   it("rebuilds SessionStart, the prompt, each tool call and how it went, and the turn's end; skips the subagent's calls", async () => {
     const read = await HISTORIES.claude.read(file, jsonl(lines), noFs);
-    expect(read.calls.map((c) => [c.eventName, c.line, c.blockedLive !== undefined])).toEqual([
+    expect(outline(read)).toEqual([
       ["SessionStart", 2, false],
       ["UserPromptSubmit", 2, false],
       ["PreToolUse", 3, true],
@@ -206,7 +210,7 @@ describe("Gemini CLI chats", () => {
 
   it("rebuilds Gemini CLI's hook payloads with the project's path from beside the chat; the hooks' added context is not the prompt", async () => {
     const read = await HISTORIES.gemini.read(file, jsonl(lines), fs);
-    expect(read.calls.map((c) => [c.eventName, c.line, c.blockedLive !== undefined])).toEqual([
+    expect(outline(read)).toEqual([
       ["SessionStart", 1, false],
       ["BeforeAgent", 3, false],
       ["BeforeTool", 5, true],
