@@ -275,6 +275,34 @@ handler:
     expect(report.effects).toEqual([expect.objectContaining({ effect: "model answered by a pinned reply", count: 1 })]);
   });
 
+  it("says what it could not reproduce: a file a hook read that is gone now, a session's project directory that is gone", async () => {
+    operator("");
+    const hooks = join(world.home, ".config/hookbox/hooks");
+    hook(
+      hooks,
+      "effects",
+      `id: effects\nevents: [PreToolUse]\npermissions: { read: ["\${workspace}/**"] }\nhandler: { code: "export default async (e, hook) => { try { await hook.readFile(e.cwd + '/settings.json'); } catch {} return {}; }" }\n`,
+    );
+    const gone = join(world.dir, "deleted-project");
+    const here = session("here.jsonl", transcript(project, [{ name: "Bash", input: { command: "ls" } }]));
+    const there = session(
+      "there.jsonl",
+      transcript(gone, [{ name: "Bash", input: { command: "ls" } }]).replaceAll(SESSION, "6c1f9b63-3076-4dd2-8b6f-1e4c7b1d7b22"),
+    );
+    const run = await replay([here, there, "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const unreproduced = run.json<{ not_reproduced: { what: string; count: number; examples: string[] }[] }>().not_reproduced;
+    expect(unreproduced).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          what: "files a hook read that do not exist now",
+          examples: [`effects: ${join(project, "settings.json")}`, `effects: ${join(gone, "settings.json")}`],
+        }),
+        expect.objectContaining({ what: "project directories of the sessions that do not exist now (hooks saw no files there)", examples: [gone] }),
+      ]),
+    );
+  });
+
   it("with no source, reads the project's sessions where the agent keeps them, and says where it looked when there are none", async () => {
     operator("builtin: [bash-guard]\n");
     const empty = await replay(["--agent", "claude"]);
