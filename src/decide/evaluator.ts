@@ -80,6 +80,8 @@ export interface EvaluateOptions {
   readonly holdApprovals?: boolean;
   /** Whether the caller applies a rewritten input (the agent's dialect says, per event); default yes. */
   readonly rewritable?: boolean;
+  /** Whether the caller applies a rewritten tool output (Claude Code's PostToolUse; the agent's dialect says); default yes. */
+  readonly outputRewritable?: boolean;
   /** The path the calling `hookbox emit` was invoked as (the agent's entry runs it): protected for this event too. */
   readonly invokedAs?: string;
 }
@@ -180,6 +182,7 @@ export class Evaluator {
     const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, {
       failClosed: failClosed !== undefined,
       rewritable: options.rewritable !== false,
+      outputRewritable: options.outputRewritable !== false,
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       ...(set.project !== undefined ? { project: set.project } : {}),
     });

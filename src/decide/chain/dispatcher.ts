@@ -34,6 +34,7 @@ export class Dispatcher {
       /** The evaluator's answer (rule.ts failClosedBy): the dispatcher does not read the operator file's fail_closed itself. */
       readonly failClosed?: boolean;
       readonly rewritable?: boolean;
+      readonly outputRewritable?: boolean;
       readonly deadlineMs?: number;
       readonly project?: string;
       readonly eventDigest?: string;
@@ -45,6 +46,7 @@ export class Dispatcher {
       eventDeadlineMs: Math.min(base.eventDeadlineMs, options.deadlineMs ?? Number.POSITIVE_INFINITY),
       failClosed: options.failClosed === true,
       rewritable: options.rewritable !== false,
+      outputRewritable: options.outputRewritable !== false,
     };
     return {
       ...(await dispatch({ event, hooks: snapshot.match(event), ...(options.eventDigest ? { eventDigest: options.eventDigest } : {}) }, context)),

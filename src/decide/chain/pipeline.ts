@@ -10,7 +10,7 @@ import { cooldownKey, type CooldownStore } from "./cooldowns.ts";
 import { decide } from "./decide.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker } from "./invoker.ts";
-import { applyRun, newChainState, type ChainState, type Phase } from "./run-rules.ts";
+import { applyRun, newChainState, OUTPUT_FIELD, type ChainState, type Phase } from "./run-rules.ts";
 import { untrustedMessage } from "./untrusted.ts";
 
 export interface DispatchContext {
@@ -30,6 +30,8 @@ export interface DispatchContext {
    * checks judge what will really run.
    */
   readonly rewritable?: boolean;
+  /** Whether the caller can apply a rewrite of the tool's output (Claude Code's PostToolUse updatedToolOutput, a native caller); default yes. */
+  readonly outputRewritable?: boolean;
   readonly now?: () => number;
   readonly newId?: () => string;
 }
@@ -192,9 +194,13 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
           mayInject: ctx.invoker.mayInjectContext(hook),
           phase,
           mayModify: (field) =>
-            ctx.rewritable === false
-              ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type} (it would run the original input)` }
-              : ctx.invoker.mayModify(hook, field),
+            field === OUTPUT_FIELD
+              ? ctx.outputRewritable === false
+                ? { ok: false, reason: `the agent cannot apply a rewrite of the output of ${request.event.event_type} (the model would see the original)` }
+                : ctx.invoker.mayModify(hook, field)
+              : ctx.rewritable === false
+                ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type} (it would run the original input)` }
+                : ctx.invoker.mayModify(hook, field),
         });
         if (state.event !== before) version++;
         record(hook, build.ran(entryId(hook), run, verdict, clock, phase));

@@ -14,6 +14,8 @@ export interface ChainState {
   asked?: ApprovalRequest;
   halted?: { hookId: string; reason: string | undefined };
   modified?: Record<string, unknown>;
+  /** A granted output rewrite (PostToolUse): what the model sees instead of the tool's output. */
+  output?: { readonly hookId: string; readonly value: unknown };
   suppressOutput: boolean;
   readonly userMessages: UserMessage[];
   /** Routing hints, by id and by path (the first hook to suggest one wins), and follow-ups, with their hooks. */
@@ -109,6 +111,8 @@ export function applyRun(
   if (result.usage_recorded !== undefined) verdict.notes.push(`usage_recorded: ${JSON.stringify(result.usage_recorded).slice(0, 200)}`);
   if (result.suppress_output) state.suppressOutput = true;
 
+  if (result.tool_response !== undefined) rewriteOutput(result.tool_response);
+
   switch (result.action) {
     case "deny":
       verdict.status = "denied";
@@ -135,12 +139,6 @@ export function applyRun(
 
   /** A rewrite is made only by a transform, and only of the fields it may change; otherwise it is refused, with why. */
   function rewrite(data: Record<string, unknown>): void {
-    if (rights.phase === "check") {
-      verdict.notes.push(
-        "modify refused: this run judged the final input; a rewrite here would reach the agent unchecked (rewrites come from transforms: permissions.modify, granted by the operator)",
-      );
-      return;
-    }
     const applied = applyModify(state.event, data);
     const refusals = changedFields(state.event, applied.event).flatMap((field) => {
       const allowed = rights.mayModify(field);
@@ -150,9 +148,32 @@ export function applyRun(
       verdict.notes.push(`modify refused (the input stays as it was): ${refusals.join("; ")}`);
       return;
     }
+    if (rights.phase === "check") {
+      verdict.notes.push(
+        "modify refused: this run judged the final input; a rewrite here would reach the agent unchecked (rewrites come from transforms: permissions.modify, granted by the operator)",
+      );
+      return;
+    }
     state.event = applied.event;
     state.modified = TOOL_EVENTS.has(state.event.event_type) ? applied.changes : { ...(state.modified ?? {}), ...applied.changes };
     for (const key of applied.ignored) verdict.notes.push(`modify of ${key} ignored: it identifies the event`);
+  }
+
+  /**
+   * An output rewrite (PostToolUse's `tool_response`): the same power as an input rewrite — the
+   * checks after it judge what the model will see — so the same rule: a transform whose
+   * `permissions.modify` the operator granted for `tool_response`, on an event the agent can
+   * apply it to. Otherwise refused, and the record says why.
+   */
+  function rewriteOutput(value: unknown): void {
+    const refused = (why: string): void => void verdict.notes.push(`output rewrite refused (the model sees the tool's own output): ${why}`);
+    if (!("tool_response" in state.event)) return refused(`${state.event.event_type} carries no tool output to rewrite`);
+    const allowed = rights.mayModify(OUTPUT_FIELD);
+    if (!allowed.ok) return refused(`${OUTPUT_FIELD}: ${allowed.reason}`);
+    if (rights.phase === "check") return refused("this run judged the final output; a rewrite here would reach the model unchecked");
+    state.event = { ...state.event, tool_response: value };
+    state.output = { hookId: id, value };
+    verdict.notes.push("output rewritten (tool_response)");
   }
 
   function keep(content: string, role: "system" | "user" | "assistant"): void {
@@ -161,6 +182,9 @@ export function applyRun(
     if (added.note) verdict.notes.push(added.note);
   }
 }
+
+/** The field an output rewrite changes, as permissions.modify names it. */
+export const OUTPUT_FIELD = "tool_response";
 
 /** The fields a rewrite changes, as dotted paths: `tool_input.command` for a tool's input, `prompt` for other events. */
 export function changedFields(before: NativeEvent, after: NativeEvent): string[] {
