@@ -17,6 +17,16 @@ import type { RegistrySnapshot } from "../hooks/registry/registry.ts";
 import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
 import { delivered, DELIVERY_EVENTS, type PendingInjections } from "./pending.ts";
+import {
+  denialKey,
+  escalatedAsk,
+  escalatedDenial,
+  ESCALATED_EVENTS,
+  MemoryDenials,
+  withWarning,
+  type DenialStore,
+  type EscalationNote,
+} from "./escalation.ts";
 import { applyRule, failClosedBy, ruleDecision, type FailClosed, type Incomplete, type RuleAnswer } from "./rule.ts";
 import { noun, plural } from "../core/text/plural.ts";
 
@@ -53,6 +63,8 @@ export interface EvaluatorOptions {
   readonly binaries?: HookboxBinaries;
   /** Context of triggered runs waiting for an agent's event in their project (the daemon's). */
   readonly pending?: PendingInjections;
+  /** Denied tool calls per session, for the operator's escalation: the data directory's file for the daemon and emit, memory otherwise. */
+  readonly denials?: DenialStore;
 }
 
 /** A run of one hook that no agent asked for: its schedule, a watch, or a manual fire. */
@@ -120,6 +132,7 @@ const CALLER_MARGIN_MS = 2000;
 export class Evaluator {
   private readonly dispatcher: Dispatcher;
   private readonly newId: () => string;
+  private readonly denials: DenialStore;
   /** When each hook last ran: shared with the trigger runner, which claims schedules' runs in it. */
   readonly cooldowns: CooldownStore;
 
@@ -127,6 +140,7 @@ export class Evaluator {
     this.cooldowns = options.cooldowns ?? new MemoryCooldowns();
     this.dispatcher = new Dispatcher(createInvoker(options.executor, options.capabilities), options.concurrency, this.cooldowns);
     this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.denials = options.denials ?? new MemoryDenials();
   }
 
   get pending(): PendingInjections | undefined {
@@ -178,7 +192,18 @@ export class Evaluator {
     if (set.snapshot.operatorStatus.state === "unusable")
       return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, failClosed, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
-    const deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
+    let deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
+    const escalation = await this.escalationOf(set, event);
+    if (escalation?.answer === "deny") {
+      const decision = escalatedDenial(this.newId(), event.event_type, escalation);
+      return this.finish({ set, event: hintOf(event), decision, records: [], started, failClosed, escalation });
+    }
+    if (escalation?.answer === "slow") {
+      // Slowed, never past the agent's own hook timeout: the hooks keep at least half of what is left.
+      const waitMs = Math.min(set.snapshot.operator.escalation?.slow_ms ?? 0, deadlineMs !== undefined ? Math.floor(deadlineMs / 2) : Infinity);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      if (deadlineMs !== undefined) deadlineMs -= waitMs;
+    }
     const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, {
       failClosed: failClosed !== undefined,
       rewritable: options.rewritable !== false,
@@ -187,6 +212,7 @@ export class Evaluator {
       ...(set.project !== undefined ? { project: set.project } : {}),
     });
     let decision = this.withDelivered(this.withOperatorNotice(outcome.decision, set.snapshot), set);
+    if (escalation) decision = escalation.answer === "ask" ? escalatedAsk(decision, escalation) : withWarning(decision, escalation);
     let records = outcome.records;
     let approval: AuditDecisionV1["approval"];
     if (decision.decision === "ask" && decision.approval && options.holdApprovals && this.options.approvals) {
@@ -195,7 +221,34 @@ export class Evaluator {
       approval = resolved.approval;
       records = records.map((r) => (r.hook_id === resolved.approval.hook_id ? withNote(r, resolved.note) : r));
     }
-    return this.finish({ set, event: hintOf(event), decision, records, started, failClosed, ...(approval ? { approval } : {}) });
+    const evaluation = await this.finish({
+      set,
+      event: hintOf(event),
+      decision,
+      records,
+      started,
+      failClosed,
+      ...(approval ? { approval } : {}),
+      ...(escalation ? { escalation } : {}),
+    });
+    if (evaluation.decision.decision === "deny" && set.snapshot.operator.escalation && ESCALATED_EVENTS.has(event.event_type))
+      await this.denials.add(denialKey(set.project, event.session_id), Date.now());
+    return evaluation;
+  }
+
+  /**
+   * The operator's escalation for a tool call of a session that has had its denials: what to
+   * answer, or undefined (no escalation set, another event, fewer denials so far).
+   */
+  private async escalationOf(set: ProjectHookSet, event: NativeEvent): Promise<EscalationNote | undefined> {
+    const settings = set.snapshot.operator.escalation;
+    if (!settings || !ESCALATED_EVENTS.has(event.event_type)) return undefined;
+    const denials = await this.denials.count(denialKey(set.project, event.session_id));
+    if (denials < settings.after_denials) return undefined;
+    this.options.log?.(
+      `escalation: session ${event.session_id} has ${denials} denied tool calls (after_denials ${settings.after_denials}): ${settings.answer}`,
+    );
+    return { denials, after_denials: settings.after_denials, answer: settings.answer };
   }
 
   /** Run one hook by id, bypassing matcher and cooldown. Undefined when the event's project has no such hook. */
@@ -274,6 +327,7 @@ export class Evaluator {
     failClosed: FailClosed | undefined;
     incomplete?: AuditDecisionV1["incomplete"];
     approval?: AuditDecisionV1["approval"];
+    escalation?: EscalationNote;
   }): Promise<Evaluation> {
     const { set, event, records } = input;
     let decision = input.decision;
@@ -289,6 +343,7 @@ export class Evaluator {
       completedAt: Date.now(),
       ...(input.approval ? { approval: input.approval } : {}),
       ...(input.incomplete ? { incomplete: input.incomplete } : {}),
+      ...(input.escalation ? { escalation: input.escalation } : {}),
     });
     try {
       // The answer leaves only once its records are in the audit log.

@@ -186,6 +186,7 @@ export interface DecisionInput {
   readonly completedAt: number;
   readonly approval?: AuditDecisionV1["approval"];
   readonly incomplete?: AuditDecisionV1["incomplete"];
+  readonly escalation?: AuditDecisionV1["escalation"];
 }
 
 /** One event's decision record: written even when no hook matched, so a decision is never unaudited. */
@@ -207,6 +208,7 @@ export function decisionRecord(input: DecisionInput): AuditDecisionV1 {
     ...(decision.decided_by !== undefined ? { decided_by: decision.decided_by } : {}),
     ...(input.approval ? { approval: input.approval } : {}),
     ...(input.incomplete ? { incomplete: input.incomplete } : {}),
+    ...(input.escalation ? { escalation: input.escalation } : {}),
     ...hintsOf(decision),
     ...(decision.delivered_runs ? { delivered_runs: decision.delivered_runs } : {}),
     hook_set: {

@@ -100,6 +100,8 @@ export interface AuditDecisionV1 extends Chained {
   };
   /** Set when Hookbox could not fully evaluate the event (undecodable, over a limit, unusable operator file): why, and what the rule answered. */
   readonly incomplete?: { readonly code: string; readonly cause: string; readonly rule: string };
+  /** Set when the operator's escalation answered (or slowed) this event: the session's denials so far, the threshold, the answer. */
+  readonly escalation?: { readonly denials: number; readonly after_denials: number; readonly answer: "slow" | "ask" | "deny" };
   /** What the hooks returned for the caller besides the decision (the repository template's hints), as answered. */
   readonly hints?: Pick<Decision, "suggested_abilities" | "suggested_documents" | "new_intent" | "follow_up_actions">;
   /** Triggered runs whose queued context this event's answer carried. */

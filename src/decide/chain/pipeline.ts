@@ -196,7 +196,10 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
           mayModify: (field) =>
             field === OUTPUT_FIELD
               ? ctx.outputRewritable === false
-                ? { ok: false, reason: `the agent cannot apply a rewrite of the output of ${request.event.event_type} (the model would see the original)` }
+                ? {
+                    ok: false,
+                    reason: `the agent cannot apply a rewrite of the output of ${request.event.event_type} (the model would see the original)`,
+                  }
                 : ctx.invoker.mayModify(hook, field)
               : ctx.rewritable === false
                 ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type} (it would run the original input)` }

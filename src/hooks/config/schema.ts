@@ -3,7 +3,7 @@ import { checkEventName } from "../../core/events/names.ts";
 import { parsePublicKey } from "../packages/minisign.ts";
 import { compileRegex } from "../../core/text/safe-regex.ts";
 import { COMMUNITY_LIMITS, limitsOverrideSchema, limitsSchema } from "./limits-schema.ts";
-import { intIn } from "./numbers.ts";
+import { intIn, wholeNumber } from "./numbers.ts";
 import { denySchema, permissionsOverrideSchema, permissionsSchema } from "../../capabilities/grants/schema.ts";
 import { llmSettingsSchema } from "../../capabilities/llm/schema.ts";
 import { notifySettingsSchema } from "../../capabilities/notify/schema.ts";
@@ -379,6 +379,18 @@ export const operatorFileSchema = z
       })
       .strict()
       .default({ concurrency: 16, event_deadline_ms: 60_000, injection_budget_kb: 32 }),
+    /**
+     * Escalation: after this many denied events in one agent session, every later tool call of the
+     * session is slowed (`slow_ms` before it is evaluated), asked of the user, or denied. Off when absent.
+     */
+    escalation: z
+      .object({
+        after_denials: wholeNumber(1, 10_000, "denials"),
+        answer: z.enum(["slow", "ask", "deny"]),
+        slow_ms: intIn(1, 60_000, 2000, "ms"),
+      })
+      .strict()
+      .optional(),
     /** Hooks' schedules and watches, run by the daemon. */
     triggers: triggerSettingsSchema.default(triggerSettingsSchema.parse({})),
     /** Notification sinks for hook.notify and for triggered runs. */
