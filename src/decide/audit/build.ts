@@ -73,6 +73,7 @@ export interface RunVerdict {
   readonly notes: readonly string[];
   readonly injections: AuditRecordV1["injections"];
   readonly logs: readonly LogEntry[];
+  readonly followUps?: AuditRecordV1["follow_ups"];
 }
 
 /** The records of one origin's runs, each with a fresh id. */
@@ -147,6 +148,7 @@ export function runRecords(origin: RunOrigin, newId: () => string): RunRecords {
         injections: verdict.injections,
         host_calls: run.hostCalls,
         logs: [...run.outcome.logs, ...verdict.logs],
+        ...(verdict.followUps && verdict.followUps.length > 0 ? { follow_ups: verdict.followUps } : {}),
         ...(run.steps ? { steps: excerpt(run.steps, STEPS_EXCERPT_BYTES) } : {}),
         ...(run.llmCalls && run.llmCalls.length > 0 ? { llm: run.llmCalls } : {}),
         stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },

@@ -2,6 +2,7 @@ import type { LogEntry } from "../../../sandbox/index.ts";
 import type { HostCallRecord } from "../../capabilities/types.ts";
 import type { LlmCallRecord } from "../../capabilities/llm/record.ts";
 import type { AnsweredVia, ApprovalOutcome } from "../approvals/store.ts";
+import type { FollowUpRecord } from "../chain/follow-ups.ts";
 import type { Decision, HookAction, InjectionRole, RunStatus } from "../../core/events/types.ts";
 
 export const AUDIT_VERSION = 1;
@@ -63,6 +64,8 @@ export interface AuditRecordV1 extends Chained {
   /** Everything the handler did through its hook API, denials included. */
   readonly host_calls: readonly HostCallRecord[];
   readonly logs: readonly LogEntry[];
+  /** The result's follow_up_actions and what became of each: run_command executed under the hook's run grant (or refused), the others queued for the caller. */
+  readonly follow_ups?: readonly FollowUpRecord[];
   readonly stats?: { readonly cpu_ms: number; readonly heap_bytes: number; readonly cold_start: boolean };
   /** Notes the pipeline added (an injection dropped for lack of permission, a budget reached …). */
   readonly notes?: readonly string[];

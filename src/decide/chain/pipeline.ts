@@ -8,6 +8,7 @@ import { DEADLINE_SLACK_MS } from "./chain.ts";
 import type { Semaphore } from "./concurrency.ts";
 import { cooldownKey, type CooldownStore } from "./cooldowns.ts";
 import { decide } from "./decide.ts";
+import { settleFollowUps } from "./follow-ups.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker } from "./invoker.ts";
 import { applyRun, newChainState, OUTPUT_FIELD, type ChainState, type Phase } from "./run-rules.ts";
@@ -116,6 +117,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     return refused;
   };
   const acquired = loaded.length > 0 && (await ctx.semaphore.acquire(deadline - now()));
+  /** Hooks whose follow-ups were settled in this event. */
+  const settled = new Set<LoadedHook>();
   /** Which version of the input each hook last judged: 0 is the input as it came, each applied rewrite adds one. */
   const seen = new Map<LoadedHook, number>();
   let version = 0;
@@ -186,7 +189,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
         deadline,
       );
       let clock = startedAt;
-      chain.runs.forEach((run, index) => {
+      for (const [index, ran] of chain.runs.entries()) {
+        let run = ran;
         const hook = pending[index] as LoadedHook;
         seen.set(hook, version);
         const before = state.event;
@@ -206,9 +210,17 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
                 : ctx.invoker.mayModify(hook, field),
         });
         if (state.event !== before) version++;
+        if (verdict.followUpActions.length > 0 && !settled.has(hook)) {
+          // Once per event (a transform judged again as a check returns them again), in what is left of its timeout.
+          settled.add(hook);
+          const granted = ctx.invoker.grantedRun(hook, before);
+          const budgetMs = Math.min(hook.definition.limits.timeoutMs - run.outcome.stats.wallMs, deadline - DEADLINE_SLACK_MS - now());
+          verdict.followUps = await settleFollowUps(verdict.followUpActions, granted.run, budgetMs, now);
+          run = { ...run, hostCalls: [...run.hostCalls, ...granted.hostCalls] };
+        }
         record(hook, build.ran(entryId(hook), run, verdict, clock, phase));
         clock += run.outcome.stats.wallMs;
-      });
+      }
       queue = queue.slice(chain.runs.length);
       // Otherwise the chain broke (a worker lost mid-chain: resume after it) or stopped at the
       // deadline (the loop fails the rest by their on_error).

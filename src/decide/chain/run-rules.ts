@@ -1,9 +1,10 @@
 import type { AuditRecordV1 } from "../audit/record.ts";
 import { TOOL_EVENTS } from "../../core/events/names.ts";
-import type { ApprovalRequest, Decision, HookAction, NativeEvent, RunStatus, UserMessage } from "../../core/events/types.ts";
+import type { ApprovalRequest, Decision, FollowUpAction, HookAction, NativeEvent, RunStatus, UserMessage } from "../../core/events/types.ts";
 import type { LogEntry } from "../../../sandbox/index.ts";
 import type { LoadedHook } from "../../hooks/registry/load.ts";
 import { applyModify, stepEffect } from "./chain.ts";
+import { RUN_COMMAND, type FollowUpRecord } from "./follow-ups.ts";
 import type { InjectionCollector } from "./injections.ts";
 import type { HookRun } from "./invoker.ts";
 
@@ -41,6 +42,10 @@ export interface Verdict {
   injections: AuditRecordV1["injections"][number][];
   /** The result's own `logs`, for the audit record beside what the handler printed. */
   logs: LogEntry[];
+  /** The result's follow_up_actions, to be settled (follow-ups.ts) before the record is built. */
+  followUpActions: FollowUpAction[];
+  /** What became of each (executed, queued, refused): the run record's `follow_ups`. */
+  followUps?: FollowUpRecord[];
 }
 
 export interface RunRights {
@@ -60,7 +65,7 @@ export function applyRun(
   rights: RunRights,
 ): Verdict {
   const id = hook.definition.id;
-  const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [] };
+  const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [], followUpActions: [] };
   // Injections made through hook.injectContext were permission-checked by the capability.
   for (const injection of run.injections) keep(injection.content, injection.role);
   if (run.skipped !== undefined) {
@@ -104,7 +109,11 @@ export function applyRun(
   }
   if (result.new_intent !== undefined && !state.intent)
     state.intent = { ...(typeof result.new_intent === "string" ? { intent: result.new_intent } : result.new_intent), hook_id: id };
-  for (const action of result.follow_up_actions ?? []) state.followUps.push({ ...action, hook_id: id });
+  for (const action of result.follow_up_actions ?? []) {
+    verdict.followUpActions.push(action);
+    // Hookbox runs a run_command itself (under the hook's run grant); the others are the caller's.
+    if (action.kind !== RUN_COMMAND) state.followUps.push({ ...action, hook_id: id });
+  }
   // No agent has a place for these: the audit keeps them for whoever tunes the matchers.
   for (const hint of result.update_matcher_suggestions ?? [])
     verdict.notes.push(`matcher suggestion: ${hint.ability_id} ${hint.signal}${hint.weight !== undefined ? ` (weight ${hint.weight})` : ""}`);
