@@ -1,5 +1,5 @@
 import type { AnsweredVia, ApprovalOutcome, ApprovalStore } from "./approvals/store.ts";
-import { decisionRecord, withNote } from "./audit/build.ts";
+import { decisionRecord, originOf, runRecords, withNote } from "./audit/build.ts";
 import type { AuditDecisionV1, AuditEntry, AuditRecordV1 } from "./audit/record.ts";
 import { BUILD_ID } from "../core/version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
@@ -17,6 +17,8 @@ import type { RegistrySnapshot } from "../hooks/registry/registry.ts";
 import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
 import { delivered, DELIVERY_EVENTS, type PendingInjections } from "./pending.ts";
+import { BackgroundResults, resultOf, withBackground } from "./background.ts";
+import type { LoadedHook } from "../hooks/registry/load.ts";
 import {
   denialKey,
   escalatedAsk,
@@ -118,6 +120,9 @@ export interface Evaluation {
   readonly project: string | undefined;
 }
 
+/** Background runs (background.ts) in flight at once in one daemon; more are recorded skipped. */
+const MAX_BACKGROUND_IN_FLIGHT = 4;
+
 /** Approvals held for a caller, and the event's hooks, end this long before it gives up: it reads their answer rather than its own timeout. */
 const CALLER_MARGIN_MS = 2000;
 
@@ -133,6 +138,9 @@ export class Evaluator {
   private readonly dispatcher: Dispatcher;
   private readonly newId: () => string;
   private readonly denials: DenialStore;
+  /** Results of background runs waiting for their session's next event (only a daemon, which has `pending`, runs them). */
+  private readonly background = new BackgroundResults();
+  private backgroundInFlight = 0;
   /** When each hook last ran: shared with the trigger runner, which claims schedules' runs in it. */
   readonly cooldowns: CooldownStore;
 
@@ -210,8 +218,12 @@ export class Evaluator {
       outputRewritable: options.outputRewritable !== false,
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       ...(set.project !== undefined ? { project: set.project } : {}),
+      ...(this.options.pending ? { backgroundReason: "background: runs after this answer; its result reaches this session's next event" } : {}),
     });
+    const session = denialKey(set.project, event.session_id);
     let decision = this.withDelivered(this.withOperatorNotice(outcome.decision, set.snapshot), set);
+    if (this.options.pending && DELIVERY_EVENTS.has(event.event_type))
+      decision = withBackground(decision, this.background.take(session, ESCALATED_EVENTS.has(event.event_type), Date.now()));
     if (escalation) decision = escalation.answer === "ask" ? escalatedAsk(decision, escalation) : withWarning(decision, escalation);
     let records = outcome.records;
     let approval: AuditDecisionV1["approval"];
@@ -232,8 +244,42 @@ export class Evaluator {
       ...(escalation ? { escalation } : {}),
     });
     if (evaluation.decision.decision === "deny" && set.snapshot.operator.escalation && ESCALATED_EVENTS.has(event.event_type))
-      await this.denials.add(denialKey(set.project, event.session_id), Date.now());
+      await this.denials.add(session, Date.now());
+    // After the answer is written: the event is never held for them.
+    if (this.options.pending)
+      for (const hook of outcome.background ?? []) void this.runBackground(hook, event, set, session, evaluation.decision.event_id);
     return evaluation;
+  }
+
+  /** One background run (background.ts): its records to the audit log, its result queued for the session's next event. */
+  private async runBackground(hook: LoadedHook, event: NativeEvent, set: ProjectHookSet, session: string, startedBy: string): Promise<void> {
+    const hookId = hook.definition.id;
+    const runId = this.newId();
+    const trigger = { kind: "background" as const, reason: `background run after ${event.event_type} (event ${startedBy})` };
+    // Background runs share the sandbox workers with the agents' events: a few at a time, never all of them.
+    if (this.backgroundInFlight >= MAX_BACKGROUND_IN_FLIGHT) {
+      const why = `background: ${MAX_BACKGROUND_IN_FLIGHT} background runs already in flight; this one did not run`;
+      this.options.log?.(`hook ${hookId}: ${why}`);
+      await this.writeRecords([runRecords(originOf({ event, trigger, runId }, this.newId()), this.newId).skipped(hookId, why, Date.now())]);
+      return;
+    }
+    this.backgroundInFlight++;
+    try {
+      const outcome = await this.dispatcher.fire(hookId, event, set.snapshot, {
+        ...(set.project !== undefined ? { project: set.project } : {}),
+        trigger,
+        runId,
+        eventId: this.newId(),
+      });
+      if (!outcome) return;
+      await this.writeRecords(outcome.records);
+      const result = resultOf(outcome.decision, hookId, runId, event.event_type, Date.now());
+      if (result) this.background.add(session, result);
+    } catch (error) {
+      this.options.log?.(`the background run of hook ${hookId} failed: ${errorMessage(error)}`);
+    } finally {
+      this.backgroundInFlight--;
+    }
   }
 
   /**

@@ -21,7 +21,10 @@ export const auditRecordSchema = z
     event_type: z.string(),
     session_id: z.string(),
     trigger_reason: z.string().describe("Why the hook ran: which event and matcher, or a manual fire."),
-    trigger: z.enum(["event", "manual", "periodic", "watch"]).optional().describe("What started it (records before triggers have none: events)."),
+    trigger: z
+      .enum(["event", "manual", "periodic", "watch", "background"])
+      .optional()
+      .describe("What started it (records before triggers have none: events)."),
     run_id: z
       .string()
       .optional()

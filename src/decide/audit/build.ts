@@ -35,7 +35,7 @@ export function originOf(
   request: {
     readonly event: NativeEvent;
     readonly manual?: boolean;
-    readonly trigger?: { readonly kind: "periodic" | "watch"; readonly reason: string };
+    readonly trigger?: { readonly kind: "periodic" | "watch" | "background"; readonly reason: string };
     readonly runId?: string;
     readonly eventDigest?: string;
   },

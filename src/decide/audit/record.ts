@@ -34,8 +34,8 @@ export interface AuditRecordV1 extends Chained {
   readonly session_id: string;
   /** Why the hook ran: which event and matcher, or a manual fire. */
   readonly trigger_reason: string;
-  /** What started it: an agent's event, a manual fire, its schedule or a file watch (records before triggers have none: events). */
-  readonly trigger?: "event" | "manual" | "periodic" | "watch";
+  /** What started it: an agent's event, a manual fire, its schedule, a file watch, or a background run after an event (records before triggers have none: events). */
+  readonly trigger?: "event" | "manual" | "periodic" | "watch" | "background";
   /**
    * One run of a triggered hook across its records: a run still going after a few seconds is
    * recorded `running` first, then again when it ends; readers show the last (src/decide/audit/read.ts).

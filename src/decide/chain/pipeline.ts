@@ -47,7 +47,12 @@ export interface DispatchRequest {
    * What started the run when it is not an agent's event (a trigger of the hook's own): the
    * trigger runner has claimed the cooldown already.
    */
-  readonly trigger?: { readonly kind: "periodic" | "watch"; readonly reason: string };
+  readonly trigger?: { readonly kind: "periodic" | "watch" | "background"; readonly reason: string };
+  /**
+   * Matched hooks the operator lets run in the background (hooks.<id>.background): not run in this
+   * event's chain, recorded skipped with this reason (where their run goes, or why it cannot run).
+   */
+  readonly deferred?: { readonly hooks: readonly LoadedHook[]; readonly reason: string };
   /** A triggered run's id (its `running` record and its final one share it). */
   readonly runId?: string;
   /** The event's id when the caller needs it before the records exist (a `running` record). */
@@ -240,7 +245,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   } finally {
     if (acquired) ctx.semaphore.release();
   }
-  const ordered = request.hooks.flatMap((entry) => records.get(entry) ?? []);
+  for (const hook of request.deferred?.hooks ?? []) skip(hook, request.deferred?.reason as string);
+  const ordered = [...request.hooks, ...(request.deferred?.hooks ?? [])].flatMap((entry) => records.get(entry) ?? []);
   const untrusted = untrustedMessage(
     request.hooks.filter(
       (entry): entry is LoadedHook => !isBroken(entry) && (records.get(entry) ?? []).some((record) => record.status !== "skipped"),

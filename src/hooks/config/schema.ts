@@ -131,6 +131,11 @@ export const hookFileSchema = z
       .min(0)
       .max(7 * 24 * 3600)
       .default(0),
+    /**
+     * Run without holding the agent's event (Claude Code's `async`): its result reaches the agent at
+     * the session's next event. Needs the operator's `hooks.<id>.background: true`; see docs/background-hooks.md.
+     */
+    background: z.boolean().default(false),
     /** How the handler's context lives: warm (reused, the default) or fresh (new per event). */
     isolation: z.enum(["warm", "fresh"]).default("warm"),
     /** Defaults for an ask_user result that sets no timeout or default of its own. */
@@ -226,6 +231,8 @@ const hookOverrideSchema = z
       .min(0)
       .max(7 * 24 * 3600)
       .optional(),
+    /** Grants a hook that declares `background: true` its background runs (false or absent: it runs in the foreground). */
+    background: z.boolean().optional(),
     /** Merged over the hook's config (operator values win). */
     config: z.record(z.string(), z.unknown()).optional(),
     /** Lower limits for this hook (a value above the hook's own is ignored). */
