@@ -67,7 +67,9 @@ export function applyRun(
   const id = hook.definition.id;
   const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [], followUpActions: [] };
   if (hook.definition.background === "not-granted")
-    verdict.notes.push(`background: true is not granted by the operator (hookbox.yaml hooks.${id}.background: true): it ran in the foreground, in the event's chain`);
+    verdict.notes.push(
+      `background: true is not granted by the operator (hookbox.yaml hooks.${id}.background: true): it ran in the foreground, in the event's chain`,
+    );
   // Injections made through hook.injectContext were permission-checked by the capability.
   for (const injection of run.injections) keep(injection.content, injection.role);
   if (run.skipped !== undefined) {
