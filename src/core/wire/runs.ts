@@ -71,6 +71,21 @@ export const auditRecordSchema = z
       }),
     ),
     logs: z.array(z.object({ level: z.enum(["debug", "info", "warn", "error"]), message: z.string() })),
+    follow_ups: z
+      .array(
+        z.object({
+          kind: z.string(),
+          payload: z.record(z.string(), z.unknown()).optional(),
+          status: z.enum(["queued", "executed", "refused", "failed"]),
+          detail: z.string().optional(),
+          exit_code: z.number().optional(),
+          stdout: z.string().optional(),
+        }),
+      )
+      .optional()
+      .describe(
+        "The result's follow_up_actions and what became of each: run_command executed under the hook's run grant or refused, the others queued for the caller.",
+      ),
     stats: z.object({ cpu_ms: z.number(), heap_bytes: z.number(), cold_start: z.boolean() }).optional(),
     notes: z.array(z.string()).optional(),
   })
