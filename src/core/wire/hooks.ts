@@ -23,6 +23,10 @@ const loadedHook = z.object({
   match: z.unknown().optional(),
   on_error: z.string(),
   cooldown_seconds: z.number(),
+  background: z
+    .enum(["granted", "not-granted"])
+    .optional()
+    .describe("Declared background: true — granted by the operator (hooks.<id>.background), or not (it then runs in the foreground)."),
   isolation: z.string(),
   permissions: z.unknown().describe("The grants the hook holds, as the operator resolved them."),
   grants: z

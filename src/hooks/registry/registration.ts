@@ -27,6 +27,7 @@ export function registration(entry: RegistryEntry): HookRegistrationV1 {
     match: d.match,
     on_error: d.onError,
     cooldown_seconds: d.cooldownMs / 1000,
+    ...(d.background ? { background: d.background } : {}),
     isolation: d.isolation,
     permissions: entry.grants.summary,
     grants: entry.review.lines,
