@@ -26,7 +26,7 @@ afterEach(() => rmSync(world, { recursive: true, force: true }));
 
 const watch = (paths: string[], baseDir?: string): ResolvedWatch => ({
   paths,
-  ...(baseDir !== undefined ? { baseDir } : {}),
+  baseDir,
   recursive: false,
   extensions: undefined,
   debounceMs: undefined,
