@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { NativeEvent } from "../../src/core/events/types.ts";
 import { compileMatcher } from "../../src/hooks/registry/matcher.ts";
 import { hookFileSchema } from "../../src/hooks/config/schema.ts";
@@ -239,5 +241,18 @@ describe("match.if: errors at load, naming the rule and the fix", () => {
     const started = Date.now();
     expect(selects("Bash(rm:*)", bash(long))).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe("docs/matching.md", () => {
+  it("every hook it shows is a valid hook file", () => {
+    const page = readFileSync(new URL("../../docs/matching.md", import.meta.url), "utf8");
+    const blocks = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    for (const block of blocks) {
+      const parsed = hookFileSchema.safeParse(parse(block));
+      expect(parsed.success, `${block}\n${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      if (parsed.success) expect(compileMatcher(parsed.data.match).ok).toBe(true);
+    }
   });
 });
