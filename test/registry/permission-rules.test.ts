@@ -54,6 +54,13 @@ const COMMANDS: Row[] = [
   ["Bash(git commit:*)", "echo x | xargs git commit -m", true, true],
   ["Bash(git commit:*)", "git -C /repo commit -m x", true, "-"],
   ["Bash(git commit:*)", "git -c user.name=x commit", true, "-"],
+  ["Bash(git commit:*)", "GIT commit", true, "-"],
+  ["Bash(rm:*)", "\\rm -rf /", true, "-"],
+  ["Bash(rm:*)", "find . -name '*.tmp' -exec rm -f {} \\;", true, "-"],
+  ["Bash(rm:*)", "find . -execdir /bin/rm {} +", true, "-"],
+  ["Bash(git commit:*)", "watch -n 5 git commit -m x", true, "-"],
+  ["Bash(git commit:*)", "strace -f git commit", true, "-"],
+  ["Bash(rm:*)", "find . -name rm", false, false],
   // compound lines: any subcommand selects (Claude Code's `if` since 2.1.89, its deny rules)
   ["Bash(git commit:*)", "git commit && rm -rf /", true, true],
   ["Bash(rm:*)", "git commit && rm -rf /", true, true],

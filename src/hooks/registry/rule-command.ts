@@ -26,6 +26,26 @@ const GLOBAL_OPTIONS: Readonly<Record<string, { readonly valued: readonly string
   git: { valued: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"] },
 };
 
+/** Programs that run a command made of their own arguments (`find . -exec git commit \;`, `watch make`, `strace git push`). */
+const RUNS_ITS_ARGUMENTS: ReadonlySet<string> = new Set([
+  "find",
+  "watch",
+  "strace",
+  "ltrace",
+  "chroot",
+  "unshare",
+  "nsenter",
+  "firejail",
+  "bwrap",
+  "proot",
+  "valgrind",
+  "entr",
+  "systemd-run",
+  "run-one",
+]);
+/** How far into such a command its arguments are tried as the start of a command. */
+const MAX_INNER_STARTS = 256;
+
 export interface CommandRule {
   /** The specifier as written, for messages. */
   readonly source: string;
@@ -73,15 +93,30 @@ function commandMatches(cmd: ShCommand, regex: RegExp, program: string | undefin
   const inline = shInlineScript(cmd);
   if (inline !== undefined && cmd.argv.some((w) => w.text === inline && w.dynamic)) return true;
   if (cmd.name === "eval" && rest.some((w) => w.dynamic)) return true;
-  const names = first.text.includes("/") ? [cmd.name, first.text] : [first.text];
+  // The program by its name as written, and by its base name lower-cased (/usr/bin/git, GIT on a case-insensitive disk).
+  const names = [...new Set([first.text, cmd.name])];
   const args = rest.map((w) => w.text);
-  for (const name of names) {
-    if (regex.test([name, ...args].join(" "))) return true;
-    const skipped = skipGlobalOptions(cmd.name, args);
-    if (skipped !== args && regex.test([name, ...skipped].join(" "))) return true;
-  }
+  if (testArgv(names, cmd.name, args, regex)) return true;
+  if (RUNS_ITS_ARGUMENTS.has(cmd.name))
+    for (let i = 0; i < Math.min(rest.length, MAX_INNER_STARTS); i++) {
+      const inner = rest[i] as (typeof rest)[number];
+      if (inner.text.startsWith("-")) continue;
+      // find runs a command only after -exec, -execdir, -ok or -okdir (not its -name rm).
+      if (cmd.name === "find" && !/^-(exec|execdir|ok|okdir)$/.test(rest[i - 1]?.text ?? "")) continue;
+      const base = inner.text.slice(inner.text.lastIndexOf("/") + 1).toLowerCase();
+      if (testArgv([...new Set([inner.text, base])], base, args.slice(i + 1), regex)) return true;
+    }
   // An argument known only when the shell runs it may be what the rule names.
   if (program !== undefined && (program === cmd.name || program === first.text) && rest.some((w) => w.dynamic || w.glob)) return true;
+  return false;
+}
+
+function testArgv(names: readonly string[], name: string, args: readonly string[], regex: RegExp): boolean {
+  const skipped = skipGlobalOptions(name, args);
+  for (const written of names) {
+    if (regex.test([written, ...args].join(" "))) return true;
+    if (skipped !== args && regex.test([written, ...skipped].join(" "))) return true;
+  }
   return false;
 }
 
