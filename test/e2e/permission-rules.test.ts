@@ -8,8 +8,8 @@ import { DaemonProcess, DaemonWorld } from "../helpers/daemon.ts";
 /**
  * `match.if` through the built binary, as a user sets it up: a hook in the user's hooks directory
  * selected by `Bash(git commit:*)`, the agents running `hookbox emit` from the project with their
- * own payloads (Claude Code's Bash, Gemini CLI's run_shell_command, Cursor's beforeShellExecution,
- * Codex's argv) — in-process and through a running daemon's socket. The hook runs on every
+ * own payloads (Claude Code's Bash, Gemini CLI's and Qwen Code's run_shell_command, Cursor's
+ * beforeShellExecution, Copilot CLI's bash, Codex's argv) — in-process and through a running daemon's socket. The hook runs on every
  * spelling of a commit, compound lines included, and not on the near misses.
  */
 let root: string;
@@ -80,6 +80,21 @@ const PAYLOADS: Record<string, (command: string) => [event: string, payload: obj
       cwd: ws,
     },
   ],
+  copilot: (command) => [
+    "preToolUse",
+    { sessionId: "s1", timestamp: 1795518682981, cwd: ws, toolName: "bash", toolArgs: { command, description: "d" } },
+  ],
+  qwen: (command) => [
+    "PreToolUse",
+    {
+      session_id: "s1",
+      transcript_path: "/tmp/q.jsonl",
+      cwd: ws,
+      hook_event_name: "PreToolUse",
+      tool_name: "run_shell_command",
+      tool_input: { command },
+    },
+  ],
   codex: (command) => [
     "PreToolUse",
     {
@@ -104,7 +119,7 @@ function denied(agent: string, out: RunResult): boolean {
   const answer = JSON.parse(out.stdout) as Record<string, unknown>;
   const specific = answer.hookSpecificOutput as Record<string, unknown> | undefined;
   if (agent === "cursor") return answer.permission === "deny";
-  return specific?.permissionDecision === "deny" || answer.decision === "deny" || answer.decision === "block";
+  return specific?.permissionDecision === "deny" || answer.permissionDecision === "deny" || answer.decision === "deny" || answer.decision === "block";
 }
 
 const LINES: [command: string, selected: boolean][] = [
