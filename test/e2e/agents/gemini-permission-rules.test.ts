@@ -28,7 +28,7 @@ const suite = clientSuite("gemini", [], () => {
 });
 
 describe("match.if with the real Gemini CLI", () => {
-  it.each([
+  it.each<[string, boolean]>([
     ["ls && git commit --allow-empty -m wip && echo ran > committed.txt", true],
     ["echo 'git commit-tree' > mentioned.txt", false],
   ])("%j is blocked: %s", async (command, blocked, ctx) => {
