@@ -28,28 +28,30 @@ const suite = clientSuite("gemini", [], () => {
 });
 
 describe("match.if with the real Gemini CLI", () => {
-  it.each<[string, boolean]>([
+  const ROWS: [command: string, blocked: boolean][] = [
     ["ls && git commit --allow-empty -m wip && echo ran > committed.txt", true],
     ["echo 'git commit-tree' > mentioned.txt", false],
-  ])("%j is blocked: %s", async (command, blocked, ctx) => {
-    const bundle = suite.require(ctx);
-    const ws = await suite.workspace(false);
-    ws.write("home", { ".config/hookbox/hooks/commit-guard/hook.yaml": HOOK });
-    const entry: Extract<GeminiEntry, { ok: true }> = { ok: true, command: process.execPath, args: [bundle], version: "" };
-    const result = await runGeminiIn(entry, ws, {
-      install: installAgent("gemini", BUILT_BINARY),
-      timeoutMs: 90_000,
-      prompt: "do it",
-      model: { script: [useTool(SHELL, { command })] },
+  ];
+  for (const [command, blocked] of ROWS)
+    it(`${JSON.stringify(command)} is blocked: ${blocked}`, async (ctx) => {
+      const bundle = suite.require(ctx);
+      const ws = await suite.workspace(false);
+      ws.write("home", { ".config/hookbox/hooks/commit-guard/hook.yaml": HOOK });
+      const entry: Extract<GeminiEntry, { ok: true }> = { ok: true, command: process.execPath, args: [bundle], version: "" };
+      const result = await runGeminiIn(entry, ws, {
+        install: installAgent("gemini", BUILT_BINARY),
+        timeoutMs: 90_000,
+        prompt: "do it",
+        model: { script: [useTool(SHELL, { command })] },
+      });
+      expectFinished(result, "gemini -p");
+      const response = JSON.stringify(result.model.resultOf(SHELL)?.response);
+      if (blocked) {
+        expect(response).toContain(REASON);
+        expect(existsSync(join(ws.project, "committed.txt"))).toBe(false);
+      } else {
+        expect(response).not.toContain(REASON);
+        expect(readFileSync(join(ws.project, "mentioned.txt"), "utf8")).toBe("git commit-tree\n");
+      }
     });
-    expectFinished(result, "gemini -p");
-    const response = JSON.stringify(result.model.resultOf(SHELL)?.response);
-    if (blocked) {
-      expect(response).toContain(REASON);
-      expect(existsSync(join(ws.project, "committed.txt"))).toBe(false);
-    } else {
-      expect(response).not.toContain(REASON);
-      expect(readFileSync(join(ws.project, "mentioned.txt"), "utf8")).toBe("git commit-tree\n");
-    }
-  });
 });
