@@ -149,10 +149,16 @@ export default function handler(event: HookEvent, hook: Hook): HookResult {
   findings.push(...downloadThenRun(pipelines));
   findings.push(...deviceWrites(writes));
   for (const { re, source } of cfg.extraPatterns) {
-    if (re.test(command))
+    if (!re.test(command)) continue;
+    // The segment an exception judges is the offending command, never the whole line: an
+    // exception for `terraform plan` must not let `terraform plan && terraform destroy` through.
+    const commands = pipelines.flatMap((p) => p.commands.map((c) => c.raw)).filter((raw) => re.test(raw));
+    const piped = commands.length > 0 ? [] : pipelines.map((p) => p.raw).filter((raw) => re.test(raw));
+    const segments = commands.length > 0 ? commands : piped.length > 0 ? piped : [command];
+    for (const segment of segments)
       findings.push({
         rule: "extra-pattern",
-        segment: command,
+        segment,
         why: `it matches the configured pattern /${source}/`,
         hint: "The operator listed this pattern in bash-guard's extra_patterns.",
       });

@@ -22,7 +22,10 @@ declare namespace Hookbox {
 
   /** The event, a plain JSON copy of Hookbox's native event. */
   interface HookEvent {
-    /** Canonical (PreToolUse, PostToolUse, UserPromptSubmit, Stop …) or a custom dotted name (task.completed). */
+    /**
+     * Canonical (PreToolUse, PostToolUse, UserPromptSubmit, Stop …), SessionStop (the user stopped the
+     * session — not Stop, the agent finishing), or a custom dotted name (task.completed).
+     */
     readonly event_type: string;
     readonly session_id: string;
     /** ISO-8601. */
@@ -39,6 +42,12 @@ declare namespace Hookbox {
     readonly agent?: string;
     /** For a hook with steps: their results, in order (the seed engine's field names: stdout, exit_code, failures …). */
     readonly steps?: readonly Readonly<Record<string, unknown>>[];
+    /** The seed's SessionStop: the files the session changed (what match.only_if_changed_paths selects on). */
+    readonly changed_files?: readonly string[];
+    /** How long the call took (Claude Code's PostToolUse, the seed's PostAbilityCall): what match.min_duration_ms selects on. */
+    readonly duration_ms?: number;
+    /** The seed's ability (PreAbilityCall/PostAbilityCall): what match.ability_scope selects on, else tool_name. */
+    readonly ability_id?: string;
     readonly [field: string]: unknown;
   }
 

@@ -45,6 +45,10 @@ enabled: true
 summary: >
   After each ability call, append a concise record to a log file and
   update a lightweight usage cache for later analysis.
+match:
+  # Optional filters; omit if this hook should see all calls
+  ability_scope: "*"
+  min_duration_ms: 0
 handler: ./post_tool_use_tracker.ts
 effects:
   - append_to: .system/logs/tool_call.md
@@ -68,6 +72,10 @@ enabled: true  # the template ships it off (opt-in); this repository opts in
 summary: >
   On session stop, run lightweight build or test commands for changed
   services and summarize any blocking issues.
+match:
+  only_if_changed_paths:
+    - "services/**"
+    - "apps/**"
 handler: ./session_stop_build_check.ts
 config:
   only_if_changed_paths: ["services/", "apps/"]
@@ -76,8 +84,8 @@ effects:
   - summarize_errors_to_user
 `;
 
-// The template's match.only_if_changed_paths looks at the event's changed_files, which Hookbox's
-// path matcher (tool inputs) does not: the handler applies it, from its config.
+// The template's match.only_if_changed_paths selects the stop on its changed_files; the handler
+// still needs to know which of them are a service's (its config) to pick the builds.
 const BUILD_TS = `
 export default (event: { changed_files?: string[] }, hook: { config: { only_if_changed_paths: string[] } }) => {
   const prefixes = hook.config.only_if_changed_paths;
@@ -195,6 +203,8 @@ describe("the repository hooks template's example hooks", () => {
     const elsewhere = await stop(["docs/readme.md"]);
     expect(elsewhere.decision.user_messages).toEqual([]);
     expect(elsewhere.decision.follow_up_actions).toBeUndefined();
+    // match.only_if_changed_paths: the hook did not run at all.
+    expect(elsewhere.decision.runs).toEqual([]);
 
     const blocked = await stop(["services/forbidden/x.ts"]);
     expect(blocked.decision).toMatchObject({ decision: "deny", decided_by: "session_stop_build_check" });

@@ -181,7 +181,7 @@ describe("import: reading the agents' hook files", () => {
         value: {
           id: "post_tool_use_tracker",
           event_type: "PostAbilityCall",
-          match: { ability_scope: "*", min_duration_ms: 0 },
+          match: { ability_scope: "*", min_duration_ms: 0, operation_key: "billing" },
           handler: { kind: "script", command: "./t.sh" },
           effects: [{ append_to: "log.md" }, "summarize"],
           blocking: true,
@@ -200,8 +200,46 @@ describe("import: reading the agents' hook files", () => {
       }),
     ]);
     expect(plan.warnings.join("\n")).toMatch(
-      /a\.yaml: match\.min_duration_ms has no Hookbox equivalent[\s\S]*b\.yaml: unknown event[\s\S]*c\.yaml: needs id, event_type and handler/,
+      /a\.yaml: match\.operation_key has no Hookbox equivalent[\s\S]*b\.yaml: unknown event[\s\S]*c\.yaml: needs id, event_type and handler/,
     );
+  });
+
+  it("the template's match keys and Claude Code's `if` become the same match keys here", () => {
+    const template = importTemplate([
+      {
+        file: "a.yaml",
+        value: {
+          id: "t",
+          event_type: "SessionStop",
+          match: { ability_scope: "billing.*", min_duration_ms: 100, only_if_changed_paths: ["services/**"] },
+          handler: { kind: "script", command: "./t.sh" },
+        },
+      },
+    ]);
+    expect(template.warnings).toEqual([]);
+    expect(template.hooks[0]).toMatchObject({
+      event: "SessionStop",
+      match: { ability_scope: "billing.*", min_duration_ms: 100, only_if_changed_paths: ["services/**"] },
+    });
+    const claude = importClaudeShaped(
+      {
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [
+                { type: "command", command: "./no-push.sh", if: "Bash(git push *)" },
+                { type: "command", command: "./odd.sh", if: "WebSearch(cats)" },
+              ],
+            },
+          ],
+        },
+      },
+      "claude",
+      {},
+    );
+    expect(claude.hooks.map((hook) => hook.match)).toEqual([{ tool: "Bash", if: "Bash(git push *)" }, { tool: "Bash" }]);
+    expect(claude.warnings.join("\n")).toContain('if "WebSearch(cats)" is not a rule Hookbox reads');
   });
 });
 

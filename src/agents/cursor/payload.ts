@@ -126,7 +126,7 @@ function firstWorkspaceRoot(payload: Payload): string | undefined {
 
 export function decodeCursor(input: unknown, hint: DecodeHint | undefined): NativeEvent {
   const payload = readPayload(input, "Cursor");
-  const { agentEventName, eventType } = resolveEvent(
+  const { agentEventName, eventType: resolvedType } = resolveEvent(
     "cursor",
     CURSOR_EVENTS,
     optionalString(payload, "hook_event_name", 100),
@@ -134,6 +134,9 @@ export function decodeCursor(input: unknown, hint: DecodeHint | undefined): Nati
     "hook_event_name",
   );
   const tool = toolOf(agentEventName, payload);
+  // Cursor runs its stop hook when the user aborts the turn too (status "aborted", research §3.3):
+  // that is the user's stop, not the agent finishing — SessionStop, which Stop gates never see.
+  const eventType = agentEventName === "stop" && payload.status === "aborted" ? "SessionStop" : resolvedType;
   // Cursor's loop guard is loop_count (research §8.2): a stop after a follow-up is Claude's stop_hook_active.
   const loopCount = payload.loop_count;
   const parts: EventParts = {

@@ -40,8 +40,9 @@ export function encodeCursor(decision: Decision, event: NativeEvent): AgentOutpu
     const userMessage = joinText(answer.verdict !== "allow" ? answer.reason : answer.halt?.reason, answer.userMessage);
     if (userMessage) body.user_message = userMessage;
   } else if (eventName === "stop" || eventName === "subagentStop") {
-    // A follow-up message is Cursor's way to keep the agent going (research §3.3, max 5 in a row).
-    if (answer.verdict !== "allow" && !answer.halt) body.followup_message = answer.reason;
+    // A follow-up message is Cursor's way to keep the agent going (research §3.3, max 5 in a row);
+    // never after the user stopped it (SessionStop): that would restart what they just stopped.
+    if (answer.verdict !== "allow" && !answer.halt && event.event_type !== "SessionStop") body.followup_message = answer.reason;
   } else if (eventName === "sessionStart") {
     if (answer.context) body.additional_context = answer.context;
     if (answer.halt) body.continue = false;

@@ -50,6 +50,13 @@ export const matchSchema = z
       .max(1024)
       .superRefine((pattern, ctx) => {
         if (/^[A-Za-z0-9_\- ,|*]*$/.test(pattern)) return;
+        if (/^[A-Za-z_][A-Za-z0-9_]*\(.*\)$/s.test(pattern.trim())) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${pattern.slice(0, 80)}" is a permission rule: write it as match.if (match.tool takes tool names)`,
+          });
+          return;
+        }
         const compiled = compileRegex(pattern);
         if (!compiled.ok) ctx.addIssue({ code: "custom", message: compiled.message });
       })
@@ -58,6 +65,19 @@ export const matchSchema = z
     paths: z.array(z.string().min(1).max(1024)).max(128).optional(),
     /** Dotted field path → regex, all must match (e.g. "tool_input.command": "^git "). */
     fields: z.record(z.string().min(1).max(256), regexPattern).optional(),
+    /** Permission rules in Claude Code's syntax (its hooks' `if`): "Bash(git commit:*)", "Edit(src/**)"; a list selects on any. */
+    if: z.union([z.string().min(1).max(1024), z.array(z.string().min(1).max(1024)).min(1).max(64)]).optional(),
+    /** The seed's filters: the event's duration_ms is at least this (an event without one runs the hook). */
+    min_duration_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600 * 1000)
+      .optional(),
+    /** Globs over the event's changed_files (or the tool call's paths); an event that lists none runs the hook. */
+    only_if_changed_paths: z.array(z.string().min(1).max(1024)).min(1).max(128).optional(),
+    /** Globs over the event's ability_id (or tool_name): "*" all, "billing.*" one family. */
+    ability_scope: z.union([z.string().min(1).max(256), z.array(z.string().min(1).max(256)).min(1).max(64)]).optional(),
   })
   .strict();
 

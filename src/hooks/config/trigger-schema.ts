@@ -58,7 +58,7 @@ const extension = z
 
 /** The keys the native `watch:` and the seed's `trigger.watch` share. */
 const watchFields = {
-  /** Files or folders, relative to base_dir (or absolute, inside the project). */
+  /** Files or folders, relative to base_dir, or absolute (inside the project; outside any project, as written). */
   paths: z.array(z.string().min(1).max(1024)).min(1).max(64),
   /** Where relative paths start; default the project's root. Relative to the project, or absolute inside it. */
   base_dir: z.string().min(1).max(4096).optional(),

@@ -169,6 +169,7 @@ async function loadOne(ref: HookFileRef, inputs: LoadInputs, deps: LoadDeps, dia
   const before = diagnostics.filter((d) => d.severity !== "warning").length;
   const resolved = resolveHook(file, { file: ref.file, origin: ref.origin }, inputs.operator);
   if (!resolved.ok) diagnostics.push({ file: ref.file, ...at([resolved.field]), field: resolved.field, message: resolved.message });
+  else if (ref.origin === "project") diagnostics.push(...watchOutsideProject(resolved.hook, ref.file, file.trigger ? "trigger" : "watch", at));
   const built = resolved.ok && resolved.hook.handler ? await compileInto(ref, resolved.hook.handler, read, diagnostics, at) : undefined;
   // A hook written in YAML alone has no source: its digest is its YAML's.
   const source = built?.source ?? "";
@@ -311,4 +312,44 @@ async function confineHandler(ref: HookFileRef, path: string): Promise<{ ok: tru
 
 function operatorProblem(inputs: LoadInputs, path: string[], message: string): Diagnostic {
   return { file: inputs.operatorFile ?? "hookbox.yaml", line: 1, column: 1, field: path.join("."), message };
+}
+
+/**
+ * A project's hook watches its project only (serve/triggers/targets.ts refuses the rest): a path
+ * that is lexically outside it is refused here, where the author sees it, not in the daemon's log.
+ */
+function watchOutsideProject(
+  hook: HookDefinition,
+  file: string,
+  key: "watch" | "trigger",
+  at: (path: (string | number)[]) => { line: number; column: number },
+): Diagnostic[] {
+  const watch = hook.triggers.watch;
+  const marker = file.lastIndexOf("/.hookbox/hooks/");
+  if (!watch || marker < 0) return [];
+  const project = file.slice(0, marker);
+  const base = watch.baseDir === undefined ? project : resolvePath(project, watch.baseDir);
+  const problems: Diagnostic[] = [];
+  const prefix: (string | number)[] = key === "trigger" ? ["trigger", "watch"] : ["watch"];
+  if (!isInside(project, base)) {
+    const field = [...prefix, "base_dir"];
+    problems.push({
+      file,
+      ...at(field),
+      field: field.join("."),
+      message: `${watch.baseDir} is outside the project ${project}: a project's hook watches its project only — give a folder inside it`,
+    });
+    return problems;
+  }
+  watch.paths.forEach((written, index) => {
+    if (isInside(project, resolvePath(base, written))) return;
+    const field = [...prefix, "paths", index];
+    problems.push({
+      file,
+      ...at(field),
+      field: field.join("."),
+      message: `${written} is outside the project ${project}: a project's hook watches its project only — write a path inside it, or put the hook in your user hooks directory (outside a project, absolute paths are watched as written)`,
+    });
+  });
+  return problems;
 }

@@ -4,6 +4,8 @@ import { normalizePath, relativeTo, resolvePath } from "../../core/text/posix-pa
 import { compileGlob, type Glob } from "../../core/text/glob.ts";
 import { compileRegex, type SafeRegex } from "../../core/text/safe-regex.ts";
 import { eventPaths } from "./tool-paths.ts";
+import { compilePermissionRule, type PermissionRule } from "./permission-rule.ts";
+import { TOOL_EVENTS } from "../../core/events/names.ts";
 
 /** Pure: does this event concern this hook? Built once per hook at load. */
 export interface Matcher {
@@ -36,7 +38,13 @@ export type MatcherBuild =
 export function compileMatcher(config: MatchConfig): MatcherBuild {
   const errors: { field: string; message: string }[] = [];
   const tool = compileToolMatcher(config.tool, errors);
-  const paths = config.paths && config.paths.length > 0 ? compilePathMatcher(config.paths, errors) : undefined;
+  const paths = config.paths && config.paths.length > 0 ? compilePathMatcher(config.paths, errors, "match.paths", eventPaths) : undefined;
+  const rules = compileRules(config.if, errors);
+  const changed = config.only_if_changed_paths
+    ? compilePathMatcher(config.only_if_changed_paths, errors, "match.only_if_changed_paths", changedPaths)
+    : undefined;
+  const scope = compileScope(config.ability_scope);
+  const minDuration = config.min_duration_ms;
   const fields: [readonly string[], SafeRegex][] = [];
   for (const [path, pattern] of Object.entries(config.fields ?? {})) {
     const compiled = compileRegex(pattern);
@@ -54,6 +62,12 @@ export function compileMatcher(config: MatchConfig): MatcherBuild {
           if (typeof value !== "string" || !tool(value)) return false;
         }
         if (paths && !paths(event)) return false;
+        // Permission rules concern tool calls; other events ignore them, as they ignore the tool matcher.
+        if (rules && TOOL_EVENTS.has(event.event_type) && !rules.some((rule) => rule.matches(event))) return false;
+        // The seed's filters select only on what the event says; an event that says nothing runs the hook.
+        if (minDuration !== undefined && typeof event.duration_ms === "number" && event.duration_ms < minDuration) return false;
+        if (changed && changedPaths(event).length > 0 && !changed(event)) return false;
+        if (scope && !scope(event)) return false;
         for (const [path, regex] of fields) {
           const value = valueAt(event, path);
           if (value === undefined || !regex.test(value)) return false;
@@ -91,18 +105,23 @@ function compileToolMatcher(pattern: string | undefined, errors: { field: string
  * outside it, the absolute path without its leading slash — so "**\/*.pem" also catches /etc/x.pem.
  * Globs are hook-written and paths agent-written: they never backtrack (src/core/text/glob.ts, F9).
  */
-function compilePathMatcher(globs: readonly string[], errors: { field: string; message: string }[]): (event: NativeEvent) => boolean {
+function compilePathMatcher(
+  globs: readonly string[],
+  errors: { field: string; message: string }[],
+  field: string,
+  pathsOf: (event: NativeEvent) => string[],
+): (event: NativeEvent) => boolean {
   const compiled: Glob[] = [];
   globs.forEach((source, index) => {
     const check = compileGlob(source, { negate: true });
     if (check.ok) compiled.push(check.glob);
-    else errors.push({ field: `match.paths.${index}`, message: `invalid glob ${JSON.stringify(source)}: ${check.reason}` });
+    else errors.push({ field: `${field}.${index}`, message: `invalid glob ${JSON.stringify(source)}: ${check.reason}` });
   });
   const absolute = compiled.filter((glob) => glob.absolute).map((glob) => glob.test);
   const relative = compiled.filter((glob) => !glob.absolute).map((glob) => glob.test);
   return (event) => {
     const cwd = typeof event.cwd === "string" ? event.cwd : undefined;
-    for (const raw of eventPaths(event)) {
+    for (const raw of pathsOf(event)) {
       const full = cwd ? resolvePath(cwd, raw) : normalizePath(raw);
       if (absolute.some((test) => test(full))) return true;
       const inside = cwd ? relativeTo(cwd, full) : undefined;
@@ -123,4 +142,45 @@ function valueAt(event: NativeEvent, path: readonly string[]): string | undefine
   if (typeof current === "string") return current;
   if (typeof current === "number" || typeof current === "boolean") return String(current);
   return undefined;
+}
+
+function compileRules(rules: string | readonly string[] | undefined, errors: { field: string; message: string }[]): PermissionRule[] | undefined {
+  if (rules === undefined) return undefined;
+  const list = typeof rules === "string" ? [rules] : rules;
+  const compiled: PermissionRule[] = [];
+  list.forEach((source, index) => {
+    const built = compilePermissionRule(source);
+    if (built.ok) compiled.push(built.rule);
+    else errors.push({ field: typeof rules === "string" ? "match.if" : `match.if.${index}`, message: built.message });
+  });
+  return compiled;
+}
+
+/** The seed's changed files (SessionStop's changed_files), or the paths a tool call touches. */
+function changedPaths(event: NativeEvent): string[] {
+  const listed = event.changed_files;
+  if (Array.isArray(listed)) return listed.filter((path): path is string => typeof path === "string" && path !== "").slice(0, 4096);
+  return eventPaths(event);
+}
+
+/** ability_scope: globs over the ability's id (the tool's name where the event has no ability_id); `*` is any text. */
+function compileScope(scope: string | readonly string[] | undefined): ((event: NativeEvent) => boolean) | undefined {
+  if (scope === undefined) return undefined;
+  const list = typeof scope === "string" ? [scope] : scope;
+  if (list.some((glob) => glob.trim() === "*")) return undefined;
+  const regexes = list.map(
+    (glob) =>
+      new RegExp(
+        `^${glob
+          .trim()
+          .split("*")
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+          .join(".*")}$`,
+        "s",
+      ),
+  );
+  return (event) => {
+    const id = typeof event.ability_id === "string" ? event.ability_id : event.tool_name;
+    return typeof id !== "string" || regexes.some((regex) => regex.test(id));
+  };
 }

@@ -7,8 +7,8 @@ import type { WatchTarget } from "./watcher.ts";
  * A watch's paths as targets: relative ones from base_dir (itself relative to the project), each
  * resolved through its symbolic links and kept only when it stays inside the project — a hook's
  * watch sees the project it belongs to, nothing else. A path not there yet is watched as a file
- * (auto) until it appears. Without a project (a user's hook, for events naming none) base_dir
- * must be absolute.
+ * (auto) until it appears. Without a project (a user's hook, for events naming none) absolute
+ * paths are watched as written, relative ones need an absolute base_dir.
  */
 export async function watchTargets(
   watch: ResolvedWatch,
@@ -24,12 +24,16 @@ export async function watchTargets(
         : project === undefined
           ? undefined
           : resolvePath(project, watch.baseDir);
-  if (base === undefined) return { targets: [], workspace: "/", problems: ["a watch outside any project needs an absolute base_dir"] };
-  const root = project ?? base;
+  // Outside any project, absolute paths stand on their own (as under base_dir: /); only relative ones need a base.
+  const root = project ?? base ?? "/";
   const realRoot = await io.realPath(root).catch(() => root);
   const targets: WatchTarget[] = [];
   for (const written of watch.paths) {
-    const path = resolvePath(base, written);
+    if (base === undefined && !written.startsWith("/")) {
+      problems.push(`${written} is relative and this watch has no project: give base_dir an absolute path, or write ${written} as an absolute path`);
+      continue;
+    }
+    const path = resolvePath(base ?? "/", written);
     const real = await io.realPath(path).catch(() => undefined);
     // A missing path cannot lead anywhere yet: it is judged as written, then placed in the real root.
     const inRoot = real !== undefined ? relativeTo(realRoot, real) : relativeTo(root, path);

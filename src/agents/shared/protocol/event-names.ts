@@ -1,4 +1,4 @@
-import { CANONICAL_EVENTS } from "../../../core/events/names.ts";
+import { CANONICAL_EVENTS, HOOKBOX_EVENTS } from "../../../core/events/names.ts";
 import type { AgentName } from "./types.ts";
 import { invalid, snakeCase } from "./payload.ts";
 
@@ -26,7 +26,7 @@ export interface ResolvedEvent {
 /** Event names are identifiers: refuse anything else before it reaches a message, a log or a file name. */
 const AGENT_EVENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/;
 const CUSTOM_EVENT = /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+$/;
-const CANONICAL: ReadonlySet<string> = new Set(CANONICAL_EVENTS);
+const CANONICAL: ReadonlySet<string> = new Set([...CANONICAL_EVENTS, ...HOOKBOX_EVENTS]);
 
 /**
  * The event a payload is about. The payload's own name wins over the `emit EVENT` argument:

@@ -1,3 +1,4 @@
+import { compilePermissionRule } from "../../registry/permission-rule.ts";
 import { TOOL_EVENTS } from "../../../core/events/names.ts";
 import { runsHookboxEmitHandler } from "../../../agents/shared/install/command.ts";
 import { nativeEventName, PROTOCOLS } from "../../../agents/protocols.ts";
@@ -120,7 +121,7 @@ function commandHook(
     run,
     command: written,
     timeoutMs,
-    match: matchOf(dialect, event, typeof matcher === "string" ? matcher : undefined),
+    match: { ...matchOf(dialect, event, typeof matcher === "string" ? matcher : undefined), ...ifOf(handler, where, warnings) },
     where,
     summary: `${dialect === "codex" ? "Codex" : dialect === "gemini" ? "Gemini CLI" : "Claude Code"} command hook: ${written}`.slice(0, 500),
     enabled: true,
@@ -163,7 +164,7 @@ function promptHook(
     prompt: template,
     command: written,
     timeoutMs: seconds === undefined ? PROMPT_TIMEOUT_MS : seconds * 1000,
-    match: matchOf(dialect, event, typeof matcher === "string" ? matcher : undefined),
+    match: { ...matchOf(dialect, event, typeof matcher === "string" ? matcher : undefined), ...ifOf(handler, where, warnings) },
     where,
     summary: `Claude Code prompt hook: ${written.replace(/\s+/g, " ")}`.slice(0, 500),
     enabled: true,
@@ -175,6 +176,21 @@ function promptHook(
 
 function quote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Claude Code's `if` (2.1.85+: a permission rule narrowing a handler to some tool calls) is
+ * match.if. Dropped, the hook would run on every call its matcher selects — a hook that blocks
+ * `git push` would block every command; a rule Hookbox cannot read is said so, and dropped.
+ */
+function ifOf(handler: Json, where: string, warnings: string[]): ImportedHook["match"] {
+  if (handler.if === undefined) return {};
+  const rule = typeof handler.if === "string" ? compilePermissionRule(handler.if) : undefined;
+  if (rule?.ok) return { if: handler.if as string };
+  warnings.push(
+    `${where}: if ${JSON.stringify(handler.if)} is not a rule Hookbox reads (${rule?.message ?? "expected a string"}): the hook runs on every call its matcher selects`,
+  );
+  return {};
 }
 
 /** A matcher as the agent means it: Claude's own semantics for tools (match.tool), exact values for lifecycle events. */

@@ -2,7 +2,7 @@ import { checkEventName } from "../../../core/events/names.ts";
 import { kebab, shellRun, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
 
 /** The template's match keys Hookbox expresses; the others are reported, not silently dropped. */
-const KNOWN_MATCH = new Set(["ability_scope", "only_if_changed_paths"]);
+const KNOWN_MATCH = new Set(["ability_scope", "only_if_changed_paths", "min_duration_ms"]);
 
 /**
  * The repository hooks template's YAML registry (`.system/hooks/*.yaml`): `id` (snake_case),
@@ -36,6 +36,10 @@ export function importTemplate(files: readonly { readonly file: string; readonly
     const paths = Array.isArray(match.only_if_changed_paths)
       ? match.only_if_changed_paths.filter((p): p is string => typeof p === "string")
       : undefined;
+    const minDuration =
+      typeof match.min_duration_ms === "number" && Number.isInteger(match.min_duration_ms) && match.min_duration_ms > 0
+        ? match.min_duration_ms
+        : undefined;
     hooks.push({
       id: kebab(value.id),
       dialect: "template",
@@ -44,7 +48,12 @@ export function importTemplate(files: readonly { readonly file: string; readonly
       run: shellRun(handler.command),
       command: handler.command,
       timeoutMs: typeof value.timeout_ms === "number" ? value.timeout_ms : 60_000,
-      match: { ...(scope ? { tool: scope } : {}), ...(paths?.length ? { paths } : {}) },
+      // The template's own match keys, which Hookbox reads as the template means them (docs/matching.md).
+      match: {
+        ...(scope ? { ability_scope: scope } : {}),
+        ...(paths?.length ? { only_if_changed_paths: paths } : {}),
+        ...(minDuration !== undefined ? { min_duration_ms: minDuration } : {}),
+      },
       where: file,
       summary: typeof value.summary === "string" ? value.summary.trim().slice(0, 500) : `template hook ${value.id}`,
       enabled: value.enabled !== false,
