@@ -4,3 +4,4 @@
 // that hold them (src/agents/shared/protocol, src/agents/shared/install), whose shared parts they import; no runtime APIs.
 export { PROTOCOLS } from "./protocols.ts";
 export { INSTALLERS } from "./installers.ts";
+export { AGENTS } from "./table.ts";

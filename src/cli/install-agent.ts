@@ -2,13 +2,22 @@ import type { Command } from "commander";
 import { HookboxError, errorMessage } from "../core/errors.ts";
 import { unifiedDiff } from "../agents/shared/install/diff.ts";
 import { chooseHookboxCommand } from "../agents/shared/install/hookbox-command.ts";
-import { planInstall, planUninstall, type InstallOptions } from "../agents/installers.ts";
+import {
+  HTTP_AGENTS,
+  noTrustMessage,
+  planInstall,
+  planUninstall,
+  TRUST_HELP,
+  trustOf,
+  type InstallOptions,
+  type TrustChange,
+} from "../agents/installers.ts";
+import { displayName } from "../agents/table.ts";
 import { nextRecord } from "../agents/shared/install/record.ts";
 import { describeOperatorProblems } from "../decide/operator-source.ts";
 import { guardsOf, unguardedMessage } from "../decide/guards.ts";
 import { selfProtectState } from "../decide/self-protect.ts";
 import { BUILD_ID } from "../core/version/index.ts";
-import { trustCodexEntries, type TrustChange } from "./codex-trust.ts";
 import {
   agentSettingsCommand,
   parentDirectory,
@@ -17,6 +26,7 @@ import {
   report,
   resolveTarget,
   writeBackup,
+  trustStep,
   writeRecord,
   type AgentSettingsTarget,
 } from "./agent-settings.ts";
@@ -33,8 +43,7 @@ const HTTP_FAILS_OPEN =
   "Claude Code's http hooks fail OPEN: when the daemon is not running, not listening on that URL, or the token is missing or wrong, Claude treats the failed request as a non-blocking error and runs the tool unchecked. Keep guards on command hooks (install-agent without --http); hookbox doctor checks that the daemon answers and the token is set";
 
 function installOptions(target: AgentSettingsTarget, hookboxCommand: string, options: Record<string, unknown>): InstallOptions {
-  if (options.trust === true && target.agent !== "codex")
-    throw new HookboxError("usage", "--trust is for Codex only (it records, in $CODEX_HOME/config.toml, that you trust Hookbox's entries)");
+  if (options.trust === true && trustOf(target.agent) === undefined) throw new HookboxError("usage", noTrustMessage());
   const events =
     typeof options.events === "string"
       ? options.events
@@ -196,16 +205,13 @@ export function registerInstallAgent(program: Command, ctx: CliContext, setExit:
     .option("--events <names>", "comma-separated events to install (the agent's names or Hookbox's); default: all Hookbox decodes")
     .option("--command <path>", "the hookbox executable the agent runs (default: the absolute path of this hookbox binary)")
     .option("--fail-closed", "block when Hookbox cannot evaluate, instead of the agent's fail-open default")
-    .option("--http <url>", "Claude Code only: POST events to the daemon's loopback listener instead of spawning hookbox")
+    .option("--http <url>", `${HTTP_AGENTS} only: POST events to the daemon's loopback listener instead of spawning hookbox`)
     .option(
       "--token-env <name>",
       "with --http: the environment variable holding the daemon's bearer token (the file hookbox serve --listen writes: ~/.local/share/hookbox/http-token, or its --token-file)",
     )
     .option("--auth-header <value>", "with --http: a literal Authorization header value (stored in plain text)")
-    .option(
-      "--trust",
-      "Codex only: also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)",
-    )
+    .option("--trust", TRUST_HELP)
     .option("--no-default-guards", "when there is no operator file, do not write one enabling the standard guards (guard-secrets, bash-guard)")
     .addHelpText(
       "after",
@@ -260,7 +266,9 @@ on command hooks.`,
           ? { path: operatorPath, created: false, text: undefined, guards: [] }
           : await ensureDefaultOperatorFile(ctx.host.fs, operatorPath, `hookbox install-agent ${target.agent}`, { dryRun, dataDir: target.dataDir });
       const backup = plan.changed && !dryRun ? await writeAgentSettings(ctx, target, existing, plan.text, warnings) : null;
-      const trust: TrustChange | undefined = options.trust === true ? await trustCodexEntries(ctx, target, plan.text, install, dryRun) : undefined;
+      const trustStepOf = options.trust === true ? trustOf(target.agent) : undefined;
+      const step = trustStep(ctx, target);
+      const trust: TrustChange | undefined = trustStepOf ? await trustStepOf.record(step.io, step.target, plan.text, install, dryRun) : undefined;
       const guarding = await guardingOf(ctx, runtime, target, operatorFile, warnings);
       const change = {
         agent: target.agent,
@@ -270,7 +278,10 @@ on command hooks.`,
         dry_run: dryRun,
         created: plan.changed && existing === undefined,
         command: command.path,
-        summary: [...plan.summary, ...(trust ? [`${trust.file} (Codex's trust):`, ...trust.summary.map((line) => `  ${line}`)] : [])],
+        summary: [
+          ...plan.summary,
+          ...(trust ? [`${trust.file} (${displayName(target.agent)}'s trust):`, ...trust.summary.map((line) => `  ${line}`)] : []),
+        ],
         diff: `${plan.changed ? unifiedDiff(target.file, existing, plan.text) : ""}${trust?.diff ?? ""}`,
         backup,
         warnings,
