@@ -7,9 +7,10 @@ import { AGENTS, type DoctorAgent, type InstallAgent } from "./table.ts";
 
 export type { AgentCheck, AgentDoctor, DoctorIO, DoctorTarget } from "./shared/doctor.ts";
 
-/** The rows' doctor parts, by agent, in the table's order. */
-export function doctorsOf(rows: readonly AgentRow[]): Readonly<Record<string, AgentDoctor>> {
-  return Object.fromEntries(rows.flatMap((row) => (row.doctor ? [[row.name, row.doctor]] : [])));
+/** The rows' doctor parts, loaded, by agent, in the table's order. */
+export async function doctorsOf(rows: readonly AgentRow[]): Promise<Readonly<Record<string, AgentDoctor>>> {
+  const loaded = await Promise.all(rows.map(async (row) => (row.doctor ? [[row.name, (await row.doctor()).doctor] as const] : [])));
+  return Object.fromEntries(loaded.flat());
 }
 
 type Unprobed = Exclude<InstallAgent, DoctorAgent>;
@@ -17,4 +18,4 @@ type Unprobed = Exclude<InstallAgent, DoctorAgent>;
 export const EVERY_INSTALLED_AGENT_IS_PROBED: [Unprobed] extends [never] ? true : Unprobed = true;
 
 /** What doctor knows of each agent it can find installed. */
-export const DOCTORS = doctorsOf(AGENTS) as Readonly<Record<DoctorAgent, AgentDoctor>>;
+export const DOCTORS = (await doctorsOf(AGENTS)) as Readonly<Record<DoctorAgent, AgentDoctor>>;

@@ -10,27 +10,29 @@ export type { ImportAgent } from "./table.ts";
 export type { CommandReading, ImportDialect, ImportedHook, ImportedMatch, ImportPlan, Json } from "./shared/import/types.ts";
 export { importedOnError, isObject, kebab, shellRun } from "./shared/import/types.ts";
 
-/** The rows' importers, by agent, in the table's order. */
-export function importersOf(rows: readonly AgentRow[]): Readonly<Record<string, AgentImporter>> {
-  return Object.fromEntries(rows.flatMap((row) => (row.importer ? [[row.name, row.importer]] : [])));
+/** The rows' importers, loaded, by agent, in the table's order. */
+export async function importersOf(rows: readonly AgentRow[]): Promise<Readonly<Record<string, AgentImporter>>> {
+  const loaded = await Promise.all(rows.map(async (row) => (row.importer ? [[row.name, (await row.importer()).importer] as const] : [])));
+  return Object.fromEntries(loaded.flat());
 }
 
-/** The agent a hook settings file is when no --agent says: the first whose guess matches (lowest order first), else the fallback. */
-export function guessOf(rows: readonly AgentRow[]): (path: string, root: Json) => string {
-  const guesses = rows.flatMap((row) => (row.importer?.guess ? [{ name: row.name, ...row.importer.guess }] : [])).sort((a, b) => a.order - b.order);
-  const fallback = fallbackOf(rows);
+/** The agent a hook settings file is when no --agent says: the first whose guess matches (lowest order first), else `fallback`. */
+export function guessOf(importers: Readonly<Record<string, AgentImporter>>, fallback: string): (path: string, root: Json) => string {
+  const guesses = Object.entries(importers)
+    .flatMap(([name, importer]) => (importer.guess ? [{ name, ...importer.guess }] : []))
+    .sort((a, b) => a.order - b.order);
   return (path, root) => guesses.find((guess) => guess.matches(path, root))?.name ?? fallback;
 }
 
 /** The agents whose hook settings `hookbox import` reads. */
-export const IMPORTERS = importersOf(AGENTS) as Readonly<Record<ImportAgent, AgentImporter>>;
+export const IMPORTERS = (await importersOf(AGENTS)) as Readonly<Record<ImportAgent, AgentImporter>>;
 export const IMPORT_AGENTS = Object.keys(IMPORTERS) as readonly ImportAgent[];
 
 export function isImportAgent(name: string): name is ImportAgent {
   return Object.hasOwn(IMPORTERS, name);
 }
 
-export const guessImportAgent = guessOf(AGENTS) as (path: string, root: Json) => ImportAgent;
+export const guessImportAgent = guessOf(IMPORTERS, fallbackOf(AGENTS)) as (path: string, root: Json) => ImportAgent;
 
 /** How each agent's commands read their event and are read back, for the handler every imported command hook runs. */
 export const COMMAND_READINGS = Object.fromEntries(IMPORT_AGENTS.map((agent) => [agent, IMPORTERS[agent].reading])) as Readonly<

@@ -38,20 +38,28 @@ export function dirsOf(row: AgentRow, dirs: InstallDirs): InstallDirs {
   return row.configDir ? { ...dirs, configDir: agentConfigDir(row.configDir, dirs) } : dirs;
 }
 
-/** The rows' installers, by agent, in the table's order: each planner gets its config directory from its row. */
-export function installersOf(rows: readonly AgentRow[]): Readonly<Record<string, InstallPlanner>> {
-  return Object.fromEntries(
-    rows.flatMap((row) => {
-      const planner = row.installer;
-      if (planner === undefined) return [];
-      return [[row.name, { ...planner, configPath: (scope: InstallScope, dirs: InstallDirs) => planner.configPath(scope, dirsOf(row, dirs)) }]];
+/** The rows' installers, loaded, by agent, in the table's order: each planner gets its config directory from its row. */
+export async function installersOf(rows: readonly AgentRow[]): Promise<Readonly<Record<string, InstallPlanner>>> {
+  const loaded = await Promise.all(
+    rows.map(async (row) => {
+      if (row.installer === undefined) return [];
+      const { installer } = await row.installer();
+      return [[row.name, { ...installer, configPath: (scope: InstallScope, dirs: InstallDirs) => installer.configPath(scope, dirsOf(row, dirs)) }]];
     }),
   );
+  return Object.fromEntries(loaded.flat());
+}
+
+/** The rows' trust steps, loaded, by agent. */
+async function trustsOf(rows: readonly AgentRow[]): Promise<Readonly<Record<string, AgentTrust>>> {
+  const loaded = await Promise.all(rows.map(async (row) => (row.trust ? [[row.name, (await row.trust()).trust] as const] : [])));
+  return Object.fromEntries(loaded.flat());
 }
 
 /** The agents `hookbox install-agent` configures (the rows with an installer), in the table's order. */
-export const INSTALLERS = installersOf(AGENTS) as Readonly<Record<InstallAgent, InstallPlanner>>;
+export const INSTALLERS = (await installersOf(AGENTS)) as Readonly<Record<InstallAgent, InstallPlanner>>;
 export const INSTALL_AGENTS = Object.keys(INSTALLERS) as readonly InstallAgent[];
+const TRUSTS = await trustsOf(AGENTS);
 
 export function isInstallAgent(name: string): name is InstallAgent {
   return Object.hasOwn(INSTALLERS, name);
@@ -65,7 +73,7 @@ export function installDirs(agent: InstallAgent, dirs: InstallDirs): InstallDirs
 
 /** The trust the agent records outside its hook settings (install-agent --trust), if it has one. */
 export function trustOf(agent: InstallAgent): AgentTrust | undefined {
-  return agentRow(agent)?.trust;
+  return TRUSTS[agent];
 }
 
 /** "Claude Code" or "Codex and Copilot CLI": the agents of the table that `has` something, for messages. */
@@ -76,16 +84,16 @@ function whoHas(has: (row: AgentRow) => boolean): string {
 }
 
 /** The agents `--trust` is for, and what it records: the beginning of its help line. */
-export const TRUST_HELP = AGENTS.flatMap((row) => ("trust" in row ? [`${row.displayName} only: ${row.trust.help}`] : [])).join("; ");
+export const TRUST_HELP = AGENTS.flatMap((row) => (TRUSTS[row.name] ? [`${row.displayName} only: ${TRUSTS[row.name]?.help}`] : [])).join("; ");
 
 /** "--trust is for Codex only (…)": the error for an agent without a trust step. */
 export function noTrustMessage(): string {
-  const trusts = AGENTS.flatMap((row) => ("trust" in row ? [row.trust.records] : []));
-  return `--trust is for ${whoHas((row) => row.trust !== undefined)} only (${trusts.join("; ")})`;
+  const trusts = Object.values(TRUSTS).map((trust) => trust.records);
+  return `--trust is for ${whoHas((row) => TRUSTS[row.name] !== undefined)} only (${trusts.join("; ")})`;
 }
 
 /** Who --http is for (the planners that take it): the beginning of its help line. */
-export const HTTP_AGENTS = whoHas((row) => row.installer?.takesHttp === true);
+export const HTTP_AGENTS = whoHas((row) => isInstallAgent(row.name) && INSTALLERS[row.name].takesHttp === true);
 
 /** The agents that have `scope`, and where it is for each (relative to the project, or under ~): Claude Code, .claude/settings.local.json. */
 export function scopeOwners(scope: InstallScope): { readonly displayName: string; readonly path: string }[] {

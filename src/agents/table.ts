@@ -3,36 +3,16 @@
 // protects, import's dialects, doctor's probes …) is derived from it, in src/agents/protocols.ts,
 // installers.ts, config-dirs.ts, importers.ts and doctor.ts. A new agent is a folder
 // (src/agents/<name>/: protocol, tools, install, import, doctor …) and a row here
-// (test/architecture/agents.test.ts holds the rest of the tree to that).
-import { claudeDoctor } from "./claude/doctor.ts";
-import { claudeImporter } from "./claude/import.ts";
-import { claudeInstaller } from "./claude/install.ts";
+// (test/architecture/agents.test.ts holds the rest of the tree to that). The protocols are here
+// as they are: `hookbox emit` needs them. The other parts are loaded by the views that use them
+// (shared/row.ts, Part), which keeps them off emit's path.
 import { claudeCode } from "./claude/protocol.ts";
-import { codexDoctor } from "./codex/doctor.ts";
-import { codexImporter } from "./codex/import.ts";
-import { codexInstaller } from "./codex/install.ts";
 import { codex } from "./codex/protocol.ts";
-import { codexTrust } from "./codex/trust-files.ts";
-import { copilotDoctor } from "./copilot/doctor.ts";
-import { copilotInstaller } from "./copilot/install.ts";
 import { copilot } from "./copilot/protocol.ts";
-import { cursorDoctor } from "./cursor/doctor.ts";
-import { cursorImporter } from "./cursor/import.ts";
-import { cursorInstaller } from "./cursor/install.ts";
 import { cursor } from "./cursor/protocol.ts";
-import { geminiDoctor } from "./gemini/doctor.ts";
-import { geminiImporter } from "./gemini/import.ts";
-import { geminiInstaller } from "./gemini/install.ts";
 import { geminiCli } from "./gemini/protocol.ts";
 import { native } from "./native/protocol.ts";
-import { opencodeDoctor } from "./opencode/doctor.ts";
-import { opencodeInstaller } from "./opencode/install.ts";
-import { qwenDoctor } from "./qwen/doctor.ts";
-import { qwenInstaller } from "./qwen/install.ts";
 import { qwen } from "./qwen/protocol.ts";
-import type { AgentDoctor } from "./shared/doctor.ts";
-import type { AgentImporter } from "./shared/import/types.ts";
-import type { InstallPlanner } from "./shared/install/types.ts";
 import type { AgentProtocol } from "./shared/protocol/types.ts";
 import type { AgentConfigDir, AgentRow } from "./shared/row.ts";
 
@@ -51,27 +31,27 @@ export const AGENTS = [
     detection: 7,
     fallback: true,
     configDir: { env: "CLAUDE_CONFIG_DIR", home: ".claude" },
-    installer: claudeInstaller,
-    importer: claudeImporter,
-    doctor: claudeDoctor,
+    installer: () => import("./claude/install.ts"),
+    importer: () => import("./claude/import.ts"),
+    doctor: () => import("./claude/doctor.ts"),
   },
   {
     name: "gemini",
     displayName: "Gemini CLI",
     protocol: geminiCli,
     detection: 6,
-    installer: geminiInstaller,
-    importer: geminiImporter,
-    doctor: geminiDoctor,
+    installer: () => import("./gemini/install.ts"),
+    importer: () => import("./gemini/import.ts"),
+    doctor: () => import("./gemini/doctor.ts"),
   },
   {
     name: "cursor",
     displayName: "Cursor",
     protocol: cursor,
     detection: 2,
-    installer: cursorInstaller,
-    importer: cursorImporter,
-    doctor: cursorDoctor,
+    installer: () => import("./cursor/install.ts"),
+    importer: () => import("./cursor/import.ts"),
+    doctor: () => import("./cursor/doctor.ts"),
   },
   {
     name: "codex",
@@ -79,10 +59,10 @@ export const AGENTS = [
     protocol: codex,
     detection: 5,
     configDir: { env: "CODEX_HOME", home: ".codex" },
-    installer: codexInstaller,
-    trust: codexTrust,
-    importer: codexImporter,
-    doctor: codexDoctor,
+    installer: () => import("./codex/install.ts"),
+    trust: () => import("./codex/trust-files.ts"),
+    importer: () => import("./codex/import.ts"),
+    doctor: () => import("./codex/doctor.ts"),
   },
   {
     name: "copilot",
@@ -90,8 +70,8 @@ export const AGENTS = [
     protocol: copilot,
     detection: 4,
     configDir: { env: "COPILOT_HOME", home: ".copilot" },
-    installer: copilotInstaller,
-    doctor: copilotDoctor,
+    installer: () => import("./copilot/install.ts"),
+    doctor: () => import("./copilot/doctor.ts"),
   },
   {
     name: "qwen",
@@ -99,10 +79,10 @@ export const AGENTS = [
     protocol: qwen,
     detection: 3,
     configDir: { env: "QWEN_HOME", home: ".qwen" },
-    installer: qwenInstaller,
-    doctor: qwenDoctor,
+    installer: () => import("./qwen/install.ts"),
+    doctor: () => import("./qwen/doctor.ts"),
   },
-  { name: "opencode", displayName: "opencode", installer: opencodeInstaller, doctor: opencodeDoctor },
+  { name: "opencode", displayName: "opencode", installer: () => import("./opencode/install.ts"), doctor: () => import("./opencode/doctor.ts") },
   { name: "native", displayName: "Hookbox's native events", protocol: native, detection: 1 },
 ] as const satisfies readonly AgentRow[];
 
@@ -113,15 +93,15 @@ export type AgentKey = Row["name"];
 /** The dialects `hookbox emit --agent` speaks (the rows with a protocol). */
 export type AgentName = Extract<Row, { readonly protocol: AgentProtocol }>["name"];
 /** The agents `hookbox install-agent` configures (the rows with an installer). */
-export type InstallAgent = Extract<Row, { readonly installer: InstallPlanner }>["name"];
+export type InstallAgent = Extract<Row, { readonly installer: unknown }>["name"];
 /** The agents whose user config directory a variable moves (the rows with a configDir). */
 export type ConfigDirAgent = Extract<Row, { readonly configDir: AgentConfigDir }>["name"];
 /** Their directories' names among self-protect's `${…}` locations: the variable in lower case (claude_config_dir). */
 export type AgentLocationName = Lowercase<Extract<Row, { readonly configDir: AgentConfigDir }>["configDir"]["env"]>;
 /** The agents whose hook settings `hookbox import` reads (the rows with an importer). */
-export type ImportAgent = Extract<Row, { readonly importer: AgentImporter }>["name"];
+export type ImportAgent = Extract<Row, { readonly importer: unknown }>["name"];
 /** The agents doctor probes (the rows with a doctor). */
-export type DoctorAgent = Extract<Row, { readonly doctor: AgentDoctor }>["name"];
+export type DoctorAgent = Extract<Row, { readonly doctor: unknown }>["name"];
 
 const BY_NAME: ReadonlyMap<string, AgentRow> = new Map(AGENTS.map((row) => [row.name, row]));
 

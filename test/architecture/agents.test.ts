@@ -135,10 +135,10 @@ describe("the agent table", () => {
     for (const row of AGENTS) expect(contribution(row.name).files.length, row.name).toBeGreaterThan(0);
   });
 
-  it("names each agent's code by the row's name", () => {
+  it("names each agent's code by the row's name", async () => {
     for (const row of AGENTS as readonly AgentRow[]) {
       if (row.protocol) expect(row.protocol.name).toBe(row.name);
-      if (row.installer) expect(row.installer.agent).toBe(row.name);
+      if (row.installer) expect((await row.installer()).installer.agent).toBe(row.name);
       if (row.protocol) expect(row.detection, `${row.name} has a protocol: detection must rank it`).toBeTypeOf("number");
       if (row.installer) expect(row.doctor, `${row.name} has an installer: doctor must know how to probe it`).toBeDefined();
     }
@@ -214,6 +214,26 @@ describe("the agent table", () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it("keeps `hookbox emit`'s path to the protocols: a row's other parts are loaded by the views that use them", () => {
+    // What src/cli/emit.ts loads, following value imports (not `import type`, not import()).
+    const loaded = new Set<string>();
+    const pending = [join(SRC, "cli/emit.ts")];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      if (loaded.has(file)) continue;
+      loaded.add(file);
+      const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      for (const statement of source.statements) {
+        if ((!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) || !statement.moduleSpecifier) continue;
+        if (ts.isImportDeclaration(statement) ? statement.importClause?.isTypeOnly === true : statement.isTypeOnly) continue;
+        const specifier = (statement.moduleSpecifier as ts.StringLiteral).text;
+        if (specifier.startsWith(".")) pending.push(resolve(dirname(file), specifier));
+      }
+    }
+    expect(loaded.has(join(AGENTS_DIR, "protocols.ts"))).toBe(true);
+    const parts = /^src\/agents\/(installers|importers|doctor)\.ts$|^src\/agents\/[^/]+\/(install|import|doctor|trust[^/]*)\.ts$/;
+    expect([...loaded].map(rel).filter((path) => parts.test(path))).toEqual([]);
+  });
 });
 
 /** A made-up agent, complete: every part a row can have. */
@@ -236,26 +256,30 @@ function acmeRow(): AgentRow {
     protocol,
     detection: 0,
     configDir: { env: "ACME_HOME", home: ".acme" },
-    installer: {
-      agent: "acme" as never,
-      defaultEvents: ["AcmeBeforeTool"],
-      configPath: (scope, dirs) => (scope === "user" ? `${dirs.configDir}/hooks.json` : undefined),
-      planInstall: () => ({ text: "", changed: false, summary: [] }),
-      planUninstall: () => ({ text: "", changed: false, summary: [] }),
-    },
-    importer: groupedImporter({
-      name: "acme" as never,
-      label: "Acme Agent",
-      protocol,
-      defaultTimeoutMs: 1000,
-      timeoutUnit: "s",
-      matchers: "patterns",
-      reading: COMMAND_READINGS.claude,
-      projectVariables: ["ACME_PROJECT_DIR"],
-      pluginRootVariables: [],
-      guess: { order: 0, matches: (path) => path.includes("/.acme/") },
+    installer: async () => ({
+      installer: {
+        agent: "acme" as never,
+        defaultEvents: ["AcmeBeforeTool"],
+        configPath: (scope, dirs) => (scope === "user" ? `${dirs.configDir}/hooks.json` : undefined),
+        planInstall: () => ({ text: "", changed: false, summary: [] }),
+        planUninstall: () => ({ text: "", changed: false, summary: [] }),
+      },
     }),
-    doctor: { probe: { event: "AcmeBeforeTool", payload: (project) => ({ acme_event: "AcmeBeforeTool", cwd: project }) } },
+    importer: async () => ({
+      importer: groupedImporter({
+        name: "acme" as never,
+        label: "Acme Agent",
+        protocol,
+        defaultTimeoutMs: 1000,
+        timeoutUnit: "s",
+        matchers: "patterns",
+        reading: COMMAND_READINGS.claude,
+        projectVariables: ["ACME_PROJECT_DIR"],
+        pluginRootVariables: [],
+        guess: { order: 0, matches: (path) => path.includes("/.acme/") },
+      }),
+    }),
+    doctor: async () => ({ doctor: { probe: { event: "AcmeBeforeTool", payload: (project) => ({ acme_event: "AcmeBeforeTool", cwd: project }) } } }),
   };
 }
 
@@ -263,23 +287,25 @@ describe("adding an agent is one folder and one table row", () => {
   const rows: readonly AgentRow[] = [...AGENTS, acmeRow()];
   const acme = rows.at(-1) as AgentRow;
 
-  it("the views are the table's rows, derived", () => {
+  it("the views are the table's rows, derived", async () => {
     expect(PROTOCOLS).toEqual(protocolsOf(AGENTS));
     expect(AGENT_NAMES).toEqual(Object.keys(protocolsOf(AGENTS)));
     expect(DETECTION_ORDER).toEqual(detectionOrderOf(AGENTS));
     expect(FALLBACK_AGENT).toBe(fallbackOf(AGENTS));
     expect(PROJECT_DIR_ENV).toEqual(projectDirEnvOf(AGENTS));
-    expect(INSTALL_AGENTS).toEqual(Object.keys(installersOf(AGENTS)));
+    expect(INSTALL_AGENTS).toEqual(Object.keys(await installersOf(AGENTS)));
     expect(AGENT_CONFIG_DIRS).toEqual(configDirsOf(AGENTS));
-    expect(IMPORT_AGENTS).toEqual(Object.keys(importersOf(AGENTS)));
-    expect(Object.keys(DOCTORS)).toEqual(Object.keys(doctorsOf(AGENTS)));
+    expect(IMPORT_AGENTS).toEqual(Object.keys(await importersOf(AGENTS)));
+    expect(DOCTORS).toEqual(await doctorsOf(AGENTS));
     // Views outside src/agents take the lists from there.
     expect(fixtureSchema.shape.agent.unwrap().options).toEqual([...AGENT_NAMES]);
     expect(IMPORT_DIALECTS).toEqual([...IMPORT_AGENTS, "template"]);
     for (const agent of IMPORT_AGENTS) expect(IMPORTED_HANDLER).toContain(`"${agent}":${JSON.stringify(COMMAND_READINGS[agent])}`);
   });
 
-  it("a new row appears in every view: emit's dialects, detection, install-agent, import, doctor, the config directories", () => {
+  it("a new row appears in every view: emit's dialects, detection, install-agent, import, doctor, the config directories", async () => {
+    const installers = await installersOf(rows);
+    const importers = await importersOf(rows);
     expect(protocolsOf(rows).acme).toBe(acme.protocol);
     expect(detectionOrderOf(rows)[0]).toBe(acme.protocol);
     expect(detector(detectionOrderOf(rows))({ acme_event: "AcmeBeforeTool" })).toBe("acme");
@@ -287,17 +313,15 @@ describe("adding an agent is one folder and one table row", () => {
     expect(detector(detectionOrderOf(rows))({ hook_event_name: "PreToolUse", tool_name: "acme_shell" })).toBeUndefined();
     expect(projectDirEnvOf(rows)).toEqual([...PROJECT_DIR_ENV, "ACME_PROJECT_DIR"]);
     expect(fallbackOf(rows)).toBe(FALLBACK_AGENT);
-    expect(installersOf(rows).acme?.configPath("user", { home: "/home/dev", project: "/p", env: {} })).toBe("/home/dev/.acme/hooks.json");
-    expect(installersOf(rows).acme?.configPath("user", { home: "/home/dev", project: "/p", env: { ACME_HOME: "/opt/acme" } })).toBe(
-      "/opt/acme/hooks.json",
-    );
-    expect(Object.keys(installersOf(rows))).toEqual([...INSTALL_AGENTS, "acme"]);
+    expect(installers.acme?.configPath("user", { home: "/home/dev", project: "/p", env: {} })).toBe("/home/dev/.acme/hooks.json");
+    expect(installers.acme?.configPath("user", { home: "/home/dev", project: "/p", env: { ACME_HOME: "/opt/acme" } })).toBe("/opt/acme/hooks.json");
+    expect(Object.keys(installers)).toEqual([...INSTALL_AGENTS, "acme"]);
     expect(configDirsOf(rows).at(-1)).toEqual({ agent: "acme", displayName: "Acme Agent", env: "ACME_HOME", location: "acme_home" });
     expect(agentDirsOf(rows, { env: { ACME_HOME: "state/acme" }, home: "/home/dev", project: "/p" })).toMatchObject({ acme: "/p/state/acme" });
-    expect(Object.keys(importersOf(rows))).toEqual([...IMPORT_AGENTS, "acme"]);
-    expect(guessOf(rows)("/p/.acme/hooks.json", { hooks: {} })).toBe("acme");
-    expect(guessOf(rows)("/p/settings.json", { hooks: {} })).toBe(FALLBACK_AGENT);
-    expect(doctorsOf(rows).acme?.probe.event).toBe("AcmeBeforeTool");
+    expect(Object.keys(importers)).toEqual([...IMPORT_AGENTS, "acme"]);
+    expect(guessOf(importers, fallbackOf(rows))("/p/.acme/hooks.json", { hooks: {} })).toBe("acme");
+    expect(guessOf(importers, fallbackOf(rows))("/p/settings.json", { hooks: {} })).toBe(FALLBACK_AGENT);
+    expect((await doctorsOf(rows)).acme?.probe.event).toBe("AcmeBeforeTool");
   });
 
   it("self-protect's locations and the hook set's identity carry every agent config directory, by the names self-protect's hook.yaml uses", () => {

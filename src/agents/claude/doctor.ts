@@ -85,7 +85,7 @@ async function httpHookChecks(io: DoctorIO, name: string, file: string, entries:
   return checks;
 }
 
-export const claudeDoctor: AgentDoctor = {
+export const doctor: AgentDoctor = {
   /** What doctor sends through Claude Code's PreToolUse entry: reading the project's README. */
   probe: {
     event: "PreToolUse",

@@ -1,4 +1,5 @@
 import { groupedImporter, LINGUA_FRANCA_READING } from "../shared/import/grouped.ts";
+import type { AgentImporter } from "../shared/import/types.ts";
 import { claudeCode } from "./protocol.ts";
 
 /**
@@ -6,7 +7,7 @@ import { claudeCode } from "./protocol.ts";
  * as. Its commands get Claude's payload and are read as Claude reads them: JSON whatever the exit
  * code, plain stdout as context on the events that take it.
  */
-export const claudeImporter = groupedImporter({
+export const importer: AgentImporter = groupedImporter({
   name: "claude",
   label: "Claude Code",
   protocol: claudeCode,

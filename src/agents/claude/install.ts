@@ -94,7 +94,7 @@ function notes(root: Record<string, unknown>, options: InstallOptions): string[]
   return lines;
 }
 
-export const claudeInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "claude",
   defaultEvents: Object.keys(EVENTS),
   /** Its `type: "http"` hooks POST events to the daemon (install-agent --http). */

@@ -34,7 +34,7 @@ async function codexTrustCheck(io: DoctorIO, { scope, file, text, dirs }: Doctor
   );
 }
 
-export const codexDoctor: AgentDoctor = {
+export const doctor: AgentDoctor = {
   /** What doctor sends through Codex's PreToolUse entry: a harmless shell command. */
   probe: {
     event: "PreToolUse",

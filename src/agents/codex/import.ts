@@ -1,8 +1,9 @@
 import { groupedImporter, LINGUA_FRANCA_READING } from "../shared/import/grouped.ts";
+import type { AgentImporter } from "../shared/import/types.ts";
 import { codex } from "./protocol.ts";
 
 /** Codex's hooks.json: Claude Code's shape, answers and matchers, with a 600 s default timeout. */
-export const codexImporter = groupedImporter({
+export const importer: AgentImporter = groupedImporter({
   name: "codex",
   label: "Codex",
   protocol: codex,

@@ -67,7 +67,7 @@ export function codexUserConfigPath(dirs: InstallDirs): string {
   return joinPath(userConfigDir(dirs), "config.toml");
 }
 
-export const codexInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "codex",
   defaultEvents: Object.keys(EVENTS),
   /** CODEX_HOME moves the user's Codex directory (default ~/.codex); Codex has no local scope. */

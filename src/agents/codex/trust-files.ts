@@ -1,11 +1,18 @@
-import { unifiedDiff } from "../shared/install/diff.ts";
 import { runsHookboxEmitHandler } from "../shared/install/command.ts";
 import { sameJson } from "../shared/install/json-value.ts";
 import type { AgentTrust, InstallOptions, TrustChange, TrustIO, TrustTarget } from "../shared/install/types.ts";
 import { codexHandler, codexUserConfigPath } from "./install.ts";
-import { codexTrustEntries, planCodexTrust, planCodexUntrust } from "./trust.ts";
 
 const WHAT = "Codex's config.toml";
+
+/**
+ * The trust code and the diff, loaded when a trust step runs: the agent table is on `hookbox
+ * emit`'s path, and these bring a TOML parser, the sandbox's hash and a diff library with them.
+ */
+async function load() {
+  const [trust, { unifiedDiff }] = await Promise.all([import("./trust.ts"), import("../shared/install/diff.ts")]);
+  return { ...trust, unifiedDiff };
+}
 
 /**
  * Record in Codex's user config that the entries install-agent wrote in `hooksText` are trusted
@@ -20,6 +27,7 @@ async function trustCodexEntries(
   options: InstallOptions,
   dryRun: boolean,
 ): Promise<TrustChange> {
+  const { codexTrustEntries, planCodexTrust, unifiedDiff } = await load();
   const file = codexUserConfigPath(target.dirs);
   const entries = await codexTrustEntries(target.file, hooksText, (event, handler) => sameJson(handler, codexHandler(event, options)));
   const existing = await io.readIfPresent(file, WHAT);
@@ -49,6 +57,7 @@ async function untrustCodexEntries(
   hooksText: string,
   dryRun: boolean,
 ): Promise<TrustChange & { readonly removed: boolean }> {
+  const { codexTrustEntries, planCodexUntrust, unifiedDiff } = await load();
   const file = codexUserConfigPath(target.dirs);
   const entries = await codexTrustEntries(target.file, hooksText, (_event, handler) => runsHookboxEmitHandler(handler));
   const existing = await io.readIfPresent(file, WHAT);
@@ -71,7 +80,7 @@ async function untrustCodexEntries(
 }
 
 /** Codex runs a hook only once its user config records it as trusted (trust.ts): install-agent --trust, uninstall-agent, doctor. */
-export const codexTrust: AgentTrust = {
+export const trust: AgentTrust = {
   help: "also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)",
   records: "it records, in $CODEX_HOME/config.toml, that you trust Hookbox's entries",
   record: trustCodexEntries,

@@ -49,7 +49,7 @@ function requireVersion(root: Record<string, unknown>, file: string, existingTex
   return { summary: existingText?.trim() ? ['+ "version": 1'] : [], mutated: true };
 }
 
-export const copilotInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "copilot",
   defaultEvents: DEFAULT_EVENTS,
   /** The user's hooks are in its config directory (COPILOT_HOME, default ~/.copilot); Copilot has no local scope. */

@@ -1,7 +1,7 @@
 import type { AgentDoctor } from "../shared/doctor.ts";
 
 /** What doctor sends through Cursor's preToolUse entry: reading the project's README. */
-export const cursorDoctor: AgentDoctor = {
+export const doctor: AgentDoctor = {
   probe: {
     event: "preToolUse",
     payload: (p, sessionId) => ({

@@ -76,7 +76,7 @@ function isCursorFile(path: string, root: Json): boolean {
   return path.includes("/.cursor/") || (typeof root.version === "number" && flat);
 }
 
-export const cursorImporter: AgentImporter = {
+export const importer: AgentImporter = {
   /** Cursor pipes its own payload (tool input at the top) and reads `permission` (research §3.3). */
   reading: {
     stdin: "flat",

@@ -1,7 +1,7 @@
 import type { AgentDoctor } from "../shared/doctor.ts";
 
 /** What doctor sends through Gemini CLI's BeforeTool entry: reading the project's README. */
-export const geminiDoctor: AgentDoctor = {
+export const doctor: AgentDoctor = {
   probe: {
     event: "BeforeTool",
     payload: (p, sessionId) => ({

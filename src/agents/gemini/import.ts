@@ -1,4 +1,5 @@
 import { groupedImporter } from "../shared/import/grouped.ts";
+import type { AgentImporter } from "../shared/import/types.ts";
 import { GEMINI_ONLY_EVENTS, geminiCli } from "./protocol.ts";
 
 /** Gemini CLI's settings (and an extension's hooks.json): a file under .gemini/, or one naming Gemini's own events. */
@@ -12,7 +13,7 @@ function isGeminiFile(path: string, root: Record<string, unknown>): boolean {
  * read only on exit 0 (no `decision.behavior`; `tool_input` rewrites), plain text shown to the user
  * and any exit above 1 a denial.
  */
-export const geminiImporter = groupedImporter({
+export const importer: AgentImporter = groupedImporter({
   name: "gemini",
   label: "Gemini CLI",
   protocol: geminiCli,

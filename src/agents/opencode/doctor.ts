@@ -14,7 +14,7 @@ function pluginBuildCheck(io: DoctorIO, { scope, file, text }: DoctorTarget): Ag
   ];
 }
 
-export const opencodeDoctor: AgentDoctor = {
+export const doctor: AgentDoctor = {
   /** What doctor sends through the plugin's tool.execute.before (the native event its fallback emit gets): reading the project's README. */
   probe: {
     event: "tool.execute.before",

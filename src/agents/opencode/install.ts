@@ -72,7 +72,7 @@ export function opencodePluginEntries(text: string): { event: string; command: s
   }));
 }
 
-export const opencodeInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "opencode",
   defaultEvents: Object.keys(OPENCODE_EVENTS),
   /** Its entries are the events the plugin asks about, each with the emit command it falls back to. */

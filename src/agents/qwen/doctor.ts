@@ -1,7 +1,7 @@
 import type { AgentDoctor } from "../shared/doctor.ts";
 
 /** What doctor sends through Qwen Code's PreToolUse entry: reading the project's README. */
-export const qwenDoctor: AgentDoctor = {
+export const doctor: AgentDoctor = {
   probe: {
     event: "PreToolUse",
     payload: (p, sessionId) => ({

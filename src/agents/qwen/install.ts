@@ -36,7 +36,7 @@ function notes(root: Record<string, unknown>, options: InstallOptions): string[]
   return lines;
 }
 
-export const qwenInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "qwen",
   defaultEvents: Object.keys(EVENTS),
   /** The user's settings are in its config directory (QWEN_HOME, default ~/.qwen); Qwen has no local scope. */

@@ -15,6 +15,14 @@ export interface AgentConfigDir {
 }
 
 /**
+ * A part of a row whose code lives in the agent's folder and is loaded only by what uses it:
+ * `() => import("./<agent>/install.ts")`, a module exporting the part under its name. The table
+ * is on `hookbox emit`'s path, whose startup is every event's cost; installers, importers, doctor
+ * probes and trust steps are not, and stay out of it.
+ */
+export type Part<Name extends string, T> = () => Promise<{ readonly [K in Name]: T }>;
+
+/**
  * One row of the agent table (src/agents/table.ts): everything Hookbox knows of one agent. The
  * facts are in the row; the code it names lives in the agent's own folder, src/agents/<name>/.
  */
@@ -35,11 +43,11 @@ export interface AgentRow {
   /** Its user config directory, where a variable moves it: self-protect protects the agent's settings there. */
   readonly configDir?: AgentConfigDir;
   /** Where its hook settings are and Hookbox's entries in them: `hookbox install-agent <name>`. */
-  readonly installer?: InstallPlanner;
+  readonly installer?: Part<"installer", InstallPlanner>;
   /** A trust it records outside its hook settings, which install-agent --trust records and doctor checks. */
-  readonly trust?: AgentTrust;
+  readonly trust?: Part<"trust", AgentTrust>;
   /** How `hookbox import` reads its hook settings and runs its commands. */
-  readonly importer?: AgentImporter;
+  readonly importer?: Part<"importer", AgentImporter>;
   /** What `hookbox doctor` sends through its entries and checks besides. Every row with an installer has one. */
-  readonly doctor?: AgentDoctor;
+  readonly doctor?: Part<"doctor", AgentDoctor>;
 }
