@@ -1,4 +1,5 @@
 import { WIRE_VERSION, type Decision } from "../core/events/types.ts";
+import type { OperatorFile } from "../hooks/config/schema.ts";
 import { entryId, entryOnError, type RegistryEntry, type RegistrySnapshot } from "../hooks/registry/registry.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
 
@@ -19,6 +20,22 @@ export interface RuleAnswer {
   readonly message: string;
 }
 
+/** Who made Hookbox fail-closed: the caller's flag or the operator file. */
+export interface FailClosed {
+  readonly by: string;
+}
+
+/**
+ * Whether an event is evaluated fail-closed, and who said so: the only place `fail_closed` is read
+ * from the operator file. The evaluator asks once per event and hands the answer on (to the
+ * dispatcher, the rule below, an audit failure).
+ */
+export function failClosedBy(operator: Pick<OperatorFile, "fail_closed">, callerFlag: boolean | undefined): FailClosed | undefined {
+  if (callerFlag) return { by: "--fail-closed" };
+  if (operator.fail_closed) return { by: "fail_closed: true in the operator file" };
+  return undefined;
+}
+
 /**
  * The one fail-closed rule (SECURITY.md, "When Hookbox cannot decide"): when an event cannot be
  * fully evaluated, the strictest on_error among the hooks that could have run for it decides —
@@ -30,7 +47,7 @@ export function applyRule(
   snapshot: RegistrySnapshot,
   eventType: string | undefined,
   incomplete: Incomplete,
-  failClosed: { readonly by: string } | undefined,
+  failClosed: FailClosed | undefined,
 ): RuleAnswer {
   const what = `Hookbox could not evaluate this ${eventType ?? "event"} (${incomplete.cause})`;
   if (snapshot.operatorStatus.state === "unusable") {

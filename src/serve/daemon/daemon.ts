@@ -1,6 +1,6 @@
 // src/serve/daemon owns the long-lived resources of `hookbox serve`: it starts them in order, and
 // stops them in the reverse order so no acknowledged audit record is lost.
-import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../../sandbox/index.ts";
+import { createHandlerSpec, DEFAULT_LIMITS, MiB, codeHashOf, type HandlerSpec } from "../../../sandbox/index.ts";
 import { ApprovalStore } from "../../decide/approvals/store.ts";
 import { notifyWhenHeld } from "../../decide/approvals/notify.ts";
 import { describeExport, startAuditExport, type AuditExport } from "../../decide/audit/export/index.ts";
@@ -14,12 +14,13 @@ import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
 import type { OperatorFile } from "../../hooks/config/schema.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Locations } from "../../hooks/config/locations.ts";
-import { composeEvaluator } from "../../decide/compose.ts";
+import { composeEvaluator, operatorSourceFor } from "../../decide/compose.ts";
+import { createExecutor, type Executor } from "../../decide/executor.ts";
 import type { Evaluator } from "../../decide/evaluator.ts";
 import { guardsOf, unguardedMessage } from "../../decide/guards.ts";
 import { selfProtectState } from "../../decide/self-protect.ts";
 import { identityOf } from "../../decide/identity.ts";
-import { describeOperatorProblems, operatorFileSource } from "../../decide/operator-source.ts";
+import { describeOperatorProblems } from "../../decide/operator-source.ts";
 import { Metrics } from "../../decide/metrics/metrics.ts";
 import type { EmbeddedHook } from "../../hooks/registry/sources.ts";
 import type { Listener, RuntimeHost } from "../../platform/index.ts";
@@ -70,7 +71,7 @@ export class Daemon {
   private constructor(
     private readonly options: DaemonOptions,
     private readonly evaluator: Evaluator,
-    private readonly pool: SandboxPool,
+    private readonly pool: Executor,
     private readonly audit: AuditLog,
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
@@ -88,27 +89,25 @@ export class Daemon {
     // The first worker starts before anything else (main.ts may have spawned it already): its
     // start runs on the other core while this process loads the hooks.
     const { min, max, idleMs } = options.workers;
-    const pool = new SandboxPool({
-      spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(),
-      minWorkers: min,
-      maxWorkers: max,
-      startWorkers: Math.max(min, 1),
-      idleMs,
-    });
+    const prestarted = takePrestartedWorker();
+    const pool = await createExecutor({ sandbox: host.sandbox, workers: options.workers, ...(prestarted ? { prestarted } : {}) });
     let audit: AuditLog | undefined;
     let exporter: AuditExport | undefined;
     let consoleServer: ConsoleServer | undefined;
     const listeners: Listener[] = [];
     try {
       const approvals = new ApprovalStore();
-      // Audit settings are read once, at start: rotation limits of a running log do not change under it.
-      const probeOperator = await readAuditSettings(host, locations, [...options.embedded.keys()]);
+      // The operator file, read once here: the audit settings, the evaluator, its hook sets and the
+      // bundle sources all see this one source (re-read as the file changes, the last good kept).
+      const operator = operatorSourceFor({ host, locations, embedded: options.embedded, via: "daemon" });
+      // Audit settings are taken at start: rotation limits of a running log do not change under it.
+      const auditSettings = (await operator.read()).operator.audit;
       audit = await openAuditLog({
         fs: host.fs,
         dataDir: locations.dataDir,
         pid: host.pid,
-        maxFileBytes: probeOperator.max_file_mb * MiB,
-        keepFiles: probeOperator.keep_files,
+        maxFileBytes: auditSettings.max_file_mb * MiB,
+        keepFiles: auditSettings.keep_files,
         repairTail: true,
       });
       const sink = audit;
@@ -117,7 +116,7 @@ export class Daemon {
         const chain = describeChainAtStart(sink.stats().chain);
         if (chain) log(chain);
       }
-      const shipping = await openExport(probeOperator.export, host, options.version, log);
+      const shipping = await openExport(auditSettings.export, host, options.version, log);
       if (shipping) sink.onAppend(shipping.push);
       exporter = shipping;
       // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
@@ -137,6 +136,7 @@ export class Daemon {
         executor: pool,
         audit: sink,
         via: "daemon",
+        operator,
         approvals,
         metrics,
         log,
@@ -209,7 +209,7 @@ export class Daemon {
         identity,
         approvals,
         runs: (query: Parameters<typeof readRuns>[2]) =>
-          sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
+          sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, auditSettings.keep_files)),
         metrics,
         health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
         ...(shownAt ? { console: { loginUrl: () => shownAt.loginUrl() } } : {}),
@@ -246,7 +246,7 @@ export class Daemon {
         approvals,
         listeners,
         lifecycle,
-        startBundleSources(host, locations, options.capabilities, log),
+        startBundleSources(host, locations, operator, options.capabilities, log),
         exporter,
         consoleServer,
         triggers,
@@ -337,18 +337,6 @@ async function openExport(
   }
 }
 
-async function readAuditSettings(host: RuntimeHost, locations: Locations, embeddedIds: readonly string[]): Promise<OperatorFile["audit"]> {
-  const view = await operatorFileSource({
-    fs: host.fs,
-    path: locations.operatorFile.path,
-    explicit: locations.operatorFile.explicit,
-    builtinFlags: [],
-    embeddedIds,
-    keepLastGood: false,
-  }).read();
-  return view.operator.audit;
-}
-
 /**
  * A trivial handler the health check runs through the real pool: proves the sandbox answers.
  * Written as the plain JavaScript module the transpiler would emit, so the first answer of a
@@ -362,7 +350,7 @@ async function healthProbeSpec(): Promise<HandlerSpec> {
 
 async function health(
   who: Pick<HealthReport, "version" | "identity" | "pid">,
-  pool: SandboxPool,
+  pool: Executor,
   probe: HandlerSpec,
   evaluator: Evaluator,
   audit: AuditLog,
