@@ -5,8 +5,6 @@ import type { ToolNameMap } from "./tool-names.ts";
 
 /** The dialects `hookbox emit --agent` speaks: the agent table's rows with a protocol ("native" is Hookbox's own event and decision JSON). */
 export type { AgentName } from "../../table.ts";
-// For src/core/wire/agent-call-schema.ts, until the re-layout's layering step moves what uses it above src/agents.
-export { AGENT_NAMES } from "../../protocols.ts";
 
 /**
  * An agent's answer, structured: `body` is its JSON answer, or undefined where the agent reads
