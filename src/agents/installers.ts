@@ -92,8 +92,11 @@ export function noTrustMessage(): string {
   return `--trust is for ${whoHas((row) => TRUSTS[row.name] !== undefined)} only (${trusts.join("; ")})`;
 }
 
+/** What install-agent's help says of each agent besides the others, a paragraph each, in the table's order. */
+export const INSTALL_HELP: readonly string[] = INSTALL_AGENTS.flatMap((agent) => INSTALLERS[agent].help ?? []);
+
 /** Who --http is for (the planners that take it): the beginning of its help line. */
-export const HTTP_AGENTS = whoHas((row) => isInstallAgent(row.name) && INSTALLERS[row.name].takesHttp === true);
+export const HTTP_AGENTS = whoHas((row) => isInstallAgent(row.name) && INSTALLERS[row.name].http !== undefined);
 
 /** The agents that have `scope`, and where it is for each (relative to the project, or under ~): Claude Code, .claude/settings.local.json. */
 export function scopeOwners(scope: InstallScope): { readonly displayName: string; readonly path: string }[] {
@@ -119,7 +122,7 @@ export function configPath(agent: InstallAgent, scope: InstallScope, dirs: Insta
 
 /** The agent's config file with Hookbox's entries merged in; a second run with the same options changes nothing. */
 export function planInstall(agent: InstallAgent, existingText: string | undefined, options: InstallOptions = {}): InstallPlan {
-  if (options.http !== undefined && INSTALLERS[agent].takesHttp !== true) {
+  if (options.http !== undefined && INSTALLERS[agent].http === undefined) {
     throw new HookboxError("usage", `--http is for ${HTTP_AGENTS} only (its type: "http" hooks); ${agent} runs \`hookbox emit\``);
   }
   return INSTALLERS[agent].planInstall(existingText, options);

@@ -4,6 +4,8 @@ import { unifiedDiff } from "../agents/shared/install/diff.ts";
 import { chooseHookboxCommand } from "../agents/shared/install/hookbox-command.ts";
 import {
   HTTP_AGENTS,
+  INSTALL_HELP,
+  INSTALLERS,
   noTrustMessage,
   planInstall,
   planUninstall,
@@ -37,10 +39,6 @@ import { EXIT } from "./exit-codes.ts";
 import { currentHookSet } from "./hook-set.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { locationsFrom } from "./setup.ts";
-
-/** Claude Code treats an http hook's connection error or non-2xx answer as a non-blocking error: the tool runs. */
-const HTTP_FAILS_OPEN =
-  "Claude Code's http hooks fail OPEN: when the daemon is not running, not listening on that URL, or the token is missing or wrong, Claude treats the failed request as a non-blocking error and runs the tool unchecked. Keep guards on command hooks (install-agent without --http); hookbox doctor checks that the daemon answers and the token is set";
 
 function installOptions(target: AgentSettingsTarget, hookboxCommand: string, options: Record<string, unknown>): InstallOptions {
   if (options.trust === true && trustOf(target.agent) === undefined) throw new HookboxError("usage", noTrustMessage());
@@ -235,15 +233,9 @@ loudly when the agent would be protected by nothing but self-protect.
 The entries run this binary by its absolute path: install it somewhere lasting first (not a
 build directory or /tmp). Running it again changes nothing. Only entries that run
 \`hookbox emit\` (or post to the daemon) are Hookbox's; nothing else is touched, comments
-included. hookbox uninstall-agent takes them out again. opencode has no hook settings: its
-entry is a plugin file Hookbox writes (and uninstall-agent removes).
+included. hookbox uninstall-agent takes them out again.
 
-Codex runs a hook only once you have trusted it (in Codex's /hooks); until then it skips it
-without a word. --trust records that trust for exactly the entries written, and nothing else:
-use it when you have read them. hookbox doctor says whether Codex trusts them.
-
-With --http, Claude Code's hooks fail open when the daemon or its token is missing: keep guards
-on command hooks.`,
+${INSTALL_HELP.join("\n\n")}`,
     )
     .action(async (agent: string, options: Record<string, unknown>) => {
       const target = await resolveTarget(ctx, agent, options);
@@ -257,7 +249,9 @@ on command hooks.`,
       const existing = await readIfPresent(ctx, target.file, `the ${agent} config`);
       const install = installOptions(target, command.path, options);
       const plan = planInstall(target.agent, existing, install);
-      const warnings = [...command.warnings, ...(install.http ? [HTTP_FAILS_OPEN] : []), ...(await twiceWarnings(ctx, target))];
+      // How the agent's http hooks fail (Claude Code's: open).
+      const httpWarning = install.http ? INSTALLERS[target.agent].http?.warning : undefined;
+      const warnings = [...command.warnings, ...(httpWarning ? [httpWarning] : []), ...(await twiceWarnings(ctx, target))];
       const dryRun = options.dryRun === true;
       // Before the agent's settings: an operator file that cannot be written leaves the agent as it was.
       const operatorPath = locationsFrom(ctx, {}).operatorFile.path;

@@ -97,8 +97,16 @@ function notes(root: Record<string, unknown>, options: InstallOptions): string[]
 export const installer: InstallPlanner = {
   agent: "claude",
   defaultEvents: Object.keys(EVENTS),
-  /** Its `type: "http"` hooks POST events to the daemon (install-agent --http). */
-  takesHttp: true,
+  /**
+   * Its `type: "http"` hooks POST events to the daemon (install-agent --http). Claude Code treats
+   * an http hook's connection error or non-2xx answer as a non-blocking error: the tool runs.
+   */
+  help: `With --http, Claude Code's hooks fail open when the daemon or its token is missing: keep guards
+on command hooks.`,
+  http: {
+    warning:
+      "Claude Code's http hooks fail OPEN: when the daemon is not running, not listening on that URL, or the token is missing or wrong, Claude treats the failed request as a non-blocking error and runs the tool unchecked. Keep guards on command hooks (install-agent without --http); hookbox doctor checks that the daemon answers and the token is set",
+  },
   /**
    * Project scope is the committable .claude/settings.json (research §1.1), where a team shares
    * its hooks; local is .claude/settings.local.json, this user's only. The user's settings are in

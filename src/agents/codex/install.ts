@@ -70,6 +70,9 @@ export function codexUserConfigPath(dirs: InstallDirs): string {
 export const installer: InstallPlanner = {
   agent: "codex",
   defaultEvents: Object.keys(EVENTS),
+  help: `Codex runs a hook only once you have trusted it (in Codex's /hooks); until then it skips it
+without a word. --trust records that trust for exactly the entries written, and nothing else:
+use it when you have read them. hookbox doctor says whether Codex trusts them.`,
   /** CODEX_HOME moves the user's Codex directory (default ~/.codex); Codex has no local scope. */
   configPath(scope, dirs) {
     if (scope === "user") return joinPath(userConfigDir(dirs), "hooks.json");

@@ -68,8 +68,13 @@ export interface InstallPlanner {
   readonly defaultEvents: readonly string[];
   /** Where the agent keeps its hooks for `scope`; undefined when the agent has no such scope. */
   configPath(scope: InstallScope, dirs: InstallDirs): string | undefined;
-  /** It can POST events to the daemon itself (install-agent --http: `type: "http"` hooks); otherwise it runs `hookbox emit`. */
-  readonly takesHttp?: boolean;
+  /**
+   * It can POST events to the daemon itself (install-agent --http: `type: "http"` hooks); otherwise
+   * it runs `hookbox emit`. `warning`: what install-agent --http warns of, how such hooks fail.
+   */
+  readonly http?: { readonly warning: string };
+  /** What `hookbox install-agent --help` says of this agent besides the others: a paragraph, wrapped as help is. */
+  readonly help?: string;
   /** Hookbox's entries in a file of this agent, when they are not JSON hook settings (opencode's plugin); absent: read as hook settings. */
   entries?(text: string, file: string): InstalledEntry[];
   /** Throws HookboxError("config_invalid") for a file it cannot safely rewrite, ("usage") for bad options. */
