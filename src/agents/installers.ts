@@ -56,7 +56,11 @@ async function trustsOf(rows: readonly AgentRow[]): Promise<Readonly<Record<stri
   return Object.fromEntries(loaded.flat());
 }
 
-/** The agents `hookbox install-agent` configures (the rows with an installer), in the table's order. */
+/**
+ * The agents `hookbox install-agent` configures (the rows with an installer), in the table's order.
+ * Loaded with a top-level await, as importers.ts and doctor.ts load theirs: this module is off
+ * emit's path (test/architecture/agents.test.ts checks both that and the binary's awaits).
+ */
 export const INSTALLERS = (await installersOf(AGENTS)) as Readonly<Record<InstallAgent, InstallPlanner>>;
 export const INSTALL_AGENTS = Object.keys(INSTALLERS) as readonly InstallAgent[];
 const TRUSTS = await trustsOf(AGENTS);
