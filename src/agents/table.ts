@@ -34,6 +34,7 @@ export const AGENTS = [
     installer: () => import("./claude/install.ts"),
     importer: () => import("./claude/import.ts"),
     doctor: () => import("./claude/doctor.ts"),
+    history: () => import("./claude/history.ts"),
   },
   {
     name: "gemini",
@@ -43,6 +44,7 @@ export const AGENTS = [
     installer: () => import("./gemini/install.ts"),
     importer: () => import("./gemini/import.ts"),
     doctor: () => import("./gemini/doctor.ts"),
+    history: () => import("./gemini/history.ts"),
   },
   {
     name: "cursor",
@@ -63,6 +65,7 @@ export const AGENTS = [
     trust: () => import("./codex/trust-files.ts"),
     importer: () => import("./codex/import.ts"),
     doctor: () => import("./codex/doctor.ts"),
+    history: () => import("./codex/history.ts"),
   },
   {
     name: "copilot",
@@ -72,6 +75,7 @@ export const AGENTS = [
     configDir: { env: "COPILOT_HOME", home: ".copilot" },
     installer: () => import("./copilot/install.ts"),
     doctor: () => import("./copilot/doctor.ts"),
+    history: () => import("./copilot/history.ts"),
   },
   {
     name: "qwen",
@@ -81,6 +85,7 @@ export const AGENTS = [
     configDir: { env: "QWEN_HOME", home: ".qwen" },
     installer: () => import("./qwen/install.ts"),
     doctor: () => import("./qwen/doctor.ts"),
+    history: () => import("./qwen/history.ts"),
   },
   { name: "opencode", displayName: "opencode", installer: () => import("./opencode/install.ts"), doctor: () => import("./opencode/doctor.ts") },
   { name: "native", displayName: "Hookbox's native events", protocol: native, detection: 1 },
@@ -100,6 +105,8 @@ export type ConfigDirAgent = Extract<Row, { readonly configDir: AgentConfigDir }
 export type AgentLocationName = Lowercase<Extract<Row, { readonly configDir: AgentConfigDir }>["configDir"]["env"]>;
 /** The agents whose hook settings `hookbox import` reads (the rows with an importer). */
 export type ImportAgent = Extract<Row, { readonly importer: unknown }>["name"];
+/** The agents whose history `hookbox replay` reads (the rows with a history). */
+export type HistoryAgent = Extract<Row, { readonly history: unknown }>["name"];
 /** The agents doctor probes (the rows with a doctor). */
 export type DoctorAgent = Extract<Row, { readonly doctor: unknown }>["name"];
 

@@ -4,6 +4,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { AGENT_CONFIG_DIRS, agentDirsOf, configDirsOf } from "../../src/agents/config-dirs.ts";
 import { DOCTORS, doctorsOf } from "../../src/agents/doctor.ts";
+import { HISTORY_AGENTS, historiesOf, recognitionOrderOf } from "../../src/agents/histories.ts";
 import { COMMAND_READINGS, guessOf, IMPORT_AGENTS, importersOf } from "../../src/agents/importers.ts";
 import { INSTALL_AGENTS, installersOf } from "../../src/agents/installers.ts";
 import {
@@ -129,7 +130,7 @@ describe("the agent table", () => {
     expect([...folders].sort()).toEqual(AGENTS.map((row) => row.name).sort());
     const listing = AGENTS.map((row) => {
       const { folder, files } = contribution(row.name);
-      const parts = (["protocol", "installer", "trust", "importer", "doctor", "configDir"] as const).filter((part) => part in row);
+      const parts = (["protocol", "installer", "trust", "importer", "doctor", "history", "configDir"] as const).filter((part) => part in row);
       return `${row.name} (${row.displayName}): src/agents/table.ts row [${parts.join(", ")}] + ${folder}/ {${files.map((file) => file.slice(folder.length + 1)).join(", ")}}`;
     });
     console.log(`What each agent contributes:\n  ${listing.join("\n  ")}`);
@@ -230,7 +231,7 @@ describe("the agent table", () => {
       }
     }
     expect(loaded.has(join(AGENTS_DIR, "protocols.ts"))).toBe(true);
-    const parts = /^src\/agents\/(installers|importers|doctor)\.ts$|^src\/agents\/[^/]+\/(install|import|doctor|trust[^/]*)\.ts$/;
+    const parts = /^src\/agents\/(installers|importers|doctor|histories)\.ts$|^src\/agents\/[^/]+\/(install|import|doctor|history|trust[^/]*)\.ts$/;
     expect([...loaded].map(rel).filter((path) => parts.test(path))).toEqual([]);
   });
 
@@ -287,6 +288,16 @@ function acmeRow(): AgentRow {
         guess: { order: 0, matches: (path) => path.includes("/.acme/") },
       }),
     }),
+    history: async () => ({
+      history: {
+        agent: "acme" as never,
+        recognizeOrder: 0,
+        where: "Acme's sessions: $ACME_HOME (else ~/.acme)/sessions",
+        sessionsOf: async (_project, places) => [`${places.configDir}/sessions/one.jsonl`],
+        recognizes: (path) => path.includes("/.acme/"),
+        read: async () => ({ calls: [], problems: [], lines: 0 }),
+      },
+    }),
     doctor: async () => ({ doctor: { probe: { event: "AcmeBeforeTool", payload: (project) => ({ acme_event: "AcmeBeforeTool", cwd: project }) } } }),
   };
 }
@@ -305,13 +316,14 @@ describe("adding an agent is one folder and one table row", () => {
     expect(AGENT_CONFIG_DIRS).toEqual(configDirsOf(AGENTS));
     expect(IMPORT_AGENTS).toEqual(Object.keys(await importersOf(AGENTS)));
     expect(DOCTORS).toEqual(await doctorsOf(AGENTS));
+    expect(HISTORY_AGENTS).toEqual(Object.keys(await historiesOf(AGENTS)));
     // Views outside src/agents take the lists from there.
     expect(fixtureSchema.shape.agent.unwrap().options).toEqual([...AGENT_NAMES]);
     expect(IMPORT_DIALECTS).toEqual([...IMPORT_AGENTS, "template"]);
     for (const agent of IMPORT_AGENTS) expect(IMPORTED_HANDLER).toContain(`"${agent}":${JSON.stringify(COMMAND_READINGS[agent])}`);
   });
 
-  it("a new row appears in every view: emit's dialects, detection, install-agent, import, doctor, the config directories", async () => {
+  it("a new row appears in every view: emit's dialects, detection, install-agent, import, doctor, replay's histories, the config directories", async () => {
     const installers = await installersOf(rows);
     const importers = await importersOf(rows);
     expect(protocolsOf(rows).acme).toBe(acme.protocol);
@@ -330,6 +342,13 @@ describe("adding an agent is one folder and one table row", () => {
     expect(guessOf(importers, fallbackOf(rows))("/p/.acme/hooks.json", { hooks: {} })).toBe("acme");
     expect(guessOf(importers, fallbackOf(rows))("/p/settings.json", { hooks: {} })).toBe(FALLBACK_AGENT);
     expect((await doctorsOf(rows)).acme?.probe.event).toBe("AcmeBeforeTool");
+    const histories = await historiesOf(rows);
+    expect(Object.keys(histories)).toEqual([...HISTORY_AGENTS, "acme"]);
+    expect(recognitionOrderOf(histories)[0]?.agent).toBe("acme");
+    const noFs = { readText: async () => "", listDir: async () => [], kind: async () => "missing" };
+    expect(await histories.acme?.sessionsOf("/p", { home: "/home/dev", env: { ACME_HOME: "/opt/acme" } }, noFs)).toEqual([
+      "/opt/acme/sessions/one.jsonl",
+    ]);
   });
 
   it("self-protect's locations and the hook set's identity carry every agent config directory, by the names self-protect's hook.yaml uses", () => {

@@ -1,4 +1,5 @@
 import type { AgentDoctor } from "./doctor.ts";
+import type { HistoryFormat } from "./history/types.ts";
 import type { AgentImporter } from "./import/types.ts";
 import type { AgentTrust, InstallPlanner } from "./install/types.ts";
 import type { AgentProtocol } from "./protocol/types.ts";
@@ -50,4 +51,6 @@ export interface AgentRow {
   readonly importer?: Part<"importer", AgentImporter>;
   /** What `hookbox doctor` sends through its entries and checks besides. Every row with an installer has one. */
   readonly doctor?: Part<"doctor", AgentDoctor>;
+  /** How `hookbox replay` finds and reads its on-disk history (session transcripts …) as the hook calls it made. */
+  readonly history?: Part<"history", HistoryFormat>;
 }
