@@ -1,50 +1,64 @@
-// src/agents/shared/protocol owns what the agents' hook protocols share (types, detection, stdin, shared/) and the table of them; each agent's own protocol is src/agents/<agent>/protocol.ts: its stdin JSON → native event, a Decision → its answer (a body, stderr, an exit code; hookProcessOutput writes it as the hook process's stdout). Pure: imports only src/core/events and src/errors, no runtime APIs.
+// The protocols' view of the agent table (src/agents/table.ts): the dialects `hookbox emit` and
+// POST /v1/agents/{agent} speak, detection, the fallback dialect and the agents' project variables.
+// Each agent's protocol is src/agents/<agent>/protocol.ts (its stdin JSON → native event, a
+// Decision → its answer); what they share is src/agents/shared/protocol. Pure: no runtime APIs.
 import type { Decision, NativeEvent } from "../core/events/types.ts";
-import { errorMessage } from "../core/errors.ts";
-import { checkEventName } from "../core/events/names.ts";
-import { claudeCode } from "./claude/protocol.ts";
-import { codex } from "./codex/protocol.ts";
-import { copilot } from "./copilot/protocol.ts";
-import { cursor } from "./cursor/protocol.ts";
-import { geminiCli } from "./gemini/protocol.ts";
-import { native } from "./native/protocol.ts";
-import { qwen } from "./qwen/protocol.ts";
+import { HookboxError, errorMessage } from "../core/errors.ts";
+import { detector } from "./shared/protocol/detect.ts";
 import { hookProcessOutput } from "./shared/protocol/output.ts";
-import { AGENT_NAMES, type AgentName, type AgentOutput, type AgentProtocol, type FailureOptions } from "./shared/protocol/types.ts";
+import type { AgentOutput, AgentProtocol, FailureOptions } from "./shared/protocol/types.ts";
+import type { AgentRow } from "./shared/row.ts";
+import { AGENTS, type AgentName } from "./table.ts";
 
 export { hookProcessOutput } from "./shared/protocol/output.ts";
-export {
-  AGENT_NAMES,
-  type AgentName,
-  type AgentOutput,
-  type AgentProtocol,
-  type DecodeHint,
-  type FailureOptions,
-  type HookProcessOutput,
-} from "./shared/protocol/types.ts";
-export { DETECTION_ORDER, detectAgent } from "./shared/protocol/detect.ts";
+export type { AgentName, AgentOutput, AgentProtocol, DecodeHint, FailureOptions, HookProcessOutput } from "./shared/protocol/types.ts";
+export { nativeEventName } from "./shared/protocol/event-names.ts";
 export { parseAgentStdin } from "./shared/protocol/stdin.ts";
 
-export const PROTOCOLS: Readonly<Record<AgentName, AgentProtocol>> = { claude: claudeCode, gemini: geminiCli, cursor, codex, copilot, qwen, native };
+/** The rows' protocols, by agent, in the table's order. */
+export function protocolsOf(rows: readonly AgentRow[]): Readonly<Record<string, AgentProtocol>> {
+  return Object.fromEntries(rows.flatMap((row) => (row.protocol ? [[row.name, row.protocol]] : [])));
+}
+
+/** The protocols in the order detection asks them (each row's `detection`, lowest first). */
+export function detectionOrderOf(rows: readonly AgentRow[]): AgentProtocol[] {
+  return rows
+    .flatMap((row) => (row.protocol ? [{ protocol: row.protocol, rank: row.detection ?? Number.POSITIVE_INFINITY }] : []))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ protocol }) => protocol);
+}
+
+/** The fallback row's name: the one row that says it is. */
+export function fallbackOf(rows: readonly AgentRow[]): string {
+  const fallbacks = rows.filter((row) => row.fallback === true && row.protocol !== undefined);
+  if (fallbacks.length !== 1) throw new HookboxError("internal", `the agent table needs exactly one fallback dialect, not ${fallbacks.length}`);
+  return (fallbacks[0] as AgentRow).name;
+}
+
+/** Every variable any agent names its project in, most trusted first within each agent, each once, in the table's order. */
+export function projectDirEnvOf(rows: readonly AgentRow[]): string[] {
+  return [...new Set(rows.flatMap((row) => row.protocol?.projectDirEnv ?? []))];
+}
+
+/** The dialects `hookbox emit --agent` speaks (the table's rows with a protocol). "native" is Hookbox's own event and decision JSON. */
+export const PROTOCOLS = protocolsOf(AGENTS) as Readonly<Record<AgentName, AgentProtocol>>;
+export const AGENT_NAMES = Object.keys(PROTOCOLS) as readonly AgentName[];
+
+/** Auto-detection's order (research §12; the table says why each row ranks where it does). */
+export const DETECTION_ORDER: readonly AgentProtocol[] = detectionOrderOf(AGENTS);
+
+/** The dialect of a payload, or undefined when it is in none Hookbox knows or is ambiguous (shared/protocol/detect.ts). */
+export const detectAgent: (payload: unknown) => AgentName | undefined = detector(DETECTION_ORDER);
 
 /** Claude's dialect is what most agents speak (research §0): the answer for a payload nothing recognises. */
-export const FALLBACK_AGENT: AgentName = "claude";
+export const FALLBACK_AGENT = fallbackOf(AGENTS) as AgentName;
 
 export function isAgentName(name: string): name is AgentName {
-  return (AGENT_NAMES as readonly string[]).includes(name);
+  return Object.hasOwn(PROTOCOLS, name);
 }
 
 /** Environment variables in which agents name the project (the hook's working directory moves with the agent's `cd`). */
-export const PROJECT_DIR_ENV: readonly string[] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR", "QWEN_PROJECT_DIR"];
-
-/** The native event type an agent's event name decodes to, when the name is known to the dialect (or is native). */
-export function nativeEventName(protocol: AgentProtocol, name: string | undefined): string | undefined {
-  if (name === undefined) return undefined;
-  const mapped = protocol.events?.toNative.get(name);
-  if (mapped !== undefined) return mapped;
-  const check = checkEventName(name);
-  return check.ok ? check.name : undefined;
-}
+export const PROJECT_DIR_ENV: readonly string[] = projectDirEnvOf(AGENTS);
 
 /**
  * `encode`, with a failure answer should the decision not be encodable (data that is not JSON,

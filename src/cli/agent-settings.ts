@@ -1,16 +1,21 @@
 import type { Command } from "commander";
 import { HookboxError } from "../core/errors.ts";
 import { findProjectRoot } from "../decide/project.ts";
-import { installedEntries } from "../agents/shared/install/entries.ts";
 import {
   INSTALL_AGENTS,
   INSTALL_SCOPES,
   INSTALLERS,
   configPath,
+  installDirs,
+  installedEntries,
   isInstallAgent,
+  scopeOwners,
   type InstallAgent,
   type InstallScope,
+  type TrustIO,
 } from "../agents/installers.ts";
+import { AGENT_CONFIG_DIRS } from "../agents/config-dirs.ts";
+import type { TrustTarget } from "../agents/shared/install/types.ts";
 import { parseRecord, recordPath, type InstallRecordV1 } from "../agents/shared/install/record.ts";
 import { readTextFile, type CliContext } from "./context.ts";
 import { locationsFrom } from "./setup.ts";
@@ -40,6 +45,9 @@ export interface SettingsChange {
   readonly [detail: string]: unknown;
 }
 
+/** The agents with a local scope (a project's settings of this user only), and where it is. */
+const LOCAL = scopeOwners("local");
+
 /** `hookbox <name> <agent>` with the options install-agent and uninstall-agent share: the scope, --dry-run, --json. */
 export function agentSettingsCommand(program: Command, name: string, description: string): Command {
   return program
@@ -50,11 +58,11 @@ export function agentSettingsCommand(program: Command, name: string, description
       "--project",
       "this project's config file, committable (install-agent's default; uninstall-agent without a scope takes every file of this project)",
     )
+    .option("--user", `the user-wide config file (${AGENT_CONFIG_DIRS.map(({ displayName, env }) => `${displayName}: $${env}`).join(", ")} when set)`)
     .option(
-      "--user",
-      "the user-wide config file (Claude Code: $CLAUDE_CONFIG_DIR, Codex: $CODEX_HOME, Copilot: $COPILOT_HOME, Qwen: $QWEN_HOME when set)",
+      "--local",
+      `${LOCAL.map((owner) => owner.displayName).join(" and ")} only: this project's ${LOCAL.map((owner) => owner.path).join(" or ")}, not committed`,
     )
-    .option("--local", "Claude Code only: this project's .claude/settings.local.json, not committed")
     .option("--dry-run", "print what would change, as a unified diff; write nothing")
     .option("--json", "print the result as one JSON object");
 }
@@ -115,6 +123,22 @@ export async function scopesHoldingHookbox(ctx: CliContext, agent: InstallAgent,
     }
   }
   return found;
+}
+
+/** What an agent's trust step (install-agent --trust) is given: this file and its directories, and the files it may touch. */
+export function trustStep(ctx: CliContext, target: AgentSettingsTarget): { io: TrustIO; target: TrustTarget } {
+  return {
+    io: {
+      fs: ctx.host.fs,
+      readIfPresent: (path, what) => readIfPresent(ctx, path, what),
+      backupInDataDir: (file, text) => writeBackup(ctx, { ...target, file }, text, { inDataDir: true }),
+    },
+    target: {
+      file: target.file,
+      scope: target.scope,
+      dirs: installDirs(target.agent, { home: ctx.host.homeDir(), project: target.project, env: ctx.host.env }),
+    },
+  };
 }
 
 /** The command that takes Hookbox's entries out of one scope. */

@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { HookboxError } from "../core/errors.ts";
 import { findProjectRoot } from "../decide/project.ts";
-import { INSTALL_SCOPES, INSTALLERS, planInstall, type InstallAgent } from "../agents/installers.ts";
+import { INSTALL_SCOPES, INSTALLERS, isInstallAgent, planInstall } from "../agents/installers.ts";
 import { chooseHookboxCommand, type HookboxCommand } from "../agents/shared/install/hookbox-command.ts";
 import { parseJsonDocument } from "../agents/shared/install/json-document.ts";
 import { rewriteJson } from "../agents/shared/install/json-edit.ts";
@@ -208,10 +208,10 @@ async function writeApprovals(session: PackageSession, approvals: readonly RunAp
   await writeOperatorFile(session.ctx, file, addApprovals(await readOperatorText(session.ctx, file), approvals));
 }
 
-/** The agent settings file `path` is (Claude, Codex, Gemini, Cursor at one of their scopes), or undefined for other files. */
+/** The agent settings file `path` is (an importer's agent's, at one of its scopes), or undefined for other files. */
 async function settingsTarget(session: PackageSession, path: string, dialect: ImportDialect) {
-  if (dialect === "template") return undefined;
-  const agent = dialect as InstallAgent;
+  if (!isInstallAgent(dialect)) return undefined;
+  const agent = dialect;
   const host = session.ctx.host;
   const project = await findProjectRoot(host.fs, host.cwd(), host.homeDir());
   for (const scope of INSTALL_SCOPES) {

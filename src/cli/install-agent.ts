@@ -2,13 +2,24 @@ import type { Command } from "commander";
 import { HookboxError, errorMessage } from "../core/errors.ts";
 import { unifiedDiff } from "../agents/shared/install/diff.ts";
 import { chooseHookboxCommand } from "../agents/shared/install/hookbox-command.ts";
-import { planInstall, planUninstall, type InstallOptions } from "../agents/installers.ts";
+import {
+  HTTP_AGENTS,
+  INSTALL_HELP,
+  INSTALLERS,
+  noTrustMessage,
+  planInstall,
+  planUninstall,
+  TRUST_HELP,
+  trustOf,
+  type InstallOptions,
+  type TrustChange,
+} from "../agents/installers.ts";
+import { displayName } from "../agents/table.ts";
 import { nextRecord } from "../agents/shared/install/record.ts";
 import { describeOperatorProblems } from "../decide/operator-source.ts";
 import { guardsOf, unguardedMessage } from "../decide/guards.ts";
 import { selfProtectState } from "../decide/self-protect.ts";
 import { BUILD_ID } from "../core/version/index.ts";
-import { trustCodexEntries, type TrustChange } from "./codex-trust.ts";
 import {
   agentSettingsCommand,
   parentDirectory,
@@ -17,6 +28,7 @@ import {
   report,
   resolveTarget,
   writeBackup,
+  trustStep,
   writeRecord,
   type AgentSettingsTarget,
 } from "./agent-settings.ts";
@@ -28,13 +40,8 @@ import { currentHookSet } from "./hook-set.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 import { locationsFrom } from "./setup.ts";
 
-/** Claude Code treats an http hook's connection error or non-2xx answer as a non-blocking error: the tool runs. */
-const HTTP_FAILS_OPEN =
-  "Claude Code's http hooks fail OPEN: when the daemon is not running, not listening on that URL, or the token is missing or wrong, Claude treats the failed request as a non-blocking error and runs the tool unchecked. Keep guards on command hooks (install-agent without --http); hookbox doctor checks that the daemon answers and the token is set";
-
 function installOptions(target: AgentSettingsTarget, hookboxCommand: string, options: Record<string, unknown>): InstallOptions {
-  if (options.trust === true && target.agent !== "codex")
-    throw new HookboxError("usage", "--trust is for Codex only (it records, in $CODEX_HOME/config.toml, that you trust Hookbox's entries)");
+  if (options.trust === true && trustOf(target.agent) === undefined) throw new HookboxError("usage", noTrustMessage());
   const events =
     typeof options.events === "string"
       ? options.events
@@ -196,16 +203,13 @@ export function registerInstallAgent(program: Command, ctx: CliContext, setExit:
     .option("--events <names>", "comma-separated events to install (the agent's names or Hookbox's); default: all Hookbox decodes")
     .option("--command <path>", "the hookbox executable the agent runs (default: the absolute path of this hookbox binary)")
     .option("--fail-closed", "block when Hookbox cannot evaluate, instead of the agent's fail-open default")
-    .option("--http <url>", "Claude Code only: POST events to the daemon's loopback listener instead of spawning hookbox")
+    .option("--http <url>", `${HTTP_AGENTS} only: POST events to the daemon's loopback listener instead of spawning hookbox`)
     .option(
       "--token-env <name>",
       "with --http: the environment variable holding the daemon's bearer token (the file hookbox serve --listen writes: ~/.local/share/hookbox/http-token, or its --token-file)",
     )
     .option("--auth-header <value>", "with --http: a literal Authorization header value (stored in plain text)")
-    .option(
-      "--trust",
-      "Codex only: also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)",
-    )
+    .option("--trust", TRUST_HELP)
     .option("--no-default-guards", "when there is no operator file, do not write one enabling the standard guards (guard-secrets, bash-guard)")
     .addHelpText(
       "after",
@@ -229,15 +233,9 @@ loudly when the agent would be protected by nothing but self-protect.
 The entries run this binary by its absolute path: install it somewhere lasting first (not a
 build directory or /tmp). Running it again changes nothing. Only entries that run
 \`hookbox emit\` (or post to the daemon) are Hookbox's; nothing else is touched, comments
-included. hookbox uninstall-agent takes them out again. opencode has no hook settings: its
-entry is a plugin file Hookbox writes (and uninstall-agent removes).
+included. hookbox uninstall-agent takes them out again.
 
-Codex runs a hook only once you have trusted it (in Codex's /hooks); until then it skips it
-without a word. --trust records that trust for exactly the entries written, and nothing else:
-use it when you have read them. hookbox doctor says whether Codex trusts them.
-
-With --http, Claude Code's hooks fail open when the daemon or its token is missing: keep guards
-on command hooks.`,
+${INSTALL_HELP.join("\n\n")}`,
     )
     .action(async (agent: string, options: Record<string, unknown>) => {
       const target = await resolveTarget(ctx, agent, options);
@@ -251,7 +249,9 @@ on command hooks.`,
       const existing = await readIfPresent(ctx, target.file, `the ${agent} config`);
       const install = installOptions(target, command.path, options);
       const plan = planInstall(target.agent, existing, install);
-      const warnings = [...command.warnings, ...(install.http ? [HTTP_FAILS_OPEN] : []), ...(await twiceWarnings(ctx, target))];
+      // How the agent's http hooks fail (Claude Code's: open).
+      const httpWarning = install.http ? INSTALLERS[target.agent].http?.warning : undefined;
+      const warnings = [...command.warnings, ...(httpWarning ? [httpWarning] : []), ...(await twiceWarnings(ctx, target))];
       const dryRun = options.dryRun === true;
       // Before the agent's settings: an operator file that cannot be written leaves the agent as it was.
       const operatorPath = locationsFrom(ctx, {}).operatorFile.path;
@@ -260,7 +260,9 @@ on command hooks.`,
           ? { path: operatorPath, created: false, text: undefined, guards: [] }
           : await ensureDefaultOperatorFile(ctx.host.fs, operatorPath, `hookbox install-agent ${target.agent}`, { dryRun, dataDir: target.dataDir });
       const backup = plan.changed && !dryRun ? await writeAgentSettings(ctx, target, existing, plan.text, warnings) : null;
-      const trust: TrustChange | undefined = options.trust === true ? await trustCodexEntries(ctx, target, plan.text, install, dryRun) : undefined;
+      const trustStepOf = options.trust === true ? trustOf(target.agent) : undefined;
+      const step = trustStep(ctx, target);
+      const trust: TrustChange | undefined = trustStepOf ? await trustStepOf.record(step.io, step.target, plan.text, install, dryRun) : undefined;
       const guarding = await guardingOf(ctx, runtime, target, operatorFile, warnings);
       const change = {
         agent: target.agent,
@@ -270,7 +272,10 @@ on command hooks.`,
         dry_run: dryRun,
         created: plan.changed && existing === undefined,
         command: command.path,
-        summary: [...plan.summary, ...(trust ? [`${trust.file} (Codex's trust):`, ...trust.summary.map((line) => `  ${line}`)] : [])],
+        summary: [
+          ...plan.summary,
+          ...(trust ? [`${trust.file} (${displayName(target.agent)}'s trust):`, ...trust.summary.map((line) => `  ${line}`)] : []),
+        ],
         diff: `${plan.changed ? unifiedDiff(target.file, existing, plan.text) : ""}${trust?.diff ?? ""}`,
         backup,
         warnings,

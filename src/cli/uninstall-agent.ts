@@ -4,7 +4,8 @@ import { planUninstall } from "../agents/installers.ts";
 import { recordIfUntouched } from "../agents/shared/install/record.ts";
 import { HookboxError } from "../core/errors.ts";
 import { findProjectRoot } from "../decide/project.ts";
-import { INSTALL_SCOPES, INSTALLERS, isInstallAgent, INSTALL_AGENTS, type InstallScope } from "../agents/installers.ts";
+import { INSTALL_SCOPES, INSTALLERS, isInstallAgent, INSTALL_AGENTS, trustOf, type InstallScope, type TrustChange } from "../agents/installers.ts";
+import { displayName } from "../agents/table.ts";
 import {
   agentSettingsCommand,
   readIfPresent,
@@ -14,6 +15,7 @@ import {
   scopeGiven,
   scopesHoldingHookbox,
   targetOf,
+  trustStep,
   uninstallCommand,
   writeBackup,
   writeRecord,
@@ -23,7 +25,6 @@ import {
 } from "./agent-settings.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
-import { untrustCodexEntries, type TrustChange } from "./codex-trust.ts";
 
 /** What the file becomes: its text, or undefined when it goes (install created it). */
 interface Removal {
@@ -81,7 +82,7 @@ export interface UninstallChange extends SettingsChange {
   readonly method: Removal["method"];
   readonly removed_file: boolean;
   readonly removed_dirs: readonly string[];
-  /** Codex: the trust entries taken out of $CODEX_HOME/config.toml with Hookbox's entries. */
+  /** An agent with a trust step (install-agent --trust): the trust taken out with Hookbox's entries. */
   readonly trust?: TrustChange;
 }
 
@@ -97,9 +98,11 @@ export async function uninstallFrom(
   const current = await readIfPresent(ctx, target.file, `the ${target.agent} config`);
   const removal = await planRemoval(ctx, target, current);
   const changed = current !== undefined && removal.method !== "none";
-  // Codex: the trust install-agent --trust recorded for these entries goes with them (first: it
-  // may be the last file in a directory install created, which apply then removes).
-  const trust = changed && target.agent === "codex" ? await untrustCodexEntries(ctx, target, current, dryRun) : undefined;
+  // The trust install-agent --trust recorded for these entries goes with them (first: it may be
+  // the last file in a directory install created, which apply then removes).
+  const trustStepOf = changed ? trustOf(target.agent) : undefined;
+  const step = trustStep(ctx, target);
+  const trust = trustStepOf && current !== undefined ? await trustStepOf.remove(step.io, step.target, current, dryRun) : undefined;
   const done = changed && !dryRun ? await apply(ctx, target, current, removal) : { backup: null, removedDirs: [] };
   // A record of a file that is gone is stale.
   if (current === undefined && !dryRun) await writeRecord(ctx, target, undefined);
@@ -114,7 +117,7 @@ export async function uninstallFrom(
     removed_dirs: done.removedDirs,
     summary: [
       ...(current === undefined ? ["= the file does not exist: nothing to remove"] : removal.summary),
-      ...(trust?.changed ? [`${trust.file} (Codex's trust):`, ...trust.summary.map((line) => `  ${line}`)] : []),
+      ...(trust?.changed ? [`${trust.file} (${displayName(target.agent)}'s trust):`, ...trust.summary.map((line) => `  ${line}`)] : []),
     ],
     diff: `${changed ? unifiedDiff(target.file, current, removal.after) : ""}${trust?.diff ?? ""}`,
     backup: done.backup,

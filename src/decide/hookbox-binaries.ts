@@ -1,6 +1,5 @@
 import type { NativeEvent } from "../core/events/types.ts";
-import { installedEntries } from "../agents/shared/install/entries.ts";
-import { INSTALL_AGENTS, type InstallAgent } from "../agents/shared/install/types.ts";
+import { INSTALL_AGENTS, installedEntries, type InstallAgent } from "../agents/installers.ts";
 import type { FileHost } from "../platform/types.ts";
 import { normalizePath } from "../core/text/posix-path.ts";
 import { walkLinks } from "../hooks/registry/link-targets.ts";

@@ -1,3 +1,4 @@
+import { AGENT_CONFIG_DIRS } from "../agents/config-dirs.ts";
 import type { Locations } from "../hooks/config/locations.ts";
 import type { HookSetIdentityV1 } from "../core/wire/health.ts";
 
@@ -34,7 +35,7 @@ const LABELS: Readonly<Record<Exclude<keyof HookSetIdentity, "v">, string>> = {
   user_hooks_dir: "user hooks directory",
   data_dir: "data directory",
   home: "home directory",
-  agent_dirs: "agent config directories (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME)",
+  agent_dirs: `agent config directories (${AGENT_CONFIG_DIRS.map(({ env }) => env).join(", ")})`,
 };
 
 /** What differs between two identities, in words; undefined when they are the same. */

@@ -1,3 +1,4 @@
+import { AGENT_CONFIG_DIRS, agentLocations, type AgentLocationName } from "../agents/config-dirs.ts";
 import { operatorHooksDirs, type Locations } from "../hooks/config/locations.ts";
 import type { OperatorFile } from "../hooks/config/schema.ts";
 import { dirname } from "../core/text/posix-path.ts";
@@ -13,9 +14,13 @@ export const SELF_PROTECT_ID = "self-protect";
 /**
  * Where Hookbox's state is on this machine, as the hook reads it (`config.locations`). Set by
  * the loader, over whatever a hook file or the operator wrote there: the hook runs in a sandbox
- * with no environment, and these are facts about the machine, not settings.
+ * with no environment, and these are facts about the machine, not settings. The agents' config
+ * directories are there by the lower-case names of their variables (claude_config_dir, codex_home
+ * …: the agent table's configDir rows), which self-protect's hook.yaml names in its globs.
  */
-export interface SelfProtectLocations {
+export type SelfProtectLocations = HookboxLocations & Readonly<Record<AgentLocationName, string>>;
+
+interface HookboxLocations {
   readonly home: string;
   readonly config_home: string;
   readonly operator_file: string;
@@ -24,10 +29,6 @@ export interface SelfProtectLocations {
   readonly hooks_dirs: readonly string[];
   readonly data_dir: string;
   readonly socket_dir: string;
-  readonly claude_config_dir: string;
-  readonly codex_home: string;
-  readonly copilot_home: string;
-  readonly qwen_home: string;
   /** The hookbox executable this process is (as invoked, and its real path); none when running from sources. */
   readonly binaries: readonly string[];
   /** The daemon's pid, when the daemon is the one evaluating. */
@@ -50,10 +51,7 @@ export function selfProtectMachine(
     user_hooks_dir: locations.userHooksDir,
     data_dir: locations.dataDir,
     socket_dir: dirname(locations.socketPath),
-    claude_config_dir: locations.agentDirs.claude,
-    codex_home: locations.agentDirs.codex,
-    copilot_home: locations.agentDirs.copilot,
-    qwen_home: locations.agentDirs.qwen,
+    ...agentLocations(locations.agentDirs),
     binaries,
     daemon_pids: process.daemonPid !== undefined ? [process.daemonPid] : [],
   };
@@ -111,8 +109,7 @@ export function selfProtectedPlaces(operator: OperatorFile, home: string): strin
     `data ${short(locations.data_dir)}`,
     `socket ${short(locations.socket_dir)}`,
     ...locations.binaries.map((b) => `binary ${short(b)}`),
-    `Claude ${short(locations.claude_config_dir)}`,
-    `Codex ${short(locations.codex_home)}`,
+    ...AGENT_CONFIG_DIRS.map(({ displayName, location }) => `${displayName} ${short(locations[location])}`),
     "every project's .hookbox/, the agents' hook settings, git hooks and config",
   ];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HookboxError } from "../../src/core/errors.ts";
-import { installedEntries } from "../../src/agents/shared/install/entries.ts";
+import { installedEntries } from "../../src/agents/installers.ts";
 import { planInstall, planUninstall } from "../../src/agents/installers.ts";
 import { OPENCODE_PLUGIN_MARKER } from "../../src/agents/opencode/plugin.ts";
 

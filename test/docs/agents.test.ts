@@ -2,17 +2,16 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { INSTALLERS, PROTOCOLS } from "../../src/agents/index.ts";
-import { INSTALL_SCOPES, type InstallScope } from "../../src/agents/installers.ts";
+import { AGENTS as TABLE } from "../../src/agents/index.ts";
+import { INSTALL_AGENTS as INSTALLED, INSTALL_SCOPES, type InstallScope } from "../../src/agents/installers.ts";
 import { CLIENTS } from "../e2e/agents/clients.ts";
 import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
 import { ROOT } from "../helpers/daemon.ts";
 
-// docs/agents.md against the agent table and the binary. The agent list comes from the one place
-// that holds both of today's tables, src/agents/index.ts: PROTOCOLS (the dialects `hookbox emit`
-// speaks) and INSTALLERS (the agents `install-agent` configures) — the re-layout makes them one
-// table there. Beside it, hookbox/agent-sdk (src/agent-sdk) runs Claude's dialect in the SDK's own
-// process, with no install target. Every agent must have its section (a `## ` heading ending in
+// docs/agents.md against the agent table and the binary. The agent list is the agent table's
+// (src/agents/table.ts, exported by src/agents/index.ts): every row, and the rows with an installer
+// (the agents `install-agent` configures). Beside it, hookbox/agent-sdk (src/agent-sdk) runs
+// Claude's dialect in the SDK's own process, with no install target. Every agent must have its section (a `## ` heading ending in
 // its name in backticks), every install target its row, and every file the docs name — the
 // table's cells and each `hookbox install-agent … # <path>` line in docs/agents.md and README.md —
 // must be the file `dist/hookbox install-agent <agent> --dry-run --json` reports, run in a
@@ -21,8 +20,8 @@ import { ROOT } from "../helpers/daemon.ts";
 const DOC = readFileSync(join(ROOT, "docs/agents.md"), "utf8");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const BESIDE_THE_TABLE = ["hookbox/agent-sdk"];
-const INSTALL_AGENTS = Object.keys(INSTALLERS);
-const AGENTS = [...new Set([...Object.keys(PROTOCOLS), ...INSTALL_AGENTS])];
+const INSTALL_AGENTS: readonly string[] = INSTALLED;
+const AGENTS = TABLE.map((row) => row.name);
 
 interface Section {
   readonly id: string;
@@ -176,7 +175,7 @@ function installLines(doc: string, markdown: string): InstallLine[] {
   return found;
 }
 
-describe("docs/agents.md and the agent table (src/agents/index.ts)", () => {
+describe("docs/agents.md and the agent table (src/agents/table.ts)", () => {
   const sections = agentSections(DOC);
   const rows = installTable(DOC);
 
@@ -193,6 +192,13 @@ describe("docs/agents.md and the agent table (src/agents/index.ts)", () => {
       "an agent with two sections",
     ).toEqual([]);
     expect([...ids].sort()).toEqual([...AGENTS, ...BESIDE_THE_TABLE].sort());
+  });
+
+  it("titles each install target's section with the product's name the table gives it", () => {
+    const titles = Object.fromEntries(sections.map((section) => [section.id, section.title]));
+    expect(Object.fromEntries(INSTALL_AGENTS.map((agent) => [agent, titles[agent]]))).toEqual(
+      Object.fromEntries(TABLE.filter((row) => INSTALL_AGENTS.includes(row.name)).map((row) => [row.name, row.displayName])),
+    );
   });
 
   it("has an install row for every agent install-agent configures, and none for another", () => {

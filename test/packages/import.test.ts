@@ -3,17 +3,25 @@ import { parse } from "yaml";
 import { compileHandler } from "../../sandbox/index.ts";
 import { guestModuleSources } from "../../src/hooks/builtin/index.ts";
 import { addApprovals } from "../../src/hooks/packages/import/approvals.ts";
-import { importClaudeShaped } from "../../src/hooks/packages/import/claude-shaped.ts";
-import { importCursor } from "../../src/hooks/packages/import/cursor.ts";
+import { readAgentImport, type ImportAgent, type Json } from "../../src/agents/importers.ts";
 import { IMPORTED_HANDLER } from "../../src/hooks/packages/import/handler-source.ts";
-import { importedPackage } from "../../src/hooks/packages/import/index.ts";
+import { checkedRules, importedPackage } from "../../src/hooks/packages/import/index.ts";
 import { importTemplate } from "../../src/hooks/packages/import/template.ts";
 import { hookFileSchema } from "../../src/hooks/config/schema.ts";
+
+/** The hook settings of `agent` read as `hookbox import` reads a file there (its settings file, or a plugin's hooks.json). */
+function importAs(root: Json, agent: ImportAgent, options: { readonly pluginRoot?: string } = {}) {
+  return readAgentImport(agent, root, "/p/settings.json", options.pluginRoot);
+}
+
+function importCursor(root: Json, dir: string) {
+  return readAgentImport("cursor", root, `${dir}/hooks.json`, undefined);
+}
 
 /** What each agent's hook file becomes: one hook per command, its command line the run grant, matchers keeping their meaning. */
 describe("import: reading the agents' hook files", () => {
   it("Claude Code: command hooks imported, Hookbox's own and http hooks left where they are", () => {
-    const plan = importClaudeShaped(
+    const plan = importAs(
       {
         model: "opus",
         hooks: {
@@ -68,7 +76,7 @@ describe("import: reading the agents' hook files", () => {
         ],
       ]),
     );
-    const plan = importClaudeShaped({ hooks }, "claude", {});
+    const plan = importAs({ hooks }, "claude", {});
     expect(Object.fromEntries(plan.hooks.map((h) => [`${h.event} ${h.run ? "command" : "prompt"}`, h.onError]))).toEqual({
       "PreToolUse command": "deny",
       "PreToolUse prompt": "deny",
@@ -97,7 +105,7 @@ describe("import: reading the agents' hook files", () => {
   });
 
   it("a plugin's root and the project variable are written into the grant, never left to the agent's environment", () => {
-    const plan = importClaudeShaped(
+    const plan = importAs(
       { hooks: { Stop: [{ hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/stop.sh $CLAUDE_PROJECT_DIR" }] }] } },
       "claude",
       { pluginRoot: "/plugins/p" },
@@ -106,7 +114,7 @@ describe("import: reading the agents' hook files", () => {
   });
 
   it("Claude Code prompt hooks become Hookbox prompt hooks: $ARGUMENTS is the event, the answer {ok, reason}, the operator's default model", () => {
-    const plan = importClaudeShaped(
+    const plan = importAs(
       {
         hooks: {
           Stop: [
@@ -145,7 +153,7 @@ describe("import: reading the agents' hook files", () => {
   });
 
   it("Gemini CLI: its event names, millisecond timeouts, regex matchers over its own tool names", () => {
-    const plan = importClaudeShaped(
+    const plan = importAs(
       { hooks: { BeforeTool: [{ matcher: "write_file|replace", hooks: [{ type: "command", command: "check", timeout: 1500 }] }] } },
       "gemini",
       {},
@@ -221,22 +229,23 @@ describe("import: reading the agents' hook files", () => {
       event: "SessionStop",
       match: { ability_scope: "billing.*", min_duration_ms: 100, only_if_changed_paths: ["services/**"] },
     });
-    const claude = importClaudeShaped(
-      {
-        hooks: {
-          PreToolUse: [
-            {
-              matcher: "Bash",
-              hooks: [
-                { type: "command", command: "./no-push.sh", if: "Bash(git push *)" },
-                { type: "command", command: "./odd.sh", if: "WebSearch(cats)" },
-              ],
-            },
-          ],
+    const claude = checkedRules(
+      importAs(
+        {
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: "Bash",
+                hooks: [
+                  { type: "command", command: "./no-push.sh", if: "Bash(git push *)" },
+                  { type: "command", command: "./odd.sh", if: "WebSearch(cats)" },
+                ],
+              },
+            ],
+          },
         },
-      },
-      "claude",
-      {},
+        "claude",
+      ),
     );
     expect(claude.hooks.map((hook) => hook.match)).toEqual([{ tool: "Bash", if: "Bash(git push *)" }, { tool: "Bash" }]);
     expect(claude.warnings.join("\n")).toContain('if "WebSearch(cats)" is not a rule Hookbox reads');
@@ -247,7 +256,7 @@ describe("import: the generated package", () => {
   it("the handler compiles in the sandbox, and hook.yaml's one run grant is the command, config matching it", async () => {
     const compiled = await compileHandler(IMPORTED_HANDLER, "handler.ts", guestModuleSources);
     expect(compiled.ok).toBe(true);
-    const [hook] = importClaudeShaped({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo 'a b'" }] }] } }, "claude", {}).hooks;
+    const [hook] = importAs({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "echo 'a b'" }] }] } }, "claude", {}).hooks;
     const yaml = new TextDecoder().decode(importedPackage(hook as NonNullable<typeof hook>, "/s.json").get("hook.yaml"));
     expect(yaml).toContain("# Imported by `hookbox import` from /s.json (hooks.PreToolUse[0].hooks[0]).");
     expect(yaml).toMatch(/permissions:\n  run:\n    - cmd: sh\n      args:\n        - -c\n        - echo 'a b'\n  inject_context: true/);

@@ -1,5 +1,5 @@
-import { agentConfigDir } from "../shared/install/paths.ts";
 import { filesIn, HistoryReading, mungedProjectDirs, record, text } from "../shared/history/lines.ts";
+import { userHistoryDir } from "../shared/history/types.ts";
 import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
@@ -41,12 +41,13 @@ const BOOKKEEPING = new Set([
 /** How Claude Code words a tool result when a hook blocked the call before it ran. */
 const BLOCKED_BY_HOOK = /^(PreToolUse|PermissionRequest)(:\S*)? hook (error|blocked)|^Hook PreToolUse:\S* denied/;
 
-export const claudeHistory: HistoryFormat = {
+export const history: HistoryFormat = {
   agent: "claude",
+  recognizeOrder: 5,
   where: "Claude Code's session transcripts: $CLAUDE_CONFIG_DIR (else ~/.claude)/projects/<project path with - for / and .>/<session>.jsonl",
 
   async sessionsOf(project, places, fs) {
-    const root = `${agentConfigDir(places.env.CLAUDE_CONFIG_DIR, project, `${places.home}/.claude`)}/projects`;
+    const root = `${userHistoryDir(places)}/projects`;
     const dirs = await mungedProjectDirs(fs, root, project);
     return (await Promise.all(dirs.map((dir) => filesIn(fs, dir, /\.jsonl$/)))).flat();
   },

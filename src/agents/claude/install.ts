@@ -2,7 +2,7 @@ import { HookboxError } from "../../core/errors.ts";
 import { emitCommand, runsHookboxEmit } from "../shared/install/command.ts";
 import type { DesiredEntry } from "../shared/install/hook-entries.ts";
 import { hookPlans } from "../shared/install/hook-plans.ts";
-import { agentConfigDir, joinPath } from "../shared/install/paths.ts";
+import { joinPath, userConfigDir } from "../shared/install/paths.ts";
 import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
 import type { HttpHookOptions, InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
@@ -94,16 +94,26 @@ function notes(root: Record<string, unknown>, options: InstallOptions): string[]
   return lines;
 }
 
-export const claudeInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "claude",
   defaultEvents: Object.keys(EVENTS),
   /**
+   * Its `type: "http"` hooks POST events to the daemon (install-agent --http). Claude Code treats
+   * an http hook's connection error or non-2xx answer as a non-blocking error: the tool runs.
+   */
+  help: `With --http, Claude Code's hooks fail open when the daemon or its token is missing: keep guards
+on command hooks.`,
+  http: {
+    warning:
+      "Claude Code's http hooks fail OPEN: when the daemon is not running, not listening on that URL, or the token is missing or wrong, Claude treats the failed request as a non-blocking error and runs the tool unchecked. Keep guards on command hooks (install-agent without --http); hookbox doctor checks that the daemon answers and the token is set",
+  },
+  /**
    * Project scope is the committable .claude/settings.json (research §1.1), where a team shares
-   * its hooks; local is .claude/settings.local.json, this user's only. CLAUDE_CONFIG_DIR moves
-   * the user's settings (default ~/.claude).
+   * its hooks; local is .claude/settings.local.json, this user's only. The user's settings are in
+   * its config directory (CLAUDE_CONFIG_DIR, default ~/.claude).
    */
   configPath(scope, dirs) {
-    if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CLAUDE_CONFIG_DIR, dirs.project, joinPath(dirs.home, ".claude")), "settings.json");
+    if (scope === "user") return joinPath(userConfigDir(dirs), "settings.json");
     return joinPath(dirs.project, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
   },
   ...hookPlans({

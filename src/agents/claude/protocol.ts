@@ -2,7 +2,7 @@ import { CANONICAL_EVENTS } from "../../core/events/names.ts";
 import type { Decision, NativeEvent } from "../../core/events/types.ts";
 import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
 import { joinText, summarize } from "../shared/protocol/answer.ts";
-import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { decodeHookPayload } from "../shared/protocol/hook-payload.ts";
 import { agentEventNameOf, eventTable } from "../shared/protocol/event-names.ts";
 import { failure } from "../shared/protocol/failure.ts";
 import { exitTwo, jsonOrNothing } from "../shared/protocol/output.ts";
@@ -99,9 +99,13 @@ export function encodeClaude(decision: Decision, event: NativeEvent): AgentOutpu
   return jsonOrNothing(body);
 }
 
+/** Claude Code names the project in CLAUDE_PROJECT_DIR (research §1.1). */
+const PROJECT_DIR_ENV = ["CLAUDE_PROJECT_DIR"];
+
 export const claudeCode: AgentProtocol = {
   name: "claude",
   events: EVENTS,
+  projectDirEnv: PROJECT_DIR_ENV,
   /** updatedInput, on PreToolUse only (permission style). */
   acceptsRewrite: (event) => agentEventNameOf(event, EVENTS) === "PreToolUse",
   /** updatedToolOutput, on PostToolUse (every tool, MCP ones included). */
@@ -113,7 +117,7 @@ export const claudeCode: AgentProtocol = {
     (typeof (payload as Record<string, unknown>).hook_event_name === "string" ||
       typeof (payload as Record<string, unknown>).hookEventName === "string"),
   decode: (payload: unknown, hint?: DecodeHint) =>
-    decodeClaudeShaped({ agent: "claude", label: "Claude Code", events: EVENTS, tools: {}, projectDirEnv: ["CLAUDE_PROJECT_DIR"] }, payload, hint),
+    decodeHookPayload({ agent: "claude", label: "Claude Code", events: EVENTS, tools: {}, projectDirEnv: PROJECT_DIR_ENV }, payload, hint),
   encode: encodeClaude,
   failure: (reason: string, event: NativeEvent | undefined, options: FailureOptions) =>
     failure(
@@ -127,4 +131,6 @@ export const claudeCode: AgentProtocol = {
       event,
       options,
     ),
+  /** Its `type: "http"` hooks read a body only: a command hook's stderr warning becomes the systemMessage the user sees. */
+  httpWarning: (warning) => ({ systemMessage: warning }),
 };

@@ -1,5 +1,5 @@
-import { agentConfigDir } from "../shared/install/paths.ts";
 import { filesIn, HistoryReading, record, text, within } from "../shared/history/lines.ts";
+import { userHistoryDir } from "../shared/history/types.ts";
 import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
@@ -20,12 +20,13 @@ const NO_HOOK_TOOLS = new Set(["update_plan", "view_image", "write_stdin", "requ
 const CODEX_CONTEXT = /^\s*<(environment_context|user_instructions|user_shell_command|turn_aborted|subagent_notification)\b/;
 const BLOCKED_BY_HOOK = /^Command blocked by (PreToolUse|PermissionRequest) hook: /;
 
-export const codexHistory: HistoryFormat = {
+export const history: HistoryFormat = {
   agent: "codex",
+  recognizeOrder: 1,
   where: "Codex's session rollouts: $CODEX_HOME (else ~/.codex)/sessions/YYYY/MM/DD/rollout-*.jsonl",
 
   async sessionsOf(project, places, fs) {
-    const root = `${agentConfigDir(places.env.CODEX_HOME, project, `${places.home}/.codex`)}/sessions`;
+    const root = `${userHistoryDir(places)}/sessions`;
     const files: string[] = [];
     for (const year of await dirsIn(fs, root))
       for (const month of await dirsIn(fs, year))

@@ -1,7 +1,7 @@
 import { emitCommand, runsHookboxEmitHandler } from "../shared/install/command.ts";
 import type { DesiredEntry } from "../shared/install/hook-entries.ts";
 import { hookPlans } from "../shared/install/hook-plans.ts";
-import { agentConfigDir, joinPath } from "../shared/install/paths.ts";
+import { joinPath, userConfigDir } from "../shared/install/paths.ts";
 import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
 import type { InstallDirs, InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
@@ -54,7 +54,7 @@ function notes(root: Record<string, unknown>, changed: boolean, trusting: boolea
     lines.push(
       `! Codex refuses a hooks.json with top-level keys other than "description" and "hooks" (found ${foreign.map((key) => `"${key}"`).join(", ")})`,
     );
-  // Untrusted hooks are skipped silently (research §4.2; codex-trust.ts).
+  // Untrusted hooks are skipped silently (research §4.2; trust.ts).
   if (changed && !trusting)
     lines.push(
       "! Codex skips new or changed hooks without a word until you trust them: review them in Codex's /hooks, or run this again with --trust (hookbox doctor tells whether they are trusted)",
@@ -62,17 +62,20 @@ function notes(root: Record<string, unknown>, changed: boolean, trusting: boolea
   return lines;
 }
 
-/** $CODEX_HOME/config.toml: the user layer, the only one where Codex records that a hook is trusted (codex-trust.ts). */
+/** $CODEX_HOME/config.toml: the user layer, the only one where Codex records that a hook is trusted (trust.ts). */
 export function codexUserConfigPath(dirs: InstallDirs): string {
-  return joinPath(agentConfigDir(dirs.env?.CODEX_HOME, dirs.project, joinPath(dirs.home, ".codex")), "config.toml");
+  return joinPath(userConfigDir(dirs), "config.toml");
 }
 
-export const codexInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "codex",
   defaultEvents: Object.keys(EVENTS),
+  help: `Codex runs a hook only once you have trusted it (in Codex's /hooks); until then it skips it
+without a word. --trust records that trust for exactly the entries written, and nothing else:
+use it when you have read them. hookbox doctor says whether Codex trusts them.`,
   /** CODEX_HOME moves the user's Codex directory (default ~/.codex); Codex has no local scope. */
   configPath(scope, dirs) {
-    if (scope === "user") return joinPath(agentConfigDir(dirs.env?.CODEX_HOME, dirs.project, joinPath(dirs.home, ".codex")), "hooks.json");
+    if (scope === "user") return joinPath(userConfigDir(dirs), "hooks.json");
     return scope === "project" ? joinPath(dirs.project, ".codex", "hooks.json") : undefined;
   },
   ...hookPlans({

@@ -3,12 +3,12 @@ import type { Decision, NativeEvent } from "../../core/events/types.ts";
 import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
 import { joinText, summarize, type Answer } from "../shared/protocol/answer.ts";
 import { refineApplyPatch } from "../shared/protocol/apply-patch.ts";
-import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { decodeHookPayload } from "../shared/protocol/hook-payload.ts";
 import { agentEventNameOf, eventTable } from "../shared/protocol/event-names.ts";
 import { failure } from "../shared/protocol/failure.ts";
 import type { EventParts } from "../shared/protocol/native-event.ts";
 import { exitTwo, jsonOrNothing } from "../shared/protocol/output.ts";
-import { CODEX_TOOLS } from "../shared/protocol/tool-names.ts";
+import { CODEX_TOOLS } from "./tools.ts";
 
 const EVENTS = eventTable(Object.fromEntries(CANONICAL_EVENTS.map((name) => [name, name])));
 
@@ -79,6 +79,9 @@ function encodePermissionRequest(answer: Answer): AgentOutput {
 export const codex: AgentProtocol = {
   name: "codex",
   events: EVENTS,
+  tools: CODEX_TOOLS,
+  /** Codex sets no project variable: its payload's cwd is the project. */
+  projectDirEnv: [],
   /** updatedInput beside "allow", on PreToolUse only. */
   acceptsRewrite: (event) => agentEventNameOf(event, EVENTS) === "PreToolUse",
   /** Codex adds `turn_id` and `model` to turn events, allows a null transcript_path, and calls its edit tool apply_patch; Claude sends prompt_id instead. */
@@ -93,7 +96,7 @@ export const codex: AgentProtocol = {
     );
   },
   decode: (payload: unknown, hint?: DecodeHint) =>
-    decodeClaudeShaped({ agent: "codex", label: "Codex", events: EVENTS, tools: CODEX_TOOLS, projectDirEnv: [], refine }, payload, hint),
+    decodeHookPayload({ agent: "codex", label: "Codex", events: EVENTS, tools: CODEX_TOOLS, projectDirEnv: [], refine }, payload, hint),
   encode: encodeCodex,
   failure: (reason: string, event: NativeEvent | undefined, options: FailureOptions) =>
     failure({ encode: encodeCodex, blockUnknownEvent: (reason) => exitTwo(reason) }, reason, event, options),

@@ -1,5 +1,5 @@
-import { agentConfigDir } from "../shared/install/paths.ts";
 import { HistoryReading, record, text, within } from "../shared/history/lines.ts";
+import { userHistoryDir } from "../shared/history/types.ts";
 import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
@@ -16,12 +16,13 @@ import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 const BOOKKEEPING =
   /^(session\.(?!start$)|hook\.|system\.|assistant\.(turn_start|usage|reasoning|intent)|tool\.execution_(start|partial_result|progress)|subagent\.|skill\.|abort|info|warning|error|result)/;
 
-export const copilotHistory: HistoryFormat = {
+export const history: HistoryFormat = {
   agent: "copilot",
+  recognizeOrder: 2,
   where: "Copilot CLI's session events: $COPILOT_HOME (else ~/.copilot)/session-state/<session>/events.jsonl",
 
   async sessionsOf(project, places, fs) {
-    const root = `${agentConfigDir(places.env.COPILOT_HOME, project, `${places.home}/.copilot`)}/session-state`;
+    const root = `${userHistoryDir(places)}/session-state`;
     const files: string[] = [];
     for (const entry of await fs.listDir(root).catch(() => [])) {
       if (entry.kind !== "dir") continue;

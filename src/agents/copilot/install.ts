@@ -3,7 +3,7 @@ import { COPILOT_EVENT_NAMES } from "./protocol.ts";
 import { emitCommand, runsHookboxEmit } from "../shared/install/command.ts";
 import type { DesiredEntry, MergeResult } from "../shared/install/hook-entries.ts";
 import { hookPlans } from "../shared/install/hook-plans.ts";
-import { agentConfigDir, joinPath } from "../shared/install/paths.ts";
+import { joinPath, userConfigDir } from "../shared/install/paths.ts";
 import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
 import type { InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
@@ -49,12 +49,12 @@ function requireVersion(root: Record<string, unknown>, file: string, existingTex
   return { summary: existingText?.trim() ? ['+ "version": 1'] : [], mutated: true };
 }
 
-export const copilotInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "copilot",
   defaultEvents: DEFAULT_EVENTS,
-  /** COPILOT_HOME moves the user's Copilot directory (default ~/.copilot); Copilot has no local scope. */
+  /** The user's hooks are in its config directory (COPILOT_HOME, default ~/.copilot); Copilot has no local scope. */
   configPath(scope, dirs) {
-    if (scope === "user") return joinPath(agentConfigDir(dirs.env?.COPILOT_HOME, dirs.project, joinPath(dirs.home, ".copilot")), "hooks", FILE_NAME);
+    if (scope === "user") return joinPath(userConfigDir(dirs), "hooks", FILE_NAME);
     return scope === "project" ? joinPath(dirs.project, ".github", "hooks", FILE_NAME) : undefined;
   },
   ...hookPlans({

@@ -3,7 +3,7 @@ import type { Decision, NativeEvent } from "../../core/events/types.ts";
 import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
 import { joinText, summarize } from "../shared/protocol/answer.ts";
 import { refineApplyPatch } from "../shared/protocol/apply-patch.ts";
-import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { decodeHookPayload } from "../shared/protocol/hook-payload.ts";
 import { eventTable, resolveEvent } from "../shared/protocol/event-names.ts";
 import { failure } from "../shared/protocol/failure.ts";
 import { buildNativeEvent, type EventParts } from "../shared/protocol/native-event.ts";
@@ -19,7 +19,8 @@ import {
   type Payload,
 } from "../shared/protocol/payload.ts";
 import { timestampField } from "../shared/protocol/timestamp.ts";
-import { COPILOT_TOOLS, normaliseToolName, toolNameField } from "../shared/protocol/tool-names.ts";
+import { normaliseToolName, toolNameField } from "../shared/protocol/tool-names.ts";
+import { COPILOT_TOOLS } from "./tools.ts";
 
 /**
  * Copilot CLI's camelCase event names → native (research §5): the spelling `install-agent copilot`
@@ -183,6 +184,9 @@ export function encodeCopilot(decision: Decision, event: NativeEvent): AgentOutp
 
 export const copilot: AgentProtocol = {
   name: "copilot",
+  tools: COPILOT_TOOLS,
+  /** Copilot CLI sets no project variable: its payload's cwd is the project. */
+  projectDirEnv: [],
   events: EVENTS,
   /** modifiedArgs, on preToolUse only. */
   acceptsRewrite: (event) => event.event_type === "PreToolUse",
@@ -208,7 +212,7 @@ export const copilot: AgentProtocol = {
       toolResponseField: "tool_result",
       refine: (parts: EventParts) => freeFormParts(parts, args.freeForm),
     } as const;
-    return decodeClaudeShaped(dialect, args.freeForm ? { ...payload, tool_input: args.input } : payload, hint);
+    return decodeHookPayload(dialect, args.freeForm ? { ...payload, tool_input: args.input } : payload, hint);
   },
   encode: encodeCopilot,
   failure: (reason: string, event: NativeEvent | undefined, options: FailureOptions) =>

@@ -72,7 +72,7 @@ function requireVersion(root: Record<string, unknown>, file: string, existingTex
   return { summary: existingText?.trim() ? ['+ "version": 1'] : [], mutated: true };
 }
 
-export const cursorInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "cursor",
   defaultEvents: DEFAULT_EVENTS,
   configPath(scope, dirs) {

@@ -12,7 +12,8 @@ import {
   remainingFields,
   type Payload,
 } from "../shared/protocol/payload.ts";
-import { CURSOR_TOOLS, normaliseToolName, toolNameField } from "../shared/protocol/tool-names.ts";
+import { normaliseToolName, toolNameField } from "../shared/protocol/tool-names.ts";
+import { CURSOR_TOOLS } from "./tools.ts";
 
 /**
  * Research §3.2–3.3. The agent's shell, MCP, read and edit hooks are tool events with a
@@ -124,6 +125,9 @@ function firstWorkspaceRoot(payload: Payload): string | undefined {
   return roots[0] as string | undefined;
 }
 
+/** Cursor names the project in CURSOR_PROJECT_DIR. */
+export const CURSOR_PROJECT_DIR_ENV: readonly string[] = ["CURSOR_PROJECT_DIR"];
+
 export function decodeCursor(input: unknown, hint: DecodeHint | undefined): NativeEvent {
   const payload = readPayload(input, "Cursor");
   const { agentEventName, eventType: resolvedType } = resolveEvent(
@@ -146,7 +150,7 @@ export function decodeCursor(input: unknown, hint: DecodeHint | undefined): Nati
     sessionId: optionalString(payload, "conversation_id", MAX_ID_CHARS) ?? optionalString(payload, "session_id", MAX_ID_CHARS),
     cwd: optionalString(payload, "cwd", MAX_PATH_CHARS),
     workspaceRoot: firstWorkspaceRoot(payload),
-    projectDirEnv: ["CURSOR_PROJECT_DIR"],
+    projectDirEnv: CURSOR_PROJECT_DIR_ENV,
     ...(tool && { tool: tool.tool }),
     prompt: optionalString(payload, "prompt"),
     ...(eventType === "Stop" || eventType === "SubagentStop" ? { stopHookActive: typeof loopCount === "number" && loopCount > 0 } : {}),

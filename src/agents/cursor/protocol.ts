@@ -1,6 +1,7 @@
 import type { Decision, NativeEvent } from "../../core/events/types.ts";
 import type { AgentOutput, AgentProtocol, FailureOptions } from "../shared/protocol/types.ts";
-import { CURSOR_EVENTS, decodeCursor } from "./payload.ts";
+import { CURSOR_EVENTS, CURSOR_PROJECT_DIR_ENV, decodeCursor } from "./payload.ts";
+import { CURSOR_TOOLS } from "./tools.ts";
 import { joinText, summarize } from "../shared/protocol/answer.ts";
 import { agentEventNameOf } from "../shared/protocol/event-names.ts";
 import { failure } from "../shared/protocol/failure.ts";
@@ -53,6 +54,8 @@ export function encodeCursor(decision: Decision, event: NativeEvent): AgentOutpu
 export const cursor: AgentProtocol = {
   name: "cursor",
   events: CURSOR_EVENTS,
+  tools: CURSOR_TOOLS,
+  projectDirEnv: CURSOR_PROJECT_DIR_ENV,
   /** updated_input on preToolUse; beforeShellExecution and beforeMCPExecution run the original whatever the answer. */
   acceptsRewrite: (event) => PERMISSION_EVENTS[agentEventNameOf(event, CURSOR_EVENTS)]?.rewrite === true,
   /** Cursor's common fields (research §3.3); no other agent sends them. */

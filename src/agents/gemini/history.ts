@@ -1,4 +1,4 @@
-import { filesIn, geminiStyleFields, HistoryReading, record, text, within } from "../shared/history/lines.ts";
+import { filesIn, forkPayloadFields, HistoryReading, record, text, within } from "../shared/history/lines.ts";
 import type { HistoryCall, HistoryFormat, HistoryFs } from "../shared/history/types.ts";
 
 /**
@@ -21,8 +21,9 @@ interface Message {
   readonly value: Readonly<Record<string, unknown>>;
 }
 
-export const geminiHistory: HistoryFormat = {
+export const history: HistoryFormat = {
   agent: "gemini",
+  recognizeOrder: 3,
   where: "Gemini CLI's recorded chats: ~/.gemini/tmp/<project>/chats/session-*.jsonl (and the older session-*.json)",
 
   async sessionsOf(project, places, fs) {
@@ -84,7 +85,7 @@ export const geminiHistory: HistoryFormat = {
     const cwd = await projectOf(file, fs);
     if (cwd === undefined) reading.problem(headerLine, "the project's directory is not recorded beside the chat (.project_root): hooks see no cwd");
     const call = (eventName: string, line: number, at: string | undefined, fields: Record<string, unknown>): HistoryCall =>
-      reading.call(eventName, { ...geminiStyleFields(session, file, cwd, eventName, at), ...fields }, { line, at, session });
+      reading.call(eventName, { ...forkPayloadFields(session, file, cwd, eventName, at), ...fields }, { line, at, session });
     const started = text(header?.startTime);
     reading.push(call("SessionStart", headerLine, started, { source: "startup" }));
     let prompt = "";

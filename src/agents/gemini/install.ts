@@ -41,7 +41,7 @@ function notes(root: Record<string, unknown>): string[] {
   return lines;
 }
 
-export const geminiInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "gemini",
   defaultEvents: Object.keys(EVENTS),
   /** Project hooks run only in folders Gemini trusts (real-clients.md). */

@@ -1,13 +1,13 @@
 import type { Decision, NativeEvent } from "../../core/events/types.ts";
 import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
 import { joinText, summarize } from "../shared/protocol/answer.ts";
-import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { decodeHookPayload } from "../shared/protocol/hook-payload.ts";
 import { agentEventNameOf, eventTable } from "../shared/protocol/event-names.ts";
 import { failure } from "../shared/protocol/failure.ts";
 import type { EventParts } from "../shared/protocol/native-event.ts";
 import { exitTwo, jsonOrNothing } from "../shared/protocol/output.ts";
 import type { Payload } from "../shared/protocol/payload.ts";
-import { GEMINI_TOOLS } from "../shared/protocol/tool-names.ts";
+import { GEMINI_TOOLS } from "./tools.ts";
 
 /** Gemini CLI's event names → native (research §2.3 and `gemini hooks migrate --from-claude`, §2.1); the model-level events have no native counterpart. */
 export const GEMINI_EVENT_NAMES: Readonly<Record<string, string>> = {
@@ -26,7 +26,8 @@ export const GEMINI_EVENT_NAMES: Readonly<Record<string, string>> = {
 
 const EVENTS = eventTable(GEMINI_EVENT_NAMES);
 
-const GEMINI_ONLY_EVENTS: ReadonlySet<string> = new Set([
+/** The event names only Gemini CLI uses: a payload, or a settings file, naming one is Gemini's. */
+export const GEMINI_ONLY_EVENTS: ReadonlySet<string> = new Set([
   "BeforeTool",
   "AfterTool",
   "BeforeAgent",
@@ -113,9 +114,14 @@ export function encodeGemini(decision: Decision, event: NativeEvent): AgentOutpu
   return jsonOrNothing(body);
 }
 
+/** Gemini CLI names the project in GEMINI_PROJECT_DIR, and in CLAUDE_PROJECT_DIR for hooks written for Claude (research §2.1). */
+const PROJECT_DIR_ENV = ["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"];
+
 export const geminiCli: AgentProtocol = {
   name: "gemini",
   events: EVENTS,
+  tools: GEMINI_TOOLS,
+  projectDirEnv: PROJECT_DIR_ENV,
   /** hookSpecificOutput.tool_input, on BeforeTool only. */
   acceptsRewrite: (event) => RULES[agentEventNameOf(event, EVENTS)]?.rewrite === true,
   /** Gemini's own event names, or a name it shares with Claude plus Gemini's ISO `timestamp` and `transcript_path` (Claude sends no timestamp; Copilot's VS Code mode no transcript on these). */
@@ -127,13 +133,13 @@ export const geminiCli: AgentProtocol = {
     return SHARED_EVENTS.has(name) && typeof record?.timestamp === "string" && typeof record.transcript_path === "string";
   },
   decode: (payload: unknown, hint?: DecodeHint) =>
-    decodeClaudeShaped(
+    decodeHookPayload(
       {
         agent: "gemini",
         label: "Gemini CLI",
         events: EVENTS,
         tools: GEMINI_TOOLS,
-        projectDirEnv: ["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        projectDirEnv: PROJECT_DIR_ENV,
         refine,
       },
       payload,

@@ -32,6 +32,8 @@ function nativeFailure(reason: string, event: NativeEvent | undefined, options: 
 
 export const native: AgentProtocol = {
   name: "native",
+  /** A native event carries its project in `cwd`. */
+  projectDirEnv: [],
   /** A native event names itself in event_type, where every agent says hook_event_name (or nothing). */
   detect: (payload) =>
     typeof payload === "object" &&

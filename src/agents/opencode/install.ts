@@ -72,9 +72,13 @@ export function opencodePluginEntries(text: string): { event: string; command: s
   }));
 }
 
-export const opencodeInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "opencode",
   defaultEvents: Object.keys(OPENCODE_EVENTS),
+  help: `opencode has no hook settings: its entry is a plugin file Hookbox writes (and uninstall-agent
+removes).`,
+  /** Its entries are the events the plugin asks about, each with the emit command it falls back to. */
+  entries: (text) => opencodePluginEntries(text),
   /** opencode's config directory follows XDG_CONFIG_HOME (default ~/.config/opencode); a project's is .opencode/. */
   configPath(scope, dirs) {
     if (scope === "user")

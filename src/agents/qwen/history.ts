@@ -1,5 +1,5 @@
-import { agentConfigDir } from "../shared/install/paths.ts";
-import { filesIn, geminiStyleFields, HistoryReading, mungedProjectDirs, record, text } from "../shared/history/lines.ts";
+import { filesIn, forkPayloadFields, HistoryReading, mungedProjectDirs, record, text } from "../shared/history/lines.ts";
+import { userHistoryDir } from "../shared/history/types.ts";
 import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 
 /**
@@ -16,12 +16,13 @@ import type { HistoryCall, HistoryFormat } from "../shared/history/types.ts";
 /** Context Qwen Code adds to a prompt (the hooks' UserPromptSubmit context): not what the person typed. */
 const ADDED_TEXT = /<qwen:[a-z-]+-context>[\s\S]*?<\/qwen:[a-z-]+-context>/g;
 
-export const qwenHistory: HistoryFormat = {
+export const history: HistoryFormat = {
   agent: "qwen",
+  recognizeOrder: 4,
   where: "Qwen Code's chat records: $QWEN_HOME (else ~/.qwen)/projects/<project path with - for / and .>/chats/<session>.jsonl",
 
   async sessionsOf(project, places, fs) {
-    const root = `${agentConfigDir(places.env.QWEN_HOME, project, `${places.home}/.qwen`)}/projects`;
+    const root = `${userHistoryDir(places)}/projects`;
     const dirs = (await mungedProjectDirs(fs, root, project)).map((dir) => `${dir}/chats`);
     return (await Promise.all(dirs.map((dir) => filesIn(fs, dir, /\.jsonl$/)))).flat();
   },
@@ -51,7 +52,7 @@ export const qwenHistory: HistoryFormat = {
       }
       const at = text(entry.timestamp);
       const call = (eventName: string, fields: Record<string, unknown>): HistoryCall =>
-        reading.call(eventName, { ...geminiStyleFields(session, file, cwd, eventName, at), ...fields }, { line, at, session });
+        reading.call(eventName, { ...forkPayloadFields(session, file, cwd, eventName, at), ...fields }, { line, at, session });
       if (!started) {
         started = true;
         reading.push(call("SessionStart", { source: "startup" }));

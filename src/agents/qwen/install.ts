@@ -2,7 +2,7 @@ import { CANONICAL_EVENTS } from "../../core/events/names.ts";
 import { emitCommand, runsHookboxEmitHandler } from "../shared/install/command.ts";
 import type { DesiredEntry } from "../shared/install/hook-entries.ts";
 import { hookPlans } from "../shared/install/hook-plans.ts";
-import { agentConfigDir, joinPath } from "../shared/install/paths.ts";
+import { joinPath, userConfigDir } from "../shared/install/paths.ts";
 import { selectEvents, timeoutSeconds, type AgentEvents, type JsonDialect } from "../shared/install/plan.ts";
 import type { InstallOptions, InstallPlanner } from "../shared/install/types.ts";
 
@@ -36,12 +36,12 @@ function notes(root: Record<string, unknown>, options: InstallOptions): string[]
   return lines;
 }
 
-export const qwenInstaller: InstallPlanner = {
+export const installer: InstallPlanner = {
   agent: "qwen",
   defaultEvents: Object.keys(EVENTS),
-  /** QWEN_HOME moves the user's Qwen directory (default ~/.qwen); Qwen has no local scope. */
+  /** The user's settings are in its config directory (QWEN_HOME, default ~/.qwen); Qwen has no local scope. */
   configPath(scope, dirs) {
-    if (scope === "user") return joinPath(agentConfigDir(dirs.env?.QWEN_HOME, dirs.project, joinPath(dirs.home, ".qwen")), "settings.json");
+    if (scope === "user") return joinPath(userConfigDir(dirs), "settings.json");
     return scope === "project" ? joinPath(dirs.project, ".qwen", "settings.json") : undefined;
   },
   ...hookPlans({

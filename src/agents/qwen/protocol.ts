@@ -2,11 +2,11 @@ import { CANONICAL_EVENTS } from "../../core/events/names.ts";
 import type { Decision, NativeEvent } from "../../core/events/types.ts";
 import type { AgentOutput, AgentProtocol, DecodeHint, FailureOptions } from "../shared/protocol/types.ts";
 import { joinText, summarize } from "../shared/protocol/answer.ts";
-import { decodeClaudeShaped } from "../shared/protocol/claude-shaped-payload.ts";
+import { decodeHookPayload } from "../shared/protocol/hook-payload.ts";
 import { agentEventNameOf, eventTable } from "../shared/protocol/event-names.ts";
 import { failure } from "../shared/protocol/failure.ts";
 import { exitTwo, jsonOrNothing } from "../shared/protocol/output.ts";
-import { QWEN_TOOLS } from "../shared/protocol/tool-names.ts";
+import { QWEN_TOOLS } from "./tools.ts";
 
 /**
  * Qwen Code forked Gemini CLI but took Claude Code's event names (its own extras — SessionDelete,
@@ -109,9 +109,14 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** Qwen Code names the project in QWEN_PROJECT_DIR, and in its forebears' variables for hooks written for them. */
+const PROJECT_DIR_ENV = ["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"];
+
 export const qwen: AgentProtocol = {
   name: "qwen",
   events: EVENTS,
+  tools: QWEN_TOOLS,
+  projectDirEnv: PROJECT_DIR_ENV,
   /** Never: Qwen drops a rewrite on PreToolUse (a rewrite Hookbox would pass on becomes a block instead). */
   acceptsRewrite: () => false,
   /**
@@ -126,13 +131,13 @@ export const qwen: AgentProtocol = {
     return typeof record?.timestamp === "string" && typeof record.permission_mode === "string";
   },
   decode: (payload: unknown, hint?: DecodeHint) =>
-    decodeClaudeShaped(
+    decodeHookPayload(
       {
         agent: "qwen",
         label: "Qwen Code",
         events: EVENTS,
         tools: QWEN_TOOLS,
-        projectDirEnv: ["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        projectDirEnv: PROJECT_DIR_ENV,
       },
       payload,
       hint,

@@ -1,14 +1,21 @@
 import { guardsOf, unguardedMessage } from "../../decide/guards.ts";
 import type { ProjectHookSet } from "../../decide/hook-sets.ts";
 import { selfProtectState } from "../../decide/self-protect.ts";
-import { installedEntries, type InstalledEntry } from "../../agents/shared/install/entries.ts";
-import { INSTALL_AGENTS, INSTALL_SCOPES, configPath, type InstallAgent, type InstallScope } from "../../agents/installers.ts";
+import { DOCTOR_SESSION_ID } from "../../decide/audit/record.ts";
+import { DOCTORS, type DoctorIO } from "../../agents/doctor.ts";
+import {
+  INSTALL_AGENTS,
+  INSTALL_SCOPES,
+  configPath,
+  installDirs,
+  installedEntries,
+  type InstallAgent,
+  type InstallScope,
+  type InstalledEntry,
+} from "../../agents/installers.ts";
 import { BUILD_ID } from "../../core/version/index.ts";
 import type { CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
-import { codexTrustCheck } from "./codex-trust.ts";
-import { httpHookChecks } from "./http-hooks.ts";
-import { PROBES } from "./probes.ts";
 
 interface Ran {
   readonly code: number | null;
@@ -73,7 +80,7 @@ function guardCheck(agent: InstallAgent, scope: InstallScope, file: string, proj
   return [fail(name, unguardedMessage(`${agent} (${file})`, operatorFile, selfProtectState(snapshot.operator) === "on"))];
 }
 
-/** What only some agents need: Codex's trust, Claude's http hooks reaching a daemon, opencode's plugin naming this build. */
+/** What only some agents need (their row's doctor checks: a trust recorded, http hooks reaching a daemon, a plugin naming this build). */
 async function agentSpecificChecks(
   ctx: CliContext,
   agent: InstallAgent,
@@ -83,22 +90,19 @@ async function agentSpecificChecks(
   entries: readonly InstalledEntry[],
   project: string,
 ): Promise<DoctorCheck[]> {
-  if (agent === "codex") return [await codexTrustCheck(ctx, scope, file, text, project)];
-  if (agent === "claude" && entries.some((entry) => entry.url !== undefined)) return httpHookChecks(ctx, `${agent} (${scope})`, file, entries);
-  if (agent === "opencode") {
-    const build = /^const BUILD = "([^"]*)";$/m.exec(text)?.[1];
-    const executable = /^const HOOKBOX = "([^"]*)";$/m.exec(text)?.[1];
-    // Only this binary's own build is known here; a plugin naming it with another build never reaches the daemon directly.
-    if (executable !== undefined && executable === ctx.host.binaryPath() && build !== BUILD_ID) {
-      return [
-        fail(
-          `opencode plugin (${scope})`,
-          `${file} was written by another build of ${executable} (${build}, now ${BUILD_ID}): the daemon will not answer it directly, so every call starts hookbox emit. Run hookbox install-agent opencode${scope === "project" ? "" : ` --${scope}`} again`,
-        ),
-      ];
-    }
-  }
-  return [];
+  const checks = DOCTORS[agent].checks;
+  if (checks === undefined) return [];
+  const host = ctx.host;
+  const io: DoctorIO = {
+    env: host.env,
+    homeDir: () => host.homeDir(),
+    binaryPath: () => host.binaryPath(),
+    buildId: BUILD_ID,
+    fs: host.fs,
+    net: host.net,
+  };
+  const dirs = installDirs(agent, { home: host.homeDir(), project, env: host.env });
+  return checks(io, { scope, file, text, entries, dirs });
 }
 
 async function entryCheck(
@@ -110,7 +114,7 @@ async function entryCheck(
   project: string,
 ): Promise<DoctorCheck> {
   const name = `${agent} (${scope})`;
-  const probe = PROBES[agent];
+  const probe = DOCTORS[agent].probe;
   const executables = [...new Set(entries.flatMap((entry) => (entry.command ? [executableOf(entry.command)] : [])))];
   const urls = entries.filter((entry) => entry.url !== undefined).length;
   // Every executable must run at all (exit 127 is a non-blocking error to every agent: the guard is off).
@@ -128,7 +132,7 @@ async function entryCheck(
       name,
       `${file}: ${entries.length} entr${entries.length === 1 ? "y" : "ies"}${urls ? ` (${urls} http)` : ""}; no ${probe.event} command entry to send a test call through`,
     );
-  const payload = JSON.stringify(probe.payload(project));
+  const payload = JSON.stringify(probe.payload(project, DOCTOR_SESSION_ID));
   const asWritten = await run(ctx, entry.command, payload, project);
   const problem = answerProblem(asWritten);
   if (problem) return fail(name, `${file}: a test ${probe.event} through \`${entry.command}\` ${problem}`);

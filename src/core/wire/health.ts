@@ -15,9 +15,9 @@ export const hookSetIdentitySchema = z
     data_dir: z.string(),
     home: z.string(),
     agent_dirs: z
-      .object({ claude: z.string(), codex: z.string(), copilot: z.string(), qwen: z.string() })
+      .record(z.string(), z.string())
       .describe(
-        "CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME and QWEN_HOME as resolved: self-protect protects the agents' settings where these put them.",
+        "By agent: the config directory of each agent whose settings a variable can move, as that variable resolved it (or its default under home): self-protect protects the agents' settings there.",
       ),
   })
   .meta({

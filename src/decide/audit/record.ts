@@ -159,7 +159,7 @@ export interface AuditChainV1 extends Chained {
 
 /**
  * The session id of the test calls `hookbox doctor` sends through each agent's hook entry
- * (src/cli/doctor/probes.ts): the console marks them as doctor's and hides them by default.
+ * (each agent's doctor.ts probe): the console marks them as doctor's and hides them by default.
  */
 export const DOCTOR_SESSION_ID = "hookbox-doctor";
 

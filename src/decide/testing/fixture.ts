@@ -1,5 +1,6 @@
 // src/decide/testing owns hook fixtures: their format, and running a hook's fixtures (`hookbox test`).
 import { z } from "zod";
+import { AGENT_NAMES } from "../../agents/protocols.ts";
 
 /**
  * One fixture: an event in, the expected outcome out. `agent` marks `event` as that agent's
@@ -24,7 +25,7 @@ export const fixtureSchema = z
   .object({
     name: z.string().min(1).max(300),
     event: z.record(z.string(), z.unknown()),
-    agent: z.enum(["claude", "gemini", "cursor", "codex", "copilot", "qwen", "native"]).optional(),
+    agent: z.enum(AGENT_NAMES).optional(),
     /** Relative path → file content; created in a fresh temporary directory (the workspace). */
     workspace: z.record(z.string().min(1), z.string()).optional(),
     /** Relative path → symbolic link target (as stored, may be relative or dangling); created in the workspace after its files. */

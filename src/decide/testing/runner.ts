@@ -12,6 +12,7 @@ import { errorMessage } from "../../core/errors.ts";
 import { parseEvent } from "../../core/events/parse.ts";
 import type { NativeEvent } from "../../core/events/types.ts";
 import { PROTOCOLS } from "../../agents/protocols.ts";
+import { agentDirs } from "../../agents/config-dirs.ts";
 import type { RuntimeHost } from "../../platform/index.ts";
 import { compare, type Mismatch } from "./compare.ts";
 import { fixtureFileSchema, type Fixture } from "./fixture.ts";
@@ -196,7 +197,7 @@ function fixtureEvent(fixture: Fixture, workspace: string | undefined): NativeEv
 
 /**
  * The machine self-protect's fixtures describe (its config.locations): HOME=/home/dev with the
- * fixture's `env` (XDG_*, CLAUDE_CONFIG_DIR, CODEX_HOME …), never the tester's own machine.
+ * fixture's `env` (XDG_*, the agents' config-directory variables …), never the tester's own machine.
  */
 function fixtureMachine(env: Readonly<Record<string, string>> | undefined, workspace: string): SelfProtectMachine {
   const home = env?.HOME ?? "/home/dev";
@@ -215,11 +216,6 @@ function fixtureLocations(dir: string, scratch: string): Locations {
     builtin: [],
     userHooksDir: `${scratch}/hooks`,
     configHome: scratch,
-    agentDirs: {
-      claude: `${scratch}/home/.claude`,
-      codex: `${scratch}/home/.codex`,
-      copilot: `${scratch}/home/.copilot`,
-      qwen: `${scratch}/home/.qwen`,
-    },
+    agentDirs: agentDirs({ env: {}, home: `${scratch}/home`, project: dir }),
   };
 }

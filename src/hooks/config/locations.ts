@@ -1,6 +1,6 @@
 import type { RuntimeHost } from "../../platform/index.ts";
 import type { HookSource } from "../registry/sources.ts";
-import { agentConfigDir } from "../../agents/shared/install/paths.ts";
+import { agentDirs, type ConfigDirAgent } from "../../agents/config-dirs.ts";
 import { dirname, resolvePath } from "../../core/text/posix-path.ts";
 import { defaultSocketPath, SOCKET_VARIABLE } from "../../core/wire/socket.ts";
 
@@ -23,9 +23,8 @@ export interface Locations {
   readonly userHooksDir: string;
   /** $XDG_CONFIG_HOME, or ~/.config. */
   readonly configHome: string;
-  /** Where the agents whose config directory an environment variable moves keep it: CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex). */
-  /** Where the agents whose user settings can move keep them (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME): self-protect protects them there. */
-  readonly agentDirs: { readonly claude: string; readonly codex: string; readonly copilot: string; readonly qwen: string };
+  /** Where the agents whose user settings a variable can move keep them (the agent table's configDir): self-protect protects them there. */
+  readonly agentDirs: Readonly<Record<ConfigDirAgent, string>>;
 }
 
 export interface LocationFlags {
@@ -63,12 +62,7 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
     socketPath: socket ? absolute(socket) : defaultSocketPath(env, home),
     userHooksDir: `${configHome}/hookbox/hooks`,
     configHome,
-    agentDirs: {
-      claude: agentConfigDir(env.CLAUDE_CONFIG_DIR, project, `${home}/.claude`),
-      codex: agentConfigDir(env.CODEX_HOME, project, `${home}/.codex`),
-      copilot: agentConfigDir(env.COPILOT_HOME, project, `${home}/.copilot`),
-      qwen: agentConfigDir(env.QWEN_HOME, project, `${home}/.qwen`),
-    },
+    agentDirs: agentDirs({ env, home, project }),
     builtin: (flags.builtin ?? [])
       .flatMap((value) => value.split(","))
       .map((id) => id.trim())

@@ -1,12 +1,6 @@
 import type { NativeEvent } from "../../core/events/types.ts";
-import {
-  CLAUDE_TOOL_NAMES,
-  COPILOT_TOOLS,
-  CURSOR_TOOLS,
-  GEMINI_TOOLS,
-  QWEN_TOOLS,
-  type ToolNameMap,
-} from "../../agents/shared/protocol/tool-names.ts";
+import { PROTOCOLS } from "../../agents/protocols.ts";
+import { CANONICAL_TOOL_NAMES, type ToolNameMap } from "../../agents/shared/protocol/tool-names.ts";
 import { compileCommandRule } from "./rule-command.ts";
 import { compilePathRule } from "./rule-paths.ts";
 
@@ -28,7 +22,8 @@ const FAMILIES: Readonly<Record<string, readonly string[]>> = {
   Task: ["Agent", "Task"],
 };
 
-const DIALECTS: readonly ToolNameMap[] = [GEMINI_TOOLS, CURSOR_TOOLS, COPILOT_TOOLS, QWEN_TOOLS];
+/** Every agent's tool-name table, in the agent table's order. */
+const DIALECTS: readonly ToolNameMap[] = Object.values(PROTOCOLS).flatMap((protocol) => (protocol.tools ? [protocol.tools] : []));
 const RULE = /^([A-Za-z_][A-Za-z0-9_.*-]*)(?:\((.*)\))?$/s;
 
 export interface PermissionRule {
@@ -40,7 +35,7 @@ export type RuleBuild = { readonly ok: true; readonly rule: PermissionRule } | {
 
 /** A tool name as Claude Code spells it: its own, or another agent's mapped through that agent's table. */
 export function canonicalToolName(name: string): string {
-  if (CLAUDE_TOOL_NAMES.has(name)) return name;
+  if (CANONICAL_TOOL_NAMES.has(name)) return name;
   for (const map of DIALECTS) if (Object.hasOwn(map, name)) return map[name] as string;
   return name;
 }

@@ -156,7 +156,7 @@ export class HistoryReading<Tool extends object> {
 }
 
 /** What Gemini CLI's hook payloads, and those of Qwen Code (its fork), open with. */
-export function geminiStyleFields(
+export function forkPayloadFields(
   session: string,
   file: string,
   cwd: string | undefined,

@@ -1,3 +1,4 @@
+import { HookboxError } from "../../../core/errors.ts";
 import type { AgentName } from "../protocol/types.ts";
 
 /**
@@ -51,11 +52,22 @@ export interface HistoryFs {
 export interface HistoryPlaces {
   readonly home: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The agent's user config directory, as its row in the agent table resolves it (histories.ts fills it in). */
+  readonly configDir?: string;
+}
+
+/** The agent's user config directory, where its row's variable (CLAUDE_CONFIG_DIR …) moves it. */
+export function userHistoryDir(places: HistoryPlaces): string {
+  if (places.configDir === undefined)
+    throw new HookboxError("internal", "an agent's history directory was asked for without its table row resolving it");
+  return places.configDir;
 }
 
 /** One agent's history format. */
 export interface HistoryFormat {
   readonly agent: AgentName;
+  /** Where it comes when a file given by path is offered to the readers, lowest first: the most specific first (Qwen's lines look like Claude's, with `parts`). */
+  readonly recognizeOrder: number;
   /** Where its sessions are, in words (for --help and the report). */
   readonly where: string;
   /** The session files of one project (sessions started in it or below it), newest first. */

@@ -1,7 +1,5 @@
 import { runsHookboxEmit } from "./command.ts";
 import { parseJsonDocument } from "./json-document.ts";
-import { opencodePluginEntries } from "../../opencode/install.ts";
-import type { InstallAgent } from "./types.ts";
 
 /** One of Hookbox's entries in an agent's hook settings. */
 export interface InstalledEntry {
@@ -15,14 +13,12 @@ export interface InstalledEntry {
 }
 
 /**
- * Hookbox's entries in an agent's hook settings, whatever the agent's layout: grouped
+ * Hookbox's entries in an agent's JSON hook settings, whatever the agent's layout: grouped
  * (`hooks.<Event>[].hooks[]`: Claude, Gemini, Codex, Qwen) or flat (`hooks.<event>[]`: Cursor,
- * Copilot, whose command is under `bash`); for opencode, the events its plugin asks about, each
- * with the emit command the plugin falls back to. A file that cannot be parsed throws (the caller
- * reports the file).
+ * Copilot, whose command is under `bash`). An agent whose entries are something else says so in
+ * its planner (InstallPlanner.entries). A file that cannot be parsed throws (the caller reports the file).
  */
-export function installedEntries(agent: InstallAgent, text: string, file: string): InstalledEntry[] {
-  if (agent === "opencode") return opencodePluginEntries(text);
+export function settingsEntries(text: string, file: string): InstalledEntry[] {
   const root = parseJsonDocument(text, file).root;
   const hooks = root.hooks;
   if (hooks === null || typeof hooks !== "object" || Array.isArray(hooks)) return [];

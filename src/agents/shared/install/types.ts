@@ -1,6 +1,9 @@
-/** The agents `hookbox install-agent` knows how to configure. */
-export const INSTALL_AGENTS = ["claude", "gemini", "cursor", "codex", "copilot", "qwen", "opencode"] as const;
-export type InstallAgent = (typeof INSTALL_AGENTS)[number];
+import type { FileHost } from "../../../platform/index.ts";
+import type { InstallAgent } from "../../table.ts";
+import type { InstalledEntry } from "./entries.ts";
+
+/** The agents `hookbox install-agent` knows how to configure: the agent table's rows with an installer. */
+export type { InstallAgent } from "../../table.ts";
 
 /** user: every project of this user; project: this repository (committable); local: this repository, this user only (Claude Code's settings.local.json). */
 export type InstallScope = "user" | "project" | "local";
@@ -9,8 +12,14 @@ export const INSTALL_SCOPES: readonly InstallScope[] = ["user", "project", "loca
 export interface InstallDirs {
   readonly home: string;
   readonly project: string;
-  /** The environment, for the agents' own config-directory variables (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME, XDG_CONFIG_HOME). */
+  /** The environment, for the agents' own config-directory variables (the table's configDir, XDG_CONFIG_HOME). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The agent's user config directory as its table row's configDir resolves it here (its variable,
+   * else its default under home): set by the installers' table (src/agents/installers.ts) for the
+   * agents that have one, which is where their planners take it from.
+   */
+  readonly configDir?: string;
 }
 
 /** Claude Code's `type: "http"` hook pointed at the daemon's loopback listener. */
@@ -59,8 +68,57 @@ export interface InstallPlanner {
   readonly defaultEvents: readonly string[];
   /** Where the agent keeps its hooks for `scope`; undefined when the agent has no such scope. */
   configPath(scope: InstallScope, dirs: InstallDirs): string | undefined;
+  /**
+   * It can POST events to the daemon itself (install-agent --http: `type: "http"` hooks); otherwise
+   * it runs `hookbox emit`. `warning`: what install-agent --http warns of, how such hooks fail.
+   */
+  readonly http?: { readonly warning: string };
+  /** What `hookbox install-agent --help` says of this agent besides the others: a paragraph, wrapped as help is. */
+  readonly help?: string;
+  /** Hookbox's entries in a file of this agent, when they are not JSON hook settings (opencode's plugin); absent: read as hook settings. */
+  entries?(text: string, file: string): InstalledEntry[];
   /** Throws HookboxError("config_invalid") for a file it cannot safely rewrite, ("usage") for bad options. */
   planInstall(existingText: string | undefined, options?: InstallOptions): InstallPlan;
   /** The file without Hookbox's entries (and without the groups, lists and `hooks` that held only them); unchanged when it has none. */
   planUninstall(existingText: string | undefined, options?: Pick<InstallOptions, "file">): InstallPlan;
+}
+
+/** What an agent's extra install step did to a file of its own (Codex's config.toml): part of install-agent's --json output. */
+export interface TrustChange {
+  readonly file: string;
+  readonly changed: boolean;
+  readonly summary: readonly string[];
+  readonly diff: string;
+  readonly backup: string | null;
+}
+
+/** The files an agent's trust step reads and writes, handed in by the command: agents/ does no I/O of its own. */
+export interface TrustIO {
+  readonly fs: Pick<FileHost, "writeTextAtomic" | "mkdirp" | "mode" | "remove">;
+  /** The file's text, undefined when there is none; a file_unreadable error naming `what` when it cannot be read. */
+  readIfPresent(path: string, what: string): Promise<string | undefined>;
+  /** A copy of `text` (the file `file` before a change) in Hookbox's data directory, 0600; its path. */
+  backupInDataDir(file: string, text: string): Promise<string>;
+}
+
+/** One settings file of the agent and the directories it resolves in. */
+export interface TrustTarget {
+  /** The hook settings file (absolute, as the agent names it). */
+  readonly file: string;
+  readonly scope: InstallScope;
+  readonly dirs: InstallDirs;
+}
+
+/**
+ * An agent that runs only hooks the user has trusted, recorded outside the hook settings
+ * (Codex, in its config.toml): install-agent --trust records that trust for exactly the entries it
+ * wrote, uninstall-agent takes it out with them, doctor tells whether it is there.
+ */
+export interface AgentTrust {
+  /** --trust's help: what it records, and where. */
+  readonly help: string;
+  /** What it records, for the error a --trust for another agent gets. */
+  readonly records: string;
+  record(io: TrustIO, target: TrustTarget, hooksText: string, options: InstallOptions, dryRun: boolean): Promise<TrustChange>;
+  remove(io: TrustIO, target: TrustTarget, hooksText: string, dryRun: boolean): Promise<TrustChange & { readonly removed: boolean }>;
 }

@@ -1,5 +1,5 @@
-import { CANONICAL_EVENTS, HOOKBOX_EVENTS } from "../../../core/events/names.ts";
-import type { AgentName } from "./types.ts";
+import { CANONICAL_EVENTS, checkEventName, HOOKBOX_EVENTS } from "../../../core/events/names.ts";
+import type { AgentName, AgentProtocol } from "./types.ts";
 import { invalid, snakeCase } from "./payload.ts";
 
 /** An agent's event names and the native names they decode to; built once per adapter. */
@@ -63,4 +63,13 @@ export function resolveEvent(
 export function agentEventNameOf(event: { readonly event_type: string; readonly agent_event_name?: unknown }, table: EventTable): string {
   if (typeof event.agent_event_name === "string") return event.agent_event_name;
   return table.toAgent.get(event.event_type) ?? event.event_type;
+}
+
+/** The native event type an agent's event name decodes to, when the name is known to the dialect (or is native). */
+export function nativeEventName(protocol: Pick<AgentProtocol, "events">, name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const mapped = protocol.events?.toNative.get(name);
+  if (mapped !== undefined) return mapped;
+  const check = checkEventName(name);
+  return check.ok ? check.name : undefined;
 }

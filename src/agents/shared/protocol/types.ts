@@ -1,9 +1,10 @@
 import type { Decision, NativeEvent } from "../../../core/events/types.ts";
+import type { AgentName } from "../../table.ts";
 import type { EventTable } from "./event-names.ts";
+import type { ToolNameMap } from "./tool-names.ts";
 
-/** The dialects `hookbox emit --agent` speaks. "native" is Hookbox's own event and decision JSON. */
-export const AGENT_NAMES = ["claude", "gemini", "cursor", "codex", "copilot", "qwen", "native"] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
+/** The dialects `hookbox emit --agent` speaks: the agent table's rows with a protocol ("native" is Hookbox's own event and decision JSON). */
+export type { AgentName } from "../../table.ts";
 
 /**
  * An agent's answer, structured: `body` is its JSON answer, or undefined where the agent reads
@@ -31,7 +32,7 @@ export interface HookProcessOutput {
 export interface DecodeHint {
   /** The EVENT argument of `hookbox emit EVENT`: the agent's event name or a native one. Used only when the payload names none (Copilot's camelCase payloads). */
   readonly eventName?: string;
-  /** The environment the agent gave the hook: where CLAUDE_PROJECT_DIR / GEMINI_PROJECT_DIR / CURSOR_PROJECT_DIR come from. */
+  /** The environment the agent gave the hook: where the agents' project variables (AgentProtocol.projectDirEnv) come from. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Clock for payloads without a timestamp (tests pin it). */
   readonly now?: () => Date;
@@ -47,6 +48,10 @@ export interface AgentProtocol {
   readonly name: AgentName;
   /** The agent's event names and their native ones (absent for the native dialect, which uses native names). */
   readonly events?: EventTable;
+  /** The agent's tool names that are not Hookbox's (Claude Code's): what it renames, and what detection calls foreign to other dialects. */
+  readonly tools?: ToolNameMap;
+  /** Environment variables in which the agent names the project, most trusted first: the hook's working directory moves with the agent's `cd`. */
+  readonly projectDirEnv: readonly string[];
   /** True when the payload looks like this agent's dialect; detect.ts asks in a fixed order, most specific first. */
   detect(payload: unknown): boolean;
   /** The agent's stdin JSON as a native event. Throws HookboxError("event_invalid") naming the field at fault. */
@@ -63,4 +68,9 @@ export interface AgentProtocol {
   acceptsOutputRewrite?(event: NativeEvent): boolean;
   /** What to answer when Hookbox could not fully evaluate: a block with `reason`, or the agent's go-ahead with it shown. */
   failure(reason: string, event: NativeEvent | undefined, options: FailureOptions): AgentOutput;
+  /**
+   * The body that shows `warning` (what a command hook would say on stderr) to the user of an agent
+   * that calls POST /v1/agents/{agent} itself and reads only a body; absent: such an agent gets `{}`.
+   */
+  httpWarning?(warning: string): Readonly<Record<string, unknown>>;
 }

@@ -2,7 +2,7 @@ import { stringify } from "yaml";
 import { MAX_LIMITS } from "../../../../sandbox/index.ts";
 import type { PackageTree } from "../tree.ts";
 import { IMPORTED_HANDLER } from "./handler-source.ts";
-import type { ImportedHook } from "./types.ts";
+import type { ImportedHook } from "../../../agents/importers.ts";
 
 /** What every imported hook.yaml starts with, in this order (the generated YAML reads the same for both kinds). */
 function headOf(hook: ImportedHook): Record<string, unknown> {

@@ -4,18 +4,17 @@ import { HookboxError } from "../../../core/errors.ts";
 import { parseJsonDocument } from "../../../agents/shared/install/json-document.ts";
 import type { FileHost } from "../../../platform/index.ts";
 import { dirname } from "../../../core/text/posix-path.ts";
-import { importClaudeShaped } from "./claude-shaped.ts";
-import { importCursor } from "./cursor.ts";
+import { guessImportAgent, IMPORT_AGENTS, readAgentImport, type ImportDialect, type ImportPlan } from "../../../agents/importers.ts";
+import { compilePermissionRule } from "../../registry/permission-rule.ts";
 import { importTemplate } from "./template.ts";
-import type { ImportDialect, ImportPlan } from "./types.ts";
 
 export { importedPackage } from "./generate.ts";
-export type { ImportDialect, ImportedHook, ImportPlan } from "./types.ts";
+export type { ImportDialect, ImportedHook, ImportPlan } from "../../../agents/importers.ts";
 
-export const IMPORT_DIALECTS: readonly ImportDialect[] = ["claude", "codex", "gemini", "cursor", "template"];
+/** `hookbox import --agent`: the agents whose hook settings it reads (the agent table's importers), and the hooks template. */
+export const IMPORT_DIALECTS: readonly ImportDialect[] = [...IMPORT_AGENTS, "template"];
 
 const YAML_FILE = /\.ya?ml$/;
-const GEMINI_EVENTS = /^(BeforeTool|AfterTool|BeforeAgent|AfterAgent|BeforeModel|AfterModel|BeforeToolSelection|PreCompress)$/;
 
 /** The hook configuration at `path` (a settings file, a hooks.json, a template YAML file or directory), read and translated. */
 export async function readImport(fs: Pick<FileHost, "kind" | "listDir" | "readText">, path: string, dialect?: ImportDialect): Promise<ImportPlan> {
@@ -40,20 +39,27 @@ export async function readImport(fs: Pick<FileHost, "kind" | "listDir" | "readTe
     return importTemplate(parsed);
   }
   const root = parseJsonDocument(await fs.readText(path), path).root;
-  const chosen = dialect ?? guessDialect(path, root);
-  if (chosen === "cursor") return importCursor(root, dirname(path));
-  // A plugin's (or a Gemini extension's) hooks.json names its own root in a variable.
+  const agent = dialect ?? guessImportAgent(path, root);
+  // A plugin's (or an extension's) hooks.json names its own root in a variable.
   const pluginRoot = /\/hooks\/hooks\.json$/.test(path) ? dirname(dirname(path)) : undefined;
-  return importClaudeShaped(root, chosen === "template" ? "claude" : chosen, pluginRoot ? { pluginRoot } : {});
+  return checkedRules(readAgentImport(agent, root, path, pluginRoot));
 }
 
-function guessDialect(path: string, root: Record<string, unknown>): ImportDialect {
-  const hooks = root.hooks !== null && typeof root.hooks === "object" ? (root.hooks as Record<string, unknown>) : {};
-  const flat = Object.values(hooks).some(
-    (entries) => Array.isArray(entries) && entries.some((entry) => entry && typeof entry === "object" && "command" in entry && !("hooks" in entry)),
-  );
-  if (path.includes("/.cursor/") || (typeof root.version === "number" && flat)) return "cursor";
-  if (path.includes("/.gemini/") || Object.keys(hooks).some((name) => GEMINI_EVENTS.test(name))) return "gemini";
-  if (path.includes("/.codex/")) return "codex";
-  return "claude";
+/**
+ * An imported `if` rule Hookbox cannot read is dropped with a warning naming it: kept, the hook
+ * would not load at all; the warning says the hook now runs on every call its matcher selects.
+ */
+export function checkedRules(plan: ImportPlan): ImportPlan {
+  const warnings = [...plan.warnings];
+  const hooks = plan.hooks.map((hook) => {
+    if (hook.match.if === undefined) return hook;
+    const rule = compilePermissionRule(hook.match.if);
+    if (rule.ok) return hook;
+    warnings.push(
+      `${hook.where}: if ${JSON.stringify(hook.match.if)} is not a rule Hookbox reads (${rule.message}): the hook runs on every call its matcher selects`,
+    );
+    const { if: _dropped, ...match } = hook.match;
+    return { ...hook, match };
+  });
+  return { ...plan, hooks, warnings };
 }

@@ -1,5 +1,5 @@
 import { checkEventName } from "../../../core/events/names.ts";
-import { kebab, shellRun, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
+import { kebab, shellRun, type ImportedHook, type ImportPlan, isObject, type Json } from "../../../agents/importers.ts";
 
 /** The template's match keys Hookbox expresses; the others are reported, not silently dropped. */
 const KNOWN_MATCH = new Set(["ability_scope", "only_if_changed_paths", "min_duration_ms"]);

@@ -5,7 +5,7 @@ import { identityDifference } from "../../../decide/identity.ts";
 import { answerAgentCall } from "../../../decide/agent-answer.ts";
 import { HookboxError } from "../../../core/errors.ts";
 import { parseEvent } from "../../../core/events/parse.ts";
-import { AGENT_NAMES, hookProcessOutput, type AgentName } from "../../../agents/protocols.ts";
+import { AGENT_NAMES, hookProcessOutput, PROTOCOLS, type AgentName } from "../../../agents/protocols.ts";
 import { agentAnswerSchema, agentCallReplySchema } from "../../../core/wire/agent-call-schema.ts";
 import { AGENT_CALL_HEADERS, decodeHeaderJson, HOOK_SET_MISMATCH, type AgentCallReplyV1 } from "../../../core/wire/agent-call.ts";
 import { decisionSchema, type DecisionV1 } from "../../../core/wire/decision.ts";
@@ -177,8 +177,9 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
       } satisfies AgentCallReplyV1);
     }
     if (output.body !== undefined) return c.json(output.body as Record<string, unknown>);
-    // What a command hook would say on stderr (a warning) reaches the user as Claude's systemMessage.
-    return c.json(output.stderr.trim() && answer.protocol === "claude" ? { systemMessage: output.stderr.trim() } : {});
+    // What a command hook would say on stderr (a warning) reaches the user where the agent shows one (Claude's systemMessage).
+    const warning = output.stderr.trim();
+    return c.json((warning && PROTOCOLS[answer.protocol].httpWarning?.(warning)) || {});
   });
 }
 

@@ -1,12 +1,22 @@
-import { CURSOR_EVENTS } from "../../../agents/cursor/payload.ts";
-import { runsHookboxEmit } from "../../../agents/shared/install/command.ts";
-import { importedOnError, shellRun, kebab, type ImportedHook, type ImportPlan, isObject, type Json } from "./types.ts";
+import { dirname } from "../../core/text/posix-path.ts";
+import {
+  importedOnError,
+  shellRun,
+  kebab,
+  type AgentImporter,
+  type ImportedHook,
+  type ImportPlan,
+  isObject,
+  type Json,
+} from "../shared/import/types.ts";
+import { runsHookboxEmit } from "../shared/install/command.ts";
+import { CURSOR_EVENTS } from "./payload.ts";
 
 /**
  * Cursor's hooks.json: {version: 1, hooks: {event: [{command, matcher?, timeout?}]}}. A command is
  * relative to the hooks.json's directory, so it runs from there (`cd <dir> && <command>`).
  */
-export function importCursor(root: Json, fileDir: string): ImportPlan {
+function importCursor(root: Json, fileDir: string): ImportPlan {
   const hooks: ImportedHook[] = [];
   const warnings: string[] = [];
   const section = isObject(root.hooks) ? root.hooks : {};
@@ -56,3 +66,29 @@ export function importCursor(root: Json, fileDir: string): ImportPlan {
   }
   return { dialect: "cursor", hooks, warnings, remaining: { ...root, hooks: remaining } };
 }
+
+/** A hooks.json is Cursor's under .cursor/, or with a numeric `version` and handlers listed flat under each event. */
+function isCursorFile(path: string, root: Json): boolean {
+  const hooks = root.hooks !== null && typeof root.hooks === "object" ? (root.hooks as Record<string, unknown>) : {};
+  const flat = Object.values(hooks).some(
+    (entries) => Array.isArray(entries) && entries.some((entry) => entry && typeof entry === "object" && "command" in entry && !("hooks" in entry)),
+  );
+  return path.includes("/.cursor/") || (typeof root.version === "number" && flat);
+}
+
+export const importer: AgentImporter = {
+  /** Cursor pipes its own payload (tool input at the top) and reads `permission` (research §3.3). */
+  reading: {
+    stdin: "flat",
+    answer: "permission",
+    decisionBehavior: false,
+    toolInputRewrite: false,
+    jsonOnAnyExit: false,
+    plainText: "ignored",
+    exitAboveOneDenies: false,
+  },
+  projectVariables: [],
+  pluginRootVariables: [],
+  guess: { order: 1, matches: isCursorFile },
+  read: (root, source) => importCursor(root, dirname(source.path)),
+};

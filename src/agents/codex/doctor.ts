@@ -1,10 +1,8 @@
-import { codexUserConfigPath } from "../../agents/codex/install.ts";
-import { codexTrustEntries, recordedTrust, untrustedEntries } from "../../agents/codex/trust.ts";
-import { runsHookboxEmitHandler } from "../../agents/shared/install/command.ts";
-import type { InstallScope } from "../../agents/installers.ts";
-import type { CliContext } from "../context.ts";
-import { fail, pass, type DoctorCheck } from "./check.ts";
 import { noun, plural } from "../../core/text/plural.ts";
+import { failed as fail, passed as pass, type AgentCheck, type AgentDoctor, type DoctorIO, type DoctorTarget } from "../shared/doctor.ts";
+import { runsHookboxEmitHandler } from "../shared/install/command.ts";
+import { codexUserConfigPath } from "./install.ts";
+import { codexTrustEntries, recordedTrust, untrustedEntries } from "./trust.ts";
 
 /**
  * Whether Codex will run Hookbox's entries in `file` at all: Codex skips a hook whose trust is
@@ -12,13 +10,13 @@ import { noun, plural } from "../../core/text/plural.ts";
  * installed but untrusted Hookbox is no guard. Doctor never records the trust itself: that is
  * the user's act (Codex's /hooks, or `install-agent codex --trust`).
  */
-export async function codexTrustCheck(ctx: CliContext, scope: InstallScope, file: string, text: string, project: string): Promise<DoctorCheck> {
+async function codexTrustCheck(io: DoctorIO, { scope, file, text, dirs }: DoctorTarget): Promise<AgentCheck> {
   const name = `codex trust (${scope})`;
-  const config = codexUserConfigPath({ home: ctx.host.homeDir(), project, env: ctx.host.env });
+  const config = codexUserConfigPath(dirs);
   const entries = await codexTrustEntries(file, text, (_event, handler) => runsHookboxEmitHandler(handler));
   let recorded;
   try {
-    recorded = recordedTrust((await ctx.host.fs.exists(config)) ? await ctx.host.fs.readText(config) : undefined, config);
+    recorded = recordedTrust((await io.fs.exists(config)) ? await io.fs.readText(config) : undefined, config);
   } catch (error) {
     return fail(name, (error as Error).message);
   }
@@ -35,3 +33,20 @@ export async function codexTrustCheck(ctx: CliContext, scope: InstallScope, file
       `Review and trust them in Codex's /hooks, or run hookbox install-agent codex${scope === "project" ? "" : ` --${scope}`} --trust once you have read them`,
   );
 }
+
+export const doctor: AgentDoctor = {
+  /** What doctor sends through Codex's PreToolUse entry: a harmless shell command. */
+  probe: {
+    event: "PreToolUse",
+    payload: (p, sessionId) => ({
+      session_id: sessionId,
+      turn_id: "doctor",
+      cwd: p,
+      hook_event_name: "PreToolUse",
+      model: "doctor",
+      tool_name: "Bash",
+      tool_input: { command: "true" },
+    }),
+  },
+  checks: async (io, target) => [await codexTrustCheck(io, target)],
+};

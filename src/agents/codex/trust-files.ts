@@ -1,19 +1,17 @@
-import { unifiedDiff } from "../agents/shared/install/diff.ts";
-import { codexHandler, codexUserConfigPath } from "../agents/codex/install.ts";
-import { codexTrustEntries, planCodexTrust, planCodexUntrust } from "../agents/codex/trust.ts";
-import { sameJson } from "../agents/shared/install/json-value.ts";
-import { runsHookboxEmitHandler } from "../agents/shared/install/command.ts";
-import type { InstallOptions } from "../agents/installers.ts";
-import { readIfPresent, writeBackup, type AgentSettingsTarget } from "./agent-settings.ts";
-import type { CliContext } from "./context.ts";
+import { runsHookboxEmitHandler } from "../shared/install/command.ts";
+import { sameJson } from "../shared/install/json-value.ts";
+import type { AgentTrust, InstallOptions, TrustChange, TrustIO, TrustTarget } from "../shared/install/types.ts";
+import { codexHandler, codexUserConfigPath } from "./install.ts";
 
-/** What `install-agent codex --trust` did to $CODEX_HOME/config.toml: part of install-agent's --json output. */
-export interface TrustChange {
-  readonly file: string;
-  readonly changed: boolean;
-  readonly summary: readonly string[];
-  readonly diff: string;
-  readonly backup: string | null;
+const WHAT = "Codex's config.toml";
+
+/**
+ * The trust code and the diff, loaded when a trust step runs: the agent table is on `hookbox
+ * emit`'s path, and these bring a TOML parser, the sandbox's hash and a diff library with them.
+ */
+async function load() {
+  const [trust, { unifiedDiff }] = await Promise.all([import("./trust.ts"), import("../shared/install/diff.ts")]);
+  return { ...trust, unifiedDiff };
 }
 
 /**
@@ -22,20 +20,21 @@ export interface TrustChange {
  * install-agent writes for their event are trusted: an entry that merely runs `hookbox emit`
  * among other things (a repository's .codex/hooks.json could hold `hookbox emit X; curl …`) never is.
  */
-export async function trustCodexEntries(
-  ctx: CliContext,
-  target: AgentSettingsTarget,
+async function trustCodexEntries(
+  io: TrustIO,
+  target: TrustTarget,
   hooksText: string,
   options: InstallOptions,
   dryRun: boolean,
 ): Promise<TrustChange> {
-  const file = codexUserConfigPath({ home: ctx.host.homeDir(), project: target.project, env: ctx.host.env });
+  const { codexTrustEntries, planCodexTrust, unifiedDiff } = await load();
+  const file = codexUserConfigPath(target.dirs);
   const entries = await codexTrustEntries(target.file, hooksText, (event, handler) => sameJson(handler, codexHandler(event, options)));
-  const existing = await readIfPresent(ctx, file, "Codex's config.toml");
+  const existing = await io.readIfPresent(file, WHAT);
   const plan = planCodexTrust(existing, entries, file);
   let backup: string | null = null;
   if (plan.changed && !dryRun) {
-    const fs = ctx.host.fs;
+    const fs = io.fs;
     if (existing !== undefined) {
       backup = `${file}.hookbox-backup-${new Date().toISOString().replace(/[:.]/g, "-")}`;
       await fs.writeTextAtomic(backup, existing, 0o600);
@@ -52,20 +51,21 @@ export async function trustCodexEntries(
  * (the hooks.json about to lose them), as `install-agent --trust` wrote it; the file goes when
  * nothing else is left in it. A backup first, in the data directory.
  */
-export async function untrustCodexEntries(
-  ctx: CliContext,
-  target: AgentSettingsTarget,
+async function untrustCodexEntries(
+  io: TrustIO,
+  target: TrustTarget,
   hooksText: string,
   dryRun: boolean,
 ): Promise<TrustChange & { readonly removed: boolean }> {
-  const file = codexUserConfigPath({ home: ctx.host.homeDir(), project: target.project, env: ctx.host.env });
+  const { codexTrustEntries, planCodexUntrust, unifiedDiff } = await load();
+  const file = codexUserConfigPath(target.dirs);
   const entries = await codexTrustEntries(target.file, hooksText, (_event, handler) => runsHookboxEmitHandler(handler));
-  const existing = await readIfPresent(ctx, file, "Codex's config.toml");
+  const existing = await io.readIfPresent(file, WHAT);
   const plan = planCodexUntrust(existing, entries, file);
   let backup: string | null = null;
   if (plan.changed && !dryRun && existing !== undefined) {
-    const fs = ctx.host.fs;
-    backup = await writeBackup(ctx, { ...target, file }, existing, { inDataDir: true });
+    const fs = io.fs;
+    backup = await io.backupInDataDir(file, existing);
     if (plan.empty) await fs.remove(file);
     else await fs.writeTextAtomic(file, plan.text, (await fs.mode(file)) ?? 0o600);
   }
@@ -78,3 +78,11 @@ export async function untrustCodexEntries(
     removed: plan.changed && plan.empty,
   };
 }
+
+/** Codex runs a hook only once its user config records it as trusted (trust.ts): install-agent --trust, uninstall-agent, doctor. */
+export const trust: AgentTrust = {
+  help: "also record in $CODEX_HOME/config.toml that you trust the entries written, as Codex's /hooks would (Codex skips untrusted hooks without a word)",
+  records: "it records, in $CODEX_HOME/config.toml, that you trust Hookbox's entries",
+  record: trustCodexEntries,
+  remove: untrustCodexEntries,
+};

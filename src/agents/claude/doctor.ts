@@ -1,6 +1,5 @@
-import type { InstalledEntry } from "../../agents/shared/install/entries.ts";
-import type { CliContext } from "../context.ts";
-import { fail, pass, type DoctorCheck } from "./check.ts";
+import { failed as fail, passed as pass, type AgentCheck, type AgentDoctor, type DoctorIO } from "../shared/doctor.ts";
+import type { InstalledEntry } from "../shared/install/entries.ts";
 
 /** An http entry's loopback URL and the token variable (or literal header) it sends. */
 interface HttpTarget {
@@ -31,16 +30,16 @@ function targetOf(entry: InstalledEntry): HttpTarget | undefined {
  * answer GET /healthz with the token the entries send, from this environment (Claude's, when
  * doctor runs in the shell Claude is started from).
  */
-export async function httpHookChecks(ctx: CliContext, name: string, file: string, entries: readonly InstalledEntry[]): Promise<DoctorCheck[]> {
+async function httpHookChecks(io: DoctorIO, name: string, file: string, entries: readonly InstalledEntry[]): Promise<AgentCheck[]> {
   const targets = new Map<string, HttpTarget>();
   for (const entry of entries) {
     const target = targetOf(entry);
     if (target) targets.set(`${target.hostname}:${target.port} ${target.tokenEnvVar ?? target.header ?? ""}`, target);
   }
-  const checks: DoctorCheck[] = [];
+  const checks: AgentCheck[] = [];
   for (const target of targets.values()) {
     const label = `${name} http`;
-    const token = target.tokenEnvVar !== undefined ? ctx.host.env[target.tokenEnvVar] : undefined;
+    const token = target.tokenEnvVar !== undefined ? io.env[target.tokenEnvVar] : undefined;
     if (target.tokenEnvVar !== undefined && (token === undefined || token === "")) {
       checks.push(
         fail(
@@ -53,7 +52,7 @@ export async function httpHookChecks(ctx: CliContext, name: string, file: string
     const authorization = token !== undefined ? `Bearer ${token}` : target.header;
     let reply;
     try {
-      reply = await ctx.host.net.request(
+      reply = await io.net.request(
         { hostname: target.hostname, port: target.port },
         { method: "GET", path: "/healthz", timeoutMs: 5000, ...(authorization ? { headers: { authorization } } : {}) },
       );
@@ -85,3 +84,21 @@ export async function httpHookChecks(ctx: CliContext, name: string, file: string
   }
   return checks;
 }
+
+export const doctor: AgentDoctor = {
+  /** What doctor sends through Claude Code's PreToolUse entry: reading the project's README. */
+  probe: {
+    event: "PreToolUse",
+    payload: (p, sessionId) => ({
+      session_id: sessionId,
+      transcript_path: "",
+      cwd: p,
+      hook_event_name: "PreToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: `${p}/README.md` },
+    }),
+  },
+  /** Its http hooks (install-agent --http) must reach a daemon that takes their token. */
+  checks: async (io, { scope, file, entries }) =>
+    entries.some((entry) => entry.url !== undefined) ? httpHookChecks(io, `claude (${scope})`, file, entries) : [],
+};

@@ -17,11 +17,12 @@ import { timestampField } from "./timestamp.ts";
 import { normaliseToolName, toolNameField, type ToolNameMap } from "./tool-names.ts";
 
 /**
- * The payload shape Claude Code made the lingua franca (research §0): snake_case fields,
- * `hook_event_name`, `session_id`, `tool_name`/`tool_input`. Claude Code, Codex, Gemini CLI and
- * Copilot CLI's "VS Code compatible" mode all send it, with different names inside.
+ * The hook payload most agents send, in the shape Claude Code made the lingua franca (research
+ * §0): snake_case fields, `hook_event_name`, `session_id`, `tool_name`/`tool_input`. Claude Code,
+ * Codex, Gemini CLI, Qwen Code and Copilot CLI's "VS Code compatible" mode all send it, with
+ * different names inside; each agent's protocol.ts says which.
  */
-export interface ClaudeShapedDialect {
+export interface HookPayloadDialect {
   readonly agent: AgentName;
   /** For messages: "Claude Code", "Gemini CLI" … */
   readonly label: string;
@@ -37,7 +38,7 @@ export interface ClaudeShapedDialect {
 
 const COMMON_FIELDS = ["hook_event_name", "hookEventName", "session_id", "sessionId", "timestamp", "cwd", "prompt", "stop_hook_active"];
 
-export function decodeClaudeShaped(dialect: ClaudeShapedDialect, input: unknown, hint: DecodeHint | undefined): NativeEvent {
+export function decodeHookPayload(dialect: HookPayloadDialect, input: unknown, hint: DecodeHint | undefined): NativeEvent {
   const payload = readPayload(input, dialect.label);
   const responseField = dialect.toolResponseField ?? "tool_response";
   // VS Code's agent hooks send the same fields with camelCase ids (research §6).
