@@ -2,10 +2,12 @@ import { spawn } from "node:child_process";
 import {
   closeSync,
   existsSync,
+  lstatSync,
   fsyncSync,
   openSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   statSync,
   symlinkSync,
   unlinkSync,
@@ -355,6 +357,38 @@ export const nodeFileHost: FileHost = {
     },
     // Required on first use: most processes never hash.
     sha256: (bytes) => (require("node:crypto") as NodeCrypto).createHash("sha256").update(bytes).digest("hex"),
+  },
+  probe: {
+    stamp: (path) => {
+      try {
+        const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+        return info ? stampOf(info) : "missing";
+      } catch {
+        return "missing"; // as FileHost.stamp: what cannot be looked at is not there
+      }
+    },
+    kind: (path) => {
+      try {
+        const info = lstatSync(path, { throwIfNoEntry: false });
+        return info ? kindOf(info) : "missing";
+      } catch {
+        return "missing";
+      }
+    },
+    readLink: (path) => {
+      try {
+        return readlinkSync(path);
+      } catch {
+        return undefined;
+      }
+    },
+    realpath: (path) => {
+      try {
+        return realpathSync.native(path);
+      } catch {
+        return undefined;
+      }
+    },
   },
 };
 
