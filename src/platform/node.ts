@@ -104,7 +104,10 @@ export function childWorker(command: string, args: readonly string[]): WorkerPro
   child.stdin.on("error", () => undefined); // EPIPE after the worker died: the exit listener reports it
   const exitListeners: ((exit: { code: number | null; signal: string | null }) => void)[] = [];
   let exited: { code: number | null; signal: string | null } | undefined;
+  // The worker runs guests on its main thread, whose id is the process's.
+  const cpuTimeMs = threadCpuClock(child.pid, child.pid);
   child.on("exit", (code, signal) => {
+    cpuTimeMs?.close();
     exited = { code, signal };
     for (const listener of exitListeners) listener(exited);
   });
@@ -126,8 +129,7 @@ export function childWorker(command: string, args: readonly string[]): WorkerPro
     kill: () => {
       child.kill("SIGKILL");
     },
-    // The worker runs guests on its main thread, whose id is the process's.
-    cpuTimeMs: threadCpuClock(child.pid, child.pid),
+    cpuTimeMs,
   };
 }
 

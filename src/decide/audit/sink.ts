@@ -71,13 +71,15 @@ interface Position {
 
 const DEFAULT_TAIL_LINES = 64;
 /**
- * The append lock is kept after a batch, released once this writer has had nothing to write for a
- * timer's turn, and reused meanwhile by the next batch — for at most this long since it was taken:
- * then it is released and the writer waits YIELD_MS before taking it again, a window for other
- * writers (an `emit` polls every 8 ms at most) that a steady stream of events would never leave.
+ * The append lock is kept after a batch, released once this writer has had nothing to write for
+ * IDLE_MS, and reused meanwhile by the next batch (creating it is a directory write, the costliest
+ * step of an append) — for at most LEASE_MS since it was taken: then it is released and the writer
+ * waits YIELD_MS before taking it again, a window for other writers (an `emit` polls every 8 ms at
+ * most) that a steady stream of events would never leave.
  */
-const LEASE_MS = 20;
-const YIELD_MS = 2;
+const IDLE_MS = 5;
+const LEASE_MS = 50;
+const YIELD_MS = 1;
 /** A writer whose lock was broken while it was stopped starts its write over; at most this often. */
 const MAX_LOCK_ATTEMPTS = 3;
 
@@ -278,7 +280,7 @@ export class AuditSink {
       if (this.lease?.held !== held) return;
       this.lease = undefined;
       held.release();
-    }, 0);
+    }, IDLE_MS);
     // A writer about to exit closes the sink, which releases the lock: the timer keeps nothing alive.
     (release as { unref?: () => void }).unref?.();
     this.lease = { held, takenAt, release };
