@@ -61,12 +61,12 @@ export function writeHooks(hooksDir: string, hooks: number): void {
 }
 
 /** `hookbox serve` with `hooks` copies of the secret-path hook, all matching Write|Edit. */
-export async function startDaemon(hooks: number, extraArgs: readonly string[] = []): Promise<Daemon> {
+export async function startDaemon(hooks: number, extraArgs: readonly string[] = [], binary = BINARY): Promise<Daemon> {
   const home = mkdtempSync(join(tmpdir(), "hookbox-bench-"));
   const hooksDir = join(home, "hooks");
   writeHooks(hooksDir, hooks);
   const socket = join(home, "run/hookbox/hookbox.sock");
-  const child = spawn(BINARY, ["serve", "--hooks", hooksDir, ...extraArgs], {
+  const child = spawn(binary, ["serve", "--hooks", hooksDir, ...extraArgs], {
     env: { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), PATH: "/usr/bin:/bin" },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -2,7 +2,7 @@
 // hits every contender alike, percentiles, and the BENCHMARKS.md writer.
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 
 export interface Contender {
@@ -94,7 +94,9 @@ export function machine(): string {
   } catch {
     kernel = process.platform;
   }
-  return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${kernel}; benchmark runtime ${runtime}`;
+  // The date says which code a section measured; the load says how much of the machine it had.
+  const load = loadavg()[0] ?? 0;
+  return `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${kernel} (load average ${load.toFixed(1)} at the start); benchmark runtime ${runtime}`;
 }
 
 const FILE = resolve(import.meta.dirname, "../BENCHMARKS.md");

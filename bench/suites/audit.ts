@@ -69,7 +69,7 @@ export async function run(): Promise<string> {
   const inProcess = await sideBySide(
     [
       { name: "daemon before the chain: serialise, one append", run: () => plain.append(serialise()) },
-      { name: "daemon, chained: lock, stamp check, 2 × SHA-256 (node:crypto), one append", run: () => daemonSink.write(EVENT) },
+      { name: "daemon, chained: lock (kept), stamp check, 2 × SHA-256 (node:crypto), one append", run: () => daemonSink.write(EVENT) },
       // What the sink's open, write and close did for emit before the chain.
       {
         name: "emit before the chain: open, serialise, append, fsync, close",
@@ -128,7 +128,9 @@ file in a temporary directory. "Before the chain" is what the sink did before: o
 the serialised lines (the daemon keeps the file open; \`emit\` opens it, appends, closes). The
 chained sink takes the append lock (a symlink: create, read back before appending and at
 release, remove), checks the file's stamp (or, for \`emit\`, reads the last line), hashes each
-line (SHA-256, node:crypto, synchronously) and appends.
+line (SHA-256, node:crypto, synchronously) and appends. The daemon keeps the lock while writes
+keep coming (released after 5 ms without one, at the latest 50 ms after it was taken; issue 34):
+its events one after another pay the create and remove only at those turns.
 
 ${table(inProcess, by("daemon before").name)}
 

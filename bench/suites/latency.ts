@@ -19,10 +19,17 @@ import { rawWorkerIpc } from "../raw-worker-client.ts";
 
 const require = createRequire(import.meta.url);
 
+/**
+ * BENCH_BASE=<another hookbox binary>: its daemon with 1 and 10 hooks runs beside this build's,
+ * in the same rounds (a change judged against the build before it, on a machine whose load moves).
+ */
+const BASE = process.env.BENCH_BASE;
+
 export async function run(): Promise<string> {
   ensureBinary();
   const one = await startDaemon(1);
   const ten = await startDaemon(10);
+  const base = BASE ? { one: await startDaemon(1, [], BASE), ten: await startDaemon(10, [], BASE) } : undefined;
   const bare = await startBareHono();
   const bunHook = compiled("check-bun", "bench/hooks/check-bun.ts");
   const payload = JSON.stringify(WRITE_EVENT);
@@ -47,6 +54,13 @@ export async function run(): Promise<string> {
     return connection;
   };
   const [oneKeep, tenKeep, bareKeep] = await Promise.all([keepAlive(one.socket), keepAlive(ten.socket), keepAlive(bare.socket)]);
+  const baseKeep = base ? { one: await keepAlive(base.one.socket), ten: await keepAlive(base.ten.socket) } : undefined;
+  const baseRows = baseKeep
+    ? [
+        { name: "base build: hookbox serve, 1 hook (keep-alive client)", run: () => baseKeep.one.post("/v1/events/PreToolUse", nativeBody) },
+        { name: "base build: hookbox serve, 10 hooks (keep-alive client)", run: () => baseKeep.ten.post("/v1/events/PreToolUse", nativeBody) },
+      ]
+    : [];
   const rawWorker = rawWorkerIpc(compiledHandler.handler.code);
   await rawWorker.ready;
 
@@ -57,6 +71,7 @@ export async function run(): Promise<string> {
       { name: "hookbox serve, 10 hooks (unix socket)", run: () => post(ten.socket, "/v1/events/PreToolUse", native) },
       { name: "hookbox serve, 1 hook (keep-alive client)", run: () => oneKeep.post("/v1/events/PreToolUse", nativeBody) },
       { name: "hookbox serve, 10 hooks (keep-alive client)", run: () => tenKeep.post("/v1/events/PreToolUse", nativeBody) },
+      ...baseRows,
       { name: "floor: bare Hono (fetch)", run: () => post(bare.socket, "/v1/events/PreToolUse", native) },
       { name: "floor: bare Hono (keep-alive client)", run: () => bareKeep.post("/v1/events/PreToolUse", nativeBody) },
       { name: "floor: raw worker hop (warm call in a worker process, Bun IPC)", run: () => rawWorker.call(WRITE_EVENT) },
@@ -74,7 +89,9 @@ export async function run(): Promise<string> {
     ],
     { rounds: 8, perRound: 250, warmup: 200 },
   );
-  for (const connection of [oneKeep, tenKeep, bareKeep]) connection.close();
+  for (const connection of [oneKeep, tenKeep, bareKeep, ...(baseKeep ? [baseKeep.one, baseKeep.ten] : [])]) connection.close();
+  await base?.one.stop();
+  await base?.ten.stop();
   rawWorker.kill();
   await one.stop();
   await ten.stop();
@@ -139,7 +156,16 @@ allowance for one hook.
 ${floors}
 
 The 10 hooks of an event run as one chain in one sandbox worker (one round trip); each hook
-still gets its own WebAssembly instance, limits and audit record.`;
+still gets its own WebAssembly instance, limits and audit record.${baseNote()}`;
+
+  function baseNote(): string {
+    if (!BASE) return "";
+    const ratio = (prefix: string, now: string): string => (by(prefix).p50Us / by(now).p50Us).toFixed(2);
+    return `
+
+Beside this build, in the same rounds, the build \`${BASE}\` (BENCH_BASE): base p50 ÷ this build's p50 is
+**${ratio("base build: hookbox serve, 1 hook", "hookbox serve, 1 hook (keep")}×** with 1 hook and **${ratio("base build: hookbox serve, 10 hooks", "hookbox serve, 10 hooks (keep")}×** with 10 (keep-alive client).`;
+  }
 }
 
 if (import.meta.main) writeSection("latency", await run());

@@ -38,18 +38,20 @@ export async function run(): Promise<string> {
   const rawWarmCall = rawWarm(module, handlerJs);
   const rawFreshCall = rawFresh(module, handlerJs);
   const noHost = (): Promise<never> => Promise.reject(new Error("none"));
+  // Each call gets its own event object, as each event does in the daemon: the engine serializes
+  // an event once per object (once per chain), and the raw floor parses its JSON on every call.
 
   const warm = await sideBySide(
     [
       { name: "raw quickjs-emscripten, warm context", run: () => rawWarmCall(eventJson) },
-      { name: "hookbox engine, warm", run: () => engine.invoke(warmSpec, PRE_TOOL_USE, DEFAULT_LIMITS, noHost) },
+      { name: "hookbox engine, warm", run: () => engine.invoke(warmSpec, { ...PRE_TOOL_USE }, DEFAULT_LIMITS, noHost) },
     ],
     { rounds: 10, perRound: 500, warmup: 500 },
   );
   const fresh = await sideBySide(
     [
       { name: "raw quickjs-emscripten, fresh runtime+context", run: () => rawFreshCall(eventJson) },
-      { name: "hookbox engine, fresh", run: () => engine.invoke(freshSpec, PRE_TOOL_USE, DEFAULT_LIMITS, noHost) },
+      { name: "hookbox engine, fresh", run: () => engine.invoke(freshSpec, { ...PRE_TOOL_USE }, DEFAULT_LIMITS, noHost) },
     ],
     { rounds: 10, perRound: 100, warmup: 100 },
   );
@@ -62,7 +64,7 @@ export async function run(): Promise<string> {
   const isolated = await sideBySide(
     [
       { name: "raw quickjs-emscripten in a worker process (same channel)", run: () => raw.call(PRE_TOOL_USE) },
-      { name: "hookbox pool (1 worker process), warm", run: () => pool.invoke(warmSpec, PRE_TOOL_USE, DEFAULT_LIMITS, noHost) },
+      { name: "hookbox pool (1 worker process), warm", run: () => pool.invoke(warmSpec, { ...PRE_TOOL_USE }, DEFAULT_LIMITS, noHost) },
     ],
     { rounds: 10, perRound: 300, warmup: 300 },
   );

@@ -3,6 +3,7 @@
 // decision-sized JSON on the same kind of socket (both Bun-compiled processes). One load client
 // process per measurement, the same client for both servers, interleaved rounds.
 import { spawn } from "node:child_process";
+import { cpus } from "node:os";
 import { compiled, cpuMs, ensureBinary, post, startBareHono, startDaemon, WRITE_EVENT } from "../env.ts";
 import { fmtUs, machine, QUICK, summarize, verdict, writeSection } from "../lib.ts";
 
@@ -166,7 +167,7 @@ processes were seen under load) and audits every event; bare Hono is the same Bu
 doing any work — the ceiling for any server on this socket. A closed-loop load client (one
 Bun-compiled process, the same binary for both servers) keeps N requests in flight over the unix
 socket; after a ${WARMUP_PASS_MS / 1000} s unmeasured pass per server, ${ROUNDS} interleaved rounds × ${WINDOW_MS / 1000} s per server and level, each after ${WARMUP_MS} ms of warm-up. Latency is
-per request under that load. The client shares the ${machine().split(" ")[0]} cores with the server it drives, so
+per request under that load. The client shares the ${cpus().length} cores with the server it drives, so
 both servers run with the same CPU taken away; its own CPU per request is reported. Server CPU is
 user+system time per answered request (hookbox: daemon + sandbox workers).
 

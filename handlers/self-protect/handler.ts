@@ -41,6 +41,8 @@ interface Place {
 
 interface Config {
   places: Place[];
+  /** Matches what any place's `res` matches (their alternation): the common case, no place, is one test. */
+  anyPlace: RegExp;
   exceptions: RegExp[];
   operatorFile: string;
   home: string | undefined;
@@ -86,7 +88,9 @@ const REMOVES = /(^|\s)(rm|unlink|shred|srm|rmdir|chmod|chown|chgrp|chattr|chfla
 /** Moves and links: also the directories holding a place, except home and / (moving a file into ~ is ordinary). */
 const MOVES = /(^|\s)(mv|ln)\b|git mv\b/;
 
-export default async function handler(event: HookEvent, hook: Hook): Promise<HookResult> {
+// Not async: only Bash may ask git, and a tool call answered without a promise costs the sandbox
+// no job loop (self-protect runs on every write-like call).
+export default function handler(event: HookEvent, hook: Hook): HookResult | Promise<HookResult> {
   const cwd = typeof event.cwd === "string" && event.cwd.startsWith("/") ? shNormalize(event.cwd) : undefined;
   // The paths that lead to the Hookbox binary the agents' entries run, as the host found them for
   // this event (installed entries, symbolic links along them, the path emit was invoked as).
@@ -104,10 +108,12 @@ export default async function handler(event: HookEvent, hook: Hook): Promise<Hoo
       user_message_level: "error",
     };
   const input: Record<string, unknown> = isRecord(event.tool_input) ? event.tool_input : {};
-  const finding = tool === "Bash" ? await bashFinding(shCommandText(input.command), event, cfg, hook) : toolFinding(event, tool, cwd, cfg);
-  if (!finding) return { action: "continue" };
-  hook.log("info", `${finding.shown} ${finding.what}`);
-  return deny(finding, cfg);
+  const answer = (finding: Finding | undefined): HookResult => {
+    if (!finding) return { action: "continue" };
+    hook.log("info", `${finding.shown} ${finding.what}`);
+    return deny(finding, cfg);
+  };
+  return tool === "Bash" ? bashFinding(shCommandText(input.command), event, cfg, hook).then(answer) : answer(toolFinding(event, tool, cwd, cfg));
 }
 
 function deny(f: Finding, cfg: Config): HookResult {
@@ -147,7 +153,10 @@ function pathPlace(raw: string, cwd: string | undefined, cfg: Config, holders: H
   const resolved = shResolve(cwd, tilde);
   if (resolved === undefined || resolved.startsWith("~")) return unrootedPlace(shNormalizeRelative(tilde), cfg);
   if (excepted(resolved, cfg)) return undefined;
-  for (const place of cfg.places) if (place.res.some((re) => re.test(resolved))) return { what: place.what, holds: false };
+  // One test of every place at once; which place it is only when one matched (most paths are none).
+  if (cfg.anyPlace.test(resolved))
+    for (const place of cfg.places) if (place.res.some((re) => re.test(resolved))) return { what: place.what, holds: false };
+  if (holders === "none") return undefined; // a write of content changes no directory holding a place
   for (const place of cfg.places) if (heldBy(place, holders, cfg).some((h) => globRe(h).test(resolved))) return { what: place.what, holds: true };
   return projectHolder(resolved, cfg, holders);
 }
@@ -831,15 +840,19 @@ interface Locations {
   [name: string]: string | string[] | number[] | undefined;
 }
 
-const compiled = new Map<string, Config>();
+/**
+ * The config compiled, per config object (`hook.config` is one object for as long as the context
+ * stays warm; a changed config is a new hook, in a new context) and per event's binaries, which
+ * rarely change. Keyed by identity: serializing the config to key it cost more than the check.
+ */
+const compiled = new WeakMap<object, { binaries: string; config: Config }>();
 
 function readConfig(c: Readonly<Record<string, unknown>>, binaries: readonly string[]): Config {
-  const key = `${JSON.stringify(c)}\0${binaries.join("\0")}`;
-  const cached = compiled.get(key);
-  if (cached) return cached;
+  const key = binaries.join("\0");
+  const cached = compiled.get(c);
+  if (cached && cached.binaries === key) return cached.config;
   const config = buildConfig(c, binaries);
-  if (compiled.size > 8) compiled.clear();
-  compiled.set(key, config);
+  compiled.set(c, { binaries: key, config });
   return config;
 }
 
@@ -867,8 +880,10 @@ function buildConfig(c: Readonly<Record<string, unknown>>, eventBinaries: readon
   }
   const operatorFile = text("operator_file") ?? "~/.config/hookbox/hookbox.yaml";
   const max = typeof c.max_command_chars === "number" && c.max_command_chars > 0 ? c.max_command_chars : 500_000;
+  const sources = places.flatMap((place) => place.res.map((re) => `(?:${re.source})`));
   return {
     places,
+    anyPlace: sources.length > 0 ? new RegExp(sources.join("|"), "i") : /$^/,
     exceptions: strings(c.exceptions).map((g) => globRe(g)),
     operatorFile: home !== undefined && operatorFile.startsWith(`${home}/`) ? `~${operatorFile.slice(home.length)}` : operatorFile,
     home,

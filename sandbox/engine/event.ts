@@ -43,10 +43,24 @@ function withString(context: QuickJSContext, text: string, use: (handle: ReturnT
 }
 
 /**
+ * Each event's split, by identity: the hooks of one chain get the same event object (a rewrite
+ * makes a new one), so it is serialized once per chain, not once per hook. Nothing here changes
+ * an event it was given.
+ */
+const splits = new WeakMap<object, { json: string; large: LargeString[] }>();
+
+/**
  * The event's JSON with its large strings taken out (replaced by null), and where they go.
  * Small events, by far the most common, are stringified once and not walked.
  */
 export function splitEvent(event: unknown): { json: string; large: LargeString[] } {
+  if (event === null || typeof event !== "object") return splitValue(event);
+  let split = splits.get(event);
+  if (!split) splits.set(event, (split = splitValue(event)));
+  return split;
+}
+
+function splitValue(event: unknown): { json: string; large: LargeString[] } {
   const json = JSON.stringify(event ?? null);
   if (json.length < SEPARATE_STRING_CHARS) return { json, large: [] };
   const root: unknown = JSON.parse(json); // plain data, ours to edit

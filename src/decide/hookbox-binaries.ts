@@ -14,7 +14,7 @@ import { walkLinks } from "../hooks/registry/link-targets.ts";
  * agent may not delete, replace or re-link any of them: a binary that answers "allow" to
  * everything would switch every guard off.
  */
-export type BinaryFiles = Pick<FileHost, "kind" | "readLink" | "realpath" | "readText" | "listDir" | "stamp">;
+export type BinaryFiles = Pick<FileHost, "kind" | "readLink" | "realpath" | "readText" | "listDir" | "stamp"> & Partial<Pick<FileHost, "probe">>;
 
 /** Paths kept per event, at most: a hostile install record cannot make each event slow. */
 const MAX_PATHS = 64;
@@ -56,11 +56,11 @@ export class HookboxBinaries {
   /** The absolute command paths of Hookbox's entries in the settings files the install records name. */
   private async installedCommands(): Promise<string[]> {
     const dir = `${this.dataDir}/installs`;
-    const stamp = await this.files.stamp(dir).catch(() => "missing");
+    const stamp = await this.stampOf(dir);
     if (this.records?.stamp !== stamp) this.records = { stamp, files: stamp === "missing" ? [] : await this.readRecords(dir) };
     const commands: string[] = [];
     for (const { file, agent } of this.records.files) {
-      const fileStamp = await this.files.stamp(file).catch(() => "missing");
+      const fileStamp = await this.stampOf(file);
       let known = this.installed.get(file);
       if (known?.stamp !== fileStamp) {
         known = { stamp: fileStamp, commands: fileStamp === "missing" ? [] : await this.readCommands(file, agent) };
@@ -69,6 +69,11 @@ export class HookboxBinaries {
       commands.push(...known.commands);
     }
     return commands;
+  }
+
+  /** Every PreToolUse asks: at once where the runtime can (PathProbe). */
+  private async stampOf(path: string): Promise<string> {
+    return this.files.probe ? this.files.probe.stamp(path) : this.files.stamp(path).catch(() => "missing");
   }
 
   private async readRecords(dir: string): Promise<{ file: string; agent: string }[]> {
@@ -111,7 +116,7 @@ export function executableOf(command: string): string | undefined {
  * A path, each symbolic link met on the way to what it names (as walked: the link itself, a
  * linked directory above it), and where it finally leads. Nothing is opened or created.
  */
-export async function linkChain(files: Pick<FileHost, "kind" | "readLink">, absolute: string): Promise<string[]> {
+export async function linkChain(files: Pick<FileHost, "kind" | "readLink"> & Partial<Pick<FileHost, "probe">>, absolute: string): Promise<string[]> {
   const walk = await walkLinks(files, absolute);
   return [...new Set([normalizePath(absolute), ...walk.links, walk.real ?? walk.reached])];
 }

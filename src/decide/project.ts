@@ -10,12 +10,15 @@ const MARKERS = [".hookbox", ".git"] as const;
  * moves with the agent's `cd`; the project's guards must not. Home's own `.hookbox` is Hookbox's
  * runtime directory when XDG_RUNTIME_DIR is unset, not a project marker.
  */
-export async function findProjectRoot(fs: Pick<FileHost, "kind">, start: string, home: string): Promise<string> {
+export async function findProjectRoot(fs: Pick<FileHost, "kind"> & Partial<Pick<FileHost, "probe">>, start: string, home: string): Promise<string> {
   const origin = normalizePath(start);
+  const probe = fs.probe;
   for (let dir = origin; ; dir = dirname(dir)) {
-    // Either marker makes `dir` the root: both are looked at together (every event waits on this).
+    // Either marker makes `dir` the root. Every event waits on this: looked at at once where the
+    // runtime can (PathProbe), else both markers together.
     const markers = MARKERS.filter((marker) => !(marker === ".hookbox" && dir === home));
-    const kinds = await Promise.all(markers.map((marker) => fs.kind(`${dir === "/" ? "" : dir}/${marker}`)));
+    const paths = markers.map((marker) => `${dir === "/" ? "" : dir}/${marker}`);
+    const kinds = probe ? paths.map((path) => probe.kind(path)) : await Promise.all(paths.map((path) => fs.kind(path)));
     if (kinds.some((kind, index) => kind === "dir" || kind === "symlink" || (markers[index] === ".git" && kind === "file"))) return dir;
     if (dir === "/") return origin;
   }

@@ -93,7 +93,10 @@ function bunChildWorker(command: readonly string[], options: WorkerSpawnOptions 
   void (async () => {
     for await (const chunk of child.stderr) tail.push(chunk);
   })().catch(() => undefined);
+  // The worker runs guests on its main thread, whose id is the process's.
+  const cpuTimeMs = threadCpuClock(child.pid, child.pid);
   void child.exited.then(() => {
+    cpuTimeMs?.close();
     const exit = { code: child.signalCode ? null : child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode) };
     exited = exit;
     for (const listener of exitListeners) listener(exit);
@@ -111,8 +114,7 @@ function bunChildWorker(command: readonly string[], options: WorkerSpawnOptions 
     onExit: (listener) => (exited ? listener(exited) : exitListeners.push(listener)),
     stderrTail: () => tail.toString(),
     kill: () => child.kill("SIGKILL"),
-    // The worker runs guests on its main thread, whose id is the process's.
-    cpuTimeMs: threadCpuClock(child.pid, child.pid),
+    cpuTimeMs,
   };
 }
 

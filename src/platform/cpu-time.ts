@@ -1,5 +1,5 @@
 import { PLATFORM } from "./platform.ts";
-import { existsSync, openSync, readFileSync, readlinkSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readlinkSync, readSync } from "node:fs";
 
 /**
  * The CPU time of one sandbox worker's guest thread, read from outside it: the pool's backstop
@@ -60,16 +60,40 @@ function msOf(text: string, from: Source): number {
 /** Longer than any schedstat or stat line of a thread. */
 const LINE_BYTES = 1024;
 
+/** A clock of another thread's CPU time; `close` lets go of what it keeps open (the thread ended). */
+export type ThreadCpuClock = (() => number | undefined) & { close(): void };
+
 /**
  * A clock of the CPU time (ms) thread `tid` of process `pid` has used; it reads undefined once
- * the thread is gone. Undefined where threads' CPU time cannot be read (no /proc).
+ * the thread is gone. Undefined where threads' CPU time cannot be read (no /proc). The pool
+ * reads it as every step starts: the file stays open and is read at offset 0 (one pread(2),
+ * not open, read and close), until the thread is gone or `close` is called.
  */
-export function threadCpuClock(pid: number | undefined, tid: number | undefined): (() => number | undefined) | undefined {
+export function threadCpuClock(pid: number | undefined, tid: number | undefined): ThreadCpuClock | undefined {
   source ??= detectSource();
   const from = source;
   if (from === "none" || pid === undefined || tid === undefined) return undefined;
   const task = `/proc/${pid}/task/${tid}`;
-  return () => readMs(task, from);
+  let fd: number | undefined;
+  let closed = false;
+  const line = new Uint8Array(LINE_BYTES);
+  const decoder = new TextDecoder("latin1");
+  const close = (): void => {
+    closed = true;
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
+  const read = (): number | undefined => {
+    if (closed) return readMs(task, from);
+    try {
+      fd ??= openSync(`${task}/${from}`, "r");
+      return msOf(decoder.decode(line.subarray(0, readSync(fd, line, 0, LINE_BYTES, 0))), from);
+    } catch {
+      close(); // the thread (or its process) is gone
+      return undefined;
+    }
+  };
+  return Object.assign(read, { close });
 }
 
 /** The kernel's id of the calling thread (Linux), for whoever started the thread to read its CPU time. */

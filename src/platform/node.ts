@@ -2,10 +2,12 @@ import { spawn } from "node:child_process";
 import {
   closeSync,
   existsSync,
+  lstatSync,
   fsyncSync,
   openSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   statSync,
   symlinkSync,
   unlinkSync,
@@ -102,7 +104,10 @@ export function childWorker(command: string, args: readonly string[]): WorkerPro
   child.stdin.on("error", () => undefined); // EPIPE after the worker died: the exit listener reports it
   const exitListeners: ((exit: { code: number | null; signal: string | null }) => void)[] = [];
   let exited: { code: number | null; signal: string | null } | undefined;
+  // The worker runs guests on its main thread, whose id is the process's.
+  const cpuTimeMs = threadCpuClock(child.pid, child.pid);
   child.on("exit", (code, signal) => {
+    cpuTimeMs?.close();
     exited = { code, signal };
     for (const listener of exitListeners) listener(exited);
   });
@@ -124,8 +129,7 @@ export function childWorker(command: string, args: readonly string[]): WorkerPro
     kill: () => {
       child.kill("SIGKILL");
     },
-    // The worker runs guests on its main thread, whose id is the process's.
-    cpuTimeMs: threadCpuClock(child.pid, child.pid),
+    cpuTimeMs,
   };
 }
 
@@ -355,6 +359,38 @@ export const nodeFileHost: FileHost = {
     },
     // Required on first use: most processes never hash.
     sha256: (bytes) => (require("node:crypto") as NodeCrypto).createHash("sha256").update(bytes).digest("hex"),
+  },
+  probe: {
+    stamp: (path) => {
+      try {
+        const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+        return info ? stampOf(info) : "missing";
+      } catch {
+        return "missing"; // as FileHost.stamp: what cannot be looked at is not there
+      }
+    },
+    kind: (path) => {
+      try {
+        const info = lstatSync(path, { throwIfNoEntry: false });
+        return info ? kindOf(info) : "missing";
+      } catch {
+        return "missing";
+      }
+    },
+    readLink: (path) => {
+      try {
+        return readlinkSync(path);
+      } catch {
+        return undefined;
+      }
+    },
+    realpath: (path) => {
+      try {
+        return realpathSync.native(path);
+      } catch {
+        return undefined;
+      }
+    },
   },
 };
 

@@ -39,3 +39,33 @@ describe("the sandbox thread's own CPU clock", () => {
     }
   });
 });
+
+// The pool reads a worker's clock as each of its steps starts (issue 34): the file stays open and
+// is read at offset 0. It must still read the thread's CPU time afresh, and read undefined (and
+// let go of the file) once the process is gone.
+describe("the pool's clock of a worker's thread", () => {
+  it("reads afresh through its open file, and undefined once the process is gone", async (ctx) => {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, ["-e", "const end = Date.now() + 20000; while (Date.now() < end) Math.sqrt(Math.random());"], {
+      stdio: "ignore",
+    });
+    const clock = threadCpuClock(child.pid, child.pid);
+    if (!clock) {
+      child.kill();
+      return ctx.skip("no per-thread CPU clock on this platform (/proc)");
+    }
+    const first = clock() as number;
+    // However loaded the machine, the spinning child gets 20 ms of CPU within a few seconds.
+    let later = first;
+    for (let waited = 0; later <= first + 20 && waited < 10_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      later = clock() as number;
+    }
+    expect(later).toBeGreaterThan(first + 20);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(clock()).toBeUndefined();
+    clock.close();
+    expect(clock()).toBeUndefined();
+  });
+});

@@ -83,6 +83,8 @@ export type ResultCheck = { readonly ok: true; readonly result: HookResult } | {
 /** Validate what a handler returned; `undefined` (no return) is `continue`. */
 export function parseHookResult(value: unknown): ResultCheck {
   if (value === undefined || value === null) return { ok: true, result: {} };
+  // What most runs return, checked without the schema (what it would answer, on every hook of every event).
+  if (isPlainContinue(value)) return { ok: true, result: { action: "continue" } };
   const parsed = hookResultSchema.safeParse(value);
   if (parsed.success) return { ok: true, result: parsed.data as HookResult };
   const messages = parsed.error.issues.slice(0, 5).map((issue) => {
@@ -91,4 +93,11 @@ export function parseHookResult(value: unknown): ResultCheck {
     return field ? `${field}: ${issue.message}` : issue.message;
   });
   return { ok: false, message: `the handler returned an invalid result: ${messages.join("; ")}` };
+}
+
+/** Exactly `{ action: "continue" }`: a plain object with that one key. */
+function isPlainContinue(value: unknown): boolean {
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const keys = Object.keys(value as object);
+  return keys.length === 1 && keys[0] === "action" && (value as { action?: unknown }).action === "continue";
 }

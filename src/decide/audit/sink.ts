@@ -70,6 +70,16 @@ interface Position {
 }
 
 const DEFAULT_TAIL_LINES = 64;
+/**
+ * The append lock is kept after a batch, released once this writer has had nothing to write for
+ * IDLE_MS, and reused meanwhile by the next batch (creating it is a directory write, the costliest
+ * step of an append) — for at most LEASE_MS since it was taken: then it is released and the writer
+ * waits YIELD_MS before taking it again, a window for other writers (an `emit` polls every 8 ms at
+ * most) that a steady stream of events would never leave.
+ */
+const IDLE_MS = 5;
+const LEASE_MS = 50;
+const YIELD_MS = 1;
 /** A writer whose lock was broken while it was stopped starts its write over; at most this often. */
 const MAX_LOCK_ATTEMPTS = 3;
 
@@ -94,6 +104,8 @@ export class AuditSink {
   private chain: ChainStats = { tail: "unchecked", checkedLinks: 0, head: undefined };
   private readonly lock: AppendLock;
   private readonly listeners = new Set<AppendListener>();
+  /** The append lock, kept past its batch until the next macrotask (see LEASE_MS). */
+  private lease: { readonly held: HeldLock; readonly takenAt: number; readonly release: ReturnType<typeof setTimeout> } | undefined;
 
   private constructor(private readonly options: AuditSinkOptions) {
     this.lock = new AppendLock({ io: options.fs.lock, path: `${options.path}.lock`, pid: options.pid, ...options.lock });
@@ -141,6 +153,8 @@ export class AuditSink {
   async close(): Promise<void> {
     await this.flush();
     this.closed = true;
+    const lease = this.takeLease();
+    if (typeof lease === "object") lease.held.release();
     await this.handle?.sync().catch(() => undefined);
     await this.handle?.close().catch(() => undefined);
     this.handle = undefined;
@@ -225,18 +239,51 @@ export class AuditSink {
     }
   }
 
-  /** Run `step` under the append lock; it returns false when the lock was lost before it appended, and runs again. */
+  /**
+   * Run `step` under the append lock; it returns false when the lock was lost before it appended,
+   * and runs again. The lock outlives the step (LEASE_MS): the answers waiting on the write leave
+   * once their records are in the file, without waiting for the lock's removal, and the next
+   * batch need not create it again.
+   */
   private async locked(step: (held: HeldLock) => Promise<boolean>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const held = await this.lock.acquire();
+      const leased = this.takeLease();
+      if (leased === "expired") await new Promise((resolve) => setTimeout(resolve, YIELD_MS));
+      const held = typeof leased === "object" ? leased.held : await this.lock.acquire();
+      const takenAt = typeof leased === "object" ? leased.takenAt : performance.now();
+      let done = false;
       try {
-        if (await step(held)) return;
+        done = await step(held);
       } finally {
-        held.release();
+        if (done && !this.closed) this.keepLease(held, takenAt);
+        else held.release();
       }
+      if (done) return;
       this.position = undefined;
       if (attempt === MAX_LOCK_ATTEMPTS) throw new Error(`the append lock ${this.options.path}.lock was taken from this writer ${attempt} times`);
     }
+  }
+
+  /** The lock kept from the last batch, if it is still young enough to reuse; an older one is released ("expired"). */
+  private takeLease(): { held: HeldLock; takenAt: number } | "expired" | undefined {
+    const lease = this.lease;
+    this.lease = undefined;
+    if (!lease) return undefined;
+    clearTimeout(lease.release);
+    if (performance.now() - lease.takenAt <= LEASE_MS) return lease;
+    lease.held.release();
+    return "expired";
+  }
+
+  private keepLease(held: HeldLock, takenAt: number): void {
+    const release = setTimeout(() => {
+      if (this.lease?.held !== held) return;
+      this.lease = undefined;
+      held.release();
+    }, IDLE_MS);
+    // A writer about to exit closes the sink, which releases the lock: the timer keeps nothing alive.
+    (release as { unref?: () => void }).unref?.();
+    this.lease = { held, takenAt, release };
   }
 
   /** Link `bodies` to the last line and append them as one write; false (nothing written) when the lock was lost. */

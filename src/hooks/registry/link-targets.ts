@@ -5,7 +5,7 @@ import { shCommandText, shWrites } from "../../../handlers/lib/shell/index.ts";
 import { eventPaths } from "./tool-paths.ts";
 
 /** What resolving links needs from the runtime: lstat, readlink and realpath, nothing that opens a file. */
-export type LinkFiles = Pick<FileHost, "kind" | "readLink" | "realpath">;
+export type LinkFiles = Pick<FileHost, "kind" | "readLink" | "realpath"> & Partial<Pick<FileHost, "probe">>;
 
 /** Paths of one tool call that are resolved; the rest are judged as written. */
 export const MAX_LINKED_PATHS = 32;
@@ -103,6 +103,8 @@ async function under(dir: string, real: string, realOf: (dir: string) => Promise
  * a link loop or an unreadable link.
  */
 export async function physicalPath(files: LinkFiles, absolute: string): Promise<string | undefined> {
+  // Every event with paths asks: at once where the runtime can (PathProbe).
+  if (files.probe) return files.probe.realpath(absolute) ?? (await walkLinks(files, absolute)).real;
   try {
     return await files.realpath(absolute);
   } catch {
@@ -125,7 +127,10 @@ export interface LinkWalk {
  * directory above it) as the kernel would, without opening or creating anything. Below a missing
  * entry nothing exists, so nothing there is a link: the tail is kept as written.
  */
-export async function walkLinks(files: Pick<FileHost, "kind" | "readLink">, absolute: string): Promise<LinkWalk> {
+export async function walkLinks(files: Pick<FileHost, "kind" | "readLink"> & Partial<Pick<FileHost, "probe">>, absolute: string): Promise<LinkWalk> {
+  const probe = files.probe;
+  const kindOf = probe ? (path: string) => probe.kind(path) : (path: string) => files.kind(path).catch(() => "missing" as const);
+  const readLink = probe ? (path: string) => probe.readLink(path) : (path: string) => files.readLink(path).catch(() => undefined);
   const links: string[] = [];
   let real = "";
   const pending = absolute.split("/").filter(Boolean).reverse();
@@ -138,9 +143,9 @@ export async function walkLinks(files: Pick<FileHost, "kind" | "readLink">, abso
       continue;
     }
     const next = `${real}/${part}`;
-    const kind = await files.kind(next).catch(() => "missing" as const);
+    const kind = await kindOf(next);
     if (kind === "symlink") {
-      const target = ++hops > MAX_HOPS ? undefined : await files.readLink(next).catch(() => undefined);
+      const target = ++hops > MAX_HOPS ? undefined : await readLink(next);
       if (target === undefined) return { links, real: undefined, reached: real || "/" };
       links.push(next);
       if (target.startsWith("/")) real = "";

@@ -196,10 +196,17 @@ export class Registry {
   }
 
   private async changed(): Promise<boolean> {
+    // Every event asks: one stat(2) per file, answered at once (PathProbe) — a file watch would
+    // be cheaper still, but its news can arrive after the next event, and this must not.
+    const probe = this.deps.fs.probe;
+    if (probe) {
+      for (const [path, stamped] of this.stamps) if (probe.stamp(path) !== stamped) return true;
+      return false;
+    }
     const stamp = this.deps.fs.stamp?.bind(this.deps.fs);
     if (!stamp) return false;
-    // Every event asks: all stamps at once, so the check costs one round trip through the
-    // runtime's file-system threads rather than one per file.
+    // All stamps at once, so the check costs one round trip through the runtime's file-system
+    // threads rather than one per file.
     const seen = [...this.stamps];
     const now = await Promise.all(seen.map(([path]) => stamp(path)));
     return seen.some(([, stamped], index) => now[index] !== stamped);

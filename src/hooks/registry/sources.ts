@@ -2,7 +2,7 @@ import type { HookOrigin } from "../../core/origin.ts";
 import type { FileHost } from "../../platform/index.ts";
 
 /** The file access loading hooks needs (tests give an in-memory one, which has no symlinks and may omit realpath). */
-export type HookFileReader = Pick<FileHost, "readText" | "listDir"> & Partial<Pick<FileHost, "realpath" | "stamp" | "kind" | "readBytes">>;
+export type HookFileReader = Pick<FileHost, "readText" | "listDir"> & Partial<Pick<FileHost, "realpath" | "stamp" | "kind" | "readBytes" | "probe">>;
 
 /** A directory hooks are loaded from. */
 export interface HookSource {
