@@ -28,6 +28,7 @@ import { createApp } from "../api/app.ts";
 import type { HealthReport } from "../api/deps.ts";
 import { daemonControl, countingEvents } from "./control.ts";
 import { Lifecycle } from "./lifecycle.ts";
+import { warmProject } from "./warm.ts";
 import type { FleetPoller } from "../../hooks/packages/fleet.ts";
 import { startBundleSources } from "./bundle-sources.ts";
 import { takePrestartedWorker } from "./prestart.ts";
@@ -53,6 +54,14 @@ export interface DaemonOptions {
   readonly origin: DaemonOrigin;
   /** Exit after this long without events; undefined: never. */
   readonly idleExitSeconds: number | undefined;
+  /**
+   * Projects whose hooks are built at start, before their first event (the project of the emit
+   * that started this daemon, or of the directory `serve` was started in); none: the hooks every
+   * project shares.
+   */
+  readonly warm?: readonly string[];
+  /** Agent sessions already open (the SessionStart the starting emit answered itself): they hold the daemon like one it saw start. */
+  readonly sessions?: readonly string[];
   /** An auto-started daemon's lock on its socket, inherited from the emit that started it (a descriptor). */
   readonly inheritedLockFd?: number;
   /** Loopback TCP listener with a bearer token, for clients without unix sockets. */
@@ -191,6 +200,13 @@ export class Daemon {
       const probe = await healthProbeSpec();
       const identity = identityOf(locations, BUILD_ID, host.homeDir());
       const self: { daemon?: Daemon } = {};
+      const warming = new Map<string, Promise<unknown>>();
+      // One warm-up per project at a time; one asked for again later finds its guests warm and is cheap.
+      const warm = (project: string | undefined): void => {
+        const key = project ?? "";
+        if (warming.has(key) || self.daemon?.isStopping) return;
+        warming.set(key, warmProject({ hookSets: ready.hookSets, executor: pool, log }, project).finally(() => warming.delete(key)));
+      };
       const lifecycle = new Lifecycle({
         origin: options.origin,
         socketPath: locations.socketPath,
@@ -201,8 +217,22 @@ export class Daemon {
         },
         fs: host.fs,
         onExpired: (why) => self.daemon?.stopFor(why),
+        // While an agent session is open one worker stays, with the guests it built: the session's
+        // next tool call, however long after, finds them warm.
+        onSessions: (open) => pool.hold(open > 0 ? 1 : 0),
       });
-      const control = daemonControl({ host, options, identity, lifecycle, evaluator: ready, listeners, stop: (why) => self.daemon?.stopFor(why) });
+      for (const session of options.sessions ?? []) lifecycle.sessionEvent("SessionStart", session);
+      const control = daemonControl({
+        host,
+        options,
+        identity,
+        lifecycle,
+        evaluator: ready,
+        listeners,
+        stop: (why) => self.daemon?.stopFor(why),
+        // After the answer has left: the worker that ran the SessionStart's hooks is free again.
+        warm: (project) => setTimeout(() => warm(project), 0),
+      });
       const deps = {
         version: options.version,
         evaluator: ready,
@@ -254,6 +284,10 @@ export class Daemon {
       self.daemon = daemon;
       triggers.start();
       await lifecycle.start();
+      // After the socket answers: an event arriving meanwhile waits behind the warm-up for its warm guests.
+      // Under --hooks every event gets the one set, which names no project.
+      const projects = options.warm?.length && ready.hookSets.servesProjects() ? options.warm : [undefined];
+      for (const project of projects) warm(project);
       if (options.origin === "auto") void retireOtherBuilds(host, locations.socketPath, identity, log);
       return daemon;
     } catch (error) {
@@ -264,6 +298,11 @@ export class Daemon {
       await pool.close(0);
       throw error;
     }
+  }
+
+  /** True once the daemon began to stop: nothing new is started then. */
+  get isStopping(): boolean {
+    return this.stopping !== undefined;
   }
 
   /** Reload every loaded project's hooks and the operator file now (SIGHUP). */
