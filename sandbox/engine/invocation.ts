@@ -238,11 +238,7 @@ const NOT_DURING_PREPARE = (): Promise<never> =>
  * not called, so no event data enters it and nothing it would do for an event happens. A guest
  * whose top level reached for the hook API is not kept: the first event builds it as it always did.
  */
-export async function prepareSlot(
-  slot: HookSlot,
-  limits: SandboxLimits,
-  threadCpuMs?: () => number | undefined,
-): Promise<InvocationOutcome> {
+export async function prepareSlot(slot: HookSlot, limits: SandboxLimits, threadCpuMs?: () => number | undefined): Promise<InvocationOutcome> {
   const started = performance.now();
   let module: HookModule;
   try {
@@ -270,7 +266,13 @@ export async function prepareSlot(
   const { abandoned } = invocation.close();
   if (poisoned) slot.poison();
   else slot.leaveGuest(keep && abandoned === 0);
-  const stats = { cpuMs: round(guard.cpuMs()), wallMs: round(guard.wallMs()), hostCalls: invocation.hostCalls, heapBytes: module.heapBytes(), coldStart: cold };
+  const stats = {
+    cpuMs: round(guard.cpuMs()),
+    wallMs: round(guard.wallMs()),
+    hostCalls: invocation.hostCalls,
+    heapBytes: module.heapBytes(),
+    coldStart: cold,
+  };
   return outcome.ok
     ? { ok: true, value: undefined, logs: invocation.logs, stats }
     : { ok: false, failure: failureInSource(outcome.failure, slot.spec.handler), logs: invocation.logs, stats };

@@ -446,8 +446,7 @@ export class SandboxPool {
     if (best) return best;
     // A worker building guests ahead of any event (prepare) is where this job's will be warm
     // first: waiting behind one build beats a new worker building them all again, cold.
-    for (const w of this.workers)
-      if (w.state === "busy" && w.jobs.length <= PREFETCH && w.jobs[0]?.prepare && !job.prepare) return w;
+    for (const w of this.workers) if (w.state === "busy" && w.jobs.length <= PREFETCH && w.jobs[0]?.prepare && !job.prepare) return w;
     if (starting || this.live() < this.config.maxWorkers) return best;
     for (const w of this.workers) {
       if (w.state !== "busy" || w.jobs.length > PREFETCH) continue;

@@ -205,7 +205,10 @@ export class Daemon {
       const warm = (project: string | undefined): void => {
         const key = project ?? "";
         if (warming.has(key) || self.daemon?.isStopping) return;
-        warming.set(key, warmProject({ hookSets: ready.hookSets, executor: pool, log }, project).finally(() => warming.delete(key)));
+        warming.set(
+          key,
+          warmProject({ hookSets: ready.hookSets, executor: pool, log }, project).finally(() => warming.delete(key)),
+        );
       };
       const lifecycle = new Lifecycle({
         origin: options.origin,

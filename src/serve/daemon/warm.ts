@@ -31,7 +31,9 @@ export async function warmProject(deps: WarmDeps, project: string | undefined): 
   try {
     const { snapshot } = await deps.hookSets.forProject(project);
     const hooks = snapshot.hooks
-      .flatMap((hook) => (hook.spec ? [{ id: hook.definition.id, events: hook.definition.events, spec: hook.spec, limits: hook.definition.limits }] : []))
+      .flatMap((hook) =>
+        hook.spec ? [{ id: hook.definition.id, events: hook.definition.events, spec: hook.spec, limits: hook.definition.limits }] : [],
+      )
       .sort((a, b) => firstNeeded(a.events) - firstNeeded(b.events));
     const failed: string[] = [];
     // One hook at a time: an event arriving meanwhile runs right after the hook being built,
