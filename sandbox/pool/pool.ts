@@ -455,11 +455,14 @@ export class SandboxPool {
     return best;
   }
 
-  /** Work waits and no worker is free: start one per waiting job (counting those starting), up to maxWorkers. */
+  /** Work waits and no worker is free: start one per waiting job (counting those starting, not prepares), up to maxWorkers. */
   private grow(): void {
     if (this.closed || this.startFailures >= MAX_START_FAILURES) return;
     let starting = [...this.workers].filter((w) => w.state === "starting").length;
-    while (this.queue.length > starting && this.live() < this.config.maxWorkers && this.spawn()) {
+    // Guests built ahead of any event (prepare) wait for a worker; they start one only when none is alive.
+    const prepares = this.queue.filter((job) => job.prepare).length;
+    const waiting = this.queue.length - prepares + (prepares > 0 && this.live() === 0 ? 1 : 0);
+    while (waiting > starting && this.live() < this.config.maxWorkers && this.spawn()) {
       starting++;
       this.counts.grown++;
     }

@@ -70,13 +70,14 @@ describe("SandboxPool.prepare and hold", () => {
       await pool.ready();
       const a = await handlerSpec(COUNTER, { id: "a" });
       const b = await handlerSpec(`export default (e: { n: number }) => (e.n > 1 ? { action: "deny" } : undefined)`, { id: "b" });
+      // Held first: on a loaded machine the 200 ms idle time could pass between the two calls.
+      pool.hold(1);
       const prepared = await pool.prepare([
         { spec: a, limits: limits() },
         { spec: b, limits: limits() },
       ]);
       expect(prepared.outcomes.map((o) => o.ok)).toEqual([true, true]);
       expect(pool.stats().invocations).toBe(0);
-      pool.hold(1);
       await new Promise((r) => setTimeout(r, 600));
       expect(pool.stats()).toMatchObject({ size: 1, reaped: 0 });
       const chain = await pool.invokeChain(
@@ -93,6 +94,25 @@ describe("SandboxPool.prepare and hold", () => {
       const deadline = performance.now() + 10_000;
       while (pool.stats().size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(pool.stats()).toMatchObject({ size: 0, reaped: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("starts no worker for a prepare while one is alive: an event arriving meanwhile waits for the warming worker", async () => {
+    const pool = new SandboxPool({ spawn: () => nodeSandboxHost.spawnWorker(), minWorkers: 0, maxWorkers: 2, startWorkers: 1, idleMs: 60_000 });
+    try {
+      await pool.ready();
+      const slowTop = await handlerSpec(`const t = Date.now();\nwhile (Date.now() - t < 300) {}\nexport default () => ({ ok: 1 });`, {
+        id: "slow-top",
+      });
+      const quick = await handlerSpec(`export default () => ({ quick: 1 })`, { id: "quick" });
+      const warming = pool.prepare([{ spec: slowTop, limits: limits({ cpuMs: 2000, timeoutMs: 5000 }) }]);
+      await new Promise((r) => setTimeout(r, 50));
+      const event = await pool.invoke(quick, {}, limits(), noHost);
+      expect(event).toMatchObject({ ok: true, value: { quick: 1 } });
+      expect((await warming).outcomes[0]?.ok).toBe(true);
+      expect(pool.stats()).toMatchObject({ size: 1, grown: 0 });
     } finally {
       await pool.close();
     }
