@@ -5,7 +5,7 @@
 // the daemon, serve's cold start, and what the daemon holds while a session is open. This build
 // side by side with a baseline binary (BENCH_BASELINE=path, e.g. main's dist/hookbox), in one run.
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { BINARY, childPids, compiled, ensureBinary, memory, MiB, post, ROOT, runProcess } from "../env.ts";
@@ -43,6 +43,22 @@ async function emit(build: Build, payload: string, env: Record<string, string> =
   const code = await runProcess([build.binary, "emit", "--agent", "claude"], payload, { ...build.world.env, ...env }, build.world.project);
   if (code !== 0) throw new Error(`${build.label} emit exited ${code}`);
   return (performance.now() - started) * 1000;
+}
+
+/** From its log: ms after `since` at which the daemon started last served, and finished warming (this build's log says so; a baseline's does not). */
+function daemonMilestones(world: ReadmeWorld, since: number): [string, number][] {
+  const log = join(world.home, ".local", "share", "hookbox", "daemon.log");
+  if (!existsSync(log)) return [];
+  const at = (line: string): number => Date.parse(line.slice("hookbox: ".length, "hookbox: ".length + 24));
+  const lines = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => at(line) >= since);
+  const serving = lines.find((line) => / serving \d+ hooks?/.test(line));
+  const warmed = lines.find((line) => / warmed \S+: /.test(line));
+  return [
+    ...(serving ? [["(daemon serving, after SessionStart answered)", at(serving) - since] as [string, number]] : []),
+    ...(warmed ? [["(daemon warm, after SessionStart answered)", at(warmed) - since] as [string, number]] : []),
+  ];
 }
 
 function footprint(pid: number): { rss: number; processes: number } {
@@ -98,9 +114,13 @@ export async function run(): Promise<string> {
         const call = calls.get(b) as { pre: string; post: string };
         // 1. SessionStart's emit starts the daemon; a model turn; the first PreToolUse.
         await stopDaemons(b.world);
-        await emit(b, sessionStart(b.world, `first-${round}`));
+        const sessionStartUs = await emit(b, sessionStart(b.world, `first-${round}`));
+        const answeredAt = Date.now();
         await sleep(TURN_MS);
         add(row("first PreToolUse of a session (SessionStart started the daemon, 2 s before)", b), await emit(b, call.pre));
+        add(row("(SessionStart's own emit: answers, then starts the daemon)", b), sessionStartUs);
+        // Where the first tool call's time goes: when the daemon answered, and when its warm-up ended (its log).
+        for (const [what, at] of daemonMilestones(b.world, answeredAt)) add(row(what, b), at * 1000);
         // 2. Later events through that daemon.
         await emit(b, call.post);
         for (let i = 0; i < 5; i++) add(row("a later PreToolUse through the daemon", b), await emit(b, call.pre));

@@ -1,8 +1,9 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUILT_BINARY, runProgram } from "../helpers/binary.ts";
-import { DaemonWorld } from "../helpers/daemon.ts";
+import { call, DaemonWorld } from "../helpers/daemon.ts";
 
 /**
  * The first tool call of a session, as an agent drives the binary: Claude Code's SessionStart
@@ -116,5 +117,38 @@ describe("the first tool call of a session (the daemon SessionStart's emit start
     const end = await w.emit({ hook_event_name: "SessionEnd", reason: "exit" });
     expect(end.code, end.stderr).toBe(0);
     expect((await w.info())?.open_sessions).toBe(0);
+  });
+
+  it("hookbox serve started in a project builds that project's hooks at start: its first event runs them warm", async () => {
+    const w = new World();
+    worlds.push(w);
+    const child = spawn(BUILT_BINARY, ["serve"], { cwd: w.project, env: w.env(), stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      const warmed = await until(
+        "the warm-up",
+        () => /warmed (\S+): (\d+) of (\d+) hook guests? built/.exec(stderr) ?? undefined,
+        () => stderr,
+      );
+      expect(warmed[1]).toBe(w.project);
+      expect(warmed[2]).toBe(warmed[3]);
+      const write = {
+        session_id: "serve-1",
+        transcript_path: "",
+        cwd: w.project,
+        hook_event_name: "PreToolUse",
+        tool_name: "Write",
+        tool_input: { file_path: join(w.project, "src", "a.ts"), content: "x" },
+      };
+      const reply = await call(w.socket, "POST", "/v1/agents/claude", write);
+      expect(reply.status, reply.text).toBe(200);
+      const runs = w.records().filter((r) => r.kind === "run" && r.session_id === "serve-1");
+      expect(runs.map((r) => r.hook_id)).toEqual(expect.arrayContaining(["guard-secrets", "project-guard"]));
+      expect(runs.filter((r) => r.stats?.cold_start !== false).map((r) => r.hook_id)).toEqual([]);
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    }
   });
 });
