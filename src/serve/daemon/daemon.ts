@@ -161,6 +161,21 @@ export class Daemon {
       holder.evaluator = ready;
       // The hooks every project shares, loaded now so their problems show at start.
       const shared = (await ready.hookSets.forProject(undefined)).snapshot;
+      const self: { daemon?: Daemon } = {};
+      const warming = new Map<string, Promise<unknown>>();
+      // One warm-up per project at a time; one asked for again later finds its guests warm and is cheap.
+      const warm = (project: string | undefined): void => {
+        const key = project ?? "";
+        if (warming.has(key) || self.daemon?.isStopping) return;
+        warming.set(
+          key,
+          warmProject({ hookSets: ready.hookSets, executor: pool, log }, project).finally(() => warming.delete(key)),
+        );
+      };
+      // Started now, while the rest starts: the guests are built as soon as the first worker is up,
+      // and an event arriving meanwhile waits behind the hook being built for its warm guests.
+      // Under --hooks every event gets the one set, which names no project.
+      for (const project of options.warm?.length && ready.hookSets.servesProjects() ? options.warm : [undefined]) warm(project);
       for (const d of shared.diagnostics) log(formatDiagnostic(d));
       if (shared.operatorStatus.state === "unusable")
         log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
@@ -199,17 +214,6 @@ export class Daemon {
       );
       const probe = await healthProbeSpec();
       const identity = identityOf(locations, BUILD_ID, host.homeDir());
-      const self: { daemon?: Daemon } = {};
-      const warming = new Map<string, Promise<unknown>>();
-      // One warm-up per project at a time; one asked for again later finds its guests warm and is cheap.
-      const warm = (project: string | undefined): void => {
-        const key = project ?? "";
-        if (warming.has(key) || self.daemon?.isStopping) return;
-        warming.set(
-          key,
-          warmProject({ hookSets: ready.hookSets, executor: pool, log }, project).finally(() => warming.delete(key)),
-        );
-      };
       const lifecycle = new Lifecycle({
         origin: options.origin,
         socketPath: locations.socketPath,
@@ -287,10 +291,6 @@ export class Daemon {
       self.daemon = daemon;
       triggers.start();
       await lifecycle.start();
-      // After the socket answers: an event arriving meanwhile waits behind the warm-up for its warm guests.
-      // Under --hooks every event gets the one set, which names no project.
-      const projects = options.warm?.length && ready.hookSets.servesProjects() ? options.warm : [undefined];
-      for (const project of projects) warm(project);
       if (options.origin === "auto") void retireOtherBuilds(host, locations.socketPath, identity, log);
       return daemon;
     } catch (error) {

@@ -36,16 +36,18 @@ export async function warmProject(deps: WarmDeps, project: string | undefined): 
       )
       .sort((a, b) => firstNeeded(a.events) - firstNeeded(b.events));
     const failed: string[] = [];
+    const built: { id: string; ms: number }[] = [];
     // One hook at a time: an event arriving meanwhile runs right after the hook being built,
     // not after all of them (SandboxPool routes it to this worker rather than start a cold one).
     for (const { id, spec, limits } of hooks) {
       const [outcome] = (await deps.executor.prepare([{ spec, limits }])).outcomes;
       if (outcome && !outcome.ok && outcome.failure.code === "sandbox_closed") return { project, hooks: hooks.length, failed, ms: 0 };
       if (outcome && !outcome.ok) failed.push(`${id} (${outcome.failure.message})`);
+      if (outcome?.ok && outcome.stats.coldStart) built.push({ id, ms: outcome.stats.wallMs });
     }
     const report = { project, hooks: hooks.length, failed, ms: Math.round(performance.now() - started) };
     deps.log(
-      `warmed ${where}: ${hooks.length - failed.length} of ${hooks.length} hook guest${hooks.length === 1 ? "" : "s"} built in ${report.ms} ms${failed.length ? `; could not build ${failed.join(", ")}` : ""}`,
+      `warmed ${where}: ${hooks.length - failed.length} of ${hooks.length} hook guest${hooks.length === 1 ? "" : "s"} built in ${report.ms} ms${slowest(built)}${failed.length ? `; could not build ${failed.join(", ")}` : ""}`,
     );
     return report;
   } catch (error) {
@@ -60,4 +62,10 @@ const FIRST_NEEDED = ["PreToolUse", "PermissionRequest", "PostToolUse", "UserPro
 function firstNeeded(events: readonly string[]): number {
   const ranks = events.map((event) => FIRST_NEEDED.indexOf(event)).filter((rank) => rank >= 0);
   return ranks.length > 0 ? Math.min(...ranks) : FIRST_NEEDED.length;
+}
+
+/** The builds that took longest, for the log: where a warm-up's time went. */
+function slowest(built: readonly { id: string; ms: number }[]): string {
+  const top = [...built].sort((a, b) => b.ms - a.ms).slice(0, 3);
+  return top.length ? ` (slowest: ${top.map(({ id, ms }) => `${id} ${Math.round(ms)} ms`).join(", ")})` : "";
 }
