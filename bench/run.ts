@@ -10,6 +10,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<string> }>> = {
   memory: () => import("./suites/memory.ts"),
   audit: () => import("./suites/audit.ts"),
   daemon: () => import("./suites/daemon.ts"),
+  "first-call": () => import("./suites/first-call.ts"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

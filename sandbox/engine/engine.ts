@@ -2,7 +2,7 @@ import type { QuickJSSyncVariant } from "quickjs-emscripten-core";
 import { DEFAULT_LIMITS, MiB, type SandboxLimits } from "../limits.ts";
 import { slotKey } from "../spec.ts";
 import type { ChainContinuation, ChainOutcome, ChainStep, HandlerSpec, HostCallFn, InvocationOutcome } from "../types.ts";
-import { runInvocation } from "./invocation.ts";
+import { prepareSlot, runInvocation } from "./invocation.ts";
 import { QuickJsFactory } from "./quickjs.ts";
 import { HookSlot, type EngineCounters } from "./slot.ts";
 
@@ -65,6 +65,26 @@ export class SandboxEngine {
     return active.exclusive(async () => {
       try {
         return await runInvocation(active, event, limits, call, this.threadCpuMs);
+      } finally {
+        this.trim();
+      }
+    });
+  }
+
+  /**
+   * Build this hook's slot ahead of any event (prepareSlot): the first event then finds it warm.
+   * A slot already warm is left as it is.
+   */
+  prepare(spec: HandlerSpec, limits: SandboxLimits): Promise<InvocationOutcome> {
+    const key = slotKey(spec, limits.memoryBytes, limits.stackBytes);
+    let slot = this.slots.get(key);
+    if (slot) this.slots.delete(key);
+    else slot = new HookSlot(spec, limits.memoryBytes, limits.stackBytes, this.factory, this.counters);
+    this.slots.set(key, slot);
+    const active = slot;
+    return active.exclusive(async () => {
+      try {
+        return await prepareSlot(active, limits, this.threadCpuMs);
       } finally {
         this.trim();
       }

@@ -194,6 +194,90 @@ export async function runInvocation(
     : { ok: false, failure: failureInSource(outcome.failure, slot.spec.handler), logs: invocation.logs, stats };
 }
 
+/** A made-up value of an event's shape (no event's data): what a prepared guest parses and serializes once. */
+const EXERCISE = {
+  event_type: "PreToolUse",
+  session_id: "hookbox-warm-up",
+  cwd: "/",
+  tool_name: "Write",
+  tool_input: { file_path: "/hookbox/warm-up.txt", content: "warm-up\n", list: [1, 2.5, true, null] },
+};
+
+/**
+ * Carry a value of an event's shape into the guest and its serialization back, as an event and a
+ * result travel: QuickJS's JSON paths run once before the first real event needs them.
+ */
+function exercise(guest: GuestContext, guard: InvocationGuard): Step<undefined> {
+  const { context } = guest;
+  const parsed = guard.enter(() => eventIntoGuest(context, guest, EXERCISE));
+  if (parsed.error) {
+    parsed.error.dispose();
+    return { ok: false, failure: violationOr(guard, "the warm-up value could not be carried into the guest") };
+  }
+  const text = guard.enter(() => context.callFunction(guest.stringify, context.undefined, parsed.value));
+  parsed.value.dispose();
+  if (text.error) {
+    text.error.dispose();
+    return { ok: false, failure: violationOr(guard, "the warm-up value could not be serialized in the guest") };
+  }
+  text.value.dispose();
+  return { ok: true, value: undefined };
+}
+
+function violationOr(guard: InvocationGuard, message: string): SandboxFailure {
+  return guard.violation ? violationFailure(guard) : failure("sandbox_crashed", message);
+}
+
+/** What a guest's top level meets if it calls the hook API while it is built ahead of any event. */
+const NOT_DURING_PREPARE = (): Promise<never> =>
+  Promise.reject(Object.assign(new Error("the hook API is not available while the hook is built ahead of an event"), { name: "HookboxError" }));
+
+/**
+ * Build `slot`'s guest ahead of any event (a daemon warming a project): its instance, the
+ * prelude, its hook object and its module's top level, under its limits — the handler itself is
+ * not called, so no event data enters it and nothing it would do for an event happens. A guest
+ * whose top level reached for the hook API is not kept: the first event builds it as it always did.
+ */
+export async function prepareSlot(slot: HookSlot, limits: SandboxLimits, threadCpuMs?: () => number | undefined): Promise<InvocationOutcome> {
+  const started = performance.now();
+  let module: HookModule;
+  try {
+    module = await slot.ensureModule();
+  } catch (error) {
+    const stats = { cpuMs: 0, wallMs: performance.now() - started, hostCalls: 0, heapBytes: 0, coldStart: true };
+    return { ok: false, failure: failure("sandbox_crashed", `could not create a QuickJS instance: ${errorText(error)}`), logs: [], stats };
+  }
+  module.resetHeapExhausted();
+  const guard = new InvocationGuard(limits, () => (module.heapExhausted() ? "memoryBytes" : undefined), threadCpuMs);
+  const invocation = new ActiveInvocation(guard, limits, NOT_DURING_PREPARE, new Set(slot.spec.hostFunctions));
+  let outcome: Step<unknown>;
+  let cold = false;
+  let keep = false;
+  let poisoned = false;
+  try {
+    const setup = slot.enterGuest(invocation);
+    cold = setup.cold;
+    outcome = setup.ok ? exercise(setup.guest, guard) : { ok: false, failure: limitFailure(guard, module) ?? setup.failure };
+    keep = outcome.ok && setup.ok && invocation.hostCalls === 0 && !setup.guest.runtime.hasPendingJob();
+  } catch (error) {
+    poisoned = true;
+    outcome = { ok: false, failure: hostFaultFailure(error, guard, module) };
+  }
+  const { abandoned } = invocation.close();
+  if (poisoned) slot.poison();
+  else slot.leaveGuest(keep && abandoned === 0);
+  const stats = {
+    cpuMs: round(guard.cpuMs()),
+    wallMs: round(guard.wallMs()),
+    hostCalls: invocation.hostCalls,
+    heapBytes: module.heapBytes(),
+    coldStart: cold,
+  };
+  return outcome.ok
+    ? { ok: true, value: undefined, logs: invocation.logs, stats }
+    : { ok: false, failure: failureInSource(outcome.failure, slot.spec.handler), logs: invocation.logs, stats };
+}
+
 async function execute(guest: GuestContext, invocation: ActiveInvocation, module: HookModule, event: unknown): Promise<Step<unknown>> {
   const { context, runtime } = guest;
   const guard = invocation.guard;

@@ -41,6 +41,8 @@ interface Job {
   /** Slot keys of the steps: routing prefers a worker that has them warm. */
   readonly slots: readonly string[];
   readonly event: unknown;
+  /** Build the steps' guests ahead of any event instead of running them (SandboxPool.prepare). */
+  readonly prepare?: true;
   readonly resolve: (outcome: ChainOutcome) => void;
   readonly outcomes: InvocationOutcome[];
   /** Armed only while the job waits in the queue. */
@@ -84,6 +86,8 @@ export class SandboxPool {
   private counts = { timeoutKills: 0, cpuKills: 0, crashes: 0, respawns: 0, grown: 0, reaped: 0, queueRejections: 0, invocations: 0 };
   private readonly config: PoolConfig;
   private reapTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Workers kept however idle beyond minWorkers, while the owner asks (hold). */
+  private held = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: PoolOptions) {
@@ -109,6 +113,34 @@ export class SandboxPool {
    * `broken`, with the lost step's failure last.
    */
   invokeChain(steps: readonly ChainStep[], event: unknown): Promise<ChainOutcome> {
+    return this.enqueue(steps, event, false);
+  }
+
+  /**
+   * Build these hooks' guests ahead of any event, in one worker (the one the next chain of them
+   * is routed to): their instances, preludes, hook objects and module top levels, with no event
+   * and no host call — a hook's first event then runs warm. Each step's outcome says whether its
+   * guest could be built (a broken hook fails here as it would on its first event).
+   */
+  prepare(steps: readonly { readonly spec: HandlerSpec; readonly limits: SandboxLimits }[]): Promise<ChainOutcome> {
+    const refuse: HostCallFn = () => Promise.reject(new Error("no host calls while a hook is prepared"));
+    return this.enqueue(
+      steps.map((step) => ({ ...step, call: refuse, tag: undefined })),
+      null,
+      true,
+    );
+  }
+
+  /**
+   * Keep at least `workers` alive however idle (beyond minWorkers), until asked otherwise: the
+   * daemon holds one, with its warm guests, while an agent session is open. Starts none.
+   */
+  hold(workers: number): void {
+    this.held = Math.max(0, Math.min(this.config.maxWorkers, Math.floor(workers)));
+    this.scheduleReap();
+  }
+
+  private enqueue(steps: readonly ChainStep[], event: unknown, prepare: boolean): Promise<ChainOutcome> {
     const refuse = (reason: SandboxFailure): Promise<ChainOutcome> => Promise.resolve({ outcomes: [rejected(reason)], broken: true });
     if (steps.length === 0) return Promise.resolve({ outcomes: [], broken: false });
     if (this.closed) return refuse(failure("sandbox_closed", "the sandbox pool is shut down"));
@@ -123,10 +155,10 @@ export class SandboxPool {
         ),
       );
     }
-    this.counts.invocations += steps.length;
+    if (!prepare) this.counts.invocations += steps.length;
     return new Promise((resolve) => {
       const slots = steps.map((step) => slotKey(step.spec, step.limits.memoryBytes, step.limits.stackBytes));
-      const job: Job = { id: ++this.nextId, steps, slots, event, resolve, outcomes: [] };
+      const job: Job = { id: ++this.nextId, steps, slots, event, resolve, outcomes: [], ...(prepare ? { prepare: true as const } : {}) };
       this.queue.push(job);
       this.pump();
       // Still waiting (not started, not already failed because no worker can start).
@@ -358,7 +390,7 @@ export class SandboxPool {
       return;
     }
     // Replace it: up to minWorkers at once, beyond that only if work is waiting.
-    while (this.live() < this.config.minWorkers && this.spawn()) this.counts.respawns++;
+    while (this.live() < this.kept() && this.spawn()) this.counts.respawns++;
     this.pump();
   }
 
@@ -411,7 +443,11 @@ export class SandboxPool {
         bestWarmth = h;
       }
     }
-    if (best || starting || this.live() < this.config.maxWorkers) return best;
+    if (best) return best;
+    // A worker building guests ahead of any event (prepare) is where this job's will be warm
+    // first: waiting behind one build beats a new worker building them all again, cold.
+    for (const w of this.workers) if (w.state === "busy" && w.jobs.length <= PREFETCH && w.jobs[0]?.prepare && !job.prepare) return w;
+    if (starting || this.live() < this.config.maxWorkers) return best;
     for (const w of this.workers) {
       if (w.state !== "busy" || w.jobs.length > PREFETCH) continue;
       if (!best || w.jobs.length < best.jobs.length || (w.jobs.length === best.jobs.length && warmth(w) > warmth(best))) best = w;
@@ -419,11 +455,14 @@ export class SandboxPool {
     return best;
   }
 
-  /** Work waits and no worker is free: start one per waiting job (counting those starting), up to maxWorkers. */
+  /** Work waits and no worker is free: start one per waiting job (counting those starting, not prepares), up to maxWorkers. */
   private grow(): void {
     if (this.closed || this.startFailures >= MAX_START_FAILURES) return;
     let starting = [...this.workers].filter((w) => w.state === "starting").length;
-    while (this.queue.length > starting && this.live() < this.config.maxWorkers && this.spawn()) {
+    // Guests built ahead of any event (prepare) wait for a worker; they start one only when none is alive.
+    const prepares = this.queue.filter((job) => job.prepare).length;
+    const waiting = this.queue.length - prepares + (prepares > 0 && this.live() === 0 ? 1 : 0);
+    while (waiting > starting && this.live() < this.config.maxWorkers && this.spawn()) {
       starting++;
       this.counts.grown++;
     }
@@ -431,7 +470,7 @@ export class SandboxPool {
 
   /** Arm one timer for the surplus worker that has been idle longest. */
   private scheduleReap(): void {
-    if (this.closed || this.reapTimer !== undefined || this.live() <= this.config.minWorkers) return;
+    if (this.closed || this.reapTimer !== undefined || this.live() <= this.kept()) return;
     const idleSince = [...this.workers].filter((w) => w.state === "idle").map((w) => w.idleSince);
     if (idleSince.length === 0) return;
     const dueMs = Math.max(0, Math.min(...idleSince) + this.config.idleMs - performance.now());
@@ -448,7 +487,7 @@ export class SandboxPool {
     const now = performance.now();
     const idle = [...this.workers].filter((w) => w.state === "idle").sort((a, b) => a.idleSince - b.idleSince);
     for (const worker of idle) {
-      if (this.live() <= this.config.minWorkers || now - worker.idleSince < this.config.idleMs) break;
+      if (this.live() <= this.kept() || now - worker.idleSince < this.config.idleMs) break;
       worker.state = "stopping";
       worker.kill("idle");
       this.counts.reaped++;
@@ -475,7 +514,7 @@ export class SandboxPool {
       worker.knownCode.add(handler.codeHash);
       return { key: spec.key, spec: { ...spec, handler: first ? handler : { filename: handler.filename, codeHash: handler.codeHash } }, limits, tag };
     });
-    worker.send({ t: "chain", id: job.id, steps, event: job.event });
+    worker.send({ t: "chain", id: job.id, steps, event: job.event, ...(job.prepare ? { prepare: true as const } : {}) });
   }
 
   private expire(job: Job): void {
@@ -521,6 +560,11 @@ export class SandboxPool {
     let n = this.queue.length;
     for (const w of this.workers) if (w.jobs.length > 1) n += w.jobs.length - 1;
     return n;
+  }
+
+  /** The fewest workers kept alive now: minWorkers, or more while held. */
+  private kept(): number {
+    return Math.max(this.config.minWorkers, this.held);
   }
 
   private anyAlive(): boolean {

@@ -34,7 +34,11 @@ export interface WireStep {
  * travels in the "done" that ends the chain: a chain of one is one frame each way.
  */
 export type ToWorker =
-  | { readonly t: "chain"; readonly id: number; readonly steps: readonly WireStep[]; readonly event: unknown }
+  /**
+   * `prepare`: build each step's guest ahead of any event (the handler is not called, `event` is
+   * null): every step runs, each reported as usual.
+   */
+  | { readonly t: "chain"; readonly id: number; readonly steps: readonly WireStep[]; readonly event: unknown; readonly prepare?: true }
   | { readonly t: "host"; readonly id: number; readonly call: number; readonly ok: true; readonly value: unknown }
   | { readonly t: "host"; readonly id: number; readonly call: number; readonly ok: false; readonly error: HostCallError }
   | { readonly t: "evict"; readonly hookIds?: readonly string[] }

@@ -34,6 +34,13 @@ export async function serveSandboxWorker(io: WorkerIO, options: WorkerOptions): 
     const resolved = message.steps.map((step) => specs.resolve(step));
     // All code must be here before anything runs: a chain never starts and then stalls.
     if (resolved.some((spec) => spec === undefined)) return io.send({ t: "need-code", id: message.id });
+    if (message.prepare) {
+      for (const [index, step] of message.steps.entries()) {
+        const outcome = await engine.prepare(resolved[index] as HandlerSpec, step.limits);
+        io.send(index === message.steps.length - 1 ? { t: "done", id: message.id, outcome } : { t: "step", id: message.id, index, outcome });
+      }
+      return;
+    }
     let event = message.event;
     for (let index = 0; ; index++) {
       const step = message.steps[index] as WireStep;

@@ -156,7 +156,7 @@ function describe(found: readonly FoundDaemon[], auto: { on: boolean; why: strin
         : [
             `  ${daemon.servesThisHookSet ? "serves the hook set emit resolves here" : "serves another hook set than emit resolves here (other flags, operator file or build)"}`,
           ]),
-      `  last event ${ago(info.last_event_at)} (${plural(info.events, "event")}, ${info.in_flight} in flight); ${info.idle_exit_seconds === null ? "runs until stopped" : `exits after ${formatSeconds(info.idle_exit_seconds)} without events`}${info.retiring ? ` — retiring: ${info.retiring}` : ""}`,
+      `  last event ${ago(info.last_event_at)} (${plural(info.events, "event")}, ${info.in_flight} in flight); ${info.idle_exit_seconds === null ? "runs until stopped" : `exits after ${formatSeconds(info.idle_exit_seconds)} without events${info.open_sessions ? `, once ${info.open_sessions === 1 ? "its open agent session ends" : `its ${info.open_sessions} open agent sessions end`}` : ""}`}${info.retiring ? ` — retiring: ${info.retiring}` : ""}`,
       `  ${info.projects.length} project${info.projects.length === 1 ? "" : "s"} loaded; ${info.rss_bytes !== null ? `${(info.rss_bytes / 2 ** 20).toFixed(1)} MiB resident (workers not counted)` : "resident size unknown"}; callers checked by ${info.peer_check === "uid" ? "uid (the kernel's peer credentials)" : "the socket's permissions only"}`,
     ].join("\n");
   });

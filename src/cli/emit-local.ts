@@ -10,6 +10,7 @@ import { unguardedNotice } from "../decide/guards.ts";
 import { createExecutor, type WorkerKind } from "../decide/executor.ts";
 import type { AgentOutput } from "../agents/protocols.ts";
 import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
+import type { DaemonStart } from "../serve/daemon/auto-start.ts";
 import type { RuntimeHost } from "../platform/index.ts";
 
 /**
@@ -28,7 +29,7 @@ export async function evaluateLocally(
   call: AgentCall,
   options: { failClosed: boolean; callerTimeoutMs: number; daemonsNotUsed?: readonly string[] },
   workers: LocalWorkers,
-): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined }> {
+): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined; daemonStart: DaemonStart }> {
   // The pool is created only when a hook is about to run: most events of most agents match none.
   // The started worker is its first; killed at the end if no hook ran.
   const executor = await createExecutor({
@@ -70,7 +71,16 @@ export async function evaluateLocally(
       host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
     // The operator file as this event's hook set had it (already loaded, perhaps from the cache: not parsed again).
     const { snapshot } = await evaluator.hookSets.forProject(answer.evaluation.project);
-    return { output: answer.output, autoStart: snapshot.operatorStatus.state === "unusable" ? undefined : snapshot.operator.daemon };
+    const { event_type, session_id } = answer.evaluation.decisionRecord;
+    return {
+      output: answer.output,
+      autoStart: snapshot.operatorStatus.state === "unusable" ? undefined : snapshot.operator.daemon,
+      daemonStart: {
+        ...(answer.evaluation.project !== undefined ? { warm: answer.evaluation.project } : {}),
+        // An id no agent sends (huge, with a NUL) is left out: the daemon then idles out as before.
+        ...(event_type === "SessionStart" && session_id && session_id.length <= 256 && !session_id.includes("\0") ? { session: session_id } : {}),
+      },
+    };
   } finally {
     await audit.close();
     await executor.close(0);

@@ -247,7 +247,7 @@ async function evaluateHere(
     // After the answer: whatever happens here, the agent has its answer and nothing is written to stdout.
     startDaemon: async (socket, settings) => {
       try {
-        await (await import("../serve/daemon/auto-start.ts")).startDaemon(full, socket, locations, settings);
+        await (await import("../serve/daemon/auto-start.ts")).startDaemon(full, socket, locations, settings, answer.daemonStart);
       } catch (error) {
         host.writeStderr(
           `hookbox: could not start a daemon on ${socket} (${errorMessage(error)}); each event is evaluated in its own process until one runs\n`,

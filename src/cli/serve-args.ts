@@ -67,8 +67,18 @@ export const SERVE_FLAGS: readonly ServeFlag[] = [
     description:
       "when there is no operator file, first write the recommended one (the standard guards guard-secrets and bash-guard), as install-agent does: this daemon and every agent's emit then run them; an existing one is never touched",
   },
+  {
+    flags: "--warm <dir>",
+    description:
+      "build this project's hooks at start, before its first event (repeatable); default: the project of the directory serve starts in (a daemon emit starts: the project of the event that started it)",
+  },
   { flags: "--auto-started", description: "started by emit: exits when idle or when its socket is removed", hidden: true },
   { flags: "--lock-fd <n>", description: "the socket's lock, inherited from the emit that started this daemon", hidden: true },
+  {
+    flags: "--session <id>",
+    description: "an agent session the starting emit saw start: it holds the daemon until its SessionEnd (repeatable)",
+    hidden: true,
+  },
 ];
 
 export interface ServeOptions {
@@ -83,6 +93,10 @@ export interface ServeOptions {
   readonly bodyLimitKb: number;
   readonly autoStarted: boolean;
   readonly lockFd: number | undefined;
+  /** --warm: directories whose projects' hooks are built at start. */
+  readonly warm: readonly string[];
+  /** --session: agent sessions already open. */
+  readonly sessions: readonly string[];
   /** Write the recommended operator file first when there is none. */
   readonly defaultGuards: boolean;
   readonly help: boolean;
@@ -122,7 +136,7 @@ export function parseServeArgs(given: readonly string[]): ServeOptions {
     {
       booleans: new Set([...SERVE_FLAGS.filter((f) => !takesValue(f)).map(nameOf), "help"]),
       strings: new Set(SERVE_FLAGS.filter(takesValue).map(nameOf)),
-      repeatable: new Set(["hooks", "builtin"]),
+      repeatable: new Set(["hooks", "builtin", "warm", "session"]),
     },
     usage,
   );
@@ -155,6 +169,8 @@ export function parseServeArgs(given: readonly string[]): ServeOptions {
     bodyLimitKb: number("body-limit-kb", 1, 64 * 1024, 1024) as number,
     autoStarted: booleans.has("auto-started"),
     lockFd: number("lock-fd", 3, 1024),
+    warm: strings.get("warm") ?? [],
+    sessions: strings.get("session") ?? [],
     defaultGuards: booleans.has("default-guards"),
     help: booleans.has("help"),
   };

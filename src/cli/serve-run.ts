@@ -4,6 +4,8 @@ import { resolveLocations } from "../hooks/config/locations.ts";
 import { Daemon } from "../serve/daemon/daemon.ts";
 import { parseListen } from "../serve/daemon/socket.ts";
 import { HookboxError } from "../core/errors.ts";
+import { findProjectRoot } from "../decide/project.ts";
+import { resolvePath } from "../core/text/posix-path.ts";
 import type { RuntimeHost } from "../platform/index.ts";
 import { ensureDefaultOperatorFile } from "./default-guards.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -50,6 +52,8 @@ async function serve(host: RuntimeHost, options: ServeOptions, runtime: HookRunt
     embedded: runtime.embedded(),
     origin: options.autoStarted ? "auto" : "serve",
     idleExitSeconds: options.idleExitSeconds,
+    warm: await projectsToWarm(host, options),
+    sessions: options.sessions,
     ...(options.lockFd !== undefined ? { inheritedLockFd: options.lockFd } : {}),
     ...(tcp ? { tcp } : {}),
     ...(options.console !== undefined ? { console: parseListen(options.console, "--console") } : {}),
@@ -63,6 +67,17 @@ async function serve(host: RuntimeHost, options: ServeOptions, runtime: HookRunt
   await daemon.done;
   for (const off of offs) off();
   return EXIT.ok;
+}
+
+/**
+ * The projects whose hooks are built at start: those named (--warm, as the project of each
+ * directory), else the project of the directory a person started serve in. A daemon emit started
+ * is given its event's project; started from elsewhere (cwd "/"), it warms the shared hooks.
+ */
+async function projectsToWarm(host: RuntimeHost, options: ServeOptions): Promise<string[]> {
+  const cwd = host.cwd();
+  const dirs = options.warm.length > 0 ? options.warm.map((dir) => resolvePath(cwd, dir)) : options.autoStarted || cwd === "/" ? [] : [cwd];
+  return Promise.all(dirs.map((dir) => findProjectRoot(host.fs, dir, host.homeDir())));
 }
 
 /** Read the token file, or create it (0600) with a fresh random token. */

@@ -59,7 +59,7 @@ export interface ExecutorConfig {
 }
 
 /** What hooks run on, and what the daemon's health check and reloads need of it. */
-export type Executor = Pick<SandboxPool, "invokeChain" | "invoke" | "evict" | "stats" | "ready" | "close">;
+export type Executor = Pick<SandboxPool, "invokeChain" | "invoke" | "prepare" | "hold" | "evict" | "stats" | "ready" | "close">;
 
 /** Resolve the options, or say which combination cannot be built (nothing is started either way). */
 export function resolveExecutorOptions(options: Omit<ExecutorOptions, "sandbox" | "prestarted">): ExecutorConfig {
@@ -147,6 +147,15 @@ class LazyExecutor implements Executor {
 
   async invoke(spec: HandlerSpec, event: unknown, limits: SandboxLimits, hostCall: HostCallFn): Promise<InvocationOutcome> {
     return (await this.started()).invoke(spec, event, limits, hostCall);
+  }
+
+  async prepare(steps: Parameters<SandboxPool["prepare"]>[0]): Promise<ChainOutcome> {
+    return (await this.started()).prepare(steps);
+  }
+
+  /** Nothing to hold before a worker exists; a built pool is held as asked. */
+  hold(workers: number): void {
+    this.built?.hold(workers);
   }
 
   evict(hookIds?: readonly string[]): void {

@@ -20,6 +20,11 @@ export const daemonInfoSchema = z
       .describe('"uid": each connection\'s peer uid is checked against the owner\'s; "permissions": the socket\'s modes alone keep others out.'),
     retiring: z.string().nullable().describe("Set once asked to go (a newer build took over, auto-start turned off): it exits once idle."),
     rss_bytes: z.number().int().nullable(),
+    open_sessions: z
+      .number()
+      .int()
+      .optional()
+      .describe("Agent sessions open now (SessionStart seen, no SessionEnd yet): while any is, the daemon does not exit when idle."),
   })
   .meta({ id: "DaemonInfoV1", description: "The daemon's own state: who started it, for which hook set, how busy, whether it is retiring." });
 

@@ -19,6 +19,8 @@ export interface DaemonControl {
   retire(reason: string): void;
   /** An emit of another hook set asked (409): an auto-started daemon of an older build retires for a newer one. */
   refused(callerIdentity: unknown): void;
+  /** An event was answered (its decision record's event, session and project): sessions open and close, a starting session's project is warmed. */
+  answered?(event: { readonly event_type: string; readonly session_id: string; readonly project?: string }): void;
 }
 
 /** What the app needs; it owns no listener and no resource lifetimes (the daemon does). */

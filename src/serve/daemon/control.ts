@@ -40,6 +40,8 @@ interface ControlDeps {
   readonly evaluator: Evaluator;
   readonly listeners: readonly Listener[];
   readonly stop: (why: string) => void;
+  /** A session starts in this project (SessionStart answered): build its hooks' guests now. */
+  readonly warm: (project: string | undefined) => void;
 }
 
 /** GET /v1/daemon and the requests that end a daemon, over its lifecycle. */
@@ -64,6 +66,7 @@ export function daemonControl(deps: ControlDeps): DaemonControl {
         peer_check: deps.listeners[0]?.peerCredentials ? "uid" : "permissions",
         retiring: state.retiring ?? null,
         rss_bytes: host.sandbox.rssBytes(host.pid) ?? null,
+        open_sessions: state.sessions,
       };
     },
     stop: (reason) => deps.stop(reason),
@@ -72,6 +75,10 @@ export function daemonControl(deps: ControlDeps): DaemonControl {
         retire(`an emit of build ${(caller as HookSetIdentity).build} asked for the same hook set`);
     },
     retire: (reason) => retire(reason),
+    answered: (event) => {
+      lifecycle.sessionEvent(event.event_type, event.session_id);
+      if (event.event_type === "SessionStart") deps.warm(event.project);
+    },
   };
 
   function retire(reason: string): void {

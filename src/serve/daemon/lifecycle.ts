@@ -15,6 +15,8 @@ export interface LifecycleOptions {
   /** An auto-started daemon follows the operator file as it changes: its idle time, and whether auto-start is still on. */
   readonly settings?: () => Promise<AutoStartSettings | undefined>;
   readonly fs: Pick<FileHost, "stamp">;
+  /** Called when the number of open agent sessions changes (the daemon holds a warm worker while any is). */
+  readonly onSessions?: (open: number) => void;
   /** Called once, when the daemon should stop (it finishes what is in flight first). */
   readonly onExpired: (why: string) => void;
   readonly now?: () => number;
@@ -28,6 +30,15 @@ export interface LifecycleOptions {
  * directory cleaned at logout), and sooner once retired: a newer build took over, or the
  * operator turned auto-start off — "sooner" still waits for its last client to stop using it.
  */
+/**
+ * How long an open agent session keeps its daemon after its last event: an agent that died
+ * without its SessionEnd (killed, a closed terminal) must not keep a daemon for ever, and a person
+ * away for lunch, a meeting or the night should find the session's next tool call warm.
+ */
+export const SESSION_HOLD_SECONDS = 12 * 3600;
+/** Open sessions remembered at most (the oldest beyond are forgotten): session ids come from the agent. */
+const MAX_SESSIONS = 256;
+
 export class Lifecycle {
   private readonly now: () => number;
   private readonly startedAt: number;
@@ -40,6 +51,8 @@ export class Lifecycle {
   private stampAtStart: string | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private expired = false;
+  /** Open agent sessions (SessionStart seen, no SessionEnd yet): when each last sent an event. */
+  private readonly sessions = new Map<string, number>();
 
   constructor(private readonly options: LifecycleOptions) {
     this.now = options.now ?? Date.now;
@@ -82,6 +95,33 @@ export class Lifecycle {
     };
   }
 
+  /**
+   * An agent's event was answered: a SessionStart opens its session, a SessionEnd closes it, any
+   * other event of an open session keeps it open. While any is open the daemon does not idle out
+   * (SESSION_HOLD_SECONDS bounds a session that never ends). A session emit saw start before
+   * this daemon ran comes as a SessionStart too (serve --session).
+   */
+  sessionEvent(eventType: string, sessionId: string): void {
+    if (!sessionId) return;
+    const before = this.sessions.size;
+    if (eventType === "SessionEnd") this.sessions.delete(sessionId);
+    else if (eventType === "SessionStart" || this.sessions.has(sessionId)) {
+      this.sessions.delete(sessionId);
+      this.sessions.set(sessionId, this.now());
+      while (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
+    }
+    if (this.sessions.size !== before) this.options.onSessions?.(this.sessions.size);
+  }
+
+  /** Sessions open now (those quiet past the bound are closed first). */
+  openSessions(): number {
+    const before = this.sessions.size;
+    const cutoff = this.now() - SESSION_HOLD_SECONDS * 1000;
+    for (const [id, last] of this.sessions) if (last < cutoff) this.sessions.delete(id);
+    if (this.sessions.size !== before) this.options.onSessions?.(this.sessions.size);
+    return this.sessions.size;
+  }
+
   retire(reason: string): void {
     this.retiring ??= reason;
   }
@@ -99,6 +139,7 @@ export class Lifecycle {
     inFlight: number;
     retiring: string | undefined;
     idleSeconds: number | undefined;
+    sessions: number;
   } {
     return {
       startedAt: this.startedAt,
@@ -107,6 +148,7 @@ export class Lifecycle {
       inFlight: this.inFlight,
       retiring: this.retiring,
       idleSeconds: this.effectiveIdleSeconds(),
+      sessions: this.sessions.size,
     };
   }
 
@@ -125,6 +167,8 @@ export class Lifecycle {
     }
     const idle = this.effectiveIdleSeconds();
     if (idle === undefined || this.inFlight > 0) return;
+    // An open session holds the daemon (a retired one goes anyway: its agents' emits use the newer daemon).
+    if (this.openSessions() > 0 && this.retiring === undefined) return;
     const quietMs = this.now() - this.lastActivity;
     if (quietMs >= idle * 1000) this.expire(`no event for ${Math.round(quietMs / 1000)} s${this.retiring ? ` (retired: ${this.retiring})` : ""}`);
   }

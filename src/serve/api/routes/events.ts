@@ -112,11 +112,12 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
     const body = await readJson(c);
     const event = parseEvent(body, c.req.param("event_type") ?? "");
     const holdApprovals = c.req.header(AGENT_CALL_HEADERS.holdApprovals) !== "0";
-    const { decision } = await deps.evaluator.evaluate(event, {
+    const { decision, decisionRecord } = await deps.evaluator.evaluate(event, {
       holdApprovals,
       ...(c.req.header(AGENT_CALL_HEADERS.failClosed) === "1" ? { failClosed: true } : {}),
       ...callerTimeout(c),
     });
+    deps.daemon?.answered?.(decisionRecord);
     return c.json(decision satisfies DecisionV1);
   });
 
@@ -166,6 +167,7 @@ export function eventRoutes(app: Hono, deps: AppDeps): void {
         : undefined,
     );
     const { output } = answer;
+    deps.daemon?.answered?.(answer.evaluation.decisionRecord);
     if (fromEmit) {
       const written = hookProcessOutput(output);
       return c.json({
