@@ -150,6 +150,29 @@ export async function runInvocation(
   call: HostCallFn,
   threadCpuMs?: () => number | undefined,
 ): Promise<InvocationOutcome> {
+  return inGuest(slot, limits, call, threadCpuMs, async (guest, invocation, module) => {
+    const outcome = await execute(guest, invocation, module, event);
+    if (invocation.hostFault) throw invocation.hostFault;
+    return { outcome, keep: outcome.ok && !guest.runtime.hasPendingJob() };
+  });
+}
+
+/**
+ * One visit of `slot`'s guest under its limits, owned here from start to end: its module made,
+ * the guard and the invocation opened, `body` run in the guest, then the invocation closed and the
+ * guest kept (when `body` says it may be) or poisoned (when the host faulted), and the stats taken.
+ */
+async function inGuest(
+  slot: HookSlot,
+  limits: SandboxLimits,
+  call: HostCallFn,
+  threadCpuMs: (() => number | undefined) | undefined,
+  body: (
+    guest: GuestContext,
+    invocation: ActiveInvocation,
+    module: HookModule,
+  ) => Promise<{ readonly outcome: Step<unknown>; readonly keep: boolean }>,
+): Promise<InvocationOutcome> {
   let module: HookModule;
   const started = performance.now();
   try {
@@ -168,13 +191,8 @@ export async function runInvocation(
   try {
     const setup = slot.enterGuest(invocation);
     cold = setup.cold;
-    if (!setup.ok) {
-      outcome = { ok: false, failure: limitFailure(guard, module) ?? setup.failure };
-    } else {
-      outcome = await execute(setup.guest, invocation, module, event);
-      if (invocation.hostFault) throw invocation.hostFault;
-      keep = outcome.ok && !setup.guest.runtime.hasPendingJob();
-    }
+    if (!setup.ok) outcome = { ok: false, failure: limitFailure(guard, module) ?? setup.failure };
+    else ({ outcome, keep } = await body(setup.guest, invocation, module));
   } catch (error) {
     poisoned = true;
     outcome = { ok: false, failure: hostFaultFailure(error, guard, module) };
@@ -239,43 +257,10 @@ const NOT_DURING_PREPARE = (): Promise<never> =>
  * whose top level reached for the hook API is not kept: the first event builds it as it always did.
  */
 export async function prepareSlot(slot: HookSlot, limits: SandboxLimits, threadCpuMs?: () => number | undefined): Promise<InvocationOutcome> {
-  const started = performance.now();
-  let module: HookModule;
-  try {
-    module = await slot.ensureModule();
-  } catch (error) {
-    const stats = { cpuMs: 0, wallMs: performance.now() - started, hostCalls: 0, heapBytes: 0, coldStart: true };
-    return { ok: false, failure: failure("sandbox_crashed", `could not create a QuickJS instance: ${errorText(error)}`), logs: [], stats };
-  }
-  module.resetHeapExhausted();
-  const guard = new InvocationGuard(limits, () => (module.heapExhausted() ? "memoryBytes" : undefined), threadCpuMs);
-  const invocation = new ActiveInvocation(guard, limits, NOT_DURING_PREPARE, new Set(slot.spec.hostFunctions));
-  let outcome: Step<unknown>;
-  let cold = false;
-  let keep = false;
-  let poisoned = false;
-  try {
-    const setup = slot.enterGuest(invocation);
-    cold = setup.cold;
-    outcome = setup.ok ? exercise(setup.guest, guard) : { ok: false, failure: limitFailure(guard, module) ?? setup.failure };
-    keep = outcome.ok && setup.ok && invocation.hostCalls === 0 && !setup.guest.runtime.hasPendingJob();
-  } catch (error) {
-    poisoned = true;
-    outcome = { ok: false, failure: hostFaultFailure(error, guard, module) };
-  }
-  const { abandoned } = invocation.close();
-  if (poisoned) slot.poison();
-  else slot.leaveGuest(keep && abandoned === 0);
-  const stats = {
-    cpuMs: round(guard.cpuMs()),
-    wallMs: round(guard.wallMs()),
-    hostCalls: invocation.hostCalls,
-    heapBytes: module.heapBytes(),
-    coldStart: cold,
-  };
-  return outcome.ok
-    ? { ok: true, value: undefined, logs: invocation.logs, stats }
-    : { ok: false, failure: failureInSource(outcome.failure, slot.spec.handler), logs: invocation.logs, stats };
+  return inGuest(slot, limits, NOT_DURING_PREPARE, threadCpuMs, async (guest, invocation) => {
+    const outcome = exercise(guest, invocation.guard);
+    return { outcome, keep: outcome.ok && invocation.hostCalls === 0 && !guest.runtime.hasPendingJob() };
+  });
 }
 
 async function execute(guest: GuestContext, invocation: ActiveInvocation, module: HookModule, event: unknown): Promise<Step<unknown>> {
