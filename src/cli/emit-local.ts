@@ -1,7 +1,9 @@
 // The in-process half of `hookbox emit`: when no daemon answers for this hook set, evaluate the
 // event here, with the evaluator the daemon uses. Loaded only then, so the daemon path stays small.
 import { SandboxPool, type WorkerProcess } from "../../sandbox/index.ts";
-import { openAuditLog } from "../decide/audit/open.ts";
+import { auditFilePath, openAuditLog, type AuditLog } from "../decide/audit/open.ts";
+import { DEFAULT_SYSTEM_LOG, sendHead } from "../decide/audit/system-log.ts";
+import type { OperatorFile } from "../hooks/config/schema.ts";
 import { hookRuntime } from "./compose.ts";
 import type { Locations } from "../hooks/config/locations.ts";
 import { answerAgentCall, type AgentCall } from "../decide/agent-answer.ts";
@@ -64,7 +66,8 @@ export async function evaluateLocally(
     const evaluator = await composeEvaluator({
       host,
       locations,
-      snapshots: snapshotCacheFor(host, locations),
+      // Under the system tier nothing the user can write decides: not a cache of loaded hook sets either.
+      ...(locations.system.required ? {} : { snapshots: snapshotCacheFor(host, locations) }),
       capabilities: runtime.capabilities(locations),
       embedded: runtime.embedded(),
       executor,
@@ -82,10 +85,30 @@ export async function evaluateLocally(
       host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
     // The operator file as this event's hook set had it (already loaded, perhaps from the cache: not parsed again).
     const { snapshot } = await evaluator.hookSets.forProject(answer.evaluation.project);
+    const underSystem = locations.system.required || (await evaluator.hookSets.operatorView()).layers !== undefined;
+    await audit.close();
+    if (underSystem) await anchorInSystemLog(host, locations, audit, snapshot.operator);
     return { output: answer.output, autoStart: snapshot.operatorStatus.state === "unusable" ? undefined : snapshot.operator.daemon };
   } finally {
     await audit.close();
     await pool?.close(0);
     unclaimed?.kill();
   }
+}
+
+/**
+ * The system tier: the chain head this emit left goes to the system log too, where the user can
+ * append but not erase (`hookbox audit verify --against-system-log`). After the answer is written
+ * to the log, before the process ends; a system log that does not take it is said on stderr.
+ */
+async function anchorInSystemLog(host: RuntimeHost, locations: Locations, audit: AuditLog, operator: OperatorFile): Promise<void> {
+  const head = audit.stats().chain.head;
+  if (head === undefined) return;
+  const failed = await sendHead(
+    host.sockets,
+    operator.audit.system_log ?? DEFAULT_SYSTEM_LOG,
+    { v: 1, uid: host.uid() ?? null, log: auditFilePath(locations.dataDir), head, at: new Date().toISOString() },
+    { hostname: host.hostname(), pid: host.pid },
+  );
+  if (failed) host.writeStderr(`hookbox: ${failed}\n`);
 }

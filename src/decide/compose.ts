@@ -104,6 +104,7 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
       fs: host.fs,
       path: locations.operatorFile.path,
       explicit: locations.operatorFile.explicit,
+      systemPolicy: locations.system,
       builtinFlags: locations.builtin,
       embeddedIds: [...setup.embedded.keys()],
       embedded: setup.embedded,

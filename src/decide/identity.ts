@@ -23,6 +23,7 @@ export function identityOf(locations: Locations, build: string, home: string): H
     data_dir: locations.dataDir,
     home,
     agent_dirs: { ...locations.agentDirs },
+    system_policy: locations.system.path,
   };
 }
 
@@ -35,6 +36,7 @@ const LABELS: Readonly<Record<Exclude<keyof HookSetIdentity, "v">, string>> = {
   data_dir: "data directory",
   home: "home directory",
   agent_dirs: "agent config directories (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME)",
+  system_policy: "system policy (--system-root)",
 };
 
 /** What differs between two identities, in words; undefined when they are the same. */

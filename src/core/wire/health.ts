@@ -19,6 +19,10 @@ export const hookSetIdentitySchema = z
       .describe(
         "CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME and QWEN_HOME as resolved: self-protect protects the agents' settings where these put them.",
       ),
+    system_policy: z
+      .string()
+      .optional()
+      .describe("The system policy file the hook sets merge the operator file into (/etc/hookbox/hookbox.yaml, or under --system-root)."),
   })
   .meta({
     id: "HookSetIdentityV1",

@@ -2,6 +2,7 @@ import type { RuntimeHost } from "../../platform/index.ts";
 import type { HookSource } from "../registry/sources.ts";
 import { agentConfigDir } from "../../agents/shared/install/paths.ts";
 import { dirname, resolvePath } from "../../core/text/posix-path.ts";
+import { systemPolicyLocation, type SystemPolicyLocation } from "./system-tier.ts";
 
 /**
  * Where Hookbox looks for things, from flags, HOOKBOX_SOCKET / HOOKBOX_CONFIG and the XDG
@@ -25,6 +26,8 @@ export interface Locations {
   /** Where the agents whose config directory an environment variable moves keep it: CLAUDE_CONFIG_DIR (~/.claude), CODEX_HOME (~/.codex). */
   /** Where the agents whose user settings can move keep them (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, QWEN_HOME): self-protect protects them there. */
   readonly agentDirs: { readonly claude: string; readonly codex: string; readonly copilot: string; readonly qwen: string };
+  /** The system policy (root's /etc/hookbox/hookbox.yaml): applied when it is there; required under `emit --system`. */
+  readonly system: SystemPolicyLocation;
 }
 
 export interface LocationFlags {
@@ -33,6 +36,10 @@ export interface LocationFlags {
   readonly socket?: string;
   readonly dataDir?: string;
   readonly builtin?: readonly string[];
+  /** --system-root DIR: the system tier under DIR instead of / (tests, images). A flag only: the user sets the environment. */
+  readonly systemRoot?: string;
+  /** emit --system: the entry an agent's managed settings run; the system policy must be there. */
+  readonly system?: boolean;
 }
 
 /** The variables that stand in for --socket and --config (relative paths are taken from the working directory, as the flags'). */
@@ -68,6 +75,7 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
       copilot: agentConfigDir(env.COPILOT_HOME, project, `${home}/.copilot`),
       qwen: agentConfigDir(env.QWEN_HOME, project, `${home}/.qwen`),
     },
+    system: systemPolicyLocation(flags.systemRoot === undefined ? undefined : absolute(flags.systemRoot), flags.system === true),
     builtin: (flags.builtin ?? [])
       .flatMap((value) => value.split(","))
       .map((id) => id.trim())

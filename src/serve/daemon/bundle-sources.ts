@@ -14,6 +14,7 @@ export function startBundleSources(host: RuntimeHost, locations: Locations, capa
     fs: host.fs,
     path: locations.operatorFile.path,
     explicit: locations.operatorFile.explicit,
+    systemPolicy: locations.system,
     builtinFlags: [],
     embeddedIds: [],
     keepLastGood: true,

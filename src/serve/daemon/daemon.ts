@@ -5,13 +5,15 @@ import { ApprovalStore } from "../../decide/approvals/store.ts";
 import { notifyWhenHeld } from "../../decide/approvals/notify.ts";
 import { describeExport, startAuditExport, type AuditExport } from "../../decide/audit/export/index.ts";
 import type { ConsoleServer } from "../console/index.ts";
-import { openAuditLog, type AuditLog } from "../../decide/audit/open.ts";
+import { auditFilePath, openAuditLog, type AuditLog } from "../../decide/audit/open.ts";
+import type { AuditEntry } from "../../decide/audit/record.ts";
+import { DEFAULT_SYSTEM_LOG, sendHead } from "../../decide/audit/system-log.ts";
 import type { ChainStats } from "../../decide/audit/sink.ts";
 import { readRuns } from "../../decide/audit/read.ts";
 import { BUILD_ID } from "../../core/version/index.ts";
 import type { CapabilityHost } from "../../capabilities/types.ts";
 import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
-import type { OperatorFile } from "../../hooks/config/schema.ts";
+import type { OperatorFile, SystemLogConfig } from "../../hooks/config/schema.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Locations } from "../../hooks/config/locations.ts";
 import { composeEvaluator } from "../../decide/compose.ts";
@@ -102,7 +104,7 @@ export class Daemon {
     try {
       const approvals = new ApprovalStore();
       // Audit settings are read once, at start: rotation limits of a running log do not change under it.
-      const probeOperator = await readAuditSettings(host, locations, [...options.embedded.keys()]);
+      const { audit: probeOperator, systemTier } = await readAuditSettings(host, locations, [...options.embedded.keys()]);
       audit = await openAuditLog({
         fs: host.fs,
         dataDir: locations.dataDir,
@@ -120,6 +122,9 @@ export class Daemon {
       const shipping = await openExport(probeOperator.export, host, options.version, log);
       if (shipping) sink.onAppend(shipping.push);
       exporter = shipping;
+      // The system tier: each chain head to the system log as well (decide/audit/system-log.ts).
+      if (systemTier)
+        sink.onAppend(anchorInSystemLog(host, sink, auditFilePath(locations.dataDir), probeOperator.system_log ?? DEFAULT_SYSTEM_LOG, log));
       // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
       const holder: { evaluator?: Evaluator } = {};
       const metrics = new Metrics({
@@ -337,16 +342,51 @@ async function openExport(
   }
 }
 
-async function readAuditSettings(host: RuntimeHost, locations: Locations, embeddedIds: readonly string[]): Promise<OperatorFile["audit"]> {
+async function readAuditSettings(
+  host: RuntimeHost,
+  locations: Locations,
+  embeddedIds: readonly string[],
+): Promise<{ audit: OperatorFile["audit"]; systemTier: boolean }> {
   const view = await operatorFileSource({
     fs: host.fs,
     path: locations.operatorFile.path,
     explicit: locations.operatorFile.explicit,
+    systemPolicy: locations.system,
     builtinFlags: [],
     embeddedIds,
     keepLastGood: false,
   }).read();
-  return view.operator.audit;
+  return { audit: view.operator.audit, systemTier: view.layers !== undefined };
+}
+
+/**
+ * Each batch's chain head to the system log, one at a time in the order written (a head sent
+ * late is still a head); a system log that does not take one is logged once until it does again.
+ */
+function anchorInSystemLog(
+  host: RuntimeHost,
+  sink: AuditLog,
+  log: string,
+  config: SystemLogConfig,
+  say: (line: string) => void,
+): (entries: readonly AuditEntry[]) => void {
+  let queue: Promise<void> = Promise.resolve();
+  let failing = false;
+  return () => {
+    const head = sink.stats().chain.head;
+    if (head === undefined) return;
+    const at = new Date().toISOString();
+    queue = queue.then(async () => {
+      const failed = await sendHead(
+        host.sockets,
+        config,
+        { v: 1, uid: host.uid() ?? null, log, head, at },
+        { hostname: host.hostname(), pid: host.pid },
+      );
+      if (failed && !failing) say(failed);
+      failing = failed !== undefined;
+    });
+  };
 }
 
 /**

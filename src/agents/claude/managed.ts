@@ -1,0 +1,22 @@
+import { underRoot } from "../../core/text/posix-path.ts";
+import { jsonManagedSettings } from "../shared/install/managed.ts";
+import { claudeInstaller } from "./install.ts";
+
+/**
+ * Claude Code's managed settings: /etc/claude-code/managed-settings.json on Linux, fixed (2.1.330
+ * reads the directory from a function that returns /etc/claude-code; its
+ * CLAUDE_CODE_MANAGED_SETTINGS_PATH override is compiled out of the released binary). The policy
+ * tier: hooks there run whatever the user's and the project's settings say.
+ */
+export const claudeManaged = jsonManagedSettings({
+  agent: "claude",
+  label: "Claude Code managed settings",
+  installer: claudeInstaller,
+  path: (root) => underRoot(root, "/etc/claude-code/managed-settings.json"),
+  keys: (options) => (options.managedHooksOnly ? { allowManagedHooksOnly: true } : {}),
+  holds:
+    "Claude Code runs the managed settings' hooks whatever a user's or a project's settings say: they cannot remove or override them, and their disableAllHooks does not switch them off; with allowManagedHooksOnly (--managed-hooks-only) it runs no user, project or plugin hook at all.",
+  cannot: [],
+  checked:
+    "Claude Code 2.1.330: the path is fixed in the binary (its override variable is compiled out of the release); run offline by test/e2e/system-tier-agents.test.ts with a user settings file that removes and overrides the hooks",
+});
