@@ -1,6 +1,8 @@
 import { errorMessage } from "../core/errors.ts";
 import { headOfLine, type AuditHead } from "../decide/audit/system-log.ts";
-import { operatorFileSource } from "../decide/operator-source.ts";
+import { readSystemLayer } from "../decide/system-layer.ts";
+import { parseYaml } from "../hooks/config/diagnostics.ts";
+import { operatorFileSchema } from "../hooks/config/schema.ts";
 import type { Locations } from "../hooks/config/locations.ts";
 import type { CliContext } from "./context.ts";
 
@@ -51,18 +53,10 @@ export async function readSystemLogHeads(
   return { heads, sources, unreadable };
 }
 
-/** The files the system policy says the heads are in, when it says. */
+/** The files the system policy says the heads are in, when it says (only the system policy says where its anchor goes). */
 async function policyFiles(ctx: CliContext, locations: Locations): Promise<string[] | undefined> {
-  const view = await operatorFileSource({
-    fs: ctx.host.fs,
-    path: locations.operatorFile.path,
-    explicit: false,
-    systemPolicy: locations.system,
-    builtinFlags: [],
-    embeddedIds: [],
-    keepLastGood: false,
-  }).read();
-  return view.operator.audit.system_log?.read;
+  const layer = await readSystemLayer(ctx.host.fs, { ...locations.system, required: false }, parseYaml, operatorFileSchema);
+  return layer.kind === "ok" ? layer.layer.operator.audit.system_log?.read : undefined;
 }
 
 async function existing(ctx: CliContext, files: readonly string[]): Promise<string[]> {

@@ -149,6 +149,7 @@ export function layerOperators(system: OperatorLayer, user: OperatorLayer, syste
   }
 
   const failClosed = s.fail_closed || u.fail_closed;
+  if (s.fail_closed && uw.fail_closed === false) ignore("fail_closed", false, "the system policy says fail_closed: true");
   if (failClosed || has(sw, "fail_closed") || has(uw, "fail_closed"))
     origin("fail_closed", failClosed, s.fail_closed ? (u.fail_closed ? "both" : "system") : u.fail_closed ? "user" : "system");
 
