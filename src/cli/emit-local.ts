@@ -98,17 +98,17 @@ export async function evaluateLocally(
 
 /**
  * The system tier: the chain head this emit left goes to the system log too, where the user can
- * append but not erase (`hookbox audit verify --against-system-log`). After the answer is written
- * to the log, before the process ends; a system log that does not take it is said on stderr.
+ * append but not erase (`hookbox audit verify --against-system-log`). After the record is written,
+ * before the answer: nothing is said when the system log does not take it — an agent reads this
+ * process's stderr as its answer's reason (exit 2) — doctor checks the system log instead.
  */
 async function anchorInSystemLog(host: RuntimeHost, locations: Locations, audit: AuditLog, operator: OperatorFile): Promise<void> {
   const head = audit.stats().chain.head;
   if (head === undefined) return;
-  const failed = await sendHead(
+  await sendHead(
     host.sockets,
     operator.audit.system_log ?? DEFAULT_SYSTEM_LOG,
     { v: 1, uid: host.uid() ?? null, log: auditFilePath(locations.dataDir), head, at: new Date().toISOString() },
     { hostname: host.hostname(), pid: host.pid },
   );
-  if (failed) host.writeStderr(`hookbox: ${failed}\n`);
 }

@@ -6,6 +6,11 @@ import { parseJsonDocument } from "../../agents/shared/install/json-document.ts"
 import type { Locations } from "../../hooks/config/locations.ts";
 import { systemTierPaths, untrustedSystemPath } from "../../hooks/config/system-tier.ts";
 import { systemTierDaemonRefusal } from "../../serve/daemon/peer-trust.ts";
+import { readSystemLayer } from "../../decide/system-layer.ts";
+import { DEFAULT_SYSTEM_LOG } from "../../decide/audit/system-log.ts";
+import { parseSyslogAddress } from "../../decide/audit/export/syslog.ts";
+import { parseYaml } from "../../hooks/config/diagnostics.ts";
+import { operatorFileSchema } from "../../hooks/config/schema.ts";
 import type { CliContext } from "../context.ts";
 import { fail, note, pass, type DoctorCheck } from "./check.ts";
 
@@ -58,15 +63,21 @@ async function systemTierCheck(ctx: CliContext, locations: Locations, policyProb
   const binary = await untrustedSystemPath(ctx.host.fs, paths.binary);
   const scope = await ctx.host.fs.readText("/proc/sys/kernel/yama/ptrace_scope").catch(() => undefined);
   const daemon = systemTierDaemonRefusal(scope);
+  const layer = await readSystemLayer(ctx.host.fs, { ...locations.system, required: false }, parseYaml, operatorFileSchema);
+  const systemLog = (layer.kind === "ok" ? layer.layer.operator.audit.system_log : undefined) ?? DEFAULT_SYSTEM_LOG;
+  const target = parseSyslogAddress(systemLog.address);
+  const logMissing = target.kind.startsWith("unix") && "path" in target && (await ctx.host.fs.kind(target.path)) !== "socket";
   const lines = [
     `${paths.policyFile} and its directories are root's alone`,
     binary ? `the binary: ${binary}` : `${paths.binary} is root's alone`,
     daemon
       ? `emit --system evaluates each event in its own process (~0.2–0.4 s): ${daemon}`
       : "emit --system may use a daemon proven to run the system binary with the system policy",
-    "each audit chain head also goes to the system log: hookbox audit verify --against-system-log checks the user's log against them",
+    logMissing
+      ? `NO SYSTEM LOG at ${systemLog.address}: the audit chain heads cannot be anchored there (start the system's syslog or journald, or set audit.system_log in the system policy)`
+      : `each audit chain head also goes to ${systemLog.address}: hookbox audit verify --against-system-log checks the user's log against them`,
   ];
-  return binary ? fail("system tier", lines.join("; ")) : pass("system tier", lines.join("; "));
+  return binary || logMissing ? fail("system tier", lines.join("; ")) : pass("system tier", lines.join("; "));
 }
 
 /** The managed settings file of `agent` and the commands of Hookbox's entries in it. */
