@@ -77,7 +77,7 @@ describe("hookbox completion bash, sourced in real bash", () => {
     [["hookbox", "help", "install-"], ["install-agent"]],
     [
       ["hookbox", "help", "install"],
-      ["install", "install-agent"],
+      ["install-agent", "install"],
     ],
     [["hookbox", "serve", "--listen", ""], []],
   ])("%j → %j", (words, expected) => {
