@@ -1,6 +1,8 @@
 // Lint = the architecture's boundaries as rules (STYLE.md): runtime APIs only in src/platform/,
-// sandbox/ never imports src/. Plus typescript-eslint's recommended set.
+// sandbox/ never imports src/, imports follow the layer order and reach sandbox/ only through its
+// entry points (hookbox/layers, scripts/layer-order.js). Plus typescript-eslint's recommended set.
 import tseslint from "typescript-eslint";
+import { layersPlugin } from "./scripts/layer-order.js";
 
 // node:util is allowed everywhere: pure helpers, no I/O (but every node:* module costs Bun startup
 // time: emit's path loads none, see src/platform/bun-lean.ts).
@@ -44,6 +46,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
     },
+  },
+  {
+    files: ["src/**/*.ts", "src/**/*.tsx", "sandbox/**/*.ts"],
+    plugins: { hookbox: layersPlugin },
+    rules: { "hookbox/layers": "error" },
   },
   {
     files: ["src/**/*.ts", "src/**/*.tsx"],

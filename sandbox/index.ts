@@ -1,5 +1,6 @@
-// sandbox/ owns running untrusted handler code in QuickJS-in-WebAssembly with limits that hold.
-// It must not import anything from src/: it installs the host functions it is given and knows no policy.
+// sandbox/ owns running untrusted handler code in QuickJS-in-WebAssembly with limits that hold; it must not import anything from src/.
+// It installs the host functions it is given and knows no policy. This is the host's entry point; a worker's loop is
+// worker.ts (no transpiler) and what starts before either loads is start.ts: src/ imports sandbox/ through these three only.
 export { DEFAULT_LIMITS, MAX_LIMITS, MIN_LIMITS, MAX_SOURCE_BYTES, KiB, MiB, formatBytes, type SandboxLimits } from "./limits.ts";
 export {
   failure,

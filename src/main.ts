@@ -5,6 +5,7 @@
 import { prestartServeWorker } from "./serve/daemon/prestart.ts";
 import { detectLeanRuntime } from "./platform/index.ts";
 import { VERSION, versionFlag, versionInfo, versionJson } from "./core/version/index.ts";
+import { catalogDigest } from "./hooks/builtin/standard-hooks.ts";
 
 async function main(): Promise<void> {
   // The lean host first: emit needs no more, and on Bun it loads no node:* module.
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   // commander's --version would, or with --json all of `hookbox version --json`.
   const version = versionFlag(lean.args);
   if (version) {
-    await lean.writeStdout(version === "json" ? versionJson(await versionInfo()) : `${VERSION}\n`);
+    await lean.writeStdout(version === "json" ? versionJson(await versionInfo(catalogDigest)) : `${VERSION}\n`);
     return lean.exit(0);
   }
   if (command === "emit") {

@@ -1,7 +1,7 @@
 // Entry of a sandbox worker *thread* (emit without a daemon; src/platform/thread-worker.ts says
 // what that trades): the loop of src/worker.ts over the thread's port instead of a process pipe.
-// sandbox/worker/serve.ts, not the sandbox/ index: the index would bring the TypeScript transpiler into the thread.
-import { serveSandboxWorker } from "../sandbox/worker/serve.ts";
+// sandbox/worker.ts, not the sandbox/ index: the index would bring the TypeScript transpiler into the thread.
+import { serveSandboxWorker } from "../sandbox/worker.ts";
 import { continueChain } from "./decide/chain/chain.ts";
 import { detectThreadRuntime } from "./platform/index.ts";
 

@@ -4,14 +4,14 @@
 // Between the hooks of a chain it applies the pipeline's own rules (src/decide/chain/chain.ts).
 // Its start is on the path of the daemon's cold start and of the first event after idle: the
 // wasm compiles on the engine's compiler thread while this thread loads the rest.
-import { compileQuickJs } from "../sandbox/engine/compile.ts";
+import { compileQuickJs } from "../sandbox/start.ts";
 import { detectRuntime } from "./platform/index.ts";
 
 void detectRuntime().then(async (host) => {
   const wasmBytes = await host.sandbox.loadQuickJsWasm();
   const compiling = compileQuickJs(wasmBytes);
   const [{ serveSandboxWorker }, { continueChain }, { selfThreadCpuClock }] = await Promise.all([
-    import("../sandbox/worker/serve.ts"),
+    import("../sandbox/worker.ts"),
     import("./decide/chain/chain.ts"),
     import("./platform/cpu-time.ts"),
   ]);

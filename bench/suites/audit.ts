@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppendLock } from "../../src/decide/audit/lock.ts";
+import { AppendLock } from "../../src/platform/lock.ts";
 import { AuditSink } from "../../src/decide/audit/sink.ts";
 import type { AuditEntry } from "../../src/decide/audit/record.ts";
 import { detectRuntime } from "../../src/platform/index.ts";

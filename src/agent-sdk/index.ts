@@ -1,6 +1,6 @@
-// src/agent-sdk owns hookbox/agent-sdk: Hookbox as the Claude Agent SDK's in-process hooks. It asks
-// a daemon through hookbox/client (src/client) and must not import the server, the evaluator or
-// a runtime: it runs inside the orchestrator's process (Node, Bun or Deno).
+// src/agent-sdk owns hookbox/agent-sdk (Hookbox as the Claude Agent SDK's hooks); it must not import beyond src/client and src/core.
+// It asks a daemon through hookbox/client and runs inside the orchestrator's process (Node, Bun or Deno): no server,
+// evaluator or runtime adapter of its own.
 import { createClient, type ClientOptions, type HookboxClient } from "../client/index.ts";
 import { errorMessage } from "../core/errors.ts";
 import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";

@@ -1,9 +1,8 @@
-import type { OperatorFile } from "../hooks/config/schema.ts";
 import type { NativeEvent } from "../core/events/types.ts";
 import type { CapabilityDeps } from "./capability.ts";
 import { flagVerdict } from "./grants/flag.ts";
 import { mayModifyAnything, modifyVerdict } from "./modify/index.ts";
-import { grantSources } from "./grants/sources.ts";
+import { grantSources, type OperatorGrants } from "./grants/sources.ts";
 import { createInvocation } from "./invocation.ts";
 import { CAPABILITIES, CAPABILITY_NAMES, type Policies } from "./registry.ts";
 import { reviewPolicies } from "./review/index.ts";
@@ -31,7 +30,7 @@ export function createCapabilityHost(deps: CapabilityDeps): CapabilityHost {
   };
 
   return {
-    async prepare(request: GrantRequest, operator: OperatorFile): Promise<PrepareResult> {
+    async prepare(request: GrantRequest, operator: OperatorGrants): Promise<PrepareResult> {
       const sources = grantSources(request, operator);
       const errors: string[] = [];
       const warnings: string[] = [];

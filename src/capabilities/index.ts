@@ -1,5 +1,6 @@
-// src/capabilities owns the host APIs of handlers (hook.*) and the permission checks behind them; it
-// must not import node:*, Bun or Deno (its I/O comes in as CapabilityIO) nor anything of dispatch or server.
+// src/capabilities owns the handlers' host APIs (hook.*) and the checks behind them; it must not import src/hooks or anything above.
+// Each capability owns the schema of its grant and its operator settings (grants/schema.ts, llm/schema.ts, notify/schema.ts)
+// and reads the operator file through OperatorGrants; its I/O comes in as CapabilityIO, never node:*, Bun or Deno.
 export { createCapabilityHost } from "./host.ts";
 export type { CapabilityDeps } from "./capability.ts";
 export { HOOK_API_DTS } from "./api-types.ts";

@@ -1,8 +1,9 @@
 import type { HostCallFn } from "../../sandbox/index.ts";
-import type { HookOrigin } from "../hooks/config/resolve.ts";
+import type { HookOrigin } from "../core/origin.ts";
 import type { GrantReport } from "./review/types.ts";
 import type { LlmCallRecord } from "./llm/record.ts";
-import type { OperatorFile, PermissionsConfig } from "../hooks/config/schema.ts";
+import type { OperatorGrants } from "./grants/sources.ts";
+import type { PermissionsConfig } from "./grants/schema.ts";
 import type { InjectionRole, NativeEvent } from "../core/events/types.ts";
 
 /**
@@ -82,7 +83,7 @@ export interface InvocationCapabilities {
 
 export interface CapabilityHost {
   /** Resolve a hook's declared permissions against the operator file (ceilings, per-hook approvals, deny). */
-  prepare(request: GrantRequest, operator: OperatorFile): Promise<PrepareResult>;
+  prepare(request: GrantRequest, operator: OperatorGrants): Promise<PrepareResult>;
   /** Whether a prepared hook may inject context (the result's context_injection needs it too). */
   mayInjectContext(grants: PreparedGrants): boolean;
   /** Whether a prepared hook may rewrite this field (`tool_input.command`); the reason when not. */

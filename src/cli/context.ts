@@ -1,5 +1,5 @@
-import { SandboxPool } from "../../sandbox/index.ts";
 import { HookboxError, errorMessage } from "../core/errors.ts";
+import { createExecutor, type Executor } from "../decide/executor.ts";
 import type { RuntimeHost } from "../platform/index.ts";
 
 /** What every command receives: the runtime and the two output streams. */
@@ -29,9 +29,9 @@ export function parseJson(text: string, source: string): unknown {
   }
 }
 
-/** A sandbox pool whose workers are this program in worker mode. */
-export async function openPool(ctx: CliContext, size: number): Promise<SandboxPool> {
-  const pool = new SandboxPool({ spawn: () => ctx.host.sandbox.spawnWorker(), size });
+/** `size` sandbox workers (this program in worker mode), ready. */
+export async function openPool(ctx: CliContext, size: number): Promise<Executor> {
+  const pool = await createExecutor({ sandbox: ctx.host.sandbox, workers: size });
   await pool.ready();
   return pool;
 }

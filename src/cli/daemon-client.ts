@@ -1,5 +1,5 @@
 import type { Locations } from "../hooks/config/locations.ts";
-import { distrust } from "../serve/daemon/peer-trust.ts";
+import { distrust } from "../platform/peer-trust.ts";
 import { HookboxError, fromOsError, osErrorOf } from "../core/errors.ts";
 import type { HttpReply, HttpRequestInit, RuntimeHost } from "../platform/index.ts";
 import { errorOfBody } from "../core/wire/errors.ts";

@@ -1,6 +1,6 @@
 // The in-process half of `hookbox emit`: when no daemon answers for this hook set, evaluate the
 // event here, with the evaluator the daemon uses. Loaded only then, so the daemon path stays small.
-import { SandboxPool, type WorkerProcess } from "../../sandbox/index.ts";
+import type { WorkerProcess } from "../../sandbox/index.ts";
 import { auditFilePath, openAuditLog, type AuditLog } from "../decide/audit/open.ts";
 import { DEFAULT_SYSTEM_LOG, sendHead } from "../decide/audit/system-log.ts";
 import type { OperatorFile } from "../hooks/config/schema.ts";
@@ -9,19 +9,19 @@ import type { Locations } from "../hooks/config/locations.ts";
 import { answerAgentCall, type AgentCall } from "../decide/agent-answer.ts";
 import { composeEvaluator, snapshotCacheFor } from "../decide/compose.ts";
 import { unguardedNotice } from "../decide/guards.ts";
-import type { SandboxExecutor } from "../decide/chain/invoker.ts";
+import { createExecutor, type WorkerKind } from "../decide/executor.ts";
 import type { AgentOutput } from "../agents/protocols.ts";
 import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
 import type { RuntimeHost } from "../platform/index.ts";
 
 /**
- * The sandbox workers of one evaluation: `started` is already on its way (emit starts it before
- * loading any of this), `spawn` starts its replacements (after a worker killed on a timeout).
+ * The sandbox worker of one evaluation: `started` is already on its way (emit starts it before
+ * loading any of this); its replacements (after a worker killed on a timeout) are of its kind.
  */
 export interface LocalWorkers {
   /** Undefined when it could not even be spawned. */
   readonly started: WorkerProcess | undefined;
-  readonly spawn: () => WorkerProcess;
+  readonly kind: WorkerKind;
 }
 
 export async function evaluateLocally(
@@ -31,26 +31,14 @@ export async function evaluateLocally(
   options: { failClosed: boolean; callerTimeoutMs: number; daemonsNotUsed?: readonly string[] },
   workers: LocalWorkers,
 ): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined }> {
-  // Handed to the pool on its first spawn; killed at the end if no pool took it (nothing matched).
-  let unclaimed: WorkerProcess | undefined = workers.started;
-  let pool: SandboxPool | undefined;
   // The pool is created only when a hook is about to run: most events of most agents match none.
-  const executor: SandboxExecutor = {
-    invokeChain: async (steps, event) => {
-      if (!pool) {
-        pool = new SandboxPool({
-          spawn: () => {
-            const worker = unclaimed ?? workers.spawn();
-            unclaimed = undefined;
-            return worker;
-          },
-          size: 1,
-        });
-        await pool.ready();
-      }
-      return pool.invokeChain(steps, event);
-    },
-  };
+  // The started worker is its first; killed at the end if no hook ran.
+  const executor = await createExecutor({
+    sandbox: host.sandbox,
+    kind: workers.kind,
+    lazy: true,
+    ...(workers.started ? { prestarted: workers.started } : {}),
+  });
   const runtime = hookRuntime(host);
   // A one-shot writer appends only (under the append lock shared with the daemon): rotating, and
   // checking the chain's tail at open, are the daemon's job.
@@ -91,8 +79,7 @@ export async function evaluateLocally(
     return { output: answer.output, autoStart: snapshot.operatorStatus.state === "unusable" ? undefined : snapshot.operator.daemon };
   } finally {
     await audit.close();
-    await pool?.close(0);
-    unclaimed?.kill();
+    await executor.close(0);
   }
 }
 

@@ -4,7 +4,7 @@ import { errorMessage } from "../core/errors.ts";
 import { identityOf, type HookSetIdentity } from "../decide/identity.ts";
 import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";
 import { daemonSockets } from "../serve/daemon/auto-socket.ts";
-import { distrust, systemTierDaemonRefusal } from "../serve/daemon/peer-trust.ts";
+import { distrust, systemTierDaemonRefusal } from "../platform/peer-trust.ts";
 import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
 import {
   FALLBACK_AGENT,
@@ -16,8 +16,7 @@ import {
   type AgentOutput,
   type HookProcessOutput,
 } from "../agents/protocols.ts";
-import { holdMessages } from "../../sandbox/pool/held-worker.ts";
-import type { WorkerProcess } from "../../sandbox/index.ts";
+import { startWorker } from "../decide/executor.ts";
 import type { LeanHost, PeeredReply } from "../platform/index.ts";
 import { AGENT_CALL_HEADERS, agentCallReplyOf, encodeHeaderJson, HOOK_SET_MISMATCH } from "../core/wire/agent-call.ts";
 import { errorOfBody } from "../core/wire/errors.ts";
@@ -246,20 +245,16 @@ async function evaluateHere(
   daemonsNotUsed: readonly string[],
 ): Promise<LocalAnswer> {
   const full = await host.full();
-  const spawn = (): WorkerProcess => (options.processIsolation ? full.sandbox.spawnWorker({ oneShot: true }) : full.sandbox.spawnThreadWorker());
-  let started: WorkerProcess | undefined;
-  try {
-    started = holdMessages(spawn());
-  } catch {
-    // A worker that cannot even be spawned: the pool tries again and fails the hooks by their on_error.
-  }
+  const kind = options.processIsolation ? "one-shot" : "thread";
+  // A worker that cannot even be spawned: the executor tries again and fails the hooks by their on_error.
+  const started = startWorker(full.sandbox, kind);
   const local = await import("./emit-local.ts");
   const answer = await local.evaluateLocally(
     full,
     locations,
     call,
     { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call), daemonsNotUsed },
-    { started, spawn },
+    { started, kind },
   );
   return {
     ...answer,

@@ -1,5 +1,5 @@
-// src/cli owns the command line: one file per command, exit codes mapped in exit-codes.ts only.
-// Commands receive a CliContext; they never touch runtime APIs directly.
+// src/cli owns the command line, one file per command; it must not import the entry points (src/main.ts …), nor runtime APIs directly.
+// Exit codes are mapped in exit-codes.ts only; commands receive a CliContext.
 import { Command, CommanderError } from "commander";
 import { leanHostOf, type RuntimeHost } from "../platform/index.ts";
 import { createCliContext } from "./context.ts";

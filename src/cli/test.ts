@@ -1,10 +1,9 @@
 import type { Command } from "commander";
-import { SandboxPool } from "../../sandbox/index.ts";
 import { HookboxError } from "../core/errors.ts";
 import { formatMismatch } from "../decide/testing/compare.ts";
 import type { RunFailure } from "../decide/testing/failures.ts";
 import { testHook, type HookTestReport } from "../decide/testing/runner.ts";
-import type { CliContext } from "./context.ts";
+import { openPool, type CliContext } from "./context.ts";
 import { lineExcerpt } from "./excerpt.ts";
 import { EXIT } from "./exit-codes.ts";
 
@@ -34,10 +33,9 @@ Exit status: 0 when every fixture passes, 1 otherwise (or when --filter matches 
     )
     .action(async (dirs: string[], options: { json?: boolean; filter?: string }) => {
       const hookDirs = await expand(ctx, dirs.length > 0 ? dirs : [".hookbox/hooks"]);
-      const pool = new SandboxPool({ spawn: () => ctx.host.sandbox.spawnWorker(), size: Math.min(2, ctx.host.cpuCount()) });
+      const pool = await openPool(ctx, Math.min(2, ctx.host.cpuCount()));
       const reports: HookTestReport[] = [];
       try {
-        await pool.ready();
         for (const dir of hookDirs) {
           const report = await testHook(dir, { host: ctx.host, executor: pool, ...(options.filter !== undefined ? { filter: options.filter } : {}) });
           // A filter that leaves a hook no fixture leaves it out.

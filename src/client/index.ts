@@ -1,6 +1,6 @@
-// src/client owns hookbox/client: a typed client of a Hookbox daemon for any program on the
-// machine (orchestrators, scripts), on Node, Bun and Deno. It speaks the wire types of src/core/wire
-// and takes its transport from src/platform/client.ts; it must not import the server or the CLI.
+// src/client owns hookbox/client, a typed client of a Hookbox daemon; it must not import beyond src/core and src/platform.
+// For any program on the machine (orchestrators, scripts), on Node, Bun and Deno. It speaks the wire types of src/core/wire
+// and takes its transport from src/platform/client.ts, its peer check from src/platform/peer-trust.ts.
 import { clientRuntime } from "../platform/client.ts";
 import { HookboxClient } from "./client.ts";
 import { resolveOptions, type ClientOptions } from "./options.ts";

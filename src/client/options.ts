@@ -1,6 +1,6 @@
 import type { ListenTarget } from "../platform/http-types.ts";
 import type { ClientTransport } from "../platform/client.ts";
-import { defaultSocketPath, LOCATION_VARIABLES } from "../hooks/config/locations.ts";
+import { defaultSocketPath, SOCKET_VARIABLE } from "../core/wire/socket.ts";
 import type { HookSetIdentityV1 } from "../core/wire/health.ts";
 
 /** What the caller expects the daemon to say of itself (GET /v1/daemon): its build, and fields of its hook-set identity. */
@@ -56,7 +56,7 @@ export interface ResolvedOptions {
 
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})\/?$/;
 
-/** Where the client runs: what the default socket is resolved from, as `emit` resolves it (src/hooks/config/locations.ts). */
+/** Where the client runs: what the default socket is resolved from, as `emit` resolves it (src/core/wire/socket.ts). */
 export interface ClientPlace {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly homeDir: string;
@@ -105,7 +105,7 @@ export function resolveOptions(options: ClientOptions, place: ClientPlace): Reso
       expect,
     };
   }
-  const fromEnv = place.env[LOCATION_VARIABLES.socket] || undefined;
+  const fromEnv = place.env[SOCKET_VARIABLE] || undefined;
   const socket =
     options.socket ?? (fromEnv ? (fromEnv.startsWith("/") ? fromEnv : `${place.cwd}/${fromEnv}`) : defaultSocketPath(place.env, place.homeDir));
   if (options.transport && peerCheck.mode === "required")

@@ -1,4 +1,4 @@
-import { distrust } from "../serve/daemon/peer-trust.ts";
+import { distrust } from "../platform/peer-trust.ts";
 import type { ClientPeerIO } from "../platform/client-peer.ts";
 import type { ClientTransport } from "../platform/client.ts";
 import type { FileIdentity } from "../platform/peer-types.ts";

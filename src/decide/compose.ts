@@ -37,7 +37,10 @@ export interface EvaluatorSetup {
   readonly audit: AuditWriter;
   /** "cli": a command run by a person (list, validate, doctor), which loads hook sets but evaluates nothing. */
   readonly via: "daemon" | "emit" | "test" | "cli";
-  /** Instead of the operator file on disk (hookbox test's fixtures). */
+  /**
+   * The operator source, when the caller holds it already: the daemon's (operatorSourceFor, read
+   * once at its start by everything it runs), or an inline one (hookbox test's fixtures).
+   */
   readonly operator?: OperatorSource;
   readonly approvals?: ApprovalStore;
   readonly metrics?: Metrics;
@@ -98,20 +101,7 @@ export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabil
 /** The hook sets as the evaluator resolves them: what `list`, `validate` and `doctor` show is what runs. */
 export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; operator: OperatorSource } {
   const { host, locations } = setup;
-  const operator =
-    setup.operator ??
-    operatorFileSource({
-      fs: host.fs,
-      path: locations.operatorFile.path,
-      explicit: locations.operatorFile.explicit,
-      systemPolicy: locations.system,
-      builtinFlags: locations.builtin,
-      embeddedIds: [...setup.embedded.keys()],
-      embedded: setup.embedded,
-      // Only a long-lived daemon has a last good operator file to keep.
-      keepLastGood: setup.via === "daemon",
-      machine: machineOf(host, locations, setup.via),
-    });
+  const operator = setup.operator ?? operatorSourceFor(setup);
   const explicit = locations.hookSources.every((source) => source.origin === "dir");
   const hookSets = new HookSets({
     fs: host.fs,
@@ -127,6 +117,26 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
     ...(setup.snapshots ? { snapshots: setup.snapshots } : {}),
   });
   return { hookSets, operator };
+}
+
+/**
+ * The operator file on disk as this path reads it (re-read when it changes): the daemon takes it
+ * once at start and hands the same source to all it runs; the other paths get it from createHookSets.
+ */
+export function operatorSourceFor(setup: Pick<EvaluatorSetup, "host" | "locations" | "embedded" | "via">): OperatorSource {
+  const { host, locations } = setup;
+  return operatorFileSource({
+    fs: host.fs,
+    path: locations.operatorFile.path,
+    explicit: locations.operatorFile.explicit,
+    systemPolicy: locations.system,
+    builtinFlags: locations.builtin,
+    embeddedIds: [...setup.embedded.keys()],
+    embedded: setup.embedded,
+    // Only a long-lived daemon has a last good operator file to keep.
+    keepLastGood: setup.via === "daemon",
+    machine: machineOf(host, locations, setup.via),
+  });
 }
 
 /** What self-protect is told about this machine: the daemon also knows its own pid. */

@@ -1,5 +1,6 @@
 import type { AnsweredVia, ApprovalOutcome, ApprovalStore } from "./approvals/store.ts";
-import { AUDIT_VERSION, type AuditDecisionV1, type AuditEntry, type AuditRecordV1 } from "./audit/record.ts";
+import { decisionRecord, withNote } from "./audit/build.ts";
+import type { AuditDecisionV1, AuditEntry, AuditRecordV1 } from "./audit/record.ts";
 import { BUILD_ID } from "../core/version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import { MemoryCooldowns, type CooldownStore } from "./chain/cooldowns.ts";
@@ -16,7 +17,7 @@ import type { RegistrySnapshot } from "../hooks/registry/registry.ts";
 import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
 import { delivered, DELIVERY_EVENTS, type PendingInjections } from "./pending.ts";
-import { applyRule, ruleDecision, type Incomplete, type RuleAnswer } from "./rule.ts";
+import { applyRule, failClosedBy, ruleDecision, type FailClosed, type Incomplete, type RuleAnswer } from "./rule.ts";
 import { noun, plural } from "../core/text/plural.ts";
 
 /** Where the records of each event go before its answer leaves (the JSONL sink, or memory in tests). */
@@ -171,9 +172,9 @@ export class Evaluator {
   async evaluate(received: NativeEvent, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
     const { event, set } = await this.prepare(received, options.invokedAs);
-    const failClosed = failClosedBy(set.snapshot, options);
+    const failClosed = failClosedBy(set.snapshot.operator, options.failClosed);
     if (set.snapshot.operatorStatus.state === "unusable")
-      return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, options, started);
+      return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, failClosed, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
     const deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
     const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, {
@@ -189,7 +190,7 @@ export class Evaluator {
       const resolved = await this.resolveApproval(event, decision, options);
       decision = resolved.decision;
       approval = resolved.approval;
-      records = records.map((r) => (r.hook_id === resolved.approval.hook_id ? { ...r, notes: [...(r.notes ?? []), resolved.note] } : r));
+      records = records.map((r) => (r.hook_id === resolved.approval.hook_id ? withNote(r, resolved.note) : r));
     }
     return this.finish({ set, event: hintOf(event), decision, records, started, failClosed, ...(approval ? { approval } : {}) });
   }
@@ -206,7 +207,7 @@ export class Evaluator {
       decision: outcome.decision,
       records: outcome.records,
       started,
-      failClosed: failClosedBy(set.snapshot, {}),
+      failClosed: failClosedBy(set.snapshot.operator, false),
     });
   }
 
@@ -233,17 +234,17 @@ export class Evaluator {
   async evaluateIncomplete(hint: EventHint, incomplete: Incomplete, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
     const set = await this.options.hookSets.forEvent({ cwd: hint.cwd }).catch(() => this.options.hookSets.forProject(undefined));
-    return this.incomplete(set, hint, incomplete, options, started);
+    return this.incomplete(set, hint, incomplete, failClosedBy(set.snapshot.operator, options.failClosed), started);
   }
 
   private async incomplete(
     set: ProjectHookSet,
     hint: EventHint,
     incomplete: Incomplete,
-    options: EvaluateOptions,
+    failClosed: FailClosed | undefined,
     started: number,
   ): Promise<Evaluation> {
-    const answer = applyRule(set.snapshot, hint.eventType, incomplete, failClosedBy(set.snapshot, options));
+    const answer = applyRule(set.snapshot, hint.eventType, incomplete, failClosed);
     this.options.log?.(
       `could not evaluate ${hint.eventType ?? "an event"}: ${incomplete.cause}; ${answer.block ? "denied" : "allowed"} (${answer.rule})`,
     );
@@ -254,7 +255,7 @@ export class Evaluator {
       decision,
       records: [],
       started,
-      failClosed: undefined,
+      failClosed,
       incomplete: { ...incomplete, rule: answer.rule },
     });
     // An audit failure under fail_closed can still turn the rule's go-ahead into a block.
@@ -267,51 +268,37 @@ export class Evaluator {
     decision: Decision;
     records: readonly AuditRecordV1[];
     started: number;
-    failClosed: { by: string } | undefined;
+    failClosed: FailClosed | undefined;
     incomplete?: AuditDecisionV1["incomplete"];
     approval?: AuditDecisionV1["approval"];
   }): Promise<Evaluation> {
     const { set, event, records } = input;
     let decision = input.decision;
-    const completed = Date.now();
-    const broken = set.snapshot.broken.map((entry) => entry.id);
-    const decisionRecord: AuditDecisionV1 = {
-      v: AUDIT_VERSION,
-      kind: "decision",
+    const record = decisionRecord({
       id: this.newId(),
-      event_id: decision.event_id,
-      event_type: decision.event_type,
-      session_id: event.sessionId ?? "unknown",
-      ...(event.agent ? { agent: event.agent } : {}),
-      ...(event.toolName ? { tool_name: event.toolName } : {}),
-      ...(event.subject ? { subject: event.subject } : {}),
-      ...(set.project !== undefined ? { project: set.project } : {}),
-      decision: decision.decision,
-      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-      ...(decision.decided_by !== undefined ? { decided_by: decision.decided_by } : {}),
+      decision,
+      event,
+      project: set.project,
+      snapshot: set.snapshot,
+      servedBy: { ...this.options.servedBy, build: BUILD_ID },
+      runs: records.length,
+      startedAt: input.started,
+      completedAt: Date.now(),
       ...(input.approval ? { approval: input.approval } : {}),
       ...(input.incomplete ? { incomplete: input.incomplete } : {}),
-      ...hintsOf(decision),
-      ...(decision.delivered_runs ? { delivered_runs: decision.delivered_runs } : {}),
-      hook_set: { registry_version: set.snapshot.version, hooks: set.snapshot.hooks.length, broken, operator: set.snapshot.operatorStatus.state },
-      served_by: { ...this.options.servedBy, build: BUILD_ID },
-      runs: records.length,
-      duration_ms: completed - input.started,
-      started_at: new Date(input.started).toISOString(),
-      completed_at: new Date(completed).toISOString(),
-    };
+    });
     try {
       // The answer leaves only once its records are in the audit log.
-      await this.options.audit.write([...records, decisionRecord]);
+      await this.options.audit.write([...records, record]);
     } catch (error) {
       decision = this.auditFailed(decision, errorMessage(error), input.failClosed);
     }
     this.options.metrics?.recordEvent(decision, records);
-    return { decision, records, decisionRecord, project: set.project };
+    return { decision, records, decisionRecord: record, project: set.project };
   }
 
   /** The audit log failed: still answer, say so to the person, and deny when fail_closed. */
-  private auditFailed(decision: Decision, cause: string, failClosed: { by: string } | undefined): Decision {
+  private auditFailed(decision: Decision, cause: string, failClosed: FailClosed | undefined): Decision {
     const message = `Hookbox could not write its audit log (${cause}); this decision is not recorded. Check the data directory (hookbox doctor).`;
     this.options.log?.(message);
     if (failClosed && decision.decision !== "deny") {
@@ -405,23 +392,4 @@ function hintOf(event: NativeEvent): EventHint {
     ...(event.tool_name ? { toolName: event.tool_name } : {}),
     ...(event.tool_name || event.prompt !== undefined ? { subject: subjectOf(event, 200) } : {}),
   };
-}
-
-/** Who made Hookbox fail-closed, if anyone: the caller's flag or the operator file. */
-function failClosedBy(snapshot: RegistrySnapshot, options: EvaluateOptions): { by: string } | undefined {
-  if (options.failClosed) return { by: "--fail-closed" };
-  if (snapshot.operator.fail_closed) return { by: "fail_closed: true in the operator file" };
-  return undefined;
-}
-
-/** The hooks' hints for the caller, when there are any: recorded with the decision. */
-function hintsOf(decision: Decision): Pick<AuditDecisionV1, "hints"> {
-  const { suggested_abilities, suggested_documents, new_intent, follow_up_actions } = decision;
-  const hints = {
-    ...(suggested_abilities ? { suggested_abilities } : {}),
-    ...(suggested_documents ? { suggested_documents } : {}),
-    ...(new_intent ? { new_intent } : {}),
-    ...(follow_up_actions ? { follow_up_actions } : {}),
-  };
-  return Object.keys(hints).length > 0 ? { hints } : {};
 }

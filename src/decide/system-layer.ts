@@ -5,6 +5,7 @@ import { operatorHooksDirs } from "../hooks/config/locations.ts";
 import type { OperatorFile, operatorFileSchema } from "../hooks/config/schema.ts";
 import { untrustedSystemPath, type SystemPolicyLocation } from "../hooks/config/system-tier.ts";
 import { dirname } from "../core/text/posix-path.ts";
+import { layeredFailClosed } from "./rule.ts";
 import type { FileHost } from "../platform/index.ts";
 
 /** The file-system calls reading the system policy needs: its content, and who can change it. */
@@ -83,14 +84,15 @@ export function applySystemLayer(
   user: { readonly file: string | undefined; readonly baseDir: string; readonly operator: OperatorFile; readonly written: unknown },
 ): { readonly operator: OperatorFile; readonly layers: OperatorLayers } {
   const merged = layerOperators(system.layer, user, system.hookIds);
+  const failClosed = layeredFailClosed(system.layer, user);
   return {
-    operator: merged.operator,
+    operator: { ...merged.operator, fail_closed: failClosed.value },
     layers: {
       system: system.layer.file as string,
       user: user.file,
       systemHooksDirs: operatorHooksDirs(system.layer.file, system.layer.baseDir, system.layer.operator.hooks_dirs),
-      origins: merged.origins,
-      ignored: merged.ignored,
+      origins: failClosed.origin ? [...merged.origins, failClosed.origin] : merged.origins,
+      ignored: failClosed.ignored ? [...merged.ignored, failClosed.ignored] : merged.ignored,
     },
   };
 }

@@ -1,4 +1,4 @@
-// src/platform owns every use of Bun.*, Deno.* and node:* APIs; nothing else may import them.
+// src/platform owns every use of Bun.*, Deno.* and node:* APIs (nothing else may use them); it must not import src/core or any wing above.
 // This file picks the adapter for the runtime we are on and loads only that one.
 import type { LeanHost, RuntimeHost, SandboxHost } from "./types.ts";
 

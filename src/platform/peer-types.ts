@@ -1,6 +1,6 @@
 // Who answered on a unix socket: what the kernel and /proc say of the process at the other end of
 // one connection (bun-peer.ts reads it on Linux). Facts only; whether they are enough to trust
-// that process is decided by src/serve/daemon/peer-trust.ts.
+// that process is decided by src/platform/peer-trust.ts.
 import type { HttpReply } from "./http-types.ts";
 
 /** A file as the kernel knows it: its device and inode (fileIdentityId), which no path or name can imitate; `path` for messages. */
@@ -48,7 +48,7 @@ export type PeerEvidence =
   /** Could not be read; `gone` when the process that listened has exited (a stale socket, or one it handed on). */
   | { readonly read: false; readonly why: string; readonly gone?: boolean };
 
-/** Why a peer must not be used, or undefined: src/serve/daemon/peer-trust.ts, handed to the runtime. */
+/** Why a peer must not be used, or undefined: src/platform/peer-trust.ts, handed to the runtime. */
 export type PeerJudge = (evidence: PeerEvidence) => string | undefined;
 
 /**

@@ -198,7 +198,7 @@ export interface NetHost {
   request(target: ListenTarget, init: HttpRequestInit): Promise<HttpReply>;
   /**
    * One request to a unix socket, with what the kernel says of the process at the other end
-   * (PeerEvidence): read once connected and handed to `judge` (src/serve/daemon/peer-trust.ts), which
+   * (PeerEvidence): read once connected and handed to `judge` (src/platform/peer-trust.ts), which
    * may refuse it before anything is sent; read again, with whether that process holds this
    * connection, once the answer is in. Where this runtime cannot read it, `unverifiable` says why
    * and nothing is sent. Rejects as `request`.
@@ -295,7 +295,7 @@ export interface FileHost {
   kind(path: string): Promise<"file" | "dir" | "socket" | "symlink" | "other" | "missing">;
   /** lstat(2): what is at a path and who owns it. Rejects with the OS's error (its `code`: ENOENT, EACCES …). */
   owner(path: string): Promise<{ readonly kind: "file" | "dir" | "socket" | "symlink" | "other"; readonly uid: number }>;
-  /** The audit log's append lock and the check made under it (src/decide/audit/lock.ts, sink.ts). */
+  /** The audit log's append lock and the check made under it (src/platform/lock.ts, src/decide/audit/sink.ts). */
   readonly lock: LockIO;
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GENESIS, linkTo as linkWith } from "../../src/decide/audit/chain.ts";
-import { AppendLock } from "../../src/decide/audit/lock.ts";
+import { AppendLock } from "../../src/platform/lock.ts";
 import { readRuns } from "../../src/decide/audit/read.ts";
 import type { AuditEntry } from "../../src/decide/audit/record.ts";
 import { AuditSink, type AuditSinkOptions } from "../../src/decide/audit/sink.ts";

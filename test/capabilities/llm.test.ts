@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { redactText } from "../../src/decide/audit/excerpt.ts";
+import { redactText } from "../../src/core/text/excerpt.ts";
 import { answerCheck } from "../../src/capabilities/llm/answer-schema.ts";
 import { budgetFor, llmVerdict, parseLlmPolicy } from "../../src/capabilities/llm/policy.ts";
 import type { GrantSources } from "../../src/capabilities/grants/sources.ts";
-import { operatorFileSchema, permissionsSchema } from "../../src/hooks/config/schema.ts";
+import { permissionsSchema } from "../../src/capabilities/grants/schema.ts";
+import { operatorFileSchema } from "../../src/hooks/config/schema.ts";
 
 const ENDPOINTS = operatorFileSchema.parse({
   llm: {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { operator, prepare, testHost } from "./helpers.ts";
-import type { OperatorFile, PermissionsConfig } from "../../src/hooks/config/schema.ts";
+import type { PermissionsConfig } from "../../src/capabilities/grants/schema.ts";
+import type { OperatorFile } from "../../src/hooks/config/schema.ts";
 
 const none: PermissionsConfig = { read: [], run: [], env: [], net: [], inject_context: false, store: false, modify: [], notify: false, llm: [] };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatReview, type GrantReview } from "../../src/capabilities/index.ts";
-import type { OperatorFile, PermissionsConfig } from "../../src/hooks/config/schema.ts";
+import type { PermissionsConfig } from "../../src/capabilities/grants/schema.ts";
+import type { OperatorFile } from "../../src/hooks/config/schema.ts";
 import { deniedWith, invoke, operator, prepare, tempDir, testHost } from "./helpers.ts";
 
 const HOME = "/home/alice";

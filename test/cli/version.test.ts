@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import * as catalog from "../../src/hooks/builtin/catalog.generated.ts";
 import { versionFlag, versionInfo } from "../../src/core/version/index.ts";
-import { standardHooksDigest } from "../../src/hooks/builtin/standard-hooks.ts";
+import { catalogDigest, standardHooksDigest } from "../../src/hooks/builtin/standard-hooks.ts";
 import { LoneBinary } from "../helpers/binary.ts";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -30,7 +30,7 @@ describe("versionFlag: --version answered before the command line loads", () => 
 
 describe("from sources", () => {
   it("says so, and digests the standard hooks the sources hold", async () => {
-    const info = await versionInfo();
+    const info = await versionInfo(catalogDigest);
     expect(info).toMatchObject({ v: 1, target: "source", commit: "unknown", quickjs: "release-sync 0.32.0" });
     expect(info.standardHooksSha256).toBe(await standardHooksDigest(catalog));
   });

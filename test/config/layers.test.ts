@@ -1,20 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { parseYaml } from "../../src/hooks/config/diagnostics.ts";
-import { layerOperators, type LayeredOperator } from "../../src/hooks/config/layers.ts";
+import type { LayeredOperator } from "../../src/hooks/config/layers.ts";
+import { applySystemLayer } from "../../src/decide/system-layer.ts";
 import { operatorFileSchema } from "../../src/hooks/config/schema.ts";
 
-/** The system policy and a user's operator file as written, merged (hooks/config/layers.ts). */
+/** The system policy and a user's operator file as written, merged (hooks/config/layers.ts; fail_closed by decide/rule.ts). */
 function merge(systemYaml: string, userYaml: string, systemHookIds: readonly string[] = []): LayeredOperator {
   const parse = (text: string, file: string) => {
     const parsed = parseYaml(text, file, operatorFileSchema);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.diagnostics));
     return { file, baseDir: file.slice(0, file.lastIndexOf("/")), operator: parsed.value, written: parsed.input };
   };
-  return layerOperators(
-    parse(systemYaml || "{}", "/etc/hookbox/hookbox.yaml"),
+  const system = parse(systemYaml || "{}", "/etc/hookbox/hookbox.yaml");
+  const { operator, layers } = applySystemLayer(
+    { kind: "ok", layer: system, hookIds: new Set(systemHookIds) },
     parse(userYaml || "{}", "/home/u/.config/hookbox/hookbox.yaml"),
-    new Set(systemHookIds),
   );
+  return { operator, origins: layers.origins, ignored: layers.ignored };
 }
 
 const ignored = (merged: LayeredOperator): string[] => merged.ignored.map((line) => line.setting);

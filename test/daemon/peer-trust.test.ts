@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { daemonSockets } from "../../src/serve/daemon/auto-socket.ts";
-import { distrust, environmentDifferences, samePath, systemTierDaemonRefusal, trustedEnvironmentKey } from "../../src/serve/daemon/peer-trust.ts";
+import { distrust, environmentDifferences, samePath, systemTierDaemonRefusal, trustedEnvironmentKey } from "../../src/platform/peer-trust.ts";
 import { resolveLocations } from "../../src/hooks/config/locations.ts";
 import { identityOf } from "../../src/decide/identity.ts";
 import type { PeerEvidence, PeerProcess } from "../../src/platform/index.ts";

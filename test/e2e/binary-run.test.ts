@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS, limitFlag } from "../../src/core/limits.ts";
 import { LoneBinary } from "../helpers/binary.ts";
 
 describe("dist/hookbox alone in an empty directory", () => {
@@ -91,6 +92,15 @@ export default async function handler(event: ToolEvent): Promise<Verdict> {
     const help = await bin.run(["run", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--cpu-ms");
+    for (const d of LIMITS)
+      expect(help.stdout).toMatch(new RegExp(`${limitFlag(d)} <n> +limits\\.${d.yaml}: ${d.min}–${d.max} \\(default ${d.default}\\)`));
+  });
+
+  it("every YAML limit has its flag: --log-kb 0 stops a handler that logs", async () => {
+    writeFileSync(join(bin.dir, "chatty.ts"), `export default () => { console.log("hello"); return { action: "continue" }; };\n`);
+    const result = await bin.run(["run", "chatty.ts", "--event", "event.json", "--log-kb", "0"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("error[sandbox_log_size]: log limit 0 B exceeded");
   });
 
   it("passes its own doctor with no environment at all", async () => {

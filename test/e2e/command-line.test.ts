@@ -339,7 +339,7 @@ describe("OS errors: one line with the path, the cause and the fix; permission d
       const asOther = await run(["approvals", "--socket", other]);
       expect(asOther.code).toBe(3);
       expectOneLine(asOther.stderr);
-      // Not even asked: the process that listens there is not this Hookbox (src/serve/daemon/peer-trust.ts).
+      // Not even asked: the process that listens there is not this Hookbox (src/platform/peer-trust.ts).
       expect(asOther.stderr).toMatch(
         new RegExp(`^error\\[daemon_unavailable\\]: what answers on ${other} is not a verified Hookbox daemon \\(not Hookbox: pid \\d+ runs `),
       );

@@ -5,6 +5,7 @@ import { operatorFileSchema } from "../../src/hooks/config/schema.ts";
 import { Dispatcher } from "../../src/decide/chain/dispatcher.ts";
 import { engineExecutor } from "../../src/decide/chain/chain.ts";
 import { createInvoker } from "../../src/decide/chain/invoker.ts";
+import { failClosedBy } from "../../src/decide/rule.ts";
 import type { NativeEvent } from "../../src/core/events/types.ts";
 import { Registry } from "../../src/hooks/registry/registry.ts";
 import { fakeCapabilities } from "./fake-capabilities.ts";
@@ -39,10 +40,13 @@ export async function dispatchEnv(engine: SandboxEngine, spec: InlineHooks, capa
   };
 }
 
-/** A dispatcher that always answers from the registry's current snapshot. */
+/** A dispatcher that always answers from the registry's current snapshot, fail-closed as the evaluator would make it. */
 export function boundDispatcher(registry: Registry, dispatcher: Dispatcher) {
   return {
-    handle: (event: NativeEvent, options: { failClosed?: boolean } = {}) => dispatcher.handle(event, registry.current(), options),
+    handle: (event: NativeEvent, options: { failClosed?: boolean } = {}) => {
+      const snapshot = registry.current();
+      return dispatcher.handle(event, snapshot, { failClosed: failClosedBy(snapshot.operator, options.failClosed) !== undefined });
+    },
     fire: (id: string, event: NativeEvent) => dispatcher.fire(id, event, registry.current()),
     inFlight: () => dispatcher.inFlight(),
   };

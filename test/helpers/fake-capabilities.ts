@@ -1,5 +1,5 @@
 import type { CapabilityHost, HostCallRecord, PreparedGrants } from "../../src/capabilities/types.ts";
-import type { PermissionsConfig } from "../../src/hooks/config/schema.ts";
+import type { PermissionsConfig } from "../../src/capabilities/grants/schema.ts";
 import { mayModifyAnything, modifyVerdict, type ModifyPolicy } from "../../src/capabilities/modify/index.ts";
 import type { InjectionRole } from "../../src/core/events/types.ts";
 

@@ -1,4 +1,5 @@
-import { MAX_INJECTION_BYTES } from "../../hooks/config/bounds.ts";
+// src/capabilities/context owns hook.injectContext and its grant; it must not import another capability or anything above src/capabilities.
+import { MAX_INJECTION_BYTES } from "../../core/bounds.ts";
 import type { InjectionRole } from "../../core/events/types.ts";
 import { arity, optionsArg, stringArg } from "../args.ts";
 import type { Capability } from "../capability.ts";

@@ -1,3 +1,4 @@
+// src/capabilities/env owns hook.env and its grants (secret-looking names need approval); it must not import above src/capabilities.
 import { arity, stringArg } from "../args.ts";
 import type { Capability } from "../capability.ts";
 import { deniedByVerdict, renderCall, yamlList } from "../denied.ts";

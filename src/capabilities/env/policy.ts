@@ -1,7 +1,7 @@
 import type { DefaultCeiling, KindLayers } from "../grants/layers.ts";
 import { decide, listLayer } from "../grants/layers.ts";
 import type { GrantSources } from "../grants/sources.ts";
-import { looksSecret } from "./secrets.ts";
+import { looksSecret } from "../../core/text/secrets.ts";
 
 /** Names or `PREFIX_*` patterns, per layer. */
 export interface EnvPolicy {

@@ -2,7 +2,7 @@ import { envKey } from "../grants/keys.ts";
 import { judge, yamlOf, type Relation } from "../review/judge.ts";
 import type { GrantReview, ReviewContext } from "../review/types.ts";
 import type { EnvPolicy } from "./policy.ts";
-import { looksSecret } from "./secrets.ts";
+import { looksSecret } from "../../core/text/secrets.ts";
 
 const prefixOf = (rule: string): string | undefined => (rule.endsWith("*") ? rule.slice(0, -1) : undefined);
 

@@ -1,4 +1,4 @@
-import type { PermissionsConfig } from "../../hooks/config/schema.ts";
+import type { PermissionsConfig } from "./schema.ts";
 
 /**
  * A declared grant as one line of text: how the review names it, what `--allow` takes, what a

@@ -1,8 +1,8 @@
-import type { LlmEndpointConfig } from "../../hooks/config/llm-schema.ts";
-import type { NotifySinkConfig } from "../../hooks/config/notify-schema.ts";
-import type { OperatorFile, PermissionsConfig } from "../../hooks/config/schema.ts";
+import { isCommunity } from "../../core/origin.ts";
+import type { LlmEndpointConfig } from "../llm/schema.ts";
+import type { NotifySinkConfig } from "../notify/schema.ts";
 import type { GrantRequest } from "../types.ts";
-import { isCommunity } from "../../hooks/config/resolve.ts";
+import type { DenyConfig, PermissionsConfig } from "./schema.ts";
 
 export type PermissionKind = keyof PermissionsConfig;
 
@@ -16,7 +16,7 @@ export interface GrantSources {
   readonly approval: Partial<PermissionsConfig> | undefined;
   /** `ceilings.permissions`: a kind absent here gets the default ceiling. */
   readonly ceiling: Partial<PermissionsConfig> | undefined;
-  readonly deny: OperatorFile["deny"];
+  readonly deny: DenyConfig;
   /** The operator's own hook (standard, user, --hooks or hooks_dirs), not a project's or a package's. */
   readonly operatorOwn: boolean;
   /** Where hook.notify sends (the operator's notify.sinks). */
@@ -25,7 +25,20 @@ export interface GrantSources {
   readonly llmEndpoints: Readonly<Record<string, LlmEndpointConfig>>;
 }
 
-export function grantSources(request: GrantRequest, operator: OperatorFile): GrantSources {
+/**
+ * What the capabilities read of the operator file (src/hooks/config/schema.ts's OperatorFile is
+ * one): per-hook approvals, ceilings and the deny list of permissions, and where notify and llm
+ * may go.
+ */
+export interface OperatorGrants {
+  readonly hooks: Readonly<Record<string, { readonly permissions?: Partial<PermissionsConfig> | undefined }>>;
+  readonly ceilings: { readonly permissions?: Partial<PermissionsConfig> | undefined };
+  readonly deny: DenyConfig;
+  readonly notify: { readonly sinks: readonly NotifySinkConfig[] };
+  readonly llm: Readonly<Record<string, LlmEndpointConfig>>;
+}
+
+export function grantSources(request: GrantRequest, operator: OperatorGrants): GrantSources {
   // Hook ids are user text: "constructor" must not find Object.prototype.constructor.
   const override = Object.hasOwn(operator.hooks, request.hookId) ? operator.hooks[request.hookId] : undefined;
   return {

@@ -1,4 +1,4 @@
-import type { LlmApi } from "../../hooks/config/llm-schema.ts";
+import type { LlmApi } from "./schema.ts";
 import type { CapabilityIO } from "../../platform/capability-io.ts";
 import { canonicalIp } from "../network/ip.ts";
 import { decodeUtf8 } from "../text.ts";

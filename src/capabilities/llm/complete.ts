@@ -1,5 +1,5 @@
-import { redactText } from "../../decide/audit/excerpt.ts";
-import { looksSecret } from "../env/secrets.ts";
+import { redactText } from "../../core/text/excerpt.ts";
+import { looksSecret } from "../../core/text/secrets.ts";
 import { arity, optionsArg, stringArg } from "../args.ts";
 import type { CallContext, InvocationScope } from "../capability.ts";
 import { deniedByVerdict, renderCall } from "../denied.ts";

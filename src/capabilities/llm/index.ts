@@ -1,3 +1,4 @@
+// src/capabilities/llm owns hook.llm.complete, its grants, budgets and the llm: schema; it must not import above src/capabilities.
 import type { Capability } from "../capability.ts";
 import { completeMethod } from "./complete.ts";
 import { parseLlmPolicy, type LlmPolicy } from "./policy.ts";

@@ -1,4 +1,4 @@
-import { BUDGET_KEYS, DEFAULT_BUDGET, type BudgetKey, type LlmEndpointConfig, type LlmGrantConfig } from "../../hooks/config/llm-schema.ts";
+import { BUDGET_KEYS, DEFAULT_BUDGET, type BudgetKey, type LlmEndpointConfig, type LlmGrantConfig } from "./schema.ts";
 import { decide, listLayer, type Layer, type Verdict } from "../grants/layers.ts";
 import type { GrantSources } from "../grants/sources.ts";
 

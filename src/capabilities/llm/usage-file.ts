@@ -1,4 +1,4 @@
-import { AppendLock } from "../../decide/audit/lock.ts";
+import { AppendLock } from "../../platform/lock.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { FileHost } from "../../platform/index.ts";
 import { MemoryLlmUsage, type LlmUsageStore } from "./usage.ts";

@@ -1,4 +1,4 @@
-import type { LlmApi } from "../../hooks/config/llm-schema.ts";
+import type { LlmApi } from "./schema.ts";
 
 /** One single-turn request, as Hookbox asks it whatever the API. */
 export interface CompletionRequest {

@@ -1,3 +1,4 @@
+// src/capabilities/modify owns the grant to rewrite an event's fields (permissions.modify); it must not import above src/capabilities.
 import type { Capability } from "../capability.ts";
 import { decide, listLayer, type Layer, type Verdict } from "../grants/layers.ts";
 import type { GrantSources } from "../grants/sources.ts";

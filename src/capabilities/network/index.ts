@@ -1,3 +1,4 @@
+// src/capabilities/network owns hook.http.get and its net grants; it must not import above src/capabilities (the network comes by CapabilityIO).
 import type { Capability } from "../capability.ts";
 import { httpGetMethod } from "./http-get.ts";
 import { netLayers, parseNetPolicy, type NetPolicy } from "./policy.ts";

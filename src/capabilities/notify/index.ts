@@ -1,4 +1,5 @@
-import type { NotifySinkConfig } from "../../hooks/config/notify-schema.ts";
+// src/capabilities/notify owns hook.notify, the notify: schema and the sending to sinks; it must not import above src/capabilities.
+import type { NotifySinkConfig } from "./schema.ts";
 import { MAX_MESSAGE_CHARS, sendNotification } from "./send.ts";
 import { arity, optionsArg, stringArg } from "../args.ts";
 import type { Capability } from "../capability.ts";

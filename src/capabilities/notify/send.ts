@@ -1,4 +1,4 @@
-import type { NotifySinkConfig } from "../../hooks/config/notify-schema.ts";
+import type { NotifySinkConfig } from "./schema.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { NotifyIO } from "../../platform/index.ts";
 

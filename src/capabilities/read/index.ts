@@ -1,3 +1,4 @@
+// src/capabilities/read owns hook.readFile and hook.listFiles and their read grants; it must not import above src/capabilities.
 import type { Capability } from "../capability.ts";
 import { listFilesMethod } from "./list-files.ts";
 import { parseReadPolicy, readSummary, type ReadPolicy } from "./policy.ts";

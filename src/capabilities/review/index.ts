@@ -1,3 +1,4 @@
+// src/capabilities/review owns the review of a hook's effective grants, one line per grant; it must not import above src/capabilities.
 import { reviewEnv } from "../env/review.ts";
 import { reviewNet } from "../network/review.ts";
 import { reviewRead } from "../read/review.ts";

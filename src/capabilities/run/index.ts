@@ -1,3 +1,4 @@
+// src/capabilities/run owns hook.run (and gitDiff, fileDiff, runTests) and its run grants; it must not import above src/capabilities.
 import type { Capability } from "../capability.ts";
 import { fileDiffMethod, gitDiffMethod } from "./git.ts";
 import { parseRunPolicy, runSummary, type RunPolicy } from "./policy.ts";

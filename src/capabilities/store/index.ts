@@ -1,3 +1,4 @@
+// src/capabilities/store owns hook.store, a hook's own small key-value file; it must not import another capability or above src/capabilities.
 import { arity, stringArg } from "../args.ts";
 import type { Capability, CallContext, InvocationScope } from "../capability.ts";
 import { deniedByVerdict, renderCall } from "../denied.ts";

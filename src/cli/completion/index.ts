@@ -1,5 +1,5 @@
-// src/cli/completion owns `hookbox completion bash|zsh|fish`: shell code generated from the
-// commander program itself, with the standard hooks' ids and the event names baked in.
+// src/cli/completion owns `hookbox completion bash|zsh|fish`; it must not import another command's action (it reads the program).
+// Shell code generated from the commander program itself, with the standard hooks' ids and the event names baked in.
 import { Argument, type Command } from "commander";
 import { CANONICAL_EVENTS } from "../../core/events/names.ts";
 import { INSTALL_AGENTS } from "../../agents/installers.ts";

@@ -1,3 +1,4 @@
+// src/cli/doctor owns `hookbox doctor`, one file per group of checks; it must not import an entry point, and it changes nothing it checks.
 import type { Command } from "commander";
 import { findProjectRoot } from "../../decide/project.ts";
 import type { CliContext } from "../context.ts";

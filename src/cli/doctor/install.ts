@@ -1,11 +1,12 @@
 import { compileHandler, createHandlerSpec, DEFAULT_LIMITS } from "../../../sandbox/index.ts";
 import { BUILD_ID, versionInfo } from "../../core/version/index.ts";
+import { catalogDigest } from "../../hooks/builtin/standard-hooks.ts";
 import { openPool, type CliContext } from "../context.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
 
 /** The binary carries what it needs: this build, the transpiler, QuickJS in a sandbox worker. */
 export async function installationChecks(ctx: CliContext): Promise<DoctorCheck[]> {
-  const info = await versionInfo();
+  const info = await versionInfo(catalogDigest);
   const where = ctx.host.binaryPath() ? ` (${ctx.host.binaryPath()})` : " (from sources)";
   const checks: DoctorCheck[] = [
     pass(

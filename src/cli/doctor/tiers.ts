@@ -5,7 +5,7 @@ import { isJsonObject } from "../../agents/shared/install/json-value.ts";
 import { parseJsonDocument } from "../../agents/shared/install/json-document.ts";
 import type { Locations } from "../../hooks/config/locations.ts";
 import { systemTierPaths, untrustedSystemPath } from "../../hooks/config/system-tier.ts";
-import { systemTierDaemonRefusal } from "../../serve/daemon/peer-trust.ts";
+import { systemTierDaemonRefusal } from "../../platform/peer-trust.ts";
 import { readSystemLayer } from "../../decide/system-layer.ts";
 import { DEFAULT_SYSTEM_LOG } from "../../decide/audit/system-log.ts";
 import { parseSyslogAddress } from "../../decide/audit/export/syslog.ts";

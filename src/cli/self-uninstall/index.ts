@@ -1,5 +1,5 @@
-// src/cli/self-uninstall owns `hookbox self-uninstall`: everything Hookbox put on this account,
-// found (plan.ts) and undone (apply.ts) from its install records and the places it writes.
+// src/cli/self-uninstall owns `hookbox self-uninstall`; it must not import an entry point (src/main.ts …).
+// Everything Hookbox put on this account, found (plan.ts) and undone (apply.ts) from its install records and the places it writes.
 import type { Command } from "commander";
 import { HookboxError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";

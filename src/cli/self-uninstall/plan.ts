@@ -1,4 +1,5 @@
-import { defaultSocketPath, type Locations } from "../../hooks/config/locations.ts";
+import type { Locations } from "../../hooks/config/locations.ts";
+import { defaultSocketPath } from "../../core/wire/socket.ts";
 import { findDaemons, type FoundDaemon } from "../../serve/daemon/discover.ts";
 import { identityOf } from "../../decide/identity.ts";
 import { findProjectRoot } from "../../decide/project.ts";

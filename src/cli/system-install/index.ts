@@ -1,5 +1,6 @@
-// `hookbox install --system` / `uninstall --system`: the tier the operating system enforces — the
-// binary, the system policy and the agents' managed settings, root's — and back, byte for byte.
+// src/cli/system-install owns `hookbox install --system` and `uninstall --system`; it must not import an entry point.
+// The tier the operating system enforces — the binary, the system policy and the agents' managed
+// settings, root's — and back, byte for byte.
 import type { Command } from "commander";
 import { HookboxError, errorMessage } from "../../core/errors.ts";
 import { BUILD_ID } from "../../core/version/index.ts";

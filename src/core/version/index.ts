@@ -1,6 +1,6 @@
-// src/core/version owns what this build of Hookbox is: its version and the details build.ts stamps in
-// (commit, date, Bun, target, the standard hooks' digest). Imports no runtime: `hookbox
-// --version`, doctor and /healthz all read it.
+// src/core/version owns what this build of Hookbox is; it must not import any other wing (the standard hooks' digest is passed in).
+// Its version and the details build.ts stamps in (commit, date, Bun, target, the standard hooks' digest). Imports no
+// runtime: `hookbox --version`, doctor and /healthz all read it.
 import packageJson from "../../../package.json" with { type: "json" };
 
 /** What build.ts stamps into the binary (Bun.build's `define` of HOOKBOX_BUILD). */
@@ -38,8 +38,12 @@ const stamped: BuildStamp | undefined = typeof HOOKBOX_BUILD === "undefined" ? u
  */
 export const BUILD_ID: string = stamped ? `${VERSION}+${stamped.sourcesSha256.slice(0, 12)}` : `${VERSION}+sources`;
 
-/** This build's details; from sources (no stamp) commit, date and Bun are "unknown" and the target is "source". */
-export async function versionInfo(): Promise<VersionInfoV1> {
+/**
+ * This build's details; from sources (no stamp) commit, date and Bun are "unknown", the target is
+ * "source" and the standard hooks' digest is `sourceDigest()`'s (src/hooks/builtin computes it:
+ * the caller passes catalogDigest, which is asked only without a stamp).
+ */
+export async function versionInfo(sourceDigest: () => Promise<string>): Promise<VersionInfoV1> {
   const stamp = stamped ?? {
     commit: "unknown",
     buildDate: "unknown",
@@ -49,14 +53,6 @@ export async function versionInfo(): Promise<VersionInfoV1> {
     sourcesSha256: "unknown",
   };
   return { v: 1, version: VERSION, ...stamp, quickjs: QUICKJS };
-}
-
-async function sourceDigest(): Promise<string> {
-  const [{ standardHooksDigest }, catalog] = await Promise.all([
-    import("../../hooks/builtin/standard-hooks.ts"),
-    import("../../hooks/builtin/catalog.generated.ts"),
-  ]);
-  return standardHooksDigest(catalog);
 }
 
 /** `hookbox version --json` (and `--version --json`): the details in snake_case, like every JSON Hookbox prints. */

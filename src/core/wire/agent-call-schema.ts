@@ -1,10 +1,4 @@
 import { z } from "zod";
-import { AGENT_NAMES } from "../../agents/shared/protocol/types.ts";
-
-/** The agents POST /v1/agents/{agent} speaks for; `auto` detects the dialect from the payload. */
-export const agentPathSchema = z
-  .enum([...AGENT_NAMES, "auto"])
-  .describe("The dialect of the body and of the answer; auto: detected from the payload (answered by the fail-closed rule when no dialect fits).");
 
 /** The daemon's answer to `hookbox emit` (`x-hookbox-client: emit`): exactly what emit writes and exits with. */
 export const agentCallReplySchema = z

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { LIMITS } from "../limits.ts";
+import { limitsWireSchemaOf } from "./limits.ts";
 import type { Wire } from "./readonly.ts";
 
 /** GET /v1/hooks and GET /v1/hooks/{id}: whose hook set. */
@@ -39,7 +41,7 @@ const loadedHook = z.object({
     .object({ project: z.string(), hint: z.string() })
     .optional()
     .describe("Present when the hook runs without any grant: its project is not trusted yet."),
-  limits: z.object({ cpu_ms: z.number(), memory_mb: z.number(), timeout_ms: z.number() }),
+  limits: limitsWireSchemaOf(LIMITS).describe("The limits the hook runs under (its own, lowered by the operator's), each in the unit its key names."),
   effects: z.unknown().optional(),
   source: z.unknown(),
 });

@@ -1,7 +1,7 @@
-// src/core/wire owns the versioned shapes that cross the socket between Hookbox and its clients (the
-// server, the OpenAPI document, hookbox/client, emit): zod schemas, and the types inferred from
-// them. Pure: no runtime APIs. agent-call.ts and errors.ts are lean (no zod) for emit's path.
-export { agentAnswerSchema, agentCallReplySchema, agentPathSchema } from "./agent-call-schema.ts";
+// src/core/wire owns the versioned shapes that cross the socket (zod schemas and their types); it must not import any other wing.
+// Between Hookbox and its clients (the server, the OpenAPI document, hookbox/client, emit). Pure: no runtime APIs.
+// agent-call.ts and errors.ts are lean (no zod) for emit's path.
+export { agentAnswerSchema, agentCallReplySchema } from "./agent-call-schema.ts";
 export { AGENT_CALL_HEADERS, HOOK_SET_MISMATCH, agentCallReplyOf, type AgentCallReplyV1 } from "./agent-call.ts";
 export {
   approvalResolvedSchema,

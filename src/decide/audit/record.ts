@@ -42,7 +42,7 @@ export interface AuditRecordV1 extends Chained {
   readonly run_id?: string;
   /** `sha256:<hex>` of the event the hook saw (as JSON): the same digest as its decision record's. */
   readonly event_digest?: string;
-  /** A triggered run's event (its timing context or its changes), secrets redacted, size-capped (audit/excerpt.ts). */
+  /** A triggered run's event (its timing context or its changes), secrets redacted, size-capped (core/text/excerpt.ts). */
   readonly event?: unknown;
   /** A declarative hook's step results, secrets redacted, size-capped. */
   readonly steps?: unknown;
@@ -106,7 +106,7 @@ export interface AuditDecisionV1 extends Chained {
   readonly delivered_runs?: Decision["delivered_runs"];
   /** `sha256:<hex>` of the event as evaluated; its run records carry the same. */
   readonly event_digest?: string;
-  /** The event as evaluated, secrets redacted, size-capped (audit/excerpt.ts). */
+  /** The event as evaluated, secrets redacted, size-capped (core/text/excerpt.ts). */
   readonly event?: unknown;
   /** Context queued by triggered runs of this project and delivered with this answer (their run ids). */
   readonly delivered?: readonly { readonly hook_id: string; readonly run_id: string }[];

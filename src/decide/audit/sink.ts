@@ -1,6 +1,6 @@
 import type { AppendHandle, FileHost } from "../../platform/index.ts";
 import { describeProblem, linkLines, recordBody, type ChainProblem } from "./chain.ts";
-import { AppendLock, type HeldLock } from "./lock.ts";
+import { AppendLock, type HeldLock } from "../../platform/lock.ts";
 import { AUDIT_VERSION, type AuditChainV1, type AuditEntry } from "./record.ts";
 import { checkTail, prepareTail } from "./tail.ts";
 

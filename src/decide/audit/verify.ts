@@ -1,7 +1,7 @@
 // `hookbox audit verify`: every link of the live log and its rotated files, oldest first.
 import type { FileHost } from "../../platform/index.ts";
 import { checkChain, describeProblem, splitLines, summarizeLine, type ChainProblem, type LineSummary, type Place } from "./chain.ts";
-import { AppendLock, type HeldLock } from "./lock.ts";
+import { AppendLock, type HeldLock } from "../../platform/lock.ts";
 import { checkHeads, type AuditHead, type SystemLogCheck } from "./system-log.ts";
 
 export interface VerifyOptions {

@@ -31,6 +31,7 @@ export class Dispatcher {
     event: NativeEvent,
     snapshot: RegistrySnapshot,
     options: {
+      /** The evaluator's answer (rule.ts failClosedBy): the dispatcher does not read the operator file's fail_closed itself. */
       readonly failClosed?: boolean;
       readonly rewritable?: boolean;
       readonly deadlineMs?: number;
@@ -42,7 +43,7 @@ export class Dispatcher {
     const context = {
       ...base,
       eventDeadlineMs: Math.min(base.eventDeadlineMs, options.deadlineMs ?? Number.POSITIVE_INFINITY),
-      failClosed: options.failClosed === true || snapshot.operator.fail_closed,
+      failClosed: options.failClosed === true,
       rewritable: options.rewritable !== false,
     };
     return {

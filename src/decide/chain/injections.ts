@@ -1,4 +1,4 @@
-import { MAX_INJECTION_BYTES } from "../../hooks/config/bounds.ts";
+import { MAX_INJECTION_BYTES } from "../../core/bounds.ts";
 import type { ContextInjection, InjectionRole } from "../../core/events/types.ts";
 
 const TRUNCATION_MARK = "\n[truncated by Hookbox: one injection is at most 10 KiB]";

@@ -1,5 +1,5 @@
-import { excerpt } from "../audit/excerpt.ts";
-import { AUDIT_VERSION, type AuditRecordV1 } from "../audit/record.ts";
+import { originOf, runRecords } from "../audit/build.ts";
+import type { AuditRecordV1 } from "../audit/record.ts";
 import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
 import type { Decision, NativeEvent } from "../../core/events/types.ts";
 import type { LoadedHook } from "../../hooks/registry/load.ts";
@@ -9,7 +9,7 @@ import type { Semaphore } from "./concurrency.ts";
 import { cooldownKey, type CooldownStore } from "./cooldowns.ts";
 import { decide } from "./decide.ts";
 import { InjectionCollector } from "./injections.ts";
-import type { HookInvoker, HookRun } from "./invoker.ts";
+import type { HookInvoker } from "./invoker.ts";
 import { applyRun, newChainState, type ChainState, type Phase } from "./run-rules.ts";
 import { untrustedMessage } from "./untrusted.ts";
 
@@ -49,27 +49,15 @@ export interface DispatchRequest {
   readonly runId?: string;
   /** The event's id when the caller needs it before the records exist (a `running` record). */
   readonly eventId?: string;
-  /** `sha256:<hex>` of the event (audit/excerpt.ts), computed by the caller. */
+  /** `sha256:<hex>` of the event (core/text/excerpt.ts), computed by the caller. */
   readonly eventDigest?: string;
 }
-
-/** What started a run, in every run record: an agent's event, a manual fire, a schedule or a file watch. */
-export type TriggerKind = "event" | "manual" | "periodic" | "watch";
 
 export interface DispatchResult {
   readonly decision: Decision;
   /** The audit records of the event's runs, in run order: one per matched entry, two for a transform run again as a check. */
   readonly records: readonly AuditRecordV1[];
 }
-
-type RecordBase = Pick<
-  AuditRecordV1,
-  "v" | "kind" | "id" | "event_id" | "hook_id" | "event_type" | "session_id" | "trigger_reason" | "trigger" | "run_id" | "event_digest" | "event"
->;
-
-/** What of a triggered run's event, and of a declarative hook's steps, the run record keeps. */
-export const EVENT_EXCERPT_BYTES = 4096;
-export const STEPS_EXCERPT_BYTES = 16 * 1024;
 
 /**
  * Run an event's matched hooks in two passes, so that **guards see what will run**: first the
@@ -88,35 +76,17 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   const deadline = now() + ctx.eventDeadlineMs;
   const injections = new InjectionCollector(ctx.injectionBudgetBytes);
   const state = newChainState(request.event);
-  const trigger: TriggerKind = request.trigger?.kind ?? (request.manual ? "manual" : "event");
-  const triggerReason =
-    request.trigger?.reason ??
-    (request.manual ? "manual fire" : `${request.event.event_type}${request.event.tool_name ? ` (tool ${request.event.tool_name})` : ""}`);
+  const build = runRecords(originOf(request, eventId), newId);
   const records = new Map<RegistryEntry, AuditRecordV1[]>();
   const record = (entry: RegistryEntry, value: AuditRecordV1): void => void records.set(entry, [...(records.get(entry) ?? []), value]);
-  const base = (entry: RegistryEntry): RecordBase => ({
-    v: AUDIT_VERSION,
-    kind: "run",
-    id: newId(),
-    event_id: eventId,
-    hook_id: entryId(entry),
-    event_type: request.event.event_type,
-    session_id: request.event.session_id,
-    trigger_reason: triggerReason,
-    trigger,
-    ...(request.runId !== undefined ? { run_id: request.runId } : {}),
-    ...(request.eventDigest !== undefined ? { event_digest: request.eventDigest } : {}),
-    // An agent's event is in its decision record; a triggered run's, made by Hookbox, is small.
-    ...(request.trigger || request.manual ? { event: excerpt(request.event, EVENT_EXCERPT_BYTES) } : {}),
-  });
   const onErrorOf = (entry: RegistryEntry): "continue" | "deny" => (ctx.failClosed ? "deny" : entryOnError(entry));
   /** A hook that did not run through no choice of its own: its on_error applies. */
   const cannotRun = (entry: RegistryEntry, cause: string, code: string): void => {
     const onError = onErrorOf(entry);
-    record(entry, { ...skipped(base(entry), cause, now()), error_code: code, notes: [`on_error: ${onError} applied`] });
+    record(entry, build.notRun(entryId(entry), cause, code, onError, now()));
     failByOnError(state, entryId(entry), onError, `${code}: ${cause}`);
   };
-  const skip = (entry: RegistryEntry, reason: string): void => record(entry, skipped(base(entry), reason, now()));
+  const skip = (entry: RegistryEntry, reason: string): void => record(entry, build.skipped(entryId(entry), reason, now()));
 
   const runnable = request.hooks;
   const loaded = runnable.filter((entry): entry is LoadedHook => !isBroken(entry));
@@ -163,7 +133,7 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
       const head = queue[0] as RegistryEntry;
       if (isBroken(head)) {
         const onError = onErrorOf(head);
-        record(head, brokenRecord(base(head), head, onError, now()));
+        record(head, build.broken(head, describeProblems(head), onError, now()));
         failByOnError(state, head.id, onError, `it did not load: ${describeProblems(head)}`);
         if (onError === "continue")
           state.userMessages.push({
@@ -227,7 +197,7 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
               : ctx.invoker.mayModify(hook, field),
         });
         if (state.event !== before) version++;
-        record(hook, runRecord(base(hook), run, verdict, clock, phase));
+        record(hook, build.ran(entryId(hook), run, verdict, clock, phase));
         clock += run.outcome.stats.wallMs;
       });
       queue = queue.slice(chain.runs.length);
@@ -283,48 +253,4 @@ function describeProblems(entry: BrokenHook): string {
   const shown = entry.problems.slice(0, 3).map(formatDiagnostic).join("; ");
   const more = entry.problems.length - 3;
   return `${shown}${more > 0 ? ` (and ${more} more problem${more === 1 ? "" : "s"})` : ""}`;
-}
-
-function runRecord(base: RecordBase, run: HookRun, verdict: ReturnType<typeof applyRun>, startedAt: number, phase: Phase): AuditRecordV1 {
-  const duration = run.outcome.stats.wallMs;
-  return {
-    ...base,
-    status: verdict.status,
-    ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
-    ...(verdict.errorCode ? { error_code: verdict.errorCode } : {}),
-    ...(verdict.action ? { action: verdict.action } : {}),
-    ...(phase === "transform" ? { phase } : {}),
-    duration_ms: Math.round(duration * 1000) / 1000,
-    started_at: new Date(startedAt).toISOString(),
-    completed_at: new Date(startedAt + duration).toISOString(),
-    injections: verdict.injections,
-    host_calls: run.hostCalls,
-    logs: [...run.outcome.logs, ...verdict.logs],
-    ...(run.steps ? { steps: excerpt(run.steps, STEPS_EXCERPT_BYTES) } : {}),
-    ...(run.llmCalls && run.llmCalls.length > 0 ? { llm: run.llmCalls } : {}),
-    stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
-    ...(verdict.notes.length > 0 ? { notes: verdict.notes } : {}),
-  };
-}
-
-function brokenRecord(base: RecordBase, entry: BrokenHook, onError: "continue" | "deny", at: number): AuditRecordV1 {
-  const time = new Date(at).toISOString();
-  return {
-    ...base,
-    status: "failed",
-    error_code: "hook_broken",
-    reason: `the hook did not load: ${describeProblems(entry)}`,
-    duration_ms: 0,
-    started_at: time,
-    completed_at: time,
-    injections: [],
-    host_calls: [],
-    logs: [],
-    notes: [`on_error: ${onError} applied`, ...entry.problems.map(formatDiagnostic)],
-  };
-}
-
-function skipped(base: RecordBase, reason: string, at: number): AuditRecordV1 {
-  const time = new Date(at).toISOString();
-  return { ...base, status: "skipped", reason, duration_ms: 0, started_at: time, completed_at: time, injections: [], host_calls: [], logs: [] };
 }

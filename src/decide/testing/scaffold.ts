@@ -1,5 +1,12 @@
 import { handlerDeclarations } from "../../hooks/builtin/index.ts";
 import { TOOL_EVENTS } from "../../core/events/names.ts";
+import { LIMITS, type LimitsTable } from "../../core/limits.ts";
+
+/** The limits a new hook starts with, as YAML flow: the rows of the limits table that set `scaffold`. */
+export function scaffoldLimits(table: LimitsTable = LIMITS): string {
+  const written = table.flatMap((d) => (d.scaffold === undefined ? [] : [`${d.yaml}: ${d.scaffold}`]));
+  return `{ ${written.join(", ")} }`;
+}
 
 /** The files of a new hook, chosen so its fixtures pass at once (`hookbox new`). */
 export function scaffold(id: string, event: string): Record<string, string> {
@@ -10,7 +17,7 @@ id: ${id}
 events: [${event}]
 summary: ${tool ? "Refuse tool calls that touch a forbidden path" : "Add a line of context for the model"}
 ${tool ? `match:\n  tool: "Write|Edit|MultiEdit"\n` : ""}handler: ./handler.ts
-${tool ? "" : "permissions:\n  inject_context: true      # needed to add context for the model\n"}limits: { cpu_ms: 50, memory_mb: 16, timeout_ms: 2000 }
+${tool ? "" : "permissions:\n  inject_context: true      # needed to add context for the model\n"}limits: ${scaffoldLimits()}
 on_error: continue           # deny: fail closed when the handler throws or breaks a limit
 config:
   ${tool ? 'forbidden: ["secrets/"]' : 'note: "Remember to run the tests before you stop."'}

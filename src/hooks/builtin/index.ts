@@ -1,4 +1,4 @@
-// src/hooks/builtin owns the standard hook library as it ships inside the binary (generated from handlers/).
+// src/hooks/builtin owns the standard hook library as it ships inside the binary (generated from handlers/); it must not import src/decide or above.
 import { HOOK_API_DTS } from "../../capabilities/index.ts";
 import type { EmbeddedHook } from "../registry/sources.ts";
 import { GUEST_MODULES, STANDARD_HOOKS } from "./catalog.generated.ts";

@@ -14,3 +14,8 @@ export async function standardHooksDigest(catalog: StandardCatalog): Promise<str
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
+
+/** The digest of the catalog in these sources (a binary has build.ts's stamp instead): loaded only when asked. */
+export async function catalogDigest(): Promise<string> {
+  return standardHooksDigest(await import("./catalog.generated.ts"));
+}

@@ -15,7 +15,7 @@ import type { OperatorFile } from "./schema.ts";
  * | ceilings.limits, ceilings.community_limits | the lower of each value |
  * | ceilings.permissions | a kind only one file bounds: that bound; both: booleans and modify combined (both must allow), lists the system's |
  * | deny | both |
- * | fail_closed | either |
+ * | fail_closed | either (decide/rule.ts merges it, where it alone is read) |
  * | dispatch, audit.system_log | the system's |
  * | daemon.auto_start | both must allow it |
  * | audit.max_file_mb, audit.keep_files | the larger (more history kept) |
@@ -148,10 +148,7 @@ export function layerOperators(system: OperatorLayer, user: OperatorLayer, syste
       origin(`deny.${kind}: ${value}`, value, s.deny[kind].includes(value) ? (u.deny[kind].includes(value) ? "both" : "system") : "user");
   }
 
-  const failClosed = s.fail_closed || u.fail_closed;
-  if (s.fail_closed && uw.fail_closed === false) ignore("fail_closed", false, "the system policy says fail_closed: true");
-  if (failClosed || has(sw, "fail_closed") || has(uw, "fail_closed"))
-    origin("fail_closed", failClosed, s.fail_closed ? (u.fail_closed ? "both" : "system") : u.fail_closed ? "user" : "system");
+  // fail_closed is merged where it alone is read (decide/rule.ts, layeredFailClosed): the system's stands here.
 
   // dispatch: the system's (a user's lower deadline would skip the system's guards).
   if (has(sw, "dispatch")) origin("dispatch", s.dispatch, "system");
@@ -207,7 +204,6 @@ export function layerOperators(system: OperatorLayer, user: OperatorLayer, syste
       hooks,
       ceilings,
       deny,
-      fail_closed: failClosed,
       dispatch: s.dispatch,
       triggers,
       notify,

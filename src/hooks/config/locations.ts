@@ -3,6 +3,7 @@ import type { HookSource } from "../registry/sources.ts";
 import { agentConfigDir } from "../../agents/shared/install/paths.ts";
 import { dirname, resolvePath } from "../../core/text/posix-path.ts";
 import { systemPolicyLocation, type SystemPolicyLocation } from "./system-tier.ts";
+import { defaultSocketPath, SOCKET_VARIABLE } from "../../core/wire/socket.ts";
 
 /**
  * Where Hookbox looks for things, from flags, HOOKBOX_SOCKET / HOOKBOX_CONFIG and the XDG
@@ -43,7 +44,7 @@ export interface LocationFlags {
 }
 
 /** The variables that stand in for --socket and --config (relative paths are taken from the working directory, as the flags'). */
-export const LOCATION_VARIABLES = { socket: "HOOKBOX_SOCKET", config: "HOOKBOX_CONFIG" } as const;
+export const LOCATION_VARIABLES = { socket: SOCKET_VARIABLE, config: "HOOKBOX_CONFIG" } as const;
 
 export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cwd">, flags: LocationFlags): Locations {
   const env = host.env;
@@ -81,10 +82,6 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
       .map((id) => id.trim())
       .filter(Boolean),
   };
-}
-
-export function defaultSocketPath(env: Readonly<Record<string, string | undefined>>, home: string): string {
-  return env.XDG_RUNTIME_DIR ? `${env.XDG_RUNTIME_DIR}/hookbox/hookbox.sock` : `${home}/.hookbox/run/hookbox.sock`;
 }
 
 /** The operator file's hooks_dirs as directories: relative to the file (or to where it would be). */

@@ -1,24 +1,12 @@
-import { KiB, MiB, type Isolation, type SandboxLimits } from "../../../sandbox/index.ts";
+import type { Isolation, SandboxLimits } from "../../../sandbox/index.ts";
+import { toSandboxLimits } from "../../core/limits.ts";
 import { checkEventName } from "../../core/events/names.ts";
 import { dirname, isInside, resolvePath } from "../../core/text/posix-path.ts";
-import type { HookFile, LimitsConfig, MatchConfig, OperatorFile, PermissionsConfig } from "./schema.ts";
+import type { PermissionsConfig } from "../../capabilities/grants/schema.ts";
+import { isCommunity, type HookOrigin } from "../../core/origin.ts";
+import type { HookFile, LimitsConfig, MatchConfig, OperatorFile } from "./schema.ts";
 import type { ConditionConfig, ResultTemplate, StepConfig } from "./steps-schema.ts";
 import { parseDuration, type WatchConfig } from "./trigger-schema.ts";
-
-/**
- * Where a hook came from: shown and audited, and it orders hooks (registry TIER): the operator's
- * and standard hooks, then installed packages (a hookbox.lock describes them), then the project's.
- */
-export type HookOrigin = "builtin" | "user" | "project" | "dir" | "package";
-
-/**
- * Hooks the operator did not write or choose by path: a project's (they arrive with a `git clone`)
- * and installed packages (a community author's). They run under community_limits and may not
- * rewrite events unless the operator allows it.
- */
-export function isCommunity(origin: HookOrigin): boolean {
-  return origin === "project" || origin === "package";
-}
 
 /** A hook with every default and operator override applied: no optional settings left. */
 export interface HookDefinition {
@@ -132,18 +120,6 @@ function resolveWatch(
   };
 }
 
-export function limitsFromConfig(limits: LimitsConfig): SandboxLimits {
-  return {
-    cpuMs: limits.cpu_ms,
-    memoryBytes: limits.memory_mb * MiB,
-    stackBytes: limits.stack_kb * KiB,
-    timeoutMs: limits.timeout_ms,
-    resultBytes: limits.result_kb * KiB,
-    logBytes: limits.log_kb * KiB,
-    hostCalls: limits.host_calls,
-  };
-}
-
 /** Each limit is the lowest of the hook's own, the operator's for this hook and the global ceiling. */
 function narrowLimits(hook: LimitsConfig, ...caps: (Partial<LimitsConfig> | undefined)[]): LimitsConfig {
   const result: Record<string, number> = { ...hook };
@@ -208,7 +184,7 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
           : undefined,
       // A prompt hook asks a model: with no endpoint named, the operator's default one.
       permissions: prompt !== undefined && file.permissions.llm.length === 0 ? { ...file.permissions, llm: ["default"] } : file.permissions,
-      limits: limitsFromConfig(
+      limits: toSandboxLimits(
         narrowLimits(
           file.limits,
           override.limits,

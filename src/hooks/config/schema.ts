@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { DEFAULT_LIMITS, KiB, MAX_LIMITS, MIN_LIMITS, MiB } from "../../../sandbox/index.ts";
 import { checkEventName } from "../../core/events/names.ts";
 import { parsePublicKey } from "../packages/minisign.ts";
 import { compileRegex } from "../../core/text/safe-regex.ts";
-import { llmGrantSchema, llmSettingsSchema } from "./llm-schema.ts";
-import { notifySettingsSchema } from "./notify-schema.ts";
+import { COMMUNITY_LIMITS, limitsOverrideSchema, limitsSchema } from "./limits-schema.ts";
+import { intIn } from "./numbers.ts";
+import { denySchema, permissionsOverrideSchema, permissionsSchema } from "../../capabilities/grants/schema.ts";
+import { llmSettingsSchema } from "../../capabilities/llm/schema.ts";
+import { notifySettingsSchema } from "../../capabilities/notify/schema.ts";
 import { conditionSchema, resultTemplateSchema, stepSchema } from "./steps-schema.ts";
 import {
   cronSchema,
@@ -31,104 +33,6 @@ const eventName = z.string().superRefine((name, ctx) => {
   if (!check.ok) ctx.addIssue({ code: "custom", message: check.message });
 });
 
-function wholeNumber(min: number, max: number, unit: string) {
-  return z
-    .number({ error: `expected a whole number of ${unit}` })
-    .int(`expected a whole number of ${unit}`)
-    .min(min, `must be at least ${min} ${unit}`)
-    .max(max, `must be at most ${max} ${unit}`);
-}
-
-function intIn(min: number, max: number, fallback: number, unit: string) {
-  return wholeNumber(min, max, unit).default(fallback);
-}
-
-const LIMIT_FIELDS = {
-  cpu_ms: [MIN_LIMITS.cpuMs, MAX_LIMITS.cpuMs, DEFAULT_LIMITS.cpuMs, "ms"],
-  memory_mb: [MIN_LIMITS.memoryBytes / MiB, MAX_LIMITS.memoryBytes / MiB, DEFAULT_LIMITS.memoryBytes / MiB, "MiB"],
-  stack_kb: [MIN_LIMITS.stackBytes / KiB, MAX_LIMITS.stackBytes / KiB, DEFAULT_LIMITS.stackBytes / KiB, "KiB"],
-  timeout_ms: [MIN_LIMITS.timeoutMs, MAX_LIMITS.timeoutMs, DEFAULT_LIMITS.timeoutMs, "ms"],
-  result_kb: [MIN_LIMITS.resultBytes / KiB, MAX_LIMITS.resultBytes / KiB, DEFAULT_LIMITS.resultBytes / KiB, "KiB"],
-  log_kb: [MIN_LIMITS.logBytes / KiB, MAX_LIMITS.logBytes / KiB, DEFAULT_LIMITS.logBytes / KiB, "KiB"],
-  host_calls: [MIN_LIMITS.hostCalls, MAX_LIMITS.hostCalls, DEFAULT_LIMITS.hostCalls, "calls"],
-} as const;
-
-type LimitKey = keyof typeof LIMIT_FIELDS;
-const LIMIT_KEYS = Object.keys(LIMIT_FIELDS) as LimitKey[];
-
-function limitFields<T>(field: (min: number, max: number, fallback: number, unit: string) => T): Record<LimitKey, T> {
-  return Object.fromEntries(
-    LIMIT_KEYS.map((key) => {
-      const [min, max, fallback, unit] = LIMIT_FIELDS[key];
-      return [key, field(min, max, fallback, unit)];
-    }),
-  ) as Record<LimitKey, T>;
-}
-
-/** YAML limit keys carry their unit; the sandbox's defaults are the schema's defaults. */
-export const limitsSchema = z.object(limitFields(intIn)).strict();
-
-/**
- * The operator's lower limits (per hook, or as a global ceiling): only what is written counts,
- * no defaults — a ceiling on cpu_ms alone must not also cap timeout_ms at its default.
- */
-export const limitsOverrideSchema = z.object(limitFields((min, max, _fallback, unit) => wholeNumber(min, max, unit).optional())).strict();
-
-/** A read grant: an absolute path or glob, with ${workspace} and ${home} expanded per event. */
-const pathGrant = z
-  .string()
-  .min(1)
-  .max(4096)
-  .refine((p) => p.startsWith("/") || p.startsWith("${workspace}") || p.startsWith("${home}"), {
-    message: 'expected an absolute path or glob, or one starting with ${workspace} or ${home} (e.g. "${workspace}/**")',
-  });
-
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, "expected an environment variable name (a trailing * matches a prefix)");
-
-/** A host allowed for hook.http.get: "example.com", "*.example.com", "example.com:8443" or an IP. */
-const netHost = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^(\*\.)?[A-Za-z0-9.:[\]-]+$/, 'expected a host name, "*.domain", "host:port" or an IP address');
-
-export const runGrantSchema = z
-  .object({
-    /** Command name (resolved on PATH when the hook loads) or absolute path. */
-    cmd: z
-      .string()
-      .min(1)
-      .max(4096)
-      .regex(/^[^\s]+$/, "expected a command name or absolute path, without arguments"),
-    /** argv pattern: literal words, `*` = exactly one argument, `**` = any remaining arguments. */
-    args: z.array(z.string().max(4096)).max(64).default(["**"]),
-    /** Extra environment variables passed to the command (names, from the host environment). */
-    env: z.array(envName).max(64).default([]),
-  })
-  .strict();
-
-/** A field of an event a hook may rewrite: `tool_input`, `tool_input.command`, `prompt`. */
-const fieldPath = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}(\.[A-Za-z_][A-Za-z0-9_]{0,63}){0,7}$/, 'expected a dotted field path such as "tool_input.command"');
-
-export const permissionsSchema = z
-  .object({
-    read: z.array(pathGrant).max(256).default([]),
-    run: z.array(runGrantSchema).max(64).default([]),
-    env: z.array(envName).max(256).default([]),
-    net: z.array(netHost).max(64).default([]),
-    inject_context: z.boolean().default(false),
-    store: z.boolean().default(false),
-    /** Fields the hook may rewrite with action modify; the operator's own hooks only, unless the operator allows more. */
-    modify: z.array(fieldPath).max(64).default([]),
-    /** hook.notify (and `then: { notify }`): a message to the operator's notification sinks. */
-    notify: z.boolean().default(false),
-    /** hook.llm.complete (and a prompt hook): the operator's model endpoints it may ask, by name, with budgets. */
-    llm: z.array(llmGrantSchema).max(16).default([]),
-  })
-  .strict();
-
 /** Regexes are compiled (RE2, linear time) while the file is validated, so errors carry a position. */
 const regexPattern = z
   .string()
@@ -137,24 +41,6 @@ const regexPattern = z
     const compiled = compileRegex(pattern);
     if (!compiled.ok) ctx.addIssue({ code: "custom", message: compiled.message });
   });
-
-/**
- * What the operator writes about permissions (a hook's approval, or a ceiling): only the kinds
- * written count. A kind left out means "the operator said nothing about it", not "nothing".
- */
-export const permissionsOverrideSchema = z
-  .object({
-    read: z.array(pathGrant).max(256).optional(),
-    run: z.array(runGrantSchema).max(64).optional(),
-    env: z.array(envName).max(256).optional(),
-    net: z.array(netHost).max(64).optional(),
-    inject_context: z.boolean().optional(),
-    store: z.boolean().optional(),
-    modify: z.array(fieldPath).max(64).optional(),
-    notify: z.boolean().optional(),
-    llm: z.array(llmGrantSchema).max(16).optional(),
-  })
-  .strict();
 
 export const matchSchema = z
   .object({
@@ -326,7 +212,6 @@ export const hookFileSchema = z
 
 export type HookFile = z.output<typeof hookFileSchema>;
 export type HookFileInput = z.input<typeof hookFileSchema>;
-export type PermissionsConfig = z.output<typeof permissionsSchema>;
 export type MatchConfig = z.output<typeof matchSchema>;
 export type LimitsConfig = z.output<typeof limitsSchema>;
 
@@ -347,15 +232,6 @@ const hookOverrideSchema = z
     limits: limitsOverrideSchema.optional(),
     /** The permissions the operator approves for this hook: the hook gets the intersection. */
     permissions: permissionsOverrideSchema.optional(),
-  })
-  .strict();
-
-const denySchema = z
-  .object({
-    read: z.array(pathGrant).max(256).default([]),
-    run: z.array(z.string().min(1)).max(256).default([]),
-    env: z.array(envName).max(256).default([]),
-    net: z.array(netHost).max(256).default([]),
   })
   .strict();
 
@@ -497,10 +373,10 @@ export const operatorFileSchema = z
          * The most time a hook that came with a project or a package may take: no community hook can
          * spend the agent's hook timeout, whatever its YAML asks. The operator may raise it.
          */
-        community_limits: limitsOverrideSchema.default({ cpu_ms: 1000, timeout_ms: 5000 }),
+        community_limits: limitsOverrideSchema.default(COMMUNITY_LIMITS),
       })
       .strict()
-      .default({ community_limits: { cpu_ms: 1000, timeout_ms: 5000 } }),
+      .default({ community_limits: COMMUNITY_LIMITS }),
     /** Refused for every hook, whatever was granted: deny always wins. */
     deny: denySchema.default(denySchema.parse({})),
     /**
@@ -558,5 +434,3 @@ export const operatorFileSchema = z
   .strict();
 
 export type OperatorFile = z.output<typeof operatorFileSchema>;
-
-export { MAX_INJECTION_BYTES } from "./bounds.ts";

@@ -1,6 +1,7 @@
 import { grantKeys } from "../../capabilities/grants/keys.ts";
 import type { CapabilityHost } from "../../capabilities/types.ts";
-import { permissionsSchema, type BundleSourceConfig, type OperatorFile } from "../config/schema.ts";
+import { permissionsSchema } from "../../capabilities/grants/schema.ts";
+import type { BundleSourceConfig, OperatorFile } from "../config/schema.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { CapabilityIO, FileHost, PackageIO } from "../../platform/index.ts";
 import { bundleNameMismatch, MAX_BUNDLE_BYTES, parseBundleFileName, unpackBundle } from "./bundle.ts";

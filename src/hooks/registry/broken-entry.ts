@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../config/diagnostic.ts";
-import type { HookOrigin } from "../config/resolve.ts";
+import type { HookOrigin } from "../../core/origin.ts";
 import type { Matcher } from "./matcher.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { parseDocument } from "yaml";
 import type { Diagnostic } from "../config/diagnostic.ts";
-import type { HookOrigin } from "../config/resolve.ts";
+import type { HookOrigin } from "../../core/origin.ts";
 import { HOOK_ID, type MatchConfig, type OperatorFile } from "../config/schema.ts";
 import { checkEventName } from "../../core/events/names.ts";
 import type { BrokenHook } from "./broken-entry.ts";

@@ -1,4 +1,5 @@
 import { formatDiagnostic } from "../config/diagnostic.ts";
+import { inYamlUnits } from "../../core/limits.ts";
 import type { HookRegistrationV1, HooksV1 } from "../../core/wire/hooks.ts";
 import { isBroken, type RegistryEntry, type RegistrySnapshot } from "./registry.ts";
 
@@ -32,7 +33,7 @@ export function registration(entry: RegistryEntry): HookRegistrationV1 {
     ...(entry.review.untrusted
       ? { untrusted: { project: entry.review.untrusted.project, hint: "runs without any grant until `hookbox trust` in the project" } }
       : {}),
-    limits: { cpu_ms: d.limits.cpuMs, memory_mb: d.limits.memoryBytes / 1024 / 1024, timeout_ms: d.limits.timeoutMs },
+    limits: inYamlUnits(d.limits),
     effects: d.effects,
     source: d.source,
   };

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../config/diagnostic.ts";
-import type { HookOrigin } from "../config/resolve.ts";
+import type { HookOrigin } from "../../core/origin.ts";
 import type { OperatorFile } from "../config/schema.ts";
 import type { NativeEvent } from "../../core/events/types.ts";
 import { isBroken, type BrokenHook } from "./broken-entry.ts";

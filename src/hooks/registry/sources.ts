@@ -1,4 +1,4 @@
-import type { HookOrigin } from "../config/resolve.ts";
+import type { HookOrigin } from "../../core/origin.ts";
 import type { FileHost } from "../../platform/index.ts";
 
 /** The file access loading hooks needs (tests give an in-memory one, which has no symlinks and may omit realpath). */

@@ -1,7 +1,6 @@
-// src/serve/console owns the operator's web console: pages rendered on the server (hono/jsx), live over
-// SSE, served on loopback TCP with a one-time login link. It reads the daemon's components and
-// acts only through them (the approval store, the evaluator); it must not import src/platform's
-// adapters, src/serve/api or src/serve/daemon.
+// src/serve/console owns the operator's web console; it must not import src/platform's adapters, src/serve/api or src/serve/daemon.
+// Pages rendered on the server (hono/jsx), live over SSE, served on loopback TCP with a one-time login link. It reads the
+// daemon's components and acts only through them (the approval store, the evaluator).
 import type { PoolStats } from "../../../sandbox/index.ts";
 import type { ApprovalStore } from "../../decide/approvals/store.ts";
 import type { ExportStats } from "../../decide/audit/export/index.ts";

@@ -1,7 +1,7 @@
 // Where auto-started daemons listen. Light on purpose: emit's lean path imports it.
 import type { Locations } from "../../hooks/config/locations.ts";
 import type { HookSetIdentity } from "../../decide/identity.ts";
-import { trustedEnvironmentKey } from "./peer-trust.ts";
+import { trustedEnvironmentKey } from "../../platform/peer-trust.ts";
 
 /** auto-<hash>.sock: one per hook set (build, operator file, flags, directories). */
 export const AUTO_SOCKET_NAME = /^auto-[0-9a-f]{16}\.sock$/;

@@ -1,24 +1,22 @@
 import type { CapabilityHost } from "../../capabilities/types.ts";
 import type { Locations } from "../../hooks/config/locations.ts";
-import { operatorFileSource } from "../../decide/operator-source.ts";
+import type { OperatorSource } from "../../decide/operator-source.ts";
 import { FleetPoller } from "../../hooks/packages/fleet.ts";
 import type { RuntimeHost } from "../../platform/index.ts";
 
 /**
  * The daemon's bundle-source poller (packages.sources in hookbox.yaml): packages it installs go
  * to the user's hooks directory, where every project's hook set picks them up at its next event.
- * The operator file is re-read as it changes; its last good version keeps the poller going.
+ * The operator file is the daemon's one source (re-read as it changes, its last good version
+ * kept): the sources are read from the file as the evaluator reads it, standard hooks and all.
  */
-export function startBundleSources(host: RuntimeHost, locations: Locations, capabilities: CapabilityHost, log: (line: string) => void): FleetPoller {
-  const operator = operatorFileSource({
-    fs: host.fs,
-    path: locations.operatorFile.path,
-    explicit: locations.operatorFile.explicit,
-    systemPolicy: locations.system,
-    builtinFlags: [],
-    embeddedIds: [],
-    keepLastGood: true,
-  });
+export function startBundleSources(
+  host: RuntimeHost,
+  locations: Locations,
+  operator: OperatorSource,
+  capabilities: CapabilityHost,
+  log: (line: string) => void,
+): FleetPoller {
   const poller = new FleetPoller({
     fs: host.fs,
     io: host.capabilityIO,

@@ -1,6 +1,6 @@
 // src/serve/daemon owns the long-lived resources of `hookbox serve`: it starts them in order, and
 // stops them in the reverse order so no acknowledged audit record is lost.
-import { createHandlerSpec, DEFAULT_LIMITS, MiB, SandboxPool, codeHashOf, type HandlerSpec } from "../../../sandbox/index.ts";
+import { createHandlerSpec, DEFAULT_LIMITS, MiB, codeHashOf, type HandlerSpec } from "../../../sandbox/index.ts";
 import { ApprovalStore } from "../../decide/approvals/store.ts";
 import { notifyWhenHeld } from "../../decide/approvals/notify.ts";
 import { describeExport, startAuditExport, type AuditExport } from "../../decide/audit/export/index.ts";
@@ -16,12 +16,13 @@ import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
 import type { OperatorFile, SystemLogConfig } from "../../hooks/config/schema.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Locations } from "../../hooks/config/locations.ts";
-import { composeEvaluator } from "../../decide/compose.ts";
+import { composeEvaluator, operatorSourceFor } from "../../decide/compose.ts";
+import { createExecutor, type Executor } from "../../decide/executor.ts";
 import type { Evaluator } from "../../decide/evaluator.ts";
 import { guardsOf, unguardedMessage } from "../../decide/guards.ts";
 import { selfProtectState } from "../../decide/self-protect.ts";
 import { identityOf } from "../../decide/identity.ts";
-import { describeOperatorProblems, operatorFileSource } from "../../decide/operator-source.ts";
+import { describeOperatorProblems } from "../../decide/operator-source.ts";
 import { Metrics } from "../../decide/metrics/metrics.ts";
 import type { EmbeddedHook } from "../../hooks/registry/sources.ts";
 import type { Listener, RuntimeHost } from "../../platform/index.ts";
@@ -72,7 +73,7 @@ export class Daemon {
   private constructor(
     private readonly options: DaemonOptions,
     private readonly evaluator: Evaluator,
-    private readonly pool: SandboxPool,
+    private readonly pool: Executor,
     private readonly audit: AuditLog,
     private readonly approvals: ApprovalStore,
     private readonly listeners: readonly Listener[],
@@ -90,27 +91,28 @@ export class Daemon {
     // The first worker starts before anything else (main.ts may have spawned it already): its
     // start runs on the other core while this process loads the hooks.
     const { min, max, idleMs } = options.workers;
-    const pool = new SandboxPool({
-      spawn: () => takePrestartedWorker() ?? host.sandbox.spawnWorker(),
-      minWorkers: min,
-      maxWorkers: max,
-      startWorkers: Math.max(min, 1),
-      idleMs,
-    });
+    const prestarted = takePrestartedWorker();
+    const pool = await createExecutor({ sandbox: host.sandbox, workers: options.workers, ...(prestarted ? { prestarted } : {}) });
     let audit: AuditLog | undefined;
     let exporter: AuditExport | undefined;
     let consoleServer: ConsoleServer | undefined;
     const listeners: Listener[] = [];
     try {
       const approvals = new ApprovalStore();
-      // Audit settings are read once, at start: rotation limits of a running log do not change under it.
-      const { audit: probeOperator, systemTier } = await readAuditSettings(host, locations, [...options.embedded.keys()]);
+      // The operator file, read once here: the audit settings, the evaluator, its hook sets and the
+      // bundle sources all see this one source (re-read as the file changes, the last good kept).
+      const operator = operatorSourceFor({ host, locations, embedded: options.embedded, via: "daemon" });
+      // Audit settings are taken at start: rotation limits of a running log do not change under it.
+      const view = await operator.read();
+      const auditSettings = view.operator.audit;
+      // Under a system policy (the system tier) every chain head goes to the system log as well.
+      const systemTier = view.layers !== undefined;
       audit = await openAuditLog({
         fs: host.fs,
         dataDir: locations.dataDir,
         pid: host.pid,
-        maxFileBytes: probeOperator.max_file_mb * MiB,
-        keepFiles: probeOperator.keep_files,
+        maxFileBytes: auditSettings.max_file_mb * MiB,
+        keepFiles: auditSettings.keep_files,
         repairTail: true,
       });
       const sink = audit;
@@ -119,12 +121,12 @@ export class Daemon {
         const chain = describeChainAtStart(sink.stats().chain);
         if (chain) log(chain);
       }
-      const shipping = await openExport(probeOperator.export, host, options.version, log);
+      const shipping = await openExport(auditSettings.export, host, options.version, log);
       if (shipping) sink.onAppend(shipping.push);
       exporter = shipping;
       // The system tier: each chain head to the system log as well (decide/audit/system-log.ts).
       if (systemTier)
-        sink.onAppend(anchorInSystemLog(host, sink, auditFilePath(locations.dataDir), probeOperator.system_log ?? DEFAULT_SYSTEM_LOG, log));
+        sink.onAppend(anchorInSystemLog(host, sink, auditFilePath(locations.dataDir), auditSettings.system_log ?? DEFAULT_SYSTEM_LOG, log));
       // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
       const holder: { evaluator?: Evaluator } = {};
       const metrics = new Metrics({
@@ -142,6 +144,7 @@ export class Daemon {
         executor: pool,
         audit: sink,
         via: "daemon",
+        operator,
         approvals,
         metrics,
         log,
@@ -214,7 +217,7 @@ export class Daemon {
         identity,
         approvals,
         runs: (query: Parameters<typeof readRuns>[2]) =>
-          sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, probeOperator.keep_files)),
+          sink.flush().then(() => readRuns(host.fs, sink.stats().path, query, auditSettings.keep_files)),
         metrics,
         health: () => health({ version: options.version, identity, pid: host.pid }, pool, probe, ready, sink, approvals),
         ...(shownAt ? { console: { loginUrl: () => shownAt.loginUrl() } } : {}),
@@ -251,7 +254,7 @@ export class Daemon {
         approvals,
         listeners,
         lifecycle,
-        startBundleSources(host, locations, options.capabilities, log),
+        startBundleSources(host, locations, operator, options.capabilities, log),
         exporter,
         consoleServer,
         triggers,
@@ -342,23 +345,6 @@ async function openExport(
   }
 }
 
-async function readAuditSettings(
-  host: RuntimeHost,
-  locations: Locations,
-  embeddedIds: readonly string[],
-): Promise<{ audit: OperatorFile["audit"]; systemTier: boolean }> {
-  const view = await operatorFileSource({
-    fs: host.fs,
-    path: locations.operatorFile.path,
-    explicit: locations.operatorFile.explicit,
-    systemPolicy: locations.system,
-    builtinFlags: [],
-    embeddedIds,
-    keepLastGood: false,
-  }).read();
-  return { audit: view.operator.audit, systemTier: view.layers !== undefined };
-}
-
 /**
  * Each batch's chain head to the system log, one at a time in the order written (a head sent
  * late is still a head); a system log that does not take one is logged once until it does again.
@@ -402,7 +388,7 @@ async function healthProbeSpec(): Promise<HandlerSpec> {
 
 async function health(
   who: Pick<HealthReport, "version" | "identity" | "pid">,
-  pool: SandboxPool,
+  pool: Executor,
   probe: HandlerSpec,
   evaluator: Evaluator,
   audit: AuditLog,

@@ -6,7 +6,7 @@ import { DAEMON_ROUTES, type DaemonInfoV1 } from "../../core/wire/daemon.ts";
 import { errorOfBody } from "../../core/wire/errors.ts";
 import { AUTO_SOCKET_NAME, daemonSockets } from "./auto-socket.ts";
 import type { AutoStartSettings } from "./lifecycle.ts";
-import { distrust } from "./peer-trust.ts";
+import { distrust } from "../../platform/peer-trust.ts";
 
 /** One socket where a daemon of this user may be, and what answered there. */
 export interface FoundDaemon {

@@ -1,6 +1,6 @@
 import { HookboxError } from "../../core/errors.ts";
 import type { FileLock, RuntimeHost } from "../../platform/index.ts";
-import { distrust } from "./peer-trust.ts";
+import { distrust } from "../../platform/peer-trust.ts";
 
 /**
  * Prepare the socket path: its directory private (0700), no live daemon already on it, a stale

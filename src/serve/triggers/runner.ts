@@ -1,7 +1,8 @@
-import { eventDigest } from "../../decide/audit/excerpt.ts";
+import { runRecords, type RunRecords } from "../../decide/audit/build.ts";
+import { eventDigest } from "../../core/text/excerpt.ts";
 import type { AuditRecordV1 } from "../../decide/audit/record.ts";
 import { hasTriggers, type HookDefinition, type Schedule } from "../../hooks/config/resolve.ts";
-import type { NotifySettings } from "../../hooks/config/notify-schema.ts";
+import type { NotifySettings } from "../../capabilities/notify/schema.ts";
 import type { TriggerSettings } from "../../hooks/config/trigger-schema.ts";
 import { cooldownKey } from "../../decide/chain/cooldowns.ts";
 import { errorMessage } from "../../core/errors.ts";
@@ -12,7 +13,6 @@ import type { CapabilityIO } from "../../platform/capability-io.ts";
 import type { FileHost, NotifyIO } from "../../platform/index.ts";
 import type { Clock, TimerHandle } from "./clock.ts";
 import { periodicEvent, watchEvent } from "./events.ts";
-import { runningRun, skippedRun, type RunIdentity } from "./records.ts";
 import { nextDue, scheduleSpacingMs } from "./schedule.ts";
 import { watchTargets } from "./targets.ts";
 import { PathBudget, Watcher, type WatchBatch } from "./watcher.ts";
@@ -50,6 +50,17 @@ interface Entry {
 }
 
 type TriggerKind = "periodic" | "watch" | "manual";
+
+/** What every record of one triggered run shares. */
+interface RunIdentity {
+  readonly hookId: string;
+  readonly runId: string;
+  readonly eventId: string;
+  readonly eventDigest: string;
+  readonly event: NativeEvent;
+  readonly trigger: TriggerKind;
+  readonly reason: string;
+}
 type SkipCause = "in-flight" | "capacity" | "cooldown";
 
 /**
@@ -134,11 +145,10 @@ export class TriggerRunner {
     const fired = event ?? periodicEvent(now, await this.options.evaluator.cooldowns.lastRun(key), project);
     const identity = await this.identity(hookId, fired, "manual", "manual fire");
     if (this.running.has(key)) {
-      const record = skippedRun(
-        identity,
-        this.newId(),
-        now,
+      const record = this.records(identity).skipped(
+        hookId,
         "in flight: its previous run has not finished (a triggered hook is skipped, not queued)",
+        now,
       );
       await this.options.evaluator.writeRecords([record]);
       return { status: "skipped", run_id: identity.runId, records: [record] };
@@ -301,7 +311,7 @@ export class TriggerRunner {
     if (entry.lastSkip === cause) return;
     entry.lastSkip = cause;
     const identity = await this.identity(entry.hookId, event, "periodic", reason);
-    await this.options.evaluator.writeRecords([skippedRun(identity, this.newId(), this.options.clock.now(), why)]);
+    await this.options.evaluator.writeRecords([this.records(identity).skipped(entry.hookId, why, this.options.clock.now())]);
     this.notifyRun(entry.project, identity, "skipped", why);
   }
 
@@ -316,7 +326,7 @@ export class TriggerRunner {
       const reason = `${event.event_type} ${batch.target.relative}${batch.target.kind === "folder" ? ` (${count} change${count === 1 ? "" : "s"})` : ` (${batch.changes[0]?.operation ?? "changed"})`}`;
       const identity = await this.identity(entry.hookId, event, "watch", reason);
       const skip = async (why: string): Promise<void> => {
-        await this.options.evaluator.writeRecords([skippedRun(identity, this.newId(), now, why)]);
+        await this.options.evaluator.writeRecords([this.records(identity).skipped(entry.hookId, why, now)]);
         this.notifyRun(entry.project, identity, "skipped", why);
       };
       if (this.running.has(entry.key)) {
@@ -345,6 +355,12 @@ export class TriggerRunner {
     return { hookId, runId: this.newId(), eventId: this.newId(), eventDigest: await eventDigest(event), event, trigger, reason };
   }
 
+  /** The records of a run the runner writes itself (a skip, `running`): its final ones are the pipeline's. */
+  private records(run: RunIdentity): RunRecords {
+    const { eventId, event, trigger, reason, runId, eventDigest } = run;
+    return runRecords({ eventId, event, trigger, triggerReason: reason, runId, eventDigest }, this.newId);
+  }
+
   /** Run it, with a `running` record when it takes long, its injections queued and its moments notified. */
   private launch(
     entry: Pick<Entry, "key" | "project" | "hookId">,
@@ -356,7 +372,7 @@ export class TriggerRunner {
     this.notifyRun(entry.project, identity, "started", identity.reason);
     let finished = false;
     const runningTimer = clock.setTimeout(() => {
-      if (!finished) void this.options.evaluator.writeRecords([runningRun(identity, this.newId(), startedAt)]);
+      if (!finished) void this.options.evaluator.writeRecords([this.records(identity).running(identity.hookId, startedAt)]);
     }, RUNNING_RECORD_AFTER_MS);
     const run = (async () => {
       try {

@@ -1,5 +1,5 @@
-// src/decide/audit/export ships audit records, as they are appended, to the log pipeline a fleet already
-// has (syslog, OTLP). It reads records and never changes them; it must not import the server or the console.
+// src/decide/audit/export owns shipping audit records to a fleet's log pipeline (syslog, OTLP); it must not import src/serve or src/cli.
+// As they are appended. It reads records and never changes them.
 import type { AuditExportConfig } from "../../../hooks/config/schema.ts";
 import type { SocketHost } from "../../../platform/index.ts";
 import type { AuditEntry } from "../record.ts";

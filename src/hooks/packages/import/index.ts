@@ -1,3 +1,4 @@
+// src/hooks/packages/import owns `hookbox import`: other tools' hooks as a package of Hookbox's; it must not import src/decide or above.
 import { parse as parseYamlText } from "yaml";
 import { HookboxError } from "../../../core/errors.ts";
 import { parseJsonDocument } from "../../../agents/shared/install/json-document.ts";

@@ -1,3 +1,5 @@
+// src/hooks/registry/snapshot owns the snapshot cache of `emit` without a daemon; it must not import src/decide, a YAML parser, schema or transpiler.
+// A registry load kept on disk, valid while every file it read is unchanged: a hit must not load them.
 import type { Diagnostic } from "../../config/diagnostic.ts";
 // src/hooks/registry/snapshot owns the snapshot cache of `emit` without a daemon: a registry load kept
 // on disk, valid while every file it read is unchanged. It imports no YAML parser, schema or

@@ -6,7 +6,7 @@ import { answerAgentCall } from "../../../decide/agent-answer.ts";
 import { HookboxError } from "../../../core/errors.ts";
 import { parseEvent } from "../../../core/events/parse.ts";
 import { AGENT_NAMES, hookProcessOutput, type AgentName } from "../../../agents/protocols.ts";
-import { agentAnswerSchema, agentCallReplySchema, agentPathSchema } from "../../../core/wire/agent-call-schema.ts";
+import { agentAnswerSchema, agentCallReplySchema } from "../../../core/wire/agent-call-schema.ts";
 import { AGENT_CALL_HEADERS, decodeHeaderJson, HOOK_SET_MISMATCH, type AgentCallReplyV1 } from "../../../core/wire/agent-call.ts";
 import { decisionSchema, type DecisionV1 } from "../../../core/wire/decision.ts";
 import { nativeEventSchema } from "../../../core/wire/event.ts";
@@ -14,6 +14,11 @@ import type { AppDeps } from "../deps.ts";
 import { errorResponse } from "../error-response.ts";
 import { readJson, readText } from "./body.ts";
 import { route, type HeaderSpec, type RouteSpec } from "./spec.ts";
+
+/** The agents POST /v1/agents/{agent} speaks for (the agent table's names); `auto` detects the dialect from the payload. */
+const agentPathSchema = z
+  .enum([...AGENT_NAMES, "auto"])
+  .describe("The dialect of the body and of the answer; auto: detected from the payload (answered by the fail-closed rule when no dialect fits).");
 
 const FAIL_CLOSED_HEADER: HeaderSpec = {
   name: AGENT_CALL_HEADERS.failClosed,

@@ -1,4 +1,4 @@
-import type { LockIO } from "../../platform/index.ts";
+import type { LockIO } from "./types.ts";
 
 /**
  * The advisory lock every writer of one audit log takes around "read the link to the last line,

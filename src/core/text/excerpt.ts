@@ -1,12 +1,13 @@
-import { looksSecret } from "../../capabilities/env/secrets.ts";
+import { looksSecret } from "./secrets.ts";
 
 /**
  * What of an event or a step's results goes into an audit record: secrets replaced — values of
- * environment-style names that look secret by the env capability's rules (GITHUB_TOKEN, AWS_*,
- * *_PASSWORD …), whether a key or a `NAME=value` inside a string, and values of keys such as
- * token, password or authorization — then cut to fit a size: long strings are shortened first,
- * and what still does not fit is left out with its size. The log stays readable and bounded
- * whatever an agent sends.
+ * environment-style names that look secret by the rules the env capability applies too
+ * (secrets.ts: GITHUB_TOKEN, AWS_*, *_PASSWORD …), whether a key or a `NAME=value` inside a
+ * string, and values of keys such as token, password or authorization — then cut to fit a size:
+ * long strings are shortened first, and what still does not fit is left out with its size. The
+ * log stays readable and bounded whatever an agent sends. In core because the audit, triggered
+ * runs and hook.llm.complete's record all redact by it.
  */
 export const REDACTED = "[redacted]";
 

@@ -1,6 +1,7 @@
 // Whether the process that answered on a socket may decide an event: the policy over the facts
-// src/platform/bun-peer.ts reads. Pure and light: emit's lean path imports it.
-import type { PeerEvidence } from "../../platform/index.ts";
+// src/platform/bun-peer.ts reads. Pure and light: emit's lean path imports it. Here, beside the
+// readers, so that hookbox/client, emit and the daemon judge by this one rule.
+import type { PeerEvidence } from "./peer-types.ts";
 
 /**
  * Environment variables that put other code into the process a binary runs as, or change whom it
