@@ -425,6 +425,12 @@ describe("the system tier against a user with a shell", () => {
           failures.push(`${attack.name}: ${agent}'s managed entry allowed the .env write (exit ${answer.code}: ${answer.stdout} ${answer.stderr})`);
     }
     expect(failures).toEqual([]);
+    // The battery ended by removing the user's audit log (a directory in its place): the heads
+    // the system log holds for it find that out.
+    if (syslog) {
+      const verified = await machine.run([BUILT_BINARY, "audit", "verify", "--against-system-log", "--data-dir", `${home}/.local/share/hookbox`]);
+      expect(verified.code, `${verified.stdout}${verified.stderr}`).not.toBe(0);
+    }
     // The attacks that had to fail left the tier as it was.
     expect(
       (await root("test -x /usr/local/bin/hookbox && test -f /etc/hookbox/hookbox.yaml && stat -c '%U %a' /usr/local/bin/hookbox")).stdout.trim(),
