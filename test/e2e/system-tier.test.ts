@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { BUILT_BINARY } from "../helpers/binary.ts";
 import { PrivateMachine, type MachineRun, type RunAs } from "../helpers/private-machine.ts";
+import { readmeCommands } from "../helpers/readme.ts";
 import { onPath } from "../helpers/tools.ts";
 
 const UNAVAILABLE = PrivateMachine.unavailable();
@@ -90,15 +91,25 @@ describe("hookbox install --system / uninstall --system", () => {
     expect(admin.code, admin.stderr).toBe(0);
     const before = await machine.snapshot(TIER_ROOTS);
 
-    const dry = await machine.run([BUILT_BINARY, "install", "--system", "--dry-run"]);
+    // README's commands, as root: dry run, install (with --managed-hooks-only, which it offers), uninstall.
+    const [dryRun, install, uninstall] = readmeCommands("The system tier: what the agent cannot change").map((line) => {
+      expect(line).toMatch(/^sudo hookbox /);
+      return [BUILT_BINARY, ...line.replace(/^sudo hookbox /, "").split(/\s+/)];
+    }) as [string[], string[], string[]];
+    expect([dryRun.slice(1), install.slice(1), uninstall.slice(1)]).toEqual([
+      ["install", "--system", "--dry-run"],
+      ["install", "--system"],
+      ["uninstall", "--system"],
+    ]);
+    const dry = await machine.run(dryRun);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain("(dry run: nothing written)");
     expect(dry.stdout).toContain("+++ /etc/claude-code/managed-settings.json");
     expect(dry.stdout).toMatch(/\+\s+"command": "\/usr\/local\/bin\/hookbox emit PreToolUse --agent claude --system"/);
     expect(await machine.snapshot(TIER_ROOTS)).toEqual(before);
 
-    const install = await machine.run([BUILT_BINARY, "install", "--system", "--managed-hooks-only"]);
-    expect(install.code, install.stderr).toBe(0);
+    const installRun = await machine.run([...install, "--managed-hooks-only"]);
+    expect(installRun.code, installRun.stderr).toBe(0);
     const installed = await machine.snapshot(TIER_ROOTS);
     expect(installed.get("/usr/local/bin/hookbox")).toMatch(/^f 755 0:0 /);
     expect(installed.get("/etc/hookbox/hookbox.yaml")).toMatch(/^f 644 0:0 /);
@@ -111,8 +122,8 @@ describe("hookbox install --system / uninstall --system", () => {
     const again = await machine.run([BUILT_BINARY, "install", "--system", "--managed-hooks-only"]);
     expect(again.stdout).toContain("nothing to change");
 
-    const uninstall = await machine.run([BUILT_BINARY, "uninstall", "--system"]);
-    expect(uninstall.code, uninstall.stderr).toBe(0);
+    const uninstalled = await machine.run(uninstall);
+    expect(uninstalled.code, uninstalled.stderr).toBe(0);
     expect(await machine.snapshot(TIER_ROOTS)).toEqual(before);
     expect((await root("ls -a /var/lib")).stdout).not.toContain("hookbox");
     await root("rm -rf /etc/claude-code /etc/codex");
