@@ -68,41 +68,37 @@ export function jsonManagedSettings(
       const hooks = installer.planInstall(existing, installOptions(options));
       const wanted = keys?.(options) ?? {};
       const added: string[] = [];
-      const set = planJsonConfig(
-        hooks.text,
-        options.file,
-        ANY_JSON,
-        (root) => {
-          const summary: string[] = [];
-          for (const [path, value] of Object.entries(wanted)) {
-            if (JSON.stringify(getPath(root, path)) === JSON.stringify(value)) continue;
-            setPath(root, path, value);
-            added.push(path);
-            summary.push(`+ "${path}": ${JSON.stringify(value)}`);
-          }
-          return { summary, mutated: summary.length > 0 };
-        },
-        { creates: true },
+      const set = editKeys(hooks.text, options.file, true, (root) =>
+        Object.entries(wanted).flatMap(([path, value]) => {
+          if (JSON.stringify(getPath(root, path)) === JSON.stringify(value)) return [];
+          setPath(root, path, value);
+          added.push(path);
+          return [`+ "${path}": ${JSON.stringify(value)}`];
+        }),
       );
       return { text: set.text, changed: set.text !== existing, summary: [...hooks.summary, ...set.summary], added };
     },
     planUninstall(existing, options, added) {
       const without = installer.planUninstall(existing, { file: options.file });
       if (added.length === 0 || without.removesFile) return without;
-      const unset = planJsonConfig(
-        without.text,
-        options.file,
-        ANY_JSON,
-        (root) => {
-          const summary: string[] = [];
-          for (const path of added) if (deletePath(root, path)) summary.push(`- "${path}"`);
-          return { summary, mutated: summary.length > 0 };
-        },
-        { creates: false },
-      );
+      const unset = editKeys(without.text, options.file, false, (root) => added.flatMap((path) => (deletePath(root, path) ? [`- "${path}"`] : [])));
       return { ...unset, changed: unset.text !== existing, summary: [...without.summary, ...unset.summary] };
     },
   };
+}
+
+/** The settings file with `edit` applied to its JSON root; `edit` returns a summary line per change. */
+function editKeys(text: string | undefined, file: string, creates: boolean, edit: (root: Record<string, unknown>) => string[]): InstallPlan {
+  return planJsonConfig(
+    text,
+    file,
+    ANY_JSON,
+    (root) => {
+      const summary = edit(root);
+      return { summary, mutated: summary.length > 0 };
+    },
+    { creates },
+  );
 }
 
 function getPath(root: Record<string, unknown>, path: string): unknown {
