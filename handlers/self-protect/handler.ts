@@ -500,6 +500,7 @@ const STATE_COMMAND_WHAT: Readonly<Record<string, string>> = {
   update: "updates installed hooks and may accept wider grants: only the user may consent",
   remove: "removes an installed hook",
   trust: "gives a project's hooks the grants they declare: only the user may trust them",
+  promote: "turns on a hook that runs in shadow mode (mode: monitor in the operator file): only the user may decide what blocks the agent",
   import: "turns hooks into Hookbox hooks and rewrites the agents' hook settings",
 };
 

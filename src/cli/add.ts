@@ -6,6 +6,8 @@ import { EXIT } from "./exit-codes.ts";
 import { appliedText, applyCandidate } from "./package-apply.ts";
 import { candidateOf, collect, openSession, configOption } from "./package-session.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
+import { withHookMode } from "../hooks/config/operator-edit.ts";
+import { readOperatorText, writeOperatorFile } from "./operator-file.ts";
 
 /** Options add and update share: where, consent, output. */
 export function packageOptions(command: Command): Command {
@@ -36,6 +38,10 @@ export function registerAdd(program: Command, ctx: CliContext, setExit: (code: n
       .command("add")
       .description("Install a hook package: shows what it may do (granted, capped or refused), asks, installs, records it in hookbox.lock"),
   )
+    .option(
+      "--monitor",
+      "install it in shadow mode: it runs and its would-be decisions are recorded, but it blocks nothing until `hookbox promote <id>`",
+    )
     .argument(
       "<source>",
       "a package folder, a bundle (.tar.gz, with its .minisig beside it), git+<repository> (https or a local path, #ref optional), or an https bundle URL",
@@ -51,13 +57,30 @@ Examples:
 A bundle with a signature must verify against packages.trusted_keys in hookbox.yaml (or --key);
 with packages.require_signatures: true, unsigned packages are refused. A bundle must hold what
 its file name says (<id>-<version>.tar.gz), and an older version than the one installed is
-refused unless --allow-downgrade.`,
+refused unless --allow-downgrade.
+
+--monitor marks it hooks.<id>.mode: monitor in the operator file before its files are installed:
+it runs on every event it matches, hookbox runs --would-block shows what it would have blocked,
+and it blocks nothing until hookbox promote <id>.`,
     )
-    .action(async (source: string, options: PackageCommandOptions) => {
+    .action(async (source: string, options: PackageCommandOptions & { readonly monitor?: boolean }) => {
       const session = await openSession(ctx, runtime, options);
       const candidate = await candidateOf(session, await acquire(parseSource(source, ctx.host.cwd()), session.deps), options.key);
-      const applied = await applyCandidate(session, candidate, options);
-      await ctx.out(options.json ? `${JSON.stringify(applied, null, 2)}\n` : appliedText(applied));
+      const file = session.locations.operatorFile.path;
+      let marked = false;
+      const mark = async (id: string): Promise<void> => {
+        await writeOperatorFile(ctx, file, withHookMode(await readOperatorText(ctx, file), id, "monitor"));
+        marked = true;
+      };
+      const applied = await applyCandidate(session, candidate, { ...options, ...(options.monitor ? { beforeInstall: mark } : {}) });
+      // Already installed, unchanged: nothing was written, and the mode is asked for all the same.
+      if (options.monitor && !marked) await mark(applied.id);
+      const monitored = options.monitor ? { mode: "monitor" as const } : {};
+      await ctx.out(
+        options.json
+          ? `${JSON.stringify({ ...applied, ...monitored }, null, 2)}\n`
+          : `${appliedText(applied)}${options.monitor ? `in shadow mode (hooks.${applied.id}.mode: monitor in ${file}): it blocks nothing until hookbox promote ${applied.id}\n` : ""}`,
+      );
       setExit(EXIT.ok);
     });
 }

@@ -7,6 +7,7 @@ import { parseJsonDocument } from "../agents/shared/install/json-document.ts";
 import { rewriteJson } from "../agents/shared/install/json-edit.ts";
 import { grantDiff } from "../hooks/packages/consent.ts";
 import { addApprovals, withApprovals, type RunApproval } from "../hooks/packages/import/approvals.ts";
+import { readOperatorText, writeOperatorFile } from "./operator-file.ts";
 import {
   importedPackage,
   IMPORT_DIALECTS,
@@ -203,13 +204,8 @@ async function inspectAll(session: PackageSession, path: string, hooks: readonly
 }
 
 async function writeApprovals(session: PackageSession, approvals: readonly RunApproval[]): Promise<void> {
-  const fs = session.ctx.host.fs;
   const file = session.locations.operatorFile.path;
-  const existing = (await fs.kind(file)) === "file" ? await fs.readText(file) : undefined;
-  const text = addApprovals(existing, approvals);
-  await fs.mkdirp(file.slice(0, file.lastIndexOf("/")), 0o700);
-  if (existing !== undefined) await fs.writeTextAtomic(`${file}.hookbox-backup-${new Date().toISOString().replace(/[:.]/g, "-")}`, existing, 0o600);
-  await fs.writeTextAtomic(file, text, (await fs.mode(file)) ?? 0o600);
+  await writeOperatorFile(session.ctx, file, addApprovals(await readOperatorText(session.ctx, file), approvals));
 }
 
 /** The agent settings file `path` is (Claude, Codex, Gemini, Cursor at one of their scopes), or undefined for other files. */

@@ -33,6 +33,8 @@ import { registerSelfUninstall } from "./self-uninstall/index.ts";
 import { registerSystemInstall } from "./system-install/index.ts";
 import { registerVersion } from "./version.ts";
 import { registerTrust } from "./trust.ts";
+import { registerPromote } from "./promote.ts";
+import { registerReplay } from "./replay.ts";
 import { registerAdd } from "./add.ts";
 import { registerUpdate } from "./update.ts";
 import { registerRemove } from "./remove.ts";
@@ -107,6 +109,8 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerVerify(program, ctx, setExit, factory);
   registerImport(program, ctx, setExit, factory);
   registerTrust(program, ctx, setExit, factory);
+  registerPromote(program, ctx, setExit, factory);
+  registerReplay(program, ctx, setExit, factory);
   registerVersion(program, ctx);
   registerSelfInstall(program, ctx);
   registerSelfUninstall(program, ctx, setExit);

@@ -94,7 +94,7 @@ export function registerList(program: Command, ctx: CliContext, setExit: (code: 
             .filter(Boolean)
             .join("; ");
           lines.push(
-            `  ${String(d.priority).padStart(5)}  ${d.id}${match ? `  [${match}]` : ""}  cpu ${d.limits.cpuMs} ms, memory ${formatBytes(d.limits.memoryBytes)}${d.onError === "deny" ? ", fails closed" : ""}`,
+            `  ${String(d.priority).padStart(5)}  ${d.id}${match ? `  [${match}]` : ""}  cpu ${d.limits.cpuMs} ms, memory ${formatBytes(d.limits.memoryBytes)}${d.onError === "deny" ? ", fails closed" : ""}${d.mode === "monitor" ? `, MONITOR: decides nothing (hookbox promote ${d.id})` : ""}`,
           );
           if (d.summary) lines.push(`         ${d.summary}`);
           lines.push(...reviewLines(hook.review, "         ", { width: reviewWidth(ctx), details: "withheld" }));

@@ -34,7 +34,12 @@ export interface Applied {
 export async function applyCandidate(
   session: PackageSession,
   candidate: Candidate,
-  options: ConsentOptions & { readonly json?: boolean; readonly allowDowngrade?: boolean },
+  options: ConsentOptions & {
+    readonly json?: boolean;
+    readonly allowDowngrade?: boolean;
+    /** Once consent is given, before any file is written (add --monitor marks the hook in the operator file first). */
+    readonly beforeInstall?: (id: string) => Promise<void>;
+  },
 ): Promise<Applied> {
   const { ctx, hooksDir } = session;
   const { inspected, acquired, signer, tree } = candidate;
@@ -79,6 +84,7 @@ export async function applyCandidate(
     ? `Update ${id} to ${inspected.version ?? "this version"}${diff.added.length ? " with the new grants above" : ""}?`
     : `Install ${id} into ${where} with these grants?`;
   await obtainConsent(ctx, question, previous ? diff.added : inspected.grants, options, !previous);
+  await options.beforeInstall?.(id);
   await installPackage(ctx.host.fs, hooksDir, id, tree, {
     version: inspected.version,
     source: acquired.source,

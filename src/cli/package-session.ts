@@ -3,7 +3,6 @@ import type { CapabilityHost } from "../capabilities/types.ts";
 import type { Locations } from "../hooks/config/locations.ts";
 import type { OperatorFile } from "../hooks/config/schema.ts";
 import { HookboxError } from "../core/errors.ts";
-import { describeOperatorProblems, operatorFileSource } from "../decide/operator-source.ts";
 import { findProjectRoot } from "../decide/project.ts";
 import { packageTree, type Acquired, type PackageDeps } from "../hooks/packages/acquire.ts";
 import type { PackageTree } from "../hooks/packages/tree.ts";
@@ -12,6 +11,7 @@ import { inspectPackage, type InspectedPackage } from "../hooks/packages/inspect
 import type { LockSigner } from "../hooks/packages/lock.ts";
 import { checkSignature, trustedKeys } from "../hooks/packages/signature.ts";
 import type { CliContext } from "./context.ts";
+import { usableOperator } from "./operator-file.ts";
 import { detailLines, refusedConsequence, summaryLines } from "./review-lines.ts";
 import { wrap } from "../core/text/wrap.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
@@ -38,27 +38,14 @@ export interface SessionOptions {
 
 export async function openSession(ctx: CliContext, runtime: HookRuntimeFactory, options: SessionOptions): Promise<PackageSession> {
   const locations = locationsFrom(ctx, { ...(options.config ? { config: options.config } : {}) });
-  const view = await operatorFileSource({
-    fs: ctx.host.fs,
-    path: locations.operatorFile.path,
-    explicit: locations.operatorFile.explicit,
-    systemPolicy: locations.system,
-    builtinFlags: [],
-    embeddedIds: [...runtime.embedded().keys()],
-    keepLastGood: false,
-  }).read();
-  if (view.status.state !== "ok")
-    throw new HookboxError(
-      "config_invalid",
-      `the operator file cannot be used (${describeOperatorProblems(view.status.problems)}): fix it first (hookbox validate)`,
-    );
+  const operator = await usableOperator(ctx, runtime, locations);
   const project = options.project ? await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir()) : undefined;
   const host = ctx.host;
   return {
     ctx,
     runtime,
     locations,
-    operator: view.operator,
+    operator,
     capabilities: runtime.capabilities(locations),
     deps: { fs: host.fs, io: host.capabilityIO, packageIO: host.packageIO, env: host.env, home: host.homeDir() },
     hooksDir: project ? `${project}/.hookbox/hooks` : locations.userHooksDir,

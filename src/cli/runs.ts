@@ -20,12 +20,25 @@ export function registerRuns(program: Command, ctx: CliContext, setExit: (code: 
     .option("--hook <id>", "only this hook")
     .addOption(new Option("--status <status>", "only runs with this status").choices(["completed", "failed", "skipped", "denied"]))
     .option("--event <type>", "only this event type")
+    .option(
+      "--would-block",
+      "only runs of hooks in shadow mode (mode: monitor) that would have denied or asked: what `hookbox promote` would turn on",
+    )
     .addOption(new Option("--limit <n>", "at most this many (with --follow: of the past ones shown first)").default(20).argParser((v) => Number(v)))
     .option("-f, --follow", "keep running and show runs as they are appended (by the daemon or by emit), until Ctrl-C")
     .option("--data-dir <dir>", "where the audit log is; default: $XDG_DATA_HOME/hookbox or ~/.local/share/hookbox")
     .option("--json", "print the records as JSON lines")
     .action(
-      async (options: { hook?: string; status?: string; event?: string; limit: number; follow?: boolean; dataDir?: string; json?: boolean }) => {
+      async (options: {
+        hook?: string;
+        status?: string;
+        event?: string;
+        wouldBlock?: boolean;
+        limit: number;
+        follow?: boolean;
+        dataDir?: string;
+        json?: boolean;
+      }) => {
         if (!Number.isInteger(options.limit) || options.limit < 1) throw new HookboxError("usage", "--limit must be a positive whole number");
         const locations = locationsFrom(ctx, options);
         const path = auditFilePath(locations.dataDir);
@@ -34,6 +47,7 @@ export function registerRuns(program: Command, ctx: CliContext, setExit: (code: 
           ...(options.hook ? { hook: options.hook } : {}),
           ...(options.status ? { status: options.status } : {}),
           ...(options.event ? { event: options.event } : {}),
+          ...(options.wouldBlock ? { would_block: true } : {}),
         };
         const print = (records: readonly AuditRecordV1[]) =>
           ctx.out(records.map((r) => (options.json ? `${JSON.stringify(r)}\n` : `${formatRun(r)}\n`)).join(""));
@@ -78,5 +92,8 @@ export function registerRuns(program: Command, ctx: CliContext, setExit: (code: 
 }
 
 function formatRun(r: AuditRecordV1): string {
-  return `${r.started_at}  ${r.status.padEnd(9)} ${r.hook_id.padEnd(24)} ${r.event_type.padEnd(18)} ${String(r.duration_ms).padStart(6)} ms${r.error_code ? `  [${r.error_code}]` : ""}${r.reason ? `  ${r.reason.slice(0, 120)}` : ""}`;
+  // A monitored hook's line says what it would have done: nothing it returned reached the agent.
+  const status = r.would ? `would-${r.would.decision}` : r.status;
+  const reason = r.would?.reason ?? r.reason;
+  return `${r.started_at}  ${status.padEnd(9)} ${r.hook_id.padEnd(24)} ${r.event_type.padEnd(18)} ${String(r.duration_ms).padStart(6)} ms${r.error_code ? `  [${r.error_code}]` : ""}${reason ? `  ${reason.slice(0, 120)}` : ""}${r.mode === "monitor" ? "  (monitor mode)" : ""}`;
 }

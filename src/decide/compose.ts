@@ -4,7 +4,7 @@ import type { Locations } from "../hooks/config/locations.ts";
 import { cooldownsFilePath, FileCooldowns, MemoryCooldowns, type CooldownStore } from "./chain/cooldowns.ts";
 import type { SandboxExecutor } from "./chain/invoker.ts";
 import type { Metrics } from "./metrics/metrics.ts";
-import type { EmbeddedHook } from "../hooks/registry/sources.ts";
+import type { EmbeddedHook, HookSource } from "../hooks/registry/sources.ts";
 import type { RuntimeHost } from "../platform/index.ts";
 import { Evaluator, type AuditWriter } from "./evaluator.ts";
 import { HookboxBinaries } from "./hookbox-binaries.ts";
@@ -35,8 +35,11 @@ export interface EvaluatorSetup {
   readonly embedded: ReadonlyMap<string, EmbeddedHook>;
   readonly executor: SandboxExecutor;
   readonly audit: AuditWriter;
-  /** "cli": a command run by a person (list, validate, doctor), which loads hook sets but evaluates nothing. */
-  readonly via: "daemon" | "emit" | "test" | "cli";
+  /**
+   * "cli": a command run by a person (list, validate, doctor), which loads hook sets but evaluates
+   * nothing; "replay": `hookbox replay`, which evaluates recorded events with no effect (src/decide/replay).
+   */
+  readonly via: "daemon" | "emit" | "test" | "cli" | "replay";
   /**
    * The operator source, when the caller holds it already: the daemon's (operatorSourceFor, read
    * once at its start by everything it runs), or an inline one (hookbox test's fixtures).
@@ -48,6 +51,10 @@ export interface EvaluatorSetup {
   readonly onReload?: (project: string | undefined, report: ReloadReport) => void;
   /** Loads kept on disk between processes: `emit` without a daemon. */
   readonly snapshots?: SnapshotCache;
+  /** Instead of the data directory's or this process's: a replay's clock is the recorded events'. */
+  readonly cooldowns?: CooldownStore;
+  /** Hook directories loaded besides the usual ones (a replay's --with: packages not installed yet). */
+  readonly extraSources?: readonly HookSource[];
 }
 
 /**
@@ -67,7 +74,7 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     audit: setup.audit,
     servedBy: { via: setup.via === "cli" ? "emit" : setup.via, pid: setup.host.pid },
     concurrency,
-    cooldowns: cooldownsFor(setup),
+    cooldowns: setup.cooldowns ?? cooldownsFor(setup),
     // Only a daemon runs triggers, and only it lives to deliver what they queue.
     ...(setup.via === "daemon" ? { pending: new PendingInjections() } : {}),
     ...(setup.approvals ? { approvals: setup.approvals } : {}),
@@ -76,7 +83,7 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     links: setup.host.fs,
     home: setup.host.homeDir(),
     // What leads to the binary the agents' entries run: the daemon and emit evaluate agents' events.
-    ...(setup.via === "daemon" || setup.via === "emit"
+    ...(setup.via === "daemon" || setup.via === "emit" || setup.via === "replay"
       ? { binaries: new HookboxBinaries(setup.host.fs, setup.locations.dataDir, [setup.host.binaryPath?.(), setup.host.executablePath?.()]) }
       : {}),
   });
@@ -96,7 +103,10 @@ function cooldownsFor(setup: EvaluatorSetup): CooldownStore {
   });
 }
 
-export type HookSetsSetup = Pick<EvaluatorSetup, "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload" | "snapshots">;
+export type HookSetsSetup = Pick<
+  EvaluatorSetup,
+  "host" | "locations" | "capabilities" | "embedded" | "via" | "operator" | "onReload" | "snapshots" | "extraSources"
+>;
 
 /** The hook sets as the evaluator resolves them: what `list`, `validate` and `doctor` show is what runs. */
 export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; operator: OperatorSource } {
@@ -112,7 +122,9 @@ export function createHookSets(setup: HookSetsSetup): { hookSets: HookSets; oper
     dataDir: locations.dataDir,
     embedded: setup.embedded,
     capabilities: setup.capabilities,
-    maxProjects: setup.via === "daemon" ? MAX_PROJECTS : 1,
+    // A replay goes through the sessions of several projects: each is loaded once.
+    maxProjects: setup.via === "daemon" || setup.via === "replay" ? MAX_PROJECTS : 1,
+    ...(setup.extraSources ? { extraSources: setup.extraSources } : {}),
     ...(setup.onReload ? { onReload: setup.onReload } : {}),
     ...(setup.snapshots ? { snapshots: setup.snapshots } : {}),
   });

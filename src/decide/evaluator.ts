@@ -31,7 +31,7 @@ export interface EvaluatorOptions {
   readonly capabilities: CapabilityHost;
   readonly audit: AuditWriter;
   /** Who answers: recorded in every decision record. */
-  readonly servedBy: { readonly via: "daemon" | "emit" | "test"; readonly pid: number };
+  readonly servedBy: { readonly via: "daemon" | "emit" | "test" | "replay"; readonly pid: number };
   /** Global cap on hook chains running at once (the operator's dispatch.concurrency when the evaluator starts). */
   readonly concurrency: number;
   /** When each hook last ran (cooldowns): the data directory's file for the daemon and emit, memory otherwise. */

@@ -15,14 +15,21 @@ import { SELF_PROTECT_ID, selfProtectState } from "./self-protect.ts";
 const GUARD_EVENT = "PreToolUse";
 
 /**
- * The enabled hooks of a set that can refuse a tool call, self-protect aside, by id. With
+ * The enabled hooks of a set that can refuse a tool call, self-protect aside, by id — a hook in
+ * shadow mode (mode: monitor) refuses nothing, so it is not one. With
  * `exceptProject`, without that project's own hooks: what every project gets (the operator's,
  * the user's and the standard hooks), which is what guards an agent installed for the user.
  */
 export function guardsOf(hooks: readonly LoadedHook[], { exceptProject }: { exceptProject?: string | undefined } = {}): string[] {
   const own = exceptProject === undefined ? undefined : `${exceptProject}/.hookbox/`;
   return hooks
-    .filter((hook) => hook.definition.enabled && hook.definition.id !== SELF_PROTECT_ID && hook.definition.events.includes(GUARD_EVENT))
+    .filter(
+      (hook) =>
+        hook.definition.enabled &&
+        hook.definition.mode !== "monitor" &&
+        hook.definition.id !== SELF_PROTECT_ID &&
+        hook.definition.events.includes(GUARD_EVENT),
+    )
     .filter((hook) => own === undefined || (hook.definition.source.origin !== "project" && !hook.file.startsWith(own)))
     .map((hook) => hook.definition.id)
     .sort();

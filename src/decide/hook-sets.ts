@@ -26,6 +26,8 @@ export interface HookSetsOptions {
   readonly onReload?: (project: string | undefined, report: ReloadReport) => void;
   /** `emit` without a daemon: loads kept on disk between processes (src/hooks/registry/snapshot). */
   readonly snapshots?: SnapshotCache;
+  /** Loaded besides the directories above, in every project's set (a replay's --with). */
+  readonly extraSources?: readonly HookSource[];
 }
 
 /** One project's hooks, ready for an event. */
@@ -134,6 +136,15 @@ export class HookSets {
   }
 
   private sources(
+    project: string | undefined,
+    hooksDirs: readonly string[],
+    operatorFile: string | undefined,
+    systemDirs: readonly string[],
+  ): HookSource[] {
+    return [...this.usualSources(project, hooksDirs, operatorFile, systemDirs), ...(this.options.extraSources ?? [])];
+  }
+
+  private usualSources(
     project: string | undefined,
     hooksDirs: readonly string[],
     operatorFile: string | undefined,

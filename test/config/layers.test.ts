@@ -38,6 +38,13 @@ describe("the system policy and a user's operator file: the user may add, never 
     ]);
   });
 
+  it("a system guard cannot be put in shadow mode by the user's file (hooks.<id>.mode: monitor); the user's own hooks can", () => {
+    const merged = merge("builtin: [guard-secrets]", "hooks:\n  guard-secrets: { mode: monitor }\n  my-hook: { mode: monitor }");
+    expect(merged.operator.hooks["guard-secrets"]).toBeUndefined();
+    expect(merged.operator.hooks["my-hook"]).toEqual({ mode: "monitor" });
+    expect(ignored(merged)).toEqual(["hooks.guard-secrets.mode"]);
+  });
+
   it("the user may make a system hook stricter (on_error: deny), not looser", () => {
     expect(merge("builtin: [tool-ledger]", "hooks: { tool-ledger: { on_error: deny } }").operator.hooks["tool-ledger"]).toEqual({ on_error: "deny" });
     const looser = merge("builtin: [tool-ledger]\nhooks: { tool-ledger: { on_error: deny } }", "hooks: { tool-ledger: { on_error: continue } }");

@@ -5,12 +5,18 @@ import { ConsoleAuth } from "../../src/serve/console/auth.ts";
 import { LiveHub } from "../../src/serve/console/live.ts";
 import type { HookSets } from "../../src/decide/hook-sets.ts";
 import type { NativeEvent } from "../../src/core/events/types.ts";
+import type { SavedReport } from "../../src/decide/replay/saved.ts";
 
 export const PORT = 48123;
 export const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 /** The console's app in-process, over records and approvals the test controls. */
-export function consoleUnderTest(entries: AuditEntry[] = [], now: { ms: number } = { ms: Date.now() }, unguarded: readonly string[] = []) {
+export function consoleUnderTest(
+  entries: AuditEntry[] = [],
+  now: { ms: number } = { ms: Date.now() },
+  unguarded: readonly string[] = [],
+  replayReports: readonly SavedReport[] = [],
+) {
   const auth = new ConsoleAuth(() => now.ms);
   const approvals = new ApprovalStore();
   const hookSets = {
@@ -45,6 +51,7 @@ export function consoleUnderTest(entries: AuditEntry[] = [], now: { ms: number }
     unguarded: async () => unguarded,
     version: "test",
     pid: 1,
+    replayReports: async () => replayReports,
   });
   const request = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
     app.request(`${ORIGIN}${path}`, { ...init, headers: { host: `127.0.0.1:${PORT}`, ...init.headers } });

@@ -4,7 +4,7 @@ import type { HookSets, ProjectHookSet } from "../../src/decide/hook-sets.ts";
 import { decisionRecord } from "../audit/fixtures.ts";
 import { consoleUnderTest } from "./helpers.ts";
 
-type Hook = { id: string; events?: string[]; enabled?: boolean };
+type Hook = { id: string; events?: string[]; enabled?: boolean; mode?: "monitor" };
 
 /** A hook set as the daemon holds one: only what the warning reads (each hook's id, events, switch and source). */
 function set(project: string | undefined, hooks: Hook[], { selfProtect = true, operator = "ok" } = {}): ProjectHookSet {
@@ -13,7 +13,13 @@ function set(project: string | undefined, hooks: Hook[], { selfProtect = true, o
     snapshot: {
       hooks: hooks.map((h) => ({
         file: `/hooks/${h.id}.yaml`,
-        definition: { id: h.id, events: h.events ?? ["PreToolUse"], enabled: h.enabled ?? true, source: { origin: "user" } },
+        definition: {
+          id: h.id,
+          events: h.events ?? ["PreToolUse"],
+          enabled: h.enabled ?? true,
+          mode: h.mode ?? "enforce",
+          source: { origin: "user" },
+        },
       })),
       operator: { builtin: selfProtect ? ["self-protect"] : [], hooks: {} },
       operatorStatus: { state: operator },
@@ -48,6 +54,11 @@ describe("the console's no-guard warning", () => {
       "Project /w/a (claude, gemini) is protected by nothing but self-protect: no guard checks its tool calls (a write to .env, rm -rf ~, curl … | sh all go through). Enable the standard guards in /h/.config/hookbox/hookbox.yaml: builtin: [guard-secrets, bash-guard] (hookbox list --builtin shows every one)",
       expect.stringMatching(/^Project \/w\/c is protected by nothing but self-protect/),
     ]);
+  });
+
+  it("a guard in shadow mode (mode: monitor) guards nothing: its project is warned about", async () => {
+    const warnings = await unguardedWarnings(sets([set("/w/m", [{ id: "self-protect" }, { id: "guard-secrets", mode: "monitor" }])]), [], "/op.yaml");
+    expect(warnings).toEqual([expect.stringMatching(/^Project \/w\/m is protected by nothing but self-protect/)]);
   });
 
   it("with nothing loaded yet, judges the set every project starts from; self-protect off is said; an unusable operator file is not this warning", async () => {

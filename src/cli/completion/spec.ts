@@ -48,6 +48,8 @@ function valueTable(known: CompletionWords, commands: readonly string[]): Readon
     "runs --hook": words(known.hookIds),
     "runs --event": words(known.events),
     "new --event": words(known.events),
+    "replay --event": words(known.events),
+    "promote <id>": words(known.hookIds),
     "install-agent --events": words(known.events, true),
     "install-agent <agent>": words(known.installAgents),
     "emit <event>": words(known.events),

@@ -22,6 +22,7 @@ const loadedHook = z.object({
   events: z.array(z.string()),
   match: z.unknown().optional(),
   on_error: z.string(),
+  mode: z.enum(["enforce", "monitor"]).optional().describe("monitor: shadow mode (hooks.<id>.mode in the operator file), it decides nothing."),
   cooldown_seconds: z.number(),
   isolation: z.string(),
   permissions: z.unknown().describe("The grants the hook holds, as the operator resolved them."),

@@ -7,6 +7,10 @@ export const runQuerySchema = z.object({
   hook: z.string().optional().describe("Only this hook's runs."),
   status: z.enum(["completed", "failed", "skipped", "denied"]).optional(),
   event: z.string().optional().describe("Only runs for this native event type."),
+  would_block: z
+    .stringbool()
+    .optional()
+    .describe("Only the runs of hooks in shadow mode (mode: monitor) that would have denied or asked: what they would block once promoted."),
 });
 
 export type RunQueryV1 = z.input<typeof runQuerySchema>;
@@ -70,6 +74,11 @@ export const auditRecordSchema = z
     logs: z.array(z.object({ level: z.enum(["debug", "info", "warn", "error"]), message: z.string() })),
     stats: z.object({ cpu_ms: z.number(), heap_bytes: z.number(), cold_start: z.boolean() }).optional(),
     notes: z.array(z.string()).optional(),
+    mode: z.literal("monitor").optional().describe("A hook in shadow mode (hooks.<id>.mode: monitor): nothing it returned reached the agent."),
+    would: z
+      .object({ decision: z.enum(["allow", "deny", "ask", "modify"]), reason: z.string().optional() })
+      .optional()
+      .describe("What a monitored hook would have done had it been on."),
   })
   .meta({ id: "AuditRecordV1", description: "One hook run, as the audit log holds it." });
 

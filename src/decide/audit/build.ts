@@ -1,6 +1,7 @@
 // Every run record and decision record is built here (record.ts says what they hold): the
-// pipeline's, a triggered run's `running` and skipped ones, the evaluator's decision, an approval's
-// note. Its inputs are plain data, so the pipeline and the trigger runner only say what happened.
+// pipeline's, a triggered run's `running` and skipped ones, a monitored hook's (shadow mode: its
+// mode and would-be decision), the evaluator's decision, an approval's note. Its inputs are plain
+// data, so the pipeline, the shadow runner and the trigger runner only say what happened.
 import type { LogEntry } from "../../../sandbox/index.ts";
 import type { HostCallRecord } from "../../capabilities/types.ts";
 import type { LlmCallRecord } from "../../capabilities/llm/record.ts";
@@ -8,7 +9,7 @@ import type { Decision, HookAction, NativeEvent, RunStatus } from "../../core/ev
 import { formatDiagnostic, type Diagnostic } from "../../hooks/config/diagnostic.ts";
 import type { RegistrySnapshot } from "../../hooks/registry/registry.ts";
 import { excerpt } from "../../core/text/excerpt.ts";
-import { AUDIT_VERSION, type AuditDecisionV1, type AuditRecordV1 } from "./record.ts";
+import { AUDIT_VERSION, type AuditDecisionV1, type AuditRecordV1, type WouldBe } from "./record.ts";
 
 /** What of a triggered run's event, and of a declarative hook's steps, the run record keeps. */
 export const EVENT_EXCERPT_BYTES = 4096;
@@ -171,6 +172,27 @@ export function runRecords(origin: RunOrigin, newId: () => string): RunRecords {
 /** A run record with one more note (an approval's outcome, on the record of the hook that asked). */
 export function withNote(record: AuditRecordV1, note: string): AuditRecordV1 {
   return { ...record, notes: [...(record.notes ?? []), note] };
+}
+
+const NOT_DELIVERED = "monitor mode (hooks.<id>.mode: monitor): this run decided nothing; the agent got none of its answer";
+
+/**
+ * A run record as a monitored hook's: status never `denied` (nothing was), no injections (none
+ * were delivered), the mode and the would-be decision set, and a note saying so.
+ */
+export function monitored(record: AuditRecordV1, would: WouldBe, injections = record.injections.length): AuditRecordV1 {
+  const notes = [
+    ...(record.notes ?? []).map((note) => (note.startsWith("on_error:") ? `${note.replace(" applied", "")} (not applied: monitor mode)` : note)),
+    injections > 0 ? `${NOT_DELIVERED} (${injections} context injection${injections === 1 ? "" : "s"} dropped)` : NOT_DELIVERED,
+  ];
+  return {
+    ...record,
+    status: record.status === "denied" ? "completed" : record.status,
+    injections: [],
+    notes,
+    mode: "monitor",
+    would,
+  };
 }
 
 export interface DecisionInput {

@@ -5,6 +5,8 @@ export interface RunQuery {
   readonly hook?: string;
   readonly status?: string;
   readonly event?: string;
+  /** Only monitored hooks' runs (mode: monitor) that would have denied or asked. */
+  readonly would_block?: boolean;
   readonly limit: number;
 }
 
@@ -63,6 +65,12 @@ export function matchesQuery(record: AuditRecordV1, query: Omit<RunQuery, "limit
   return (
     (!query.hook || record.hook_id === query.hook) &&
     (!query.status || record.status === query.status) &&
-    (!query.event || record.event_type === query.event)
+    (!query.event || record.event_type === query.event) &&
+    (!query.would_block || wouldBlock(record))
   );
+}
+
+/** A monitored hook's run that would have denied or asked (shadow mode: src/decide/chain/shadow.ts). */
+export function wouldBlock(record: AuditRecordV1): boolean {
+  return record.mode === "monitor" && (record.would?.decision === "deny" || record.would?.decision === "ask");
 }

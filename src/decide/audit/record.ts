@@ -66,6 +66,16 @@ export interface AuditRecordV1 extends Chained {
   readonly stats?: { readonly cpu_ms: number; readonly heap_bytes: number; readonly cold_start: boolean };
   /** Notes the pipeline added (an injection dropped for lack of permission, a budget reached …). */
   readonly notes?: readonly string[];
+  /** Set for a hook the operator runs in shadow mode (hooks.<id>.mode: monitor): nothing it returned reached the agent. */
+  readonly mode?: "monitor";
+  /** What a monitored hook would have done had it been on: its decision, and why. */
+  readonly would?: WouldBe;
+}
+
+/** A monitored hook's would-be effect on the event (`hookbox runs --would-block` lists deny and ask). */
+export interface WouldBe {
+  readonly decision: "allow" | "deny" | "ask" | "modify";
+  readonly reason?: string;
 }
 
 /**
@@ -116,8 +126,8 @@ export interface AuditDecisionV1 extends Chained {
     readonly broken: readonly string[];
     readonly operator: "ok" | "last-good" | "unusable";
   };
-  /** Who answered: the daemon, or `emit` in its own process, or `hookbox test`. */
-  readonly served_by: { readonly via: "daemon" | "emit" | "test"; readonly pid: number; readonly build: string };
+  /** Who answered: the daemon, or `emit` in its own process, or `hookbox test`, or `hookbox replay` (its records never reach the log). */
+  readonly served_by: { readonly via: "daemon" | "emit" | "test" | "replay"; readonly pid: number; readonly build: string };
   readonly runs: number;
   readonly duration_ms: number;
   readonly started_at: string;

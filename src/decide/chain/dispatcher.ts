@@ -5,6 +5,7 @@ import { Semaphore } from "./concurrency.ts";
 import { MemoryCooldowns, type CooldownStore } from "./cooldowns.ts";
 import type { HookInvoker } from "./invoker.ts";
 import { dispatch, type DispatchRequest, type DispatchResult } from "./pipeline.ts";
+import { monitoredIds } from "./shadow.ts";
 
 export interface DispatchOutcome extends DispatchResult {
   /** The registry version that answered: every event sees exactly one. */
@@ -82,6 +83,7 @@ export class Dispatcher {
       ...(project !== undefined ? { project } : {}),
       eventDeadlineMs: settings.event_deadline_ms,
       injectionBudgetBytes: settings.injection_budget_kb * KiB,
+      monitored: monitoredIds(snapshot.operator.hooks),
     };
   }
 }

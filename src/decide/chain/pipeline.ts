@@ -11,6 +11,7 @@ import { decide } from "./decide.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker } from "./invoker.ts";
 import { applyRun, newChainState, type ChainState, type Phase } from "./run-rules.ts";
+import { isMonitored, runShadows } from "./shadow.ts";
 import { untrustedMessage } from "./untrusted.ts";
 
 export interface DispatchContext {
@@ -30,6 +31,8 @@ export interface DispatchContext {
    * checks judge what will really run.
    */
   readonly rewritable?: boolean;
+  /** Hooks in shadow mode (hooks.<id>.mode: monitor): they run on their own, and nothing they return reaches the caller. */
+  readonly monitored?: ReadonlySet<string>;
   readonly now?: () => number;
   readonly newId?: () => string;
 }
@@ -88,7 +91,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   };
   const skip = (entry: RegistryEntry, reason: string): void => record(entry, build.skipped(entryId(entry), reason, now()));
 
-  const runnable = request.hooks;
+  const runnable = request.hooks.filter((entry) => !isMonitored(ctx.monitored, entry));
+  const shadows = request.hooks.filter((entry) => isMonitored(ctx.monitored, entry));
   const loaded = runnable.filter((entry): entry is LoadedHook => !isBroken(entry));
   /**
    * Claim the cooldowns of hooks about to run for the first time in this event (a check that
@@ -113,7 +117,7 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     });
     return refused;
   };
-  const acquired = loaded.length > 0 && (await ctx.semaphore.acquire(deadline - now()));
+  const acquired = (loaded.length > 0 || shadows.some((entry) => !isBroken(entry))) && (await ctx.semaphore.acquire(deadline - now()));
   /** Which version of the input each hook last judged: 0 is the input as it came, each applied rewrite adds one. */
   const seen = new Map<LoadedHook, number>();
   let version = 0;
@@ -216,6 +220,25 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
       return !last || (last.status === "completed" && seen.get(entry as LoadedHook) !== version);
     });
     await pass(checks, "check");
+    if (shadows.length > 0)
+      await runShadows(shadows, {
+        invoker: ctx.invoker,
+        event: state.event,
+        deadline,
+        acquired,
+        injectionBudgetBytes: ctx.injectionBudgetBytes,
+        now,
+        onErrorOf,
+        mayModify: (hook, field) =>
+          ctx.rewritable === false
+            ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type}` }
+            : ctx.invoker.mayModify(hook, field),
+        claimCooldowns,
+        runRecord: (hook, run, verdict, startedAt) => build.ran(entryId(hook), run, verdict, startedAt, "check"),
+        brokenRecord: (entry, onError) => build.broken(entry, describeProblems(entry), onError, now()),
+        skipRecord: (entry, reason) => build.skipped(entryId(entry), reason, now()),
+        record,
+      });
   } finally {
     if (acquired) ctx.semaphore.release();
   }

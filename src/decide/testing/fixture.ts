@@ -6,6 +6,20 @@ import { z } from "zod";
  * own payload (a captured Claude Code payload, say), decoded the way `hookbox emit` would.
  * `workspace` is a directory tree created for the run (with `symlinks`); the event's cwd points at it.
  */
+/** One pinned model reply: an answer (text, or JSON written as YAML), or an error the endpoint gives ("timeout" or a message). */
+export const pinnedReplySchema = z.union([
+  z
+    .object({
+      answer: z.union([z.string(), z.record(z.string(), z.unknown())]),
+      tokens: z
+        .object({ input: z.number().int().min(0), output: z.number().int().min(0) })
+        .strict()
+        .optional(),
+    })
+    .strict(),
+  z.object({ error: z.string().min(1) }).strict(),
+]);
+
 export const fixtureSchema = z
   .object({
     name: z.string().min(1).max(300),
@@ -24,23 +38,7 @@ export const fixtureSchema = z
      * JSON written as YAML), or an error the endpoint gives ("timeout" or a message). With llm
      * given and no llm endpoint in `operator`, the endpoints the hook names are configured for it.
      */
-    llm: z
-      .array(
-        z.union([
-          z
-            .object({
-              answer: z.union([z.string(), z.record(z.string(), z.unknown())]),
-              tokens: z
-                .object({ input: z.number().int().min(0), output: z.number().int().min(0) })
-                .strict()
-                .optional(),
-            })
-            .strict(),
-          z.object({ error: z.string().min(1) }).strict(),
-        ]),
-      )
-      .max(16)
-      .optional(),
+    llm: z.array(pinnedReplySchema).max(16).optional(),
     /** Extra environment the capability host sees (hook.env); also the machine self-protect's locations describe (HOME defaults to /home/dev). */
     env: z.record(z.string(), z.string()).optional(),
     expect: z

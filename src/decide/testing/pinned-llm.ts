@@ -4,16 +4,20 @@ import type { Fixture } from "./fixture.ts";
 /**
  * The model of a fixture: each call gets the next pinned reply (an answer, or an error the
  * endpoint would give), so a prompt hook is tested against recorded answers with no model
- * running. A call past the pinned replies fails, saying so.
+ * running. A call past the pinned replies fails, saying so (`repeatLast`: the last one answers it).
  */
-export function pinnedLlm(replies: NonNullable<Fixture["llm"]>): LlmClient & { readonly calls: number } {
+export function pinnedLlm(
+  replies: NonNullable<Fixture["llm"]>,
+  options: { readonly repeatLast?: boolean } = {},
+): LlmClient & { readonly calls: number } {
   let next = 0;
   return {
     get calls() {
       return next;
     },
     async complete(endpoint) {
-      const reply = replies[next++];
+      // A replay (--llm-replies) asks as often as its sessions did: the last reply answers every call past the list.
+      const reply = replies[options.repeatLast ? Math.min(next++, replies.length - 1) : next++];
       if (reply === undefined)
         throw new LlmCallError(
           "http",

@@ -17,6 +17,8 @@ export interface HookDefinition {
   readonly priority: number;
   /** Set by the operator file (hooks.<id>.priority): the hook is ordered among the operator's own, whoever wrote it. */
   readonly priorityPinned: boolean;
+  /** monitor (hooks.<id>.mode in the operator file): shadow mode, it runs and decides nothing (src/decide/chain/shadow.ts). */
+  readonly mode: "enforce" | "monitor";
   readonly summary: string;
   readonly description: string | undefined;
   readonly match: MatchConfig;
@@ -172,6 +174,7 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
       enabled: override.enabled ?? file.enabled,
       priority: override.priority ?? file.priority,
       priorityPinned: override.priority !== undefined,
+      mode: override.mode ?? "enforce",
       summary: file.summary,
       description: file.description,
       match: file.match,

@@ -232,6 +232,12 @@ const hookOverrideSchema = z
     limits: limitsOverrideSchema.optional(),
     /** The permissions the operator approves for this hook: the hook gets the intersection. */
     permissions: permissionsOverrideSchema.optional(),
+    /**
+     * monitor (shadow mode): the hook runs on every event it matches and its would-be decision is
+     * recorded (`hookbox runs --would-block`, the console), but nothing it returns reaches the
+     * agent; `hookbox promote <id>` turns it on. enforce (the default): it decides.
+     */
+    mode: z.enum(["enforce", "monitor"]).optional(),
   })
   .strict();
 

@@ -26,6 +26,7 @@ export function registration(entry: RegistryEntry): HookRegistrationV1 {
     events: d.events,
     match: d.match,
     on_error: d.onError,
+    ...(d.mode === "monitor" ? { mode: d.mode } : {}),
     cooldown_seconds: d.cooldownMs / 1000,
     isolation: d.isolation,
     permissions: entry.grants.summary,

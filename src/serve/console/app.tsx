@@ -19,6 +19,9 @@ import { documentOf, type Frame } from "./pages/layout.tsx";
 import { MessagePage } from "./pages/message.tsx";
 import { RunDetailPage } from "./pages/run-detail.tsx";
 import { RUNS_SHOWN, RunRow, RunsPage } from "./pages/runs.tsx";
+import { ReplayReportPage, ShadowPage, shadowRows } from "./pages/shadow.tsx";
+import { monitoredIds } from "../../decide/chain/shadow.ts";
+import type { SavedReport } from "../../decide/replay/saved.ts";
 import { filterFrom, groupByEvent, hiddenByDefault, matchesFilter, type RunFilter } from "./recent.ts";
 
 /** What the console shows and acts on; it owns no listener and no resource (index.ts and the daemon do). */
@@ -38,6 +41,8 @@ export interface ConsoleDeps {
   readonly unguarded: () => Promise<readonly string[]>;
   readonly version: string;
   readonly pid: number;
+  /** The replay reports kept with `hookbox replay --save`, newest first (none when the console has no data directory). */
+  readonly replayReports?: () => Promise<readonly SavedReport[]>;
 }
 
 const VERDICTS: readonly ApprovalVerdict[] = ["allow", "deny", "allow_always"];
@@ -180,6 +185,22 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
       if (error instanceof HookboxError) return c.html(documentOf(<MessagePage title="Fire a hook" message={error.message} />), 400);
       throw error;
     }
+  });
+
+  /** Hooks in shadow mode, what they would have blocked, and the replay reports kept. */
+  app.get("/shadow", async (c) => {
+    const sets = await Promise.all(deps.hookSets.projects().map((project) => deps.hookSets.forProject(project)));
+    const monitored = [...new Set(sets.flatMap((set) => [...monitoredIds(set.snapshot.operator.hooks)]))].sort();
+    const rows = shadowRows(await deps.recentEntries());
+    const reports = (await deps.replayReports?.()) ?? [];
+    return c.html(documentOf(<ShadowPage frame={await frame(c)} monitored={monitored} rows={rows} reports={reports} />));
+  });
+
+  app.get("/replays/:file", async (c) => {
+    const file = c.req.param("file");
+    const saved = ((await deps.replayReports?.()) ?? []).find((report) => report.file === file);
+    if (!saved) return refuse(c, 404, `No replay report ${file} (kept ones: the Shadow page lists them).`);
+    return c.html(documentOf(<ReplayReportPage frame={await frame(c)} saved={saved} />));
   });
 
   app.get("/health", async (c) => c.html(documentOf(<HealthPage frame={await frame(c)} facts={deps.health()} live={liveUrl("health")} />)));

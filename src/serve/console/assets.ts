@@ -44,6 +44,7 @@ tr.denied td { color: var(--deny); }
 ul.hooks { list-style: none; margin: 0; padding: 0; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; font-size: .8rem; border: 1px solid var(--line); }
 .badge.doctor { margin-left: .4rem; color: var(--muted); }
+.badge.would { margin-left: .4rem; border-style: dashed; }
 .badge.waiting { background: var(--ask); color: #fff; border-color: var(--ask); }
 .decision-allow, .status-completed, .status-allowed { color: var(--allow); border-color: var(--allow); }
 .decision-deny, .status-denied, .status-failed { color: var(--deny); border-color: var(--deny); }

@@ -14,6 +14,7 @@ import { LiveHub } from "./live.ts";
 import type { Answered } from "./pages/approvals.tsx";
 import { groupByEvent, readRecentEntries } from "./recent.ts";
 import { unguardedWarnings } from "./unguarded.ts";
+import { readSavedReports } from "../../decide/replay/saved.ts";
 
 export interface ConsoleOptions {
   readonly hostname: string;
@@ -30,6 +31,8 @@ export interface ConsoleOptions {
   readonly pid: number;
   /** The operator file the daemon reads: where the console tells the person to enable guards. */
   readonly operatorFile: string;
+  /** The data directory: where `hookbox replay --save` keeps the reports the console lists. */
+  readonly dataDir?: string;
 }
 
 export interface ConsoleServer {
@@ -106,6 +109,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       unguardedWarnings(options.evaluator.hookSets, await readRecentEntries(options.fs, auditPath).catch(() => []), options.operatorFile),
     version: options.version,
     pid: options.pid,
+    ...(options.dataDir !== undefined ? { replayReports: () => readSavedReports(options.fs, options.dataDir as string) } : {}),
   });
   let listener;
   try {

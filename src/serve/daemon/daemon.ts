@@ -178,6 +178,7 @@ export class Daemon {
           version: options.version,
           pid: host.pid,
           operatorFile: locations.operatorFile.path,
+          dataDir: locations.dataDir,
         });
         log(
           `console on ${consoleServer.origin}; sign in (once, within 10 minutes) at ${consoleServer.loginUrl()} — or run \`hookbox console\` for a new link`,

@@ -54,8 +54,8 @@ export function witnessedEvents(ws: AgentWorkspace): string[] {
   ];
 }
 
-/** `hookbox serve` on the workspace's socket, loading the same operator file and project hooks `emit` would. */
-export async function startDaemon(ws: AgentWorkspace, hookbox: string): Promise<DaemonProcess> {
+/** `hookbox serve` on the workspace's socket, loading the same operator file and project hooks `emit` would (`args`: more of serve's flags, --console …). */
+export async function startDaemon(ws: AgentWorkspace, hookbox: string, args: readonly string[] = []): Promise<DaemonProcess> {
   const world: DaemonWorld = {
     dir: ws.project,
     home: ws.home,
@@ -67,7 +67,7 @@ export async function startDaemon(ws: AgentWorkspace, hookbox: string): Promise<
     cleanup: () => undefined,
   } as unknown as DaemonWorld;
   // No --hooks: the daemon resolves each event's project as emit does, so emit's hook set is its.
-  return DaemonProcess.start([hookbox], world, ["--workers", "1"], {}, { defaultHooks: true });
+  return DaemonProcess.start([hookbox], world, ["--workers", "1", ...args], {}, { defaultHooks: true });
 }
 
 /**

@@ -41,6 +41,7 @@ function HookCard(props: { hook: LoadedHook; project: string | undefined; csrf: 
       <h3 id={`hook-${d.id}`}>
         {d.id} {d.enabled ? null : <span class="badge">disabled</span>}
         {d.onError === "deny" ? <span class="badge decision-deny">fails closed</span> : null}
+        {d.mode === "monitor" ? <span class="badge">monitor: decides nothing</span> : null}
       </h3>
       {d.summary ? <p>{d.summary}</p> : null}
       <dl>

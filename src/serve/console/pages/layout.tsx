@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 
-export type Section = "runs" | "approvals" | "hooks" | "health";
+export type Section = "runs" | "approvals" | "hooks" | "shadow" | "health";
 
 export interface Frame {
   readonly version: string;
@@ -16,6 +16,7 @@ const SECTIONS: readonly { id: Section; href: string; label: string }[] = [
   { id: "runs", href: "/", label: "Runs" },
   { id: "approvals", href: "/approvals", label: "Approvals" },
   { id: "hooks", href: "/hooks", label: "Hooks" },
+  { id: "shadow", href: "/shadow", label: "Shadow" },
   { id: "health", href: "/health", label: "Health" },
 ];
 

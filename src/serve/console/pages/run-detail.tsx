@@ -27,9 +27,16 @@ function HookRun(props: { run: AuditRecordV1 }) {
       <h3 id={`run-${run.id}`}>
         {run.hook_id} <StatusBadge status={run.status} />
         {run.phase === "transform" ? <span class="badge">transform</span> : null}
+        {run.mode === "monitor" ? <span class="badge">monitor mode</span> : null}
       </h3>
       <dl>
         <Field name="Why it ran" value={run.trigger_reason} />
+        {run.would ? (
+          <Field
+            name="Would have"
+            value={`${run.would.decision}${run.would.reason ? `: ${run.would.reason}` : ""} (shadow mode: the agent got none of it; hookbox promote ${run.hook_id} turns it on)`}
+          />
+        ) : null}
         <Field name="Action" value={run.action} />
         <Field name={run.status === "failed" ? "Error" : run.status === "skipped" ? "Skipped because" : "Reason"} value={run.reason} />
         <Field name="Error code" value={run.error_code} />

@@ -36,6 +36,7 @@ export function RunRow(props: { group: EventGroup }) {
             {group.runs.map((run) => (
               <li>
                 {run.hook_id} <StatusBadge status={run.status} />
+                {run.would ? <span class={`badge would decision-${run.would.decision}`}>would {run.would.decision}</span> : null}
               </li>
             ))}
           </ul>
