@@ -48,6 +48,12 @@ declare namespace Hookbox {
     readonly reason?: string;
     /** For modify: the new tool_input (tool events) or event data; only the fields permissions.modify lists, and the operator allows. */
     readonly data?: Record<string, unknown>;
+    /**
+     * PostToolUse: what the model sees instead of the tool's output, in the shape of event.tool_response
+     * (Claude Code's updatedToolOutput). Needs permissions.modify: [tool_response], which the operator grants;
+     * otherwise refused, with the reason in the run record.
+     */
+    readonly tool_response?: unknown;
     /** At most 10 KiB (UTF-8); needs permissions.inject_context. */
     readonly context_injection?: string;
     /** Default "system". */

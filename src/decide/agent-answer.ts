@@ -79,7 +79,11 @@ export async function answerAgentCall(
     const output = protocol.failure(evaluation.incomplete?.message ?? incomplete.cause, skeleton, { block: evaluation.decision.decision === "deny" });
     return { output, evaluation, protocol: protocol.name };
   }
-  const evaluation = await evaluator.evaluate(event, { ...options, rewritable: protocol.acceptsRewrite(event) });
+  const evaluation = await evaluator.evaluate(event, {
+    ...options,
+    rewritable: protocol.acceptsRewrite(event),
+    outputRewritable: protocol.acceptsOutputRewrite?.(event) === true,
+  });
   if (evaluation.incomplete) {
     return {
       output: protocol.failure(evaluation.incomplete.message, event, { block: evaluation.incomplete.block }),

@@ -1,6 +1,7 @@
 import type { ApprovalStore } from "./approvals/store.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
 import type { Locations } from "../hooks/config/locations.ts";
+import { denialsFilePath, FileDenials } from "./escalation.ts";
 import { cooldownsFilePath, FileCooldowns, MemoryCooldowns, type CooldownStore } from "./chain/cooldowns.ts";
 import type { SandboxExecutor } from "./chain/invoker.ts";
 import type { Metrics } from "./metrics/metrics.ts";
@@ -75,6 +76,16 @@ export async function composeEvaluator(setup: EvaluatorSetup): Promise<Evaluator
     servedBy: { via: setup.via === "cli" ? "emit" : setup.via, pid: setup.host.pid },
     concurrency,
     cooldowns: setup.cooldowns ?? cooldownsFor(setup),
+    ...(setup.via === "daemon" || setup.via === "emit"
+      ? {
+          denials: new FileDenials({
+            fs: setup.host.fs,
+            path: denialsFilePath(setup.locations.dataDir),
+            pid: setup.host.pid,
+            ...(setup.log ? { log: setup.log } : {}),
+          }),
+        }
+      : {}),
     // Only a daemon runs triggers, and only it lives to deliver what they queue.
     ...(setup.via === "daemon" ? { pending: new PendingInjections() } : {}),
     ...(setup.approvals ? { approvals: setup.approvals } : {}),

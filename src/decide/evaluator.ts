@@ -1,5 +1,5 @@
 import type { AnsweredVia, ApprovalOutcome, ApprovalStore } from "./approvals/store.ts";
-import { decisionRecord, withNote } from "./audit/build.ts";
+import { decisionRecord, originOf, runRecords, withNote } from "./audit/build.ts";
 import type { AuditDecisionV1, AuditEntry, AuditRecordV1 } from "./audit/record.ts";
 import { BUILD_ID } from "../core/version/index.ts";
 import type { CapabilityHost } from "../capabilities/types.ts";
@@ -17,6 +17,18 @@ import type { RegistrySnapshot } from "../hooks/registry/registry.ts";
 import type { HookSets, ProjectHookSet } from "./hook-sets.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
 import { delivered, DELIVERY_EVENTS, type PendingInjections } from "./pending.ts";
+import { BackgroundResults, resultOf, withBackground } from "./background.ts";
+import type { LoadedHook } from "../hooks/registry/load.ts";
+import {
+  denialKey,
+  escalatedAsk,
+  escalatedDenial,
+  ESCALATED_EVENTS,
+  MemoryDenials,
+  withWarning,
+  type DenialStore,
+  type EscalationNote,
+} from "./escalation.ts";
 import { applyRule, failClosedBy, ruleDecision, type FailClosed, type Incomplete, type RuleAnswer } from "./rule.ts";
 import { noun, plural } from "../core/text/plural.ts";
 
@@ -53,6 +65,8 @@ export interface EvaluatorOptions {
   readonly binaries?: HookboxBinaries;
   /** Context of triggered runs waiting for an agent's event in their project (the daemon's). */
   readonly pending?: PendingInjections;
+  /** Denied tool calls per session, for the operator's escalation: the data directory's file for the daemon and emit, memory otherwise. */
+  readonly denials?: DenialStore;
 }
 
 /** A run of one hook that no agent asked for: its schedule, a watch, or a manual fire. */
@@ -80,6 +94,8 @@ export interface EvaluateOptions {
   readonly holdApprovals?: boolean;
   /** Whether the caller applies a rewritten input (the agent's dialect says, per event); default yes. */
   readonly rewritable?: boolean;
+  /** Whether the caller applies a rewritten tool output (Claude Code's PostToolUse; the agent's dialect says); default yes. */
+  readonly outputRewritable?: boolean;
   /** The path the calling `hookbox emit` was invoked as (the agent's entry runs it): protected for this event too. */
   readonly invokedAs?: string;
 }
@@ -104,6 +120,9 @@ export interface Evaluation {
   readonly project: string | undefined;
 }
 
+/** Background runs (background.ts) in flight at once in one daemon; more are recorded skipped. */
+const MAX_BACKGROUND_IN_FLIGHT = 4;
+
 /** Approvals held for a caller, and the event's hooks, end this long before it gives up: it reads their answer rather than its own timeout. */
 const CALLER_MARGIN_MS = 2000;
 
@@ -118,6 +137,10 @@ const CALLER_MARGIN_MS = 2000;
 export class Evaluator {
   private readonly dispatcher: Dispatcher;
   private readonly newId: () => string;
+  private readonly denials: DenialStore;
+  /** Results of background runs waiting for their session's next event (only a daemon, which has `pending`, runs them). */
+  private readonly background = new BackgroundResults();
+  private backgroundInFlight = 0;
   /** When each hook last ran: shared with the trigger runner, which claims schedules' runs in it. */
   readonly cooldowns: CooldownStore;
 
@@ -125,6 +148,7 @@ export class Evaluator {
     this.cooldowns = options.cooldowns ?? new MemoryCooldowns();
     this.dispatcher = new Dispatcher(createInvoker(options.executor, options.capabilities), options.concurrency, this.cooldowns);
     this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.denials = options.denials ?? new MemoryDenials();
   }
 
   get pending(): PendingInjections | undefined {
@@ -176,14 +200,31 @@ export class Evaluator {
     if (set.snapshot.operatorStatus.state === "unusable")
       return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, failClosed, started);
     // Every hook must have run before the caller gives up (an agent that times out a hook goes ahead).
-    const deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
+    let deadlineMs = options.callerTimeoutMs !== undefined ? Math.max(100, options.callerTimeoutMs - CALLER_MARGIN_MS) : undefined;
+    const escalation = await this.escalationOf(set, event);
+    if (escalation?.answer === "deny") {
+      const decision = escalatedDenial(this.newId(), event.event_type, escalation);
+      return this.finish({ set, event: hintOf(event), decision, records: [], started, failClosed, escalation });
+    }
+    if (escalation?.answer === "slow") {
+      // Slowed, never past the agent's own hook timeout: the hooks keep at least half of what is left.
+      const waitMs = Math.min(set.snapshot.operator.escalation?.slow_ms ?? 0, deadlineMs !== undefined ? Math.floor(deadlineMs / 2) : Infinity);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      if (deadlineMs !== undefined) deadlineMs -= waitMs;
+    }
     const outcome: DispatchOutcome = await this.dispatcher.handle(event, set.snapshot, {
       failClosed: failClosed !== undefined,
       rewritable: options.rewritable !== false,
+      outputRewritable: options.outputRewritable !== false,
       ...(deadlineMs !== undefined ? { deadlineMs } : {}),
       ...(set.project !== undefined ? { project: set.project } : {}),
+      ...(this.options.pending ? { backgroundReason: "background: runs after this answer; its result reaches this session's next event" } : {}),
     });
+    const session = denialKey(set.project, event.session_id);
     let decision = this.withDelivered(this.withOperatorNotice(outcome.decision, set.snapshot), set);
+    if (this.options.pending && DELIVERY_EVENTS.has(event.event_type))
+      decision = withBackground(decision, this.background.take(session, ESCALATED_EVENTS.has(event.event_type), Date.now()));
+    if (escalation) decision = escalation.answer === "ask" ? escalatedAsk(decision, escalation) : withWarning(decision, escalation);
     let records = outcome.records;
     let approval: AuditDecisionV1["approval"];
     if (decision.decision === "ask" && decision.approval && options.holdApprovals && this.options.approvals) {
@@ -192,7 +233,68 @@ export class Evaluator {
       approval = resolved.approval;
       records = records.map((r) => (r.hook_id === resolved.approval.hook_id ? withNote(r, resolved.note) : r));
     }
-    return this.finish({ set, event: hintOf(event), decision, records, started, failClosed, ...(approval ? { approval } : {}) });
+    const evaluation = await this.finish({
+      set,
+      event: hintOf(event),
+      decision,
+      records,
+      started,
+      failClosed,
+      ...(approval ? { approval } : {}),
+      ...(escalation ? { escalation } : {}),
+    });
+    if (evaluation.decision.decision === "deny" && set.snapshot.operator.escalation && ESCALATED_EVENTS.has(event.event_type))
+      await this.denials.add(session, Date.now());
+    // After the answer is written: the event is never held for them.
+    if (this.options.pending)
+      for (const hook of outcome.background ?? []) void this.runBackground(hook, event, set, session, evaluation.decision.event_id);
+    return evaluation;
+  }
+
+  /** One background run (background.ts): its records to the audit log, its result queued for the session's next event. */
+  private async runBackground(hook: LoadedHook, event: NativeEvent, set: ProjectHookSet, session: string, startedBy: string): Promise<void> {
+    const hookId = hook.definition.id;
+    const runId = this.newId();
+    const trigger = { kind: "background" as const, reason: `background run after ${event.event_type} (event ${startedBy})` };
+    // Background runs share the sandbox workers with the agents' events: a few at a time, never all of them.
+    if (this.backgroundInFlight >= MAX_BACKGROUND_IN_FLIGHT) {
+      const why = `background: ${MAX_BACKGROUND_IN_FLIGHT} background runs already in flight; this one did not run`;
+      this.options.log?.(`hook ${hookId}: ${why}`);
+      await this.writeRecords([runRecords(originOf({ event, trigger, runId }, this.newId()), this.newId).skipped(hookId, why, Date.now())]);
+      return;
+    }
+    this.backgroundInFlight++;
+    try {
+      const outcome = await this.dispatcher.fire(hookId, event, set.snapshot, {
+        ...(set.project !== undefined ? { project: set.project } : {}),
+        trigger,
+        runId,
+        eventId: this.newId(),
+      });
+      if (!outcome) return;
+      await this.writeRecords(outcome.records);
+      const result = resultOf(outcome.decision, hookId, runId, event.event_type, Date.now());
+      if (result) this.background.add(session, result);
+    } catch (error) {
+      this.options.log?.(`the background run of hook ${hookId} failed: ${errorMessage(error)}`);
+    } finally {
+      this.backgroundInFlight--;
+    }
+  }
+
+  /**
+   * The operator's escalation for a tool call of a session that has had its denials: what to
+   * answer, or undefined (no escalation set, another event, fewer denials so far).
+   */
+  private async escalationOf(set: ProjectHookSet, event: NativeEvent): Promise<EscalationNote | undefined> {
+    const settings = set.snapshot.operator.escalation;
+    if (!settings || !ESCALATED_EVENTS.has(event.event_type)) return undefined;
+    const denials = await this.denials.count(denialKey(set.project, event.session_id));
+    if (denials < settings.after_denials) return undefined;
+    this.options.log?.(
+      `escalation: session ${event.session_id} has ${denials} denied tool calls (after_denials ${settings.after_denials}): ${settings.answer}`,
+    );
+    return { denials, after_denials: settings.after_denials, answer: settings.answer };
   }
 
   /** Run one hook by id, bypassing matcher and cooldown. Undefined when the event's project has no such hook. */
@@ -271,6 +373,7 @@ export class Evaluator {
     failClosed: FailClosed | undefined;
     incomplete?: AuditDecisionV1["incomplete"];
     approval?: AuditDecisionV1["approval"];
+    escalation?: EscalationNote;
   }): Promise<Evaluation> {
     const { set, event, records } = input;
     let decision = input.decision;
@@ -286,6 +389,7 @@ export class Evaluator {
       completedAt: Date.now(),
       ...(input.approval ? { approval: input.approval } : {}),
       ...(input.incomplete ? { incomplete: input.incomplete } : {}),
+      ...(input.escalation ? { escalation: input.escalation } : {}),
     });
     try {
       // The answer leaves only once its records are in the audit log.

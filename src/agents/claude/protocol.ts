@@ -85,6 +85,8 @@ export function encodeClaude(decision: Decision, event: NativeEvent): AgentOutpu
   }
 
   if (rule.context && answer.context) specific.additionalContext = answer.context;
+  // Claude Code 2.1.330 checks it against the tool's output shape and keeps the original when it does not fit.
+  if (answer.output && eventName === "PostToolUse") specific.updatedToolOutput = answer.output.value;
   if (answer.halt && !(rule.block === "permission-request" && answer.verdict === "deny")) {
     body.continue = false;
     body.stopReason = answer.halt.reason;
@@ -102,6 +104,8 @@ export const claudeCode: AgentProtocol = {
   events: EVENTS,
   /** updatedInput, on PreToolUse only (permission style). */
   acceptsRewrite: (event) => agentEventNameOf(event, EVENTS) === "PreToolUse",
+  /** updatedToolOutput, on PostToolUse (every tool, MCP ones included). */
+  acceptsOutputRewrite: (event) => agentEventNameOf(event, EVENTS) === "PostToolUse",
   /** The lingua franca: any payload naming its event in Claude's field (VS Code's camelCase variant too). Asked last. */
   detect: (payload) =>
     typeof payload === "object" &&

@@ -45,6 +45,8 @@ export const native: AgentProtocol = {
   },
   /** The decision carries `data`: the caller applies it. */
   acceptsRewrite: () => true,
+  /** The caller reads `tool_response` in the decision. */
+  acceptsOutputRewrite: () => true,
   encode: encodeNative,
   failure: nativeFailure,
 };

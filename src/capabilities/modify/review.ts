@@ -8,7 +8,10 @@ export function reviewModify(policy: ModifyPolicy, ctx: ReviewContext): GrantRev
     const base = {
       kind: "modify" as const,
       grant: modifyKey(field),
-      words: `rewrite ${field} of the event before the guards check it (what the agent then runs)`,
+      words:
+        field === "tool_response"
+          ? "rewrite a tool's output before the guards check it (what the model then sees)"
+          : `rewrite ${field} of the event before the guards check it (what the agent then runs)`,
     };
     const verdict = modifyVerdict(policy, field);
     if (verdict.ok) return { ...base, status: "granted" as const };

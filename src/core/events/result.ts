@@ -31,6 +31,7 @@ export const hookResultSchema = z
     action: z.enum(["continue", "deny", "modify", "inject_context", "ask_user"]).optional(),
     reason: text.optional(),
     data: z.record(z.string(), z.unknown()).optional(),
+    tool_response: z.unknown().optional(),
     context_injection: text.optional(),
     context_injection_role: z.enum(["system", "user", "assistant"]).optional(),
     user_message: text.optional(),

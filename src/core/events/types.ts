@@ -36,6 +36,13 @@ export interface HookResult {
   readonly reason?: string;
   /** For modify: the new tool_input (tool events) or event data the next hook sees. */
   readonly data?: Record<string, unknown>;
+  /**
+   * PostToolUse: what the model sees instead of the tool's output (Claude Code's
+   * `updatedToolOutput`), in the shape of the event's `tool_response`. An output rewrite: it
+   * needs `permissions.modify: [tool_response]`, granted by the operator; otherwise it is refused,
+   * with the reason in the run record.
+   */
+  readonly tool_response?: unknown;
   readonly context_injection?: string;
   readonly context_injection_role?: InjectionRole;
   readonly user_message?: string;
@@ -145,6 +152,8 @@ export interface Decision {
   readonly decided_by?: string;
   /** Present when a hook modified the input: the final tool_input (tool events) or data. */
   readonly data?: Record<string, unknown>;
+  /** Present when a granted hook rewrote a tool's output (PostToolUse): what the model must see instead. */
+  readonly tool_response?: unknown;
   readonly context_injections: readonly ContextInjection[];
   readonly user_messages: readonly UserMessage[];
   /** false: a hook asked the agent to halt after this event. */

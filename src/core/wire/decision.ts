@@ -43,6 +43,10 @@ export const decisionSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .describe("Present when a hook modified the input: the final tool_input (tool events) or data. The caller must use it instead of its own."),
+    tool_response: z
+      .unknown()
+      .optional()
+      .describe("Present when a hook the operator lets rewrite outputs changed a tool's output (PostToolUse): the model must see it instead."),
     context_injections: z.array(z.object({ hook_id: z.string(), role, content: z.string() })).describe("Context for the model, in order."),
     user_messages: z
       .array(z.object({ hook_id: z.string(), level: z.enum(["info", "warning", "error"]), message: z.string() }))

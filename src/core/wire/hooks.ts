@@ -24,6 +24,10 @@ const loadedHook = z.object({
   on_error: z.string(),
   mode: z.enum(["enforce", "monitor"]).optional().describe("monitor: shadow mode (hooks.<id>.mode in the operator file), it decides nothing."),
   cooldown_seconds: z.number(),
+  background: z
+    .enum(["granted", "not-granted"])
+    .optional()
+    .describe("Declared background: true — granted by the operator (hooks.<id>.background), or not (it then runs in the foreground)."),
   isolation: z.string(),
   permissions: z.unknown().describe("The grants the hook holds, as the operator resolved them."),
   grants: z

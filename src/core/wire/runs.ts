@@ -25,7 +25,10 @@ export const auditRecordSchema = z
     event_type: z.string(),
     session_id: z.string(),
     trigger_reason: z.string().describe("Why the hook ran: which event and matcher, or a manual fire."),
-    trigger: z.enum(["event", "manual", "periodic", "watch"]).optional().describe("What started it (records before triggers have none: events)."),
+    trigger: z
+      .enum(["event", "manual", "periodic", "watch", "background"])
+      .optional()
+      .describe("What started it (records before triggers have none: events)."),
     run_id: z
       .string()
       .optional()
@@ -72,6 +75,21 @@ export const auditRecordSchema = z
       }),
     ),
     logs: z.array(z.object({ level: z.enum(["debug", "info", "warn", "error"]), message: z.string() })),
+    follow_ups: z
+      .array(
+        z.object({
+          kind: z.string(),
+          payload: z.record(z.string(), z.unknown()).optional(),
+          status: z.enum(["queued", "executed", "refused", "failed"]),
+          detail: z.string().optional(),
+          exit_code: z.number().optional(),
+          stdout: z.string().optional(),
+        }),
+      )
+      .optional()
+      .describe(
+        "The result's follow_up_actions and what became of each: run_command executed under the hook's run grant or refused, the others queued for the caller.",
+      ),
     stats: z.object({ cpu_ms: z.number(), heap_bytes: z.number(), cold_start: z.boolean() }).optional(),
     notes: z.array(z.string()).optional(),
     mode: z.literal("monitor").optional().describe("A hook in shadow mode (hooks.<id>.mode: monitor): nothing it returned reached the agent."),

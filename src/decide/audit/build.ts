@@ -36,7 +36,7 @@ export function originOf(
   request: {
     readonly event: NativeEvent;
     readonly manual?: boolean;
-    readonly trigger?: { readonly kind: "periodic" | "watch"; readonly reason: string };
+    readonly trigger?: { readonly kind: "periodic" | "watch" | "background"; readonly reason: string };
     readonly runId?: string;
     readonly eventDigest?: string;
   },
@@ -74,6 +74,7 @@ export interface RunVerdict {
   readonly notes: readonly string[];
   readonly injections: AuditRecordV1["injections"];
   readonly logs: readonly LogEntry[];
+  readonly followUps?: AuditRecordV1["follow_ups"];
 }
 
 /** The records of one origin's runs, each with a fresh id. */
@@ -148,6 +149,7 @@ export function runRecords(origin: RunOrigin, newId: () => string): RunRecords {
         injections: verdict.injections,
         host_calls: run.hostCalls,
         logs: [...run.outcome.logs, ...verdict.logs],
+        ...(verdict.followUps && verdict.followUps.length > 0 ? { follow_ups: verdict.followUps } : {}),
         ...(run.steps ? { steps: excerpt(run.steps, STEPS_EXCERPT_BYTES) } : {}),
         ...(run.llmCalls && run.llmCalls.length > 0 ? { llm: run.llmCalls } : {}),
         stats: { cpu_ms: run.outcome.stats.cpuMs, heap_bytes: run.outcome.stats.heapBytes, cold_start: run.outcome.stats.coldStart },
@@ -208,6 +210,7 @@ export interface DecisionInput {
   readonly completedAt: number;
   readonly approval?: AuditDecisionV1["approval"];
   readonly incomplete?: AuditDecisionV1["incomplete"];
+  readonly escalation?: AuditDecisionV1["escalation"];
 }
 
 /** One event's decision record: written even when no hook matched, so a decision is never unaudited. */
@@ -229,6 +232,7 @@ export function decisionRecord(input: DecisionInput): AuditDecisionV1 {
     ...(decision.decided_by !== undefined ? { decided_by: decision.decided_by } : {}),
     ...(input.approval ? { approval: input.approval } : {}),
     ...(input.incomplete ? { incomplete: input.incomplete } : {}),
+    ...(input.escalation ? { escalation: input.escalation } : {}),
     ...hintsOf(decision),
     ...(decision.delivered_runs ? { delivered_runs: decision.delivered_runs } : {}),
     hook_set: {

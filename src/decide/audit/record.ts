@@ -2,6 +2,7 @@ import type { LogEntry } from "../../../sandbox/index.ts";
 import type { HostCallRecord } from "../../capabilities/types.ts";
 import type { LlmCallRecord } from "../../capabilities/llm/record.ts";
 import type { AnsweredVia, ApprovalOutcome } from "../approvals/store.ts";
+import type { FollowUpRecord } from "../chain/follow-ups.ts";
 import type { Decision, HookAction, InjectionRole, RunStatus } from "../../core/events/types.ts";
 
 export const AUDIT_VERSION = 1;
@@ -33,8 +34,8 @@ export interface AuditRecordV1 extends Chained {
   readonly session_id: string;
   /** Why the hook ran: which event and matcher, or a manual fire. */
   readonly trigger_reason: string;
-  /** What started it: an agent's event, a manual fire, its schedule or a file watch (records before triggers have none: events). */
-  readonly trigger?: "event" | "manual" | "periodic" | "watch";
+  /** What started it: an agent's event, a manual fire, its schedule, a file watch, or a background run after an event (records before triggers have none: events). */
+  readonly trigger?: "event" | "manual" | "periodic" | "watch" | "background";
   /**
    * One run of a triggered hook across its records: a run still going after a few seconds is
    * recorded `running` first, then again when it ends; readers show the last (src/decide/audit/read.ts).
@@ -63,6 +64,8 @@ export interface AuditRecordV1 extends Chained {
   /** Everything the handler did through its hook API, denials included. */
   readonly host_calls: readonly HostCallRecord[];
   readonly logs: readonly LogEntry[];
+  /** The result's follow_up_actions and what became of each: run_command executed under the hook's run grant (or refused), the others queued for the caller. */
+  readonly follow_ups?: readonly FollowUpRecord[];
   readonly stats?: { readonly cpu_ms: number; readonly heap_bytes: number; readonly cold_start: boolean };
   /** Notes the pipeline added (an injection dropped for lack of permission, a budget reached …). */
   readonly notes?: readonly string[];
@@ -110,6 +113,8 @@ export interface AuditDecisionV1 extends Chained {
   };
   /** Set when Hookbox could not fully evaluate the event (undecodable, over a limit, unusable operator file): why, and what the rule answered. */
   readonly incomplete?: { readonly code: string; readonly cause: string; readonly rule: string };
+  /** Set when the operator's escalation answered (or slowed) this event: the session's denials so far, the threshold, the answer. */
+  readonly escalation?: { readonly denials: number; readonly after_denials: number; readonly answer: "slow" | "ask" | "deny" };
   /** What the hooks returned for the caller besides the decision (the repository template's hints), as answered. */
   readonly hints?: Pick<Decision, "suggested_abilities" | "suggested_documents" | "new_intent" | "follow_up_actions">;
   /** Triggered runs whose queued context this event's answer carried. */

@@ -29,6 +29,8 @@ export function decide(
     ...(state.denied ? { reason: state.denied.reason, decided_by: state.denied.hookId } : {}),
     ...(!state.denied && state.asked ? { reason: state.asked.prompt, decided_by: state.asked.hook_id, approval: state.asked } : {}),
     ...(state.modified && !state.denied ? { data: state.modified } : {}),
+    // Kept on a deny too: a redaction must not be undone by a hook that blocks after it.
+    ...(state.output ? { tool_response: state.output.value } : {}),
     context_injections: injections.collected,
     user_messages: state.userMessages,
     continue: !state.halted,

@@ -4,13 +4,21 @@ import type { RegistrySnapshot } from "../../hooks/registry/registry.ts";
 import { Semaphore } from "./concurrency.ts";
 import { MemoryCooldowns, type CooldownStore } from "./cooldowns.ts";
 import type { HookInvoker } from "./invoker.ts";
+import { runsInBackground } from "../background.ts";
+import type { LoadedHook } from "../../hooks/registry/load.ts";
 import { dispatch, type DispatchRequest, type DispatchResult } from "./pipeline.ts";
 import { monitoredIds } from "./shadow.ts";
 
 export interface DispatchOutcome extends DispatchResult {
   /** The registry version that answered: every event sees exactly one. */
   readonly registryVersion: number;
+  /** Matched hooks left out of the chain to run in the background (background.ts): the caller starts them, or they do not run. */
+  readonly background?: readonly LoadedHook[];
 }
+
+/** Why a background hook did not run, when the evaluator cannot run it after the answer (no daemon). */
+const BACKGROUND_UNAVAILABLE =
+  "background: only a daemon runs hooks after the answer (this event was evaluated by emit in its own process); start one (hookbox serve, or daemon.auto_start)";
 
 /**
  * Runs an event's matched hooks against one registry snapshot, with the concurrency cap shared by
@@ -35,9 +43,12 @@ export class Dispatcher {
       /** The evaluator's answer (rule.ts failClosedBy): the dispatcher does not read the operator file's fail_closed itself. */
       readonly failClosed?: boolean;
       readonly rewritable?: boolean;
+      readonly outputRewritable?: boolean;
       readonly deadlineMs?: number;
       readonly project?: string;
       readonly eventDigest?: string;
+      /** Set when the caller runs background hooks after the answer: the reason their skip records in this event give. */
+      readonly backgroundReason?: string;
     } = {},
   ): Promise<DispatchOutcome> {
     const base = this.context(snapshot, options.project);
@@ -46,11 +57,17 @@ export class Dispatcher {
       eventDeadlineMs: Math.min(base.eventDeadlineMs, options.deadlineMs ?? Number.POSITIVE_INFINITY),
       failClosed: options.failClosed === true,
       rewritable: options.rewritable !== false,
+      outputRewritable: options.outputRewritable !== false,
     };
-    return {
-      ...(await dispatch({ event, hooks: snapshot.match(event), ...(options.eventDigest ? { eventDigest: options.eventDigest } : {}) }, context)),
-      registryVersion: snapshot.version,
+    const matched = snapshot.match(event);
+    const background = matched.filter(runsInBackground);
+    const request = {
+      event,
+      hooks: background.length > 0 ? matched.filter((entry) => !runsInBackground(entry)) : matched,
+      ...(background.length > 0 ? { deferred: { hooks: background, reason: options.backgroundReason ?? BACKGROUND_UNAVAILABLE } } : {}),
+      ...(options.eventDigest ? { eventDigest: options.eventDigest } : {}),
     };
+    return { ...(await dispatch(request, context)), registryVersion: snapshot.version, background };
   }
 
   /**

@@ -5,6 +5,7 @@ import type { InjectionRole, NativeEvent } from "../../core/events/types.ts";
 import type { LoadedHook } from "../../hooks/registry/load.ts";
 import { runDeclarative, type StepResult } from "../steps/index.ts";
 import { continueChain, type StepTag } from "./chain.ts";
+import type { CommandRun, GrantedRun } from "./follow-ups.ts";
 
 /** Runs chains of handlers: the sandbox pool in the daemon, or an in-process engine (engineExecutor). */
 export interface SandboxExecutor {
@@ -44,6 +45,8 @@ export interface HookInvoker {
   mayModify(hook: LoadedHook, field: string): { readonly ok: true } | { readonly ok: false; readonly reason: string };
   /** Whether the hook may rewrite anything: it then runs among the transforms, before the checks. */
   isTransform(hook: LoadedHook): boolean;
+  /** hook.run for this hook on this event, outside the sandbox: its follow-up run_command (follow-ups.ts), with the calls it made. */
+  grantedRun(hook: LoadedHook, event: NativeEvent): { readonly run: GrantedRun; readonly hostCalls: readonly HostCallRecord[] };
 }
 
 type Invocation = { hook: LoadedHook; limits: SandboxLimits; onError: "continue" | "deny" };
@@ -144,6 +147,18 @@ export function createInvoker(executor: SandboxExecutor, capabilities: Capabilit
     mayInjectContext: (hook) => capabilities.mayInjectContext(hook.grants),
     mayModify: (hook, field) => capabilities.mayModify(hook.grants, field),
     isTransform: (hook) => capabilities.isTransform(hook.grants),
+    grantedRun(hook, event) {
+      const caps = capabilities.forInvocation(hook.grants, event);
+      const run: GrantedRun = async (cmd, args, { cwd, timeoutMs }) => {
+        const done = new AbortController();
+        try {
+          return (await caps.call("run", [cmd, args, { timeoutMs, ...(cwd !== undefined ? { cwd } : {}) }], done.signal)) as CommandRun;
+        } finally {
+          done.abort();
+        }
+      };
+      return { run, hostCalls: caps.hostCalls };
+    },
   };
 }
 

@@ -8,9 +8,10 @@ import { DEADLINE_SLACK_MS } from "./chain.ts";
 import type { Semaphore } from "./concurrency.ts";
 import { cooldownKey, type CooldownStore } from "./cooldowns.ts";
 import { decide } from "./decide.ts";
+import { settleFollowUps } from "./follow-ups.ts";
 import { InjectionCollector } from "./injections.ts";
 import type { HookInvoker } from "./invoker.ts";
-import { applyRun, newChainState, type ChainState, type Phase } from "./run-rules.ts";
+import { applyRun, newChainState, OUTPUT_FIELD, type ChainState, type Phase } from "./run-rules.ts";
 import { isMonitored, runShadows } from "./shadow.ts";
 import { untrustedMessage } from "./untrusted.ts";
 
@@ -33,6 +34,8 @@ export interface DispatchContext {
   readonly rewritable?: boolean;
   /** Hooks in shadow mode (hooks.<id>.mode: monitor): they run on their own, and nothing they return reaches the caller. */
   readonly monitored?: ReadonlySet<string>;
+  /** Whether the caller can apply a rewrite of the tool's output (Claude Code's PostToolUse updatedToolOutput, a native caller); default yes. */
+  readonly outputRewritable?: boolean;
   readonly now?: () => number;
   readonly newId?: () => string;
 }
@@ -47,7 +50,12 @@ export interface DispatchRequest {
    * What started the run when it is not an agent's event (a trigger of the hook's own): the
    * trigger runner has claimed the cooldown already.
    */
-  readonly trigger?: { readonly kind: "periodic" | "watch"; readonly reason: string };
+  readonly trigger?: { readonly kind: "periodic" | "watch" | "background"; readonly reason: string };
+  /**
+   * Matched hooks the operator lets run in the background (hooks.<id>.background): not run in this
+   * event's chain, recorded skipped with this reason (where their run goes, or why it cannot run).
+   */
+  readonly deferred?: { readonly hooks: readonly LoadedHook[]; readonly reason: string };
   /** A triggered run's id (its `running` record and its final one share it). */
   readonly runId?: string;
   /** The event's id when the caller needs it before the records exist (a `running` record). */
@@ -118,6 +126,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
     return refused;
   };
   const acquired = (loaded.length > 0 || shadows.some((entry) => !isBroken(entry))) && (await ctx.semaphore.acquire(deadline - now()));
+  /** Hooks whose follow-ups were settled in this event. */
+  const settled = new Set<LoadedHook>();
   /** Which version of the input each hook last judged: 0 is the input as it came, each applied rewrite adds one. */
   const seen = new Map<LoadedHook, number>();
   let version = 0;
@@ -188,7 +198,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
         deadline,
       );
       let clock = startedAt;
-      chain.runs.forEach((run, index) => {
+      for (const [index, ran] of chain.runs.entries()) {
+        let run = ran;
         const hook = pending[index] as LoadedHook;
         seen.set(hook, version);
         const before = state.event;
@@ -196,14 +207,29 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
           mayInject: ctx.invoker.mayInjectContext(hook),
           phase,
           mayModify: (field) =>
-            ctx.rewritable === false
-              ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type} (it would run the original input)` }
-              : ctx.invoker.mayModify(hook, field),
+            field === OUTPUT_FIELD
+              ? ctx.outputRewritable === false
+                ? {
+                    ok: false,
+                    reason: `the agent cannot apply a rewrite of the output of ${request.event.event_type} (the model would see the original)`,
+                  }
+                : ctx.invoker.mayModify(hook, field)
+              : ctx.rewritable === false
+                ? { ok: false, reason: `the agent cannot apply a rewrite of ${request.event.event_type} (it would run the original input)` }
+                : ctx.invoker.mayModify(hook, field),
         });
         if (state.event !== before) version++;
+        if (verdict.followUpActions.length > 0 && !settled.has(hook)) {
+          // Once per event (a transform judged again as a check returns them again), in what is left of its timeout.
+          settled.add(hook);
+          const granted = ctx.invoker.grantedRun(hook, before);
+          const budgetMs = Math.min(hook.definition.limits.timeoutMs - run.outcome.stats.wallMs, deadline - DEADLINE_SLACK_MS - now());
+          verdict.followUps = await settleFollowUps(verdict.followUpActions, granted.run, budgetMs, now);
+          run = { ...run, hostCalls: [...run.hostCalls, ...granted.hostCalls] };
+        }
         record(hook, build.ran(entryId(hook), run, verdict, clock, phase));
         clock += run.outcome.stats.wallMs;
-      });
+      }
       queue = queue.slice(chain.runs.length);
       // Otherwise the chain broke (a worker lost mid-chain: resume after it) or stopped at the
       // deadline (the loop fails the rest by their on_error).
@@ -242,7 +268,8 @@ export async function dispatch(request: DispatchRequest, ctx: DispatchContext): 
   } finally {
     if (acquired) ctx.semaphore.release();
   }
-  const ordered = request.hooks.flatMap((entry) => records.get(entry) ?? []);
+  for (const hook of request.deferred?.hooks ?? []) skip(hook, request.deferred?.reason as string);
+  const ordered = [...request.hooks, ...(request.deferred?.hooks ?? [])].flatMap((entry) => records.get(entry) ?? []);
   const untrusted = untrustedMessage(
     request.hooks.filter(
       (entry): entry is LoadedHook => !isBroken(entry) && (records.get(entry) ?? []).some((record) => record.status !== "skipped"),

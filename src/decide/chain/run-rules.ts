@@ -1,9 +1,10 @@
 import type { AuditRecordV1 } from "../audit/record.ts";
 import { TOOL_EVENTS } from "../../core/events/names.ts";
-import type { ApprovalRequest, Decision, HookAction, NativeEvent, RunStatus, UserMessage } from "../../core/events/types.ts";
+import type { ApprovalRequest, Decision, FollowUpAction, HookAction, NativeEvent, RunStatus, UserMessage } from "../../core/events/types.ts";
 import type { LogEntry } from "../../../sandbox/index.ts";
 import type { LoadedHook } from "../../hooks/registry/load.ts";
 import { applyModify, stepEffect } from "./chain.ts";
+import { RUN_COMMAND, type FollowUpRecord } from "./follow-ups.ts";
 import type { InjectionCollector } from "./injections.ts";
 import type { HookRun } from "./invoker.ts";
 
@@ -14,6 +15,8 @@ export interface ChainState {
   asked?: ApprovalRequest;
   halted?: { hookId: string; reason: string | undefined };
   modified?: Record<string, unknown>;
+  /** A granted output rewrite (PostToolUse): what the model sees instead of the tool's output. */
+  output?: { readonly hookId: string; readonly value: unknown };
   suppressOutput: boolean;
   readonly userMessages: UserMessage[];
   /** Routing hints, by id and by path (the first hook to suggest one wins), and follow-ups, with their hooks. */
@@ -39,6 +42,10 @@ export interface Verdict {
   injections: AuditRecordV1["injections"][number][];
   /** The result's own `logs`, for the audit record beside what the handler printed. */
   logs: LogEntry[];
+  /** The result's follow_up_actions, to be settled (follow-ups.ts) before the record is built. */
+  followUpActions: FollowUpAction[];
+  /** What became of each (executed, queued, refused): the run record's `follow_ups`. */
+  followUps?: FollowUpRecord[];
 }
 
 export interface RunRights {
@@ -58,7 +65,11 @@ export function applyRun(
   rights: RunRights,
 ): Verdict {
   const id = hook.definition.id;
-  const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [] };
+  const verdict: Verdict = { status: "completed", notes: [], injections: [], logs: [], followUpActions: [] };
+  if (hook.definition.background === "not-granted")
+    verdict.notes.push(
+      `background: true is not granted by the operator (hookbox.yaml hooks.${id}.background: true): it ran in the foreground, in the event's chain`,
+    );
   // Injections made through hook.injectContext were permission-checked by the capability.
   for (const injection of run.injections) keep(injection.content, injection.role);
   if (run.skipped !== undefined) {
@@ -102,12 +113,18 @@ export function applyRun(
   }
   if (result.new_intent !== undefined && !state.intent)
     state.intent = { ...(typeof result.new_intent === "string" ? { intent: result.new_intent } : result.new_intent), hook_id: id };
-  for (const action of result.follow_up_actions ?? []) state.followUps.push({ ...action, hook_id: id });
+  for (const action of result.follow_up_actions ?? []) {
+    verdict.followUpActions.push(action);
+    // Hookbox runs a run_command itself (under the hook's run grant); the others are the caller's.
+    if (action.kind !== RUN_COMMAND) state.followUps.push({ ...action, hook_id: id });
+  }
   // No agent has a place for these: the audit keeps them for whoever tunes the matchers.
   for (const hint of result.update_matcher_suggestions ?? [])
     verdict.notes.push(`matcher suggestion: ${hint.ability_id} ${hint.signal}${hint.weight !== undefined ? ` (weight ${hint.weight})` : ""}`);
   if (result.usage_recorded !== undefined) verdict.notes.push(`usage_recorded: ${JSON.stringify(result.usage_recorded).slice(0, 200)}`);
   if (result.suppress_output) state.suppressOutput = true;
+
+  if (result.tool_response !== undefined) rewriteOutput(result.tool_response);
 
   switch (result.action) {
     case "deny":
@@ -135,12 +152,6 @@ export function applyRun(
 
   /** A rewrite is made only by a transform, and only of the fields it may change; otherwise it is refused, with why. */
   function rewrite(data: Record<string, unknown>): void {
-    if (rights.phase === "check") {
-      verdict.notes.push(
-        "modify refused: this run judged the final input; a rewrite here would reach the agent unchecked (rewrites come from transforms: permissions.modify, granted by the operator)",
-      );
-      return;
-    }
     const applied = applyModify(state.event, data);
     const refusals = changedFields(state.event, applied.event).flatMap((field) => {
       const allowed = rights.mayModify(field);
@@ -150,9 +161,32 @@ export function applyRun(
       verdict.notes.push(`modify refused (the input stays as it was): ${refusals.join("; ")}`);
       return;
     }
+    if (rights.phase === "check") {
+      verdict.notes.push(
+        "modify refused: this run judged the final input; a rewrite here would reach the agent unchecked (rewrites come from transforms: permissions.modify, granted by the operator)",
+      );
+      return;
+    }
     state.event = applied.event;
     state.modified = TOOL_EVENTS.has(state.event.event_type) ? applied.changes : { ...(state.modified ?? {}), ...applied.changes };
     for (const key of applied.ignored) verdict.notes.push(`modify of ${key} ignored: it identifies the event`);
+  }
+
+  /**
+   * An output rewrite (PostToolUse's `tool_response`): the same power as an input rewrite — the
+   * checks after it judge what the model will see — so the same rule: a transform whose
+   * `permissions.modify` the operator granted for `tool_response`, on an event the agent can
+   * apply it to. Otherwise refused, and the record says why.
+   */
+  function rewriteOutput(value: unknown): void {
+    const refused = (why: string): void => void verdict.notes.push(`output rewrite refused (the model sees the tool's own output): ${why}`);
+    if (!("tool_response" in state.event)) return refused(`${state.event.event_type} carries no tool output to rewrite`);
+    const allowed = rights.mayModify(OUTPUT_FIELD);
+    if (!allowed.ok) return refused(`${OUTPUT_FIELD}: ${allowed.reason}`);
+    if (rights.phase === "check") return refused("this run judged the final output; a rewrite here would reach the model unchecked");
+    state.event = { ...state.event, tool_response: value };
+    state.output = { hookId: id, value };
+    verdict.notes.push("output rewritten (tool_response)");
   }
 
   function keep(content: string, role: "system" | "user" | "assistant"): void {
@@ -161,6 +195,9 @@ export function applyRun(
     if (added.note) verdict.notes.push(added.note);
   }
 }
+
+/** The field an output rewrite changes, as permissions.modify names it. */
+export const OUTPUT_FIELD = "tool_response";
 
 /** The fields a rewrite changes, as dotted paths: `tool_input.command` for a tool's input, `prompt` for other events. */
 export function changedFields(before: NativeEvent, after: NativeEvent): string[] {

@@ -33,6 +33,11 @@ export interface HookDefinition {
   readonly limits: SandboxLimits;
   readonly onError: "continue" | "deny";
   readonly cooldownMs: number;
+  /**
+   * Declared `background: true`: "granted" when the operator file grants it (hooks.<id>.background),
+   * "not-granted" otherwise (it then runs in the foreground, and its record says why); false: not asked.
+   */
+  readonly background: "granted" | "not-granted" | false;
   readonly isolation: Isolation;
   readonly approval: { readonly timeoutMs: number; readonly default: "allow" | "deny" };
   readonly config: Readonly<Record<string, unknown>>;
@@ -197,6 +202,7 @@ export function resolveHook(file: HookFile, source: { file: string; origin: Hook
       ),
       onError: override.on_error ?? file.on_error,
       cooldownMs: (override.cooldown_seconds ?? file.cooldown_seconds) * 1000,
+      background: file.background ? (override.background === true ? "granted" : "not-granted") : false,
       isolation: file.isolation,
       approval: { timeoutMs: file.approval.timeout_ms, default: file.approval.default },
       config: { ...file.config, ...(override.config ?? {}) },

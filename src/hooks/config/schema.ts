@@ -3,7 +3,7 @@ import { checkEventName } from "../../core/events/names.ts";
 import { parsePublicKey } from "../packages/minisign.ts";
 import { compileRegex } from "../../core/text/safe-regex.ts";
 import { COMMUNITY_LIMITS, limitsOverrideSchema, limitsSchema } from "./limits-schema.ts";
-import { intIn } from "./numbers.ts";
+import { intIn, wholeNumber } from "./numbers.ts";
 import { denySchema, permissionsOverrideSchema, permissionsSchema } from "../../capabilities/grants/schema.ts";
 import { llmSettingsSchema } from "../../capabilities/llm/schema.ts";
 import { notifySettingsSchema } from "../../capabilities/notify/schema.ts";
@@ -131,6 +131,11 @@ export const hookFileSchema = z
       .min(0)
       .max(7 * 24 * 3600)
       .default(0),
+    /**
+     * Run without holding the agent's event (Claude Code's `async`): its result reaches the agent at
+     * the session's next event. Needs the operator's `hooks.<id>.background: true`; see docs/background-hooks.md.
+     */
+    background: z.boolean().default(false),
     /** How the handler's context lives: warm (reused, the default) or fresh (new per event). */
     isolation: z.enum(["warm", "fresh"]).default("warm"),
     /** Defaults for an ask_user result that sets no timeout or default of its own. */
@@ -226,6 +231,8 @@ const hookOverrideSchema = z
       .min(0)
       .max(7 * 24 * 3600)
       .optional(),
+    /** Grants a hook that declares `background: true` its background runs (false or absent: it runs in the foreground). */
+    background: z.boolean().optional(),
     /** Merged over the hook's config (operator values win). */
     config: z.record(z.string(), z.unknown()).optional(),
     /** Lower limits for this hook (a value above the hook's own is ignored). */
@@ -401,6 +408,18 @@ export const operatorFileSchema = z
       })
       .strict()
       .default({ concurrency: 16, event_deadline_ms: 60_000, injection_budget_kb: 32 }),
+    /**
+     * Escalation: after this many denied events in one agent session, every later tool call of the
+     * session is slowed (`slow_ms` before it is evaluated), asked of the user, or denied. Off when absent.
+     */
+    escalation: z
+      .object({
+        after_denials: wholeNumber(1, 10_000, "denials"),
+        answer: z.enum(["slow", "ask", "deny"]),
+        slow_ms: intIn(1, 60_000, 2000, "ms"),
+      })
+      .strict()
+      .optional(),
     /** Hooks' schedules and watches, run by the daemon. */
     triggers: triggerSettingsSchema.default(triggerSettingsSchema.parse({})),
     /** Notification sinks for hook.notify and for triggered runs. */

@@ -28,6 +28,7 @@ export function registration(entry: RegistryEntry): HookRegistrationV1 {
     on_error: d.onError,
     ...(d.mode === "monitor" ? { mode: d.mode } : {}),
     cooldown_seconds: d.cooldownMs / 1000,
+    ...(d.background ? { background: d.background } : {}),
     isolation: d.isolation,
     permissions: entry.grants.summary,
     grants: entry.review.lines,

@@ -11,6 +11,8 @@ export interface Answer {
   readonly reason: string;
   /** The final tool input (or event data) a hook rewrote; in the agent's own shape, since decode leaves tool_input untouched. */
   readonly rewrite?: Readonly<Record<string, unknown>>;
+  /** A tool's output as a granted hook rewrote it (PostToolUse), for the model instead of the original. */
+  readonly output?: { readonly value: unknown };
   /** Text for the model. */
   readonly context?: string;
   /** Text for the user. */
@@ -41,6 +43,7 @@ export function summarize(decision: Decision): Answer {
     verdict: decision.decision,
     reason,
     ...(decision.data !== undefined && { rewrite: decision.data }),
+    ...(decision.tool_response !== undefined && { output: { value: decision.tool_response } }),
     ...(context.length > 0 && { context: context.join("\n\n") }),
     ...(messages.length > 0 && { userMessage: messages.join("\n") }),
     ...(decision.continue === false && { halt: { reason: nonEmpty(decision.stop_reason) ?? `Stopped by Hookbox${byHook(decision)}.` } }),

@@ -59,6 +59,8 @@ export interface AgentProtocol {
    * modify, so the checks judge what will really run.
    */
   acceptsRewrite(event: NativeEvent): boolean;
+  /** Whether the agent shows the model a rewritten tool output for this event (Claude's updatedToolOutput on PostToolUse); absent: never. */
+  acceptsOutputRewrite?(event: NativeEvent): boolean;
   /** What to answer when Hookbox could not fully evaluate: a block with `reason`, or the agent's go-ahead with it shown. */
   failure(reason: string, event: NativeEvent | undefined, options: FailureOptions): AgentOutput;
 }

@@ -150,6 +150,12 @@ export function RunDetailPage(props: { frame: Frame; group: EventGroup }) {
                 value={`${d.approval.decision} — ${d.approval.by}${d.approval.via ? ` via ${d.approval.via}` : ""}${d.approval.always ? ", always for this session" : ""} (asked by ${d.approval.hook_id})`}
               />
             ) : null}
+            {d.escalation ? (
+              <Field
+                name="Escalation"
+                value={`${d.escalation.answer}: ${d.escalation.denials} denied tool calls in this session (the operator's escalation.after_denials is ${d.escalation.after_denials})`}
+              />
+            ) : null}
             {d.incomplete ? (
               <Field name="Could not fully evaluate" value={`${d.incomplete.code}: ${d.incomplete.cause}; ${d.incomplete.rule}`} />
             ) : null}
