@@ -45,6 +45,14 @@ describe("the system policy and a user's operator file: the user may add, never 
     expect(ignored(merged)).toEqual(["hooks.guard-secrets.mode"]);
   });
 
+  it("escalation: the system's when it sets one, else the user's", () => {
+    const system = "escalation: { after_denials: 3, answer: deny }";
+    const user = "escalation: { after_denials: 50, answer: slow }";
+    expect(merge(system, user).operator.escalation).toMatchObject({ after_denials: 3, answer: "deny" });
+    expect(ignored(merge(system, user))).toEqual(["escalation"]);
+    expect(merge("", user).operator.escalation).toMatchObject({ after_denials: 50, answer: "slow" });
+  });
+
   it("the user may make a system hook stricter (on_error: deny), not looser", () => {
     expect(merge("builtin: [tool-ledger]", "hooks: { tool-ledger: { on_error: deny } }").operator.hooks["tool-ledger"]).toEqual({ on_error: "deny" });
     const looser = merge("builtin: [tool-ledger]\nhooks: { tool-ledger: { on_error: deny } }", "hooks: { tool-ledger: { on_error: continue } }");

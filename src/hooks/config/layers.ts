@@ -20,7 +20,7 @@ import type { OperatorFile } from "./schema.ts";
  * | daemon.auto_start | both must allow it |
  * | audit.max_file_mb, audit.keep_files | the larger (more history kept) |
  * | llm | the system's endpoints win by name; the user adds others |
- * | notify, triggers, audit.export, daemon.idle_exit_seconds | the system's when it sets them, else the user's |
+ * | notify, triggers, escalation, audit.export, daemon.idle_exit_seconds | the system's when it sets them, else the user's |
  * | packages | trusted_keys and sources from both; require_signatures from either |
  */
 export interface OperatorLayer {
@@ -187,6 +187,12 @@ export function layerOperators(system: OperatorLayer, user: OperatorLayer, syste
     else origin(`llm.${name}`, u.llm[name]?.endpoint, "user");
   }
 
+  // escalation: the system's when it sets one (a user's could raise its threshold), else the user's (it only adds strictness).
+  const escalation = s.escalation ?? u.escalation;
+  if (s.escalation) origin("escalation", s.escalation, "system");
+  else if (u.escalation) origin("escalation", u.escalation, "user");
+  if (s.escalation && u.escalation) ignore("escalation", u.escalation, "the system policy's escalation applies");
+
   const notify = has(sw, "notify") ? s.notify : u.notify;
   const triggers = has(sw, "triggers") ? s.triggers : u.triggers;
   const packages: OperatorFile["packages"] = {
@@ -205,6 +211,7 @@ export function layerOperators(system: OperatorLayer, user: OperatorLayer, syste
       ceilings,
       deny,
       dispatch: s.dispatch,
+      ...(escalation ? { escalation } : {}),
       triggers,
       notify,
       llm,
