@@ -1,7 +1,7 @@
 // The agent table: the one list of the agents Hookbox knows, one row each. Every other list of
 // agents (the dialects `emit` speaks, install-agent's targets, the config directories self-protect
 // protects, import's dialects, doctor's probes …) is derived from it, in src/agents/protocols.ts,
-// installers.ts, config-dirs.ts, importers.ts and doctor.ts. A new agent is a folder
+// installers.ts, config-dirs.ts, importers.ts, managed.ts and doctor.ts. A new agent is a folder
 // (src/agents/<name>/: protocol, tools, install, import, doctor …) and a row here
 // (test/architecture/agents.test.ts holds the rest of the tree to that). The protocols are here
 // as they are: `hookbox emit` needs them. The other parts are loaded by the views that use them
@@ -32,6 +32,7 @@ export const AGENTS = [
     fallback: true,
     configDir: { env: "CLAUDE_CONFIG_DIR", home: ".claude" },
     installer: () => import("./claude/install.ts"),
+    managed: () => import("./claude/managed.ts"),
     importer: () => import("./claude/import.ts"),
     doctor: () => import("./claude/doctor.ts"),
     history: () => import("./claude/history.ts"),
@@ -42,6 +43,7 @@ export const AGENTS = [
     protocol: geminiCli,
     detection: 6,
     installer: () => import("./gemini/install.ts"),
+    managed: () => import("./gemini/managed.ts"),
     importer: () => import("./gemini/import.ts"),
     doctor: () => import("./gemini/doctor.ts"),
     history: () => import("./gemini/history.ts"),
@@ -52,6 +54,7 @@ export const AGENTS = [
     protocol: cursor,
     detection: 2,
     installer: () => import("./cursor/install.ts"),
+    managed: () => import("./cursor/managed.ts"),
     importer: () => import("./cursor/import.ts"),
     doctor: () => import("./cursor/doctor.ts"),
   },
@@ -62,6 +65,7 @@ export const AGENTS = [
     detection: 5,
     configDir: { env: "CODEX_HOME", home: ".codex" },
     installer: () => import("./codex/install.ts"),
+    managed: () => import("./codex/managed.ts"),
     trust: () => import("./codex/trust-files.ts"),
     importer: () => import("./codex/import.ts"),
     doctor: () => import("./codex/doctor.ts"),
@@ -74,6 +78,8 @@ export const AGENTS = [
     detection: 4,
     configDir: { env: "COPILOT_HOME", home: ".copilot" },
     installer: () => import("./copilot/install.ts"),
+    noManaged:
+      "Copilot CLI 1.0.102 reads a device policy (/etc/github-copilot/managed-settings.json, with allowManagedHooksOnly) but its hook format there is not documented and was not checked against the real CLI: Hookbox does not write it yet",
     doctor: () => import("./copilot/doctor.ts"),
     history: () => import("./copilot/history.ts"),
   },
@@ -84,10 +90,18 @@ export const AGENTS = [
     detection: 3,
     configDir: { env: "QWEN_HOME", home: ".qwen" },
     installer: () => import("./qwen/install.ts"),
+    managed: () => import("./qwen/managed.ts"),
     doctor: () => import("./qwen/doctor.ts"),
     history: () => import("./qwen/history.ts"),
   },
-  { name: "opencode", displayName: "opencode", installer: () => import("./opencode/install.ts"), doctor: () => import("./opencode/doctor.ts") },
+  {
+    name: "opencode",
+    displayName: "opencode",
+    installer: () => import("./opencode/install.ts"),
+    noManaged:
+      "opencode 1.18.33 reads an administrator's config (/etc/opencode/opencode.json) but has no hook commands and no managed-only switch: Hookbox's entry is a plugin running inside opencode's process, where a plugin of the user's runs too, so no tier can be enforced there",
+    doctor: () => import("./opencode/doctor.ts"),
+  },
   { name: "native", displayName: "Hookbox's native events", protocol: native, detection: 1 },
 ] as const satisfies readonly AgentRow[];
 

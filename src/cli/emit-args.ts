@@ -13,12 +13,16 @@ export interface EmitOptions {
   readonly hooks: readonly string[];
   readonly config: string | undefined;
   readonly builtin: readonly string[];
+  /** The entry an agent's managed settings run (hookbox install --system): the system policy must be there, nothing the user can write decides. */
+  readonly system: boolean;
+  /** Where the system tier is (--system-root DIR; default /): for tests and images. */
+  readonly systemRoot: string | undefined;
   readonly help: boolean;
 }
 
 const FLAGS: StrictFlags = {
-  booleans: new Set(["fail-closed", "no-daemon", "process-isolation", "thread-worker", "help"]),
-  strings: new Set(["agent", "socket", "hooks", "config", "builtin"]),
+  booleans: new Set(["fail-closed", "no-daemon", "process-isolation", "thread-worker", "system", "help"]),
+  strings: new Set(["agent", "socket", "hooks", "config", "builtin", "system-root"]),
   repeatable: new Set(["hooks", "builtin"]),
 };
 
@@ -27,6 +31,8 @@ export function parseEmitArgs(args: readonly string[]): EmitOptions {
   const { strings, booleans, positionals } = parseStrictArgs(args, FLAGS, usage);
   if (positionals.length > 1) throw new HookboxError("usage", `hookbox emit takes at most one event name, got ${positionals.join(" ")}`);
   if (booleans.has("process-isolation") && booleans.has("thread-worker")) throw usage("--process-isolation and --thread-worker exclude each other");
+  if (booleans.has("system") && strings.has("hooks"))
+    throw usage("--system takes its hooks from the system policy and the user's hook directories, not --hooks");
   const agent = strings.get("agent")?.[0];
   if (agent !== undefined && !isAgentName(agent))
     throw new HookboxError("usage", `hookbox emit: --agent must be one of ${AGENT_NAMES.join(", ")}, got ${agent}`);
@@ -41,6 +47,8 @@ export function parseEmitArgs(args: readonly string[]): EmitOptions {
     hooks: [...(strings.get("hooks") ?? [])],
     config: strings.get("config")?.[0],
     builtin: [...(strings.get("builtin") ?? [])],
+    system: booleans.has("system"),
+    systemRoot: strings.get("system-root")?.[0],
     help: booleans.has("help"),
   };
 }

@@ -23,12 +23,18 @@ export function emitCommand(): Command {
     .option("--builtin <ids>", 'standard hooks for in-process evaluation (comma-separated, or "all")')
     .option("--process-isolation", "in-process evaluation runs hooks in a worker process, as the daemon does (the default)")
     .option("--thread-worker", "in-process evaluation runs hooks in a thread of this process instead: no empty environment, no kill (SECURITY.md)")
+    .option(
+      "--system",
+      "the system tier's entry (hookbox install --system writes it into the agents' managed settings): the system policy must be there, no cache and no daemon the user can reach decides",
+    )
+    .option("--system-root <dir>", "the system tier under DIR instead of / (tests, images)")
     .addHelpText(
       "after",
       `
 Configure it as the agent's hook command, e.g. for Claude Code:
   { "type": "command", "command": "hookbox emit PreToolUse --agent claude" }
-or let \`hookbox install-agent claude\` write that for you.
+or let \`hookbox install-agent claude\` write that for you. The system tier's entries
+(hookbox install --system, as root) run the root-owned binary with --system.
 
 With a daemon on the socket the event is evaluated there (fast, approvals possible) —
 only one proven to be this very binary, run by you with nothing injected, serving the

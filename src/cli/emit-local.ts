@@ -1,7 +1,9 @@
 // The in-process half of `hookbox emit`: when no daemon answers for this hook set, evaluate the
 // event here, with the evaluator the daemon uses. Loaded only then, so the daemon path stays small.
 import type { WorkerProcess } from "../../sandbox/index.ts";
-import { openAuditLog } from "../decide/audit/open.ts";
+import { auditFilePath, openAuditLog, type AuditLog } from "../decide/audit/open.ts";
+import { DEFAULT_SYSTEM_LOG, sendHead } from "../decide/audit/system-log.ts";
+import type { OperatorFile } from "../hooks/config/schema.ts";
 import { hookRuntime } from "./compose.ts";
 import type { Locations } from "../hooks/config/locations.ts";
 import { answerAgentCall, type AgentCall } from "../decide/agent-answer.ts";
@@ -53,7 +55,8 @@ export async function evaluateLocally(
     const evaluator = await composeEvaluator({
       host,
       locations,
-      snapshots: snapshotCacheFor(host, locations),
+      // Under the system tier nothing the user can write decides: not a cache of loaded hook sets either.
+      ...(locations.system.required ? {} : { snapshots: snapshotCacheFor(host, locations) }),
       capabilities: runtime.capabilities(locations),
       embedded: runtime.embedded(),
       executor,
@@ -71,6 +74,9 @@ export async function evaluateLocally(
       host.writeStderr(`hookbox: hook ${entry} is broken: see hookbox validate\n`);
     // The operator file as this event's hook set had it (already loaded, perhaps from the cache: not parsed again).
     const { snapshot } = await evaluator.hookSets.forProject(answer.evaluation.project);
+    const underSystem = locations.system.required || (await evaluator.hookSets.operatorView()).layers !== undefined;
+    await audit.close();
+    if (underSystem) await anchorInSystemLog(host, locations, audit, snapshot.operator);
     const { event_type, session_id } = answer.evaluation.decisionRecord;
     return {
       output: answer.output,
@@ -85,4 +91,21 @@ export async function evaluateLocally(
     await audit.close();
     await executor.close(0);
   }
+}
+
+/**
+ * The system tier: the chain head this emit left goes to the system log too, where the user can
+ * append but not erase (`hookbox audit verify --against-system-log`). After the record is written,
+ * before the answer: nothing is said when the system log does not take it — an agent reads this
+ * process's stderr as its answer's reason (exit 2) — doctor checks the system log instead.
+ */
+async function anchorInSystemLog(host: RuntimeHost, locations: Locations, audit: AuditLog, operator: OperatorFile): Promise<void> {
+  const head = audit.stats().chain.head;
+  if (head === undefined) return;
+  await sendHead(
+    host.sockets,
+    operator.audit.system_log ?? DEFAULT_SYSTEM_LOG,
+    { v: 1, uid: host.uid() ?? null, log: auditFilePath(locations.dataDir), head, at: new Date().toISOString() },
+    { hostname: host.hostname(), pid: host.pid },
+  );
 }

@@ -4,7 +4,7 @@ import { errorMessage } from "../core/errors.ts";
 import { identityOf, type HookSetIdentity } from "../decide/identity.ts";
 import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";
 import { daemonSockets } from "../serve/daemon/auto-socket.ts";
-import { distrust } from "../platform/peer-trust.ts";
+import { distrust, systemTierDaemonRefusal } from "../platform/peer-trust.ts";
 import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
 import {
   FALLBACK_AGENT,
@@ -64,10 +64,13 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
     builtin: options.builtin,
     ...(options.config ? { config: options.config } : {}),
     ...(options.socket ? { socket: options.socket } : {}),
+    ...(options.system ? { system: true } : {}),
+    ...(options.systemRoot !== undefined ? { systemRoot: options.systemRoot } : {}),
   });
   try {
     // HOOKBOX_NO_DAEMON=1 is --no-daemon for entries whose command line cannot be changed.
-    const useDaemon = options.daemon && !call.unreadable && host.env.HOOKBOX_NO_DAEMON !== "1";
+    const useDaemon =
+      options.daemon && !call.unreadable && host.env.HOOKBOX_NO_DAEMON !== "1" && (!options.system || (await systemTierDaemon(host)) === undefined);
     const identity = identityOf(locations, BUILD_ID, host.homeDir());
     let startOn: string | undefined;
     const whys: { readonly text: string; readonly distrusted?: boolean }[] = [];
@@ -112,6 +115,17 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
       protocol.failure(`Hookbox failed before it could evaluate this event: ${errorMessage(error)}`, undefined, { block: options.failClosed }),
     );
   }
+}
+
+/**
+ * Under the system tier, why no daemon of this user may decide here (peer-trust.ts
+ * systemTierDaemonRefusal), or undefined. Not said on every event: it is how the tier is built
+ * on such a kernel (doctor says it); each event is evaluated in this process instead.
+ */
+async function systemTierDaemon(host: LeanHost): Promise<string | undefined> {
+  const full = await host.full();
+  const scope = await full.fs.readText("/proc/sys/kernel/yama/ptrace_scope").catch(() => undefined);
+  return systemTierDaemonRefusal(scope);
 }
 
 async function write(host: LeanHost, output: HookProcessOutput): Promise<number> {

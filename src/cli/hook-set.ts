@@ -2,6 +2,7 @@ import type { Diagnostic } from "../hooks/config/diagnostic.ts";
 import type { Locations } from "../hooks/config/locations.ts";
 import { createHookSets } from "../decide/compose.ts";
 import type { ProjectHookSet } from "../decide/hook-sets.ts";
+import type { OperatorView } from "../decide/operator-source.ts";
 import { findProjectRoot } from "../decide/project.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -11,7 +12,11 @@ import type { HookRuntimeFactory } from "./runtime-factory.ts";
  * The hook set an event from this directory would get: commands run by a person in a project
  * (list, validate, doctor) show exactly what the evaluator would run there.
  */
-export async function currentHookSet(ctx: CliContext, locations: Locations, runtime: HookRuntimeFactory): Promise<ProjectHookSet> {
+export async function currentHookSet(
+  ctx: CliContext,
+  locations: Locations,
+  runtime: HookRuntimeFactory,
+): Promise<ProjectHookSet & { readonly operatorView: OperatorView }> {
   const { hookSets } = createHookSets({
     host: ctx.host,
     locations,
@@ -20,7 +25,9 @@ export async function currentHookSet(ctx: CliContext, locations: Locations, runt
     via: "cli",
   });
   const explicit = locations.hookSources.every((source) => source.origin === "dir");
-  return hookSets.forProject(explicit ? undefined : await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir()));
+  const set = await hookSets.forProject(explicit ? undefined : await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir()));
+  // The operator file as the set saw it (read once: the source caches it by its stamp), with how a system policy shaped it.
+  return { ...set, operatorView: await hookSets.operatorView() };
 }
 
 /**

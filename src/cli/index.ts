@@ -30,6 +30,7 @@ import { registerShow } from "./show.ts";
 import { registerCompletion } from "./completion/index.ts";
 import { registerSelfInstall } from "./self-install.ts";
 import { registerSelfUninstall } from "./self-uninstall/index.ts";
+import { registerSystemInstall } from "./system-install/index.ts";
 import { registerVersion } from "./version.ts";
 import { registerTrust } from "./trust.ts";
 import { registerPromote } from "./promote.ts";
@@ -113,6 +114,7 @@ export async function runCli(host: RuntimeHost, factory: HookRuntimeFactory): Pr
   registerVersion(program, ctx);
   registerSelfInstall(program, ctx);
   registerSelfUninstall(program, ctx, setExit);
+  registerSystemInstall(program, ctx, setExit);
   // Last: it reads the commands registered above.
   registerCompletion(program, ctx);
   program.addHelpText("after", `\n${ENVIRONMENT_HELP}\n${exitStatusHelp()}`);

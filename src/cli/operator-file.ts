@@ -14,6 +14,7 @@ export async function usableOperator(ctx: CliContext, runtime: HookRuntimeFactor
     fs: ctx.host.fs,
     path: locations.operatorFile.path,
     explicit: locations.operatorFile.explicit,
+    systemPolicy: locations.system,
     builtinFlags: [],
     embeddedIds: [...runtime.embedded().keys()],
     keepLastGood: false,

@@ -10,6 +10,10 @@ export interface ServeFlag {
   readonly hidden?: true;
 }
 
+/** --system-root, the same for every command that takes it. */
+export const SYSTEM_ROOT_HELP =
+  "the system tier (its policy /etc/hookbox/hookbox.yaml, merged under the operator file) under DIR instead of /: for tests and images";
+
 /** --builtin, the same for every command that takes it. */
 export const BUILTIN_FLAG_HELP =
   'enable standard hooks by id (comma-separated, repeatable); "all": every standard hook that works without setup — the prompt hooks (verify-completion, prompt-clarity) join once hookbox.yaml configures an llm endpoint, or when named; see hookbox list --builtin';
@@ -58,6 +62,7 @@ export const SERVE_FLAGS: readonly ServeFlag[] = [
     description: "a hook directory (repeatable); default: each event's project's .hookbox/hooks and ~/.config/hookbox/hooks",
   },
   { flags: "--config <file>", description: "the operator file; default: ~/.config/hookbox/hookbox.yaml (never the project's)" },
+  { flags: "--system-root <dir>", description: SYSTEM_ROOT_HELP },
   {
     flags: "--builtin <ids>",
     description: `${BUILTIN_FLAG_HELP}. For this daemon only: an agent's emit, which does not pass it, then evaluates without it (prefer the operator file)`,
@@ -159,6 +164,7 @@ export function parseServeArgs(given: readonly string[]): ServeOptions {
       ...(one("config") !== undefined ? { config: one("config") as string } : {}),
       ...(one("socket") !== undefined ? { socket: one("socket") as string } : {}),
       ...(one("data-dir") !== undefined ? { dataDir: one("data-dir") as string } : {}),
+      ...(one("system-root") !== undefined ? { systemRoot: one("system-root") as string } : {}),
     },
     listen: one("listen"),
     console: one("console"),

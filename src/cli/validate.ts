@@ -7,6 +7,7 @@ import { currentHookSet, missingInputExit, problemsOf } from "./hook-set.ts";
 import { describeSelfProtection, selfProtectState } from "../decide/self-protect.ts";
 import { reviewWidth, withheldGrants } from "./review-lines.ts";
 import { addHookOptions, locationsFrom } from "./setup.ts";
+import { describeLayers, layersJson } from "./layers-report.ts";
 import type { HookRuntimeFactory } from "./runtime-factory.ts";
 
 export function registerValidate(program: Command, ctx: CliContext, setExit: (code: number) => void, runtime: HookRuntimeFactory): void {
@@ -18,9 +19,9 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
       .option("--types", "also type-check every handler (as hookbox check)")
       .addHelpText(
         "after",
-        "\nThe hooks checked are the ones an agent's event from this directory would get: the standard hooks the operator file enables, ~/.config/hookbox/hooks, the operator's hooks_dirs, and the project's .hookbox/hooks (found by walking up to the nearest .hookbox/ or .git).\n\nWith --types, every handler is also type-checked against the handler API (hookbox check).\n\nExit status: 0 when everything is valid (warnings are printed), 1 when there are problems (each printed as file:line:col: field: message, every problem of every file), 2 on a usage error or when the operator file given (--config, $HOOKBOX_CONFIG) or a --hooks directory is missing or unreadable.",
+        "\nThe hooks checked are the ones an agent's event from this directory would get: the standard hooks the operator file enables, ~/.config/hookbox/hooks, the operator's hooks_dirs, and the project's .hookbox/hooks (found by walking up to the nearest .hookbox/ or .git).\n\nUnder a system policy (/etc/hookbox/hookbox.yaml, hookbox install --system) it also shows the operator settings in force, merged from that policy and your operator file, each line with the file it comes from, and what of yours does not apply and why.\n\nWith --types, every handler is also type-checked against the handler API (hookbox check).\n\nExit status: 0 when everything is valid (warnings are printed), 1 when there are problems (each printed as file:line:col: field: message, every problem of every file), 2 on a usage error or when the operator file given (--config, $HOOKBOX_CONFIG) or a --hooks directory is missing or unreadable.",
       ),
-  ).action(async (options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean; types?: boolean }) => {
+  ).action(async (options: { hooks?: string[]; config?: string; builtin?: string[]; json?: boolean; types?: boolean; systemRoot?: string }) => {
     const locations = locationsFrom(ctx, options);
     const set = await currentHookSet(ctx, locations, runtime);
     const handlers = options.types
@@ -47,7 +48,7 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
     if (options.json) {
       const grants = Object.fromEntries(set.snapshot.hooks.map((hook) => [hook.definition.id, hook.review]));
       await ctx.out(
-        `${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, self_protect: selfProtectState(set.snapshot.operator), problems: diagnostics, grants, ...(types ? { typescript: types.typescript } : {}) }, null, 2)}\n`,
+        `${JSON.stringify({ ok: !failed, project: set.project ?? null, hooks: hookCount, broken: set.snapshot.broken.map((b) => b.id), operator: set.snapshot.operatorStatus.state, self_protect: selfProtectState(set.snapshot.operator), problems: diagnostics, grants, ...(types ? { typescript: types.typescript } : {}), ...(set.operatorView.layers ? { layers: layersJson(set.operatorView.layers) } : {}) }, null, 2)}\n`,
       );
     } else {
       for (const diagnostic of problemsOf(set)) ctx.err(`${formatDiagnostic(diagnostic)}\n`);
@@ -63,6 +64,7 @@ export function registerValidate(program: Command, ctx: CliContext, setExit: (co
           : `${errors.length} problem${errors.length === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}; ${hookCount} hook${hookCount === 1 ? "" : "s"} valid${warned}${brokenText}\n`,
       );
       await ctx.out(`self-protection ${describeSelfProtection(set.snapshot.operator, ctx.host.homeDir())}\n`);
+      if (set.operatorView.layers) await ctx.out(`${describeLayers(set.operatorView.layers).join("\n")}\n`);
     }
     setExit((await missingInputExit(ctx, locations)) ?? (failed ? EXIT.failed : EXIT.ok));
   });

@@ -152,6 +152,7 @@ export function operatorSourceFor(setup: Pick<EvaluatorSetup, "host" | "location
     fs: host.fs,
     path: locations.operatorFile.path,
     explicit: locations.operatorFile.explicit,
+    systemPolicy: locations.system,
     builtinFlags: locations.builtin,
     embeddedIds: [...setup.embedded.keys()],
     embedded: setup.embedded,

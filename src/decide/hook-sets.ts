@@ -127,7 +127,7 @@ export class HookSets {
     const base = { operatorFile: view.file, embedded: this.options.embedded, operatorStatus: view.status, watched: view.watched };
     // An operator file that cannot be used loads nothing: every event is denied before any hook could run.
     if (view.status.state === "unusable") return { ...base, sources: [], operator: { ...view.operator, builtin: [] } };
-    const sources = this.sources(project, view.operator.hooks_dirs, view.file);
+    const sources = this.sources(project, view.operator.hooks_dirs, view.file, view.layers?.systemHooksDirs ?? []);
     if (project === undefined || !sources.some((source) => source.origin === "project")) return { ...base, sources, operator: view.operator };
     // Trusting the project (hookbox trust) writes this record: a change to it is a change to the set.
     const trustFile = await trustRecordPath(this.options.dataDir ?? `${this.options.home}/.local/share/hookbox`, project);
@@ -135,11 +135,21 @@ export class HookSets {
     return { ...base, watched: [...(view.watched ?? []), trustFile], sources, operator: view.operator, trust: { project, record } };
   }
 
-  private sources(project: string | undefined, hooksDirs: readonly string[], operatorFile: string | undefined): HookSource[] {
-    return [...this.usualSources(project, hooksDirs, operatorFile), ...(this.options.extraSources ?? [])];
+  private sources(
+    project: string | undefined,
+    hooksDirs: readonly string[],
+    operatorFile: string | undefined,
+    systemDirs: readonly string[],
+  ): HookSource[] {
+    return [...this.usualSources(project, hooksDirs, operatorFile, systemDirs), ...(this.options.extraSources ?? [])];
   }
 
-  private usualSources(project: string | undefined, hooksDirs: readonly string[], operatorFile: string | undefined): HookSource[] {
+  private usualSources(
+    project: string | undefined,
+    hooksDirs: readonly string[],
+    operatorFile: string | undefined,
+    systemDirs: readonly string[],
+  ): HookSource[] {
     if (this.options.explicitDirs) return this.options.explicitDirs.map((dir) => ({ dir, origin: "dir", required: true }));
     const fromOperator = operatorHooksDirs(operatorFile, this.options.userHooksDir, hooksDirs).map((dir) => ({
       dir,
@@ -147,9 +157,11 @@ export class HookSets {
       required: true,
     }));
     // The operator's hooks come before the project's: a project hook cannot take a guard's id.
+    // The system policy's come first of all: no hook of the user's can take one of theirs.
     return [
+      ...fromOperator.filter((source) => systemDirs.includes(source.dir)),
       { dir: this.options.userHooksDir, origin: "user", required: false },
-      ...fromOperator,
+      ...fromOperator.filter((source) => !systemDirs.includes(source.dir)),
       ...(project !== undefined ? [{ dir: `${project}/.hookbox/hooks`, origin: "project" as const, required: false }] : []),
     ];
   }

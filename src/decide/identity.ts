@@ -24,6 +24,7 @@ export function identityOf(locations: Locations, build: string, home: string): H
     data_dir: locations.dataDir,
     home,
     agent_dirs: { ...locations.agentDirs },
+    system_policy: locations.system.path,
   };
 }
 
@@ -36,6 +37,7 @@ const LABELS: Readonly<Record<Exclude<keyof HookSetIdentity, "v">, string>> = {
   data_dir: "data directory",
   home: "home directory",
   agent_dirs: `agent config directories (${AGENT_CONFIG_DIRS.map(({ env }) => env).join(", ")})`,
+  system_policy: "system policy (--system-root)",
 };
 
 /** What differs between two identities, in words; undefined when they are the same. */

@@ -6,6 +6,9 @@ import type { EmbeddedHook } from "../hooks/registry/sources.ts";
 import type { FileHost } from "../platform/index.ts";
 import { closest } from "../core/text/suggest.ts";
 import { withSelfProtect, type SelfProtectMachine } from "./self-protect.ts";
+import type { SystemPolicyLocation } from "../hooks/config/system-tier.ts";
+import { applySystemLayer, readSystemLayer, systemLayerStamp, type OperatorLayers, type SystemLayerFs } from "./system-layer.ts";
+import { dirname } from "../core/text/posix-path.ts";
 
 /** The operator file as the hook sets see it: what is in force, and how it stands. */
 export interface OperatorView {
@@ -15,6 +18,8 @@ export interface OperatorView {
   readonly status: OperatorStatus;
   /** Files a change of which changes the operator (its path, even when missing). */
   readonly watched: readonly string[];
+  /** Under a system policy: how the operator in force was merged from it and the user's file. */
+  readonly layers?: OperatorLayers;
 }
 
 export interface OperatorSource {
@@ -22,7 +27,7 @@ export interface OperatorSource {
 }
 
 export interface OperatorFileOptions {
-  readonly fs: Pick<FileHost, "readText" | "stamp">;
+  readonly fs: Pick<FileHost, "readText" | "stamp"> & Partial<SystemLayerFs>;
   readonly path: string;
   /** Given with --config: a missing file is a problem, not all defaults. */
   readonly explicit: boolean;
@@ -44,6 +49,11 @@ export interface OperatorFileOptions {
   readonly keepLastGood: boolean;
   /** Where Hookbox's state is on this machine: self-protect's locations (it is on by default). */
   readonly machine?: SelfProtectMachine;
+  /**
+   * The system policy (locations.system), merged under the operator file: what the file and
+   * projects add to but never weaken (hooks/config/layers.ts). Needs the full FileHost.
+   */
+  readonly systemPolicy?: SystemPolicyLocation;
 }
 
 /** The operator file on disk, re-read when its stamp changes. */
@@ -52,21 +62,24 @@ export function operatorFileSource(options: OperatorFileOptions): OperatorSource
   let lastGood: { operator: OperatorFile; file: string | undefined } | undefined;
   return {
     async read() {
-      const stamp = await options.fs.stamp(options.path);
+      const userStamp = await options.fs.stamp(options.path);
+      const system = systemOf(options);
+      const stamp = system ? `${userStamp}|${await systemLayerStamp(system.fs, system.location)}` : userStamp;
       if (cached && cached.stamp === stamp) return cached.view;
-      const read = await readOperator(options, stamp);
+      const read = await readOperator(options, userStamp);
+      const watched = system ? [options.path, system.location.path] : [options.path];
       let view: OperatorView;
       if (read.ok) {
-        lastGood = { operator: read.operator, file: read.file };
-        view = { operator: read.operator, file: read.file, status: { state: "ok" }, watched: [options.path] };
+        lastGood = { operator: read.operator, file: read.file, ...(read.layers ? { layers: read.layers } : {}) };
+        view = { ...lastGood, status: { state: "ok" }, watched };
       } else if (options.keepLastGood && lastGood) {
-        view = { ...lastGood, status: { state: "last-good", problems: read.problems }, watched: [options.path] };
+        view = { ...lastGood, status: { state: "last-good", problems: read.problems }, watched };
       } else {
         view = {
           operator: (await schemas()).operatorFileSchema.parse({}),
           file: options.path,
           status: { state: "unusable", problems: read.problems },
-          watched: [options.path],
+          watched,
         };
       }
       cached = { stamp, view };
@@ -106,39 +119,49 @@ async function schemas(): Promise<{ parseYaml: typeof parseYaml; operatorFileSch
   return { parseYaml: yaml.parseYaml, operatorFileSchema: schema.operatorFileSchema };
 }
 
-type Read = { ok: true; operator: OperatorFile; file: string | undefined } | { ok: false; problems: readonly Diagnostic[] };
+type Read = { ok: true; operator: OperatorFile; file: string | undefined; layers?: OperatorLayers } | { ok: false; problems: readonly Diagnostic[] };
+
+/** The system policy to merge, when there is one to look for and the file calls to read it. */
+function systemOf(options: OperatorFileOptions): { fs: SystemLayerFs; location: SystemPolicyLocation } | undefined {
+  const { fs, systemPolicy } = options;
+  if (!systemPolicy || !fs.owner || !fs.mode || !fs.realpath || !fs.listDir) return undefined;
+  return { fs: fs as SystemLayerFs, location: systemPolicy };
+}
 
 async function readOperator(options: OperatorFileOptions, stamp: string): Promise<Read> {
   const { path } = options;
   const { parseYaml, operatorFileSchema } = await schemas();
+  const found = systemOf(options);
+  const system = found ? await readSystemLayer(found.fs, found.location, parseYaml, operatorFileSchema) : { kind: "absent" as const };
+  if (system.kind === "unusable") return { ok: false, problems: system.problems };
+  let user: { operator: OperatorFile; written: unknown; text?: string };
   if (stamp === "missing") {
     if (options.explicit)
       return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: "operator file not found (given with --config)" }] };
-    const problems: Diagnostic[] = [];
-    const operator = withSelfProtect(
-      withBuiltins(operatorFileSchema.parse({}), options, await modelNeeds(options), path, problems),
-      options.embeddedIds,
-      options.machine,
-      undefined,
-    );
-    return problems.length ? { ok: false, problems } : { ok: true, operator, file: undefined };
+    user = { operator: operatorFileSchema.parse({}), written: {} };
+  } else {
+    let text: string;
+    try {
+      text = await options.fs.readText(path);
+    } catch (error) {
+      return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: `cannot read: ${(error as Error).message}` }] };
+    }
+    const parsed = parseYaml(text, path, operatorFileSchema);
+    if (!parsed.ok) return { ok: false, problems: parsed.diagnostics };
+    user = { operator: parsed.value, written: parsed.input, text };
   }
-  let text: string;
-  try {
-    text = await options.fs.readText(path);
-  } catch (error) {
-    return { ok: false, problems: [{ file: path, line: 1, column: 1, field: "", message: `cannot read: ${(error as Error).message}` }] };
-  }
-  const parsed = parseYaml(text, path, operatorFileSchema);
-  if (!parsed.ok) return { ok: false, problems: parsed.diagnostics };
+  const file = stamp === "missing" ? undefined : path;
+  const layered =
+    system.kind === "ok" ? applySystemLayer(system, { file, baseDir: dirname(path), operator: user.operator, written: user.written }) : undefined;
   const problems: Diagnostic[] = [];
   const operator = withSelfProtect(
-    withBuiltins(parsed.value, options, await modelNeeds(options), path, problems, text),
+    withBuiltins(layered?.operator ?? user.operator, options, await modelNeeds(options), path, problems, user.text),
     options.embeddedIds,
     options.machine,
-    path,
+    file,
   );
-  return problems.length ? { ok: false, problems } : { ok: true, operator, file: path };
+  if (problems.length) return { ok: false, problems };
+  return { ok: true, operator, file, ...(layered ? { layers: layered.layers } : {}) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { WIRE_VERSION, type Decision } from "../core/events/types.ts";
 import type { OperatorFile } from "../hooks/config/schema.ts";
+import type { IgnoredSetting, SettingOrigin } from "../hooks/config/layers.ts";
 import { entryId, entryOnError, type RegistryEntry, type RegistrySnapshot } from "../hooks/registry/registry.ts";
 import { describeOperatorProblems } from "./operator-source.ts";
 
@@ -34,6 +35,35 @@ export function failClosedBy(operator: Pick<OperatorFile, "fail_closed">, caller
   if (callerFlag) return { by: "--fail-closed" };
   if (operator.fail_closed) return { by: "fail_closed: true in the operator file" };
   return undefined;
+}
+
+/** A file's layer as the fail_closed merge needs it: its parsed value, and whether it wrote fail_closed itself. */
+export interface FailClosedLayer {
+  readonly operator: Pick<OperatorFile, "fail_closed">;
+  readonly written: unknown;
+}
+
+/**
+ * fail_closed under the system tier (hooks/config/layers.ts merges the rest): either file may
+ * set it, the user's cannot clear the system's. Returns the value in force, where it comes from
+ * (undefined when neither file says anything of it) and a user's `false` the merge ignores.
+ */
+export function layeredFailClosed(
+  system: FailClosedLayer,
+  user: FailClosedLayer,
+): { value: boolean; origin: SettingOrigin | undefined; ignored: IgnoredSetting | undefined } {
+  const wrote = (layer: FailClosedLayer): boolean =>
+    typeof layer.written === "object" && layer.written !== null && Object.hasOwn(layer.written, "fail_closed");
+  const bySystem = failClosedBy(system.operator, false) !== undefined;
+  const byUser = failClosedBy(user.operator, false) !== undefined;
+  const value = bySystem || byUser;
+  const from = bySystem ? (byUser ? "both" : "system") : byUser ? "user" : "system";
+  return {
+    value,
+    origin: value || wrote(system) || wrote(user) ? { setting: "fail_closed", value: String(value), from } : undefined,
+    ignored:
+      bySystem && wrote(user) && !byUser ? { setting: "fail_closed", value: "false", why: "the system policy says fail_closed: true" } : undefined,
+  };
 }
 
 /**

@@ -130,3 +130,20 @@ export function trustedEnvironmentKey(env: Readonly<Record<string, string | unde
     .sort();
   return JSON.stringify(names.map((name) => [name, env[name] ?? ""]));
 }
+
+/**
+ * Under the system tier (`emit --system`, the entry an agent's managed settings run), whether a
+ * daemon of this user may decide at all. Proving that it runs the system binary with the system
+ * policy (distrust, and the identity it compares) is not enough where any process of the user
+ * can trace it — attach, rewrite its answers, detach — as the kernel allows unless Yama
+ * restricts ptrace to administrators (`kernel.yama.ptrace_scope` 2) or forbids it (3): at 1 the
+ * agent's shell can still start a daemon as its own child and trace that. `scope`: the file's
+ * content, undefined where there is none (no Yama: classic ptrace, any process of the same uid).
+ * Where refused, emit evaluates in its own process, which the agent's processes cannot reach
+ * that way (they are not its ancestors).
+ */
+export function systemTierDaemonRefusal(scope: string | undefined): string | undefined {
+  const level = scope === undefined ? undefined : Number.parseInt(scope.trim(), 10);
+  if (level !== undefined && level >= 2) return undefined;
+  return `under the system tier a daemon running as you decides only where your processes cannot trace it (kernel.yama.ptrace_scope 2 or 3; here ${level === undefined || Number.isNaN(level) ? "no Yama: any process of yours can" : level})`;
+}

@@ -7,6 +7,7 @@ import { DOCTORS, doctorsOf } from "../../src/agents/doctor.ts";
 import { HISTORY_AGENTS, historiesOf, recognitionOrderOf } from "../../src/agents/histories.ts";
 import { COMMAND_READINGS, guessOf, IMPORT_AGENTS, importersOf } from "../../src/agents/importers.ts";
 import { INSTALL_AGENTS, installersOf } from "../../src/agents/installers.ts";
+import { MANAGED_SETTINGS, managedOf } from "../../src/agents/managed.ts";
 import {
   AGENT_NAMES,
   DETECTION_ORDER,
@@ -130,7 +131,9 @@ describe("the agent table", () => {
     expect([...folders].sort()).toEqual(AGENTS.map((row) => row.name).sort());
     const listing = AGENTS.map((row) => {
       const { folder, files } = contribution(row.name);
-      const parts = (["protocol", "installer", "trust", "importer", "doctor", "history", "configDir"] as const).filter((part) => part in row);
+      const parts = (["protocol", "installer", "trust", "importer", "doctor", "history", "managed", "noManaged", "configDir"] as const).filter(
+        (part) => part in row,
+      );
       return `${row.name} (${row.displayName}): src/agents/table.ts row [${parts.join(", ")}] + ${folder}/ {${files.map((file) => file.slice(folder.length + 1)).join(", ")}}`;
     });
     console.log(`What each agent contributes:\n  ${listing.join("\n  ")}`);
@@ -299,6 +302,18 @@ function acmeRow(): AgentRow {
       },
     }),
     doctor: async () => ({ doctor: { probe: { event: "AcmeBeforeTool", payload: (project) => ({ acme_event: "AcmeBeforeTool", cwd: project }) } } }),
+    managed: async () => ({
+      managed: {
+        agent: "acme" as never,
+        label: "Acme system settings",
+        path: (root) => `${root}etc/acme/settings.json`,
+        planInstall: () => ({ text: "", changed: false, summary: [], added: [] }),
+        planUninstall: () => ({ text: "", changed: false, summary: [] }),
+        holds: "Acme runs its system settings' hooks first.",
+        cannot: [],
+        checked: "made up",
+      },
+    }),
   };
 }
 
@@ -317,6 +332,7 @@ describe("adding an agent is one folder and one table row", () => {
     expect(IMPORT_AGENTS).toEqual(Object.keys(await importersOf(AGENTS)));
     expect(DOCTORS).toEqual(await doctorsOf(AGENTS));
     expect(HISTORY_AGENTS).toEqual(Object.keys(await historiesOf(AGENTS)));
+    expect(MANAGED_SETTINGS).toEqual(await managedOf(AGENTS));
     // Views outside src/agents take the lists from there.
     expect(fixtureSchema.shape.agent.unwrap().options).toEqual([...AGENT_NAMES]);
     expect(IMPORT_DIALECTS).toEqual([...IMPORT_AGENTS, "template"]);
@@ -342,6 +358,7 @@ describe("adding an agent is one folder and one table row", () => {
     expect(guessOf(importers, fallbackOf(rows))("/p/.acme/hooks.json", { hooks: {} })).toBe("acme");
     expect(guessOf(importers, fallbackOf(rows))("/p/settings.json", { hooks: {} })).toBe(FALLBACK_AGENT);
     expect((await doctorsOf(rows)).acme?.probe.event).toBe("AcmeBeforeTool");
+    expect(Object.keys(await managedOf(rows))).toEqual([...Object.keys(MANAGED_SETTINGS), "acme"]);
     const histories = await historiesOf(rows);
     expect(Object.keys(histories)).toEqual([...HISTORY_AGENTS, "acme"]);
     expect(recognitionOrderOf(histories)[0]?.agent).toBe("acme");

@@ -74,7 +74,11 @@ describe("hookbox completion bash, sourced in real bash", () => {
       ["hookbox", "completion", ""],
       ["bash", "zsh", "fish"],
     ],
-    [["hookbox", "help", "install"], ["install-agent"]],
+    [["hookbox", "help", "install-"], ["install-agent"]],
+    [
+      ["hookbox", "help", "install"],
+      ["install-agent", "install"],
+    ],
     [["hookbox", "serve", "--listen", ""], []],
   ])("%j → %j", (words, expected) => {
     expect(bashCompletes(words)).toEqual(expected);

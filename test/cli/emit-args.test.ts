@@ -19,11 +19,14 @@ function reference(args: readonly string[]): ReturnType<typeof parseEmitArgs> | 
         hooks: { type: "string", multiple: true },
         config: { type: "string" },
         builtin: { type: "string", multiple: true },
+        system: { type: "boolean" },
+        "system-root": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
     if (positionals.length > 1) return "error";
     if (values["process-isolation"] === true && values["thread-worker"] === true) return "error";
+    if (values.system === true && values.hooks !== undefined) return "error";
     if (values.agent !== undefined && !["claude", "gemini", "cursor", "codex", "copilot", "qwen", "native"].includes(values.agent)) return "error";
     return {
       eventName: positionals[0],
@@ -35,6 +38,8 @@ function reference(args: readonly string[]): ReturnType<typeof parseEmitArgs> | 
       hooks: values.hooks ?? [],
       config: values.config,
       builtin: values.builtin ?? [],
+      system: values.system === true,
+      systemRoot: values["system-root"],
       help: values.help === true,
     };
   } catch {
@@ -70,6 +75,10 @@ const CASES: readonly (readonly string[])[] = [
   ["-"],
   ["Stop", "--socket="],
   ["--hooks", ""],
+  ["PreToolUse", "--agent", "claude", "--system"],
+  ["PreToolUse", "--system", "--system-root", "/tmp/root"],
+  ["--system", "--hooks", "a"],
+  ["--system-root"],
 ];
 
 describe("emit's flags parse exactly as node:util parseArgs did", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { daemonSockets } from "../../src/serve/daemon/auto-socket.ts";
-import { distrust, environmentDifferences, samePath, trustedEnvironmentKey } from "../../src/platform/peer-trust.ts";
+import { distrust, environmentDifferences, samePath, systemTierDaemonRefusal, trustedEnvironmentKey } from "../../src/platform/peer-trust.ts";
 import { resolveLocations } from "../../src/hooks/config/locations.ts";
 import { identityOf } from "../../src/decide/identity.ts";
 import type { PeerEvidence, PeerProcess } from "../../src/platform/index.ts";
@@ -135,5 +135,20 @@ describe("the auto socket's name carries the environment a daemon must share", (
         ["PATH", "/p"],
       ]),
     );
+  });
+});
+
+describe("systemTierDaemonRefusal: under the system tier, a daemon of the user's decides only where the user's processes cannot trace it", () => {
+  it.each([
+    [undefined, /no Yama: any process of yours can/],
+    ["0\n", /here 0/],
+    ["1\n", /here 1/],
+    ["2\n", undefined],
+    ["3\n", undefined],
+    ["garbage", /no Yama/],
+  ])("ptrace_scope %j", (scope, expected) => {
+    const refusal = systemTierDaemonRefusal(scope);
+    if (expected) expect(refusal).toMatch(expected);
+    else expect(refusal).toBeUndefined();
   });
 });

@@ -79,7 +79,7 @@ function desiredEntries(options: InstallOptions): DesiredEntry[] {
       const handler = httpHandler(options.http, timeout);
       return { event, handler, description: `POST to ${String(handler.url)} (timeout ${timeout} s)` };
     }
-    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "claude", options.failClosed === true);
+    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "claude", options);
     return { event, handler: { type: "command", command, timeout }, description: `\`${command}\` (timeout ${timeout} s)` };
   });
 }

@@ -34,10 +34,10 @@ const DIALECT: JsonDialect = { comments: false, trailingCommas: false, whenInval
 /** The handler install-agent writes for `event`: what `--trust` records as trusted, and nothing else. */
 export function codexHandler(
   event: string,
-  options: Pick<InstallOptions, "hookboxCommand" | "failClosed">,
+  options: Pick<InstallOptions, "hookboxCommand" | "failClosed" | "system">,
 ): { readonly type: "command"; readonly command: string; readonly timeout: number } {
   const timeout = event === "SessionEnd" ? Math.min(timeoutSeconds(event), SESSION_END_MAX_SECONDS) : timeoutSeconds(event);
-  return { type: "command", command: emitCommand(options.hookboxCommand ?? "hookbox", event, "codex", options.failClosed === true), timeout };
+  return { type: "command", command: emitCommand(options.hookboxCommand ?? "hookbox", event, "codex", options), timeout };
 }
 
 function desiredEntries(options: InstallOptions): DesiredEntry[] {

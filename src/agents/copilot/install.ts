@@ -32,7 +32,7 @@ function isHookboxHandler(handler: Readonly<Record<string, unknown>>): boolean {
 function desiredEntries(options: InstallOptions): DesiredEntry[] {
   return selectEvents("Copilot CLI", EVENTS, options, DEFAULT_EVENTS).map((event) => {
     const timeoutSec = timeoutSeconds(EVENTS[event] as string);
-    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "copilot", options.failClosed === true);
+    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "copilot", options);
     return { event, handler: { type: "command", bash: command, timeoutSec }, description: `\`${command}\` (timeout ${timeoutSec} s)` };
   });
 }

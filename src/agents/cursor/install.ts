@@ -51,7 +51,7 @@ const DEFAULT_EVENTS = [
  */
 function desiredEntries(options: InstallOptions): DesiredEntry[] {
   return selectEvents("Cursor", EVENTS, options, DEFAULT_EVENTS).map((event) => {
-    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "cursor", options.failClosed === true);
+    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "cursor", options);
     // Cursor's own failClosed makes a crash or timeout of the hook block too (research §3.3).
     return { event, handler: { command, ...(options.failClosed && { failClosed: true }) }, description: `\`${command}\`` };
   });

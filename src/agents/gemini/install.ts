@@ -27,7 +27,7 @@ function desiredEntries(options: InstallOptions): DesiredEntry[] {
   return selectEvents("Gemini CLI", EVENTS, options).map((event) => {
     // Gemini reads `timeout` in milliseconds (research §2.1; real-clients.md), unlike Claude and Codex.
     const timeout = timeoutSeconds(EVENTS[event] as string) * 1000;
-    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "gemini", options.failClosed === true);
+    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "gemini", options);
     return { event, handler: { type: "command", name: HANDLER_NAME, command, timeout }, description: `\`${command}\` (timeout ${timeout} ms)` };
   });
 }

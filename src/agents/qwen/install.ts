@@ -22,7 +22,7 @@ const DIALECT: JsonDialect = { comments: true, trailingCommas: false, whenInvali
 function desiredEntries(options: InstallOptions): DesiredEntry[] {
   return selectEvents("Qwen Code", EVENTS, options).map((event) => {
     const timeout = timeoutSeconds(event);
-    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "qwen", options.failClosed === true);
+    const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "qwen", options);
     return { event, handler: { type: "command", command, timeout }, description: `\`${command}\` (timeout ${timeout} s)` };
   });
 }

@@ -1,6 +1,7 @@
 import type { AgentDoctor } from "./doctor.ts";
 import type { HistoryFormat } from "./history/types.ts";
 import type { AgentImporter } from "./import/types.ts";
+import type { ManagedSettings } from "./install/managed.ts";
 import type { AgentTrust, InstallPlanner } from "./install/types.ts";
 import type { AgentProtocol } from "./protocol/types.ts";
 
@@ -51,6 +52,10 @@ export interface AgentRow {
   readonly importer?: Part<"importer", AgentImporter>;
   /** What `hookbox doctor` sends through its entries and checks besides. Every row with an installer has one. */
   readonly doctor?: Part<"doctor", AgentDoctor>;
+  /** Its managed (system-level) settings, which users and projects cannot override: `hookbox install --system` writes them. */
+  readonly managed?: Part<"managed", ManagedSettings>;
+  /** With an installer but no managed settings: why it has no system tier (doctor and install --system say it). */
+  readonly noManaged?: string;
   /** How `hookbox replay` finds and reads its on-disk history (session transcripts …) as the hook calls it made. */
   readonly history?: Part<"history", HistoryFormat>;
 }

@@ -11,6 +11,9 @@ import type { DoctorCheck } from "./check.ts";
 import { daemonCheck } from "./daemon.ts";
 import { hookSetChecks } from "./hooks.ts";
 import { installationChecks } from "./install.ts";
+import { tierChecks } from "./tiers.ts";
+import { describeLayers } from "../layers-report.ts";
+import { note } from "./check.ts";
 
 export interface DoctorReport {
   readonly runtime: string;
@@ -27,7 +30,7 @@ export interface DoctorReport {
 export async function runDoctor(
   ctx: CliContext,
   runtime: HookRuntimeFactory,
-  options: { hooks?: string[]; config?: string; builtin?: string[] } = {},
+  options: { hooks?: string[]; config?: string; builtin?: string[]; systemRoot?: string } = {},
 ): Promise<DoctorReport> {
   const locations = locationsFrom(ctx, options);
   const project = await findProjectRoot(ctx.host.fs, ctx.host.cwd(), ctx.host.homeDir());
@@ -37,6 +40,8 @@ export async function runDoctor(
     ...(await hookSetChecks(ctx, locations, set)),
     await daemonCheck(ctx, locations, [...runtime.embedded().keys()]),
     ...(await agentChecks(ctx, project, { set, operatorFile: locations.operatorFile.path })),
+    ...(await tierChecks(ctx, locations, project)),
+    ...(set.operatorView.layers ? [note("operator settings", describeLayers(set.operatorView.layers).join("\n"))] : []),
   ];
   return { runtime: ctx.host.name, ok: checks.every((c) => c.ok), project, checks };
 }
@@ -53,7 +58,7 @@ export function registerDoctor(program: Command, ctx: CliContext, setExit: (code
         "after",
         "\nRun it in a project: the hooks and the agents' project settings checked are that project's.\n\nExit status: 0 when every link holds, 1 when one is broken (each printed with what to do) —\nan installed agent protected by nothing but self-protect (no guard on its tool calls) included.",
       ),
-  ).action(async (options: { json?: boolean; hooks?: string[]; config?: string; builtin?: string[] }) => {
+  ).action(async (options: { json?: boolean; hooks?: string[]; config?: string; builtin?: string[]; systemRoot?: string }) => {
     const report = await runDoctor(ctx, runtime, options);
     if (options.json) await ctx.out(`${JSON.stringify(report, null, 2)}\n`);
     else await ctx.out(`${report.checks.map((c) => `${c.ok ? (c.note ? "note" : "ok  ") : "FAIL"} ${c.name}: ${c.detail}`).join("\n")}\n`);

@@ -43,3 +43,9 @@ export function relativeTo(root: string, path: string): string | undefined {
   if (p === r) return ".";
   return isInside(r, p) ? p.slice(r === "/" ? 1 : r.length + 1) : undefined;
 }
+
+/** An absolute path as it is under another root directory: `/etc/x` under `/tmp/r` is `/tmp/r/etc/x` (under `/`, itself). */
+export function underRoot(root: string, path: string): string {
+  const base = normalizePath(root);
+  return base === "/" ? normalizePath(path) : normalizePath(`${base}/${path}`);
+}

@@ -19,6 +19,10 @@ export const hookSetIdentitySchema = z
       .describe(
         "By agent: the config directory of each agent whose settings a variable can move, as that variable resolved it (or its default under home): self-protect protects the agents' settings there.",
       ),
+    system_policy: z
+      .string()
+      .optional()
+      .describe("The system policy file the hook sets merge the operator file into (/etc/hookbox/hookbox.yaml, or under --system-root)."),
   })
   .meta({
     id: "HookSetIdentityV1",

@@ -2,6 +2,7 @@
 import type { FileHost } from "../../platform/index.ts";
 import { checkChain, describeProblem, splitLines, summarizeLine, type ChainProblem, type LineSummary, type Place } from "./chain.ts";
 import { AppendLock, type HeldLock } from "../../platform/lock.ts";
+import { checkHeads, type AuditHead, type SystemLogCheck } from "./system-log.ts";
 
 export interface VerifyOptions {
   readonly fs: FileHost;
@@ -10,6 +11,8 @@ export interface VerifyOptions {
   readonly pid: number;
   /** A link saved earlier (a head printed by verify, or exported): the log must still hold that line. */
   readonly anchor?: string;
+  /** Heads the system log holds for this log (`--against-system-log`): each one sent since the oldest kept record must be a line. */
+  readonly heads?: readonly AuditHead[];
 }
 
 export interface VerifyReport {
@@ -32,6 +35,8 @@ export interface VerifyReport {
   readonly anchor?: { readonly hash: string; readonly found: Place | undefined };
   /** Set when the files were read without the append lock (a directory this user cannot write): a record being appended may show as a torn line. */
   readonly unlocked?: string;
+  /** With heads from the system log: what they say of the kept files. */
+  readonly systemLog?: SystemLogCheck;
 }
 
 const ROTATION_RETRIES = 3;
@@ -127,8 +132,9 @@ function report(options: VerifyOptions, snapshot: Snapshot, read: Read): VerifyR
     .map((problem) => ({ ...problem, message: describeProblem(problem) }));
   const tail = read.lines.at(-1);
   const anchor = options.anchor === undefined ? undefined : { hash: options.anchor, found: places.get(options.anchor) };
+  const systemLog = options.heads === undefined ? undefined : checkHeads(read.lines, check.origin, options.heads);
   return {
-    ok: problems.length === 0 && (anchor === undefined || anchor.found !== undefined),
+    ok: problems.length === 0 && (anchor === undefined || anchor.found !== undefined) && (systemLog === undefined || systemLog.ok),
     directory: snapshot.directory,
     files: read.perFile,
     records: read.lines.filter((l) => l.json).length,
@@ -141,5 +147,6 @@ function report(options: VerifyOptions, snapshot: Snapshot, read: Read): VerifyR
     problems,
     ...(anchor ? { anchor } : {}),
     ...(snapshot.unlocked ? { unlocked: snapshot.unlocked } : {}),
+    ...(systemLog ? { systemLog } : {}),
   };
 }

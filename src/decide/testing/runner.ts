@@ -3,6 +3,7 @@ import type { AuditEntry, AuditRecordV1 } from "../audit/record.ts";
 import { createCapabilityHost } from "../../capabilities/index.ts";
 import { parseYaml } from "../../hooks/config/diagnostics.ts";
 import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
+import { systemPolicyLocation } from "../../hooks/config/system-tier.ts";
 import { resolveLocations, type Locations } from "../../hooks/config/locations.ts";
 import type { SandboxExecutor } from "../chain/invoker.ts";
 import { composeEvaluator } from "../compose.ts";
@@ -217,5 +218,7 @@ function fixtureLocations(dir: string, scratch: string): Locations {
     userHooksDir: `${scratch}/hooks`,
     configHome: scratch,
     agentDirs: agentDirs({ env: {}, home: `${scratch}/home`, project: dir }),
+    // Never this machine's system policy: a fixture's decision is the fixture's alone.
+    system: systemPolicyLocation(`${scratch}/system`, false),
   };
 }

@@ -28,3 +28,26 @@ export function defaultOperatorFileText(writtenBy: string): string {
     "",
   ].join("\n");
 }
+
+/**
+ * The system policy `hookbox install --system` writes when there is none (/etc/hookbox/hookbox.yaml):
+ * the standard guards on, and fail_closed, for every user of the machine. Root's from then on.
+ */
+export function defaultSystemPolicyText(): string {
+  const width = Math.max(...DEFAULT_GUARDS.map((id) => id.length));
+  return [
+    "# Hookbox's system policy: what Hookbox enforces for every user of this machine, in every agent",
+    "# whose managed settings `hookbox install --system` pointed at the root-owned binary.",
+    "# A user's own operator file (~/.config/hookbox/hookbox.yaml) and their projects may add to it,",
+    "# never weaken it: `hookbox validate` shows the merged result and where each line comes from.",
+    "# Only root can change this file; `hookbox uninstall --system` takes the whole tier out.",
+    "#",
+    "# The standard guards: each refuses a tool call before it runs (self-protect is always on).",
+    "builtin:",
+    ...DEFAULT_GUARDS.map((id) => `  - ${id.padEnd(width)}   # ${WHAT[id]}`),
+    "# When Hookbox cannot fully evaluate an event (a hook that cannot load or run, an undecodable",
+    "# event, an unwritable audit log), deny it.",
+    "fail_closed: true",
+    "",
+  ].join("\n");
+}

@@ -5,7 +5,9 @@ import type { Diagnostic } from "./diagnostic.ts";
 
 export { formatDiagnostic, type Diagnostic } from "./diagnostic.ts";
 
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+export type Parsed<T> =
+  /** `input`: the document as written, before defaults (what a file itself says, for merging layers). */
+  { readonly ok: true; readonly value: T; readonly input: unknown } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /** Aliases beyond this are refused (a "billion laughs" document expands exponentially). */
 const MAX_ALIASES = 100;
@@ -43,7 +45,7 @@ export function parseYaml<S extends z.ZodType>(text: string, file: string, schem
     };
   }
   const parsed = schema.safeParse(data, { reportInput: true });
-  if (parsed.success) return { ok: true, value: parsed.data };
+  if (parsed.success) return { ok: true, value: parsed.data, input: data };
   const diagnostics = parsed.error.issues.flatMap((issue) => describeIssue(issue, doc, file, at, schema));
   diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
   return { ok: false, diagnostics: capped(diagnostics, file) };

@@ -2,6 +2,7 @@ import type { RuntimeHost } from "../../platform/index.ts";
 import type { HookSource } from "../registry/sources.ts";
 import { agentDirs, type ConfigDirAgent } from "../../agents/config-dirs.ts";
 import { dirname, resolvePath } from "../../core/text/posix-path.ts";
+import { systemPolicyLocation, type SystemPolicyLocation } from "./system-tier.ts";
 import { defaultSocketPath, SOCKET_VARIABLE } from "../../core/wire/socket.ts";
 
 /**
@@ -25,6 +26,8 @@ export interface Locations {
   readonly configHome: string;
   /** Where the agents whose user settings a variable can move keep them (the agent table's configDir): self-protect protects them there. */
   readonly agentDirs: Readonly<Record<ConfigDirAgent, string>>;
+  /** The system policy (root's /etc/hookbox/hookbox.yaml): applied when it is there; required under `emit --system`. */
+  readonly system: SystemPolicyLocation;
 }
 
 export interface LocationFlags {
@@ -33,6 +36,10 @@ export interface LocationFlags {
   readonly socket?: string;
   readonly dataDir?: string;
   readonly builtin?: readonly string[];
+  /** --system-root DIR: the system tier under DIR instead of / (tests, images). A flag only: the user sets the environment. */
+  readonly systemRoot?: string;
+  /** emit --system: the entry an agent's managed settings run; the system policy must be there. */
+  readonly system?: boolean;
 }
 
 /** The variables that stand in for --socket and --config (relative paths are taken from the working directory, as the flags'). */
@@ -63,6 +70,7 @@ export function resolveLocations(host: Pick<RuntimeHost, "env" | "homeDir" | "cw
     userHooksDir: `${configHome}/hookbox/hooks`,
     configHome,
     agentDirs: agentDirs({ env, home, project }),
+    system: systemPolicyLocation(flags.systemRoot === undefined ? undefined : absolute(flags.systemRoot), flags.system === true),
     builtin: (flags.builtin ?? [])
       .flatMap((value) => value.split(","))
       .map((id) => id.trim())

@@ -374,6 +374,22 @@ const auditExportSchema = z
 
 export type AuditExportConfig = z.output<typeof auditExportSchema>;
 
+/** The system tier's audit anchor: every chain head to the system log (syslog's socket by default, journald reads it too). */
+const systemLogSchema = z
+  .object({
+    address: z
+      .string()
+      .regex(SYSLOG_ADDRESS, 'expected "unix:/dev/log", "unix-stream:/path", "udp://host:514" or "tcp://host:601"')
+      .default("unix:/dev/log"),
+    /** authpriv: Debian's rsyslog writes it to /var/log/auth.log, RHEL's to /var/log/secure (both readable by root and adm only). */
+    facility: z.enum(FACILITY_NAMES).default("authpriv"),
+    /** Files `audit verify --against-system-log` reads the heads back from, besides the journal; default: where the facility goes. */
+    read: z.array(z.string().regex(/^\//, "an absolute path")).max(16).optional(),
+  })
+  .strict();
+
+export type SystemLogConfig = z.output<typeof systemLogSchema>;
+
 export const operatorFileSchema = z
   .object({
     /** Standard hooks (embedded in the binary) to enable, by id. */
@@ -448,6 +464,12 @@ export const operatorFileSchema = z
         keep_files: intIn(0, 100, 5, "files"),
         /** Ship every record, as it is appended, to the fleet's log pipeline (read at start; the local file stays the source of truth). */
         export: auditExportSchema.optional(),
+        /**
+         * The system tier (read from the system policy only): where each audit chain head is sent,
+         * somewhere users can append to but not erase, and where `hookbox audit verify
+         * --against-system-log` reads them back.
+         */
+        system_log: systemLogSchema.optional(),
       })
       .strict()
       .default({ max_file_mb: 64, keep_files: 5 }),

@@ -58,6 +58,7 @@ export function serveArgs(socket: string, locations: Locations, settings: AutoSt
   if (locations.hookSources.every((source) => source.origin === "dir")) for (const source of locations.hookSources) args.push("--hooks", source.dir);
   if (locations.operatorFile.explicit) args.push("--config", locations.operatorFile.path);
   if (locations.builtin.length > 0) args.push("--builtin", locations.builtin.join(","));
+  if (locations.system.root !== "/") args.push("--system-root", locations.system.root);
   // `--flag=value`: a project or session that begins with "-" is still a value.
   if (start.warm !== undefined) args.push(`--warm=${start.warm}`);
   if (start.session !== undefined) args.push(`--session=${start.session}`);

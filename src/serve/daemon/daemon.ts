@@ -5,13 +5,15 @@ import { ApprovalStore } from "../../decide/approvals/store.ts";
 import { notifyWhenHeld } from "../../decide/approvals/notify.ts";
 import { describeExport, startAuditExport, type AuditExport } from "../../decide/audit/export/index.ts";
 import type { ConsoleServer } from "../console/index.ts";
-import { openAuditLog, type AuditLog } from "../../decide/audit/open.ts";
+import { auditFilePath, openAuditLog, type AuditLog } from "../../decide/audit/open.ts";
+import type { AuditEntry } from "../../decide/audit/record.ts";
+import { DEFAULT_SYSTEM_LOG, sendHead } from "../../decide/audit/system-log.ts";
 import type { ChainStats } from "../../decide/audit/sink.ts";
 import { readRuns } from "../../decide/audit/read.ts";
 import { BUILD_ID } from "../../core/version/index.ts";
 import type { CapabilityHost } from "../../capabilities/types.ts";
 import { formatDiagnostic } from "../../hooks/config/diagnostic.ts";
-import type { OperatorFile } from "../../hooks/config/schema.ts";
+import type { OperatorFile, SystemLogConfig } from "../../hooks/config/schema.ts";
 import { errorMessage } from "../../core/errors.ts";
 import type { Locations } from "../../hooks/config/locations.ts";
 import { composeEvaluator, operatorSourceFor } from "../../decide/compose.ts";
@@ -110,7 +112,10 @@ export class Daemon {
       // bundle sources all see this one source (re-read as the file changes, the last good kept).
       const operator = operatorSourceFor({ host, locations, embedded: options.embedded, via: "daemon" });
       // Audit settings are taken at start: rotation limits of a running log do not change under it.
-      const auditSettings = (await operator.read()).operator.audit;
+      const view = await operator.read();
+      const auditSettings = view.operator.audit;
+      // Under a system policy (the system tier) every chain head goes to the system log as well.
+      const systemTier = view.layers !== undefined;
       audit = await openAuditLog({
         fs: host.fs,
         dataDir: locations.dataDir,
@@ -128,6 +133,9 @@ export class Daemon {
       const shipping = await openExport(auditSettings.export, host, options.version, log);
       if (shipping) sink.onAppend(shipping.push);
       exporter = shipping;
+      // The system tier: each chain head to the system log as well (decide/audit/system-log.ts).
+      if (systemTier)
+        sink.onAppend(anchorInSystemLog(host, sink, auditFilePath(locations.dataDir), auditSettings.system_log ?? DEFAULT_SYSTEM_LOG, log));
       // The metrics read the evaluator's hook sets, and the evaluator records into the metrics.
       const holder: { evaluator?: Evaluator } = {};
       const metrics = new Metrics({
@@ -378,6 +386,36 @@ async function openExport(
     log(`the audit export cannot start (${errorMessage(error)}): records stay in the local audit log only`);
     return undefined;
   }
+}
+
+/**
+ * Each batch's chain head to the system log, one at a time in the order written (a head sent
+ * late is still a head); a system log that does not take one is logged once until it does again.
+ */
+function anchorInSystemLog(
+  host: RuntimeHost,
+  sink: AuditLog,
+  log: string,
+  config: SystemLogConfig,
+  say: (line: string) => void,
+): (entries: readonly AuditEntry[]) => void {
+  let queue: Promise<void> = Promise.resolve();
+  let failing = false;
+  return () => {
+    const head = sink.stats().chain.head;
+    if (head === undefined) return;
+    const at = new Date().toISOString();
+    queue = queue.then(async () => {
+      const failed = await sendHead(
+        host.sockets,
+        config,
+        { v: 1, uid: host.uid() ?? null, log, head, at },
+        { hostname: host.hostname(), pid: host.pid },
+      );
+      if (failed && !failing) say(failed);
+      failing = failed !== undefined;
+    });
+  };
 }
 
 /**

@@ -136,6 +136,7 @@ export async function autoStartHere(
     fs: host.fs,
     path: locations.operatorFile.path,
     explicit: locations.operatorFile.explicit,
+    systemPolicy: locations.system,
     builtinFlags: locations.builtin,
     embeddedIds,
     keepLastGood: false,

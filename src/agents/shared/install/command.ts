@@ -1,4 +1,5 @@
 import { HookboxError } from "../../../core/errors.ts";
+import type { InstallOptions } from "./types.ts";
 
 /** Characters a path may hold and still be written bare in sh, Git Bash, PowerShell and cmd.exe alike. */
 const BARE = /^[A-Za-z0-9_./:@+=,\\-]+$/;
@@ -17,9 +18,12 @@ export function quoteExecutable(path: string): string {
   return `"${path}"`;
 }
 
-/** The command an agent runs for one event. */
-export function emitCommand(hookbox: string, agentEvent: string, agent: string, failClosed: boolean): string {
-  return `${quoteExecutable(hookbox)} emit ${agentEvent} --agent ${agent}${failClosed ? " --fail-closed" : ""}`;
+/** The command an agent runs for one event; the system tier's entries (managed settings) say --system. */
+export function emitCommand(hookbox: string, agentEvent: string, agent: string, options: Pick<InstallOptions, "failClosed" | "system">): string {
+  const system = options.system
+    ? ` --system${options.system.root !== undefined && options.system.root !== "/" ? ` --system-root ${quoteExecutable(options.system.root)}` : ""}`
+    : "";
+  return `${quoteExecutable(hookbox)} emit ${agentEvent} --agent ${agent}${options.failClosed === true ? " --fail-closed" : ""}${system}`;
 }
 
 /** Any command that runs `hookbox emit`, whatever the path, quoting or flags: what marks an entry as Hookbox's own. */

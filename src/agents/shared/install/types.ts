@@ -43,6 +43,8 @@ export interface InstallOptions {
   readonly events?: readonly string[];
   /** Add --fail-closed to each `hookbox emit` (and the agent's own fail-closed flag where it has one). */
   readonly failClosed?: boolean;
+  /** The system tier's entries (an agent's managed settings): `hookbox emit … --system`, under `root` when not / (tests). */
+  readonly system?: { readonly root?: string };
   /** Claude only: POST events to the daemon instead of spawning `hookbox emit` (SessionStart stays a command: Claude runs no http hook there). */
   readonly http?: HttpHookOptions;
   /** Codex only: the caller records Codex's trust for the entries too (install-agent --trust), so no note asks the user to. */
