@@ -45,14 +45,17 @@ async function emit(build: Build, payload: string, env: Record<string, string> =
   return (performance.now() - started) * 1000;
 }
 
-/** From its log: ms after `since` at which the daemon started last served, and finished warming (this build's log says so; a baseline's does not). */
-function daemonMilestones(world: ReadmeWorld, since: number): [string, number][] {
+/**
+ * From its log: ms after `since` (SessionStart answered) at which the daemon started last served, and finished warming;
+ * negative when before the answer (a daemon started while SessionStart's own hooks ran). Lines before `from` (that emit's spawn) are older daemons'.
+ */
+function daemonMilestones(world: ReadmeWorld, from: number, since: number): [string, number][] {
   const log = join(world.home, ".local", "share", "hookbox", "daemon.log");
   if (!existsSync(log)) return [];
   const at = (line: string): number => Date.parse(line.slice("hookbox: ".length, "hookbox: ".length + 24));
   const lines = readFileSync(log, "utf8")
     .split("\n")
-    .filter((line) => at(line) >= since);
+    .filter((line) => at(line) >= from);
   const serving = lines.find((line) => / serving \d+ hooks?/.test(line));
   const warmed = lines.find((line) => / warmed \S+: /.test(line));
   return [
@@ -114,13 +117,14 @@ export async function run(): Promise<string> {
         const call = calls.get(b) as { pre: string; post: string };
         // 1. SessionStart's emit starts the daemon; a model turn; the first PreToolUse.
         await stopDaemons(b.world);
+        const spawnedAt = Date.now();
         const sessionStartUs = await emit(b, sessionStart(b.world, `first-${round}`));
         const answeredAt = Date.now();
         await sleep(TURN_MS);
         add(row("first PreToolUse of a session (SessionStart started the daemon, 2 s before)", b), await emit(b, call.pre));
-        add(row("(SessionStart's own emit: answers, then starts the daemon)", b), sessionStartUs);
+        add(row("(SessionStart's own emit, which starts the daemon)", b), sessionStartUs);
         // Where the first tool call's time goes: when the daemon answered, and when its warm-up ended (its log).
-        for (const [what, at] of daemonMilestones(b.world, answeredAt)) add(row(what, b), at * 1000);
+        for (const [what, at] of daemonMilestones(b.world, spawnedAt, answeredAt)) add(row(what, b), at * 1000);
         // 2. Later events through that daemon.
         await emit(b, call.post);
         for (let i = 0; i < 5; i++) add(row("a later PreToolUse through the daemon", b), await emit(b, call.pre));
@@ -206,7 +210,7 @@ Rounds: ${ROUNDS} (first tool call, later events, no daemon, serve), ${PAUSE_ROU
 \`daemon.idle_exit_seconds: ${IDLE_EXIT_SECONDS}\` so that a ${PAUSE_MS / 1000} s pause is past both the idle exit and the sandbox worker's
 60 s idle time, as a 20-minute pause is past the default 15 minutes.
 
-- **first PreToolUse of a session**: no daemon; SessionStart's emit (untimed) answers and starts one; ${TURN_MS / 1000} s later the PreToolUse is timed.
+- **first PreToolUse of a session**: no daemon; SessionStart's emit starts one (this build: as soon as the event's hook set is known, before its hooks run; the baseline: after answering) and answers; ${TURN_MS / 1000} s later the PreToolUse is timed.
 - **a later PreToolUse**: the next events through that daemon.
 - **no daemon**: \`HOOKBOX_NO_DAEMON=1\`, the registry snapshot cache warm (no memory snapshots yet: see below).
 - **serve**: \`hookbox serve\` spawned in the project, polled every millisecond until an agent PreToolUse is answered.

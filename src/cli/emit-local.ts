@@ -14,6 +14,7 @@ import type { AgentOutput } from "../agents/protocols.ts";
 import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
 import type { DaemonStart } from "../serve/daemon/auto-start.ts";
 import type { RuntimeHost } from "../platform/index.ts";
+import type { ProjectHookSet } from "../decide/hook-sets.ts";
 
 /**
  * The sandbox worker of one evaluation: `started` is already on its way (emit starts it before
@@ -25,13 +26,25 @@ export interface LocalWorkers {
   readonly kind: WorkerKind;
 }
 
+/**
+ * Nobody serves this hook set on its daemon socket: `start` spawns a daemon there. Called as soon
+ * as the event's hook set is known, before its hooks run, so the daemon boots and warms the
+ * project while this event is still being evaluated (a SessionStart's hooks, then its answer):
+ * the session's first tool call, a model turn later, then finds it warm. An evaluation that
+ * fails or times out after that point has started it all the same.
+ */
+export interface EarlyDaemon {
+  start(settings: AutoStartSettings, start: DaemonStart): Promise<void>;
+}
+
 export async function evaluateLocally(
   host: RuntimeHost,
   locations: Locations,
   call: AgentCall,
   options: { failClosed: boolean; callerTimeoutMs: number; daemonsNotUsed?: readonly string[] },
   workers: LocalWorkers,
-): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined; daemonStart: DaemonStart }> {
+  daemon?: EarlyDaemon,
+): Promise<{ output: AgentOutput; autoStart: AutoStartSettings | undefined; daemonStart: DaemonStart; daemonStarted: boolean }> {
   // The pool is created only when a hook is about to run: most events of most agents match none.
   // The started worker is its first; killed at the end if no hook ran.
   const executor = await createExecutor({
@@ -51,6 +64,7 @@ export async function evaluateLocally(
     keepFiles: 0,
     repairTail: false,
   });
+  let starting: Promise<void> | undefined;
   try {
     const evaluator = await composeEvaluator({
       host,
@@ -64,10 +78,17 @@ export async function evaluateLocally(
       via: "emit",
       log: (line) => host.writeStderr(`hookbox: ${line}\n`),
     });
+    const onHookSet = (set: ProjectHookSet, event: { readonly eventType?: string; readonly sessionId?: string }): void => {
+      if (!daemon || starting) return;
+      const settings = set.snapshot.operatorStatus.state === "unusable" ? undefined : set.snapshot.operator.daemon;
+      // A daemon that would fail its own start check is not started (an invalid operator file, auto_start: false).
+      if (!settings?.auto_start) return;
+      starting = daemon.start(settings, daemonStartOf(set.project, event.eventType, event.sessionId)).catch(() => undefined);
+    };
     const answer = await answerAgentCall(
       evaluator,
       call,
-      { failClosed: options.failClosed, callerTimeoutMs: options.callerTimeoutMs },
+      { failClosed: options.failClosed, callerTimeoutMs: options.callerTimeoutMs, onHookSet },
       unguardedNotice(evaluator.hookSets, locations.operatorFile.path, options.daemonsNotUsed ?? []),
     );
     for (const entry of answer.evaluation.decisionRecord.hook_set.broken)
@@ -81,13 +102,12 @@ export async function evaluateLocally(
     return {
       output: answer.output,
       autoStart: snapshot.operatorStatus.state === "unusable" ? undefined : snapshot.operator.daemon,
-      daemonStart: {
-        ...(answer.evaluation.project !== undefined ? { warm: answer.evaluation.project } : {}),
-        // An id no agent sends (huge, with a NUL) is left out: the daemon then idles out as before.
-        ...(event_type === "SessionStart" && session_id && session_id.length <= 256 && !session_id.includes("\0") ? { session: session_id } : {}),
-      },
+      daemonStart: daemonStartOf(answer.evaluation.project, event_type, session_id),
+      daemonStarted: starting !== undefined,
     };
   } finally {
+    // Spawned long before (a detached spawn takes milliseconds): the agent does not wait on it.
+    await starting;
     await audit.close();
     await executor.close(0);
   }
@@ -108,4 +128,13 @@ async function anchorInSystemLog(host: RuntimeHost, locations: Locations, audit:
     { v: 1, uid: host.uid() ?? null, log: auditFilePath(locations.dataDir), head, at: new Date().toISOString() },
     { hostname: host.hostname(), pid: host.pid },
   );
+}
+
+/** What the daemon is told of the event that started it: its project to warm, and the session a SessionStart opened. */
+function daemonStartOf(project: string | undefined, eventType: string | undefined, sessionId: string | undefined): DaemonStart {
+  return {
+    ...(project !== undefined ? { warm: project } : {}),
+    // An id no agent sends (huge, with a NUL) is left out: the daemon then idles out as before.
+    ...(eventType === "SessionStart" && sessionId && sessionId.length <= 256 && !sessionId.includes("\0") ? { session: sessionId } : {}),
+  };
 }

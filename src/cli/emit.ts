@@ -6,6 +6,7 @@ import { agentHookTimeoutSeconds } from "../core/events/hook-timeouts.ts";
 import { daemonSockets } from "../serve/daemon/auto-socket.ts";
 import { distrust, systemTierDaemonRefusal } from "../platform/peer-trust.ts";
 import type { AutoStartSettings } from "../serve/daemon/lifecycle.ts";
+import type { DaemonStart } from "../serve/daemon/auto-start.ts";
 import {
   FALLBACK_AGENT,
   hookProcessOutput,
@@ -101,11 +102,13 @@ export async function runEmit(host: LeanHost, args: readonly string[]): Promise<
       call,
       options,
       whys.map((why) => why.text),
+      startOn,
     );
     // Said only when no daemon answered at all: a manual daemon of another hook set is not news when this set's own daemon answers.
     for (const why of whys) host.writeStderr(`hookbox: evaluating here, not through the daemon: ${why.text}\n`);
     const code = await out(local.output);
-    if (startOn !== undefined && local.autoStart?.auto_start) await local.startDaemon(startOn, local.autoStart);
+    // Started as soon as the event's hook set was known; else (that point never came) now, after the answer.
+    if (startOn !== undefined && !local.daemonStarted && local.autoStart?.auto_start) await local.startDaemon(startOn, local.autoStart);
     return code;
   } catch (error) {
     // A bug or an environment that stops Hookbox before any hook set could be read: loud, and
@@ -243,31 +246,34 @@ async function evaluateHere(
   call: AgentCall,
   options: EmitOptions,
   daemonsNotUsed: readonly string[],
+  startOn?: string,
 ): Promise<LocalAnswer> {
   const full = await host.full();
   const kind = options.processIsolation ? "one-shot" : "thread";
   // A worker that cannot even be spawned: the executor tries again and fails the hooks by their on_error.
   const started = startWorker(full.sandbox, kind);
   const local = await import("./emit-local.ts");
+  // Whatever happens here, nothing is written to stdout: the agent's answer is the only thing there.
+  const startDaemon = async (socket: string, settings: AutoStartSettings, start: DaemonStart): Promise<void> => {
+    try {
+      await (await import("../serve/daemon/auto-start.ts")).startDaemon(full, socket, locations, settings, start);
+    } catch (error) {
+      host.writeStderr(
+        `hookbox: could not start a daemon on ${socket} (${errorMessage(error)}); each event is evaluated in its own process until one runs\n`,
+      );
+    }
+  };
   const answer = await local.evaluateLocally(
     full,
     locations,
     call,
     { failClosed: options.failClosed, callerTimeoutMs: callerTimeoutMs(call), daemonsNotUsed },
     { started, kind },
+    startOn !== undefined ? { start: (settings, start) => startDaemon(startOn, settings, start) } : undefined,
   );
   return {
     ...answer,
-    // After the answer: whatever happens here, the agent has its answer and nothing is written to stdout.
-    startDaemon: async (socket, settings) => {
-      try {
-        await (await import("../serve/daemon/auto-start.ts")).startDaemon(full, socket, locations, settings, answer.daemonStart);
-      } catch (error) {
-        host.writeStderr(
-          `hookbox: could not start a daemon on ${socket} (${errorMessage(error)}); each event is evaluated in its own process until one runs\n`,
-        );
-      }
-    },
+    startDaemon: (socket, settings) => startDaemon(socket, settings, answer.daemonStart),
   };
 }
 
@@ -287,6 +293,8 @@ interface LocalAnswer {
   readonly output: AgentOutput;
   /** The operator file's daemon settings; undefined when it could not be read (no daemon is started then). */
   readonly autoStart: AutoStartSettings | undefined;
+  /** A daemon was already started on the socket while the event was evaluated. */
+  readonly daemonStarted: boolean;
   startDaemon(socket: string, settings: AutoStartSettings): Promise<void>;
 }
 

@@ -98,6 +98,11 @@ export interface EvaluateOptions {
   readonly outputRewritable?: boolean;
   /** The path the calling `hookbox emit` was invoked as (the agent's entry runs it): protected for this event too. */
   readonly invokedAs?: string;
+  /**
+   * Called once the event's hook set is known, before any hook runs (also for an event that cannot
+   * be evaluated): emit starts the daemon here, so it boots while this event's own hooks run.
+   */
+  readonly onHookSet?: (set: ProjectHookSet, event: { readonly eventType?: string; readonly sessionId?: string }) => void;
 }
 
 /** What is known of an event that could not be decoded: enough to find its project and its event type. */
@@ -196,6 +201,7 @@ export class Evaluator {
   async evaluate(received: NativeEvent, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
     const { event, set } = await this.prepare(received, options.invokedAs);
+    options.onHookSet?.(set, { eventType: event.event_type, sessionId: event.session_id });
     const failClosed = failClosedBy(set.snapshot.operator, options.failClosed);
     if (set.snapshot.operatorStatus.state === "unusable")
       return this.incomplete(set, hintOf(event), { code: "operator_unusable", cause: "its operator file is invalid" }, failClosed, started);
@@ -336,6 +342,7 @@ export class Evaluator {
   async evaluateIncomplete(hint: EventHint, incomplete: Incomplete, options: EvaluateOptions = {}): Promise<Evaluation> {
     const started = Date.now();
     const set = await this.options.hookSets.forEvent({ cwd: hint.cwd }).catch(() => this.options.hookSets.forProject(undefined));
+    options.onHookSet?.(set, { ...(hint.eventType ? { eventType: hint.eventType } : {}), ...(hint.sessionId ? { sessionId: hint.sessionId } : {}) });
     return this.incomplete(set, hint, incomplete, failClosedBy(set.snapshot.operator, options.failClosed), started);
   }
 

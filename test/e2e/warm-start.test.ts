@@ -16,6 +16,7 @@ const GUARD = `id: project-guard\nevents: [PreToolUse]\non_error: deny\nhandler:
 interface RunRecord {
   kind?: string;
   hook_id?: string;
+  error_code?: string;
   event_type?: string;
   session_id?: string;
   served_by?: { via: string };
@@ -43,6 +44,18 @@ class World extends DaemonWorld {
 
   logText(): string {
     return existsSync(this.log) ? readFileSync(this.log, "utf8") : "";
+  }
+
+  /** The daemon log's lines that match, with when each was written. */
+  logged(pattern: RegExp): { at: number; line: string }[] {
+    return this.logText()
+      .split("\n")
+      .filter((line) => pattern.test(line))
+      .map((line) => ({ at: Date.parse(line.slice("hookbox: ".length, "hookbox: ".length + 24)), line }));
+  }
+
+  emitRaw(stdin: string) {
+    return runProgram([BUILT_BINARY, "emit", "--agent", "claude"], { cwd: this.project, env: this.env(), stdin });
   }
 
   records(): RunRecord[] {
@@ -151,4 +164,56 @@ describe("the first tool call of a session (the daemon SessionStart's emit start
       await new Promise((r) => child.once("exit", r));
     }
   });
+});
+
+/** A SessionStart hook that runs into its limits (on_error: continue): the event's own evaluation takes seconds. */
+const SLOW_HOOK_MS = 4000;
+const SLOW = `id: slow-start\nevents: [SessionStart]\non_error: continue\nlimits: { timeout_ms: ${SLOW_HOOK_MS}, cpu_ms: ${SLOW_HOOK_MS} }\nhandler: { code: "export default () => { for (;;) {} }" }\n`;
+const SERVING = / serving \d+ hooks?/;
+
+describe("SessionStart's emit starts the daemon as soon as the event's hook set is known, before its own hooks run", () => {
+  it("the daemon serves while a SessionStart hook still runs into its limit; one daemon, holding the session", async () => {
+    const w = new World();
+    worlds.push(w);
+    writeFileSync(join(w.project, ".hookbox", "hooks", "slow.yaml"), SLOW);
+    const started = Date.now();
+    const out = await w.emit({ session_id: "early-1", hook_event_name: "SessionStart", source: "startup" });
+    const answeredAt = Date.now();
+    expect(out.code, out.stderr).toBe(0);
+    // The hook ran into its limit: the answer came after it, and did not wait for the daemon.
+    expect(w.records().find((r) => r.hook_id === "slow-start")?.error_code).toMatch(/^sandbox_(cpu|timeout)$/);
+    expect(answeredAt - started).toBeGreaterThan(1000);
+    const serving = await until(
+      "the daemon",
+      () => w.logged(SERVING)[0],
+      () => w.logText(),
+    );
+    // Started before the hooks ran, not after the answer: it was serving while the hook still ran.
+    expect(serving.at).toBeLessThan(answeredAt);
+    await until(
+      "the warm-up",
+      () => w.logged(/ warmed /)[0],
+      () => w.logText(),
+    );
+    expect((await w.info())?.open_sessions).toBe(1);
+    // No second daemon was started after the answer.
+    expect(w.logged(SERVING)).toHaveLength(1);
+    expect(out.stderr).not.toContain("could not start a daemon");
+  }, 120_000);
+
+  it("a SessionStart that cannot be evaluated (its payload is not JSON) still starts the daemon, once", async () => {
+    const w = new World();
+    worlds.push(w);
+    const out = await w.emitRaw(`{"session_id": "early-2", "hook_event_name": "SessionStart", "cwd": ${JSON.stringify(w.project)}`);
+    expect(out.stdout + out.stderr).toMatch(/\S/);
+    await until(
+      "the daemon",
+      () => w.logged(SERVING)[0],
+      () => w.logText(),
+    );
+    expect(await w.info()).toBeDefined();
+    // Give a second start (after the answer) time to show itself: there is none.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(w.logged(SERVING)).toHaveLength(1);
+  }, 120_000);
 });

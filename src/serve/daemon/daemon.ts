@@ -180,6 +180,15 @@ export class Daemon {
           warmProject({ hookSets: ready.hookSets, executor: pool, log }, project).finally(() => warming.delete(key)),
         );
       };
+      const warmAll = (): void => {
+        // Under --hooks every event gets the one set, which names no project.
+        for (const project of options.warm?.length && ready.hookSets.servesProjects() ? options.warm : [undefined]) warm(project);
+      };
+      // A daemon an agent's emit started: no event comes before the session's first tool call, a
+      // model turn away, and the guests build in the worker (another core) while this process
+      // finishes starting. A serve a person started warms once it answers (below).
+      const warmEarly = options.origin === "auto" && (options.warm?.length ?? 0) > 0;
+      if (warmEarly) warmAll();
       for (const d of shared.diagnostics) log(formatDiagnostic(d));
       if (shared.operatorStatus.state === "unusable")
         log(`the operator file is invalid (${describeOperatorProblems(shared.operatorStatus.problems)}): every event is denied until it is fixed`);
@@ -298,8 +307,8 @@ export class Daemon {
       await lifecycle.start();
       // Once the socket answers (started earlier, the warm-up slowed serve's first answer by ~15% and
       // sped up nothing measurable: BENCHMARKS F). An event arriving meanwhile waits behind the hook
-      // being built, for its warm guests. Under --hooks every event gets the one set, which names no project.
-      for (const project of options.warm?.length && ready.hookSets.servesProjects() ? options.warm : [undefined]) warm(project);
+      // being built, for its warm guests.
+      if (!warmEarly) warmAll();
       if (options.origin === "auto") void retireOtherBuilds(host, locations.socketPath, identity, log);
       return daemon;
     } catch (error) {
