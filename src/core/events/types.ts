@@ -23,6 +23,12 @@ export interface NativeEvent {
   readonly agent?: string;
   /** For a hook with steps: their results, in order (the seed engine's field names: stdout, exit_code, failures …). */
   readonly steps?: readonly Readonly<Record<string, unknown>>[];
+  /** The seed's SessionStop: the files the session changed (what match.only_if_changed_paths selects on). */
+  readonly changed_files?: readonly string[];
+  /** How long the call took (Claude Code's PostToolUse, the seed's PostAbilityCall): what match.min_duration_ms selects on. */
+  readonly duration_ms?: number;
+  /** The seed's ability (PreAbilityCall/PostAbilityCall): what match.ability_scope selects on, else tool_name. */
+  readonly ability_id?: string;
   readonly [field: string]: unknown;
 }
 
