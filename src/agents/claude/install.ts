@@ -65,6 +65,18 @@ const EVENTS: AgentEvents = Object.fromEntries([
   ...NEWER_EVENTS.map((name) => [name, `claude.${snakeCase(name)}`]),
 ]);
 
+/**
+ * The words Claude Code shows beside its spinner while the hook runs (the entry's statusMessage),
+ * on the events where the user waits on Hookbox's answer; elsewhere Claude's own text stays.
+ */
+const STATUS_MESSAGES: Readonly<Record<string, string>> = {
+  PreToolUse: "Hookbox: checking the tool call",
+  PermissionRequest: "Hookbox: checking the permission request",
+  UserPromptSubmit: "Hookbox: checking the prompt",
+  Stop: "Hookbox: checking the end of the turn",
+  SubagentStop: "Hookbox: checking the subagent's result",
+};
+
 /** Claude runs no http hook on these (2.1.330: "HTTP hooks are not supported for SessionStart"). */
 const COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set(["SessionStart", "Setup"]);
 const DAEMON_PATH = "/v1/agents/claude";
@@ -119,12 +131,14 @@ function desiredEntries(options: InstallOptions): DesiredEntry[] {
   }
   return selectEvents("Claude Code", EVENTS, options, CORE_EVENTS).map((event) => {
     const timeout = timeoutSeconds(event);
+    const statusMessage = Object.hasOwn(STATUS_MESSAGES, event) ? STATUS_MESSAGES[event] : undefined;
+    const status: Record<string, unknown> = statusMessage === undefined ? {} : { statusMessage };
     if (options.http && !COMMAND_ONLY_EVENTS.has(event)) {
-      const handler = httpHandler(options.http, timeout);
+      const handler: Record<string, unknown> = { ...httpHandler(options.http, timeout), ...status };
       return { event, handler, description: `POST to ${String(handler.url)} (timeout ${timeout} s)` };
     }
     const command = emitCommand(options.hookboxCommand ?? "hookbox", event, "claude", options.failClosed === true);
-    return { event, handler: { type: "command", command, timeout }, description: `\`${command}\` (timeout ${timeout} s)` };
+    return { event, handler: { type: "command", command, timeout, ...status }, description: `\`${command}\` (timeout ${timeout} s)` };
   });
 }
 
