@@ -202,7 +202,7 @@ export function registerInstallAgent(program: Command, ctx: CliContext, setExit:
   )
     .option(
       "--events <names>",
-      "comma-separated events to install (the agent's names or Hookbox's); default: the agent's default set (Claude Code's newer events only when named)",
+      "comma-separated events to install (the agent's names or Hookbox's); default: the agent's default set (install-agent --help names the ones installed only on request)",
     )
     .option("--command <path>", "the hookbox executable the agent runs (default: the absolute path of this hookbox binary)")
     .option("--fail-closed", "block when Hookbox cannot evaluate, instead of the agent's fail-open default")
