@@ -54,3 +54,11 @@ describe("Claude Code's PostToolBatch, installed by install-agent and answered b
     expect(after).toContain(`${NOTE} claude.post_tool_batch`);
   });
 });
+
+describe("a deny at Claude Code's PostToolBatch", () => {
+  it('stops the turn with the hook\'s reason (decision "block"): the model is not asked again after the batch', async (ctx) => {
+    const result = await runWith(ctx, `{ action: "deny", reason: "BATCH_STOP_5120 " + event.event_type }`);
+    expect(result.model.turns(), "the model was asked again after the batch").toHaveLength(1);
+    expect(result.stdout).toContain("BATCH_STOP_5120 claude.post_tool_batch");
+  });
+});
