@@ -24,7 +24,10 @@ declare namespace Hookbox {
   interface HookEvent {
     /**
      * Canonical (PreToolUse, PostToolUse, UserPromptSubmit, Stop …), SessionStop (the user stopped the
-     * session — not Stop, the agent finishing), or a custom dotted name (task.completed).
+     * session — not Stop, the agent finishing), an agent's own event with no canonical name as
+     * <agent>.<snake_case> (Claude Code's PostToolBatch is claude.post_tool_batch, TaskCompleted
+     * claude.task_completed, CwdChanged claude.cwd_changed; install-agent --events installs them),
+     * or a custom dotted name (task.completed).
      */
     readonly event_type: string;
     readonly session_id: string;

@@ -200,7 +200,10 @@ export function registerInstallAgent(program: Command, ctx: CliContext, setExit:
     "install-agent",
     "Add Hookbox to an agent's hook configuration, keeping every other hook, setting and comment (a backup of the old file is kept)",
   )
-    .option("--events <names>", "comma-separated events to install (the agent's names or Hookbox's); default: all Hookbox decodes")
+    .option(
+      "--events <names>",
+      "comma-separated events to install (the agent's names or Hookbox's); default: the agent's default set (install-agent --help names the ones installed only on request)",
+    )
     .option("--command <path>", "the hookbox executable the agent runs (default: the absolute path of this hookbox binary)")
     .option("--fail-closed", "block when Hookbox cannot evaluate, instead of the agent's fail-open default")
     .option("--http <url>", `${HTTP_AGENTS} only: POST events to the daemon's loopback listener instead of spawning hookbox`)

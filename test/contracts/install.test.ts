@@ -299,6 +299,7 @@ describe("Claude Code's http hooks (--http)", () => {
       timeout: 120,
       headers: { Authorization: "Bearer $HOOKBOX_TOKEN" },
       allowedEnvVars: ["HOOKBOX_TOKEN"],
+      statusMessage: "Hookbox: checking the tool call",
     });
   });
 

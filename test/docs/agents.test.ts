@@ -282,4 +282,22 @@ describe("docs/agents.md and the agent table (src/agents/table.ts)", () => {
     expect(names).toContain("Claude Agent SDK");
     expect(names.filter((name) => !README.includes(name))).toEqual([]);
   });
+
+  it("says, in every cell of the table of events and answers beyond deny, works, partly or not possible in that agent, and why", () => {
+    const start = DOC.indexOf("### Events and answers beyond deny");
+    expect(start, 'docs/agents.md has no "Events and answers beyond deny" table').toBeGreaterThan(-1);
+    const lines = DOC.slice(start).split("\n");
+    const headerAt = lines.findIndex((line) => line.startsWith("|"));
+    const agents = cells(lines[headerAt] as string)
+      .slice(1)
+      .map((cell) => codeSpans(cell)[0]);
+    expect([...agents].sort()).toEqual([...INSTALL_AGENTS].sort());
+    const rows = lines.slice(headerAt + 2).filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith("|")));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const [capability, ...verdicts] = cells(row);
+      expect(verdicts.length, capability).toBe(agents.length);
+      verdicts.forEach((cell, i) => expect(cell, `${capability} in ${agents[i]}`).toMatch(/^\*\*(works|partly|not possible)\*\*: \S/));
+    }
+  });
 });

@@ -135,7 +135,7 @@ describe("import: reading the agents' hook files", () => {
     ]);
     expect(plan.warnings).toEqual([
       "hooks.Stop[0].hooks[0]: model claude-haiku is the agent's; here the prompt goes to hookbox.yaml's llm default endpoint",
-      "hooks.PreToolUse[1].hooks[0]: a agent hook is not a command: left as it is",
+      expect.stringMatching(/^hooks\.PreToolUse\[1\]\.hooks\[0\]: a hook of type "agent" is not imported: .*outside any sandbox.*left as it is$/),
     ]);
     const tree = importedPackage(plan.hooks[0]!, "/p/.claude/settings.json");
     expect([...tree.keys()]).toEqual(["hook.yaml"]);
@@ -271,5 +271,34 @@ describe("import: the generated package", () => {
     expect((parse(after) as { hooks: { lint: unknown } }).hooks.lint).toEqual({ priority: 5 });
     expect(after).toMatch(/claude-stop-1:\n {4}permissions:\n {6}run:\n {8}- cmd: sh\n {10}args:\n {12}- -c\n {12}- make/);
     expect(addApprovals(after, [approval])).toBe(after);
+  });
+});
+
+describe("import of hook types with no sandboxed equivalent", () => {
+  it("leaves agent and mcp_tool hooks where they are, saying why each is not imported", () => {
+    const plan = importAs(
+      {
+        hooks: {
+          Stop: [{ hooks: [{ type: "agent", prompt: "Verify the tests pass. $ARGUMENTS" }] }],
+          PostToolUse: [{ matcher: "Write", hooks: [{ type: "mcp_tool", server: "lint", tool: "check", input: {} }] }],
+        },
+      },
+      "claude",
+    );
+    expect(plan.hooks).toEqual([]);
+    expect(plan.warnings).toEqual([
+      expect.stringMatching(
+        /^hooks\.Stop\[0\]\.hooks\[0\]: a hook of type "agent" is not imported: it starts a subagent that uses the agent's own tools .*outside any sandbox.*left as it is$/,
+      ),
+      expect.stringMatching(
+        /^hooks\.PostToolUse\[0\]\.hooks\[0\]: a hook of type "mcp_tool" is not imported: it calls a tool on one of the agent's MCP servers.*left as it is$/,
+      ),
+    ]);
+    expect(plan.remaining).toEqual({
+      hooks: {
+        Stop: [{ hooks: [{ type: "agent", prompt: "Verify the tests pass. $ARGUMENTS" }] }],
+        PostToolUse: [{ matcher: "Write", hooks: [{ type: "mcp_tool", server: "lint", tool: "check", input: {} }] }],
+      },
+    });
   });
 });

@@ -42,6 +42,20 @@ const RULES: Readonly<Record<string, EventRule>> = {
   StopFailure: { block: "none", context: false },
   MessageDisplay: { block: "none", context: false },
   InstructionsLoaded: { block: "none", context: false },
+  // Same contract as PreToolUse's permissionDecision (2.1.330: deny cancels the switch); no additionalContext.
+  PreModelSwitch: { block: "permission", context: false },
+  PostModelSwitch: { block: "none", context: true },
+  // Claude lets a hook's block stop these (exit 2 / decision "block"): a task marked done, a teammate idling, a settings change.
+  TaskCreated: { block: "decision", context: false },
+  TaskCompleted: { block: "decision", context: false },
+  TeammateIdle: { block: "decision", context: false },
+  ConfigChange: { block: "decision", context: false },
+  // After the fact: the call was already refused, the directory already changed; their only answers are retry and watchPaths.
+  PermissionDenied: { block: "none", context: false },
+  CwdChanged: { block: "none", context: false },
+  FileChanged: { block: "none", context: false },
+  DirectoryAdded: { block: "none", context: false },
+  WorktreeRemove: { block: "none", context: false },
 };
 /** Events newer than this table: top-level `decision: "block"` is valid on every event, so a hook's no still reaches Claude. */
 const UNKNOWN_EVENT: EventRule = { block: "decision", context: false };
@@ -69,7 +83,8 @@ export function encodeClaude(decision: Decision, event: NativeEvent): AgentOutpu
       }
       // Without permissionDecision, Claude applies updatedInput and keeps its own permission
       // flow (2.1.330 source): a rewrite never doubles as an approval.
-      if (answer.rewrite) specific.updatedInput = answer.rewrite;
+      // PreModelSwitch shares the permission answer but has no input to rewrite (its schema refuses updatedInput).
+      if (answer.rewrite && eventName === "PreToolUse") specific.updatedInput = answer.rewrite;
     }
   } else if (rule.block === "permission-request") {
     // A permission dialog is already an ask; "allow" would approve for the user, so only deny is said.

@@ -114,6 +114,11 @@ function importGrouped(root: Json, dialect: GroupedDialect, source: ImportSource
           hooks.push(promptHook(dialect, found(event), warnings));
           return;
         }
+        const notImported = typeof handler.type === "string" && Object.hasOwn(NOT_IMPORTED, handler.type) ? NOT_IMPORTED[handler.type] : undefined;
+        if (notImported !== undefined) {
+          warnings.push(`${where}: a hook of type "${handler.type}" is not imported: ${notImported}; left as it is`);
+          return kept.push(handler);
+        }
         if ((handler.type ?? "command") !== "command" || typeof handler.command !== "string") {
           warnings.push(`${where}: a ${String(handler.type)} hook is not a command: left as it is`);
           return kept.push(handler);
@@ -181,6 +186,18 @@ function commandHook(dialect: GroupedDialect, found: Found, source: ImportSource
     injectContext: true,
   };
 }
+
+/**
+ * Hook types with no sandboxed equivalent, and why: each needs the agent's own machinery, which
+ * runs outside Hookbox with the agent's permissions. Kept where they are (the agent still runs
+ * them), with the reason in the plan rather than the generic "not a command".
+ */
+const NOT_IMPORTED: Readonly<Record<string, string>> = {
+  agent:
+    "it starts a subagent that uses the agent's own tools (Read, Grep, Bash …) to check a condition, and a hook with the agent's tools is outside any sandbox; a prompt hook (one question, no tools) or a TypeScript hook with fs grants is the bounded equivalent",
+  mcp_tool:
+    "it calls a tool on one of the agent's MCP servers, which are the agent's own processes and connections; Hookbox cannot reach them, and a grant to call arbitrary MCP tools would not be bounded",
+};
 
 /** Claude Code's prompt hooks take 30 s unless they say otherwise. */
 const PROMPT_TIMEOUT_MS = 30_000;

@@ -72,6 +72,16 @@ const specific = z.discriminatedUnion("hookEventName", [
     })
     .strict(),
   z.object({ hookEventName: z.literal("MessageDisplay"), displayContent: text.optional() }).strict(),
+  z
+    .object({
+      hookEventName: z.literal("PreModelSwitch"),
+      permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+      permissionDecisionReason: text.optional(),
+    })
+    .strict(),
+  z.object({ hookEventName: z.literal("PostModelSwitch"), ...context }).strict(),
+  z.object({ hookEventName: z.literal("CwdChanged"), watchPaths: z.array(text).optional() }).strict(),
+  z.object({ hookEventName: z.literal("FileChanged"), watchPaths: z.array(text).optional() }).strict(),
 ]);
 export const CLAUDE_OUTPUT = z
   .object({
