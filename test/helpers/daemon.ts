@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -81,7 +81,25 @@ export class DaemonWorld {
   }
 
   cleanup(): void {
+    this.stopAutoStarted();
     rmSync(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+
+  /**
+   * The daemons emit started in this world (their socket is under its runtime directory) are
+   * stopped: one that served a SessionStart holds its session open and would outlive the test by
+   * hours (the session bound), after its world is gone.
+   */
+  private stopAutoStarted(): void {
+    if (!existsSync("/proc")) return;
+    for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        if (argv.includes("serve") && argv.some((arg) => arg.startsWith(`${this.runtimeDir}/`))) process.kill(Number(pid), "SIGTERM");
+      } catch {
+        // gone already, or not ours to read
+      }
+    }
   }
 }
 
