@@ -56,9 +56,17 @@ describe("hookbox self-uninstall", () => {
     });
     expect(answer.code, answer.stderr).toBe(0);
     const run = join(home, ".hookbox", "run");
+    // Listening is not the end of its start: it warms the project's hooks next and logs that, and a
+    // snapshot taken before the line lands sees daemon.log change under it.
+    const log = join(home, ".local", "share", "hookbox", "daemon.log");
     const ready = (): boolean =>
-      listening ? existsSync(run) && readdirSync(run).some((name) => name.endsWith(".sock")) : processesNaming(home).length > 0;
-    for (let i = 0; i < 200 && !ready(); i++) await new Promise((r) => setTimeout(r, 20));
+      listening
+        ? existsSync(run) &&
+          readdirSync(run).some((name) => name.endsWith(".sock")) &&
+          existsSync(log) &&
+          readFileSync(log, "utf8").includes(" warmed ")
+        : processesNaming(home).length > 0;
+    for (let i = 0; i < 1000 && !ready(); i++) await new Promise((r) => setTimeout(r, 20));
     expect(processesNaming(home).length, "a daemon serving this HOME").toBeGreaterThan(0);
   }
 
