@@ -1,4 +1,4 @@
-// The real Claude Code, Codex and Gemini CLI, offline against their mock models, on a machine where
+// The real Claude Code, Codex, Gemini CLI and Qwen Code, offline against their mock models, on a machine where
 // `hookbox install --system` wrote their managed settings at the real paths (a private machine:
 // test/helpers/private-machine.ts, whose /etc overlay goes with the test). Each is given user and
 // project settings that remove, override or switch off Hookbox's hooks; the managed entries still
@@ -17,6 +17,7 @@ import { findGeminiCli, runGeminiIn, type GeminiEntry } from "./gemini-cli.ts";
 import { toolResultText, useTool as claudeTool } from "./mock-anthropic.ts";
 import { useTool as geminiTool } from "./mock-gemini.ts";
 import { CUSTOM_INPUT, useTool as openaiTool } from "./mock-openai.ts";
+import { runQwen } from "./qwen-code.ts";
 import { AgentWorkspace } from "./workspace.ts";
 
 const UNAVAILABLE = PrivateMachine.unavailable();
@@ -27,6 +28,7 @@ let machine: PrivateMachine;
 let claude: ClaudeBinary;
 let codex: FoundClient;
 let gemini: GeminiEntry;
+let qwen: FoundClient;
 const workspaces: AgentWorkspace[] = [];
 
 beforeAll(async () => {
@@ -37,6 +39,7 @@ beforeAll(async () => {
   claude = findClaudeBinary();
   codex = findClient("codex");
   gemini = findGeminiCli();
+  qwen = findClient("qwen");
   machine = await PrivateMachine.start();
 }, 60_000);
 
@@ -178,5 +181,24 @@ describe("Gemini CLI with its system settings written by hookbox install --syste
     expect(doctor.stdout).toMatch(
       /FAIL tier of gemini: system tier \(\/etc\/gemini-cli\/settings\.json\) does not hold: .*lists "hookbox" in hooksConfig\.disabled/,
     );
+  }, 180_000);
+});
+
+describe("Qwen Code with its system settings written by hookbox install --system", () => {
+  it("user settings with disableAllHooks and no hooks, project settings without hooks: the system's hooks still block the .env write", async (ctx) => {
+    need(ctx, qwen);
+    await installSystem();
+    const ws = workspace();
+    const result = await runQwen(machine.wrapper("qwen", [(qwen as Extract<FoundClient, { ok: true }>).path]), ws, {
+      prompt: "store the key",
+      model: { script: [openaiTool("write_file", { file_path: join(ws.project, ".env"), content: "API_KEY=leaked\n" }, "call_env_write")] },
+      install: (w) => {
+        w.write("home", { ".qwen/settings.json": JSON.stringify({ hooks: {}, disableAllHooks: true }) });
+        w.write("project", { ".qwen/settings.json": JSON.stringify({ hooks: {} }) });
+      },
+    });
+    expectFinished(result, "qwen -p");
+    expect(existsSync(join(ws.project, ".env")), "the .env was written").toBe(false);
+    expect(result.model.resultOf("call_env_write")?.output.text).toMatch(GUARD_SECRETS);
   }, 180_000);
 });
