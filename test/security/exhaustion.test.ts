@@ -42,11 +42,14 @@ async function poolStats(fortress: Fortress): Promise<PoolStats> {
   return (health.json as { checks: { sandbox: { detail: { pool: PoolStats } } } }).checks.sandbox.detail.pool;
 }
 
-/** The pool's stats once `size` workers are up (a replaced worker takes a moment to start). */
-async function settledPool(fortress: Fortress, size: number): Promise<PoolStats> {
+/**
+ * The pool's stats once `size` workers are up (a replaced worker takes a moment to start) —
+ * `idle`: and none has work (a new worker may first build guests ahead of events).
+ */
+async function settledPool(fortress: Fortress, size: number, { idle = false } = {}): Promise<PoolStats> {
   for (let i = 0; ; i++) {
     const stats = await poolStats(fortress);
-    const live = stats.workers.filter((w) => w.state === "idle" || w.state === "busy");
+    const live = stats.workers.filter((w) => w.state === "idle" || (!idle && w.state === "busy"));
     if (live.length === size || i >= 100) return stats;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -100,7 +103,8 @@ describe("every worker wedged at once (two workers)", () => {
   });
 
   it("every worker stopped with SIGSTOP: the events sent to them time out, the workers are replaced", async () => {
-    const before = await settledPool(fortress, 2);
+    // Both idle when stopped, so that each event goes to a stopped worker of its own.
+    const before = await settledPool(fortress, 2, { idle: true });
     const stopped = before.workers.map((w) => w.pid);
     expect(stopped).toHaveLength(2);
     for (const pid of stopped) process.kill(pid, "SIGSTOP");
@@ -109,10 +113,10 @@ describe("every worker wedged at once (two workers)", () => {
         fortress.post("sec.quick", { cwd: fortress.workspace }),
         fortress.post("sec.quick", { cwd: fortress.workspace }),
       ]);
-      // Every event is answered, none hangs. The first runs on a stopped worker and times out. The
-      // second may too, or — when the pool gave it to a worker still busy (building guests ahead of
-      // events, say) — wait there unstarted, go back to the queue when
-      // that worker is killed at its step's timeout, and run on a replacement (seen on a loaded CI machine).
+      // Every event is answered, none hangs. Each goes to a stopped worker and times out — unless the
+      // pool's view changed between the look above and the events (a worker busy again): a chain
+      // held unstarted by a stopped worker goes back to the queue when that worker is killed at its
+      // step's timeout, and runs on a replacement (a loaded CI machine saw one complete that way).
       const runs = replies.map((reply) => reply.run("quick"));
       for (const run of runs) expect(["failed: sandbox_timeout", "completed: quick"]).toContain(`${run.status}: ${run.error_code ?? run.reason}`);
       expect(runs.filter((run) => run.error_code === "sandbox_timeout").length, "events that timed out on a stopped worker").toBeGreaterThan(0);
